@@ -1,0 +1,412 @@
+package dev.kiln.runtime;
+
+import ai.djl.mxnet.engine.MxNDArray;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
+import dev.kiln.runtime.exec.BoundExecutor;
+import dev.kiln.runtime.exec.BoundExecutor.GradReq;
+import dev.kiln.runtime.exec.ParameterStore;
+import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.InputSpec;
+import dev.kiln.runtime.graph.ParamSpec;
+import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.mxnet.Mx;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * The runtime half of a generated {@code XModel}: one graph, one shared set of parameters and
+ * gradients, and the executors bound for each set of input shapes seen so far.
+ *
+ * <p>Generated models hold one and delegate to it; it owns the graph, the parameter store and
+ * every executor, and frees them all in {@link #close()}.
+ */
+public final class ModelRuntime implements AutoCloseable {
+  private final String modelName;
+  private final Graph graph;
+  private final ParameterStore params;
+  private final Map<List<Shape>, BoundExecutor> executors = new LinkedHashMap<>();
+  private final Sgd plainSgd = new Sgd(1f);
+  private BoundExecutor last;
+  private boolean training;
+  private boolean closed;
+
+  /**
+   * Takes ownership of {@code graph}, allocates its parameters and initialises the weights
+   * with {@code init} from {@code seed} (biases start at zero).
+   */
+  public ModelRuntime(String modelName, Graph graph, Init init, long seed) {
+    this.modelName = modelName;
+    this.graph = graph;
+    try {
+      this.params = new ParameterStore(graph.params());
+    } catch (RuntimeException e) {
+      graph.close();
+      throw e;
+    }
+    initialize(init, seed);
+  }
+
+  private void initialize(Init init, long seed) {
+    SplittableRandom rng = new SplittableRandom(seed);
+    for (ParameterStore.Slot slot : params.slots()) {
+      float[] values = new float[(int) slot.weight().size()];
+      if (slot.spec().kind() == ParamSpec.Kind.WEIGHT) {
+        init.fill(slot.spec(), values, rng);
+      }
+      slot.weight().copyFrom(values);
+    }
+    Mx.seed((int) seed);
+  }
+
+  /** The generated model class's simple name, used in messages. */
+  public String modelName() {
+    return modelName;
+  }
+
+  /** The graph (owned by this runtime). */
+  public Graph graph() {
+    checkOpen();
+    return graph;
+  }
+
+  /** Whether {@link #forward} runs in training mode (dropout on, batch statistics). */
+  public boolean isTraining() {
+    return training;
+  }
+
+  /** Chooses the mode of the next forward passes; inference is the default. */
+  public void setTraining(boolean training) {
+    this.training = training;
+  }
+
+  /**
+   * Runs the forward pass on the inputs (declaration order, float32, shapes accepted by the
+   * declared ones) and returns every output as a new NDArray of the first input's manager.
+   */
+  public NDArray[] forward(NDArray... inputs) {
+    checkOpen();
+    List<InputSpec> specs = graph.inputs();
+    if (inputs.length != specs.size()) {
+      throw new IllegalArgumentException(modelName + ".forward takes " + specs.size()
+          + " inputs " + names(specs) + ", got " + inputs.length);
+    }
+    List<Shape> shapes = new ArrayList<>();
+    for (int i = 0; i < inputs.length; i++) {
+      shapes.add(checkInput(specs.get(i), inputs[i]));
+    }
+    BoundExecutor exec = executor(shapes);
+    for (int i = 0; i < inputs.length; i++) {
+      copyInto(exec.input(i), inputs[i]);
+    }
+    exec.forward(training);
+    last = exec;
+    NDManager manager = inputs[0].getManager();
+    NDArray[] out = new NDArray[exec.outputCount()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = toNDArray(manager, exec.output(i));
+    }
+    return out;
+  }
+
+  /**
+   * Back-propagates head gradients (one per output, each of its output's shape) through the last
+   * forward pass, which must have run in training mode. Parameter gradients add up until the
+   * next {@link #update}; the returned input gradients are those of this call alone.
+   */
+  public NDArray[] backward(NDArray... headGrads) {
+    checkOpen();
+    if (last == null) {
+      throw new IllegalStateException(modelName + ".backward needs a forward pass first");
+    }
+    if (!last.lastForwardTrained()) {
+      throw new IllegalStateException(modelName + ".backward needs the forward pass to run in "
+          + "training mode: call setTraining(true) before forward");
+    }
+    List<String> outputs = graph.outputs();
+    if (headGrads.length != outputs.size()) {
+      throw new IllegalArgumentException(modelName + ".backward takes one head gradient per "
+          + "output " + outputs + ", got " + headGrads.length);
+    }
+    for (int i = 0; i < headGrads.length; i++) {
+      Tensor head = last.headGrad(i);
+      Shape actual = shapeOf(headGrads[i]);
+      if (!actual.equals(head.shape())) {
+        throw new IllegalArgumentException(modelName + ".backward: head gradient for output '"
+            + outputs.get(i) + "' must have the output's shape " + head.shape() + ", got "
+            + actual);
+      }
+      checkFloat32("head gradient for output '" + outputs.get(i) + "'", headGrads[i]);
+      copyInto(head, headGrads[i]);
+    }
+    last.backward();
+    NDManager manager = headGrads[0].getManager();
+    NDArray[] grads = new NDArray[graph.inputs().size()];
+    for (int i = 0; i < grads.length; i++) {
+      grads[i] = toNDArray(manager, last.inputGrad(i));
+    }
+    return grads;
+  }
+
+  /** One plain SGD step with learning rate {@code lr}, then the gradients are zeroed. */
+  public void update(float lr) {
+    plainSgd.learningRate(lr);
+    update(plainSgd);
+  }
+
+  /** One step of {@code optimizer} on every parameter, then the gradients are zeroed. */
+  public void update(Optimizer optimizer) {
+    checkOpen();
+    optimizer.step(params.slots());
+    params.zeroGrads();
+  }
+
+  /**
+   * The executor bound for {@code inputShapes} (complete, declaration order), binding it on
+   * first use. It stays owned by this runtime.
+   */
+  public BoundExecutor executor(List<Shape> inputShapes) {
+    checkOpen();
+    BoundExecutor exec = executors.get(inputShapes);
+    if (exec == null) {
+      exec = new BoundExecutor(graph, inputShapes, params, GradReq.ADD, GradReq.WRITE, Map.of());
+      executors.put(List.copyOf(inputShapes), exec);
+    }
+    return exec;
+  }
+
+  /** How many executors are bound (one per distinct set of input shapes seen). */
+  public int executorCount() {
+    return executors.size();
+  }
+
+  /** Typed access to parameter {@code name}. */
+  public Parameter param(String name) {
+    slot(name);
+    return new Parameter(this, name);
+  }
+
+  ParameterStore.Slot slot(String name) {
+    checkOpen();
+    ParameterStore.Slot s = params.get(name);
+    if (s == null) {
+      throw new IllegalArgumentException(modelName + " has no parameter '" + name + "'");
+    }
+    return s;
+  }
+
+  /** The parameter slots, in MXNet's argument order. */
+  public List<ParameterStore.Slot> slots() {
+    checkOpen();
+    return params.slots();
+  }
+
+  /** The symbol as MXNet JSON. */
+  public String symbolJson() {
+    return graph().toJson();
+  }
+
+  /**
+   * Writes an MXNet checkpoint: {@code prefix-symbol.json} and {@code prefix-0000.params} (an
+   * NDArray list keyed {@code arg:<name>}). Each file is written beside its target and renamed
+   * into place, so a crash leaves the old checkpoint or the new one, never half of one.
+   */
+  public void save(Path prefix) {
+    checkOpen();
+    Path symbolFile = sibling(prefix, "-symbol.json");
+    Path paramsFile = sibling(prefix, "-0000.params");
+    try {
+      Path dir = paramsFile.toAbsolutePath().getParent();
+      Files.createDirectories(dir);
+      Path tmp = Files.createTempFile(dir, paramsFile.getFileName().toString(), ".tmp");
+      try {
+        List<ParameterStore.Slot> slots = params.slots();
+        Pointer[] handles = new Pointer[slots.size()];
+        String[] keys = new String[slots.size()];
+        for (int i = 0; i < handles.length; i++) {
+          handles[i] = slots.get(i).weight().handle();
+          keys[i] = "arg:" + slots.get(i).name();
+        }
+        Mx.check(Mx.api().MXNDArraySave(tmp.toString(), handles.length, handles, keys),
+            "MXNDArraySave");
+        moveIntoPlace(tmp, paramsFile);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+      Path tmpJson = Files.createTempFile(dir, symbolFile.getFileName().toString(), ".tmp");
+      try {
+        Files.writeString(tmpJson, symbolJson(), StandardCharsets.UTF_8);
+        moveIntoPlace(tmpJson, symbolFile);
+      } finally {
+        Files.deleteIfExists(tmpJson);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write checkpoint " + prefix, e);
+    }
+  }
+
+  /**
+   * Reads the parameters of checkpoint {@code prefix} into this model. Every parameter of the
+   * model must be in the file with its exact shape; nothing is changed unless all are.
+   */
+  public void loadParams(Path prefix) {
+    checkOpen();
+    Path paramsFile = sibling(prefix, "-0000.params");
+    if (!Files.isRegularFile(paramsFile)) {
+      throw new IllegalArgumentException(modelName + ": no checkpoint at " + paramsFile);
+    }
+    IntByReference n = new IntByReference();
+    PointerByReference arrays = new PointerByReference();
+    IntByReference nNames = new IntByReference();
+    PointerByReference names = new PointerByReference();
+    Mx.check(Mx.api().MXNDArrayLoad(paramsFile.toString(), n, arrays, nNames, names),
+        "MXNDArrayLoad(" + paramsFile + ")");
+    Pointer[] handles = n.getValue() == 0 ? new Pointer[0]
+        : arrays.getValue().getPointerArray(0, n.getValue());
+    String[] keys = Mx.strings(names, nNames.getValue());
+    List<Tensor> loaded = new ArrayList<>();
+    try {
+      for (Pointer h : handles) {
+        loaded.add(Tensor.wrapOwned(h));
+      }
+      Map<String, Tensor> byName = new LinkedHashMap<>();
+      for (int i = 0; i < keys.length; i++) {
+        String key = keys[i].startsWith("arg:") || keys[i].startsWith("aux:")
+            ? keys[i].substring(4) : keys[i];
+        byName.put(key, loaded.get(i));
+      }
+      Set<String> missing = new HashSet<>();
+      for (ParameterStore.Slot s : params.slots()) {
+        Tensor t = byName.get(s.name());
+        if (t == null) {
+          missing.add(s.name());
+        } else if (!t.shape().equals(s.spec().shape())) {
+          throw new IllegalArgumentException(modelName + ": checkpoint " + paramsFile
+              + " has parameter " + s.name() + " of shape " + t.shape() + ", the model needs "
+              + s.spec().shape());
+        }
+      }
+      if (!missing.isEmpty()) {
+        throw new IllegalArgumentException(modelName + ": checkpoint " + paramsFile
+            + " lacks parameters " + missing.stream().sorted().toList());
+      }
+      for (ParameterStore.Slot s : params.slots()) {
+        s.weight().copyFrom(byName.get(s.name()).handle());
+      }
+    } finally {
+      for (Tensor t : loaded) {
+        t.close();
+      }
+    }
+  }
+
+  /** Frees every executor, the parameters and the graph. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (BoundExecutor e : executors.values()) {
+      e.close();
+    }
+    executors.clear();
+    last = null;
+    params.close();
+    graph.close();
+  }
+
+  /** Whether {@link #close()} has run. */
+  public boolean isClosed() {
+    return closed;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException(modelName + " is closed");
+    }
+  }
+
+  private Shape checkInput(InputSpec spec, NDArray array) {
+    checkFloat32("input '" + spec.name() + "'", array);
+    Shape actual = shapeOf(array);
+    if (!spec.shape().accepts(actual)) {
+      throw new IllegalArgumentException(modelName + " input '" + spec.name()
+          + "': expected shape " + spec.shape() + ", got " + actual);
+    }
+    return actual;
+  }
+
+  private void checkFloat32(String what, NDArray array) {
+    if (array.getDataType() != DataType.FLOAT32) {
+      throw new IllegalArgumentException(modelName + " " + what + " must be float32, got "
+          + array.getDataType());
+    }
+  }
+
+  private Shape shapeOf(NDArray array) {
+    long[] s = array.getShape().getShape();
+    int[] dims = new int[s.length];
+    for (int i = 0; i < s.length; i++) {
+      if (s[i] <= 0 || s[i] > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(modelName + ": array of shape " + array.getShape()
+            + " has an empty or oversized dimension");
+      }
+      dims[i] = (int) s[i];
+    }
+    return Shape.of(dims);
+  }
+
+  private static void copyInto(Tensor target, NDArray source) {
+    if (source instanceof MxNDArray mx) {
+      target.copyFrom(mx.getHandle());
+    } else {
+      ByteBuffer bytes = source.toByteBuffer().order(ByteOrder.nativeOrder());
+      target.copyFrom(bytes.asFloatBuffer());
+    }
+  }
+
+  private static NDArray toNDArray(NDManager manager, Tensor t) {
+    int[] dims = t.shape().dims();
+    long[] longDims = new long[dims.length];
+    for (int i = 0; i < dims.length; i++) {
+      longDims[i] = dims[i];
+    }
+    return manager.create(t.toFloatArray(), new ai.djl.ndarray.types.Shape(longDims));
+  }
+
+  private static String names(List<InputSpec> specs) {
+    return specs.stream().map(InputSpec::name).toList().toString();
+  }
+
+  private static Path sibling(Path prefix, String suffix) {
+    return prefix.resolveSibling(prefix.getFileName() + suffix);
+  }
+
+  private static void moveIntoPlace(Path tmp, Path target) throws IOException {
+    try {
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}

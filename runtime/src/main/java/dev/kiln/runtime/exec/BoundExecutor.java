@@ -1,0 +1,240 @@
+package dev.kiln.runtime.exec;
+
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
+import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.InputSpec;
+import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.MxException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One MXNet executor: a graph bound to one set of input shapes.
+ *
+ * <p>It owns its input arrays, its input-gradient arrays, its head-gradient arrays and the
+ * output handles MXNet gave it; the parameter and gradient arrays belong to the model's {@link
+ * ParameterStore} and are shared with every other executor of the model.
+ */
+public final class BoundExecutor implements AutoCloseable {
+  /** MXNet's {@code grad_req} codes. */
+  public enum GradReq {
+    /** No gradient. */
+    NULL(0),
+    /** Overwrite the gradient array. */
+    WRITE(1),
+    /** Add into the gradient array (gradients accumulate until zeroed). */
+    ADD(3);
+
+    final int code;
+
+    GradReq(int code) {
+      this.code = code;
+    }
+  }
+
+  private final Graph graph;
+  private final List<Shape> inputShapes;
+  private final Tensor[] inputs;
+  private final Tensor[] inputGrads;
+  private final Tensor[] outputs;
+  private final Tensor[] headGrads;
+  private final Pointer[] headHandles;
+  private final Map<String, Tensor> extraArgs;
+  private Pointer exec;
+  private boolean lastForwardTrained;
+
+  /**
+   * Binds {@code graph} for {@code inputShapes} (complete, one per graph input, in order) over
+   * the shared {@code params}. {@code extraArgs} supplies arrays for non-parameter arguments
+   * that are not model inputs (a classifier's label); they are owned by the caller.
+   */
+  public BoundExecutor(Graph graph, List<Shape> inputShapes, ParameterStore params,
+      GradReq paramReq, GradReq inputReq, Map<String, Tensor> extraArgs) {
+    this.graph = graph;
+    this.inputShapes = List.copyOf(inputShapes);
+    this.extraArgs = Map.copyOf(extraArgs);
+    List<InputSpec> specs = graph.inputs();
+    this.inputs = new Tensor[specs.size()];
+    this.inputGrads = new Tensor[specs.size()];
+    Tensor[] outs = null;
+    Tensor[] heads = null;
+    try {
+      for (int i = 0; i < inputs.length; i++) {
+        inputs[i] = Tensor.zeros(inputShapes.get(i));
+        if (inputReq != GradReq.NULL) {
+          inputGrads[i] = Tensor.zeros(inputShapes.get(i));
+        }
+      }
+      List<String> args = graph.arguments();
+      Pointer[] argHandles = new Pointer[args.size()];
+      Pointer[] gradHandles = new Pointer[args.size()];
+      int[] reqs = new int[args.size()];
+      for (int a = 0; a < args.size(); a++) {
+        String name = args.get(a);
+        int input = inputIndex(name);
+        ParameterStore.Slot slot = params.get(name);
+        if (input >= 0) {
+          argHandles[a] = inputs[input].handle();
+          gradHandles[a] = inputGrads[input] == null ? null : inputGrads[input].handle();
+          reqs[a] = inputReq.code;
+        } else if (slot != null) {
+          argHandles[a] = slot.weight().handle();
+          gradHandles[a] = paramReq == GradReq.NULL ? null : slot.grad().handle();
+          reqs[a] = paramReq.code;
+        } else if (this.extraArgs.containsKey(name)) {
+          argHandles[a] = this.extraArgs.get(name).handle();
+          reqs[a] = GradReq.NULL.code;
+        } else {
+          throw new IllegalStateException(graph.model() + ": no array for argument '" + name
+              + "'");
+        }
+      }
+      PointerByReference out = new PointerByReference();
+      try {
+        Mx.check(Mx.api().MXExecutorBindEX(graph.symbol(), Mx.CPU, 0, 0, null, null, null,
+            args.size(), argHandles, gradHandles, reqs, 0, new Pointer[0], null, out),
+            "MXExecutorBindEX");
+      } catch (MxException e) {
+        throw graph.sources().trace("binding for input shapes " + inputShapes, e);
+      }
+      exec = out.getValue();
+      IntByReference n = new IntByReference();
+      PointerByReference outHandles = new PointerByReference();
+      Mx.check(Mx.api().MXExecutorOutputs(exec, n, outHandles), "MXExecutorOutputs");
+      Pointer[] handles = outHandles.getValue().getPointerArray(0, n.getValue());
+      outs = new Tensor[handles.length];
+      for (int i = 0; i < handles.length; i++) {
+        outs[i] = Tensor.wrap(handles[i], true);
+      }
+      heads = new Tensor[outs.length];
+      for (int i = 0; i < outs.length; i++) {
+        heads[i] = Tensor.zeros(outs[i].shape());
+      }
+    } catch (RuntimeException e) {
+      closeAll(inputs);
+      closeAll(inputGrads);
+      closeAll(outs);
+      closeAll(heads);
+      if (exec != null) {
+        Mx.api().MXExecutorFree(exec);
+      }
+      throw e;
+    }
+    this.outputs = outs;
+    this.headGrads = heads;
+    this.headHandles = new Pointer[heads.length];
+    for (int i = 0; i < heads.length; i++) {
+      headHandles[i] = heads[i].handle();
+    }
+  }
+
+  private int inputIndex(String name) {
+    List<InputSpec> specs = graph.inputs();
+    for (int i = 0; i < specs.size(); i++) {
+      if (specs.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The input shapes this executor was bound for. */
+  public List<Shape> inputShapes() {
+    return inputShapes;
+  }
+
+  /** Input array {@code i} (declaration order); write the batch here before {@link #forward}. */
+  public Tensor input(int i) {
+    return inputs[i];
+  }
+
+  /** Gradient array of input {@code i}, or null when bound without input gradients. */
+  public Tensor inputGrad(int i) {
+    return inputGrads[i];
+  }
+
+  /** Output array {@code i} (declaration order), valid after {@link #forward}. */
+  public Tensor output(int i) {
+    return outputs[i];
+  }
+
+  /** Number of outputs. */
+  public int outputCount() {
+    return outputs.length;
+  }
+
+  /** Head-gradient array of output {@code i}; write it before {@link #backward()}. */
+  public Tensor headGrad(int i) {
+    return headGrads[i];
+  }
+
+  /** Runs the forward pass, in training mode ({@code train}) or inference mode. */
+  public void forward(boolean train) {
+    try {
+      Mx.check(Mx.api().MXExecutorForward(handle(), train ? 1 : 0), "MXExecutorForward");
+    } catch (MxException e) {
+      throw graph.sources().trace("running forward", e);
+    }
+    lastForwardTrained = train;
+  }
+
+  /** Whether the last {@link #forward} ran in training mode. */
+  public boolean lastForwardTrained() {
+    return lastForwardTrained;
+  }
+
+  /**
+   * Runs the backward pass with the head gradients in {@link #headGrad}: parameter gradients
+   * are written or added (as bound), input gradients overwritten.
+   */
+  public void backward() {
+    backward(headHandles);
+  }
+
+  /** Runs the backward pass of a graph whose outputs are losses (no head gradients). */
+  public void backwardLoss() {
+    backward(new Pointer[0]);
+  }
+
+  private void backward(Pointer[] heads) {
+    try {
+      Mx.check(Mx.api().MXExecutorBackwardEx(handle(), heads.length, heads, 1),
+          "MXExecutorBackwardEx");
+    } catch (MxException e) {
+      throw graph.sources().trace("running backward", e);
+    }
+  }
+
+  private Pointer handle() {
+    if (exec == null) {
+      throw new IllegalStateException("executor for " + inputShapes + " is closed");
+    }
+    return exec;
+  }
+
+  /** Frees the executor and the arrays it owns. Idempotent. */
+  @Override
+  public void close() {
+    if (exec != null) {
+      Mx.check(Mx.api().MXExecutorFree(exec), "MXExecutorFree");
+      exec = null;
+      closeAll(outputs);
+      closeAll(headGrads);
+      closeAll(inputs);
+      closeAll(inputGrads);
+    }
+  }
+
+  private static void closeAll(Tensor[] ts) {
+    if (ts != null) {
+      for (Tensor t : ts) {
+        if (t != null) {
+          t.close();
+        }
+      }
+    }
+  }
+}

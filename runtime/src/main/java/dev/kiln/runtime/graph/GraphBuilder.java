@@ -1,0 +1,273 @@
+package dev.kiln.runtime.graph;
+
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
+import dev.kiln.annotations.Act;
+import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.MxException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds one model's MXNet symbol, node by node. Generated {@code XGraph} classes call one
+ * method per declared node; every method names the MXNet operators it emits after the node
+ * ({@code hidden}, {@code hidden_relu}) and its parameters {@code <node>_weight} and {@code
+ * <node>_bias}, and remembers where the node was declared so that errors can point back to it.
+ *
+ * <p>The builder owns every symbol handle it makes until {@link #build} groups the outputs into
+ * the {@link Graph}'s one symbol and frees the rest. A builder is used once.
+ */
+public final class GraphBuilder {
+  private final String model;
+  private final List<Pointer> handles = new ArrayList<>();
+  private final List<InputSpec> inputs = new ArrayList<>();
+  private final Map<String, NodeSource> sources = new LinkedHashMap<>();
+  private final Map<String, ParamSpec.Kind> paramKinds = new LinkedHashMap<>();
+  private final Map<String, String> paramNodes = new LinkedHashMap<>();
+  private boolean built;
+
+  /** A builder for the model named {@code model} (its interface's simple name). */
+  public GraphBuilder(String model) {
+    this.model = model;
+  }
+
+  /** A model input: an MXNet variable named after the node. */
+  public Sym input(NodeSource src, Shape shape) {
+    sources.put(src.node(), src);
+    inputs.add(new InputSpec(src.node(), shape));
+    return variable(src.node());
+  }
+
+  /**
+   * A fully connected layer ({@code FullyConnected}), then the activation unless {@code
+   * Act.NONE}.
+   */
+  public Sym dense(NodeSource src, Sym x, int units, Act activation, boolean noBias,
+      boolean flatten) {
+    String node = src.node();
+    Sym weight = param(node, "weight", ParamSpec.Kind.WEIGHT);
+    List<String> keys = new ArrayList<>(List.of("data", "weight"));
+    List<Sym> args = new ArrayList<>(List.of(x, weight));
+    if (!noBias) {
+      keys.add("bias");
+      args.add(param(node, "bias", ParamSpec.Kind.BIAS));
+    }
+    Sym fc = op(src, "FullyConnected", node,
+        attrs("num_hidden", units, "no_bias", noBias, "flatten", flatten), keys, args);
+    return activation == Act.NONE ? fc : activate(src, fc, activation);
+  }
+
+  /** An element-wise activation ({@code Activation}). */
+  public Sym activation(NodeSource src, Sym x, Act activation) {
+    return op(src, "Activation", src.node(), attrs("act_type", activation.mxnetName()),
+        List.of("data"), List.of(x));
+  }
+
+  /** Softmax along {@code axis} ({@code softmax}). */
+  public Sym softmax(NodeSource src, Sym x, int axis) {
+    return op(src, "softmax", src.node(), attrs("axis", axis), List.of("data"), List.of(x));
+  }
+
+  /**
+   * Softmax with cross-entropy loss against {@code label} ({@code SoftmaxOutput}), what a
+   * classifier's last {@code @Softmax} becomes for training. Its gradient needs no head
+   * gradient.
+   */
+  public Sym softmaxOutput(NodeSource src, Sym x, Sym label) {
+    return op(src, "SoftmaxOutput", src.node(), attrs("normalization", "batch"),
+        List.of("data", "label"), List.of(x, label));
+  }
+
+  /** Collapses every dimension after the first ({@code Flatten}). */
+  public Sym flatten(NodeSource src, Sym x) {
+    return op(src, "Flatten", src.node(), attrs(), List.of("data"), List.of(x));
+  }
+
+  /** Element-wise sum ({@code elemwise_add} for two inputs, {@code add_n} for more). */
+  public Sym add(NodeSource src, Sym... xs) {
+    if (xs.length == 2) {
+      return op(src, "elemwise_add", src.node(), attrs(), List.of("lhs", "rhs"), List.of(xs));
+    }
+    return op(src, "add_n", src.node(), attrs("num_args", xs.length), null, List.of(xs));
+  }
+
+  /** Concatenation along {@code axis} ({@code Concat}). */
+  public Sym concat(NodeSource src, int axis, Sym... xs) {
+    return op(src, "Concat", src.node(), attrs("num_args", xs.length, "dim", axis), null,
+        List.of(xs));
+  }
+
+  /**
+   * Groups {@code outputs} into the model's symbol and returns the finished graph; MXNet's
+   * shape inference runs once here (with every {@code BATCH} set to 1) to learn the parameter
+   * shapes, so a shape error that the compiler could not see surfaces now, before any binding,
+   * naming its node.
+   */
+  public Graph build(List<Sym> outputs) {
+    if (built) {
+      throw new IllegalStateException("GraphBuilder.build called twice for " + model);
+    }
+    built = true;
+    Pointer group = null;
+    try {
+      Pointer[] outs = new Pointer[outputs.size()];
+      List<String> outputNames = new ArrayList<>();
+      for (int i = 0; i < outs.length; i++) {
+        outs[i] = ((SymNode) outputs.get(i)).handle();
+        outputNames.add(outputs.get(i).name());
+      }
+      PointerByReference ref = new PointerByReference();
+      Mx.check(Mx.api().MXSymbolCreateGroup(outs.length, outs, ref), "MXSymbolCreateGroup");
+      group = ref.getValue();
+      List<String> arguments = listArguments(group);
+      SourceMap sourceMap = new SourceMap(model, sources);
+      Map<String, Shape> shapes = inferArgumentShapes(group, arguments, sourceMap);
+      List<ParamSpec> params = new ArrayList<>();
+      for (String arg : arguments) {
+        ParamSpec.Kind kind = paramKinds.get(arg);
+        if (kind != null) {
+          params.add(new ParamSpec(arg, shapes.get(arg), paramNodes.get(arg), kind));
+        }
+      }
+      Graph graph = new Graph(model, group, inputs, outputNames, params, arguments, sourceMap);
+      group = null;
+      return graph;
+    } finally {
+      if (group != null) {
+        Mx.api().MXSymbolFree(group);
+      }
+      freeHandles();
+    }
+  }
+
+  private Map<String, Shape> inferArgumentShapes(Pointer symbol, List<String> arguments,
+      SourceMap sourceMap) {
+    String[] keys = new String[inputs.size()];
+    int[] indPtr = new int[inputs.size() + 1];
+    List<Integer> data = new ArrayList<>();
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = inputs.get(i).name();
+      for (int d : inputs.get(i).shape().dims()) {
+        data.add(d < 0 ? 1 : d);
+      }
+      indPtr[i + 1] = data.size();
+    }
+    int[] shapeData = data.stream().mapToInt(Integer::intValue).toArray();
+    IntByReference inSize = new IntByReference();
+    PointerByReference inNdim = new PointerByReference();
+    PointerByReference inData = new PointerByReference();
+    IntByReference outSize = new IntByReference();
+    PointerByReference outNdim = new PointerByReference();
+    PointerByReference outData = new PointerByReference();
+    IntByReference auxSize = new IntByReference();
+    PointerByReference auxNdim = new PointerByReference();
+    PointerByReference auxData = new PointerByReference();
+    IntByReference complete = new IntByReference();
+    try {
+      Mx.check(Mx.api().MXSymbolInferShapeEx(symbol, keys.length, keys, indPtr, shapeData,
+          inSize, inNdim, inData, outSize, outNdim, outData, auxSize, auxNdim, auxData,
+          complete), "MXSymbolInferShapeEx");
+    } catch (MxException e) {
+      throw sourceMap.trace("inferring shapes while building the graph", e);
+    }
+    Map<String, Shape> shapes = new LinkedHashMap<>();
+    int n = inSize.getValue();
+    int[] ndims = inNdim.getValue().getIntArray(0, n);
+    Pointer[] rows = inData.getValue().getPointerArray(0, n);
+    for (int i = 0; i < n; i++) {
+      int[] dims = ndims[i] <= 0 ? new int[0] : rows[i].getIntArray(0, ndims[i]);
+      for (int d : dims) {
+        if (d <= 0) {
+          throw new ModelException(null, model + ": MXNet could not infer the shape of argument '"
+              + arguments.get(i) + "'", null);
+        }
+      }
+      shapes.put(arguments.get(i), Shape.of(dims));
+    }
+    return shapes;
+  }
+
+  private static List<String> listArguments(Pointer symbol) {
+    IntByReference size = new IntByReference();
+    PointerByReference names = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolListArguments(symbol, size, names), "MXSymbolListArguments");
+    return List.of(Mx.strings(names, size.getValue()));
+  }
+
+  private Sym activate(NodeSource src, Sym x, Act activation) {
+    return op(src, "Activation", src.node() + "_" + activation.mxnetName(),
+        attrs("act_type", activation.mxnetName()), List.of("data"), List.of(x));
+  }
+
+  private Sym param(String node, String role, ParamSpec.Kind kind) {
+    String name = node + "_" + role;
+    paramKinds.put(name, kind);
+    paramNodes.put(name, node);
+    return variable(name);
+  }
+
+  private Sym variable(String name) {
+    checkOpen();
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolCreateVariable(name, ref), "MXSymbolCreateVariable(" + name + ")");
+    handles.add(ref.getValue());
+    return new SymNode(name, ref.getValue());
+  }
+
+  /**
+   * Creates operator {@code op} named {@code name} with {@code attrs} and composes it over
+   * {@code args} (by keyword when {@code keys} is given, else by position).
+   */
+  private Sym op(NodeSource src, String op, String name, String[][] attrs, List<String> keys,
+      List<Sym> args) {
+    checkOpen();
+    sources.put(name, src);
+    PointerByReference ref = new PointerByReference();
+    try {
+      Mx.check(Mx.api().MXSymbolCreateAtomicSymbol(Mx.op(op), attrs[0].length, attrs[0],
+          attrs[1], ref), "MXSymbolCreateAtomicSymbol(" + op + ")");
+      Pointer handle = ref.getValue();
+      handles.add(handle);
+      Pointer[] argHandles = new Pointer[args.size()];
+      for (int i = 0; i < argHandles.length; i++) {
+        argHandles[i] = ((SymNode) args.get(i)).handle();
+      }
+      String[] keyArray = keys == null ? null : keys.toArray(new String[0]);
+      Mx.check(Mx.api().MXSymbolCompose(handle, name, argHandles.length, keyArray, argHandles),
+          "MXSymbolCompose(" + name + ")");
+      return new SymNode(name, handle);
+    } catch (MxException e) {
+      throw new SourceMap(model, Map.of(name, src)).trace("building the graph", e);
+    }
+  }
+
+  /** Attribute keys and values as MXNet strings; booleans as {@code True}/{@code False}. */
+  private static String[][] attrs(Object... keyValues) {
+    int n = keyValues.length / 2;
+    String[] keys = new String[n];
+    String[] vals = new String[n];
+    for (int i = 0; i < n; i++) {
+      keys[i] = (String) keyValues[2 * i];
+      Object v = keyValues[2 * i + 1];
+      vals[i] = v instanceof Boolean b ? (b ? "True" : "False") : String.valueOf(v);
+    }
+    return new String[][] {keys, vals};
+  }
+
+  private void checkOpen() {
+    if (built) {
+      throw new IllegalStateException("the graph of " + model + " is already built");
+    }
+  }
+
+  private void freeHandles() {
+    for (Pointer h : handles) {
+      Mx.api().MXSymbolFree(h);
+    }
+    handles.clear();
+  }
+}

@@ -1,0 +1,114 @@
+package dev.kiln.runtime.graph;
+
+import java.util.Arrays;
+
+/**
+ * An immutable tensor shape. A dimension of {@link dev.kiln.annotations.Dim#BATCH} (-1) is
+ * fixed only when an executor is bound.
+ */
+public final class Shape {
+  private final int[] dims;
+
+  private Shape(int[] dims) {
+    this.dims = dims;
+  }
+
+  /** A shape with the given dimensions (copied). */
+  public static Shape of(int... dims) {
+    for (int d : dims) {
+      if (d < -1 || d == 0) {
+        throw new IllegalArgumentException(
+            "a dimension must be positive or BATCH (-1), got " + Arrays.toString(dims));
+      }
+    }
+    return new Shape(dims.clone());
+  }
+
+  /** Number of dimensions. */
+  public int rank() {
+    return dims.length;
+  }
+
+  /** Size of dimension {@code i}; -1 for BATCH. */
+  public int dim(int i) {
+    return dims[i];
+  }
+
+  /** The dimensions (a copy). */
+  public int[] dims() {
+    return dims.clone();
+  }
+
+  /** Whether every dimension is known. */
+  public boolean isComplete() {
+    for (int d : dims) {
+      if (d < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Number of elements; only for complete shapes. */
+  public long size() {
+    if (!isComplete()) {
+      throw new IllegalStateException("shape " + this + " has a BATCH dimension");
+    }
+    long n = 1;
+    for (int d : dims) {
+      n *= d;
+    }
+    return n;
+  }
+
+  /** Whether the complete shape {@code actual} fits this one ({@code BATCH} matches any size). */
+  public boolean accepts(Shape actual) {
+    if (actual.dims.length != dims.length) {
+      return false;
+    }
+    for (int i = 0; i < dims.length; i++) {
+      if (dims[i] != -1 && dims[i] != actual.dims[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The shape as an MXNet attribute string, e.g. {@code (128,784)}. */
+  public String toMxnet() {
+    StringBuilder b = new StringBuilder("(");
+    for (int i = 0; i < dims.length; i++) {
+      if (i > 0) {
+        b.append(',');
+      }
+      b.append(dims[i]);
+    }
+    if (dims.length == 1) {
+      b.append(',');
+    }
+    return b.append(')').toString();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Shape s && Arrays.equals(dims, s.dims);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(dims);
+  }
+
+  /** The shape as Kiln writes it everywhere: {@code [BATCH, 784]}. */
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder("[");
+    for (int i = 0; i < dims.length; i++) {
+      if (i > 0) {
+        b.append(", ");
+      }
+      b.append(dims[i] == -1 ? "BATCH" : Integer.toString(dims[i]));
+    }
+    return b.append(']').toString();
+  }
+}

@@ -1,0 +1,122 @@
+package dev.kiln.runtime.mxnet;
+
+import ai.djl.engine.Engine;
+import ai.djl.mxnet.jna.LibUtils;
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
+import java.lang.ref.Reference;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Kiln's door to libmxnet: loads the library once, checks return codes and turns failures into
+ * {@link MxException}s carrying MXNet's own text.
+ *
+ * <p>Loading goes through DJL's MXNet engine, which extracts the {@code libmxnet.so} bundled in
+ * {@code mxnet-native-mkl} (no network when {@code ai.djl.offline=true}). Starting that engine
+ * switches MXNet to NumPy shape semantics for the whole process; Kiln starts it deliberately,
+ * always, so that its behaviour does not depend on whether the user touched DJL first. Kiln only
+ * ever passes complete shapes and uses the {@code Ex} shape calls, which read the same in both
+ * modes.
+ *
+ * <p>If {@code OMP_NUM_THREADS} is not set, MXNet's operators are limited to one OpenMP thread:
+ * on small machines two threads made the threaded engine stall (see the README).
+ */
+public final class Mx {
+  /** MXNet's device type for the CPU. */
+  public static final int CPU = 1;
+
+  /** MXNet's {@code dtype} code for float32. */
+  public static final int FLOAT32 = 0;
+
+  private static final class Holder {
+    static final MxApi API = load();
+  }
+
+  private static final Map<String, Pointer> OPS = new ConcurrentHashMap<>();
+
+  private Mx() {}
+
+  private static MxApi load() {
+    if (System.getProperty("ai.djl.offline") == null) {
+      System.setProperty("ai.djl.offline", "true");
+    }
+    Engine.getEngine("MXNet");
+    MxApi api = Native.load(LibUtils.getLibName(), MxApi.class);
+    if (System.getenv("OMP_NUM_THREADS") == null) {
+      check(api, api.MXSetNumOMPThreads(1), "MXSetNumOMPThreads");
+    }
+    return api;
+  }
+
+  /** The loaded library; the first call loads it. */
+  public static MxApi api() {
+    return Holder.API;
+  }
+
+  /** Throws {@link MxException} with MXNet's last error if {@code rc} is not 0. */
+  public static void check(int rc, String call) {
+    if (rc != 0) {
+      throw new MxException(call, Holder.API.MXGetLastError());
+    }
+  }
+
+  private static void check(MxApi api, int rc, String call) {
+    if (rc != 0) {
+      throw new MxException(call, api.MXGetLastError());
+    }
+  }
+
+  /** Seeds MXNet's own random generators (dropout masks, random operators). */
+  public static void seed(int seed) {
+    check(api().MXRandomSeed(seed), "MXRandomSeed");
+  }
+
+  /** The handle of a registered operator, e.g. {@code "FullyConnected"}; cached. */
+  public static Pointer op(String name) {
+    return OPS.computeIfAbsent(
+        name,
+        n -> {
+          PointerByReference ref = new PointerByReference();
+          check(api().NNGetOpHandle(n, ref), "NNGetOpHandle(" + n + ")");
+          if (ref.getValue() == null) {
+            throw new MxException("NNGetOpHandle(" + n + ")", "no such operator");
+          }
+          return ref.getValue();
+        });
+  }
+
+  /** Reads an MXNet-owned {@code const char**} of {@code size} strings. */
+  public static String[] strings(PointerByReference array, int size) {
+    return size == 0 ? new String[0] : array.getValue().getStringArray(0, size);
+  }
+
+  /**
+   * Runs an operator imperatively, writing into the given output arrays (in place when an
+   * output is also an input, as MXNet's update operators expect).
+   */
+  public static void invoke(String op, Pointer[] inputs, Pointer[] outputs, String[] keys,
+      String[] vals) {
+    Memory out = handleBlock(outputs);
+    PointerByReference outRef = new PointerByReference(out);
+    IntByReference numOut = new IntByReference(outputs.length);
+    try {
+      check(api().MXImperativeInvoke(op(op), inputs.length, inputs, numOut, outRef,
+          keys.length, keys, vals), op);
+    } finally {
+      Reference.reachabilityFence(out);
+    }
+  }
+
+  /** A native block holding the given handles, for C parameters of type {@code Handle*}. */
+  public static Memory handleBlock(Pointer[] handles) {
+    Memory block = new Memory((long) Native.POINTER_SIZE * Math.max(1, handles.length));
+    for (int i = 0; i < handles.length; i++) {
+      block.setPointer((long) i * Native.POINTER_SIZE, handles[i]);
+    }
+    return block;
+  }
+}

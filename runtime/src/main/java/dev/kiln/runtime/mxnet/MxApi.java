@@ -1,0 +1,153 @@
+package dev.kiln.runtime.mxnet;
+
+import com.sun.jna.Library;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
+import java.nio.Buffer;
+
+/**
+ * The part of MXNet's C API ({@code include/mxnet/c_api.h}, 1.9.1) that Kiln calls, declared
+ * with plain JNA types. Handle arrays ({@code T*}) are {@code Pointer[]}, string arrays are
+ * {@code String[]}, {@code uint32_t} is {@code int} and {@code size_t} is {@code long} (LP64).
+ *
+ * <p>Every function returns 0 on success and -1 on failure, with the reason in {@link
+ * #MXGetLastError()}. Call through {@link Mx}, which checks the code.
+ */
+public interface MxApi extends Library {
+  String MXGetLastError();
+
+  int MXRandomSeed(int seed);
+
+  int MXSetNumOMPThreads(int threads);
+
+  int MXIsNumpyShape(IntByReference out);
+
+  // --- operators -----------------------------------------------------------------------
+
+  int NNGetOpHandle(String opName, PointerByReference opOut);
+
+  int MXImperativeInvoke(
+      Pointer creator,
+      int numInputs,
+      Pointer[] inputs,
+      IntByReference numOutputs,
+      PointerByReference outputs,
+      int numParams,
+      String[] paramKeys,
+      String[] paramVals);
+
+  /** Same C function, with the inputs and outputs passed as native blocks the caller keeps. */
+  int MXImperativeInvoke(
+      Pointer creator,
+      int numInputs,
+      Pointer inputs,
+      IntByReference numOutputs,
+      PointerByReference outputs,
+      int numParams,
+      String[] paramKeys,
+      String[] paramVals);
+
+  // --- symbols -------------------------------------------------------------------------
+
+  int MXSymbolCreateVariable(String name, PointerByReference out);
+
+  int MXSymbolCreateAtomicSymbol(
+      Pointer creator, int numParam, String[] keys, String[] vals, PointerByReference out);
+
+  int MXSymbolCompose(Pointer sym, String name, int numArgs, String[] keys, Pointer[] args);
+
+  int MXSymbolCreateGroup(int numSymbols, Pointer[] symbols, PointerByReference out);
+
+  int MXSymbolListArguments(Pointer sym, IntByReference outSize, PointerByReference outStrArray);
+
+  int MXSymbolListOutputs(Pointer sym, IntByReference outSize, PointerByReference outStrArray);
+
+  int MXSymbolListAuxiliaryStates(
+      Pointer sym, IntByReference outSize, PointerByReference outStrArray);
+
+  int MXSymbolInferShapeEx(
+      Pointer sym,
+      int numArgs,
+      String[] keys,
+      int[] argIndPtr,
+      int[] argShapeData,
+      IntByReference inShapeSize,
+      PointerByReference inShapeNdim,
+      PointerByReference inShapeData,
+      IntByReference outShapeSize,
+      PointerByReference outShapeNdim,
+      PointerByReference outShapeData,
+      IntByReference auxShapeSize,
+      PointerByReference auxShapeNdim,
+      PointerByReference auxShapeData,
+      IntByReference complete);
+
+  int MXSymbolSaveToJSON(Pointer sym, PointerByReference outJson);
+
+  int MXSymbolCreateFromJSON(String json, PointerByReference out);
+
+  int MXSymbolFree(Pointer sym);
+
+  // --- executors -----------------------------------------------------------------------
+
+  int MXExecutorBindEX(
+      Pointer sym,
+      int devType,
+      int devId,
+      int numMapKeys,
+      String[] mapKeys,
+      int[] mapDevTypes,
+      int[] mapDevIds,
+      int len,
+      Pointer[] inArgs,
+      Pointer[] argGradStore,
+      int[] gradReqType,
+      int auxStatesLen,
+      Pointer[] auxStates,
+      Pointer sharedExec,
+      PointerByReference out);
+
+  int MXExecutorForward(Pointer exec, int isTrain);
+
+  int MXExecutorBackwardEx(Pointer exec, int len, Pointer[] headGrads, int isTrain);
+
+  int MXExecutorOutputs(Pointer exec, IntByReference outSize, PointerByReference out);
+
+  int MXExecutorFree(Pointer exec);
+
+  // --- arrays --------------------------------------------------------------------------
+
+  int MXNDArrayCreateEx(
+      int[] shape, int ndim, int devType, int devId, int delayAlloc, int dtype,
+      PointerByReference out);
+
+  int MXNDArraySyncCopyFromCPU(Pointer handle, float[] data, long size);
+
+  int MXNDArraySyncCopyFromCPU(Pointer handle, Buffer data, long size);
+
+  int MXNDArraySyncCopyToCPU(Pointer handle, float[] data, long size);
+
+  int MXNDArraySyncCopyToCPU(Pointer handle, Buffer data, long size);
+
+  int MXNDArraySyncCopyFromNDArray(Pointer dst, Pointer src, int i);
+
+  int MXNDArrayGetShapeEx(Pointer handle, IntByReference outDim, PointerByReference outData);
+
+  int MXNDArrayGetDType(Pointer handle, IntByReference outDtype);
+
+  int MXNDArrayWaitToRead(Pointer handle);
+
+  int MXNDArrayWaitAll();
+
+  int MXNDArrayFree(Pointer handle);
+
+  int MXNDArraySave(String fname, int numArgs, Pointer[] args, String[] keys);
+
+  int MXNDArrayLoad(
+      String fname,
+      IntByReference outSize,
+      PointerByReference outArr,
+      IntByReference outNameSize,
+      PointerByReference outNames);
+}
