@@ -186,6 +186,18 @@ public final class ModelRuntime implements AutoCloseable {
    */
   public BoundExecutor executor(List<Shape> inputShapes) {
     checkOpen();
+    List<InputSpec> specs = graph.inputs();
+    if (inputShapes.size() != specs.size()) {
+      throw new IllegalArgumentException(modelName + " takes " + specs.size() + " inputs "
+          + names(specs) + ", got " + inputShapes.size() + " shapes");
+    }
+    for (int i = 0; i < specs.size(); i++) {
+      Shape s = inputShapes.get(i);
+      if (!s.isComplete() || !specs.get(i).shape().accepts(s)) {
+        throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
+            + "': expected shape " + specs.get(i).shape() + ", got " + s);
+      }
+    }
     BoundExecutor exec = executors.get(inputShapes);
     if (exec == null) {
       exec = new BoundExecutor(graph, inputShapes, params, GradReq.ADD, GradReq.WRITE, Map.of());
@@ -205,7 +217,8 @@ public final class ModelRuntime implements AutoCloseable {
     return new Parameter(this, name);
   }
 
-  ParameterStore.Slot slot(String name) {
+  /** The arrays of parameter {@code name}: its weight and gradient, shared by all executors. */
+  public ParameterStore.Slot slot(String name) {
     checkOpen();
     ParameterStore.Slot s = params.get(name);
     if (s == null) {

@@ -1,0 +1,52 @@
+package dev.kiln.processor;
+
+import com.palantir.javapoet.ClassName;
+import java.util.Locale;
+
+/** Runtime type names and identifier conventions shared by the writers. */
+final class Names {
+  static final String RUNTIME = "dev.kiln.runtime";
+  static final ClassName GRAPH = ClassName.get(RUNTIME + ".graph", "Graph");
+  static final ClassName GRAPH_BUILDER = ClassName.get(RUNTIME + ".graph", "GraphBuilder");
+  static final ClassName NODE_SOURCE = ClassName.get(RUNTIME + ".graph", "NodeSource");
+  static final ClassName SHAPE = ClassName.get(RUNTIME + ".graph", "Shape");
+  static final ClassName MODEL_RUNTIME = ClassName.get(RUNTIME, "ModelRuntime");
+  static final ClassName INIT = ClassName.get(RUNTIME, "Init");
+  static final ClassName OPTIMIZER = ClassName.get(RUNTIME, "Optimizer");
+  static final ClassName PARAMETER = ClassName.get(RUNTIME, "Parameter");
+  static final ClassName BOUND_EXECUTOR = ClassName.get(RUNTIME + ".exec", "BoundExecutor");
+  static final ClassName TENSOR = ClassName.get(RUNTIME + ".exec", "Tensor");
+  static final ClassName NDARRAY = ClassName.get("ai.djl.ndarray", "NDArray");
+  static final ClassName SYM = ClassName.get("dev.kiln.annotations", "Sym");
+  static final ClassName ACT = ClassName.get("dev.kiln.annotations", "Act");
+  static final ClassName DIM = ClassName.get("dev.kiln.annotations", "Dim");
+  static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
+  static final String PROCESSOR = "dev.kiln.processor.KilnProcessor";
+
+  private Names() {}
+
+  /** {@code hidden_weight} or {@code hiddenWeight} to {@code HIDDEN_WEIGHT}. */
+  static String constant(String name) {
+    return name.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
+  }
+
+  /** {@code hidden_weight} to {@code hiddenWeight}. */
+  static String camel(String name) {
+    StringBuilder b = new StringBuilder();
+    boolean up = false;
+    for (char c : name.toCharArray()) {
+      if (c == '_') {
+        up = b.length() > 0;
+      } else {
+        b.append(up ? Character.toUpperCase(c) : c);
+        up = false;
+      }
+    }
+    return b.toString();
+  }
+
+  /** {@code probs} to {@code Probs}. */
+  static String capitalize(String name) {
+    return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+  }
+}

@@ -1,0 +1,158 @@
+package dev.kiln.processor;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The compile-time shape rule of every built-in layer, each mirroring the shape function of the
+ * MXNet operator the layer emits (MXNet 1.9.1, {@code src/operator/}). {@code BATCH} (-1)
+ * dimensions pass through as unknown, as they do in MXNet's own inference.
+ */
+final class ShapeRules {
+  private ShapeRules() {}
+
+  /** A node's inferred output shape and the parameters it creates. */
+  record Result(TShape shape, List<CheckedModel.ParamInfo> params) {}
+
+  /** A broken rule: the message, the attribute at fault (or null) and the message arguments. */
+  static final class RuleError extends Exception {
+    private static final long serialVersionUID = 1L;
+    final transient Message message;
+    final String attribute;
+    final transient Object[] args;
+
+    RuleError(Message message, String attribute, Object... args) {
+      super(message.id(), null, false, false);
+      this.message = message;
+      this.attribute = attribute;
+      this.args = args;
+    }
+  }
+
+  /** One input of a node: its shape and where it came from, for messages. */
+  record Source(TShape shape, NodeSpec node) {
+    /** {@code [BATCH, 32] from inner (@Dense(units = 32))}. */
+    String describe() {
+      return shape + " from " + node.name() + " (" + node.annotationText() + ")";
+    }
+  }
+
+  static Result infer(String where, NodeSpec node, List<Source> in) throws RuleError {
+    LayerSpec layer = node.layer();
+    if (layer instanceof LayerSpec.Input i) {
+      return new Result(i.shape(), List.of());
+    }
+    if (layer instanceof LayerSpec.Dense d) {
+      return dense(where, node, d, in.get(0));
+    }
+    if (layer instanceof LayerSpec.Activation || layer instanceof LayerSpec.Softmax) {
+      if (layer instanceof LayerSpec.Softmax s) {
+        checkAxis(where, s.axis(), in.get(0));
+      }
+      return new Result(in.get(0).shape(), List.of());
+    }
+    if (layer instanceof LayerSpec.Flatten) {
+      return new Result(flatten(in.get(0).shape()), List.of());
+    }
+    if (layer instanceof LayerSpec.Add) {
+      return add(where, in);
+    }
+    if (layer instanceof LayerSpec.Concat c) {
+      return concat(where, c, in);
+    }
+    throw new IllegalStateException("no shape rule for " + layer);
+  }
+
+  /**
+   * MXNet {@code FullyConnectedShape}: with {@code flatten} the input is {@code [N, rest...]}
+   * read as {@code [N, prod(rest)]} and the output is {@code [N, units]}; without, the last
+   * dimension is replaced by {@code units}. Weight {@code [units, in]}, bias {@code [units]}.
+   */
+  private static Result dense(String where, NodeSpec node, LayerSpec.Dense d, Source x)
+      throws RuleError {
+    TShape s = x.shape();
+    int in = d.flatten() ? s.product(1) : s.dim(s.rank() - 1);
+    if (in < 0) {
+      throw new RuleError(Message.UNKNOWN_FEATURES, null, where, s, x.node().name());
+    }
+    List<Integer> out = new ArrayList<>();
+    if (d.flatten()) {
+      out.add(s.dim(0));
+    } else {
+      out.addAll(s.dims().subList(0, s.rank() - 1));
+    }
+    out.add(d.units());
+    List<CheckedModel.ParamInfo> params = new ArrayList<>();
+    params.add(new CheckedModel.ParamInfo(node.name() + "_weight", node.name(),
+        TShape.of(d.units(), in)));
+    if (!d.noBias()) {
+      params.add(new CheckedModel.ParamInfo(node.name() + "_bias", node.name(),
+          TShape.of(d.units())));
+    }
+    return new Result(new TShape(out), params);
+  }
+
+  /** MXNet {@code FlattenShape}: {@code [d0, prod(d1...)]}. */
+  private static TShape flatten(TShape s) {
+    return TShape.of(s.dim(0), s.rank() == 1 ? 1 : s.product(1));
+  }
+
+  /** MXNet {@code elemwise_add}: every input has the same shape. */
+  private static Result add(String where, List<Source> in) throws RuleError {
+    TShape first = in.get(0).shape();
+    for (Source s : in) {
+      if (!s.shape().equals(first)) {
+        throw new RuleError(Message.SHAPE_MISMATCH, null, where, "@Add", describeAll(in));
+      }
+    }
+    return new Result(first, List.of());
+  }
+
+  /**
+   * MXNet {@code ConcatShape}: equal rank, equal dimensions except along {@code axis}, where the
+   * sizes add up (unknown if any is BATCH).
+   */
+  private static Result concat(String where, LayerSpec.Concat c, List<Source> in)
+      throws RuleError {
+    TShape first = in.get(0).shape();
+    for (Source s : in) {
+      if (s.shape().rank() != first.rank()) {
+        throw new RuleError(Message.RANK_MISMATCH, null, where, "@Concat", describeAll(in));
+      }
+    }
+    int axis = checkAxis(where, c.axis(), in.get(0));
+    List<Integer> out = new ArrayList<>(first.dims());
+    int sum = 0;
+    for (Source s : in) {
+      for (int i = 0; i < first.rank(); i++) {
+        if (i != axis && !s.shape().dims().get(i).equals(first.dim(i))) {
+          throw new RuleError(Message.CONCAT_MISMATCH, null, where, c.axis(), axis,
+              describeAll(in));
+        }
+      }
+      int d = s.shape().dim(axis);
+      sum = sum < 0 || d < 0 ? TShape.BATCH : sum + d;
+    }
+    out.set(axis, sum);
+    return new Result(new TShape(out), List.of());
+  }
+
+  /** Checks {@code axis} against the input's rank and returns it made non-negative. */
+  private static int checkAxis(String where, int axis, Source x) throws RuleError {
+    int rank = x.shape().rank();
+    if (axis < -rank || axis >= rank) {
+      throw new RuleError(Message.BAD_AXIS, "axis", where, axis, x.describe(), rank, -rank,
+          rank - 1);
+    }
+    return axis < 0 ? axis + rank : axis;
+  }
+
+  private static String describeAll(List<Source> in) {
+    List<String> parts = in.stream().map(Source::describe).collect(Collectors.toList());
+    if (parts.size() == 2) {
+      return parts.get(0) + " and " + parts.get(1);
+    }
+    return String.join(", ", parts);
+  }
+}
