@@ -14,9 +14,13 @@ import java.util.Map;
  * @param params the parameters of every node that has some, in node order
  * @param inputs the input nodes, in declaration order
  * @param outputs the output nodes, in declaration order
+ * @param classifierHead the softmax that classifier training turns into {@code SoftmaxOutput}:
+ *     the last node, when it is a softmax over {@code [BATCH, classes]} and the only output;
+ *     otherwise null
  */
 record CheckedModel(ModelSpec spec, List<NodeSpec> order, Map<String, TShape> shapes,
-    Map<String, List<ParamInfo>> params, List<NodeSpec> inputs, List<NodeSpec> outputs) {
+    Map<String, List<ParamInfo>> params, List<NodeSpec> inputs, List<NodeSpec> outputs,
+    NodeSpec classifierHead) {
 
   /**
    * One learnable parameter.

@@ -85,6 +85,24 @@ final class GraphWriter {
         .addParameter(Names.GRAPH_BUILDER, "builder")
         .addStatement("this.builder = builder")
         .build());
+    t.addMethod(MethodSpec.methodBuilder("build")
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .returns(Names.GRAPH)
+        .addJavadoc("Builds a new graph of {@code $L}; the caller owns it and must close it.\n",
+            m.name())
+        .addStatement("return build(new $T($S))", Names.GRAPH_BUILDER, m.name())
+        .build());
+    if (m.classifierHead() != null) {
+      t.addMethod(MethodSpec.methodBuilder("buildClassifier")
+          .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+          .returns(Names.GRAPH)
+          .addJavadoc("Builds the graph for classifier training: node {@code $L} becomes MXNet's "
+              + "{@code SoftmaxOutput}\nwith label variable {@code $L_label}. The caller owns "
+              + "the graph and must close it.\n", m.classifierHead().name(),
+              m.classifierHead().name())
+          .addStatement("return build(new $T($S, true))", Names.GRAPH_BUILDER, m.name())
+          .build());
+    }
     t.addMethod(build());
     for (NodeSpec n : m.spec().nodes()) {
       t.addMethod(nodeMethod(n));
@@ -111,13 +129,10 @@ final class GraphWriter {
       locals.newName(n.name(), n.name());
     }
     MethodSpec.Builder b = MethodSpec.methodBuilder("build")
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
         .returns(Names.GRAPH)
-        .addJavadoc("Builds a new graph of {@code $L}, calling every node method once, each after "
-            + "the nodes it reads.\nThe caller owns the returned graph and must close it.\n",
-            m.name())
-        .addStatement("$T builder = new $T($S)", Names.GRAPH_BUILDER, Names.GRAPH_BUILDER,
-            m.name())
+        .addParameter(Names.GRAPH_BUILDER, "builder")
+        .addJavadoc("Calls every node method once, each after the nodes it reads.\n")
         .addStatement("$T graph = new $T(builder)", type, type);
     for (NodeSpec n : m.order()) {
       String args = n.wires().stream().map(w -> locals.get(w.source()))
@@ -160,6 +175,9 @@ final class GraphWriter {
     if (layer instanceof LayerSpec.Activation a) {
       return CodeBlock.of("this.builder.activation($L, $L, $T.$L)", src, args, Names.ACT,
           a.activation().name());
+    }
+    if (layer instanceof LayerSpec.Softmax s && n == m.classifierHead()) {
+      return CodeBlock.of("this.builder.classifierHead($L, $L, $L)", src, args, s.axis());
     }
     if (layer instanceof LayerSpec.Softmax s) {
       return CodeBlock.of("this.builder.softmax($L, $L, $L)", src, args, s.axis());

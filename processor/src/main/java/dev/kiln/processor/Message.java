@@ -46,6 +46,9 @@ enum Message {
   CLASSIFIER_NEEDS_SOFTMAX("ClassifierNeedsSoftmax",
       "classifier = true needs the last node of %s to be @Softmax (training replaces it with "
           + "MXNet's SoftmaxOutput), but the last node %s is %s"),
+  CLASSIFIER_SHAPE("ClassifierShape",
+      "classifier = true needs the last node of %s to be a softmax over the classes of a "
+          + "[BATCH, classes] tensor, but %s has shape %s and axis %d"),
   UNUSED_INPUT("UnusedInput", Diagnostic.Kind.WARNING,
       "input %s of %s is read by no node; remove it or wire a node to it"),
   INTERNAL("Internal",

@@ -143,6 +143,16 @@ final class ModelWriter {
         .addStatement("return params")
         .build());
     t.addMethod(execMethod());
+    if (m.classifierHead() != null) {
+      t.addMethod(MethodSpec.methodBuilder("classifier")
+          .addModifiers(Modifier.PUBLIC)
+          .returns(Names.CLASSIFIER)
+          .addJavadoc("The classifier view of this model: node {@code $L} trained as MXNet's "
+              + "{@code SoftmaxOutput}\n(softmax with cross-entropy against a label) on this "
+              + "model's own parameters.\n", m.classifierHead().name())
+          .addStatement("return runtime.classifier($T::buildClassifier)", graph)
+          .build());
+    }
     t.addMethod(MethodSpec.methodBuilder("save")
         .addModifiers(Modifier.PUBLIC)
         .addParameter(Path.class, "prefix")

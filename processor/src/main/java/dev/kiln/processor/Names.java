@@ -13,6 +13,7 @@ final class Names {
   static final ClassName MODEL_RUNTIME = ClassName.get(RUNTIME, "ModelRuntime");
   static final ClassName INIT = ClassName.get(RUNTIME, "Init");
   static final ClassName OPTIMIZER = ClassName.get(RUNTIME, "Optimizer");
+  static final ClassName CLASSIFIER = ClassName.get(RUNTIME, "Classifier");
   static final ClassName PARAMETER = ClassName.get(RUNTIME, "Parameter");
   static final ClassName BOUND_EXECUTOR = ClassName.get(RUNTIME + ".exec", "BoundExecutor");
   static final ClassName TENSOR = ClassName.get(RUNTIME + ".exec", "Tensor");

@@ -61,7 +61,7 @@ final class ShapeChecker {
       }
     }
 
-    checkClassifier(spec);
+    NodeSpec head = classifierHead(spec, shapes);
     Set<String> consumed = spec.nodes().stream().flatMap(n -> n.wires().stream())
         .map(NodeSpec.Wire::source).collect(Collectors.toSet());
     List<NodeSpec> inputs = new ArrayList<>();
@@ -83,7 +83,10 @@ final class ShapeChecker {
       report.add(Message.MODEL_EMPTY, spec.element(), model);
       return null;
     }
-    return new CheckedModel(spec, order, shapes, params, inputs, outputs);
+    if (head != null && !(outputs.size() == 1 && outputs.get(0) == head)) {
+      head = null;
+    }
+    return new CheckedModel(spec, order, shapes, params, inputs, outputs, head);
   }
 
   private boolean checkWires(String model, NodeSpec n, Map<String, NodeSpec> byName) {
@@ -172,15 +175,32 @@ final class ShapeChecker {
     return loop;
   }
 
-  private void checkClassifier(ModelSpec spec) {
-    if (!spec.classifier() || spec.nodes().isEmpty()) {
-      return;
+  /**
+   * The last node if it can be a classifier's head: a softmax along the last axis of a {@code
+   * [BATCH, classes]} tensor. With {@code classifier = true} anything else is an error.
+   */
+  private NodeSpec classifierHead(ModelSpec spec, Map<String, TShape> shapes) {
+    if (spec.nodes().isEmpty()) {
+      return null;
     }
     NodeSpec last = spec.nodes().get(spec.nodes().size() - 1);
-    if (!(last.layer() instanceof LayerSpec.Softmax)) {
-      report.add(Message.CLASSIFIER_NEEDS_SOFTMAX, spec.element(), spec.mirror(), "classifier",
-          spec.simpleName(), last.name(), last.annotationText());
+    if (!(last.layer() instanceof LayerSpec.Softmax softmax)) {
+      if (spec.classifier()) {
+        report.add(Message.CLASSIFIER_NEEDS_SOFTMAX, spec.element(), spec.mirror(),
+            "classifier", spec.simpleName(), last.name(), last.annotationText());
+      }
+      return null;
     }
+    TShape shape = shapes.get(last.name());
+    if (shape == null) {
+      return null;
+    }
+    boolean fits = shape.rank() == 2 && (softmax.axis() == -1 || softmax.axis() == 1);
+    if (!fits && spec.classifier()) {
+      report.add(Message.CLASSIFIER_SHAPE, spec.element(), spec.mirror(), "classifier",
+          spec.simpleName(), last.name(), shape, softmax.axis());
+    }
+    return fits ? last : null;
   }
 
   /** The name within edit distance 2 (and less than half its length) closest to {@code name}. */

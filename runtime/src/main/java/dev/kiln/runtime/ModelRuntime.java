@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 
 /**
  * The runtime half of a generated {@code XModel}: one graph, one shared set of parameters and
@@ -47,6 +48,8 @@ public final class ModelRuntime implements AutoCloseable {
   private final Map<List<Shape>, BoundExecutor> executors = new LinkedHashMap<>();
   private final Sgd plainSgd = new Sgd(1f);
   private BoundExecutor last;
+  private Classifier classifier;
+  private boolean gradientsOverwritten;
   private boolean training;
   private boolean closed;
 
@@ -158,6 +161,10 @@ public final class ModelRuntime implements AutoCloseable {
       checkFloat32("head gradient for output '" + outputs.get(i) + "'", headGrads[i]);
       copyInto(head, headGrads[i]);
     }
+    if (gradientsOverwritten) {
+      params.zeroGrads();
+      gradientsOverwritten = false;
+    }
     last.backward();
     NDManager manager = headGrads[0].getManager();
     NDArray[] grads = new NDArray[graph.inputs().size()];
@@ -178,6 +185,30 @@ public final class ModelRuntime implements AutoCloseable {
     checkOpen();
     optimizer.step(params.slots());
     params.zeroGrads();
+    gradientsOverwritten = false;
+  }
+
+  /**
+   * The classifier view of this model (see {@link Classifier}), made on first use from the graph
+   * {@code classifierGraph} builds; it trains this model's own parameters.
+   */
+  public Classifier classifier(Supplier<Graph> classifierGraph) {
+    checkOpen();
+    if (classifier == null) {
+      classifier = new Classifier(this, classifierGraph.get());
+    }
+    return classifier;
+  }
+
+  /** Called when a training step overwrote the gradient arrays and consumed them. */
+  void gradientsOverwritten() {
+    gradientsOverwritten = true;
+  }
+
+  /** The shared parameter store. */
+  ParameterStore store() {
+    checkOpen();
+    return params;
   }
 
   /**
@@ -200,7 +231,8 @@ public final class ModelRuntime implements AutoCloseable {
     }
     BoundExecutor exec = executors.get(inputShapes);
     if (exec == null) {
-      exec = new BoundExecutor(graph, inputShapes, params, GradReq.ADD, GradReq.WRITE, Map.of());
+      exec = new BoundExecutor(graph, inputShapes, List.of(), params, GradReq.ADD,
+          GradReq.WRITE);
       executors.put(List.copyOf(inputShapes), exec);
     }
     return exec;
@@ -339,6 +371,9 @@ public final class ModelRuntime implements AutoCloseable {
       return;
     }
     closed = true;
+    if (classifier != null) {
+      classifier.close();
+    }
     for (BoundExecutor e : executors.values()) {
       e.close();
     }

@@ -9,7 +9,6 @@ import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxException;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One MXNet executor: a graph bound to one set of input shapes.
@@ -42,23 +41,23 @@ public final class BoundExecutor implements AutoCloseable {
   private final Tensor[] outputs;
   private final Tensor[] headGrads;
   private final Pointer[] headHandles;
-  private final Map<String, Tensor> extraArgs;
+  private final Tensor[] labels;
   private Pointer exec;
   private boolean lastForwardTrained;
 
   /**
    * Binds {@code graph} for {@code inputShapes} (complete, one per graph input, in order) over
-   * the shared {@code params}. {@code extraArgs} supplies arrays for non-parameter arguments
-   * that are not model inputs (a classifier's label); they are owned by the caller.
+   * the shared {@code params}; a classifier graph's label arrays get {@code labelShapes}, one
+   * per {@link Graph#labels()} entry.
    */
-  public BoundExecutor(Graph graph, List<Shape> inputShapes, ParameterStore params,
-      GradReq paramReq, GradReq inputReq, Map<String, Tensor> extraArgs) {
+  public BoundExecutor(Graph graph, List<Shape> inputShapes, List<Shape> labelShapes,
+      ParameterStore params, GradReq paramReq, GradReq inputReq) {
     this.graph = graph;
     this.inputShapes = List.copyOf(inputShapes);
-    this.extraArgs = Map.copyOf(extraArgs);
     List<InputSpec> specs = graph.inputs();
     this.inputs = new Tensor[specs.size()];
     this.inputGrads = new Tensor[specs.size()];
+    this.labels = new Tensor[graph.labels().size()];
     Tensor[] outs = null;
     Tensor[] heads = null;
     try {
@@ -67,6 +66,9 @@ public final class BoundExecutor implements AutoCloseable {
         if (inputReq != GradReq.NULL) {
           inputGrads[i] = Tensor.zeros(inputShapes.get(i));
         }
+      }
+      for (int i = 0; i < labels.length; i++) {
+        labels[i] = Tensor.zeros(labelShapes.get(i));
       }
       List<String> args = graph.arguments();
       Pointer[] argHandles = new Pointer[args.size()];
@@ -84,8 +86,8 @@ public final class BoundExecutor implements AutoCloseable {
           argHandles[a] = slot.weight().handle();
           gradHandles[a] = paramReq == GradReq.NULL ? null : slot.grad().handle();
           reqs[a] = paramReq.code;
-        } else if (this.extraArgs.containsKey(name)) {
-          argHandles[a] = this.extraArgs.get(name).handle();
+        } else if (graph.labels().contains(name)) {
+          argHandles[a] = labels[graph.labels().indexOf(name)].handle();
           reqs[a] = GradReq.NULL.code;
         } else {
           throw new IllegalStateException(graph.model() + ": no array for argument '" + name
@@ -116,6 +118,7 @@ public final class BoundExecutor implements AutoCloseable {
     } catch (RuntimeException e) {
       closeAll(inputs);
       closeAll(inputGrads);
+      closeAll(labels);
       closeAll(outs);
       closeAll(heads);
       if (exec != null) {
@@ -154,6 +157,11 @@ public final class BoundExecutor implements AutoCloseable {
   /** Gradient array of input {@code i}, or null when bound without input gradients. */
   public Tensor inputGrad(int i) {
     return inputGrads[i];
+  }
+
+  /** Label array {@code i} of a classifier graph; write the batch's class indices here. */
+  public Tensor label(int i) {
+    return labels[i];
   }
 
   /** Output array {@code i} (declaration order), valid after {@link #forward}. */
@@ -225,6 +233,7 @@ public final class BoundExecutor implements AutoCloseable {
       closeAll(headGrads);
       closeAll(inputs);
       closeAll(inputGrads);
+      closeAll(labels);
     }
   }
 

@@ -17,17 +17,19 @@ public final class Graph implements AutoCloseable {
   private final List<InputSpec> inputs;
   private final List<String> outputs;
   private final List<ParamSpec> params;
+  private final List<String> labels;
   private final List<String> arguments;
   private final SourceMap sources;
   private boolean closed;
 
   Graph(String model, Pointer symbol, List<InputSpec> inputs, List<String> outputs,
-      List<ParamSpec> params, List<String> arguments, SourceMap sources) {
+      List<ParamSpec> params, List<String> labels, List<String> arguments, SourceMap sources) {
     this.model = model;
     this.symbol = symbol;
     this.inputs = List.copyOf(inputs);
     this.outputs = List.copyOf(outputs);
     this.params = List.copyOf(params);
+    this.labels = List.copyOf(labels);
     this.arguments = List.copyOf(arguments);
     this.sources = sources;
   }
@@ -50,6 +52,11 @@ public final class Graph implements AutoCloseable {
   /** The learnable parameters, in MXNet's argument order. */
   public List<ParamSpec> params() {
     return params;
+  }
+
+  /** The label variables of a classifier graph ({@code <node>_label}); empty otherwise. */
+  public List<String> labels() {
+    return labels;
   }
 
   /** Every argument of the symbol (inputs and parameters) in MXNet's order. */

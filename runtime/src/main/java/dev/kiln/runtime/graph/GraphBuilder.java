@@ -28,11 +28,22 @@ public final class GraphBuilder {
   private final Map<String, NodeSource> sources = new LinkedHashMap<>();
   private final Map<String, ParamSpec.Kind> paramKinds = new LinkedHashMap<>();
   private final Map<String, String> paramNodes = new LinkedHashMap<>();
+  private final List<String> labels = new ArrayList<>();
+  private final boolean classifier;
   private boolean built;
 
   /** A builder for the model named {@code model} (its interface's simple name). */
   public GraphBuilder(String model) {
+    this(model, false);
+  }
+
+  /**
+   * A builder for {@code model}; with {@code classifier}, {@link #classifierHead} emits MXNet's
+   * {@code SoftmaxOutput} (softmax with cross-entropy loss) instead of a plain softmax.
+   */
+  public GraphBuilder(String model, boolean classifier) {
     this.model = model;
+    this.classifier = classifier;
   }
 
   /** A model input: an MXNet variable named after the node. */
@@ -73,13 +84,21 @@ public final class GraphBuilder {
   }
 
   /**
-   * Softmax with cross-entropy loss against {@code label} ({@code SoftmaxOutput}), what a
-   * classifier's last {@code @Softmax} becomes for training. Its gradient needs no head
-   * gradient.
+   * A classifier's last {@code @Softmax}: a plain softmax when building the model, and when
+   * building for classifier training MXNet's {@code SoftmaxOutput}, whose forward is the same
+   * softmax and whose backward is the gradient of the mean cross-entropy against the label
+   * variable {@code <node>_label} (class indices, one per example). It needs no head gradient.
    */
-  public Sym softmaxOutput(NodeSource src, Sym x, Sym label) {
-    return op(src, "SoftmaxOutput", src.node(), attrs("normalization", "batch"),
-        List.of("data", "label"), List.of(x, label));
+  public Sym classifierHead(NodeSource src, Sym x, int axis) {
+    if (!classifier) {
+      return softmax(src, x, axis);
+    }
+    String labelName = src.node() + "_label";
+    labels.add(labelName);
+    Sym label = variable(labelName);
+    return op(src, "SoftmaxOutput", src.node(),
+        attrs("normalization", "batch", "preserve_shape", true), List.of("data", "label"),
+        List.of(x, label));
   }
 
   /** Collapses every dimension after the first ({@code Flatten}). */
@@ -133,7 +152,8 @@ public final class GraphBuilder {
           params.add(new ParamSpec(arg, shapes.get(arg), paramNodes.get(arg), kind));
         }
       }
-      Graph graph = new Graph(model, group, inputs, outputNames, params, arguments, sourceMap);
+      Graph graph = new Graph(model, group, inputs, outputNames, params, labels, arguments,
+          sourceMap);
       group = null;
       return graph;
     } finally {
@@ -156,6 +176,7 @@ public final class GraphBuilder {
       }
       indPtr[i + 1] = data.size();
     }
+    // Labels are left for MXNet to infer from the data they are compared with.
     int[] shapeData = data.stream().mapToInt(Integer::intValue).toArray();
     IntByReference inSize = new IntByReference();
     PointerByReference inNdim = new PointerByReference();

@@ -44,6 +44,9 @@ public final class Mx {
     if (System.getProperty("ai.djl.offline") == null) {
       System.setProperty("ai.djl.offline", "true");
     }
+    if (System.getProperty("OPT_OUT_TRACKING") == null) {
+      System.setProperty("OPT_OUT_TRACKING", "true");
+    }
     Engine.getEngine("MXNet");
     MxApi api = Native.load(LibUtils.getLibName(), MxApi.class);
     if (System.getenv("OMP_NUM_THREADS") == null) {

@@ -195,7 +195,7 @@ public final class Idx {
       if (dims[i] <= 0) {
         throw new IdxFormatException(
             String.format(
-                "%s: expected a positive %s in the header, found %d",
+                "%s: expected %s > 0 in the header, found %d",
                 file, kind.dimensionNames[i], dims[i]));
       }
     }

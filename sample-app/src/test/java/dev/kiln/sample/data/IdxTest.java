@@ -116,7 +116,7 @@ class IdxTest {
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readImages(file));
 
-    assertMessageContains(e, file.toString(), "expected a positive rows in the header, found 0");
+    assertMessageContains(e, file.toString(), "expected rows > 0 in the header, found 0");
   }
 
   @Test
@@ -126,7 +126,7 @@ class IdxTest {
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
 
-    assertMessageContains(e, "expected a positive label count in the header, found -1");
+    assertMessageContains(e, "expected label count > 0 in the header, found -1");
   }
 
   @ParameterizedTest
