@@ -18,6 +18,10 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.CLASS)
 @Target(ElementType.METHOD)
 public @interface Input {
-  /** The input's shape; {@link Dim#BATCH} marks a dimension fixed at bind time. */
-  int[] shape();
+  /**
+   * The input's shape; {@link Dim#BATCH} marks a dimension fixed at bind time. Required: the
+   * processor reports an input without one (the empty default exists only so that it can say so
+   * in its own words).
+   */
+  int[] shape() default {};
 }
