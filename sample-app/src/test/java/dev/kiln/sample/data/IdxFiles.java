@@ -25,7 +25,7 @@ final class IdxFiles {
 
   /** Returns an image file's bytes whose pixel {@code i} is {@code i % 256}. */
   static byte[] images(int count, int rows, int cols) {
-    return idx(Idx.IMAGES_MAGIC, new int[] {count, rows, cols}, pattern(count * rows * cols));
+    return idx(0x00000803, new int[] {count, rows, cols}, pattern(count * rows * cols));
   }
 
   /** Returns a label file's bytes holding the given labels. */
@@ -34,7 +34,7 @@ final class IdxFiles {
     for (int i = 0; i < labels.length; i++) {
       payload[i] = (byte) labels[i];
     }
-    return idx(Idx.LABELS_MAGIC, new int[] {labels.length}, payload);
+    return idx(0x00000801, new int[] {labels.length}, payload);
   }
 
   /** Returns {@code n} bytes where byte {@code i} is {@code i % 256}. */
