@@ -11,6 +11,7 @@ import dev.kiln.annotations.Model;
 import dev.kiln.annotations.Output;
 import dev.kiln.annotations.Softmax;
 import java.lang.annotation.Annotation;
+import java.lang.annotation.AnnotationTypeMismatchException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -26,6 +27,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 
@@ -64,8 +66,34 @@ final class ModelReader {
     return m;
   }
 
-  /** Reads {@code type}; returns null when it cannot be a model at all. */
-  ModelSpec read(TypeElement type) {
+  /**
+   * The model refers to a type or constant javac has not resolved: one not yet generated, or a
+   * mistake javac itself reports. Either way the model is not read now.
+   */
+  static final class Unresolved extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unresolved() {
+      super(null, null, false, false);
+    }
+  }
+
+  /**
+   * Reads {@code type}; returns null when it cannot be a model at all.
+   *
+   * @throws Unresolved when a node's signature or annotation refers to something javac could not
+   *     resolve (it reports that itself); nothing is reported then
+   */
+  ModelSpec read(TypeElement type) throws Unresolved {
+    try {
+      return readModel(type);
+    } catch (AnnotationTypeMismatchException e) {
+      // How javac hands over an annotation value it could not resolve, e.g. units = HIDEN.
+      throw new Unresolved();
+    }
+  }
+
+  private ModelSpec readModel(TypeElement type) throws Unresolved {
     Model model = type.getAnnotation(Model.class);
     AnnotationMirror modelMirror = mirror(type.getAnnotationMirrors(), Model.class);
     String simpleName = type.getSimpleName().toString();
@@ -98,7 +126,11 @@ final class ModelReader {
     return new ModelSpec(type, pkg, simpleName, model.classifier(), modelMirror, nodes);
   }
 
-  private NodeSpec readNode(String model, ExecutableElement method) {
+  private NodeSpec readNode(String model, ExecutableElement method) throws Unresolved {
+    if (method.getReturnType().getKind() == TypeKind.ERROR || method.getParameters().stream()
+        .anyMatch(p -> p.asType().getKind() == TypeKind.ERROR)) {
+      throw new Unresolved();
+    }
     List<Class<? extends Annotation>> found = new ArrayList<>();
     for (Class<? extends Annotation> c : LAYERS.keySet()) {
       if (method.getAnnotation(c) != null) {

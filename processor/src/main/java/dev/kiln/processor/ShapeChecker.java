@@ -69,9 +69,6 @@ final class ShapeChecker {
     for (NodeSpec n : spec.nodes()) {
       if (n.isInput()) {
         inputs.add(n);
-        if (!consumed.contains(n.name())) {
-          report.add(Message.UNUSED_INPUT, n.method(), n.name(), model);
-        }
       } else if (!consumed.contains(n.name()) || n.markedOutput()) {
         outputs.add(n);
       }
@@ -82,6 +79,13 @@ final class ShapeChecker {
     if (outputs.isEmpty()) {
       report.add(Message.MODEL_EMPTY, spec.element(), model);
       return null;
+    }
+    // Only on an otherwise clean model: a misspelt wire leaves its input unread, and the one
+    // mistake should give one diagnostic.
+    for (NodeSpec n : inputs) {
+      if (!consumed.contains(n.name())) {
+        report.add(Message.UNUSED_INPUT, n.method(), n.name(), model);
+      }
     }
     if (head != null && !(outputs.size() == 1 && outputs.get(0) == head)) {
       head = null;
