@@ -12,7 +12,8 @@ enum Message {
       "@Model must annotate an interface, but %s is %s; declare it as `interface %s`"),
   MODEL_GENERIC("ModelGeneric", "@Model interface %s must not have type parameters"),
   MODEL_EMPTY("ModelEmpty",
-      "@Model interface %s declares no nodes; add an @Input and at least one layer"),
+      "@Model interface %s has no layer to compute; add an @Input and at least one layer that "
+          + "reads it"),
   NODE_NOT_ABSTRACT("NodeNotAbstract",
       "%s is annotated %s but has a body; a built-in node is declared by an abstract method "
           + "(remove the body)"),
@@ -46,6 +47,9 @@ enum Message {
   CLASSIFIER_NEEDS_SOFTMAX("ClassifierNeedsSoftmax",
       "classifier = true needs the last node of %s to be @Softmax (training replaces it with "
           + "MXNet's SoftmaxOutput), but the last node %s is %s"),
+  CLASSIFIER_OUTPUTS("ClassifierOutputs",
+      "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; "
+          + "wire %s into the network or remove it"),
   CLASSIFIER_SHAPE("ClassifierShape",
       "classifier = true needs the last node of %s to be a softmax over the classes of a "
           + "[BATCH, classes] tensor, but %s has shape %s and axis %d"),

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -99,7 +100,8 @@ final class ModelReader {
     String simpleName = type.getSimpleName().toString();
     if (type.getKind() != ElementKind.INTERFACE) {
       report.add(Message.MODEL_NOT_INTERFACE, type, simpleName,
-          "a " + type.getKind().toString().toLowerCase().replace('_', ' '), simpleName);
+          article(type.getKind().toString().toLowerCase(Locale.ROOT).replace('_', ' ')),
+          simpleName);
       return null;
     }
     if (!type.getTypeParameters().isEmpty()) {
@@ -124,6 +126,11 @@ final class ModelReader {
     }
     String pkg = elements.getPackageOf(type).getQualifiedName().toString();
     return new ModelSpec(type, pkg, simpleName, model.classifier(), modelMirror, nodes);
+  }
+
+  /** {@code "an enum"}, {@code "a class"}. */
+  private static String article(String noun) {
+    return ("aeiou".indexOf(noun.charAt(0)) >= 0 ? "an " : "a ") + noun;
   }
 
   private NodeSpec readNode(String model, ExecutableElement method) throws Unresolved {

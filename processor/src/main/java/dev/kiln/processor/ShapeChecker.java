@@ -49,7 +49,7 @@ final class ShapeChecker {
           .map(w -> new ShapeRules.Source(shapes.get(w.source()), byName.get(w.source())))
           .toList();
       try {
-        ShapeRules.Result r = ShapeRules.infer(n.declaration(model) + " " + n.annotationText(),
+        ShapeRules.Result r = ShapeRules.infer(n.declaration(model),
             n, in);
         shapes.put(n.name(), r.shape());
         if (!r.params().isEmpty()) {
@@ -88,6 +88,13 @@ final class ShapeChecker {
       }
     }
     if (head != null && !(outputs.size() == 1 && outputs.get(0) == head)) {
+      if (spec.classifier()) {
+        NodeSpec softmax = head;
+        NodeSpec other = outputs.stream().filter(o -> o != softmax).findFirst().orElseThrow();
+        report.add(Message.CLASSIFIER_OUTPUTS, other.method(), head.name(), model, other.name(),
+            other.markedOutput() ? "is marked @Output" : "is read by no node", other.name());
+        return null;
+      }
       head = null;
     }
     return new CheckedModel(spec, order, shapes, params, inputs, outputs, head);

@@ -68,16 +68,16 @@ class DiagnosticsTest {
   void emptyModel() {
     // A model interface with no methods at all.
     assertOneError(bad("EmptyModel"),
-        "[kiln:ModelEmpty] @Model interface EmptyModel declares no nodes; add an @Input and at "
-            + "least one layer",
+        "[kiln:ModelEmpty] @Model interface EmptyModel has no layer to compute; add an @Input and "
+            + "at least one layer that reads it",
         "interface EmptyModel");
   }
 
   @Test
   void modelWithOnlyAnInput() {
     // An input and no layer: one error, not also an "unused input" warning.
-    assertOneError(bad("InputsOnly"), "[kiln:ModelEmpty] @Model interface InputsOnly declares no "
-        + "nodes", "interface InputsOnly");
+    assertOneError(bad("InputsOnly"), "[kiln:ModelEmpty] @Model interface InputsOnly has no layer "
+        + "to compute", "interface InputsOnly");
   }
 
   // --- One method at a time ---
@@ -247,7 +247,7 @@ class DiagnosticsTest {
   void addOfDifferentShapes() {
     // @Add of [BATCH, 128] and [BATCH, 784]: both shapes and where each came from.
     assertOneError(bad("AddShapeMismatch"),
-        "[kiln:ShapeMismatch] AddShapeMismatch.skip() @Add: @Add needs equal shapes, got "
+        "[kiln:ShapeMismatch] AddShapeMismatch.skip(): @Add needs equal shapes, got "
             + "[BATCH, 128] from hidden (@Dense(units = 128)) and [BATCH, 784] from pixels "
             + "(@Input(shape = {BATCH, 784}))",
         "@Add");
@@ -257,7 +257,7 @@ class DiagnosticsTest {
   void concatOfDifferentOtherDimensions() {
     // @Concat along axis 1 of [BATCH, 4, 8] and [BATCH, 4, 9]: axis 2 differs.
     assertOneError(bad("ConcatMismatch"),
-        "[kiln:ConcatMismatch] ConcatMismatch.joined() @Concat(axis = 1): @Concat(axis = 1) needs "
+        "[kiln:ConcatMismatch] ConcatMismatch.joined(): @Concat(axis = 1) needs "
             + "every dimension but axis 1 equal, got [BATCH, 4, 8] from left (@Input(shape = "
             + "{BATCH, 4, 8})) and [BATCH, 4, 9] from right (@Input(shape = {BATCH, 4, 9}))",
         "@Concat(axis = 1)");
@@ -267,7 +267,7 @@ class DiagnosticsTest {
   void concatOfDifferentRanks() {
     // @Concat of a rank-2 and a rank-3 tensor.
     assertOneError(bad("ConcatRankMismatch"),
-        "[kiln:RankMismatch] ConcatRankMismatch.joined() @Concat: @Concat needs inputs of equal "
+        "[kiln:RankMismatch] ConcatRankMismatch.joined(): @Concat needs inputs of equal "
             + "rank, got [BATCH, 4] from left (@Input(shape = {BATCH, 4})) and [BATCH, 4, 2] from "
             + "right (@Input(shape = {BATCH, 4, 2}))",
         "@Concat");
@@ -277,7 +277,7 @@ class DiagnosticsTest {
   void denseOnBatchFeatures() {
     // @Dense fed [BATCH, BATCH]: its weight shape cannot be known.
     assertOneError(bad("DenseOnBatchFeatures"),
-        "[kiln:UnknownFeatures] DenseOnBatchFeatures.logits() @Dense(units = 10): @Dense needs "
+        "[kiln:UnknownFeatures] DenseOnBatchFeatures.logits(): @Dense needs "
             + "its input's feature dimensions known at compile time, got [BATCH, BATCH] from "
             + "tokens; only the first (batch) dimension may be BATCH",
         "@Dense(units = 10)");
@@ -287,7 +287,7 @@ class DiagnosticsTest {
   void softmaxAxisOutOfRange() {
     // @Softmax(axis = 5) on a rank-2 tensor.
     assertOneError(bad("SoftmaxAxisFive"),
-        "[kiln:BadAxis] SoftmaxAxisFive.probs() @Softmax(axis = 5): axis 5 is out of range for "
+        "[kiln:BadAxis] SoftmaxAxisFive.probs(): axis 5 is out of range for "
             + "[BATCH, 10] from logits (@Dense(units = 10)) of rank 2 (allowed: -2 to 1)",
         "axis = 5");
   }
@@ -300,6 +300,15 @@ class DiagnosticsTest {
             + "ClassifierWithoutSoftmax to be @Softmax (training replaces it with MXNet's "
             + "SoftmaxOutput), but the last node logits is @Dense(units = 10)",
         "classifier = true");
+  }
+
+  @Test
+  void classifierWithASecondOutput() {
+    // @Model(classifier = true) where a dense node nothing reads is a second output.
+    assertOneError(bad("ClassifierTwoOutputs"),
+        "[kiln:ClassifierOutputs] classifier = true needs the softmax probs to be the only "
+            + "output of ClassifierTwoOutputs, but probe also is read by no node",
+        "Sym probe(");
   }
 
   @Test
@@ -317,7 +326,7 @@ class DiagnosticsTest {
   @Test
   void badNodeReadByTwoNodes() {
     // A bad @Add read by two nodes, themselves read by a third: still one error.
-    assertOneError(bad("BadNodeReadTwice"), "[kiln:ShapeMismatch] BadNodeReadTwice.skip() @Add",
+    assertOneError(bad("BadNodeReadTwice"), "[kiln:ShapeMismatch] BadNodeReadTwice.skip(): @Add",
         "@Add");
   }
 
