@@ -53,6 +53,17 @@ enum Message {
   CLASSIFIER_SHAPE("ClassifierShape",
       "classifier = true needs the last node of %s to be a softmax over the classes of a "
           + "[BATCH, classes] tensor, but %s has shape %s and axis %d"),
+  CUSTOM_FORWARD("CustomForward", "%s: custom layer @%s cannot be used: %s"),
+  CUSTOM_PATTERN("CustomPattern",
+      "%s: custom layer @%s has shape token '%s'; a token is a dimension name or a positive "
+          + "number"),
+  CUSTOM_INPUT("CustomInput", "%s: layer @%s takes an input of shape %s, got %s: %s"),
+  CUSTOM_UNBOUND("CustomUnbound",
+      "%s: layer @%s uses dimension '%s' in %s, but it is neither an int element of @%s nor "
+          + "bound by the input pattern %s"),
+  CUSTOM_PARAM_BATCH("CustomParamBatch",
+      "%s: parameter %s of layer @%s would have shape %s; a parameter's dimensions must not "
+          + "depend on BATCH"),
   UNUSED_INPUT("UnusedInput", Diagnostic.Kind.WARNING,
       "input %s of %s is read by no node; remove it or wire a node to it"),
   INTERNAL("Internal",

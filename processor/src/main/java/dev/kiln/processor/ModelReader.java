@@ -144,21 +144,25 @@ final class ModelReader {
         found.add(c);
       }
     }
+    List<AnnotationMirror> custom = CustomLayerReader.customLayers(method);
     boolean isAbstract = method.getModifiers().contains(Modifier.ABSTRACT);
     String name = method.getSimpleName().toString();
-    if (found.isEmpty()) {
+    if (found.isEmpty() && custom.isEmpty()) {
       if (isAbstract) {
         report.add(Message.MISSING_LAYER, method, name);
       }
       return null;
     }
-    if (found.size() > 1) {
-      report.add(Message.SEVERAL_LAYERS, method, name, found.size(),
-          found.stream().map(c -> "@" + c.getSimpleName()).collect(Collectors.joining(", ")));
+    if (found.size() + custom.size() > 1) {
+      List<String> names = new ArrayList<>();
+      found.forEach(c -> names.add("@" + c.getSimpleName()));
+      custom.forEach(m -> names.add("@" + m.getAnnotationType().asElement().getSimpleName()));
+      report.add(Message.SEVERAL_LAYERS, method, name, names.size(), String.join(", ", names));
       return null;
     }
-    Class<? extends Annotation> layerClass = found.get(0);
-    AnnotationMirror mirror = mirror(method.getAnnotationMirrors(), layerClass);
+    Class<? extends Annotation> layerClass = found.isEmpty() ? null : found.get(0);
+    AnnotationMirror mirror = layerClass == null ? custom.get(0)
+        : mirror(method.getAnnotationMirrors(), layerClass);
     String text = render(mirror);
     if (!isAbstract) {
       report.add(Message.NODE_NOT_ABSTRACT, method, name, text);
@@ -179,8 +183,10 @@ final class ModelReader {
       String paramName = p.getSimpleName().toString();
       wires.add(new NodeSpec.Wire(from == null ? paramName : from.value(), paramName, p));
     }
-    LayerSpec layer = LAYERS.get(layerClass).apply(method.getAnnotation(layerClass));
-    if (!checkAttributes(model, name, layer, method, mirror)) {
+    LayerSpec layer = layerClass == null
+        ? new CustomLayerReader(report).read(model + "." + name + "()", method, mirror)
+        : LAYERS.get(layerClass).apply(method.getAnnotation(layerClass));
+    if (layer == null || !checkAttributes(model, name, layer, method, mirror)) {
       ok = false;
     }
     if (!ok) {
