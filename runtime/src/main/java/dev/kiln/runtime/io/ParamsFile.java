@@ -206,10 +206,10 @@ public final class ParamsFile {
       throw in.error("claims " + Long.toUnsignedString(count) + " arrays, more than the "
           + number(MAX_ARRAYS) + " Kiln reads");
     }
-    // The keys section takes at least its count and one length per key.
-    long smallest = count * (MIN_ARRAY_BYTES + 8L) + 8;
+    // Each array takes at least MIN_ARRAY_BYTES; the key count follows them.
+    long smallest = count * MIN_ARRAY_BYTES + 8;
     if (smallest > in.remaining()) {
-      throw in.error("truncated: claims " + number(count) + " arrays, which take at least "
+      throw in.error("truncated: claims " + plural(count, "array") + ", which take at least "
           + number(smallest) + " bytes, but " + number(in.remaining()) + " remain");
     }
     int n = (int) count;
@@ -280,8 +280,9 @@ public final class ParamsFile {
     in.need(8, "the key count");
     long keyCount = in.getLong();
     if (keyCount != count) {
-      throw in.error("has " + Long.toUnsignedString(keyCount) + " keys for " + number(count)
-          + " arrays, expected one " + ARG_PREFIX + "/" + AUX_PREFIX + " key per array");
+      throw in.error("has " + (keyCount == 1 ? "1 key" : Long.toUnsignedString(keyCount)
+          + " keys") + " for " + plural(count, "array") + ", expected one " + ARG_PREFIX + "/"
+          + AUX_PREFIX + " key per array");
     }
     List<Entry> entries = new ArrayList<>(n);
     Map<String, Integer> seen = new HashMap<>();
@@ -425,6 +426,10 @@ public final class ParamsFile {
       case 12 -> "bfloat16";
       default -> "unknown";
     };
+  }
+
+  private static String plural(long n, String noun) {
+    return number(n) + " " + noun + (n == 1 ? "" : "s");
   }
 
   static String number(long n) {
