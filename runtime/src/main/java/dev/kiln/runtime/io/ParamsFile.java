@@ -37,7 +37,8 @@ import java.util.function.IntFunction;
  * {@code mx.nd.load} outside {@code np_shape}) and with them globally on (DJL, and Kiln itself,
  * which runs MXNet that way). With them on MXNet writes {@link #V3_MAGIC} instead, which MXNet
  * refuses to load with them off; the files are otherwise byte for byte the same. Kiln reads
- * both.
+ * both. The one MXNet reader that refuses V2 is one with NumPy shapes on for a single thread
+ * (Python under {@code npx.set_np()}): load Kiln files there outside that scope.
  *
  * <p>Reading validates every header before it allocates: the list magic, the reserved field, the
  * array count against a bound and against the bytes left, and for each array its magic, storage

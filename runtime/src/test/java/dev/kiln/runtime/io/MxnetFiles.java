@@ -69,6 +69,21 @@ final class MxnetFiles {
     }
   }
 
+  /**
+   * Runs {@code body} with NumPy shape semantics on for this thread only, as Python's {@code
+   * npx.set_np()} turns them on, then turns them globally on again.
+   */
+  static <T> T withThreadLocalNumpyShape(Callable<T> body) throws Exception {
+    Mx.api();
+    JnaUtils.setNumpyMode(JnaUtils.NumpyMode.OFF);
+    JnaUtils.setNumpyMode(JnaUtils.NumpyMode.THREAD_LOCAL_ON);
+    try {
+      return body.call();
+    } finally {
+      JnaUtils.setNumpyMode(JnaUtils.NumpyMode.GLOBAL_ON);
+    }
+  }
+
   /** MXNet's current NumPy shape mode: 0 off, 1 thread-local on, 2 global on. */
   static int numpyShapeMode() {
     IntByReference mode = new IntByReference();

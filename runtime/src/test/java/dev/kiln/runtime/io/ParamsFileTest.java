@@ -132,6 +132,21 @@ class ParamsFileTest {
   }
 
   @Test
+  void withThreadLocalNumpyShapeMxnetRefusesV2AndReadsV3() throws Exception {
+    // The one reader V2 does not serve: MXNet with NumPy shapes on for one thread only (Python
+    // under npx.set_np()). It takes V3, which is what it writes itself.
+    Path kiln = dir.resolve("kiln.params");
+    Path v3 = dir.resolve("mxnet-np.params");
+    ParamsFile.write(kiln, sample());
+    MxnetFiles.save(v3, sample());
+    MxException e = assertThrows(MxException.class,
+        () -> MxnetFiles.withThreadLocalNumpyShape(() -> MxnetFiles.load(kiln)));
+    assertTrue(e.getMessage().contains("was not saved in np shape semantics"), e.getMessage());
+    assertSameArrays(sample(), MxnetFiles.withThreadLocalNumpyShape(() -> MxnetFiles.load(v3)));
+    assertEquals(2, MxnetFiles.numpyShapeMode());
+  }
+
+  @Test
   void writerRejectsMalformedInputBeforeTouchingTheFile() throws Exception {
     Path file = dir.resolve("w.params");
     Files.writeString(file, "old");
