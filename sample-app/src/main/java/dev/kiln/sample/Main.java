@@ -51,6 +51,10 @@ public final class Main implements Runnable {
         cmd.getErr().println(e.getMessage());
         return 1;
       }
+      if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) {
+        cmd.getErr().println(u.getCause().getMessage());
+        return 1;
+      }
       throw e;
     });
     return cl;
