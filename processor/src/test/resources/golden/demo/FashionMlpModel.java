@@ -19,23 +19,23 @@ import javax.annotation.processing.Generated;
  * {@link #update(float)} applies and zeroes them. {@link #close()} frees every native handle.
  *
  * <pre>
- * node    layer                                       op                               output        params
- * pixels  @Input(shape = {BATCH, 784})                variable                         [BATCH, 784]       0
- * hidden  @Dense(units = 128, activation = Act.RELU)  FullyConnected+Activation(relu)  [BATCH, 128]  100480
- * logits  @Dense(units = 10)                          FullyConnected                   [BATCH, 10]     1290
- * probs   @Softmax                                    softmax                          [BATCH, 10]        0
- * total                                                                                              101770
+ * node    layer                                       op                               output        params  flops/ex  act/ex
+ * pixels  @Input(shape = {BATCH, 784})                variable                         [BATCH, 784]       0         0  3136 B
+ * hidden  @Dense(units = 128, activation = Act.RELU)  FullyConnected+Activation(relu)  [BATCH, 128]  100480   201.0 K   512 B
+ * logits  @Dense(units = 10)                          FullyConnected                   [BATCH, 10]     1290      2570    40 B
+ * probs   @Softmax                                    softmax                          [BATCH, 10]        0        30    40 B
+ * total                                                                                              101770   203.6 K  3728 B
  * </pre>
  */
 @Generated("dev.kiln.processor.KilnProcessor")
 public final class FashionMlpModel implements AutoCloseable {
   private static final String SUMMARY = "FashionMlp\n"
-      + "node    layer                                       op                               output        params\n"
-      + "pixels  @Input(shape = {BATCH, 784})                variable                         [BATCH, 784]       0\n"
-      + "hidden  @Dense(units = 128, activation = Act.RELU)  FullyConnected+Activation(relu)  [BATCH, 128]  100480\n"
-      + "logits  @Dense(units = 10)                          FullyConnected                   [BATCH, 10]     1290\n"
-      + "probs   @Softmax                                    softmax                          [BATCH, 10]        0\n"
-      + "total                                                                                              101770\n";
+      + "node    layer                                       op                               output        params  flops/ex  act/ex\n"
+      + "pixels  @Input(shape = {BATCH, 784})                variable                         [BATCH, 784]       0         0  3136 B\n"
+      + "hidden  @Dense(units = 128, activation = Act.RELU)  FullyConnected+Activation(relu)  [BATCH, 128]  100480   201.0 K   512 B\n"
+      + "logits  @Dense(units = 10)                          FullyConnected                   [BATCH, 10]     1290      2570    40 B\n"
+      + "probs   @Softmax                                    softmax                          [BATCH, 10]        0        30    40 B\n"
+      + "total                                                                                              101770   203.6 K  3728 B\n";
 
   private final ModelRuntime runtime;
 

@@ -66,6 +66,9 @@ enum Message {
           + "depend on BATCH"),
   UNUSED_INPUT("UnusedInput", Diagnostic.Kind.WARNING,
       "input %s of %s is read by no node; remove it or wire a node to it"),
+  UNUSED_NODE("UnusedNode", Diagnostic.Kind.WARNING,
+      "node %s of %s is read by no node and so becomes an extra output; wire a node to it, "
+          + "or mark it @Output if it is meant as one"),
   INTERNAL("Internal",
       "internal error in the Kiln processor while handling %s; please report it with this "
           + "trace: %s");

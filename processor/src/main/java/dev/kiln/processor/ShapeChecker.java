@@ -87,6 +87,14 @@ final class ShapeChecker {
         report.add(Message.UNUSED_INPUT, n.method(), n.name(), model);
       }
     }
+    NodeSpec last = spec.nodes().get(spec.nodes().size() - 1);
+    if (!spec.classifier()) {
+      for (NodeSpec n : outputs) {
+        if (n != last && !n.markedOutput() && !consumed.contains(n.name())) {
+          report.add(Message.UNUSED_NODE, n.method(), n.name(), model);
+        }
+      }
+    }
     if (head != null && !(outputs.size() == 1 && outputs.get(0) == head)) {
       if (spec.classifier()) {
         NodeSpec softmax = head;

@@ -364,6 +364,20 @@ class DiagnosticsTest {
         .containsExactly("bad.UnusedInputGraph", "bad.UnusedInputModel", "bad.UnusedInputExec");
   }
 
+  @Test
+  void nodeThatNothingReads() {
+    // A dense node left dangling before the last node: a warning, and it becomes an output.
+    JavaFileObject source = bad("UnusedNode");
+    Compilation compilation = compile(source);
+    assertThat(compilation).succeeded();
+    assertThat(compilation).hadWarningCount(1);
+    assertThat(compilation)
+        .hadWarningContaining("[kiln:UnusedNode] node forgotten of UnusedNode is read by no node "
+            + "and so becomes an extra output; wire a node to it, or mark it @Output")
+        .inFile(source)
+        .onLineContaining("Sym forgotten(");
+  }
+
   // --- Failures inside the processor ---
 
   @Test

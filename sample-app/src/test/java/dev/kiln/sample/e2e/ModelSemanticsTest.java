@@ -172,7 +172,10 @@ class ModelSemanticsTest {
       String s = m.summary();
       assertTrue(s.contains("hidden  @Dense(units = 128, activation = Act.RELU)"), s);
       assertTrue(s.contains("[BATCH, 128]  100480"), s);
-      assertTrue(s.lines().anyMatch(l -> l.startsWith("total") && l.endsWith("101770")), s);
+      // FLOPs per example: 2·784·128 multiply-adds + 128 bias + 128 ReLU = 200,960.
+      assertTrue(s.contains("100480   201.0 K   512 B"), s);
+      assertTrue(s.lines().anyMatch(l -> l.startsWith("total") && l.contains("101770")
+          && l.endsWith("203.6 K  3728 B")), s);
     }
   }
 }

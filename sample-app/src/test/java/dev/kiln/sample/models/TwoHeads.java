@@ -24,6 +24,7 @@ public interface TwoHeads {
   @Dense(units = 5)
   Sym features(Sym flat);
 
+  @Output
   @Activation(Act.SIGMOID)
   Sym gate(Sym features);
 
