@@ -1,6 +1,9 @@
 package dev.kiln.runtime.train;
 
+import java.io.PrintStream;
 import java.util.Locale;
+import java.util.function.Consumer;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -15,23 +18,28 @@ import org.slf4j.LoggerFactory;
 public final class ProgressListener implements TrainingListener {
   private static final Logger LOG = LoggerFactory.getLogger(ProgressListener.class);
 
-  private final boolean terminal;
+  private final PrintStream terminal;
+  private final Consumer<String> log;
   private final int logEvery;
   private ProgressBar bar;
   private double lossSum;
   private int examples;
 
-  /** A bar on a terminal, else a log line every 500 batches. */
+  /** A bar on a terminal, else an SLF4J line every 500 batches. */
   public ProgressListener() {
-    this(System.console() != null, 500);
+    this(System.console() != null ? System.out : null, LOG::info, 500);
   }
 
-  /** Chooses explicitly between a bar ({@code terminal}) and log lines every {@code logEvery}. */
-  public ProgressListener(boolean terminal, int logEvery) {
+  /**
+   * A bar drawn on {@code terminal} when it is not null; otherwise lines given to {@code log}
+   * every {@code logEvery} batches and once per epoch.
+   */
+  public ProgressListener(PrintStream terminal, Consumer<String> log, int logEvery) {
     if (logEvery < 1) {
       throw new IllegalArgumentException("logEvery must be at least 1, got " + logEvery);
     }
     this.terminal = terminal;
+    this.log = log;
     this.logEvery = logEvery;
   }
 
@@ -40,9 +48,10 @@ public final class ProgressListener implements TrainingListener {
     if (b.batch() == 1) {
       lossSum = 0;
       examples = 0;
-      if (terminal) {
+      if (terminal != null) {
         bar = new ProgressBarBuilder().setTaskName("epoch " + b.epoch() + "/" + context.epochs())
             .setInitialMax(context.batchesPerEpoch()).setStyle(ProgressBarStyle.ASCII)
+            .setConsumer(new ConsoleProgressBarConsumer(terminal))
             .setUnit(" batches", 1).showSpeed().build();
       }
     }
@@ -53,7 +62,7 @@ public final class ProgressListener implements TrainingListener {
       bar.stepTo(b.batch());
       bar.setExtraMessage(String.format(Locale.ROOT, "loss %.4f", running));
     } else if (b.batch() % logEvery == 0) {
-      LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d batch %d/%d loss %.4f",
+      log.accept(String.format(Locale.ROOT, "%s epoch %d/%d batch %d/%d loss %.4f",
           context.model(), b.epoch(), context.epochs(), b.batch(), context.batchesPerEpoch(),
           running));
     }
@@ -68,7 +77,7 @@ public final class ProgressListener implements TrainingListener {
     String val = e.validation() == null ? ""
         : String.format(Locale.ROOT, "  validation loss %.4f acc %.4f", e.validation().loss(),
             e.validation().accuracy());
-    LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d  train loss %.4f acc %.4f%s  %.1f s",
+    log.accept(String.format(Locale.ROOT, "%s epoch %d/%d  train loss %.4f acc %.4f%s  %.1f s",
         context.model(), e.epoch(), context.epochs(), e.trainLoss(), e.trainAccuracy(), val,
         e.seconds()));
   }
@@ -80,7 +89,7 @@ public final class ProgressListener implements TrainingListener {
       bar = null;
     }
     if (result.stopReason() != null) {
-      LOG.warn(context.model() + " stopped early: " + result.stopReason());
+      log.accept(context.model() + " stopped early: " + result.stopReason());
     }
   }
 }

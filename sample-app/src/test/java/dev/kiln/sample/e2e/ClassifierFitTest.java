@@ -90,6 +90,23 @@ class ClassifierFitTest {
   }
 
   @Test
+  void theSameSeedGivesTheSameLossCurveAndParameters() {
+    Dataset train = blobs(300, 4);
+    double[][] curves = new double[2][];
+    float[][] weights = new float[2][];
+    for (int run = 0; run < 2; run++) {
+      try (FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 11);
+          Sgd sgd = new Sgd(0.05f)) {
+        FitResult r = m.classifier().fit(DataLoader.of(train, 32).shuffled(5), 3, sgd);
+        curves[run] = r.epochs().stream().mapToDouble(e -> e.trainLoss()).toArray();
+        weights[run] = m.params().logitsWeight().get();
+      }
+    }
+    assertArrayEquals(curves[0], curves[1], 0.0);
+    assertArrayEquals(weights[0], weights[1], 0f);
+  }
+
+  @Test
   void nonFiniteLossStopsTrainingNamingEpochAndBatch() {
     try (FashionMlpModel m = FashionMlpModel.create(); Sgd sgd = new Sgd(0.1f)) {
       float[] w = m.params().logitsBias().get();
