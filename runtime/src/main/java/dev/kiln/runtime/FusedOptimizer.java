@@ -35,8 +35,31 @@ import java.util.Map;
  * optimizer is meant for the parameters of one model. It is not thread-safe.
  */
 public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Adam, AdamW {
-  /** What an optimizer keeps for one parameter: its state arrays and its prepared update. */
-  record State(List<Tensor> tensors, PreparedOp update) {}
+  /**
+   * What an optimizer keeps for one parameter: its state arrays (shown by {@link #state}), any
+   * scratch arrays, its prepared update, and an optional prepared follow-up run without
+   * attributes (e.g. a copy out of a scratch array).
+   */
+  record State(List<Tensor> tensors, List<Tensor> scratch, PreparedOp update,
+      PreparedOp followUp) {
+    State(List<Tensor> tensors, PreparedOp update) {
+      this(tensors, List.of(), update, null);
+    }
+
+    void run(String[] keys, String[] vals) {
+      update.run(keys, vals);
+      if (followUp != null) {
+        followUp.run(NO_STRINGS, NO_STRINGS);
+      }
+    }
+
+    void close() {
+      tensors.forEach(Tensor::close);
+      scratch.forEach(Tensor::close);
+    }
+  }
+
+  private static final String[] NO_STRINGS = {};
 
   private final String name;
   private final String[] keys;
@@ -101,7 +124,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Ad
         s = newState(p);
         states.put(p, s);
       }
-      s.update().run(keys, vals);
+      s.run(keys, vals);
     }
     steps++;
   }
@@ -168,9 +191,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Ad
     }
     closed = true;
     for (State s : states.values()) {
-      for (Tensor t : s.tensors()) {
-        t.close();
-      }
+      s.close();
     }
     states.clear();
     if (globalNorm != null) {
@@ -199,8 +220,14 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Ad
     return List.copyOf(made);
   }
 
-  /** A prepared in-place update {@code op(weight, grad, extra...) -> weight}. */
+  /** A prepared in-place update {@code op(weight, grad, state..., more...) -> weight}. */
   static PreparedOp inPlace(String op, ParameterStore.Slot slot, List<Tensor> state,
+      Pointer... more) {
+    return update(op, slot, state, slot.weight(), more);
+  }
+
+  /** A prepared update {@code op(weight, grad, state..., more...) -> out}. */
+  static PreparedOp update(String op, ParameterStore.Slot slot, List<Tensor> state, Tensor out,
       Pointer... more) {
     Pointer[] inputs = new Pointer[2 + state.size() + more.length];
     inputs[0] = slot.weight().handle();
@@ -209,7 +236,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Ad
       inputs[2 + i] = state.get(i).handle();
     }
     System.arraycopy(more, 0, inputs, 2 + state.size(), more.length);
-    return new PreparedOp(op, inputs, new Pointer[] {slot.weight().handle()});
+    return new PreparedOp(op, inputs, new Pointer[] {out.handle()});
   }
 
   private String[] strings(float[] current) {

@@ -1,7 +1,9 @@
 package dev.kiln.runtime;
 
+import com.sun.jna.Pointer;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.List;
 
 /**
@@ -24,7 +26,10 @@ import java.util.List;
  * }</pre>
  *
  * <p>The momentum buffer {@code m} starts at zero and is one array per parameter, made on its
- * first step.
+ * first step. MXNet's {@code nag_mom_update} run in place (as MXNet's Python {@code NAG} runs it)
+ * would take the decay term of {@code m} from the already-updated weight; Kiln keeps the formula
+ * above by writing the update to a scratch array and copying it into the weight, one more MXNet
+ * call per parameter, only for Nesterov with weight decay.
  */
 public final class Sgd extends FusedOptimizer {
   private static final String[] PLAIN_KEYS = {"lr", "wd", "rescale_grad", "clip_gradient"};
@@ -72,10 +77,24 @@ public final class Sgd extends FusedOptimizer {
       return new State(List.of(), inPlace("sgd_update", slot, List.of()));
     }
     List<Tensor> mom = zerosLike(slot, 1);
+    List<Tensor> scratch = List.of();
     try {
-      return new State(mom, inPlace(nesterov ? "nag_mom_update" : "sgd_mom_update", slot, mom));
+      if (!nesterov) {
+        return new State(mom, inPlace("sgd_mom_update", slot, mom));
+      }
+      if (weightDecay() == 0) {
+        return new State(mom, inPlace("nag_mom_update", slot, mom));
+      }
+      // nag_mom_update reads the weight again for the momentum's decay term after writing its
+      // output; run in place it would decay with the new weight. Writing to a scratch array
+      // keeps the old weight in view; a copy then moves the result into the weight.
+      scratch = zerosLike(slot, 1);
+      return new State(mom, scratch, update("nag_mom_update", slot, mom, scratch.get(0)),
+          new PreparedOp("_copy", new Pointer[] {scratch.get(0).handle()},
+              new Pointer[] {slot.weight().handle()}));
     } catch (RuntimeException e) {
       mom.forEach(Tensor::close);
+      scratch.forEach(Tensor::close);
       throw e;
     }
   }
