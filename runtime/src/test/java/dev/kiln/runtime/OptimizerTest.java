@@ -1,16 +1,26 @@
 package dev.kiln.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ai.djl.ndarray.NDManager;
+import dev.kiln.annotations.Act;
+import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.GraphBuilder;
+import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Shape;
+import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -481,6 +491,66 @@ class OptimizerTest {
       e = assertThrows(IllegalStateException.class, () -> adamw.step(s.slots()));
       assertEquals("AdamW is closed", e.getMessage());
     }
+  }
+
+  // --- reproducibility ---------------------------------------------------------------------
+
+  private static Graph mlp() {
+    GraphBuilder b = new GraphBuilder("Mlp");
+    Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"),
+        Shape.of(-1, 6));
+    Sym h = b.dense(new NodeSource("h", "Mlp.h()", "@Dense(units = 8)"), x, 8, Act.TANH, false,
+        true);
+    Sym y = b.dense(new NodeSource("y", "Mlp.y()", "@Dense(units = 2)"), h, 2, Act.NONE, false,
+        true);
+    return b.build(List.of(y));
+  }
+
+  /** Trains a fresh model from {@code seed} for 20 Adam steps on fixed data; its parameters. */
+  private static float[][] trainWithAdam(long seed) {
+    SplittableRandom data = new SplittableRandom(99);
+    float[] x = new float[16 * 6];
+    float[] target = new float[16 * 2];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = (float) data.nextDouble(-1, 1);
+    }
+    for (int i = 0; i < target.length; i++) {
+      target[i] = (float) data.nextDouble(-1, 1);
+    }
+    try (ModelRuntime m = new ModelRuntime("Mlp", mlp(), Init.xavier(), seed);
+        Adam adam = Adam.builder().learningRate(0.01f).weightDecay(1e-3f).build();
+        NDManager nd = NDManager.newBaseManager()) {
+      float[][] initial = m.slots().stream().map(p -> p.weight().toFloatArray())
+          .toArray(float[][]::new);
+      m.setTraining(true);
+      for (int step = 0; step < 20; step++) {
+        float[] out = m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(16, 2 * 3)))[0]
+            .toFloatArray();
+        float[] head = new float[out.length];
+        for (int i = 0; i < out.length; i++) {
+          head[i] = (out[i] - target[i]) / 16; // gradient of the mean squared error / 2
+        }
+        m.backward(nd.create(head, new ai.djl.ndarray.types.Shape(16, 2)));
+        m.update(adam);
+      }
+      assertEquals(20, adam.stepCount());
+      float[][] trained = m.slots().stream().map(p -> p.weight().toFloatArray())
+          .toArray(float[][]::new);
+      for (int i = 0; i < trained.length; i++) {
+        assertFalse(Arrays.equals(initial[i], trained[i]), "parameter " + i + " trained");
+      }
+      return trained;
+    }
+  }
+
+  @Test
+  void sameSeedSameDataGivesBitIdenticalParametersAfterAdam() {
+    float[][] a = trainWithAdam(3);
+    float[][] b = trainWithAdam(3);
+    for (int i = 0; i < a.length; i++) {
+      assertArrayEquals(a[i], b[i], "parameter " + i + " is bit-identical");
+    }
+    assertFalse(Arrays.equals(a[0], trainWithAdam(4)[0]), "another seed trains elsewhere");
   }
 
   // --- hyper-parameter checks ----------------------------------------------------------------
