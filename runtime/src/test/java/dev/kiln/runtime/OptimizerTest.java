@@ -342,6 +342,30 @@ class OptimizerTest {
   }
 
   @Test
+  void globalNormClippingReachesAdamwThroughItsRescaleArray() {
+    List<ParamSpec> specs = List.of(
+        new ParamSpec("a_weight", Shape.of(2), "a", ParamSpec.Kind.WEIGHT),
+        new ParamSpec("a_bias", Shape.of(1), "a", ParamSpec.Kind.BIAS));
+    try (ParameterStore s = new ParameterStore(specs);
+        AdamW adamw = AdamW.builder().clipGlobalNorm(2.5f).build()) {
+      ParameterStore.Slot a = s.get("a_weight");
+      ParameterStore.Slot b = s.get("a_bias");
+      a.grad().copyFrom(new float[] {3, 0});
+      b.grad().copyFrom(new float[] {4});
+      adamw.step(s.slots());
+      // Norm 5 scaled to 2.5: m = (1 - 0.9) · 0.5 · g.
+      assertClose(new double[] {0.15, 0}, adamw.state(a).get(0).toFloatArray(), "a mean");
+      assertClose(new double[] {0.2}, adamw.state(b).get(0).toFloatArray(), "b mean");
+      a.grad().copyFrom(new float[] {1, 0});
+      b.grad().copyFrom(new float[] {0});
+      adamw.step(s.slots());
+      // Norm 1 < 2.5: unscaled, m = 0.9 · m + 0.1 · g.
+      assertClose(new double[] {0.235, 0}, adamw.state(a).get(0).toFloatArray(), "a mean");
+      assertClose(new double[] {0.18}, adamw.state(b).get(0).toFloatArray(), "b mean");
+    }
+  }
+
+  @Test
   void nonFiniteGlobalNormStopsTheStep() {
     try (ParameterStore s = store(W0); Sgd sgd = Sgd.builder().learningRate(0.1f)
         .clipGlobalNorm(1f).build()) {
@@ -551,6 +575,20 @@ class OptimizerTest {
       assertArrayEquals(a[i], b[i], "parameter " + i + " is bit-identical");
     }
     assertFalse(Arrays.equals(a[0], trainWithAdam(4)[0]), "another seed trains elsewhere");
+  }
+
+  @Test
+  void stepOnFreedParametersIsIllegalStateNotACrash() {
+    ParameterStore s = store(W0);
+    try (Adam adam = new Adam()) {
+      adam.step(s.slots());
+      List<ParameterStore.Slot> slots = s.slots();
+      s.close();
+      IllegalStateException e = assertThrows(IllegalStateException.class,
+          () -> adam.step(slots));
+      assertEquals("Adam: parameter p_weight has been freed (is its model closed?)",
+          e.getMessage());
+    }
   }
 
   // --- hyper-parameter checks ----------------------------------------------------------------
