@@ -107,6 +107,16 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Ad
   @Override
   public final void step(List<ParameterStore.Slot> params) {
     checkOpen();
+    for (ParameterStore.Slot p : params) {
+      // Prepared calls hold raw handles: refuse arrays freed since, before touching any.
+      try {
+        p.weight().handle();
+        p.grad().handle();
+      } catch (IllegalStateException e) {
+        throw new IllegalStateException(name + ": parameter " + p.name()
+            + " has been freed (is its model closed?)", e);
+      }
+    }
     float rescale = rescaleGrad;
     if (clipGlobalNorm > 0 && !params.isEmpty()) {
       rescale = (float) (rescale * globalNormScale(params, rescale));
@@ -119,14 +129,6 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Ad
     values(values, lr, rescale, steps + 1);
     String[] vals = strings(values);
     for (ParameterStore.Slot p : params) {
-      // The prepared call holds raw handles: refuse arrays that were freed since.
-      try {
-        p.weight().handle();
-        p.grad().handle();
-      } catch (IllegalStateException e) {
-        throw new IllegalStateException(name + ": parameter " + p.name()
-            + " has been freed (is its model closed?)", e);
-      }
       State s = states.get(p);
       if (s == null) {
         s = newState(p);
