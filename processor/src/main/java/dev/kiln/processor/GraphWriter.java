@@ -191,7 +191,42 @@ final class GraphWriter {
     if (layer instanceof LayerSpec.Concat c) {
       return CodeBlock.of("this.builder.concat($L, $L, $L)", src, c.axis(), args);
     }
+    if (layer instanceof LayerSpec.Custom c) {
+      return custom(n, src, c, in);
+    }
     throw new IllegalStateException("no code for " + layer);
+  }
+
+  /**
+   * A custom layer: its parameters made by the builder, then one traced call of its forward
+   * method: {@code builder.custom(SRC, "Affine", IN_SHAPE, OUT_SHAPE, x, List.of(params...),
+   * (input, p) -> Affine.Forward.apply(input, p.get(0), p.get(1)))}.
+   */
+  private CodeBlock custom(NodeSpec n, String src, LayerSpec.Custom c, List<String> in) {
+    NameAllocator names = new NameAllocator();
+    in.forEach(names::newName);
+    String x = names.newName("input");
+    String p = names.newName("params");
+    CodeBlock.Builder params = CodeBlock.builder();
+    for (int i = 0; i < c.params().size(); i++) {
+      LayerSpec.CustomParam cp = c.params().get(i);
+      params.add(i == 0 ? "\n" : ",\n").add("this.builder.customParam($L, $S, $L, $L)", src,
+          cp.name(), shapeConstant.get(n.name() + "_" + cp.name()), cp.zeros());
+    }
+    List<String> args = new ArrayList<>();
+    args.add(x);
+    for (LayerSpec.ForwardArg a : c.args()) {
+      args.add(a.param() >= 0 ? p + ".get(" + a.param() + ")" : a.literal());
+    }
+    return CodeBlock.builder()
+        .add("this.builder.custom($L, $S, $L, $L, $L,\n", src, c.layerName(),
+            shapeConstant.get(n.wires().get(0).source()), shapeConstant.get(n.name()), in.get(0))
+        .indent().indent()
+        .add("$T.of($>$L$<),\n", List.class, params.build())
+        .add("($L, $L) -> $T.$L($L))", x, p, ClassName.get(c.forwardType()), c.forwardMethod(),
+            String.join(", ", args))
+        .unindent().unindent()
+        .build();
   }
 
   static AnnotationSpec generated() {

@@ -134,4 +134,51 @@ sealed interface LayerSpec {
       return true;
     }
   }
+
+  /**
+   * A custom layer: an annotation type annotated {@code @Layer}, used like a built-in.
+   *
+   * @param layerName the layer annotation's simple name, e.g. {@code Affine}
+   * @param forwardType the class holding the forward method
+   * @param forwardMethod the forward method's name
+   * @param input the input's shape pattern
+   * @param output the output's shape pattern
+   * @param dims the layer's int elements as written where it is used (dimension values)
+   * @param params the layer's parameters, in the forward method's order
+   * @param args the forward method's arguments after the input, in order
+   */
+  record Custom(String layerName, javax.lang.model.element.TypeElement forwardType,
+      String forwardMethod, java.util.List<String> input, java.util.List<String> output,
+      java.util.Map<String, Integer> dims, java.util.List<CustomParam> params,
+      java.util.List<ForwardArg> args) implements LayerSpec {
+    public String annotation() {
+      return layerName;
+    }
+
+    public String op() {
+      return "custom " + layerName;
+    }
+
+    public int arity() {
+      return 1;
+    }
+  }
+
+  /**
+   * A parameter of a custom layer.
+   *
+   * @param name its name in the forward method; MXNet's name is {@code <node>_<name>}
+   * @param shape its shape pattern
+   * @param zeros whether it starts at zero
+   */
+  record CustomParam(String name, java.util.List<String> shape, boolean zeros) {}
+
+  /**
+   * One argument of a custom layer's forward method after the input: a parameter (by index into
+   * {@link Custom#params()}) or a constant taken from the layer annotation.
+   *
+   * @param param index of the parameter, or -1 for a constant
+   * @param literal the constant as Java source, when {@code param} is -1
+   */
+  record ForwardArg(int param, String literal) {}
 }

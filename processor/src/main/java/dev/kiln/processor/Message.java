@@ -12,7 +12,8 @@ enum Message {
       "@Model must annotate an interface, but %s is %s; declare it as `interface %s`"),
   MODEL_GENERIC("ModelGeneric", "@Model interface %s must not have type parameters"),
   MODEL_EMPTY("ModelEmpty",
-      "@Model interface %s declares no nodes; add an @Input and at least one layer"),
+      "@Model interface %s has no layer to compute; add an @Input and at least one layer that "
+          + "reads it"),
   NODE_NOT_ABSTRACT("NodeNotAbstract",
       "%s is annotated %s but has a body; a built-in node is declared by an abstract method "
           + "(remove the body)"),
@@ -46,9 +47,23 @@ enum Message {
   CLASSIFIER_NEEDS_SOFTMAX("ClassifierNeedsSoftmax",
       "classifier = true needs the last node of %s to be @Softmax (training replaces it with "
           + "MXNet's SoftmaxOutput), but the last node %s is %s"),
+  CLASSIFIER_OUTPUTS("ClassifierOutputs",
+      "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; "
+          + "wire %s into the network or remove it"),
   CLASSIFIER_SHAPE("ClassifierShape",
       "classifier = true needs the last node of %s to be a softmax over the classes of a "
           + "[BATCH, classes] tensor, but %s has shape %s and axis %d"),
+  CUSTOM_FORWARD("CustomForward", "%s: custom layer @%s cannot be used: %s"),
+  CUSTOM_PATTERN("CustomPattern",
+      "%s: custom layer @%s has shape token '%s'; a token is a dimension name or a positive "
+          + "number"),
+  CUSTOM_INPUT("CustomInput", "%s: layer @%s takes an input of shape %s, got %s: %s"),
+  CUSTOM_UNBOUND("CustomUnbound",
+      "%s: layer @%s uses dimension '%s' in %s, but it is neither an int element of @%s nor "
+          + "bound by the input pattern %s"),
+  CUSTOM_PARAM_BATCH("CustomParamBatch",
+      "%s: parameter %s of layer @%s would have shape %s; a parameter's dimensions must not "
+          + "depend on BATCH"),
   UNUSED_INPUT("UnusedInput", Diagnostic.Kind.WARNING,
       "input %s of %s is read by no node; remove it or wire a node to it"),
   INTERNAL("Internal",

@@ -11,10 +11,12 @@ import dev.kiln.annotations.Model;
 import dev.kiln.annotations.Output;
 import dev.kiln.annotations.Softmax;
 import java.lang.annotation.Annotation;
+import java.lang.annotation.AnnotationTypeMismatchException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -26,6 +28,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 
@@ -64,14 +67,41 @@ final class ModelReader {
     return m;
   }
 
-  /** Reads {@code type}; returns null when it cannot be a model at all. */
-  ModelSpec read(TypeElement type) {
+  /**
+   * The model refers to a type or constant javac has not resolved: one not yet generated, or a
+   * mistake javac itself reports. Either way the model is not read now.
+   */
+  static final class Unresolved extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unresolved() {
+      super(null, null, false, false);
+    }
+  }
+
+  /**
+   * Reads {@code type}; returns null when it cannot be a model at all.
+   *
+   * @throws Unresolved when a node's signature or annotation refers to something javac could not
+   *     resolve (it reports that itself); nothing is reported then
+   */
+  ModelSpec read(TypeElement type) throws Unresolved {
+    try {
+      return readModel(type);
+    } catch (AnnotationTypeMismatchException e) {
+      // How javac hands over an annotation value it could not resolve, e.g. units = HIDEN.
+      throw new Unresolved();
+    }
+  }
+
+  private ModelSpec readModel(TypeElement type) throws Unresolved {
     Model model = type.getAnnotation(Model.class);
     AnnotationMirror modelMirror = mirror(type.getAnnotationMirrors(), Model.class);
     String simpleName = type.getSimpleName().toString();
     if (type.getKind() != ElementKind.INTERFACE) {
       report.add(Message.MODEL_NOT_INTERFACE, type, simpleName,
-          "a " + type.getKind().toString().toLowerCase().replace('_', ' '), simpleName);
+          article(type.getKind().toString().toLowerCase(Locale.ROOT).replace('_', ' ')),
+          simpleName);
       return null;
     }
     if (!type.getTypeParameters().isEmpty()) {
@@ -98,28 +128,41 @@ final class ModelReader {
     return new ModelSpec(type, pkg, simpleName, model.classifier(), modelMirror, nodes);
   }
 
-  private NodeSpec readNode(String model, ExecutableElement method) {
+  /** {@code "an enum"}, {@code "a class"}. */
+  private static String article(String noun) {
+    return ("aeiou".indexOf(noun.charAt(0)) >= 0 ? "an " : "a ") + noun;
+  }
+
+  private NodeSpec readNode(String model, ExecutableElement method) throws Unresolved {
+    if (method.getReturnType().getKind() == TypeKind.ERROR || method.getParameters().stream()
+        .anyMatch(p -> p.asType().getKind() == TypeKind.ERROR)) {
+      throw new Unresolved();
+    }
     List<Class<? extends Annotation>> found = new ArrayList<>();
     for (Class<? extends Annotation> c : LAYERS.keySet()) {
       if (method.getAnnotation(c) != null) {
         found.add(c);
       }
     }
+    List<AnnotationMirror> custom = CustomLayerReader.customLayers(method);
     boolean isAbstract = method.getModifiers().contains(Modifier.ABSTRACT);
     String name = method.getSimpleName().toString();
-    if (found.isEmpty()) {
+    if (found.isEmpty() && custom.isEmpty()) {
       if (isAbstract) {
         report.add(Message.MISSING_LAYER, method, name);
       }
       return null;
     }
-    if (found.size() > 1) {
-      report.add(Message.SEVERAL_LAYERS, method, name, found.size(),
-          found.stream().map(c -> "@" + c.getSimpleName()).collect(Collectors.joining(", ")));
+    if (found.size() + custom.size() > 1) {
+      List<String> names = new ArrayList<>();
+      found.forEach(c -> names.add("@" + c.getSimpleName()));
+      custom.forEach(m -> names.add("@" + m.getAnnotationType().asElement().getSimpleName()));
+      report.add(Message.SEVERAL_LAYERS, method, name, names.size(), String.join(", ", names));
       return null;
     }
-    Class<? extends Annotation> layerClass = found.get(0);
-    AnnotationMirror mirror = mirror(method.getAnnotationMirrors(), layerClass);
+    Class<? extends Annotation> layerClass = found.isEmpty() ? null : found.get(0);
+    AnnotationMirror mirror = layerClass == null ? custom.get(0)
+        : mirror(method.getAnnotationMirrors(), layerClass);
     String text = render(mirror);
     if (!isAbstract) {
       report.add(Message.NODE_NOT_ABSTRACT, method, name, text);
@@ -140,8 +183,10 @@ final class ModelReader {
       String paramName = p.getSimpleName().toString();
       wires.add(new NodeSpec.Wire(from == null ? paramName : from.value(), paramName, p));
     }
-    LayerSpec layer = LAYERS.get(layerClass).apply(method.getAnnotation(layerClass));
-    if (!checkAttributes(model, name, layer, method, mirror)) {
+    LayerSpec layer = layerClass == null
+        ? new CustomLayerReader(report).read(model + "." + name + "()", method, mirror)
+        : LAYERS.get(layerClass).apply(method.getAnnotation(layerClass));
+    if (layer == null || !checkAttributes(model, name, layer, method, mirror)) {
       ok = false;
     }
     if (!ok) {

@@ -49,7 +49,7 @@ final class ShapeChecker {
           .map(w -> new ShapeRules.Source(shapes.get(w.source()), byName.get(w.source())))
           .toList();
       try {
-        ShapeRules.Result r = ShapeRules.infer(n.declaration(model) + " " + n.annotationText(),
+        ShapeRules.Result r = ShapeRules.infer(n.declaration(model),
             n, in);
         shapes.put(n.name(), r.shape());
         if (!r.params().isEmpty()) {
@@ -69,9 +69,6 @@ final class ShapeChecker {
     for (NodeSpec n : spec.nodes()) {
       if (n.isInput()) {
         inputs.add(n);
-        if (!consumed.contains(n.name())) {
-          report.add(Message.UNUSED_INPUT, n.method(), n.name(), model);
-        }
       } else if (!consumed.contains(n.name()) || n.markedOutput()) {
         outputs.add(n);
       }
@@ -83,7 +80,21 @@ final class ShapeChecker {
       report.add(Message.MODEL_EMPTY, spec.element(), model);
       return null;
     }
+    // Only on an otherwise clean model: a misspelt wire leaves its input unread, and the one
+    // mistake should give one diagnostic.
+    for (NodeSpec n : inputs) {
+      if (!consumed.contains(n.name())) {
+        report.add(Message.UNUSED_INPUT, n.method(), n.name(), model);
+      }
+    }
     if (head != null && !(outputs.size() == 1 && outputs.get(0) == head)) {
+      if (spec.classifier()) {
+        NodeSpec softmax = head;
+        NodeSpec other = outputs.stream().filter(o -> o != softmax).findFirst().orElseThrow();
+        report.add(Message.CLASSIFIER_OUTPUTS, other.method(), head.name(), model, other.name(),
+            other.markedOutput() ? "is marked @Output" : "is read by no node", other.name());
+        return null;
+      }
       head = null;
     }
     return new CheckedModel(spec, order, shapes, params, inputs, outputs, head);

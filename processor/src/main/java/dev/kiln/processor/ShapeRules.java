@@ -61,6 +61,9 @@ final class ShapeRules {
     if (layer instanceof LayerSpec.Concat c) {
       return concat(where, c, in);
     }
+    if (layer instanceof LayerSpec.Custom c) {
+      return custom(where, node, c, in.get(0));
+    }
     throw new IllegalStateException("no shape rule for " + layer);
   }
 
@@ -91,6 +94,61 @@ final class ShapeRules {
           TShape.of(d.units())));
     }
     return new Result(new TShape(out), params);
+  }
+
+  /**
+   * A custom layer's contract: the input must match the layer's input pattern (numbers
+   * exactly, each name consistently, names that are layer elements to their written values);
+   * the output and parameter shapes are the patterns with every name replaced by its value.
+   */
+  private static Result custom(String where, NodeSpec node, LayerSpec.Custom c, Source x)
+      throws RuleError {
+    String pattern = "[" + String.join(", ", c.input()) + "]";
+    TShape s = x.shape();
+    if (s.rank() != c.input().size()) {
+      throw new RuleError(Message.CUSTOM_INPUT, null, where, c.layerName(), pattern,
+          x.describe(), "the ranks differ");
+    }
+    java.util.Map<String, Integer> bound = new java.util.LinkedHashMap<>(c.dims());
+    for (int i = 0; i < s.rank(); i++) {
+      String t = c.input().get(i);
+      int actual = s.dim(i);
+      Integer want = Character.isDigit(t.charAt(0)) ? Integer.valueOf(t) : bound.get(t);
+      if (want == null) {
+        bound.put(t, actual);
+      } else if (want != actual) {
+        throw new RuleError(Message.CUSTOM_INPUT, null, where, c.layerName(), pattern,
+            x.describe(), "dimension " + i + " ('" + t + "') must be "
+                + (want < 0 ? "BATCH" : want.toString()));
+      }
+    }
+    TShape out = resolve(where, c, c.output(), "its output", bound);
+    List<CheckedModel.ParamInfo> params = new ArrayList<>();
+    for (LayerSpec.CustomParam p : c.params()) {
+      TShape shape = resolve(where, c, p.shape(), "parameter " + p.name(), bound);
+      if (shape.dims().stream().anyMatch(d -> d < 0)) {
+        throw new RuleError(Message.CUSTOM_PARAM_BATCH, null, where, p.name(), c.layerName(),
+            shape);
+      }
+      params.add(new CheckedModel.ParamInfo(node.name() + "_" + p.name(), node.name(), shape));
+    }
+    return new Result(out, params);
+  }
+
+  private static TShape resolve(String where, LayerSpec.Custom c, List<String> pattern,
+      String what, java.util.Map<String, Integer> bound) throws RuleError {
+    List<Integer> dims = new ArrayList<>();
+    for (String t : pattern) {
+      if (Character.isDigit(t.charAt(0))) {
+        dims.add(Integer.valueOf(t));
+      } else if (bound.containsKey(t)) {
+        dims.add(bound.get(t));
+      } else {
+        throw new RuleError(Message.CUSTOM_UNBOUND, null, where, c.layerName(), t, what,
+            c.layerName(), "[" + String.join(", ", c.input()) + "]");
+      }
+    }
+    return new TShape(dims);
   }
 
   /** MXNet {@code FlattenShape}: {@code [d0, prod(d1...)]}. */

@@ -1,11 +1,22 @@
 package dev.kiln.runtime;
 
+import dev.kiln.runtime.data.Batch;
+import dev.kiln.runtime.data.DataLoader;
+import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.BoundExecutor.GradReq;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.train.BatchStats;
+import dev.kiln.runtime.train.EpochStats;
+import dev.kiln.runtime.train.Evaluation;
+import dev.kiln.runtime.train.FitContext;
+import dev.kiln.runtime.train.FitResult;
+import dev.kiln.runtime.train.NanGuard;
+import dev.kiln.runtime.train.TrainingListener;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +35,8 @@ public final class Classifier implements AutoCloseable {
   private final ModelRuntime model;
   private final Graph graph;
   private final Map<Integer, BoundExecutor> executors = new HashMap<>();
+  private static final int EVAL_BATCH = 500;
+
   private final int classes;
   private boolean closed;
 
@@ -65,6 +78,101 @@ public final class Classifier implements AutoCloseable {
     model.gradientsOverwritten();
     optimizer.step(model.slots());
     return score(exec.output(0).toFloatArray(), labels);
+  }
+
+  /**
+   * Trains for {@code epochs} passes over {@code train}, starting from the model's current
+   * parameters and leaving the trained ones in the model. Listeners see every batch and epoch
+   * and may stop training early; a non-finite loss always stops it (MXNet would carry NaN on
+   * silently).
+   *
+   * @param train the training batches (see {@link DataLoader#shuffled})
+   * @param validation evaluated after every epoch, or null
+   * @param epochs passes over the training data, at least 1
+   * @param optimizer applied after every batch
+   * @param listeners progress, metrics, early stopping, ...
+   * @return every finished epoch and why training stopped early, if it did
+   */
+  public FitResult fit(DataLoader train, Dataset validation, int epochs, Optimizer optimizer,
+      TrainingListener... listeners) {
+    if (epochs < 1) {
+      throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
+    }
+    checkFeatures(train.dataset());
+    if (validation != null) {
+      checkFeatures(validation);
+    }
+    List<TrainingListener> all = new ArrayList<>(List.of(listeners));
+    all.add(0, new NanGuard());
+    FitContext context = new FitContext(model.modelName(), epochs, train.batchesPerEpoch(),
+        train.dataset().size());
+    all.forEach(l -> l.onFitStart(context));
+    List<EpochStats> history = new ArrayList<>();
+    for (int epoch = 1; epoch <= epochs && context.stopReason() == null; epoch++) {
+      long start = System.nanoTime();
+      double lossSum = 0;
+      int correct = 0;
+      int seen = 0;
+      int index = 0;
+      for (Batch b : train.epoch(epoch)) {
+        Result r = trainBatch(b.features(), b.labels(), optimizer);
+        lossSum += r.lossSum();
+        correct += r.correct();
+        seen += r.count();
+        BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(), r.count());
+        for (TrainingListener l : all) {
+          l.onBatchEnd(context, stats);
+        }
+        if (context.stopReason() != null) {
+          break;
+        }
+      }
+      if (context.stopReason() != null && seen < train.dataset().size()) {
+        break;
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      Evaluation val = validation == null ? null : evaluate(validation);
+      EpochStats stats = new EpochStats(epoch, lossSum / seen, (double) correct / seen, val,
+          seconds);
+      history.add(stats);
+      all.forEach(l -> l.onEpochEnd(context, stats));
+    }
+    FitResult result = new FitResult(history, context.stopReason());
+    all.forEach(l -> l.onFitEnd(context, result));
+    return result;
+  }
+
+  /** {@link #fit(DataLoader, Dataset, int, Optimizer, TrainingListener...)} without validation. */
+  public FitResult fit(DataLoader train, int epochs, Optimizer optimizer,
+      TrainingListener... listeners) {
+    return fit(train, null, epochs, optimizer, listeners);
+  }
+
+  /** Mean loss and accuracy over {@code data}, in inference mode, in batches of 500. */
+  public Evaluation evaluate(Dataset data) {
+    checkFeatures(data);
+    double loss = 0;
+    int correct = 0;
+    for (Batch b : data.batches(EVAL_BATCH, false, 0)) {
+      Result r = evaluateBatch(b.features(), b.labels());
+      loss += r.lossSum();
+      correct += r.correct();
+    }
+    return new Evaluation(loss / data.size(), (double) correct / data.size(), data.size());
+  }
+
+  /** The most probable class of every example of {@code data}, in inference mode. */
+  public int[] predict(Dataset data) {
+    checkFeatures(data);
+    int[] classes = new int[data.size()];
+    int at = 0;
+    for (Batch b : data.batches(EVAL_BATCH, false, 0)) {
+      float[] probs = predict(b.features(), b.size());
+      for (int i = 0; i < b.size(); i++) {
+        classes[at++] = argmax(probs, i);
+      }
+    }
+    return classes;
   }
 
   /** Loss and accuracy counts on one batch, in inference mode; nothing is trained. */
@@ -120,16 +228,42 @@ public final class Classifier implements AutoCloseable {
     return exec;
   }
 
+  private void checkFeatures(Dataset data) {
+    int expected = featureSize();
+    if (data.featureSize() != expected) {
+      throw new IllegalArgumentException(model.modelName() + " takes " + expected
+          + " features per example (input shape " + graph.inputs().get(0).shape() + "), the "
+          + "dataset has " + data.featureSize());
+    }
+    if (data.numClasses() > classes) {
+      throw new IllegalArgumentException(model.modelName() + " has " + classes + " classes, the "
+          + "dataset has labels up to " + (data.numClasses() - 1));
+    }
+  }
+
+  private int featureSize() {
+    int n = 1;
+    for (int d : graph.inputs().get(0).shape().dims()) {
+      n *= d < 0 ? 1 : d;
+    }
+    return n;
+  }
+
+  private int argmax(float[] probs, int row) {
+    int best = 0;
+    for (int c = 1; c < classes; c++) {
+      if (probs[row * classes + c] > probs[row * classes + best]) {
+        best = c;
+      }
+    }
+    return best;
+  }
+
   private Result score(float[] probs, int[] labels) {
     double loss = 0;
     int correct = 0;
     for (int i = 0; i < labels.length; i++) {
-      int best = 0;
-      for (int c = 1; c < classes; c++) {
-        if (probs[i * classes + c] > probs[i * classes + best]) {
-          best = c;
-        }
-      }
+      int best = argmax(probs, i);
       if (best == labels[i]) {
         correct++;
       }

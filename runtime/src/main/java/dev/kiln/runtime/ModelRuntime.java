@@ -4,9 +4,6 @@ import ai.djl.mxnet.engine.MxNDArray;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
-import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.BoundExecutor.GradReq;
 import dev.kiln.runtime.exec.ParameterStore;
@@ -15,22 +12,18 @@ import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.io.Checkpoint;
+import dev.kiln.runtime.io.CheckpointException;
 import dev.kiln.runtime.mxnet.Mx;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 
@@ -272,96 +265,63 @@ public final class ModelRuntime implements AutoCloseable {
 
   /**
    * Writes an MXNet checkpoint: {@code prefix-symbol.json} and {@code prefix-0000.params} (an
-   * NDArray list keyed {@code arg:<name>}). Each file is written beside its target and renamed
-   * into place, so a crash leaves the old checkpoint or the new one, never half of one.
+   * NDArray list keyed {@code arg:<name>}, see {@link Checkpoint}). Each file is written beside
+   * its target and renamed into place, so a crash leaves the old file or the new one, never half
+   * of one.
+   *
+   * @throws UncheckedIOException if a file cannot be written
    */
   public void save(Path prefix) {
     checkOpen();
-    Path symbolFile = sibling(prefix, "-symbol.json");
-    Path paramsFile = sibling(prefix, "-0000.params");
     try {
-      Path dir = paramsFile.toAbsolutePath().getParent();
-      Files.createDirectories(dir);
-      Path tmp = Files.createTempFile(dir, paramsFile.getFileName().toString(), ".tmp");
-      try {
-        List<ParameterStore.Slot> slots = params.slots();
-        Pointer[] handles = new Pointer[slots.size()];
-        String[] keys = new String[slots.size()];
-        for (int i = 0; i < handles.length; i++) {
-          handles[i] = slots.get(i).weight().handle();
-          keys[i] = "arg:" + slots.get(i).name();
-        }
-        Mx.check(Mx.api().MXNDArraySave(tmp.toString(), handles.length, handles, keys),
-            "MXNDArraySave");
-        moveIntoPlace(tmp, paramsFile);
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
-      Path tmpJson = Files.createTempFile(dir, symbolFile.getFileName().toString(), ".tmp");
-      try {
-        Files.writeString(tmpJson, symbolJson(), StandardCharsets.UTF_8);
-        moveIntoPlace(tmpJson, symbolFile);
-      } finally {
-        Files.deleteIfExists(tmpJson);
-      }
+      Checkpoint.save(prefix, symbolJson(), checkpointArrays());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write checkpoint " + prefix, e);
+      throw new UncheckedIOException(modelName + ": cannot write checkpoint " + prefix + ": "
+          + describe(e), e);
     }
   }
 
   /**
    * Reads the parameters of checkpoint {@code prefix} into this model. Every parameter of the
-   * model must be in the file with its exact shape; nothing is changed unless all are.
+   * model must be in the file with its exact shape, and the file may hold nothing else; nothing
+   * is changed unless all of that holds.
+   *
+   * @throws UncheckedIOException if the file is missing, unreadable or does not fit (its cause is
+   *     then a {@link CheckpointException} naming the file and the problem)
    */
   public void loadParams(Path prefix) {
+    loadParams(prefix, false);
+  }
+
+  /**
+   * As {@link #loadParams(Path)}; when {@code lenient}, arrays in the file that the model does
+   * not have are skipped instead of being an error.
+   */
+  public void loadParams(Path prefix, boolean lenient) {
     checkOpen();
-    Path paramsFile = sibling(prefix, "-0000.params");
-    if (!Files.isRegularFile(paramsFile)) {
-      throw new IllegalArgumentException(modelName + ": no checkpoint at " + paramsFile);
-    }
-    IntByReference n = new IntByReference();
-    PointerByReference arrays = new PointerByReference();
-    IntByReference nNames = new IntByReference();
-    PointerByReference names = new PointerByReference();
-    Mx.check(Mx.api().MXNDArrayLoad(paramsFile.toString(), n, arrays, nNames, names),
-        "MXNDArrayLoad(" + paramsFile + ")");
-    Pointer[] handles = n.getValue() == 0 ? new Pointer[0]
-        : arrays.getValue().getPointerArray(0, n.getValue());
-    String[] keys = Mx.strings(names, nNames.getValue());
-    List<Tensor> loaded = new ArrayList<>();
     try {
-      for (Pointer h : handles) {
-        loaded.add(Tensor.wrapOwned(h));
-      }
-      Map<String, Tensor> byName = new LinkedHashMap<>();
-      for (int i = 0; i < keys.length; i++) {
-        String key = keys[i].startsWith("arg:") || keys[i].startsWith("aux:")
-            ? keys[i].substring(4) : keys[i];
-        byName.put(key, loaded.get(i));
-      }
-      Set<String> missing = new HashSet<>();
-      for (ParameterStore.Slot s : params.slots()) {
-        Tensor t = byName.get(s.name());
-        if (t == null) {
-          missing.add(s.name());
-        } else if (!t.shape().equals(s.spec().shape())) {
-          throw new IllegalArgumentException(modelName + ": checkpoint " + paramsFile
-              + " has parameter " + s.name() + " of shape " + t.shape() + ", the model needs "
-              + s.spec().shape());
-        }
-      }
-      if (!missing.isEmpty()) {
-        throw new IllegalArgumentException(modelName + ": checkpoint " + paramsFile
-            + " lacks parameters " + missing.stream().sorted().toList());
-      }
-      for (ParameterStore.Slot s : params.slots()) {
-        s.weight().copyFrom(byName.get(s.name()).handle());
-      }
-    } finally {
-      for (Tensor t : loaded) {
-        t.close();
-      }
+      Checkpoint.load(prefix, checkpointArrays(), lenient);
+    } catch (IOException e) {
+      throw new UncheckedIOException(modelName + ": cannot load checkpoint " + prefix + ": "
+          + describe(e), e);
     }
+  }
+
+  /** What a checkpoint of this model holds: {@code arg:<name>} for every parameter. */
+  private Map<String, Tensor> checkpointArrays() {
+    Map<String, Tensor> arrays = new LinkedHashMap<>();
+    for (ParameterStore.Slot s : params.slots()) {
+      arrays.put(Checkpoint.argKey(s.name()), s.weight());
+    }
+    return arrays;
+  }
+
+  /** A checkpoint error's own message; otherwise the kind of I/O error and its message. */
+  private static String describe(IOException e) {
+    if (e instanceof CheckpointException) {
+      return e.getMessage();
+    }
+    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage());
   }
 
   /** Frees every executor, the parameters and the graph. Idempotent. */
@@ -444,17 +404,5 @@ public final class ModelRuntime implements AutoCloseable {
 
   private static String names(List<InputSpec> specs) {
     return specs.stream().map(InputSpec::name).toList().toString();
-  }
-
-  private static Path sibling(Path prefix, String suffix) {
-    return prefix.resolveSibling(prefix.getFileName() + suffix);
-  }
-
-  private static void moveIntoPlace(Path tmp, Path target) throws IOException {
-    try {
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-    }
   }
 }

@@ -47,6 +47,48 @@ public final class Parameter {
     return slot().grad().toFloatArray();
   }
 
+  /**
+   * This parameter seen through {@code view}: reads load from, and writes store to, the one
+   * array every executor binds.
+   */
+  public View view(ParamView view) {
+    return new View(view);
+  }
+
+  /** This matrix parameter as its transpose, e.g. a dense weight as the {@code [in, out]} W. */
+  public View transposed() {
+    return view(ParamView.transpose());
+  }
+
+  /** A parameter seen through a {@link ParamView}. */
+  public final class View {
+    private final ParamView view;
+
+    private View(ParamView view) {
+      this.view = view;
+    }
+
+    /** The view's shape. */
+    public Shape shape() {
+      return view.shape(Parameter.this.shape());
+    }
+
+    /** The current values in the view's layout. */
+    public float[] get() {
+      return view.load(Parameter.this.get(), Parameter.this.shape());
+    }
+
+    /** Writes values given in the view's layout; every executor sees them at once. */
+    public void set(float[] values) {
+      long n = shape().size();
+      if (values.length != n) {
+        throw new IllegalArgumentException(owner.modelName() + " parameter " + name
+            + " viewed as " + shape() + " takes " + n + " values, got " + values.length);
+      }
+      Parameter.this.set(view.store(values, Parameter.this.shape()));
+    }
+  }
+
   private ParameterStore.Slot slot() {
     return owner.slot(name);
   }

@@ -1,32 +1,63 @@
 package dev.kiln.sample;
 
 import dev.kiln.runtime.Classifier;
-import dev.kiln.runtime.Init;
+import dev.kiln.runtime.Optimizer;
 import dev.kiln.runtime.Sgd;
-import dev.kiln.sample.data.Batch;
-import dev.kiln.sample.data.Dataset;
+import dev.kiln.runtime.data.DataLoader;
+import dev.kiln.runtime.data.Dataset;
+import dev.kiln.runtime.train.ChartWriter;
+import dev.kiln.runtime.train.CsvLogger;
+import dev.kiln.runtime.train.EpochStats;
+import dev.kiln.runtime.train.Evaluation;
+import dev.kiln.runtime.train.FitResult;
+import dev.kiln.runtime.train.ProgressListener;
+import dev.kiln.runtime.train.TrainingListener;
 import dev.kiln.sample.data.DatasetNotFoundException;
 import dev.kiln.sample.data.FashionMnist;
-import dev.kiln.sample.models.FashionMlpModel;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** The Kiln sample app: trains and evaluates Fashion-MNIST models from the command line. */
+/**
+ * The Kiln sample app: trains, evaluates, exports and inspects Fashion-MNIST models from the
+ * command line.
+ */
 @Command(name = "kiln-sample", mixinStandardHelpOptions = true, version = "kiln-sample 0.1.0",
-    description = "Train Kiln models on Fashion-MNIST with MXNet.",
-    subcommands = {Main.Train.class})
+    description = "Train and use Kiln models on Fashion-MNIST, on MXNet.",
+    subcommands = {Main.Train.class, Main.Eval.class, Main.Predict.class, Main.Export.class,
+        Main.Summary.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
   /** Entry point. */
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The configured command line (also used by tests). */
+  static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new Main());
+    cl.registerConverter(SampleModel.Kind.class, SampleModel.Kind::parse);
+    cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      if (e instanceof DatasetNotFoundException || e instanceof IllegalArgumentException) {
+        cmd.getErr().println(e.getMessage());
+        return 1;
+      }
+      if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) {
+        cmd.getErr().println(u.getCause().getMessage());
+        return 1;
+      }
+      throw e;
+    });
+    return cl;
   }
 
   @Override
@@ -34,86 +65,202 @@ public final class Main implements Runnable {
     spec.commandLine().usage(System.out);
   }
 
-  /** {@code train}: trains the MLP with plain SGD and reports test accuracy per epoch. */
-  @Command(name = "train", mixinStandardHelpOptions = true,
-      description = "Train the FashionMlp model with SGD and report test accuracy per epoch.")
-  static final class Train implements Callable<Integer> {
-    @Option(names = "--data", description = "Directory with the Fashion-MNIST IDX files "
-        + "(default: ${DEFAULT-VALUE}).", defaultValue = "/usr/share/datasets/fashion-mnist")
+  /** Options every command that reads data or a model shares. */
+  static final class Common {
+    @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
+        description = "Model: mlp (default: ${DEFAULT-VALUE}).")
+    SampleModel.Kind model;
+
+    @Option(names = "--data", paramLabel = "DIR",
+        defaultValue = "/usr/share/datasets/fashion-mnist",
+        description = "Directory with the Fashion-MNIST IDX files (default: ${DEFAULT-VALUE}).")
     Path data;
 
-    @Option(names = "--epochs", description = "Passes over the training set (default: "
-        + "${DEFAULT-VALUE}).", defaultValue = "5")
+    FashionMnist load() throws IOException {
+      return FashionMnist.load(data);
+    }
+  }
+
+  /** {@code train}: trains a model and writes checkpoint, metrics CSV and chart. */
+  @Command(name = "train", mixinStandardHelpOptions = true,
+      description = "Train a model; write checkpoint, metrics.csv and training.png to --out.")
+  static final class Train implements Callable<Integer> {
+    @Mixin
+    Common common;
+
+    @Option(names = "--epochs", defaultValue = "5", description = "Passes over the training "
+        + "set (default: ${DEFAULT-VALUE}).")
     int epochs;
 
-    @Option(names = "--batch-size", description = "Examples per step (default: "
-        + "${DEFAULT-VALUE}).", defaultValue = "32")
+    @Option(names = "--batch-size", defaultValue = "32", description = "Examples per step "
+        + "(default: ${DEFAULT-VALUE}).")
     int batchSize;
 
-    @Option(names = "--lr", description = "SGD learning rate (default: ${DEFAULT-VALUE}).",
-        defaultValue = "0.1")
+    @Option(names = "--optimizer", defaultValue = "sgd", description = "sgd (default: "
+        + "${DEFAULT-VALUE}).")
+    String optimizer;
+
+    @Option(names = "--lr", defaultValue = "0.1", description = "Learning rate (default: "
+        + "${DEFAULT-VALUE}).")
     float learningRate;
 
-    @Option(names = "--seed", description = "Seed for initialisation and shuffling (default: "
-        + "${DEFAULT-VALUE}).", defaultValue = "0")
+    @Option(names = "--seed", defaultValue = "0", description = "Seed for initialisation and "
+        + "shuffling (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--out", description = "Checkpoint prefix to write (default: "
-        + "${DEFAULT-VALUE}).", defaultValue = "out/fashion-mlp")
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "out", description = "Output "
+        + "directory (default: ${DEFAULT-VALUE}).")
     Path out;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws Exception {
       if (epochs < 1 || batchSize < 1) {
-        System.err.println("--epochs and --batch-size must be at least 1");
-        return 2;
+        throw new IllegalArgumentException("--epochs and --batch-size must be at least 1, got "
+            + epochs + " and " + batchSize);
       }
-      FashionMnist data;
-      try {
-        data = FashionMnist.load(this.data);
-      } catch (DatasetNotFoundException e) {
-        System.err.println(e.getMessage());
-        return 1;
-      }
-      Dataset train = data.train();
-      Dataset test = data.test();
-      System.out.printf(Locale.ROOT, "Fashion-MNIST: %d training and %d test images%n",
-          train.size(), test.size());
-      try (FashionMlpModel model = FashionMlpModel.create(Init.xavier(), seed);
-          Sgd sgd = new Sgd(learningRate)) {
-        System.out.print(model.summary());
-        Classifier classifier = model.classifier();
-        for (int epoch = 1; epoch <= epochs; epoch++) {
-          long start = System.nanoTime();
-          double loss = 0;
-          int correct = 0;
-          for (Batch b : train.batches(batchSize, true, seed + epoch)) {
-            Classifier.Result r = classifier.trainBatch(b.features(), b.labels(), sgd);
-            loss += r.lossSum();
-            correct += r.correct();
+      FashionMnist data = common.load();
+      PrintStream o = System.out;
+      o.printf(Locale.ROOT, "Fashion-MNIST: %d training and %d test images from %s%n",
+          data.train().size(), data.test().size(), common.data);
+      Files.createDirectories(out);
+      Path prefix = out.resolve(common.model.cliName);
+      try (SampleModel model = common.model.create(seed); Optimizer opt = optimizer()) {
+        o.print(model.summary());
+        TrainingListener report = new TrainingListener() {
+          @Override
+          public void onEpochEnd(dev.kiln.runtime.train.FitContext c, EpochStats e) {
+            o.printf(Locale.ROOT, "epoch %d/%d  train loss %.4f acc %.4f  test loss %.4f acc "
+                + "%.4f  %.1f s%n", e.epoch(), c.epochs(), e.trainLoss(), e.trainAccuracy(),
+                e.validation().loss(), e.validation().accuracy(), e.seconds());
           }
-          double seconds = (System.nanoTime() - start) / 1e9;
-          Classifier.Result t = evaluate(classifier, test);
-          System.out.printf(Locale.ROOT, "epoch %d/%d  train loss %.4f acc %.4f  test loss %.4f "
-              + "acc %.4f  %.1f s%n", epoch, epochs, loss / train.size(),
-              (double) correct / train.size(), t.meanLoss(), t.accuracy(), seconds);
+        };
+        FitResult r = model.classifier().fit(
+            DataLoader.of(data.train(), batchSize).shuffled(seed), data.test(), epochs, opt,
+            new ProgressListener(), new CsvLogger(out.resolve("metrics.csv")),
+            new ChartWriter(out.resolve("training.png")), report);
+        model.save().accept(prefix);
+        if (r.stopReason() != null) {
+          o.println("stopped early: " + r.stopReason());
         }
-        model.save(out);
-        System.out.println("checkpoint written to " + out + "-symbol.json and " + out
-            + "-0000.params");
+        if (r.last() != null) {
+          o.printf(Locale.ROOT, "test accuracy %.4f%n", r.last().validation().accuracy());
+        }
+        o.println("wrote " + prefix + "-symbol.json, " + prefix + "-0000.params, "
+            + out.resolve("metrics.csv") + ", " + out.resolve("training.png"));
+        return r.stopReason() == null ? 0 : 3;
+      }
+    }
+
+    private Optimizer optimizer() {
+      return switch (optimizer.toLowerCase(Locale.ROOT)) {
+        case "sgd" -> new Sgd(learningRate);
+        default -> throw new IllegalArgumentException("unknown optimizer '" + optimizer
+            + "'; choose sgd");
+      };
+    }
+  }
+
+  /** {@code eval}: loss and accuracy of a checkpoint on the test set. */
+  @Command(name = "eval", mixinStandardHelpOptions = true,
+      description = "Evaluate a checkpoint on the Fashion-MNIST test set.")
+  static final class Eval implements Callable<Integer> {
+    @Mixin
+    Common common;
+
+    @Option(names = "--checkpoint", paramLabel = "PREFIX", required = true,
+        description = "Checkpoint prefix, e.g. out/mlp (reads PREFIX-0000.params).")
+    Path checkpoint;
+
+    @Override
+    public Integer call() throws Exception {
+      FashionMnist data = common.load();
+      try (SampleModel model = common.model.load(checkpoint)) {
+        Evaluation e = model.classifier().evaluate(data.test());
+        System.out.printf(Locale.ROOT, "%s on %d test images: loss %.4f, accuracy %.4f%n",
+            checkpoint, e.examples(), e.loss(), e.accuracy());
       }
       return 0;
     }
+  }
 
-    private static Classifier.Result evaluate(Classifier classifier, Dataset test) {
-      double loss = 0;
-      int correct = 0;
-      for (Batch b : test.batches(1000, false, 0)) {
-        Classifier.Result r = classifier.evaluateBatch(b.features(), b.labels());
-        loss += r.lossSum();
-        correct += r.correct();
+  /** {@code predict}: class predictions for the first test images. */
+  @Command(name = "predict", mixinStandardHelpOptions = true,
+      description = "Predict the class of the first --count test images.")
+  static final class Predict implements Callable<Integer> {
+    @Mixin
+    Common common;
+
+    @Option(names = "--checkpoint", paramLabel = "PREFIX", required = true,
+        description = "Checkpoint prefix, e.g. out/mlp.")
+    Path checkpoint;
+
+    @Option(names = "--count", defaultValue = "10", description = "Images to classify "
+        + "(default: ${DEFAULT-VALUE}).")
+    int count;
+
+    @Override
+    public Integer call() throws Exception {
+      Dataset test = common.load().test().first(count);
+      try (SampleModel model = common.model.load(checkpoint)) {
+        Classifier c = model.classifier();
+        float[] probs = c.predict(test.features(), test.size());
+        int[] predicted = c.predict(test);
+        for (int i = 0; i < test.size(); i++) {
+          System.out.printf(Locale.ROOT, "%4d  predicted %-12s (p=%.3f)  actual %-12s %s%n", i,
+              FashionMnist.className(predicted[i]), probs[i * c.classes() + predicted[i]],
+              FashionMnist.className(test.label(i)), predicted[i] == test.label(i) ? "" : "✗");
+        }
       }
-      return new Classifier.Result(loss, correct, test.size());
+      return 0;
+    }
+  }
+
+  /** {@code export}: re-writes a checkpoint (validated) or an untrained model for MXNet/DJL. */
+  @Command(name = "export", mixinStandardHelpOptions = true,
+      description = "Write a model as an MXNet checkpoint (PREFIX-symbol.json, "
+          + "PREFIX-0000.params) that MXNet and DJL load: a validated copy of --checkpoint, or a "
+          + "freshly initialised model.")
+  static final class Export implements Callable<Integer> {
+    @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
+        description = "Model: mlp (default: ${DEFAULT-VALUE}).")
+    SampleModel.Kind model;
+
+    @Option(names = "--checkpoint", paramLabel = "PREFIX", description = "Checkpoint to export.")
+    Path checkpoint;
+
+    @Option(names = "--seed", defaultValue = "0", description = "Seed when no checkpoint is "
+        + "given (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--to", paramLabel = "PREFIX", required = true, description = "Prefix to "
+        + "write.")
+    Path to;
+
+    @Override
+    public Integer call() throws Exception {
+      try (SampleModel m = checkpoint == null ? model.create(seed) : model.load(checkpoint)) {
+        m.save().accept(to);
+      }
+      System.out.println("wrote " + to + "-symbol.json and " + to + "-0000.params");
+      return 0;
+    }
+  }
+
+  /** {@code summary}: the compile-time layer table. */
+  @Command(name = "summary", mixinStandardHelpOptions = true,
+      description = "Print a model's layers, output shapes and parameter counts, as computed "
+          + "at compile time.")
+  static final class Summary implements Callable<Integer> {
+    @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
+        description = "Model: mlp (default: ${DEFAULT-VALUE}).")
+    SampleModel.Kind model;
+
+    @Override
+    public Integer call() throws Exception {
+      try (SampleModel m = model.create(0)) {
+        System.out.print(m.summary());
+      }
+      return 0;
     }
   }
 }

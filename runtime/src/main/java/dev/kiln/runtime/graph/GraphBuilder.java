@@ -29,6 +29,7 @@ public final class GraphBuilder {
   private final Map<String, ParamSpec.Kind> paramKinds = new LinkedHashMap<>();
   private final Map<String, String> paramNodes = new LinkedHashMap<>();
   private final List<String> labels = new ArrayList<>();
+  private final Map<String, Shape> knownShapes = new LinkedHashMap<>();
   private final boolean classifier;
   private boolean built;
 
@@ -121,6 +122,143 @@ public final class GraphBuilder {
   }
 
   /**
+   * A parameter of a custom layer used by node {@code src}: the variable {@code
+   * <node>_<name>} of the given shape, initialised by the model's initialiser or, with {@code
+   * zeros}, to zero.
+   */
+  public Sym customParam(NodeSource src, String name, Shape shape, boolean zeros) {
+    String full = src.node() + "_" + name;
+    paramKinds.put(full, zeros ? ParamSpec.Kind.BIAS : ParamSpec.Kind.WEIGHT);
+    paramNodes.put(full, src.node());
+    knownShapes.put(full, shape);
+    SymNode v = (SymNode) variable(full);
+    return new SymNode(full, v.handle(), shape, null);
+  }
+
+  /**
+   * A custom layer used by node {@code src}: traces {@code forward} once over {@code input}
+   * (whose shape the processor inferred as {@code inputShape}), checking every operation's
+   * shapes as it goes, then checks the result against the layer's declared output shape and
+   * names it after the node. {@code params} are the layer's parameters, from {@link
+   * #customParam}, in the forward method's order.
+   */
+  public Sym custom(NodeSource src, String layer, Shape inputShape, Shape outputShape, Sym input,
+      List<Sym> params, java.util.function.BiFunction<Sym, List<Sym>, Sym> forward) {
+    Trace trace = new Trace(src, layer);
+    SymNode in = (SymNode) input;
+    List<Sym> traced = new ArrayList<>();
+    for (Sym p : params) {
+      SymNode n = (SymNode) p;
+      traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace));
+    }
+    Sym result = forward.apply(new SymNode(in.name(), in.handle(), inputShape, trace), traced);
+    if (!(result instanceof SymNode out) || (out.shape() == null)) {
+      throw new ModelException(src, src + ": the forward pass of layer " + layer
+          + " must return a Sym computed from its input", null);
+    }
+    if (!out.shape().equals(outputShape)) {
+      throw new ModelException(src, src + ": layer " + layer + " declares output shape "
+          + outputShape + " but its forward pass returned " + out.shape(), null);
+    }
+    return op(src, "identity", src.node(), attrs(), List.of("data"), List.of(out));
+  }
+
+  /**
+   * One custom layer's forward pass being traced: names its operators {@code <node>_<op><n>}
+   * and checks each operation's shapes, reporting the layer, the node, the operation and both
+   * shapes when they do not fit. {@code BATCH} is symbolic here: it matches only itself (and 1
+   * when broadcasting).
+   */
+  final class Trace {
+    private final NodeSource src;
+    private final String layer;
+    private int counter;
+
+    Trace(NodeSource src, String layer) {
+      this.src = src;
+      this.layer = layer;
+    }
+
+    SymNode dot(SymNode a, SymNode b) {
+      Shape x = a.shape();
+      Shape y = b.shape();
+      if (x.rank() < 1 || y.rank() < 1 || !fits(x.dim(x.rank() - 1), y.dim(0))) {
+        throw error("dot", x, y, "the last dimension of the left must equal the first of the "
+            + "right");
+      }
+      int[] out = new int[x.rank() - 1 + y.rank() - 1];
+      for (int i = 0; i < x.rank() - 1; i++) {
+        out[i] = x.dim(i);
+      }
+      for (int j = 1; j < y.rank(); j++) {
+        out[x.rank() - 2 + j] = y.dim(j);
+      }
+      return emit("dot", "dot", List.of("lhs", "rhs"), List.of(a, b), Shape.of(out));
+    }
+
+    SymNode broadcast(String op, String label, SymNode a, SymNode b) {
+      Shape x = a.shape();
+      Shape y = b.shape();
+      int rank = Math.max(x.rank(), y.rank());
+      int[] out = new int[rank];
+      for (int i = 1; i <= rank; i++) {
+        int p = i <= x.rank() ? x.dim(x.rank() - i) : 1;
+        int q = i <= y.rank() ? y.dim(y.rank() - i) : 1;
+        if (p == q || q == 1) {
+          out[rank - i] = p;
+        } else if (p == 1) {
+          out[rank - i] = q;
+        } else {
+          throw error(label, x, y, "each pair of trailing dimensions must be equal or 1");
+        }
+      }
+      return emit(op, label, List.of("lhs", "rhs"), List.of(a, b), Shape.of(out));
+    }
+
+    SymNode sum(SymNode a, int axis) {
+      Shape x = a.shape();
+      if (axis < -x.rank() || axis >= x.rank()) {
+        throw new ModelException(src, src + ": in layer " + layer + ", sum over axis " + axis
+            + " of " + x + " is out of range", null);
+      }
+      int ax = axis < 0 ? axis + x.rank() : axis;
+      int[] d = x.dims();
+      int[] out = new int[Math.max(1, d.length - 1)];
+      out[0] = 1;
+      for (int i = 0, j = 0; i < d.length; i++) {
+        if (i != ax) {
+          out[j++] = d[i];
+        }
+      }
+      return emit("sum", "sum", List.of("data"), List.of(a), Shape.of(out), "axis",
+          Integer.toString(ax));
+    }
+
+    SymNode unary(String op, String label, SymNode a, Shape out, String... keyValues) {
+      return emit(op, label, List.of("data"), List.of(a), out, keyValues);
+    }
+
+    private SymNode emit(String op, String label, List<String> keys, List<SymNode> args,
+        Shape out, String... keyValues) {
+      String name = src.node() + "_" + label + counter++;
+      Object[] kv = new Object[keyValues.length];
+      System.arraycopy(keyValues, 0, kv, 0, kv.length);
+      Sym made = op(src, op, name, attrs(kv), keys, List.copyOf(args));
+      return new SymNode(made.name(), ((SymNode) made).handle(), out, this);
+    }
+
+    /** Dimensions fit when equal; BATCH only equals BATCH, since its size is not known yet. */
+    private boolean fits(int p, int q) {
+      return p == q;
+    }
+
+    private ModelException error(String op, Shape x, Shape y, String rule) {
+      return new ModelException(src, src + ": in layer " + layer + ", " + op + " of " + x
+          + " and " + y + " does not fit: " + rule, null);
+    }
+  }
+
+  /**
    * Groups {@code outputs} into the model's symbol and returns the finished graph; MXNet's
    * shape inference runs once here (with every {@code BATCH} set to 1) to learn the parameter
    * shapes, so a shape error that the compiler could not see surfaces now, before any binding,
@@ -166,15 +304,21 @@ public final class GraphBuilder {
 
   private Map<String, Shape> inferArgumentShapes(Pointer symbol, List<String> arguments,
       SourceMap sourceMap) {
-    String[] keys = new String[inputs.size()];
-    int[] indPtr = new int[inputs.size() + 1];
+    Map<String, Shape> known = new LinkedHashMap<>();
+    for (InputSpec in : inputs) {
+      known.put(in.name(), in.shape());
+    }
+    known.putAll(knownShapes);
+    String[] keys = new String[known.size()];
+    int[] indPtr = new int[known.size() + 1];
     List<Integer> data = new ArrayList<>();
-    for (int i = 0; i < keys.length; i++) {
-      keys[i] = inputs.get(i).name();
-      for (int d : inputs.get(i).shape().dims()) {
+    int k = 0;
+    for (Map.Entry<String, Shape> e : known.entrySet()) {
+      keys[k] = e.getKey();
+      for (int d : e.getValue().dims()) {
         data.add(d < 0 ? 1 : d);
       }
-      indPtr[i + 1] = data.size();
+      indPtr[++k] = data.size();
     }
     // Labels are left for MXNet to infer from the data they are compared with.
     int[] shapeData = data.stream().mapToInt(Integer::intValue).toArray();
@@ -201,7 +345,7 @@ public final class GraphBuilder {
     Pointer[] rows = inData.getValue().getPointerArray(0, n);
     for (int i = 0; i < n; i++) {
       int[] dims = ndims[i] <= 0 ? new int[0] : rows[i].getIntArray(0, ndims[i]);
-      for (int d : dims) {
+      for (int d : dims.length == 0 ? new int[] {-1} : dims) {
         if (d <= 0) {
           throw new ModelException(null, model + ": MXNet could not infer the shape of argument '"
               + arguments.get(i) + "'", null);

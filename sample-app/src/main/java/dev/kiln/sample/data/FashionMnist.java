@@ -1,5 +1,8 @@
 package dev.kiln.sample.data;
 
+import dev.kiln.runtime.data.Dataset;
+import dev.kiln.runtime.data.Idx;
+import dev.kiln.runtime.data.IdxFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.kiln.runtime.data.Dataset;
+import dev.kiln.runtime.data.IdxFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.kiln.sample.data;
+package dev.kiln.runtime.data;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.kiln.sample.data;
+package dev.kiln.runtime.data;
 
 import java.io.IOException;
 

@@ -1,0 +1,14 @@
+package bad;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+@Model
+public interface AddShapeMismatch {
+  @Input(shape = {BATCH, 784}) Sym pixels();
+  @Dense(units = 128) Sym hidden(Sym pixels);
+
+  @Add
+  Sym skip(Sym hidden, Sym pixels);
+}

@@ -1,0 +1,11 @@
+package bad;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+@Model
+public interface GenericModel<T> {
+  @Input(shape = {BATCH, 784}) Sym pixels();
+  @Dense(units = 10) Sym logits(Sym pixels);
+}

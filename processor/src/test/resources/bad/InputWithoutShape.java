@@ -1,0 +1,13 @@
+package bad;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+@Model
+public interface InputWithoutShape {
+  @Input
+  Sym pixels();
+
+  @Dense(units = 10) Sym logits(Sym pixels);
+}

@@ -1,0 +1,12 @@
+package bad;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+@Model
+public interface MethodWithoutLayer {
+  @Input(shape = {BATCH, 784}) Sym pixels();
+  @Dense(units = 128) Sym hidden(Sym pixels);
+  Sym logits(Sym hidden);
+}

@@ -1,0 +1,14 @@
+package bad;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+@Model
+public interface SoftmaxAxisFive {
+  @Input(shape = {BATCH, 784}) Sym pixels();
+  @Dense(units = 10) Sym logits(Sym pixels);
+
+  @Softmax(axis = 5)
+  Sym probs(Sym logits);
+}

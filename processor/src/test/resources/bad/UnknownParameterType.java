@@ -1,0 +1,12 @@
+package bad;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+@Model
+public interface UnknownParameterType {
+  @Input(shape = {BATCH, 784}) Sym pixels();
+  @Dense(units = 128) Sym hidden(Symbol pixels);
+  @Dense(units = 10) Sym logits(Sym hidden);
+}

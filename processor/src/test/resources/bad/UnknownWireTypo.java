@@ -1,0 +1,13 @@
+package bad;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+@Model
+public interface UnknownWireTypo {
+  @Input(shape = {BATCH, 784}) Sym pixels();
+  @Dense(units = 128) Sym hidden(Sym pixels);
+  @Dense(units = 10) Sym logits(Sym hiden);
+  @Softmax Sym probs(Sym logits);
+}

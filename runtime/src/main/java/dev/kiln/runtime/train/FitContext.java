@@ -1,0 +1,50 @@
+package dev.kiln.runtime.train;
+
+/** What a training loop tells its listeners about itself, and how they can stop it. */
+public final class FitContext {
+  private final String model;
+  private final int epochs;
+  private final int batchesPerEpoch;
+  private final int examplesPerEpoch;
+  private String stopReason;
+
+  /** A context for training {@code model} for {@code epochs} epochs. */
+  public FitContext(String model, int epochs, int batchesPerEpoch, int examplesPerEpoch) {
+    this.model = model;
+    this.epochs = epochs;
+    this.batchesPerEpoch = batchesPerEpoch;
+    this.examplesPerEpoch = examplesPerEpoch;
+  }
+
+  /** The model's name. */
+  public String model() {
+    return model;
+  }
+
+  /** Epochs planned. */
+  public int epochs() {
+    return epochs;
+  }
+
+  /** Training batches per epoch. */
+  public int batchesPerEpoch() {
+    return batchesPerEpoch;
+  }
+
+  /** Training examples per epoch. */
+  public int examplesPerEpoch() {
+    return examplesPerEpoch;
+  }
+
+  /** Asks the loop to stop after the current batch; the first reason given is kept. */
+  public void stop(String reason) {
+    if (stopReason == null) {
+      stopReason = reason;
+    }
+  }
+
+  /** Why training was asked to stop, or null. */
+  public String stopReason() {
+    return stopReason;
+  }
+}

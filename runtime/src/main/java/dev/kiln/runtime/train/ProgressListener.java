@@ -1,0 +1,86 @@
+package dev.kiln.runtime.train;
+
+import java.util.Locale;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shows training progress: on a terminal, a progress bar per epoch with rate, ETA and the
+ * running loss; otherwise (CI, redirected output) an SLF4J line every {@code logEvery} batches
+ * and one per epoch.
+ */
+public final class ProgressListener implements TrainingListener {
+  private static final Logger LOG = LoggerFactory.getLogger(ProgressListener.class);
+
+  private final boolean terminal;
+  private final int logEvery;
+  private ProgressBar bar;
+  private double lossSum;
+  private int examples;
+
+  /** A bar on a terminal, else a log line every 500 batches. */
+  public ProgressListener() {
+    this(System.console() != null, 500);
+  }
+
+  /** Chooses explicitly between a bar ({@code terminal}) and log lines every {@code logEvery}. */
+  public ProgressListener(boolean terminal, int logEvery) {
+    if (logEvery < 1) {
+      throw new IllegalArgumentException("logEvery must be at least 1, got " + logEvery);
+    }
+    this.terminal = terminal;
+    this.logEvery = logEvery;
+  }
+
+  @Override
+  public void onBatchEnd(FitContext context, BatchStats b) {
+    if (b.batch() == 1) {
+      lossSum = 0;
+      examples = 0;
+      if (terminal) {
+        bar = new ProgressBarBuilder().setTaskName("epoch " + b.epoch() + "/" + context.epochs())
+            .setInitialMax(context.batchesPerEpoch()).setStyle(ProgressBarStyle.ASCII)
+            .setUnit(" batches", 1).showSpeed().build();
+      }
+    }
+    lossSum += b.loss() * b.examples();
+    examples += b.examples();
+    double running = lossSum / examples;
+    if (bar != null) {
+      bar.stepTo(b.batch());
+      bar.setExtraMessage(String.format(Locale.ROOT, "loss %.4f", running));
+    } else if (b.batch() % logEvery == 0) {
+      LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d batch %d/%d loss %.4f",
+          context.model(), b.epoch(), context.epochs(), b.batch(), context.batchesPerEpoch(),
+          running));
+    }
+  }
+
+  @Override
+  public void onEpochEnd(FitContext context, EpochStats e) {
+    if (bar != null) {
+      bar.close();
+      bar = null;
+    }
+    String val = e.validation() == null ? ""
+        : String.format(Locale.ROOT, "  validation loss %.4f acc %.4f", e.validation().loss(),
+            e.validation().accuracy());
+    LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d  train loss %.4f acc %.4f%s  %.1f s",
+        context.model(), e.epoch(), context.epochs(), e.trainLoss(), e.trainAccuracy(), val,
+        e.seconds()));
+  }
+
+  @Override
+  public void onFitEnd(FitContext context, FitResult result) {
+    if (bar != null) {
+      bar.close();
+      bar = null;
+    }
+    if (result.stopReason() != null) {
+      LOG.warn(context.model() + " stopped early: " + result.stopReason());
+    }
+  }
+}

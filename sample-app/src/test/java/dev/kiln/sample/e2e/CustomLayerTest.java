@@ -1,0 +1,83 @@
+package dev.kiln.sample.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import dev.kiln.runtime.Init;
+import dev.kiln.runtime.graph.ModelException;
+import dev.kiln.sample.models.AffineOnlyModel;
+import dev.kiln.sample.models.BackwardsNetModel;
+import dev.kiln.sample.models.BrokenNetModel;
+import dev.kiln.sample.models.CustomNetGraph;
+import dev.kiln.sample.models.CustomNetModel;
+import org.junit.jupiter.api.Test;
+
+/** Custom {@code @Layer}s: shapes, parameters, gradients and errors. */
+class CustomLayerTest {
+  @Test
+  void contractShapesAreInferredAtCompileTime() {
+    assertEquals(dev.kiln.runtime.graph.Shape.of(5, 4), CustomNetGraph.HIDDEN_WEIGHT_SHAPE);
+    assertEquals(dev.kiln.runtime.graph.Shape.of(4), CustomNetGraph.HIDDEN_BIAS_SHAPE);
+    assertEquals(dev.kiln.runtime.graph.Shape.of(-1, 3), CustomNetGraph.GATED_SHAPE);
+  }
+
+  @Test
+  void affineComputesXTimesWPlusBWithWLaidOutInByOut() {
+    try (AffineOnlyModel m = AffineOnlyModel.create(); NDManager nd = NDManager.newBaseManager()) {
+      float[] w = new float[20];
+      for (int i = 0; i < 20; i++) {
+        w[i] = i * 0.1f; // W[in][out] = (in * 4 + out) / 10
+      }
+      float[] b = {1, 0, -1, 0.5f};
+      m.params().yWeight().set(w);
+      m.params().yBias().set(b);
+      float[] x = {1, 2, 0, 0, -1};
+      float[] expected = b.clone();
+      for (int o = 0; o < 4; o++) {
+        for (int i = 0; i < 5; i++) {
+          expected[o] += x[i] * w[i * 4 + o];
+        }
+      }
+      assertArrayEquals(expected, m.forward(nd.create(x, new Shape(1, 5))).toFloatArray(),
+          1e-5f);
+      assertArrayEquals(new float[4], new AffineZeroBias(m).bias(), 0f);
+    }
+  }
+
+  /** A fresh model's bias starts at zero ({@code @Param(zeros = true)}). */
+  private record AffineZeroBias(AffineOnlyModel used) {
+    float[] bias() {
+      try (AffineOnlyModel fresh = AffineOnlyModel.create(Init.xavier(), 9)) {
+        return fresh.params().yBias().get();
+      }
+    }
+  }
+
+  @Test
+  void gradientsOfCustomLayersMatchFiniteDifferences() {
+    try (CustomNetModel m = CustomNetModel.create(Init.xavier(), 5);
+        NDManager nd = NDManager.newBaseManager()) {
+      int n = new GradientCheck(m.runtime(), nd, new long[][] {{3, 5}}, 21).run();
+      assertEquals((5 * 4 + 4) + (4 * 3 + 3) + 15, n);
+    }
+  }
+
+  @Test
+  void aShapeErrorInsideTheBodyNamesLayerNodeOperationAndShapes() {
+    ModelException e = assertThrows(ModelException.class, BrokenNetModel::create);
+    assertEquals("BrokenNet.y() @BrokenLayer(out = 2): in layer BrokenLayer, mul of [BATCH, 6] "
+        + "and [6, 2] does not fit: each pair of trailing dimensions must be equal or 1",
+        e.getMessage());
+    assertEquals("y", e.source().node());
+  }
+
+  @Test
+  void aBodyThatBreaksItsOutputContractIsCaughtBeforeBinding() {
+    ModelException e = assertThrows(ModelException.class, BackwardsNetModel::create);
+    assertEquals("BackwardsNet.y() @BackwardsLayer(out = 2): layer BackwardsLayer declares output "
+        + "shape [BATCH, 2] but its forward pass returned [2, BATCH]", e.getMessage());
+  }
+}
