@@ -1,0 +1,154 @@
+package dev.kiln.runtime;
+
+import dev.kiln.runtime.exec.ParameterStore;
+import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.Shape;
+import java.util.List;
+
+/**
+ * AdamW: Adam with weight decay decoupled from the gradient (Loshchilov &amp; Hutter), with
+ * MXNet's fused {@code _adamw_update} run in place on each parameter. At step {@code t} (1 for
+ * the first) at scheduled rate {@code lr}:
+ *
+ * <pre>
+ * g  = clip(rescale · grad)                        no weight decay in the gradient
+ * m  = β1 · m + (1 - β1) · g
+ * v  = β2 · v + (1 - β2) · g²
+ * c  = sqrt(1 - β2^t) / (1 - β1^t)                 bias correction, as in {@link Adam}
+ * w -= lr · (c · m / (sqrt(v) + ε) + wd · w)       w on the right is the weight before the step
+ * </pre>
+ *
+ * <p>So the decay shrinks weights by {@code lr · wd} per step whatever the gradients, and
+ * follows the schedule. (MXNet's operator computes {@code w -= eta · (lr · m / (sqrt(v) + ε) + wd
+ * · w)}; Kiln passes the scheduled rate as {@code eta} and the bias correction as {@code lr}.)
+ * The gradient rescale factor is one one-element array shared by every parameter, as the
+ * operator takes it.
+ *
+ * <pre>{@code
+ * AdamW.builder().learningRate(1e-3f).weightDecay(0.01f).build()
+ * }</pre>
+ */
+public final class AdamW extends FusedOptimizer {
+  private static final String[] KEYS = {
+    "lr", "beta1", "beta2", "epsilon", "wd", "eta", "clip_gradient"
+  };
+
+  private final float beta1;
+  private final float beta2;
+  private final float epsilon;
+  private Tensor rescaleArray;
+  private float rescaleWritten = Float.NaN;
+
+  /** AdamW with learning rate 0.001, no weight decay, β1 0.9, β2 0.999, ε 1e-8. */
+  public AdamW() {
+    this(builder());
+  }
+
+  /** AdamW with a learning rate and decoupled weight decay {@code wd}. */
+  public AdamW(float learningRate, float weightDecay) {
+    this(builder().learningRate(learningRate).weightDecay(weightDecay));
+  }
+
+  private AdamW(Builder b) {
+    super("AdamW", KEYS, b);
+    this.beta1 = b.moments.beta1;
+    this.beta2 = b.moments.beta2;
+    this.epsilon = b.moments.epsilon;
+  }
+
+  /** A builder; the learning rate is 0.001 and the weight decay 0 unless set. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The first-moment decay rate β1. */
+  public float beta1() {
+    return beta1;
+  }
+
+  /** The second-moment decay rate β2. */
+  public float beta2() {
+    return beta2;
+  }
+
+  /** The ε added to {@code sqrt(v)}. */
+  public float epsilon() {
+    return epsilon;
+  }
+
+  @Override
+  State newState(ParameterStore.Slot slot) {
+    List<Tensor> moments = zerosLike(slot, 2);
+    try {
+      return new State(moments,
+          inPlace("_adamw_update", slot, moments, rescaleArray.handle()));
+    } catch (RuntimeException e) {
+      moments.forEach(Tensor::close);
+      throw e;
+    }
+  }
+
+  @Override
+  void values(float[] out, float lr, float rescale, long t) {
+    if (rescaleArray == null) {
+      rescaleArray = Tensor.zeros(Shape.of(1));
+    }
+    if (rescale != rescaleWritten) {
+      // The operator reads its rescale factor from an array, and skips the update if it is 0.
+      rescaleArray.copyFrom(new float[] {rescale});
+      rescaleWritten = rescale;
+    }
+    out[0] = (float) Moments.biasCorrection(beta1, beta2, t);
+    out[1] = beta1;
+    out[2] = beta2;
+    out[3] = epsilon;
+    out[4] = weightDecay();
+    out[5] = lr;
+    out[6] = clipGradient();
+  }
+
+  @Override
+  void closeExtra() {
+    if (rescaleArray != null) {
+      rescaleArray.close();
+      rescaleArray = null;
+    }
+  }
+
+  /** Builds an {@link AdamW}. */
+  public static final class Builder extends FusedOptimizer.Builder<Builder> {
+    private final Moments moments = new Moments();
+
+    private Builder() {
+      super(1e-3f);
+    }
+
+    @Override
+    Builder self() {
+      return this;
+    }
+
+    /** The first-moment decay rate, in {@code [0, 1)}; 0.9 by default. */
+    public Builder beta1(float beta1) {
+      moments.beta1(beta1);
+      return this;
+    }
+
+    /** The second-moment decay rate, in {@code [0, 1)}; 0.999 by default. */
+    public Builder beta2(float beta2) {
+      moments.beta2(beta2);
+      return this;
+    }
+
+    /** The ε added to {@code sqrt(v)}, positive; 1e-8 by default. */
+    public Builder epsilon(float epsilon) {
+      moments.epsilon(epsilon);
+      return this;
+    }
+
+    @Override
+    public AdamW build() {
+      return new AdamW(this);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package dev.kiln.runtime;
+
+/** The built-in {@link LearningRate} schedules; made through its factory methods. */
+final class Schedules {
+  private Schedules() {}
+
+  static void checkRate(String what, float rate) {
+    if (!(rate > 0) || !Float.isFinite(rate)) {
+      throw new IllegalArgumentException(what + " must be positive and finite, got " + rate);
+    }
+  }
+
+  record Constant(float value) implements LearningRate {
+    @Override
+    public float rate(long step) {
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return "constant(" + value + ")";
+    }
+  }
+
+  record Step(float start, float factor, int every) implements LearningRate {
+    @Override
+    public float rate(long step) {
+      return (float) (start * Math.pow(factor, Math.floorDiv(Math.max(step, 0), every)));
+    }
+
+    @Override
+    public float base() {
+      return start;
+    }
+
+    @Override
+    public String toString() {
+      return "step(" + start + ", factor " + factor + " every " + every + " steps)";
+    }
+  }
+
+  record Cosine(float start, float floor, int steps) implements LearningRate {
+    @Override
+    public float rate(long step) {
+      double progress = Math.min(Math.max(step, 0), steps) / (double) steps;
+      return (float) (floor + (start - floor) * (1 + Math.cos(Math.PI * progress)) / 2);
+    }
+
+    @Override
+    public float base() {
+      return start;
+    }
+
+    @Override
+    public String toString() {
+      return "cosine(" + start + " to " + floor + " over " + steps + " steps)";
+    }
+  }
+
+  record Warmup(LearningRate after, int steps) implements LearningRate {
+    @Override
+    public float rate(long step) {
+      if (step < steps) {
+        return (float) ((double) after.base() * (Math.max(step, 0) + 1) / steps);
+      }
+      return after.rate(step - steps);
+    }
+
+    @Override
+    public float base() {
+      return after.base();
+    }
+
+    @Override
+    public String toString() {
+      return after + " after " + steps + " warm-up steps";
+    }
+  }
+}
