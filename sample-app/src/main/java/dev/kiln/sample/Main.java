@@ -1,6 +1,9 @@
 package dev.kiln.sample;
 
+import dev.kiln.runtime.Adam;
+import dev.kiln.runtime.AdamW;
 import dev.kiln.runtime.Classifier;
+import dev.kiln.runtime.LearningRate;
 import dev.kiln.runtime.Optimizer;
 import dev.kiln.runtime.Sgd;
 import dev.kiln.runtime.data.DataLoader;
@@ -88,7 +91,7 @@ public final class Main implements Runnable {
     @Mixin
     Common common;
 
-    @Option(names = "--epochs", defaultValue = "5", description = "Passes over the training "
+    @Option(names = "--epochs", defaultValue = "10", description = "Passes over the training "
         + "set (default: ${DEFAULT-VALUE}).")
     int epochs;
 
@@ -96,13 +99,21 @@ public final class Main implements Runnable {
         + "(default: ${DEFAULT-VALUE}).")
     int batchSize;
 
-    @Option(names = "--optimizer", defaultValue = "sgd", description = "sgd (default: "
-        + "${DEFAULT-VALUE}).")
+    @Option(names = "--optimizer", defaultValue = "adam", description = "sgd, momentum (SGD "
+        + "with Nesterov momentum 0.9), adam or adamw (default: ${DEFAULT-VALUE}).")
     String optimizer;
 
-    @Option(names = "--lr", defaultValue = "0.1", description = "Learning rate (default: "
-        + "${DEFAULT-VALUE}).")
-    float learningRate;
+    @Option(names = "--lr", description = "Learning rate (default: 0.001 for adam and adamw, "
+        + "0.1 for sgd, 0.05 for momentum).")
+    Float learningRate;
+
+    @Option(names = "--schedule", defaultValue = "cosine", description = "Learning-rate "
+        + "schedule: constant, or cosine (decays to 0 over the run; default: ${DEFAULT-VALUE}).")
+    String schedule;
+
+    @Option(names = "--weight-decay", defaultValue = "0", description = "L2 weight decay "
+        + "(decoupled for adamw; default: ${DEFAULT-VALUE}).")
+    float weightDecay;
 
     @Option(names = "--seed", defaultValue = "0", description = "Seed for initialisation and "
         + "shuffling (default: ${DEFAULT-VALUE}).")
@@ -119,6 +130,7 @@ public final class Main implements Runnable {
             + epochs + " and " + batchSize);
       }
       FashionMnist data = common.load();
+      totalSteps = (long) epochs * data.train().batchCount(batchSize);
       PrintStream o = System.out;
       o.printf(Locale.ROOT, "Fashion-MNIST: %d training and %d test images from %s%n",
           data.train().size(), data.test().size(), common.data);
@@ -151,11 +163,30 @@ public final class Main implements Runnable {
       }
     }
 
+    private long totalSteps;
+
     private Optimizer optimizer() {
-      return switch (optimizer.toLowerCase(Locale.ROOT)) {
-        case "sgd" -> new Sgd(learningRate);
+      String name = optimizer.toLowerCase(Locale.ROOT);
+      float lr = learningRate != null ? learningRate : switch (name) {
+        case "sgd" -> 0.1f;
+        case "momentum" -> 0.05f;
+        default -> 0.001f;
+      };
+      LearningRate rate = switch (schedule.toLowerCase(Locale.ROOT)) {
+        case "constant" -> LearningRate.constant(lr);
+        case "cosine" -> LearningRate.cosine(lr, 0f, (int) Math.min(Integer.MAX_VALUE,
+            totalSteps));
+        default -> throw new IllegalArgumentException("unknown schedule '" + schedule
+            + "'; choose constant or cosine");
+      };
+      return switch (name) {
+        case "sgd" -> Sgd.builder().schedule(rate).weightDecay(weightDecay).build();
+        case "momentum" -> Sgd.builder().schedule(rate).momentum(0.9f).nesterov(true)
+            .weightDecay(weightDecay).build();
+        case "adam" -> Adam.builder().schedule(rate).weightDecay(weightDecay).build();
+        case "adamw" -> AdamW.builder().schedule(rate).weightDecay(weightDecay).build();
         default -> throw new IllegalArgumentException("unknown optimizer '" + optimizer
-            + "'; choose sgd");
+            + "'; choose sgd, momentum, adam or adamw");
       };
     }
   }
