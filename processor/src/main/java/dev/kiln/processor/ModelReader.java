@@ -40,6 +40,18 @@ import javax.lang.model.util.Elements;
 final class ModelReader {
   static final String SYM = "dev.kiln.annotations.Sym";
 
+  /**
+   * The order in which a built-in annotation's attributes are written in messages and tables.
+   * Compilers list the elements of an annotation read from a class file in different orders
+   * (ecj is not javac), so generated code must not depend on theirs.
+   */
+  private static final Map<String, List<String>> ATTRIBUTE_ORDER = Map.of(
+      Input.class.getName(), List.of("shape"),
+      Dense.class.getName(), List.of("units", "activation", "noBias", "flatten"),
+      Activation.class.getName(), List.of("value"),
+      Softmax.class.getName(), List.of("axis"),
+      Concat.class.getName(), List.of("axis"));
+
   /** Every layer annotation and how to read it. */
   private static final Map<Class<? extends Annotation>, Function<Annotation, LayerSpec>> LAYERS =
       layers();
@@ -247,7 +259,14 @@ final class ModelReader {
     List<String> parts = new ArrayList<>();
     Map<? extends ExecutableElement, ? extends AnnotationValue> values =
         mirror.getElementValues();
-    for (ExecutableElement attr : ElementFilter.methodsIn(type.getEnclosedElements())) {
+    List<ExecutableElement> attrs = new ArrayList<>(
+        ElementFilter.methodsIn(type.getEnclosedElements()));
+    List<String> order = ATTRIBUTE_ORDER.get(type.getQualifiedName().toString());
+    if (order != null) {
+      attrs.sort(java.util.Comparator.comparingInt(
+          a -> order.indexOf(a.getSimpleName().toString())));
+    }
+    for (ExecutableElement attr : attrs) {
       for (var e : values.entrySet()) {
         if (e.getKey().getSimpleName().equals(attr.getSimpleName())) {
           String n = attr.getSimpleName().toString();
