@@ -55,7 +55,6 @@ class EclipseCompilerTest {
           + ".java"), StandardCharsets.UTF_8);
       String actual = Files.readString(gen.resolve("demo/" + name + ".java"),
           StandardCharsets.UTF_8);
-      Files.writeString(Path.of("target/ecj-" + name + ".java"), actual);
       assertEquals(expected, actual, name);
       assertTrue(Files.exists(out.resolve("demo/" + name + ".class")), name + " compiled");
     }
