@@ -61,7 +61,7 @@ public final class ModelRuntime implements AutoCloseable {
     this.modelName = modelName;
     this.graph = graph;
     try {
-      this.params = new ParameterStore(graph.params());
+      this.params = new ParameterStore(graph.params(), graph.auxStates());
     } catch (RuntimeException e) {
       graph.close();
       throw e;
@@ -75,6 +75,8 @@ public final class ModelRuntime implements AutoCloseable {
       float[] values = new float[(int) slot.weight().size()];
       if (slot.spec().kind() == ParamSpec.Kind.WEIGHT) {
         init.fill(slot.spec(), values, rng);
+      } else if (slot.spec().kind() == ParamSpec.Kind.GAMMA) {
+        java.util.Arrays.fill(values, 1f);
       }
       slot.weight().copyFrom(values);
     }
@@ -180,10 +182,13 @@ public final class ModelRuntime implements AutoCloseable {
     update(plainSgd);
   }
 
-  /** One step of {@code optimizer} on every parameter, then the gradients are zeroed. */
+  /**
+   * One step of {@code optimizer} on every trainable parameter (those of {@code @Frozen} nodes
+   * are left alone), then the gradients are zeroed.
+   */
   public void update(Optimizer optimizer) {
     checkOpen();
-    optimizer.step(params.slots());
+    optimizer.step(trainableSlots());
     params.zeroGrads();
     gradientsOverwritten = false;
   }
@@ -265,6 +270,46 @@ public final class ModelRuntime implements AutoCloseable {
     return params.slots();
   }
 
+  /**
+   * The slots an optimizer may change: every parameter except those of {@code @Frozen} nodes,
+   * in MXNet's argument order. Every update path steps exactly these.
+   */
+  public List<ParameterStore.Slot> trainableSlots() {
+    checkOpen();
+    return params.slots().stream().filter(s -> !graph.isFrozen(s.name())).toList();
+  }
+
+  /** Whether parameter {@code name} belongs to a {@code @Frozen} node. */
+  public boolean isFrozen(String name) {
+    slot(name);
+    return graph.isFrozen(name);
+  }
+
+  /**
+   * Typed access to auxiliary state {@code name} (e.g. {@code bn_moving_mean}): read and write
+   * like a parameter; it has no gradient.
+   */
+  public Parameter auxState(String name) {
+    auxSlot(name);
+    return new Parameter(this, name, true);
+  }
+
+  /** The array of auxiliary state {@code name}, shared by all executors. */
+  public ParameterStore.AuxSlot auxSlot(String name) {
+    checkOpen();
+    ParameterStore.AuxSlot s = params.aux(name);
+    if (s == null) {
+      throw new IllegalArgumentException(modelName + " has no auxiliary state '" + name + "'");
+    }
+    return s;
+  }
+
+  /** The auxiliary states, in MXNet's order. */
+  public List<ParameterStore.AuxSlot> auxSlots() {
+    checkOpen();
+    return params.auxSlots();
+  }
+
   /** The symbol as MXNet JSON. */
   public String symbolJson() {
     return graph().toJson();
@@ -272,7 +317,8 @@ public final class ModelRuntime implements AutoCloseable {
 
   /**
    * Writes an MXNet checkpoint: {@code prefix-symbol.json} and {@code prefix-0000.params} (an
-   * NDArray list keyed {@code arg:<name>}). Each file is written beside its target and renamed
+   * NDArray list keyed {@code arg:<name>} for parameters and {@code aux:<name>} for auxiliary
+   * states). Each file is written beside its target and renamed
    * into place, so a crash leaves the old checkpoint or the new one, never half of one.
    */
   public void save(Path prefix) {
@@ -285,11 +331,16 @@ public final class ModelRuntime implements AutoCloseable {
       Path tmp = Files.createTempFile(dir, paramsFile.getFileName().toString(), ".tmp");
       try {
         List<ParameterStore.Slot> slots = params.slots();
-        Pointer[] handles = new Pointer[slots.size()];
-        String[] keys = new String[slots.size()];
-        for (int i = 0; i < handles.length; i++) {
+        List<ParameterStore.AuxSlot> auxSlots = params.auxSlots();
+        Pointer[] handles = new Pointer[slots.size() + auxSlots.size()];
+        String[] keys = new String[handles.length];
+        for (int i = 0; i < slots.size(); i++) {
           handles[i] = slots.get(i).weight().handle();
           keys[i] = "arg:" + slots.get(i).name();
+        }
+        for (int i = 0; i < auxSlots.size(); i++) {
+          handles[slots.size() + i] = auxSlots.get(i).value().handle();
+          keys[slots.size() + i] = "aux:" + auxSlots.get(i).name();
         }
         Mx.check(Mx.api().MXNDArraySave(tmp.toString(), handles.length, handles, keys),
             "MXNDArraySave");
@@ -310,8 +361,9 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * Reads the parameters of checkpoint {@code prefix} into this model. Every parameter of the
-   * model must be in the file with its exact shape; nothing is changed unless all are.
+   * Reads the parameters (and auxiliary states) of checkpoint {@code prefix} into this model.
+   * Every one of them must be in the file with its exact shape; nothing is changed unless all
+   * are.
    */
   public void loadParams(Path prefix) {
     checkOpen();
@@ -350,12 +402,25 @@ public final class ModelRuntime implements AutoCloseable {
               + s.spec().shape());
         }
       }
+      for (ParameterStore.AuxSlot a : params.auxSlots()) {
+        Tensor t = byName.get(a.name());
+        if (t == null) {
+          missing.add(a.name());
+        } else if (!t.shape().equals(a.spec().shape())) {
+          throw new IllegalArgumentException(modelName + ": checkpoint " + paramsFile
+              + " has auxiliary state " + a.name() + " of shape " + t.shape()
+              + ", the model needs " + a.spec().shape());
+        }
+      }
       if (!missing.isEmpty()) {
         throw new IllegalArgumentException(modelName + ": checkpoint " + paramsFile
             + " lacks parameters " + missing.stream().sorted().toList());
       }
       for (ParameterStore.Slot s : params.slots()) {
         s.weight().copyFrom(byName.get(s.name()).handle());
+      }
+      for (ParameterStore.AuxSlot a : params.auxSlots()) {
+        a.value().copyFrom(byName.get(a.name()).handle());
       }
     } finally {
       for (Tensor t : loaded) {
