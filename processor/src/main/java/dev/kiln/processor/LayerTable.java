@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * The model's layer table (node, layer, MXNet operator, output shape, parameter count), as
- * plain text for {@code summary()} and the model's Javadoc.
+ * plain text for {@code summary()} and the model's Javadoc. The count is of learnable values
+ * (auxiliary states such as moving averages are not counted); frozen nodes are marked.
  */
 final class LayerTable {
   private LayerTable() {}
@@ -17,7 +18,8 @@ final class LayerTable {
     for (NodeSpec n : m.spec().nodes()) {
       long count = m.paramCount(n.name());
       total += count;
-      rows.add(new String[] {n.name(), n.annotationText(), n.layer().op(),
+      String layer = n.frozen() ? "@Frozen " + n.annotationText() : n.annotationText();
+      rows.add(new String[] {n.name(), layer, n.layer().op(),
           m.shapes().get(n.name()).toString(), Long.toString(count)});
     }
     rows.add(new String[] {"total", "", "", "", Long.toString(total)});
