@@ -14,8 +14,10 @@ import java.lang.annotation.Target;
  * <pre>{@code @BatchNorm Sym bn(Sym conv);   // per channel of [N, C, H, W]}</pre>
  *
  * <p>In training mode each channel is normalised with the batch's mean and (biased) variance,
- * and the moving averages are updated: {@code moving = momentum·moving + (1 - momentum)·batch}.
- * In inference mode (a model's default) the moving averages are used instead.
+ * and the moving averages are updated, {@code moving = momentum·moving + (1 - momentum)·batch},
+ * by the training step's backward pass (MXNet 1.9.1 updates them in {@code BatchNorm}'s
+ * backward, so a training-mode forward alone leaves them unchanged). In inference mode (a
+ * model's default) the moving averages are used instead.
  *
  * <p>Shape rule (MXNet's {@code BatchNormShape}): the output has the input's shape; the size
  * {@code C} of {@code axis} must be known at compile time. Parameters {@code <node>_gamma}
