@@ -60,8 +60,8 @@ enum Message {
       "%s: pad %d must be smaller than the kernel %d along the %s, or a window at the border "
           + "covers only padding"),
   KERNEL_TOO_LARGE("KernelTooLarge",
-      "%s: the window spans %d along the %s (%s), but the input is %d there (%d with padding), "
-          + "from %s; use a smaller kernel or dilation, or more padding"),
+      "%s: the window spans %d along the %s (%s), more than the %d (%d with padding) of %s; "
+          + "use a smaller kernel or dilation, or more padding"),
   RATE_OUT_OF_RANGE("RateOutOfRange",
       "%s: rate must be in [0, 1) (the probability of dropping a value in training), got %s"),
   OUT_OF_RANGE("OutOfRange", "%s: %s must be %s, got %s"),
