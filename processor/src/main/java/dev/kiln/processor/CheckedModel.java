@@ -17,10 +17,12 @@ import java.util.Map;
  * @param classifierHead the softmax that classifier training turns into {@code SoftmaxOutput}:
  *     the last node, when it is a softmax over {@code [BATCH, classes]} and the only output;
  *     otherwise null
+ * @param aux the auxiliary states (e.g. a batch norm's moving averages) of every node that has
+ *     some, in node order
  */
 record CheckedModel(ModelSpec spec, List<NodeSpec> order, Map<String, TShape> shapes,
     Map<String, List<ParamInfo>> params, List<NodeSpec> inputs, List<NodeSpec> outputs,
-    NodeSpec classifierHead) {
+    NodeSpec classifierHead, Map<String, List<ParamInfo>> aux) {
 
   /**
    * One learnable parameter.
@@ -37,6 +39,24 @@ record CheckedModel(ModelSpec spec, List<NodeSpec> order, Map<String, TShape> sh
     params = Map.copyOf(params);
     inputs = List.copyOf(inputs);
     outputs = List.copyOf(outputs);
+    aux = Map.copyOf(aux);
+  }
+
+  /** A model without auxiliary states. */
+  CheckedModel(ModelSpec spec, List<NodeSpec> order, Map<String, TShape> shapes,
+      Map<String, List<ParamInfo>> params, List<NodeSpec> inputs, List<NodeSpec> outputs,
+      NodeSpec classifierHead) {
+    this(spec, order, shapes, params, inputs, outputs, classifierHead, Map.of());
+  }
+
+  /** The auxiliary states of {@code node}, possibly none. */
+  List<ParamInfo> auxOf(String node) {
+    return aux.getOrDefault(node, List.of());
+  }
+
+  /** Every auxiliary state, in node order. */
+  List<ParamInfo> allAux() {
+    return order.stream().flatMap(n -> auxOf(n.name()).stream()).toList();
   }
 
   String name() {

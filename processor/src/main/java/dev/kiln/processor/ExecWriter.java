@@ -57,6 +57,12 @@ final class ExecWriter {
       field(t, g, "Accumulated gradient of {@code " + p.name() + "}, shared by the model.");
       ctor.addStatement("this.$N = runtime.slot($S).grad()", g, p.name());
     }
+    for (CheckedModel.ParamInfo a : m.allAux()) {
+      String v = names.newName(Names.camel(a.name()));
+      field(t, v, "Auxiliary state {@code " + a.name() + "} " + a.shape()
+          + ", shared by the model.");
+      ctor.addStatement("this.$N = runtime.auxSlot($S).value()", v, a.name());
+    }
     for (int i = 0; i < m.outputs().size(); i++) {
       String out = m.outputs().get(i).name();
       String o = names.newName(out);

@@ -36,6 +36,9 @@ final class GraphWriter {
       for (CheckedModel.ParamInfo p : model.paramsOf(n.name())) {
         shapeConstant.put(p.name(), constants.newName(Names.constant(p.name()) + "_SHAPE"));
       }
+      for (CheckedModel.ParamInfo a : model.auxOf(n.name())) {
+        shapeConstant.put(a.name(), constants.newName(Names.constant(a.name()) + "_SHAPE"));
+      }
     }
     for (NodeSpec n : model.spec().nodes()) {
       sourceConstant.put(n.name(), constants.newName(Names.constant(n.name()) + "_SOURCE"));
@@ -70,6 +73,10 @@ final class GraphWriter {
       for (CheckedModel.ParamInfo p : m.paramsOf(n.name())) {
         t.addField(shapeField(shapeConstant.get(p.name()), p.shape(),
             "Shape of parameter {@code " + p.name() + "}: {@code " + p.shape() + "}."));
+      }
+      for (CheckedModel.ParamInfo a : m.auxOf(n.name())) {
+        t.addField(shapeField(shapeConstant.get(a.name()), a.shape(),
+            "Shape of auxiliary state {@code " + a.name() + "}: {@code " + a.shape() + "}."));
       }
     }
     for (NodeSpec n : m.spec().nodes()) {
@@ -158,6 +165,9 @@ final class GraphWriter {
       params.add(w.parameterName());
     }
     String src = sourceConstant.get(n.name());
+    if (n.frozen()) {
+      b.addStatement("this.builder.freeze($L)", src);
+    }
     b.addStatement("return $L", emit(n, src, params));
     return b.build();
   }
@@ -194,6 +204,41 @@ final class GraphWriter {
     if (layer instanceof LayerSpec.Custom c) {
       return custom(n, src, c, in);
     }
+    if (layer instanceof LayerSpec.Conv2D c) {
+      return CodeBlock.of("this.builder.conv2d($L, $L, $L, $L, $L, $L, $L, $T.$L, $L)", src, args,
+          c.filters(), ints(LayerSpec.pair(c.kernel())), ints(LayerSpec.pair(c.stride())),
+          ints(LayerSpec.pair(c.pad())), ints(LayerSpec.pair(c.dilation())), Names.ACT,
+          c.activation().name(), c.noBias());
+    }
+    if (layer instanceof LayerSpec.Pool p) {
+      return CodeBlock.of("this.builder.$L($L, $L, $L, $L, $L)",
+          p.type().equals("max") ? "maxPool" : "avgPool", src, args,
+          ints(LayerSpec.pair(p.kernel())), ints(p.effectiveStride()),
+          ints(LayerSpec.pair(p.pad())));
+    }
+    if (layer instanceof LayerSpec.GlobalAvgPool) {
+      return CodeBlock.of("this.builder.globalAvgPool($L, $L)", src, args);
+    }
+    if (layer instanceof LayerSpec.Reshape r) {
+      String shape = r.shape().stream().map(d -> d == -1 ? "BATCH" : d.toString())
+          .collect(Collectors.joining(", "));
+      return CodeBlock.of("this.builder.reshape($L, $L, $L)", src, args, shape);
+    }
+    if (layer instanceof LayerSpec.Dropout d) {
+      return CodeBlock.of("this.builder.dropout($L, $L, $L)", src, args, d.rate());
+    }
+    if (layer instanceof LayerSpec.BatchNorm bn) {
+      return CodeBlock.of("this.builder.batchNorm($L, $L, $L, $L, $L)", src, args, bn.eps(),
+          bn.momentum(), bn.axis());
+    }
+    if (layer instanceof LayerSpec.LayerNorm ln) {
+      return CodeBlock.of("this.builder.layerNorm($L, $L, $L, $L)", src, args, ln.axis(),
+          ln.eps());
+    }
+    if (layer instanceof LayerSpec.Embedding e) {
+      return CodeBlock.of("this.builder.embedding($L, $L, $L, $L)", src, args, e.inputDim(),
+          e.outputDim());
+    }
     throw new IllegalStateException("no code for " + layer);
   }
 
@@ -227,6 +272,12 @@ final class GraphWriter {
             String.join(", ", args))
         .unindent().unindent()
         .build();
+  }
+
+  /** {@code new int[] {5, 5}}. */
+  private static CodeBlock ints(int[] values) {
+    return CodeBlock.of("new int[] {$L}", java.util.Arrays.stream(values)
+        .mapToObj(Integer::toString).collect(Collectors.joining(", ")));
   }
 
   static AnnotationSpec generated() {

@@ -1,6 +1,7 @@
 package dev.kiln.processor;
 
 import dev.kiln.annotations.Act;
+import java.util.List;
 
 /**
  * What one node computes, read from its annotation. One record per built-in layer; the shape
@@ -133,6 +134,163 @@ sealed interface LayerSpec {
     public boolean variadic() {
       return true;
     }
+  }
+
+  /**
+   * {@code @Conv2D}. Window attributes hold one or two values as written; {@link #pair} reads
+   * them as {@code {height, width}}.
+   */
+  record Conv2D(int filters, List<Integer> kernel, List<Integer> stride, List<Integer> pad,
+      List<Integer> dilation, Act activation, boolean noBias) implements LayerSpec {
+    public Conv2D {
+      kernel = List.copyOf(kernel);
+      stride = List.copyOf(stride);
+      pad = List.copyOf(pad);
+      dilation = List.copyOf(dilation);
+    }
+
+    public String annotation() {
+      return "Conv2D";
+    }
+
+    public String op() {
+      return activation == Act.NONE ? "Convolution"
+          : "Convolution+Activation(" + activation.mxnetName() + ")";
+    }
+
+    public int arity() {
+      return 1;
+    }
+  }
+
+  /**
+   * {@code @MaxPool} ({@code max}) or {@code @AvgPool} ({@code avg}); an empty {@code stride}
+   * means the kernel.
+   */
+  record Pool(String type, List<Integer> kernel, List<Integer> stride, List<Integer> pad)
+      implements LayerSpec {
+    public Pool {
+      kernel = List.copyOf(kernel);
+      stride = List.copyOf(stride);
+      pad = List.copyOf(pad);
+    }
+
+    public String annotation() {
+      return type.equals("max") ? "MaxPool" : "AvgPool";
+    }
+
+    public String op() {
+      return "Pooling(" + type + ")";
+    }
+
+    public int arity() {
+      return 1;
+    }
+
+    /** The stride as {@code {height, width}}: the kernel's when none was given. */
+    int[] effectiveStride() {
+      return stride.isEmpty() ? pair(kernel) : pair(stride);
+    }
+  }
+
+  /** {@code @GlobalAvgPool}. */
+  record GlobalAvgPool() implements LayerSpec {
+    public String annotation() {
+      return "GlobalAvgPool";
+    }
+
+    public String op() {
+      return "Pooling(global avg)";
+    }
+
+    public int arity() {
+      return 1;
+    }
+  }
+
+  /** {@code @Reshape}, in MXNet's notation with its special values. */
+  record Reshape(List<Integer> shape) implements LayerSpec {
+    public Reshape {
+      shape = List.copyOf(shape);
+    }
+
+    public String annotation() {
+      return "Reshape";
+    }
+
+    public String op() {
+      return "Reshape";
+    }
+
+    public int arity() {
+      return 1;
+    }
+  }
+
+  /** {@code @Dropout}. */
+  record Dropout(double rate) implements LayerSpec {
+    public String annotation() {
+      return "Dropout";
+    }
+
+    public String op() {
+      return "Dropout";
+    }
+
+    public int arity() {
+      return 1;
+    }
+  }
+
+  /** {@code @BatchNorm}. */
+  record BatchNorm(double eps, double momentum, int axis) implements LayerSpec {
+    public String annotation() {
+      return "BatchNorm";
+    }
+
+    public String op() {
+      return "BatchNorm";
+    }
+
+    public int arity() {
+      return 1;
+    }
+  }
+
+  /** {@code @LayerNorm}. */
+  record LayerNorm(int axis, double eps) implements LayerSpec {
+    public String annotation() {
+      return "LayerNorm";
+    }
+
+    public String op() {
+      return "LayerNorm";
+    }
+
+    public int arity() {
+      return 1;
+    }
+  }
+
+  /** {@code @Embedding}. */
+  record Embedding(int inputDim, int outputDim) implements LayerSpec {
+    public String annotation() {
+      return "Embedding";
+    }
+
+    public String op() {
+      return "Embedding";
+    }
+
+    public int arity() {
+      return 1;
+    }
+  }
+
+  /** A window attribute of one or two values as {@code {height, width}}. */
+  static int[] pair(List<Integer> values) {
+    return values.size() == 1 ? new int[] {values.get(0), values.get(0)}
+        : new int[] {values.get(0), values.get(1)};
   }
 
   /**

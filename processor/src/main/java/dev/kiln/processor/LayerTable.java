@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The model's layer table, as plain text for {@code summary()} and the model's Javadoc: node,
  * layer, MXNet operator, output shape, parameter count, and per example the forward FLOPs and
- * the output activation's size (see {@link Costs}), with totals.
+ * the output activation's size (see {@link Costs}), with totals. The parameter count is of learnable values
+ * (auxiliary states such as moving averages are not counted); frozen nodes are marked.
  */
 final class LayerTable {
   private LayerTable() {}
@@ -28,7 +29,8 @@ final class LayerTable {
       flops += Math.max(0, f);
       long b = Costs.activationBytes(out);
       bytes += b;
-      rows.add(new String[] {n.name(), n.annotationText(), n.layer().op(), out.toString(),
+      String layer = n.frozen() ? "@Frozen " + n.annotationText() : n.annotationText();
+      rows.add(new String[] {n.name(), layer, n.layer().op(), out.toString(),
           Long.toString(count), Costs.human(f, ""), Costs.human(b, "B")});
     }
     rows.add(new String[] {"total", "", "", "", Long.toString(total),

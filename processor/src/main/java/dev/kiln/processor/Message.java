@@ -64,6 +64,25 @@ enum Message {
   CUSTOM_PARAM_BATCH("CustomParamBatch",
       "%s: parameter %s of layer @%s would have shape %s; a parameter's dimensions must not "
           + "depend on BATCH"),
+  WRONG_RANK("WrongRank", "%s: %s needs a rank-%s %s input, got %s%s"),
+  UNKNOWN_CHANNELS("UnknownChannels",
+      "%s: %s needs the size of axis %d (%s) known at compile time to shape its parameters, "
+          + "got %s; only other dimensions may be BATCH"),
+  BAD_WINDOW("BadWindow",
+      "%s: %s takes one value (used for height and width) or two ({height, width}), got %d"),
+  NEGATIVE("Negative", "%s: %s must be 0 or more, got %d"),
+  PAD_TOO_LARGE("PadTooLarge",
+      "%s: pad %d must be smaller than the kernel %d along the %s, or a window at the border "
+          + "covers only padding"),
+  KERNEL_TOO_LARGE("KernelTooLarge",
+      "%s: the window spans %d along the %s (%s), more than the %d (%d with padding) of %s; "
+          + "use a smaller kernel or dilation, or more padding"),
+  RATE_OUT_OF_RANGE("RateOutOfRange",
+      "%s: rate must be in [0, 1) (the probability of dropping a value in training), got %s"),
+  OUT_OF_RANGE("OutOfRange", "%s: %s must be %s, got %s"),
+  BAD_RESHAPE("BadReshape", "%s: cannot reshape to %s: %s"),
+  FROZEN_WITHOUT_PARAMS("FrozenWithoutParams",
+      "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
   UNUSED_INPUT("UnusedInput", Diagnostic.Kind.WARNING,
       "input %s of %s is read by no node; remove it or wire a node to it"),
   UNUSED_NODE("UnusedNode", Diagnostic.Kind.WARNING,

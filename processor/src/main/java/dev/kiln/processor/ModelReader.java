@@ -2,17 +2,27 @@ package dev.kiln.processor;
 
 import dev.kiln.annotations.Activation;
 import dev.kiln.annotations.Add;
+import dev.kiln.annotations.AvgPool;
+import dev.kiln.annotations.BatchNorm;
 import dev.kiln.annotations.Concat;
+import dev.kiln.annotations.Conv2D;
 import dev.kiln.annotations.Dense;
+import dev.kiln.annotations.Dropout;
+import dev.kiln.annotations.Embedding;
 import dev.kiln.annotations.Flatten;
 import dev.kiln.annotations.From;
+import dev.kiln.annotations.GlobalAvgPool;
 import dev.kiln.annotations.Input;
+import dev.kiln.annotations.LayerNorm;
+import dev.kiln.annotations.MaxPool;
 import dev.kiln.annotations.Model;
 import dev.kiln.annotations.Output;
+import dev.kiln.annotations.Reshape;
 import dev.kiln.annotations.Softmax;
 import java.lang.annotation.Annotation;
 import java.lang.annotation.AnnotationTypeMismatchException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,7 +86,39 @@ final class ModelReader {
     m.put(Flatten.class, a -> new LayerSpec.Flatten());
     m.put(Add.class, a -> new LayerSpec.Add());
     m.put(Concat.class, a -> new LayerSpec.Concat(((Concat) a).axis()));
+    m.put(Conv2D.class, a -> {
+      Conv2D c = (Conv2D) a;
+      return new LayerSpec.Conv2D(c.filters(), list(c.kernel()), list(c.stride()),
+          list(c.pad()), list(c.dilation()), c.activation(), c.noBias());
+    });
+    m.put(MaxPool.class, a -> {
+      MaxPool p = (MaxPool) a;
+      return new LayerSpec.Pool("max", list(p.kernel()), list(p.stride()), list(p.pad()));
+    });
+    m.put(AvgPool.class, a -> {
+      AvgPool p = (AvgPool) a;
+      return new LayerSpec.Pool("avg", list(p.kernel()), list(p.stride()), list(p.pad()));
+    });
+    m.put(GlobalAvgPool.class, a -> new LayerSpec.GlobalAvgPool());
+    m.put(Reshape.class, a -> new LayerSpec.Reshape(list(((Reshape) a).shape())));
+    m.put(Dropout.class, a -> new LayerSpec.Dropout(((Dropout) a).rate()));
+    m.put(BatchNorm.class, a -> {
+      BatchNorm b = (BatchNorm) a;
+      return new LayerSpec.BatchNorm(b.eps(), b.momentum(), b.axis());
+    });
+    m.put(LayerNorm.class, a -> {
+      LayerNorm l = (LayerNorm) a;
+      return new LayerSpec.LayerNorm(l.axis(), l.eps());
+    });
+    m.put(Embedding.class, a -> {
+      Embedding e = (Embedding) a;
+      return new LayerSpec.Embedding(e.inputDim(), e.outputDim());
+    });
     return m;
+  }
+
+  private static List<Integer> list(int[] values) {
+    return Arrays.stream(values).boxed().toList();
   }
 
   /**
@@ -235,6 +277,9 @@ final class ModelReader {
         report.add(Message.BAD_ACTIVATION, method, mirror, "value", where);
         return false;
       }
+    } else {
+      return new LayerAttributes(report, method, mirror, where + " " + render(mirror))
+          .check(layer);
     }
     return true;
   }
@@ -270,7 +315,12 @@ final class ModelReader {
       for (var e : values.entrySet()) {
         if (e.getKey().getSimpleName().equals(attr.getSimpleName())) {
           String n = attr.getSimpleName().toString();
-          String v = renderValue(e.getValue().getValue(), n.equals("shape"));
+          Object raw = e.getValue().getValue();
+          boolean shape = n.equals("shape");
+          if (!shape && raw instanceof List<?> one && one.size() == 1) {
+            raw = ((AnnotationValue) one.get(0)).getValue();
+          }
+          String v = renderValue(raw, shape);
           parts.add(n.equals("value") ? v : n + " = " + v);
         }
       }

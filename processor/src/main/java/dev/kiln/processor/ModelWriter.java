@@ -297,9 +297,22 @@ final class ModelWriter {
       p.addMethod(MethodSpec.methodBuilder(names.newName(Names.camel(info.name())))
           .addModifiers(Modifier.PUBLIC)
           .returns(Names.PARAMETER)
-          .addJavadoc("Parameter {@code $L} of node {@code $L} ({@code $L}), shape {@code $L}.\n",
-              info.name(), node.name(), node.annotationText(), info.shape())
+          .addJavadoc("Parameter {@code $L} of node {@code $L} ({@code $L}), shape {@code $L}$L.\n",
+              info.name(), node.name(), node.annotationText(), info.shape(),
+              node.frozen() ? "; frozen: no update changes it" : "")
           .addStatement("return runtime.param($S)", info.name())
+          .build());
+    }
+    for (CheckedModel.ParamInfo info : m.allAux()) {
+      NodeSpec node = m.spec().nodes().stream().filter(n -> n.name().equals(info.node()))
+          .findFirst().orElseThrow();
+      p.addMethod(MethodSpec.methodBuilder(names.newName(Names.camel(info.name())))
+          .addModifiers(Modifier.PUBLIC)
+          .returns(Names.PARAMETER)
+          .addJavadoc("Auxiliary state {@code $L} of node {@code $L} ({@code $L}), shape {@code "
+              + "$L}: updated by\ntraining-mode forward passes, never by an optimizer; it has no "
+              + "gradient.\n", info.name(), node.name(), node.annotationText(), info.shape())
+          .addStatement("return runtime.auxState($S)", info.name())
           .build());
     }
     return p.build();

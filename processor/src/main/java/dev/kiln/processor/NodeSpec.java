@@ -1,5 +1,6 @@
 package dev.kiln.processor;
 
+import dev.kiln.annotations.Frozen;
 import java.util.List;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ExecutableElement;
@@ -28,6 +29,11 @@ record NodeSpec(String name, LayerSpec layer, List<Wire> wires, ExecutableElemen
 
   boolean isInput() {
     return layer instanceof LayerSpec.Input;
+  }
+
+  /** Whether the method is annotated {@code @Frozen}: its parameters are not trained. */
+  boolean frozen() {
+    return method.getAnnotation(Frozen.class) != null;
   }
 
   /** {@code FashionMlp.hidden()}: how messages name the declaration. */

@@ -37,6 +37,7 @@ final class ShapeChecker {
 
     Map<String, TShape> shapes = new LinkedHashMap<>();
     Map<String, List<CheckedModel.ParamInfo>> params = new LinkedHashMap<>();
+    Map<String, List<CheckedModel.ParamInfo>> aux = new LinkedHashMap<>();
     for (NodeSpec n : order) {
       if (broken.contains(n.name())) {
         continue;
@@ -54,6 +55,13 @@ final class ShapeChecker {
         shapes.put(n.name(), r.shape());
         if (!r.params().isEmpty()) {
           params.put(n.name(), r.params());
+        }
+        if (!r.aux().isEmpty()) {
+          aux.put(n.name(), r.aux());
+        }
+        if (n.frozen() && r.params().isEmpty()) {
+          report.add(Message.FROZEN_WITHOUT_PARAMS, n.method(), frozenMirror(n),
+              null, n.declaration(model), n.annotationText());
         }
       } catch (ShapeRules.RuleError e) {
         report.add(e.message, n.method(), n.mirror(), e.attribute, e.args);
@@ -105,7 +113,17 @@ final class ShapeChecker {
       }
       head = null;
     }
-    return new CheckedModel(spec, order, shapes, params, inputs, outputs, head);
+    return new CheckedModel(spec, order, shapes, params, inputs, outputs, head, aux);
+  }
+
+  /** The {@code @Frozen} annotation on {@code n}'s method, so that an IDE underlines it. */
+  private static javax.lang.model.element.AnnotationMirror frozenMirror(NodeSpec n) {
+    for (javax.lang.model.element.AnnotationMirror m : n.method().getAnnotationMirrors()) {
+      if (m.getAnnotationType().toString().equals("dev.kiln.annotations.Frozen")) {
+        return m;
+      }
+    }
+    return n.mirror();
   }
 
   private boolean checkWires(String model, NodeSpec n, Map<String, NodeSpec> byName) {

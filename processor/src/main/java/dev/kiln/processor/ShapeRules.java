@@ -12,8 +12,17 @@ import java.util.stream.Collectors;
 final class ShapeRules {
   private ShapeRules() {}
 
-  /** A node's inferred output shape and the parameters it creates. */
-  record Result(TShape shape, List<CheckedModel.ParamInfo> params) {}
+  /**
+   * A node's inferred output shape, the parameters it creates and its auxiliary states (e.g. a
+   * batch norm's moving averages).
+   */
+  record Result(TShape shape, List<CheckedModel.ParamInfo> params,
+      List<CheckedModel.ParamInfo> aux) {
+    /** A result without auxiliary states. */
+    Result(TShape shape, List<CheckedModel.ParamInfo> params) {
+      this(shape, params, List.of());
+    }
+  }
 
   /** A broken rule: the message, the attribute at fault (or null) and the message arguments. */
   static final class RuleError extends Exception {
@@ -63,6 +72,16 @@ final class ShapeRules {
     }
     if (layer instanceof LayerSpec.Custom c) {
       return custom(where, node, c, in.get(0));
+    }
+    if (layer instanceof LayerSpec.Conv2D
+        || layer instanceof LayerSpec.Pool
+        || layer instanceof LayerSpec.GlobalAvgPool
+        || layer instanceof LayerSpec.Reshape
+        || layer instanceof LayerSpec.Dropout
+        || layer instanceof LayerSpec.BatchNorm
+        || layer instanceof LayerSpec.LayerNorm
+        || layer instanceof LayerSpec.Embedding) {
+      return LayerRules.infer(where, node, in.get(0));
     }
     throw new IllegalStateException("no shape rule for " + layer);
   }
@@ -197,7 +216,7 @@ final class ShapeRules {
   }
 
   /** Checks {@code axis} against the input's rank and returns it made non-negative. */
-  private static int checkAxis(String where, int axis, Source x) throws RuleError {
+  static int checkAxis(String where, int axis, Source x) throws RuleError {
     int rank = x.shape().rank();
     if (axis < -rank || axis >= rank) {
       throw new RuleError(Message.BAD_AXIS, "axis", where, axis, x.describe(), rank, -rank,

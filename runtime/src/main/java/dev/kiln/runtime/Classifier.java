@@ -76,7 +76,7 @@ public final class Classifier implements AutoCloseable {
     exec.forward(true);
     exec.backwardLoss();
     model.gradientsOverwritten();
-    optimizer.step(model.slots());
+    optimizer.step(model.trainableSlots());
     return score(exec.output(0).toFloatArray(), labels);
   }
 

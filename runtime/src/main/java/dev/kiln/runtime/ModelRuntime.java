@@ -54,7 +54,7 @@ public final class ModelRuntime implements AutoCloseable {
     this.modelName = modelName;
     this.graph = graph;
     try {
-      this.params = new ParameterStore(graph.params());
+      this.params = new ParameterStore(graph.params(), graph.auxStates());
     } catch (RuntimeException e) {
       graph.close();
       throw e;
@@ -68,6 +68,8 @@ public final class ModelRuntime implements AutoCloseable {
       float[] values = new float[(int) slot.weight().size()];
       if (slot.spec().kind() == ParamSpec.Kind.WEIGHT) {
         init.fill(slot.spec(), values, rng);
+      } else if (slot.spec().kind() == ParamSpec.Kind.GAMMA) {
+        java.util.Arrays.fill(values, 1f);
       }
       slot.weight().copyFrom(values);
     }
@@ -173,10 +175,13 @@ public final class ModelRuntime implements AutoCloseable {
     update(plainSgd);
   }
 
-  /** One step of {@code optimizer} on every parameter, then the gradients are zeroed. */
+  /**
+   * One step of {@code optimizer} on every trainable parameter (those of {@code @Frozen} nodes
+   * are left alone), then the gradients are zeroed.
+   */
   public void update(Optimizer optimizer) {
     checkOpen();
-    optimizer.step(params.slots());
+    optimizer.step(trainableSlots());
     params.zeroGrads();
     gradientsOverwritten = false;
   }
@@ -258,6 +263,46 @@ public final class ModelRuntime implements AutoCloseable {
     return params.slots();
   }
 
+  /**
+   * The slots an optimizer may change: every parameter except those of {@code @Frozen} nodes,
+   * in MXNet's argument order. Every update path steps exactly these.
+   */
+  public List<ParameterStore.Slot> trainableSlots() {
+    checkOpen();
+    return params.slots().stream().filter(s -> !graph.isFrozen(s.name())).toList();
+  }
+
+  /** Whether parameter {@code name} belongs to a {@code @Frozen} node. */
+  public boolean isFrozen(String name) {
+    slot(name);
+    return graph.isFrozen(name);
+  }
+
+  /**
+   * Typed access to auxiliary state {@code name} (e.g. {@code bn_moving_mean}): read and write
+   * like a parameter; it has no gradient.
+   */
+  public Parameter auxState(String name) {
+    auxSlot(name);
+    return new Parameter(this, name, true);
+  }
+
+  /** The array of auxiliary state {@code name}, shared by all executors. */
+  public ParameterStore.AuxSlot auxSlot(String name) {
+    checkOpen();
+    ParameterStore.AuxSlot s = params.aux(name);
+    if (s == null) {
+      throw new IllegalArgumentException(modelName + " has no auxiliary state '" + name + "'");
+    }
+    return s;
+  }
+
+  /** The auxiliary states, in MXNet's order. */
+  public List<ParameterStore.AuxSlot> auxSlots() {
+    checkOpen();
+    return params.auxSlots();
+  }
+
   /** The symbol as MXNet JSON. */
   public String symbolJson() {
     return graph().toJson();
@@ -265,7 +310,8 @@ public final class ModelRuntime implements AutoCloseable {
 
   /**
    * Writes an MXNet checkpoint: {@code prefix-symbol.json} and {@code prefix-0000.params} (an
-   * NDArray list keyed {@code arg:<name>}, see {@link Checkpoint}). Each file is written beside
+   * NDArray list keyed {@code arg:<name>} for parameters and {@code aux:<name>} for
+   * auxiliary states, see {@link Checkpoint}). Each file is written beside
    * its target and renamed into place, so a crash leaves the old file or the new one, never half
    * of one.
    *
@@ -282,7 +328,7 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * Reads the parameters of checkpoint {@code prefix} into this model. Every parameter of the
+   * Reads the parameters (and auxiliary states) of checkpoint {@code prefix} into this model. Every parameter of the
    * model must be in the file with its exact shape, and the file may hold nothing else; nothing
    * is changed unless all of that holds.
    *
@@ -312,6 +358,9 @@ public final class ModelRuntime implements AutoCloseable {
     Map<String, Tensor> arrays = new LinkedHashMap<>();
     for (ParameterStore.Slot s : params.slots()) {
       arrays.put(Checkpoint.argKey(s.name()), s.weight());
+    }
+    for (ParameterStore.AuxSlot a : params.auxSlots()) {
+      arrays.put(Checkpoint.auxKey(a.name()), a.value());
     }
     return arrays;
   }

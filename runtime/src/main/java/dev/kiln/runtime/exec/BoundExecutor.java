@@ -3,6 +3,7 @@ package dev.kiln.runtime.exec;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
+import dev.kiln.runtime.graph.AuxSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
@@ -15,7 +16,9 @@ import java.util.List;
  *
  * <p>It owns its input arrays, its input-gradient arrays, its head-gradient arrays and the
  * output handles MXNet gave it; the parameter and gradient arrays belong to the model's {@link
- * ParameterStore} and are shared with every other executor of the model.
+ * ParameterStore} and are shared with every other executor of the model, as are the auxiliary
+ * states (bound as MXNet's {@code aux_states}). Parameters of {@code @Frozen} nodes ({@link
+ * Graph#isFrozen}) are bound without a gradient.
  */
 public final class BoundExecutor implements AutoCloseable {
   /** MXNet's {@code grad_req} codes. */
@@ -58,6 +61,7 @@ public final class BoundExecutor implements AutoCloseable {
     this.inputs = new Tensor[specs.size()];
     this.inputGrads = new Tensor[specs.size()];
     this.labels = new Tensor[graph.labels().size()];
+    graph.checkReshapes(inputShapes);
     Tensor[] outs = null;
     Tensor[] heads = null;
     try {
@@ -83,9 +87,10 @@ public final class BoundExecutor implements AutoCloseable {
           gradHandles[a] = inputGrads[input] == null ? null : inputGrads[input].handle();
           reqs[a] = inputReq.code;
         } else if (slot != null) {
+          GradReq req = graph.isFrozen(name) ? GradReq.NULL : paramReq;
           argHandles[a] = slot.weight().handle();
-          gradHandles[a] = paramReq == GradReq.NULL ? null : slot.grad().handle();
-          reqs[a] = paramReq.code;
+          gradHandles[a] = req == GradReq.NULL ? null : slot.grad().handle();
+          reqs[a] = req.code;
         } else if (graph.labels().contains(name)) {
           argHandles[a] = labels[graph.labels().indexOf(name)].handle();
           reqs[a] = GradReq.NULL.code;
@@ -94,11 +99,21 @@ public final class BoundExecutor implements AutoCloseable {
               + "'");
         }
       }
+      List<AuxSpec> auxSpecs = graph.auxStates();
+      Pointer[] auxHandles = new Pointer[auxSpecs.size()];
+      for (int i = 0; i < auxHandles.length; i++) {
+        ParameterStore.AuxSlot aux = params.aux(auxSpecs.get(i).name());
+        if (aux == null) {
+          throw new IllegalStateException(graph.model() + ": no array for auxiliary state '"
+              + auxSpecs.get(i).name() + "'");
+        }
+        auxHandles[i] = aux.value().handle();
+      }
       PointerByReference out = new PointerByReference();
       try {
         Mx.check(Mx.api().MXExecutorBindEX(graph.symbol(), Mx.CPU, 0, 0, null, null, null,
-            args.size(), argHandles, gradHandles, reqs, 0, new Pointer[0], null, out),
-            "MXExecutorBindEX");
+            args.size(), argHandles, gradHandles, reqs, auxHandles.length, auxHandles, null,
+            out), "MXExecutorBindEX");
       } catch (MxException e) {
         throw graph.sources().trace("binding for input shapes " + inputShapes, e);
       }

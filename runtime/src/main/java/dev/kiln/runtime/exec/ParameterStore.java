@@ -1,6 +1,7 @@
 package dev.kiln.runtime.exec;
 
 import com.sun.jna.Pointer;
+import dev.kiln.runtime.graph.AuxSpec;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.ArrayList;
@@ -10,9 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The one set of parameter and gradient arrays of a model. Every executor the model binds,
- * whatever its input shapes, binds these same arrays, so an update made through one is seen by
- * all. The store owns the arrays and frees them in {@link #close()}.
+ * The one set of parameter and gradient arrays of a model, and of its auxiliary states (e.g. a
+ * {@code BatchNorm}'s moving averages). Every executor the model binds, whatever its input
+ * shapes, binds these same arrays, so an update made through one is seen by all. The store owns
+ * the arrays and frees them in {@link #close()}.
  */
 public final class ParameterStore implements AutoCloseable {
   /** One parameter: its spec, its weight array and its gradient array. */
@@ -23,13 +25,40 @@ public final class ParameterStore implements AutoCloseable {
     }
   }
 
+  /**
+   * One auxiliary state: its spec and its array, which MXNet reads and (in training-mode
+   * forward passes) writes itself.
+   */
+  public record AuxSlot(AuxSpec spec, Tensor value) {
+    /** The state's MXNet name, e.g. {@code bn_moving_mean}. */
+    public String name() {
+      return spec.name();
+    }
+  }
+
   private static final String[] ZERO_KEYS = {"shape"};
 
   private final Map<String, Slot> slots = new LinkedHashMap<>();
+  private final Map<String, AuxSlot> auxSlots = new LinkedHashMap<>();
 
   /** Allocates a zero weight and gradient array for every spec. */
   public ParameterStore(List<ParamSpec> specs) {
+    this(specs, List.of());
+  }
+
+  /**
+   * Allocates a zero weight and gradient array for every parameter spec, and an array for every
+   * auxiliary state, filled with its kind's initial value (moving means 0, variances 1).
+   */
+  public ParameterStore(List<ParamSpec> specs, List<AuxSpec> auxSpecs) {
     try {
+      for (AuxSpec spec : auxSpecs) {
+        Tensor v = Tensor.zeros(spec.shape());
+        auxSlots.put(spec.name(), new AuxSlot(spec, v));
+        if (spec.kind().initialValue() != 0f) {
+          v.fill(spec.kind().initialValue());
+        }
+      }
       for (ParamSpec spec : specs) {
         Tensor w = Tensor.zeros(spec.shape());
         Tensor g;
@@ -53,6 +82,16 @@ public final class ParameterStore implements AutoCloseable {
     return Collections.unmodifiableList(new ArrayList<>(slots.values()));
   }
 
+  /** The auxiliary states, in MXNet's order. */
+  public List<AuxSlot> auxSlots() {
+    return Collections.unmodifiableList(new ArrayList<>(auxSlots.values()));
+  }
+
+  /** The auxiliary state {@code name}, or null. */
+  public AuxSlot aux(String name) {
+    return auxSlots.get(name);
+  }
+
   /** The slot of parameter {@code name}, or null. */
   public Slot get(String name) {
     return slots.get(name);
@@ -73,5 +112,9 @@ public final class ParameterStore implements AutoCloseable {
       s.grad().close();
     }
     slots.clear();
+    for (AuxSlot a : auxSlots.values()) {
+      a.value().close();
+    }
+    auxSlots.clear();
   }
 }

@@ -4,6 +4,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.mxnet.Mx;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A built model graph: one MXNet symbol (grouping the outputs) with the inputs, outputs and
@@ -20,10 +21,23 @@ public final class Graph implements AutoCloseable {
   private final List<String> labels;
   private final List<String> arguments;
   private final SourceMap sources;
+  private final List<AuxSpec> auxStates;
+  private final Set<String> frozen;
+  private final List<ReshapeGuard.Check> reshapes;
   private boolean closed;
 
   Graph(String model, Pointer symbol, List<InputSpec> inputs, List<String> outputs,
       List<ParamSpec> params, List<String> labels, List<String> arguments, SourceMap sources) {
+    this(model, symbol, inputs, outputs, params, labels, arguments, sources, List.of(),
+        Set.of(), List.of());
+  }
+
+  Graph(String model, Pointer symbol, List<InputSpec> inputs, List<String> outputs,
+      List<ParamSpec> params, List<String> labels, List<String> arguments, SourceMap sources,
+      List<AuxSpec> auxStates, Set<String> frozen, List<ReshapeGuard.Check> reshapes) {
+    this.auxStates = List.copyOf(auxStates);
+    this.frozen = Set.copyOf(frozen);
+    this.reshapes = List.copyOf(reshapes);
     this.model = model;
     this.symbol = symbol;
     this.inputs = List.copyOf(inputs);
@@ -52,6 +66,44 @@ public final class Graph implements AutoCloseable {
   /** The learnable parameters, in MXNet's argument order. */
   public List<ParamSpec> params() {
     return params;
+  }
+
+  /**
+   * The auxiliary states (e.g. a {@code BatchNorm}'s moving averages), in MXNet's order (that of
+   * {@code MXSymbolListAuxiliaryStates}, which binding follows).
+   */
+  public List<AuxSpec> auxStates() {
+    return auxStates;
+  }
+
+  /** The auxiliary state named {@code name}, or null. */
+  public AuxSpec auxState(String name) {
+    for (AuxSpec a : auxStates) {
+      if (a.name().equals(name)) {
+        return a;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether parameter {@code name} belongs to a {@code @Frozen} node: bound without a gradient
+   * ({@code grad_req} null) and skipped by every update.
+   */
+  public boolean isFrozen(String name) {
+    return frozen.contains(name);
+  }
+
+  /**
+   * Checks, before an executor is bound for {@code inputShapes} (complete, one per input), that
+   * every {@code Reshape} node keeps the number of values. MXNet 1.9.1 does not check this itself
+   * and a mismatched reshape overruns its output buffer; here it is a {@link ModelException}
+   * naming the node. Does nothing for a graph without reshapes.
+   */
+  public void checkReshapes(List<Shape> inputShapes) {
+    if (!reshapes.isEmpty()) {
+      ReshapeGuard.check(this, reshapes, inputShapes);
+    }
   }
 
   /** The label variables of a classifier graph ({@code <node>_label}); empty otherwise. */

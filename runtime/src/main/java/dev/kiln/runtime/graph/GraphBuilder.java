@@ -8,15 +8,21 @@ import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Builds one model's MXNet symbol, node by node. Generated {@code XGraph} classes call one
  * method per declared node; every method names the MXNet operators it emits after the node
  * ({@code hidden}, {@code hidden_relu}) and its parameters {@code <node>_weight} and {@code
- * <node>_bias}, and remembers where the node was declared so that errors can point back to it.
+ * <node>_bias} (normalisations: {@code <node>_gamma}, {@code <node>_beta}, and the auxiliary
+ * states {@code <node>_moving_mean}, {@code <node>_moving_var}), and remembers where the node was
+ * declared so that errors can point back to it.
  *
  * <p>The builder owns every symbol handle it makes until {@link #build} groups the outputs into
  * the {@link Graph}'s one symbol and frees the rest. A builder is used once.
@@ -30,6 +36,10 @@ public final class GraphBuilder {
   private final Map<String, String> paramNodes = new LinkedHashMap<>();
   private final List<String> labels = new ArrayList<>();
   private final Map<String, Shape> knownShapes = new LinkedHashMap<>();
+  private final Map<String, AuxSpec.Kind> auxKinds = new LinkedHashMap<>();
+  private final Map<String, String> auxNodes = new LinkedHashMap<>();
+  private final Set<String> frozenNodes = new HashSet<>();
+  private final List<ReshapeGuard.Check> reshapes = new ArrayList<>();
   private final boolean classifier;
   private boolean built;
 
@@ -259,6 +269,144 @@ public final class GraphBuilder {
   }
 
   /**
+   * A 2-D convolution ({@code Convolution}) over {@code [N, C, H, W]}, then the activation unless
+   * {@code Act.NONE}. {@code kernel}, {@code stride}, {@code pad} and {@code dilation} are {@code
+   * {height, width}}. Parameters {@code <node>_weight} {@code [filters, C, kh, kw]} and, unless
+   * {@code noBias}, {@code <node>_bias} {@code [filters]}.
+   */
+  public Sym conv2d(NodeSource src, Sym x, int filters, int[] kernel, int[] stride, int[] pad,
+      int[] dilation, Act activation, boolean noBias) {
+    String node = src.node();
+    Sym weight = param(node, "weight", ParamSpec.Kind.WEIGHT);
+    List<String> keys = new ArrayList<>(List.of("data", "weight"));
+    List<Sym> args = new ArrayList<>(List.of(x, weight));
+    if (!noBias) {
+      keys.add("bias");
+      args.add(param(node, "bias", ParamSpec.Kind.BIAS));
+    }
+    Sym conv = op(src, "Convolution", node,
+        attrs("num_filter", filters, "kernel", tuple(kernel), "stride", tuple(stride), "pad",
+            tuple(pad), "dilate", tuple(dilation), "no_bias", noBias),
+        keys, args);
+    return activation == Act.NONE ? conv : activate(src, conv, activation);
+  }
+
+  /**
+   * 2-D max pooling ({@code Pooling}, {@code pool_type = max}, {@code pooling_convention =
+   * valid}); {@code kernel}, {@code stride} and {@code pad} are {@code {height, width}}.
+   */
+  public Sym maxPool(NodeSource src, Sym x, int[] kernel, int[] stride, int[] pad) {
+    return pool(src, x, "max", kernel, stride, pad);
+  }
+
+  /**
+   * 2-D average pooling ({@code Pooling}, {@code pool_type = avg}, {@code pooling_convention =
+   * valid}, padding counted as zeros); {@code kernel}, {@code stride} and {@code pad} are {@code
+   * {height, width}}.
+   */
+  public Sym avgPool(NodeSource src, Sym x, int[] kernel, int[] stride, int[] pad) {
+    return pool(src, x, "avg", kernel, stride, pad);
+  }
+
+  private Sym pool(NodeSource src, Sym x, String type, int[] kernel, int[] stride, int[] pad) {
+    return op(src, "Pooling", src.node(),
+        attrs("pool_type", type, "kernel", tuple(kernel), "stride", tuple(stride), "pad",
+            tuple(pad), "pooling_convention", "valid"),
+        List.of("data"), List.of(x));
+  }
+
+  /**
+   * Average over every position of each channel ({@code Pooling}, {@code global_pool = True},
+   * {@code pool_type = avg}): {@code [N, C, ...]} to {@code [N, C, 1, ...]}.
+   */
+  public Sym globalAvgPool(NodeSource src, Sym x) {
+    return op(src, "Pooling", src.node(),
+        attrs("pool_type", "avg", "global_pool", true, "pooling_convention", "valid"),
+        List.of("data"), List.of(x));
+  }
+
+  /**
+   * A new shape for the same values ({@code Reshape}); {@code shape} may hold MXNet's special
+   * values 0 (copy), -1 (infer), -2 (copy the rest), -3 (merge two), -4 (split in two).
+   */
+  public Sym reshape(NodeSource src, Sym x, int... shape) {
+    Sym out = op(src, "Reshape", src.node(), attrs("shape", tuple(shape)), List.of("data"),
+        List.of(x));
+    reshapes.add(new ReshapeGuard.Check(src, outputName(x), outputName(out)));
+    return out;
+  }
+
+  /** The name of {@code s}'s output in MXNet's list of internal outputs. */
+  private String outputName(Sym s) {
+    return sources.containsKey(s.name()) && !isVariable(s) ? s.name() + "_output" : s.name();
+  }
+
+  private boolean isVariable(Sym s) {
+    return inputs.stream().anyMatch(i -> i.name().equals(s.name()))
+        || paramKinds.containsKey(s.name()) || auxKinds.containsKey(s.name());
+  }
+
+  /**
+   * Dropout ({@code Dropout}, {@code p = rate}): active only in training-mode forward passes,
+   * where it zeroes values with probability {@code rate} and scales the rest by {@code 1 / (1 -
+   * rate)}.
+   */
+  public Sym dropout(NodeSource src, Sym x, double rate) {
+    return op(src, "Dropout", src.node(), attrs("p", rate), List.of("data"), List.of(x));
+  }
+
+  /**
+   * Batch normalisation ({@code BatchNorm}, {@code fix_gamma = False}) along {@code axis}:
+   * parameters {@code <node>_gamma} (starting at 1) and {@code <node>_beta}, auxiliary states
+   * {@code <node>_moving_mean} (starting at 0) and {@code <node>_moving_var} (starting at 1).
+   */
+  public Sym batchNorm(NodeSource src, Sym x, double eps, double momentum, int axis) {
+    String node = src.node();
+    Sym gamma = param(node, "gamma", ParamSpec.Kind.GAMMA);
+    Sym beta = param(node, "beta", ParamSpec.Kind.BIAS);
+    Sym mean = aux(node, "moving_mean", AuxSpec.Kind.MOVING_MEAN);
+    Sym var = aux(node, "moving_var", AuxSpec.Kind.MOVING_VAR);
+    return op(src, "BatchNorm", node,
+        attrs("eps", eps, "momentum", momentum, "axis", axis, "fix_gamma", false),
+        List.of("data", "gamma", "beta", "moving_mean", "moving_var"),
+        List.of(x, gamma, beta, mean, var));
+  }
+
+  /**
+   * Layer normalisation ({@code LayerNorm}) along {@code axis}: parameters {@code <node>_gamma}
+   * (starting at 1) and {@code <node>_beta}.
+   */
+  public Sym layerNorm(NodeSource src, Sym x, int axis, double eps) {
+    String node = src.node();
+    Sym gamma = param(node, "gamma", ParamSpec.Kind.GAMMA);
+    Sym beta = param(node, "beta", ParamSpec.Kind.BIAS);
+    return op(src, "LayerNorm", node, attrs("axis", axis, "eps", eps),
+        List.of("data", "gamma", "beta"), List.of(x, gamma, beta));
+  }
+
+  /**
+   * A lookup table ({@code Embedding}): each value of {@code x} is a row index into {@code
+   * <node>_weight} {@code [inputDim, outputDim]}.
+   */
+  public Sym embedding(NodeSource src, Sym x, int inputDim, int outputDim) {
+    String node = src.node();
+    Sym indices = op(src, "BlockGrad", node + "_indices", attrs(), List.of("data"), List.of(x));
+    Sym weight = param(node, "weight", ParamSpec.Kind.WEIGHT);
+    return op(src, "Embedding", node, attrs("input_dim", inputDim, "output_dim", outputDim),
+        List.of("data", "weight"), List.of(indices, weight));
+  }
+
+  /**
+   * Freezes every parameter of the node declared at {@code src} (a {@code @Frozen} node): the
+   * graph reports them through {@link Graph#isFrozen}, executors bind them without gradients
+   * and updates skip them. Call it before or after the node's layer method.
+   */
+  public void freeze(NodeSource src) {
+    checkOpen();
+    frozenNodes.add(src.node());
+  }
+
+  /**
    * Groups {@code outputs} into the model's symbol and returns the finished graph; MXNet's
    * shape inference runs once here (with every {@code BATCH} set to 1) to learn the parameter
    * shapes, so a shape error that the compiler could not see surfaces now, before any binding,
@@ -281,17 +429,33 @@ public final class GraphBuilder {
       Mx.check(Mx.api().MXSymbolCreateGroup(outs.length, outs, ref), "MXSymbolCreateGroup");
       group = ref.getValue();
       List<String> arguments = listArguments(group);
+      List<String> auxNames = listAuxiliaryStates(group);
       SourceMap sourceMap = new SourceMap(model, sources);
-      Map<String, Shape> shapes = inferArgumentShapes(group, arguments, sourceMap);
+      Map<String, Shape> auxShapes = new LinkedHashMap<>();
+      Map<String, Shape> shapes = inferArgumentShapes(group, arguments, sourceMap, auxNames,
+          auxShapes);
       List<ParamSpec> params = new ArrayList<>();
+      Set<String> frozen = new HashSet<>();
       for (String arg : arguments) {
         ParamSpec.Kind kind = paramKinds.get(arg);
         if (kind != null) {
           params.add(new ParamSpec(arg, shapes.get(arg), paramNodes.get(arg), kind));
+          if (frozenNodes.contains(paramNodes.get(arg))) {
+            frozen.add(arg);
+          }
         }
       }
+      List<AuxSpec> auxStates = new ArrayList<>();
+      for (String aux : auxNames) {
+        AuxSpec.Kind kind = auxKinds.get(aux);
+        if (kind == null) {
+          throw new IllegalStateException(model + ": MXNet lists auxiliary state '" + aux
+              + "', which no Kiln layer made");
+        }
+        auxStates.add(new AuxSpec(aux, auxShapes.get(aux), auxNodes.get(aux), kind));
+      }
       Graph graph = new Graph(model, group, inputs, outputNames, params, labels, arguments,
-          sourceMap);
+          sourceMap, auxStates, frozen, reshapes);
       group = null;
       return graph;
     } finally {
@@ -303,7 +467,7 @@ public final class GraphBuilder {
   }
 
   private Map<String, Shape> inferArgumentShapes(Pointer symbol, List<String> arguments,
-      SourceMap sourceMap) {
+      SourceMap sourceMap, List<String> auxNames, Map<String, Shape> auxShapes) {
     Map<String, Shape> known = new LinkedHashMap<>();
     for (InputSpec in : inputs) {
       known.put(in.name(), in.shape());
@@ -353,7 +517,28 @@ public final class GraphBuilder {
       }
       shapes.put(arguments.get(i), Shape.of(dims));
     }
+    int na = auxSize.getValue();
+    if (na > 0) {
+      int[] auxDims = auxNdim.getValue().getIntArray(0, na);
+      Pointer[] auxRows = auxData.getValue().getPointerArray(0, na);
+      for (int i = 0; i < na; i++) {
+        int[] dims = auxDims[i] <= 0 ? new int[0] : auxRows[i].getIntArray(0, auxDims[i]);
+        if (dims.length == 0 || Arrays.stream(dims).anyMatch(d -> d <= 0)) {
+          throw new ModelException(null, model + ": MXNet could not infer the shape of "
+              + "auxiliary state '" + auxNames.get(i) + "'", null);
+        }
+        auxShapes.put(auxNames.get(i), Shape.of(dims));
+      }
+    }
     return shapes;
+  }
+
+  private static List<String> listAuxiliaryStates(Pointer symbol) {
+    IntByReference size = new IntByReference();
+    PointerByReference names = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolListAuxiliaryStates(symbol, size, names),
+        "MXSymbolListAuxiliaryStates");
+    return List.of(Mx.strings(names, size.getValue()));
   }
 
   private static List<String> listArguments(Pointer symbol) {
@@ -373,6 +558,20 @@ public final class GraphBuilder {
     paramKinds.put(name, kind);
     paramNodes.put(name, node);
     return variable(name);
+  }
+
+  private Sym aux(String node, String role, AuxSpec.Kind kind) {
+    String name = node + "_" + role;
+    auxKinds.put(name, kind);
+    auxNodes.put(name, node);
+    return variable(name);
+  }
+
+  /** {@code (5,5)}: an MXNet tuple attribute. */
+  private static String tuple(int[] values) {
+    String inner = Arrays.stream(values).mapToObj(Integer::toString)
+        .collect(Collectors.joining(","));
+    return "(" + inner + (values.length == 1 ? ",)" : ")");
   }
 
   private Sym variable(String name) {

@@ -3,7 +3,8 @@ package dev.kiln.runtime.graph;
 /**
  * One learnable parameter of a graph.
  *
- * @param name MXNet's argument name, {@code <node>_weight} or {@code <node>_bias}
+ * @param name MXNet's argument name, e.g. {@code <node>_weight}, {@code <node>_bias} or {@code
+ *     <node>_gamma}
  * @param shape its complete shape
  * @param node the node that owns it
  * @param kind what the parameter is, which decides how it is initialised
@@ -13,7 +14,9 @@ public record ParamSpec(String name, Shape shape, String node, Kind kind) {
   public enum Kind {
     /** A weight matrix or kernel: initialised by the model's initialiser. */
     WEIGHT,
-    /** A bias: initialised to zero. */
-    BIAS
+    /** A bias (or a normalisation's beta): initialised to zero. */
+    BIAS,
+    /** A normalisation's scale (gamma): initialised to one. */
+    GAMMA
   }
 }

@@ -83,6 +83,8 @@ public interface MxApi extends Library {
       PointerByReference auxShapeData,
       IntByReference complete);
 
+  int MXSymbolGetInternals(Pointer sym, PointerByReference out);
+
   int MXSymbolSaveToJSON(Pointer sym, PointerByReference outJson);
 
   int MXSymbolCreateFromJSON(String json, PointerByReference out);

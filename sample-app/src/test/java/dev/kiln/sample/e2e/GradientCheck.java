@@ -15,7 +15,12 @@ import java.util.Random;
  * Checks a model's analytic gradients (MXNet's backward) against central finite differences of
  * the scalar loss {@code L = sum_k <w_k, output_k>} for fixed random weights {@code w_k}; the
  * head gradients of that loss are exactly {@code w_k}. Every parameter element and every input
- * element is perturbed; float32 throughout.
+ * element is perturbed (unless {@link #skipInputGradient}); float32 throughout.
+ *
+ * <p>By default the finite differences run in inference mode. {@link #trainingModeLoss()} runs
+ * them in training mode instead, for layers whose training forward differs but is deterministic
+ * (a batch norm normalises with the batch's own statistics there; its moving averages are updated
+ * by every such forward, but a training-mode output never reads them).
  */
 final class GradientCheck {
   static final float EPS = 1e-2f;
@@ -29,6 +34,8 @@ final class GradientCheck {
   private final long[][] inputShapes;
   private final float[][] heads;
   private final List<String> failures = new ArrayList<>();
+  private final java.util.Set<Integer> skippedInputs = new java.util.HashSet<>();
+  private boolean trainingLoss;
   private int checked;
 
   GradientCheck(ModelRuntime model, NDManager nd, long[][] inputShapes, long seed) {
@@ -48,6 +55,32 @@ final class GradientCheck {
     }
   }
 
+  /**
+   * Uses {@code values} for input {@code i} instead of random ones, e.g. whole-number indices
+   * for an embedding or well-separated values for a max pool (so that no perturbation changes
+   * which value is largest).
+   */
+  GradientCheck withInput(int i, float[] values) {
+    if (values.length != inputs[i].length) {
+      throw new IllegalArgumentException("input " + i + " takes " + inputs[i].length
+          + " values, got " + values.length);
+    }
+    inputs[i] = values.clone();
+    return this;
+  }
+
+  /** Does not compare input {@code i}'s gradient (its values are not differentiable, e.g. indices). */
+  GradientCheck skipInputGradient(int i) {
+    skippedInputs.add(i);
+    return this;
+  }
+
+  /** Computes the finite differences with training-mode forward passes. */
+  GradientCheck trainingModeLoss() {
+    trainingLoss = true;
+    return this;
+  }
+
   /** Runs the check and returns how many gradient entries were compared. */
   int run() {
     model.setTraining(true);
@@ -57,7 +90,7 @@ final class GradientCheck {
       headArrays[k] = nd.create(heads[k], outs[k].getShape());
     }
     NDArray[] inputGrads = model.backward(headArrays);
-    model.setTraining(false);
+    model.setTraining(trainingLoss);
 
     for (ParameterStore.Slot slot : model.slots()) {
       Parameter p = model.param(slot.name());
@@ -77,6 +110,9 @@ final class GradientCheck {
       }
     }
     for (int i = 0; i < inputs.length; i++) {
+      if (skippedInputs.contains(i)) {
+        continue;
+      }
       float[] analytic = inputGrads[i].toFloatArray();
       for (int j = 0; j < inputs[i].length; j++) {
         float saved = inputs[i][j];
@@ -88,6 +124,7 @@ final class GradientCheck {
         compare("input " + i + "[" + j + "]", (plus - minus) / (2 * EPS), analytic[j]);
       }
     }
+    model.setTraining(false);
     assertTrue(failures.isEmpty(), failures.size() + " of " + checked
         + " gradients differ from finite differences:\n" + String.join("\n", failures));
     return checked;

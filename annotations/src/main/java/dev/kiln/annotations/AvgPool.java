@@ -1,0 +1,37 @@
+package dev.kiln.annotations;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * 2-D average pooling over an {@code [N, C, H, W]} input, MXNet's {@code Pooling} with {@code
+ * pool_type = avg} and {@code pooling_convention = valid}. Padding counts as zeros in the average
+ * (MXNet's default {@code count_include_pad = true}).
+ *
+ * <pre>{@code @AvgPool(kernel = 2) Sym pool(Sym conv);   // stride 2: halves H and W}</pre>
+ *
+ * <p>Shape rule (MXNet's {@code PoolingShape}, valid convention): the output is {@code [N, C,
+ * H', W']} with {@code H' = floor((H + 2·pad - kernel) / stride) + 1}, and the same for {@code
+ * W'}; the kernel must fit in the padded input and {@code pad} must be smaller than the kernel.
+ * No parameters.
+ *
+ * <p><b>Stride default:</b> unlike MXNet's operator, whose stride defaults to 1, an omitted
+ * {@code stride} here equals the kernel, so windows do not overlap (as in Gluon, Keras and
+ * PyTorch). Kiln always passes the stride to MXNet explicitly.
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.METHOD)
+public @interface AvgPool {
+  /** Window size: {@code k} or {@code {kh, kw}}; positive. */
+  int[] kernel();
+
+  /** Step between windows: {@code s} or {@code {sh, sw}}; positive; empty (the default) = kernel. */
+  int[] stride() default {};
+
+  /** Zero padding on each side: {@code p} or {@code {ph, pw}}; 0 up to kernel - 1; 0 by default. */
+  int[] pad() default 0;
+}

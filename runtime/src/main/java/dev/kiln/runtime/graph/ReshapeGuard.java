@@ -1,0 +1,108 @@
+package dev.kiln.runtime.graph;
+
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
+import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.MxException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks that every {@code Reshape} of a graph keeps the number of values for concrete input
+ * shapes. MXNet 1.9.1's {@code Reshape} shape function has its size check compiled out, and an
+ * executor bound with a mismatched reshape writes past its output buffer; so Kiln infers the
+ * shape of every internal output ({@code MXSymbolGetInternals}) and compares before binding.
+ */
+final class ReshapeGuard {
+  /**
+   * One reshape node.
+   *
+   * @param source where the node was declared
+   * @param input the internal output name of the reshaped tensor
+   * @param output the internal output name of the reshape
+   */
+  record Check(NodeSource source, String input, String output) {}
+
+  private ReshapeGuard() {}
+
+  static void check(Graph graph, List<Check> checks, List<Shape> inputShapes) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolGetInternals(graph.symbol(), ref), "MXSymbolGetInternals");
+    Pointer internals = ref.getValue();
+    try {
+      Map<String, int[]> shapes = outputShapes(graph, internals, inputShapes);
+      for (Check c : checks) {
+        int[] in = shapes.get(c.input());
+        int[] out = shapes.get(c.output());
+        if (in == null || out == null) {
+          throw new IllegalStateException(graph.model() + ": no inferred shape for reshape "
+              + c.source().node());
+        }
+        if (size(in) != size(out)) {
+          throw new ModelException(c.source(), c.source() + ": cannot reshape "
+              + java.util.Arrays.toString(in) + " (" + size(in) + " values) to "
+              + java.util.Arrays.toString(out) + " (" + size(out) + " values) for input shapes "
+              + inputShapes + "; a reshape must keep the number of values", null);
+        }
+      }
+    } finally {
+      Mx.api().MXSymbolFree(internals);
+    }
+  }
+
+  private static Map<String, int[]> outputShapes(Graph graph, Pointer internals,
+      List<Shape> inputShapes) {
+    List<InputSpec> inputs = graph.inputs();
+    String[] keys = new String[inputs.size()];
+    int[] indPtr = new int[keys.length + 1];
+    int total = inputShapes.stream().mapToInt(Shape::rank).sum();
+    int[] data = new int[total];
+    int k = 0;
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = inputs.get(i).name();
+      for (int d : inputShapes.get(i).dims()) {
+        data[k++] = d;
+      }
+      indPtr[i + 1] = k;
+    }
+    IntByReference inSize = new IntByReference();
+    PointerByReference inNdim = new PointerByReference();
+    PointerByReference inData = new PointerByReference();
+    IntByReference outSize = new IntByReference();
+    PointerByReference outNdim = new PointerByReference();
+    PointerByReference outData = new PointerByReference();
+    IntByReference auxSize = new IntByReference();
+    PointerByReference auxNdim = new PointerByReference();
+    PointerByReference auxData = new PointerByReference();
+    IntByReference complete = new IntByReference();
+    try {
+      Mx.check(Mx.api().MXSymbolInferShapeEx(internals, keys.length, keys, indPtr, data,
+          inSize, inNdim, inData, outSize, outNdim, outData, auxSize, auxNdim, auxData,
+          complete), "MXSymbolInferShapeEx");
+    } catch (MxException e) {
+      throw graph.sources().trace("inferring shapes for input shapes " + inputShapes, e);
+    }
+    IntByReference nameCount = new IntByReference();
+    PointerByReference names = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolListOutputs(internals, nameCount, names), "MXSymbolListOutputs");
+    String[] outputNames = Mx.strings(names, nameCount.getValue());
+    int n = outSize.getValue();
+    int[] ndims = n == 0 ? new int[0] : outNdim.getValue().getIntArray(0, n);
+    Pointer[] rows = n == 0 ? new Pointer[0] : outData.getValue().getPointerArray(0, n);
+    Map<String, int[]> shapes = new HashMap<>();
+    for (int i = 0; i < n && i < outputNames.length; i++) {
+      shapes.put(outputNames[i], ndims[i] <= 0 ? new int[0] : rows[i].getIntArray(0, ndims[i]));
+    }
+    return shapes;
+  }
+
+  private static long size(int[] dims) {
+    long n = 1;
+    for (int d : dims) {
+      n *= d;
+    }
+    return n;
+  }
+}
