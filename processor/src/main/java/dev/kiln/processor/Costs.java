@@ -32,6 +32,30 @@ final class Costs {
     if (layer instanceof LayerSpec.Add) {
       return (long) (inputs.size() - 1) * outElems;
     }
+    if (layer instanceof LayerSpec.Conv2D c) {
+      int[] k = LayerSpec.pair(c.kernel());
+      long channels = inputs.get(0).dim(1);
+      long macs = outElems * channels * k[0] * k[1];
+      long bias = c.noBias() ? 0 : outElems;
+      long act = c.activation() == dev.kiln.annotations.Act.NONE ? 0 : outElems;
+      return 2 * macs + bias + act;
+    }
+    if (layer instanceof LayerSpec.Pool p) {
+      int[] k = LayerSpec.pair(p.kernel());
+      return outElems * k[0] * k[1];
+    }
+    if (layer instanceof LayerSpec.GlobalAvgPool) {
+      return inputs.get(0).perExample();
+    }
+    if (layer instanceof LayerSpec.BatchNorm) {
+      return 4 * outElems; // (x - mean) / std * gamma + beta, statistics precomputed
+    }
+    if (layer instanceof LayerSpec.LayerNorm) {
+      return 7 * outElems; // mean, variance, normalise, scale and shift per element
+    }
+    if (layer instanceof LayerSpec.Dropout) {
+      return outElems; // training mode; the identity in inference
+    }
     if (layer instanceof LayerSpec.Custom) {
       return -1;
     }

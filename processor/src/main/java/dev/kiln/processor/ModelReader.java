@@ -55,12 +55,21 @@ final class ModelReader {
    * Compilers list the elements of an annotation read from a class file in different orders
    * (ecj is not javac), so generated code must not depend on theirs.
    */
-  private static final Map<String, List<String>> ATTRIBUTE_ORDER = Map.of(
-      Input.class.getName(), List.of("shape"),
-      Dense.class.getName(), List.of("units", "activation", "noBias", "flatten"),
-      Activation.class.getName(), List.of("value"),
-      Softmax.class.getName(), List.of("axis"),
-      Concat.class.getName(), List.of("axis"));
+  private static final Map<String, List<String>> ATTRIBUTE_ORDER = Map.ofEntries(
+      Map.entry(Input.class.getName(), List.of("shape")),
+      Map.entry(Dense.class.getName(), List.of("units", "activation", "noBias", "flatten")),
+      Map.entry(Activation.class.getName(), List.of("value")),
+      Map.entry(Softmax.class.getName(), List.of("axis")),
+      Map.entry(Concat.class.getName(), List.of("axis")),
+      Map.entry(Conv2D.class.getName(), List.of("filters", "kernel", "stride", "pad",
+          "dilation", "activation", "noBias")),
+      Map.entry(MaxPool.class.getName(), List.of("kernel", "stride", "pad")),
+      Map.entry(AvgPool.class.getName(), List.of("kernel", "stride", "pad")),
+      Map.entry(Reshape.class.getName(), List.of("shape")),
+      Map.entry(Dropout.class.getName(), List.of("rate")),
+      Map.entry(BatchNorm.class.getName(), List.of("eps", "momentum", "axis")),
+      Map.entry(LayerNorm.class.getName(), List.of("axis", "eps")),
+      Map.entry(Embedding.class.getName(), List.of("inputDim", "outputDim")));
 
   /** Every layer annotation and how to read it. */
   private static final Map<Class<? extends Annotation>, Function<Annotation, LayerSpec>> LAYERS =
