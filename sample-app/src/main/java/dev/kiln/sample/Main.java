@@ -3,6 +3,7 @@ package dev.kiln.sample;
 import dev.kiln.runtime.Classifier;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.Sgd;
+import dev.kiln.sample.bench.Bench;
 import dev.kiln.sample.data.Batch;
 import dev.kiln.sample.data.Dataset;
 import dev.kiln.sample.data.DatasetNotFoundException;
@@ -16,10 +17,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** The Kiln sample app: trains and evaluates Fashion-MNIST models from the command line. */
+/**
+ * The Kiln sample app: trains, evaluates and benchmarks Fashion-MNIST models from the command
+ * line.
+ */
 @Command(name = "kiln-sample", mixinStandardHelpOptions = true, version = "kiln-sample 0.1.0",
-    description = "Train Kiln models on Fashion-MNIST with MXNet.",
-    subcommands = {Main.Train.class})
+    description = "Train and benchmark Kiln models on Fashion-MNIST with MXNet.",
+    subcommands = {Main.Train.class, Bench.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,241 @@
+package dev.kiln.sample.bench;
+
+import dev.kiln.runtime.mxnet.HandleCounter;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bench}: trains the Fashion-MNIST MLP three ways (the hand-written MXNet floor, Kiln, DJL)
+ * and reports steps per second, start-up time, native handles per step, a leak check, peak
+ * memory, and the annotation processor's compile time.
+ *
+ * <p>Every MXNet measurement runs in a child JVM with {@code OMP_NUM_THREADS} fixed, so the
+ * settings are the same whatever the caller's environment; this JVM never loads MXNet.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Benchmark Kiln against hand-written MXNet calls and DJL on Fashion-MNIST.",
+    subcommands = BenchWorker.class)
+public final class Bench implements Callable<Integer> {
+  /** The parts of the benchmark, in the order they run. */
+  enum Part {
+    THROUGHPUT, STARTUP, HANDLES, RSS, COMPILE
+  }
+
+  @Option(names = "--quick", description = "A smoke run of about half a minute: few steps and "
+      + "one repetition of everything; numbers are not meaningful.")
+  boolean quick;
+
+  @Option(names = "--reps", description = "Timed repetitions per implementation and batch size "
+      + "(default: ${DEFAULT-VALUE}).", defaultValue = "5")
+  int reps;
+
+  @Option(names = "--omp-threads", description = "OMP_NUM_THREADS for the measured JVMs "
+      + "(default: ${DEFAULT-VALUE}).", defaultValue = "1")
+  int ompThreads;
+
+  @Option(names = "--leak-steps", description = "Kiln steps between the two live-handle counts "
+      + "(default: ${DEFAULT-VALUE}).", defaultValue = "20000")
+  int leakSteps;
+
+  @Option(names = "--parts", split = ",", description = "Which parts to run, of ${COMPLETION-"
+      + "CANDIDATES} (default: all).")
+  Set<Part> parts;
+
+  @Option(names = "--data", description = "Directory with the Fashion-MNIST IDX files "
+      + "(default: ${DEFAULT-VALUE}).", defaultValue = "/usr/share/datasets/fashion-mnist")
+  Path data;
+
+  @Override
+  public Integer call() {
+    if (reps < 1 || ompThreads < 1 || leakSteps < 1) {
+      System.err.println("--reps, --omp-threads and --leak-steps must be at least 1");
+      return 2;
+    }
+    String classpath = System.getProperty("java.class.path");
+    if (!onClassPath(classpath)) {
+      System.err.println("bench starts child JVMs with this JVM's class path, which does not "
+          + "hold the sample app (running under 'mvn exec:java'?). Run it with java -cp, as "
+          + "the README shows.");
+      return 2;
+    }
+    Set<Part> todo = parts == null || parts.isEmpty() ? Set.of(Part.values()) : parts;
+    long started = System.nanoTime();
+    ChildJvm child = new ChildJvm(classpath, ompThreads, 900);
+    StringBuilder report = new StringBuilder();
+    report.append(machine()).append('\n');
+    System.out.print(report);
+    for (Part part : new TreeSet<>(todo)) {
+      System.err.println("== " + part.name().toLowerCase(Locale.ROOT) + " ==");
+      String section = switch (part) {
+        case THROUGHPUT -> throughput(child);
+        case STARTUP -> startup(child);
+        case HANDLES -> handles(child);
+        case RSS -> rss(child);
+        case COMPILE -> compile(classpath);
+      };
+      System.out.println(section);
+      report.append(section).append('\n');
+    }
+    System.out.printf(Locale.ROOT, "== summary (%.0f s) ==%n%n%s", (System.nanoTime() - started)
+        / 1e9, report);
+    return 0;
+  }
+
+  private String throughput(ChildJvm child) {
+    String steps = quick ? "150,40" : "4000,1000";
+    String warmup = quick ? "50,10" : "500,100";
+    int n = quick ? 2 : reps;
+    List<Sample> samples = new ArrayList<>();
+    for (Map<String, String> r : child.run(List.of(), List.of("THROUGHPUT", "--data",
+        data.toString(), "--batch-sizes", "32,256", "--steps", steps, "--warmup", warmup,
+        "--reps", Integer.toString(n)))) {
+      samples.add(new Sample(Impl.of(r.get("impl")), Integer.parseInt(r.get("batch")),
+          Integer.parseInt(r.get("rep")), Integer.parseInt(r.get("steps")),
+          Double.parseDouble(r.get("seconds"))));
+    }
+    return "### Training throughput (steps/s: median (min–max) of " + n + " interleaved runs of "
+        + steps.replace(",", " / ") + " steps at batch 32 / 256, after " + warmup.replace(",",
+        " / ") + " warm-up steps; one JVM)\n\n" + ThroughputTable.format(samples);
+  }
+
+  private String startup(ChildJvm child) {
+    int n = quick ? 1 : 3;
+    Map<Impl, List<Double>> first = new EnumMap<>(Impl.class);
+    Map<Impl, List<Double>> main = new EnumMap<>(Impl.class);
+    for (int rep = 0; rep < n; rep++) {
+      for (Impl impl : Impl.values()) {
+        for (Map<String, String> r : child.run(List.of(), List.of("FIRST_BATCH", "--impl",
+            impl.label()))) {
+          first.computeIfAbsent(impl, k -> new ArrayList<>())
+              .add(Double.parseDouble(r.get("firstBatchMs")));
+          main.computeIfAbsent(impl, k -> new ArrayList<>())
+              .add(Double.parseDouble(r.get("mainMs")));
+        }
+      }
+    }
+    StringBuilder s = new StringBuilder("### Time from JVM start to the first trained batch "
+        + "(batch 32, synthetic data; median (min–max) of " + n + " fresh JVMs each)\n\n"
+        + "| impl | JVM start → main, ms | JVM start → first batch trained, ms |\n"
+        + "|---|---:|---:|\n");
+    for (Impl impl : Impl.values()) {
+      s.append("| ").append(impl.label()).append(" | ")
+          .append(ThroughputTable.cell(main.get(impl))).append(" | ")
+          .append(ThroughputTable.cell(first.get(impl))).append(" |\n");
+    }
+    return s.toString();
+  }
+
+  private String handles(ChildJvm child) {
+    int countSteps = quick ? 200 : 1000;
+    int leak = quick ? Math.min(leakSteps, 1000) : leakSteps;
+    StringBuilder s = new StringBuilder("### MXNet handles (NDArray, symbol, executor) made "
+        + "through Kiln's binding, counted with -D" + HandleCounter.PROPERTY + "=true\n\n"
+        + "| impl | handles to build, bind and train 1 step | per steady-state step "
+        + "| live before → after " + leak + " steps | RSS before → after, MiB "
+        + "| live after close |\n|---|---:|---:|---:|---:|---:|\n");
+    List<Map<String, String>> results = child.run(List.of("-D" + HandleCounter.PROPERTY
+        + "=true"), List.of("HANDLES", "--steps", Integer.toString(countSteps),
+        "--leak-steps", Integer.toString(leak)));
+    for (Map<String, String> r : results) {
+      if (!r.get("mode").equals("handles")) {
+        continue;
+      }
+      String impl = r.get("impl");
+      String closed = results.stream().filter(c -> c.get("mode").equals("handles-closed")
+          && c.get("impl").equals(impl)).map(c -> c.get("liveAfterClose")).findFirst()
+          .orElse("?");
+      boolean leakChecked = !r.get("leakSteps").equals("0");
+      s.append(String.format(Locale.ROOT, "| %s | %s | %.3f (%s over %s steps) | %s | %s | %s "
+          + "|%n", impl, r.get("setupHandles"),
+          Double.parseDouble(r.get("createdInSteps")) / Double.parseDouble(r.get("countedSteps")),
+          r.get("createdInSteps"), r.get("countedSteps"),
+          leakChecked ? r.get("liveBefore") + " → " + r.get("liveAfter") : "–",
+          leakChecked ? mib(r.get("rssBeforeKib")) + " → " + mib(r.get("rssAfterKib")) : "–",
+          closed));
+    }
+    return s.toString();
+  }
+
+  private String rss(ChildJvm child) {
+    int steps = quick ? 300 : 3000;
+    StringBuilder s = new StringBuilder("### Memory of a training run (fresh JVM each, batch "
+        + "32, " + steps + " steps, synthetic data)\n\n| impl | RSS at start, MiB | peak RSS "
+        + "(VmHWM), MiB | RSS at end, MiB |\n|---|---:|---:|---:|\n");
+    for (Impl impl : Impl.values()) {
+      for (Map<String, String> r : child.run(List.of(), List.of("RSS", "--impl", impl.label(),
+          "--steps", Integer.toString(steps)))) {
+        s.append("| ").append(impl.label()).append(" | ").append(mib(r.get("startRssKib")))
+            .append(" | ").append(mib(r.get("peakRssKib"))).append(" | ")
+            .append(mib(r.get("endRssKib"))).append(" |\n");
+      }
+    }
+    return s.toString();
+  }
+
+  private String compile(String classpath) {
+    CompileTimer.Result r = new CompileTimer(classpath, System.err).measure(300, quick ? 1 : 5);
+    return "### Annotation processor compile time (javac in one JVM, after one warm-up compile "
+        + "of each variant)\n\n" + CompileTimer.format(r);
+  }
+
+  private static String mib(String kib) {
+    long k = Long.parseLong(kib);
+    return k < 0 ? "?" : Long.toString(Math.round(k / 1024.0));
+  }
+
+  private static boolean onClassPath(String classpath) {
+    try {
+      Path self = Path.of(Bench.class.getProtectionDomain().getCodeSource().getLocation()
+          .toURI()).toAbsolutePath().normalize();
+      for (String entry : classpath.split(java.io.File.pathSeparator)) {
+        if (!entry.isEmpty() && Path.of(entry).toAbsolutePath().normalize().equals(self)) {
+          return true;
+        }
+      }
+      return false;
+    } catch (URISyntaxException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** A line on the machine, the date and the thread settings the measurements run with. */
+  private String machine() {
+    String cpu = "unknown CPU";
+    long memKib = -1;
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          cpu = line.substring(line.indexOf(':') + 1).trim();
+          break;
+        }
+      }
+      memKib = ProcStatus.field(Files.readString(Path.of("/proc/meminfo")), "MemTotal");
+    } catch (IOException | RuntimeException e) {
+      // Not Linux: leave the machine description short.
+    }
+    String callerOmp = System.getenv("OMP_NUM_THREADS");
+    return String.format(Locale.ROOT, "Kiln benchmark, %s%s%n"
+        + "machine: %s, %d cores, %s; %s %s on %s%n"
+        + "measured JVMs: OMP_NUM_THREADS=%d (fixed by --omp-threads; caller's: %s), one Java "
+        + "thread driving MXNet, MXNET_ENGINE_TYPE=%s%n",
+        LocalDate.now(), quick ? " (--quick: smoke run, numbers not meaningful)" : "",
+        cpu, Runtime.getRuntime().availableProcessors(),
+        memKib < 0 ? "unknown memory" : Math.round(memKib / 1048576.0) + " GiB",
+        System.getProperty("java.vm.name"), System.getProperty("java.version"),
+        System.getProperty("os.name"), ompThreads, callerOmp == null ? "unset" : callerOmp,
+        System.getenv().getOrDefault("MXNET_ENGINE_TYPE", "default (ThreadedEnginePerDevice)"));
+  }
+}
