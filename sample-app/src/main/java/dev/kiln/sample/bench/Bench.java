@@ -8,10 +8,13 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -29,10 +32,12 @@ import picocli.CommandLine.Option;
     description = "Benchmark Kiln against hand-written MXNet calls and DJL on Fashion-MNIST.",
     subcommands = BenchWorker.class)
 public final class Bench implements Callable<Integer> {
-  /** The parts of the benchmark, in the order they run. */
+  /** The parts of the benchmark, in the order they run; all but PROFILE run by default. */
   enum Part {
-    THROUGHPUT, STARTUP, HANDLES, RSS, COMPILE
+    THROUGHPUT, STARTUP, HANDLES, RSS, COMPILE, PROFILE
   }
+
+  private static final String LEAK_HEAP = "256m";
 
   @Option(names = "--quick", description = "A smoke run of about half a minute: few steps and "
       + "one repetition of everything; numbers are not meaningful.")
@@ -42,8 +47,8 @@ public final class Bench implements Callable<Integer> {
       + "(default: ${DEFAULT-VALUE}).", defaultValue = "5")
   int reps;
 
-  @Option(names = "--omp-threads", description = "OMP_NUM_THREADS for the measured JVMs "
-      + "(default: ${DEFAULT-VALUE}).", defaultValue = "1")
+  @Option(names = "--omp-threads", description = "OMP_NUM_THREADS for the measured JVMs, or 0 "
+      + "to leave it unset (default: ${DEFAULT-VALUE}).", defaultValue = "1")
   int ompThreads;
 
   @Option(names = "--leak-steps", description = "Kiln steps between the two live-handle counts "
@@ -51,7 +56,7 @@ public final class Bench implements Callable<Integer> {
   int leakSteps;
 
   @Option(names = "--parts", split = ",", description = "Which parts to run, of ${COMPLETION-"
-      + "CANDIDATES} (default: all).")
+      + "CANDIDATES} (default: all but PROFILE, which breaks Kiln's extra time per step down).")
   Set<Part> parts;
 
   @Option(names = "--data", description = "Directory with the Fashion-MNIST IDX files "
@@ -60,8 +65,8 @@ public final class Bench implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (reps < 1 || ompThreads < 1 || leakSteps < 1) {
-      System.err.println("--reps, --omp-threads and --leak-steps must be at least 1");
+    if (reps < 1 || ompThreads < 0 || leakSteps < 1) {
+      System.err.println("--reps and --leak-steps must be at least 1, --omp-threads at least 0");
       return 2;
     }
     String classpath = System.getProperty("java.class.path");
@@ -71,7 +76,8 @@ public final class Bench implements Callable<Integer> {
           + "the README shows.");
       return 2;
     }
-    Set<Part> todo = parts == null || parts.isEmpty() ? Set.of(Part.values()) : parts;
+    Set<Part> todo = parts == null || parts.isEmpty()
+        ? EnumSet.complementOf(EnumSet.of(Part.PROFILE)) : parts;
     long started = System.nanoTime();
     ChildJvm child = new ChildJvm(classpath, ompThreads, 900);
     StringBuilder report = new StringBuilder();
@@ -85,6 +91,7 @@ public final class Bench implements Callable<Integer> {
         case HANDLES -> handles(child);
         case RSS -> rss(child);
         case COMPILE -> compile(classpath);
+        case PROFILE -> profile(child);
       };
       System.out.println(section);
       report.append(section).append('\n');
@@ -142,12 +149,16 @@ public final class Bench implements Callable<Integer> {
     int countSteps = quick ? 200 : 1000;
     int leak = quick ? Math.min(leakSteps, 1000) : leakSteps;
     StringBuilder s = new StringBuilder("### MXNet handles (NDArray, symbol, executor) made "
-        + "through Kiln's binding, counted with -D" + HandleCounter.PROPERTY + "=true\n\n"
+        + "through Kiln's binding, counted with -D" + HandleCounter.PROPERTY + "=true (batch "
+        + "32, one JVM with a fixed, pre-touched " + LEAK_HEAP + " heap so that RSS growth is "
+        + "native memory)\n\n"
         + "| impl | handles to build, bind and train 1 step | per steady-state step "
-        + "| live before → after " + leak + " steps | RSS before → after, MiB "
-        + "| live after close |\n|---|---:|---:|---:|---:|---:|\n");
+        + "| live before → after " + leak + " more steps | RSS before → after, MiB "
+        + "| Java heap committed before → after, MiB | live after close |\n"
+        + "|---|---:|---:|---:|---:|---:|---:|\n");
+    // A fixed, pre-touched Java heap: RSS growth during the run is then native memory.
     List<Map<String, String>> results = child.run(List.of("-D" + HandleCounter.PROPERTY
-        + "=true"), List.of("HANDLES", "--steps", Integer.toString(countSteps),
+        + "=true", "-Xms" + LEAK_HEAP, "-Xmx" + LEAK_HEAP, "-XX:+AlwaysPreTouch"), List.of("HANDLES", "--steps", Integer.toString(countSteps),
         "--leak-steps", Integer.toString(leak)));
     for (Map<String, String> r : results) {
       if (!r.get("mode").equals("handles")) {
@@ -157,14 +168,12 @@ public final class Bench implements Callable<Integer> {
       String closed = results.stream().filter(c -> c.get("mode").equals("handles-closed")
           && c.get("impl").equals(impl)).map(c -> c.get("liveAfterClose")).findFirst()
           .orElse("?");
-      boolean leakChecked = !r.get("leakSteps").equals("0");
-      s.append(String.format(Locale.ROOT, "| %s | %s | %.3f (%s over %s steps) | %s | %s | %s "
-          + "|%n", impl, r.get("setupHandles"),
+      s.append(String.format(Locale.ROOT, "| %s | %s | %.3f (%s in %s steps) | %s → %s "
+          + "| %s → %s | %s → %s | %s |%n", impl, r.get("setupHandles"),
           Double.parseDouble(r.get("createdInSteps")) / Double.parseDouble(r.get("countedSteps")),
-          r.get("createdInSteps"), r.get("countedSteps"),
-          leakChecked ? r.get("liveBefore") + " → " + r.get("liveAfter") : "–",
-          leakChecked ? mib(r.get("rssBeforeKib")) + " → " + mib(r.get("rssAfterKib")) : "–",
-          closed));
+          r.get("createdInSteps"), r.get("countedSteps"), r.get("liveBefore"),
+          r.get("liveAfter"), mib(r.get("rssBeforeKib")), mib(r.get("rssAfterKib")),
+          mib(r.get("heapBeforeKib")), mib(r.get("heapAfterKib")), closed));
     }
     return s.toString();
   }
@@ -172,17 +181,47 @@ public final class Bench implements Callable<Integer> {
   private String rss(ChildJvm child) {
     int steps = quick ? 300 : 3000;
     StringBuilder s = new StringBuilder("### Memory of a training run (fresh JVM each, batch "
-        + "32, " + steps + " steps, synthetic data)\n\n| impl | RSS at start, MiB | peak RSS "
-        + "(VmHWM), MiB | RSS at end, MiB |\n|---|---:|---:|---:|\n");
+        + "32, " + steps + " steps, synthetic data, default JVM heap settings)\n\n| impl "
+        + "| RSS at start, MiB | peak RSS (VmHWM), MiB | RSS at end, MiB | of which Java heap "
+        + "committed, MiB |\n|---|---:|---:|---:|---:|\n");
     for (Impl impl : Impl.values()) {
       for (Map<String, String> r : child.run(List.of(), List.of("RSS", "--impl", impl.label(),
           "--steps", Integer.toString(steps)))) {
         s.append("| ").append(impl.label()).append(" | ").append(mib(r.get("startRssKib")))
             .append(" | ").append(mib(r.get("peakRssKib"))).append(" | ")
-            .append(mib(r.get("endRssKib"))).append(" |\n");
+            .append(mib(r.get("endRssKib"))).append(" | ")
+            .append(mib(r.get("heapCommittedKib"))).append(" |\n");
       }
     }
     return s.toString();
+  }
+
+  private String profile(ChildJvm child) {
+    String steps = quick ? "150,40" : "1000,250";
+    String warmup = quick ? "50,10" : "500,100";
+    int n = quick ? 2 : Math.max(reps, 15);
+    Map<String, Map<Integer, List<Double>>> wall = new LinkedHashMap<>();
+    Map<String, Map<Integer, List<Double>>> cpu = new LinkedHashMap<>();
+    Map<String, Map<Integer, List<Double>>> driver = new LinkedHashMap<>();
+    for (String variant : BenchWorker.profileVariants().keySet()) {
+      wall.put(variant, new TreeMap<>());
+      cpu.put(variant, new TreeMap<>());
+      driver.put(variant, new TreeMap<>());
+    }
+    for (Map<String, String> r : child.run(List.of(), List.of("PROFILE", "--batch-sizes",
+        "32,256", "--steps", steps, "--warmup", warmup, "--reps", Integer.toString(n)))) {
+      int batch = Integer.parseInt(r.get("batch"));
+      double stepCount = Double.parseDouble(r.get("steps"));
+      wall.get(r.get("variant")).computeIfAbsent(batch, b -> new ArrayList<>())
+          .add(Double.parseDouble(r.get("seconds")) * 1e6 / stepCount);
+      cpu.get(r.get("variant")).computeIfAbsent(batch, b -> new ArrayList<>())
+          .add(Double.parseDouble(r.get("cpuSeconds")) * 1e6 / stepCount);
+      driver.get(r.get("variant")).computeIfAbsent(batch, b -> new ArrayList<>())
+          .add(Double.parseDouble(r.get("driverCpuSeconds")) * 1e6 / stepCount);
+    }
+    return "### Where Kiln's time goes: the floor plus one piece of Kiln's work at a time "
+        + "(synthetic data, " + n + " interleaved runs of " + steps.replace(",", " / ")
+        + " steps at batch 32 / 256; one JVM)\n\n" + ProfileTable.format(wall, cpu, driver);
   }
 
   private String compile(String classpath) {
@@ -229,13 +268,15 @@ public final class Bench implements Callable<Integer> {
     String callerOmp = System.getenv("OMP_NUM_THREADS");
     return String.format(Locale.ROOT, "Kiln benchmark, %s%s%n"
         + "machine: %s, %d cores, %s; %s %s on %s%n"
-        + "measured JVMs: OMP_NUM_THREADS=%d (fixed by --omp-threads; caller's: %s), one Java "
+        + "measured JVMs: OMP_NUM_THREADS=%s (fixed by --omp-threads; caller's: %s), one Java "
         + "thread driving MXNet, MXNET_ENGINE_TYPE=%s%n",
         LocalDate.now(), quick ? " (--quick: smoke run, numbers not meaningful)" : "",
         cpu, Runtime.getRuntime().availableProcessors(),
         memKib < 0 ? "unknown memory" : Math.round(memKib / 1048576.0) + " GiB",
         System.getProperty("java.vm.name"), System.getProperty("java.version"),
-        System.getProperty("os.name"), ompThreads, callerOmp == null ? "unset" : callerOmp,
+        System.getProperty("os.name"), ompThreads == 0 ? "unset (Kiln then calls "
+            + "MXSetNumOMPThreads(1) on the thread that loads MXNet)" : ompThreads,
+        callerOmp == null ? "unset" : callerOmp,
         System.getenv().getOrDefault("MXNET_ENGINE_TYPE", "default (ThreadedEnginePerDevice)"));
   }
 }

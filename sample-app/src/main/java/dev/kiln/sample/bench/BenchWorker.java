@@ -1,20 +1,22 @@
 package dev.kiln.sample.bench;
 
 import dev.kiln.runtime.mxnet.HandleCounter;
-import dev.kiln.runtime.mxnet.HandleCounter.Kind;
 import dev.kiln.sample.data.Batch;
 import dev.kiln.sample.data.Dataset;
 import dev.kiln.sample.data.DatasetNotFoundException;
 import dev.kiln.sample.data.FashionMnist;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -41,10 +43,12 @@ public final class BenchWorker implements Callable<Integer> {
     /** Kiln's MXNet handles per step and live handles before and after many steps. */
     HANDLES,
     /** Peak resident memory of one implementation's training run. */
-    RSS
+    RSS,
+    /** The floor with Kiln's extra work added piece by piece, against Kiln itself. */
+    PROFILE
   }
 
-  @Parameters(index = "0", description = "THROUGHPUT, FIRST_BATCH, HANDLES or RSS.")
+  @Parameters(index = "0", description = "THROUGHPUT, FIRST_BATCH, HANDLES, RSS or PROFILE.")
   Mode mode;
 
   @Option(names = "--impl", description = "floor, kiln or djl (FIRST_BATCH, RSS).",
@@ -82,6 +86,7 @@ public final class BenchWorker implements Callable<Integer> {
       case FIRST_BATCH -> firstBatch(entryMillis);
       case HANDLES -> handles();
       case RSS -> rss();
+      case PROFILE -> profile();
       default -> throw new IllegalStateException(mode.toString());
     }
     return 0;
@@ -122,9 +127,11 @@ public final class BenchWorker implements Callable<Integer> {
           for (int j = 0; j < impls.length; j++) {
             // Rotate the order every repetition so no implementation always runs first.
             Impl i = impls[(j + rep) % impls.length];
-            double seconds = run(loops.get(b).get(i), pools.get(b), steps[k]);
+            Timing t = timed(loops.get(b).get(i), pools.get(b), steps[k]);
+            double seconds = t.wallSeconds();
             System.out.println(BenchLine.format("mode", "throughput", "impl", i.label(),
-                "batch", b, "rep", rep, "steps", steps[k], "seconds", seconds));
+                "batch", b, "rep", rep, "steps", steps[k], "seconds", seconds,
+                "cpuSeconds", t.cpuSeconds()));
             progress.append(String.format(Locale.ROOT, "  %s@%d %.0f/s", i.label(), b,
                 steps[k] / seconds));
           }
@@ -137,15 +144,89 @@ public final class BenchWorker implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * Steps per second of the floor plus each piece of work Kiln's {@code trainBatch} adds, all
+   * of them together, and Kiln, interleaved like the throughput runs.
+   */
+  private void profile() {
+    Map<String, Set<FloorLoop.Extra>> variants = profileVariants();
+    List<String> names = new ArrayList<>(variants.keySet());
+    Map<Integer, Map<String, TrainLoop>> loops = new LinkedHashMap<>();
+    Map<Integer, Pool> pools = new LinkedHashMap<>();
+    try {
+      for (int k = 0; k < batchSizes.length; k++) {
+        int b = batchSizes[k];
+        pools.put(b, Pool.synthetic(b, 16, SEED));
+        Map<String, TrainLoop> byName = new LinkedHashMap<>();
+        loops.put(b, byName);
+        for (String name : names) {
+          byName.put(name, variants.get(name) == null ? new KilnLoop(SEED)
+              : new FloorLoop(b, SEED, variants.get(name)));
+          run(byName.get(name), pools.get(b), warmup[k]);
+        }
+      }
+      for (int rep = 1; rep <= reps; rep++) {
+        for (int k = 0; k < batchSizes.length; k++) {
+          int b = batchSizes[k];
+          for (int j = 0; j < names.size(); j++) {
+            String name = names.get((j + rep) % names.size());
+            Timing t = timed(loops.get(b).get(name), pools.get(b), steps[k]);
+            System.out.println(BenchLine.format("mode", "profile", "variant", name, "batch", b,
+                "rep", rep, "steps", steps[k], "seconds", t.wallSeconds(),
+                "cpuSeconds", t.cpuSeconds(), "driverCpuSeconds", t.driverCpuSeconds()));
+          }
+        }
+        System.err.println("profile rep " + rep + "/" + reps + " done");
+      }
+    } finally {
+      loops.values().forEach(m -> m.values().forEach(TrainLoop::close));
+    }
+  }
+
+  /**
+   * The loops {@link Mode#PROFILE} compares, in order: the floor, the floor with each {@link
+   * FloorLoop.Extra}, with all of them, and Kiln (mapped to null).
+   */
+  static Map<String, Set<FloorLoop.Extra>> profileVariants() {
+    Map<String, Set<FloorLoop.Extra>> variants = new LinkedHashMap<>();
+    variants.put("floor", EnumSet.noneOf(FloorLoop.Extra.class));
+    for (FloorLoop.Extra e : FloorLoop.Extra.values()) {
+      variants.put("floor+" + e.name().toLowerCase(Locale.ROOT), EnumSet.of(e));
+    }
+    variants.put("floor+all", EnumSet.allOf(FloorLoop.Extra.class));
+    variants.put("kiln", null);
+    return variants;
+  }
+
   /** Runs {@code n} steps and waits for MXNet to finish them; returns the seconds taken. */
   private static double run(TrainLoop loop, Pool pool, int n) {
+    return timed(loop, pool, n).wallSeconds();
+  }
+
+  /**
+   * Wall-clock time, process CPU time (all threads, MXNet's engine included; Linux counts it in
+   * 10 ms ticks) and the CPU time of the Java thread that drives MXNet, of {@code n} steps.
+   */
+  record Timing(double wallSeconds, double cpuSeconds, double driverCpuSeconds) {}
+
+  private static Timing timed(TrainLoop loop, Pool pool, int n) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long cpu = processCpuNanos();
+    long driver = threads.getCurrentThreadCpuTime();
     long start = System.nanoTime();
     for (int s = 0; s < n; s++) {
       Batch b = pool.next();
       loop.step(b.features(), b.labels());
     }
     loop.sync();
-    return (System.nanoTime() - start) / 1e9;
+    long wall = System.nanoTime() - start;
+    return new Timing(wall / 1e9, (processCpuNanos() - cpu) / 1e9,
+        (threads.getCurrentThreadCpuTime() - driver) / 1e9);
+  }
+
+  private static long processCpuNanos() {
+    return ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
   }
 
   private void firstBatch(long entryMillis) {
@@ -174,39 +255,34 @@ public final class BenchWorker implements Callable<Integer> {
         run(loop, pool, 1);
         long setup = HandleCounter.created() - created0;
         run(loop, pool, 200);
-        long[] before = new long[Kind.values().length];
-        for (Kind k : Kind.values()) {
-          before[k.ordinal()] = HandleCounter.created(k);
-        }
+        long before = HandleCounter.created();
         run(loop, pool, countSteps);
-        StringBuilder perKind = new StringBuilder();
-        long total = 0;
-        for (Kind k : Kind.values()) {
-          long d = HandleCounter.created(k) - before[k.ordinal()];
-          total += d;
-          perKind.append(perKind.length() == 0 ? "" : ",").append(k.name().toLowerCase(
-              Locale.ROOT)).append(':').append(d);
-        }
-        String leak = "";
+        long inSteps = HandleCounter.created() - before;
+        System.err.println("leak check: " + leakSteps + " " + which.label()
+            + " steps at batch 32 ...");
+        Memory m0 = Memory.now();
         long liveBefore = HandleCounter.live();
-        long rssBefore = ProcStatus.rssKib();
-        long liveAfter = liveBefore;
-        long rssAfter = rssBefore;
-        if (which == Impl.KILN) {
-          System.err.println("leak check: " + leakSteps + " Kiln steps at batch 32 ...");
-          run(loop, pool, leakSteps);
-          liveAfter = HandleCounter.live();
-          rssAfter = ProcStatus.rssKib();
-          leak = Integer.toString(leakSteps);
-        }
+        run(loop, pool, leakSteps);
+        long liveAfter = HandleCounter.live();
+        Memory m1 = Memory.now();
         System.out.println(BenchLine.format("mode", "handles", "impl", which.label(),
-            "setupHandles", setup, "countedSteps", countSteps, "createdInSteps", total,
-            "byKind", perKind, "leakSteps", leak.isEmpty() ? 0 : leak,
-            "liveBefore", liveBefore - live0, "liveAfter", liveAfter - live0,
-            "rssBeforeKib", rssBefore, "rssAfterKib", rssAfter));
+            "setupHandles", setup, "countedSteps", countSteps, "createdInSteps", inSteps,
+            "leakSteps", leakSteps, "liveBefore", liveBefore - live0,
+            "liveAfter", liveAfter - live0, "rssBeforeKib", m0.rssKib(),
+            "rssAfterKib", m1.rssKib(), "heapBeforeKib", m0.heapCommittedKib(),
+            "heapAfterKib", m1.heapCommittedKib()));
       }
       System.out.println(BenchLine.format("mode", "handles-closed", "impl", which.label(),
           "liveAfterClose", HandleCounter.live() - live0));
+    }
+  }
+
+  /** Resident memory and the Java heap's committed size, after a full collection. */
+  record Memory(long rssKib, long heapCommittedKib) {
+    static Memory now() {
+      System.gc();
+      return new Memory(ProcStatus.rssKib(),
+          ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1024);
     }
   }
 
@@ -219,7 +295,9 @@ public final class BenchWorker implements Callable<Integer> {
       run(loop, pool, steps[0]);
       System.out.println(BenchLine.format("mode", "rss", "impl", which.label(),
           "steps", steps[0], "startRssKib", atStart, "dataRssKib", afterData,
-          "endRssKib", ProcStatus.rssKib(), "peakRssKib", ProcStatus.peakRssKib()));
+          "endRssKib", ProcStatus.rssKib(), "peakRssKib", ProcStatus.peakRssKib(),
+          "heapCommittedKib",
+          ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1024));
     }
   }
 

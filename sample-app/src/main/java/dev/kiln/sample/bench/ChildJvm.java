@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts {@code java} with this JVM's class path running {@code bench worker ...}, with a fixed
- * OpenMP thread count, and collects the {@link BenchLine} results it prints. The child's standard
+ * OpenMP thread count (or none, for 0), and collects the {@link BenchLine} results it prints. The child's standard
  * error is passed through; other standard-output lines are copied to standard error.
  */
 final class ChildJvm {
@@ -39,7 +39,11 @@ final class ChildJvm {
     command.addAll(workerArgs);
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.INHERIT);
-    builder.environment().put("OMP_NUM_THREADS", Integer.toString(ompThreads));
+    if (ompThreads > 0) {
+      builder.environment().put("OMP_NUM_THREADS", Integer.toString(ompThreads));
+    } else {
+      builder.environment().remove("OMP_NUM_THREADS");
+    }
     builder.environment().put("OPT_OUT_TRACKING", "true");
     List<Map<String, String>> results = new ArrayList<>();
     Process process;

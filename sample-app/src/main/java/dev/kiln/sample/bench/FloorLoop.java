@@ -7,7 +7,9 @@ import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxApi;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -17,6 +19,19 @@ import java.util.SplittableRandom;
  * calls {@code sgd_update} on each of the four weights. Same kernels, no framework.
  */
 final class FloorLoop implements TrainLoop {
+  /**
+   * Work that Kiln's {@code Classifier.trainBatch} does and the floor does not, added one at a
+   * time to find where Kiln's time goes.
+   */
+  enum Extra {
+    /** Copy the probabilities out after the update and compute loss and accuracy. */
+    SCORE,
+    /** Format the update's attribute values with {@code Float.toString} every step. */
+    ATTR_STRINGS,
+    /** A fresh float label array per step, each label range-checked. */
+    LABEL_ARRAY
+  }
+
   private static final String[] SGD_KEYS = {"lr", "wd", "rescale_grad"};
   private static final String[] SGD_VALS = {"0.1", "0.0", "1.0"};
   private static final Pointer[] NO_HEADS = new Pointer[0];
@@ -37,10 +52,18 @@ final class FloorLoop implements TrainLoop {
   private final List<Memory> sgdOutputBlocks = new ArrayList<>();
   private final List<PointerByReference> sgdOutputs = new ArrayList<>();
   private final IntByReference numOutputs = new IntByReference(1);
+  private final Set<Extra> extras;
+  private Pointer output;
   private Pointer exec;
+  private double scoreSink;
 
   FloorLoop(int batch, long seed) {
+    this(batch, seed, EnumSet.noneOf(Extra.class));
+  }
+
+  FloorLoop(int batch, long seed, Set<Extra> extras) {
     this.batch = batch;
+    this.extras = extras.isEmpty() ? EnumSet.noneOf(Extra.class) : EnumSet.copyOf(extras);
     this.labelValues = new float[batch];
     try {
       Pointer symbol = buildSymbol();
@@ -81,6 +104,10 @@ final class FloorLoop implements TrainLoop {
       Mx.check(api.MXExecutorBindEX(symbol, Mx.CPU, 0, 0, null, null, null, args.size(),
           argArrays, gradArrays, reqs, 0, new Pointer[0], null, bound), "MXExecutorBindEX");
       exec = bound.getValue();
+      IntByReference n = new IntByReference();
+      PointerByReference outs = new PointerByReference();
+      Mx.check(api.MXExecutorOutputs(exec, n, outs), "MXExecutorOutputs");
+      output = outs.getValue().getPointer(0);
     } catch (RuntimeException e) {
       close();
       throw e;
@@ -90,17 +117,54 @@ final class FloorLoop implements TrainLoop {
   @Override
   public void step(float[] features, int[] labels) {
     Mx.check(api.MXNDArraySyncCopyFromCPU(data, features, (long) batch * FEATURES), "copy data");
-    for (int i = 0; i < batch; i++) {
-      labelValues[i] = labels[i];
+    float[] y = labelValues;
+    if (extras.contains(Extra.LABEL_ARRAY)) {
+      y = new float[batch];
+      for (int i = 0; i < batch; i++) {
+        if (labels[i] < 0 || labels[i] >= CLASSES) {
+          throw new IllegalArgumentException("label " + labels[i]);
+        }
+      }
     }
-    Mx.check(api.MXNDArraySyncCopyFromCPU(label, labelValues, batch), "copy labels");
+    for (int i = 0; i < batch; i++) {
+      y[i] = labels[i];
+    }
+    Mx.check(api.MXNDArraySyncCopyFromCPU(label, y, batch), "copy labels");
     Mx.check(api.MXExecutorForward(exec, 1), "MXExecutorForward");
     Mx.check(api.MXExecutorBackwardEx(exec, 0, NO_HEADS, 1), "MXExecutorBackwardEx");
+    String[] vals = SGD_VALS;
+    if (extras.contains(Extra.ATTR_STRINGS)) {
+      vals = new String[] {Float.toString(0.1f), Float.toString(0f), Float.toString(1f)};
+    }
     for (int p = 0; p < sgdInputs.size(); p++) {
       numOutputs.setValue(1);
       Mx.check(api.MXImperativeInvoke(sgd, 2, sgdInputs.get(p), numOutputs, sgdOutputs.get(p),
-          SGD_KEYS.length, SGD_KEYS, SGD_VALS), "sgd_update");
+          SGD_KEYS.length, SGD_KEYS, vals), "sgd_update");
     }
+    if (extras.contains(Extra.SCORE)) {
+      scoreSink += score(labels);
+    }
+  }
+
+  /** What {@code Classifier.trainBatch} does after the update: loss and accuracy in Java. */
+  private double score(int[] labels) {
+    float[] probs = new float[batch * CLASSES];
+    Mx.check(api.MXNDArraySyncCopyToCPU(output, probs, probs.length), "copy out");
+    double loss = 0;
+    int correct = 0;
+    for (int i = 0; i < batch; i++) {
+      int best = 0;
+      for (int c = 1; c < CLASSES; c++) {
+        if (probs[i * CLASSES + c] > probs[i * CLASSES + best]) {
+          best = c;
+        }
+      }
+      if (best == labels[i]) {
+        correct++;
+      }
+      loss -= Math.log(Math.max(probs[i * CLASSES + labels[i]], 1e-12f));
+    }
+    return loss + correct;
   }
 
   @Override
@@ -110,6 +174,10 @@ final class FloorLoop implements TrainLoop {
 
   @Override
   public void close() {
+    if (output != null) {
+      api.MXNDArrayFree(output);
+      output = null;
+    }
     if (exec != null) {
       api.MXExecutorFree(exec);
       exec = null;
