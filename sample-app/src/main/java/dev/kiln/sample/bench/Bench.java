@@ -44,7 +44,7 @@ public final class Bench implements Callable<Integer> {
   boolean quick;
 
   @Option(names = "--reps", description = "Timed repetitions per implementation and batch size "
-      + "(default: ${DEFAULT-VALUE}).", defaultValue = "5")
+      + "(default: ${DEFAULT-VALUE}).", defaultValue = "7")
   int reps;
 
   @Option(names = "--omp-threads", description = "OMP_NUM_THREADS for the measured JVMs, or 0 "
@@ -102,7 +102,7 @@ public final class Bench implements Callable<Integer> {
   }
 
   private String throughput(ChildJvm child) {
-    String steps = quick ? "150,40" : "4000,1000";
+    String steps = quick ? "150,40" : "2500,600";
     String warmup = quick ? "50,10" : "500,100";
     int n = quick ? 2 : reps;
     List<Sample> samples = new ArrayList<>();
@@ -182,8 +182,8 @@ public final class Bench implements Callable<Integer> {
     int steps = quick ? 300 : 3000;
     StringBuilder s = new StringBuilder("### Memory of a training run (fresh JVM each, batch "
         + "32, " + steps + " steps, synthetic data, default JVM heap settings)\n\n| impl "
-        + "| RSS at start, MiB | peak RSS (VmHWM), MiB | RSS at end, MiB | of which Java heap "
-        + "committed, MiB |\n|---|---:|---:|---:|---:|\n");
+        + "| RSS at start, MiB | peak RSS (VmHWM), MiB | RSS at end, MiB | Java heap committed "
+        + "at end (only touched pages are resident), MiB |\n|---|---:|---:|---:|---:|\n");
     for (Impl impl : Impl.values()) {
       for (Map<String, String> r : child.run(List.of(), List.of("RSS", "--impl", impl.label(),
           "--steps", Integer.toString(steps)))) {
@@ -208,8 +208,16 @@ public final class Bench implements Callable<Integer> {
       cpu.put(variant, new TreeMap<>());
       driver.put(variant, new TreeMap<>());
     }
+    Map<String, Map<Integer, List<Double>>> stages = new LinkedHashMap<>();
     for (Map<String, String> r : child.run(List.of(), List.of("PROFILE", "--batch-sizes",
         "32,256", "--steps", steps, "--warmup", warmup, "--reps", Integer.toString(n)))) {
+      if (r.get("mode").equals("stage")) {
+        stages.computeIfAbsent(r.get("stage").replace('_', ' '), st -> new TreeMap<>())
+            .computeIfAbsent(Integer.parseInt(r.get("batch")), b -> new ArrayList<>())
+            .add(Double.parseDouble(r.get("seconds")) * 1e6
+                / Double.parseDouble(r.get("steps")));
+        continue;
+      }
       int batch = Integer.parseInt(r.get("batch"));
       double stepCount = Double.parseDouble(r.get("steps"));
       wall.get(r.get("variant")).computeIfAbsent(batch, b -> new ArrayList<>())
@@ -221,7 +229,30 @@ public final class Bench implements Callable<Integer> {
     }
     return "### Where Kiln's time goes: the floor plus one piece of Kiln's work at a time "
         + "(synthetic data, " + n + " interleaved runs of " + steps.replace(",", " / ")
-        + " steps at batch 32 / 256; one JVM)\n\n" + ProfileTable.format(wall, cpu, driver);
+        + " steps at batch 32 / 256; one JVM)\n\n" + ProfileTable.format(wall, cpu, driver)
+        + "\nThe floor's step stage by stage, MXNet made synchronous after each stage "
+        + "(wall µs per step, median of " + n + " runs):\n\n" + stageTable(stages);
+  }
+
+  private static String stageTable(Map<String, Map<Integer, List<Double>>> stages) {
+    TreeSet<Integer> batches = new TreeSet<>();
+    stages.values().forEach(m -> batches.addAll(m.keySet()));
+    StringBuilder s = new StringBuilder("| stage");
+    batches.forEach(b -> s.append(" | µs @").append(b));
+    s.append(" |\n|---").append("|---:".repeat(batches.size())).append("|\n");
+    Map<Integer, Double> total = new TreeMap<>();
+    stages.forEach((stage, byBatch) -> {
+      s.append("| ").append(stage);
+      for (int b : batches) {
+        double m = Stats.median(byBatch.get(b));
+        total.merge(b, m, Double::sum);
+        s.append(String.format(Locale.ROOT, " | %.0f", m));
+      }
+      s.append(" |\n");
+    });
+    s.append("| total");
+    total.values().forEach(t -> s.append(String.format(Locale.ROOT, " | %.0f", t)));
+    return s.append(" |\n").toString();
   }
 
   private String compile(String classpath) {

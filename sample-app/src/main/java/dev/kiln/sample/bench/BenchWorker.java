@@ -178,6 +178,22 @@ public final class BenchWorker implements Callable<Integer> {
         }
         System.err.println("profile rep " + rep + "/" + reps + " done");
       }
+      for (int k = 0; k < batchSizes.length; k++) {
+        int b = batchSizes[k];
+        FloorLoop floor = (FloorLoop) loops.get(b).get("floor");
+        for (int rep = 1; rep <= reps; rep++) {
+          long[] nanos = new long[FloorLoop.STAGES.length];
+          for (int n = 0; n < steps[k]; n++) {
+            Batch x = pools.get(b).next();
+            floor.stepStaged(x.features(), x.labels(), nanos);
+          }
+          for (int st = 0; st < nanos.length; st++) {
+            System.out.println(BenchLine.format("mode", "stage", "stage",
+                FloorLoop.STAGES[st].replace(' ', '_'), "batch", b, "rep", rep,
+                "steps", steps[k], "seconds", nanos[st] / 1e9));
+          }
+        }
+      }
     } finally {
       loops.values().forEach(m -> m.values().forEach(TrainLoop::close));
     }

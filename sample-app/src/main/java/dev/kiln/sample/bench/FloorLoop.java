@@ -146,6 +146,40 @@ final class FloorLoop implements TrainLoop {
     }
   }
 
+  /** The stages of {@link #stepStaged}. */
+  static final String[] STAGES = {"copy in", "forward", "backward", "4 x sgd_update"};
+
+  /**
+   * One step with MXNet made synchronous after every stage, adding each stage's nanoseconds to
+   * {@code nanos} (one slot per {@link #STAGES} entry): where the floor's own time goes.
+   */
+  void stepStaged(float[] features, int[] labels, long[] nanos) {
+    long t0 = System.nanoTime();
+    Mx.check(api.MXNDArraySyncCopyFromCPU(data, features, (long) batch * FEATURES), "copy data");
+    for (int i = 0; i < batch; i++) {
+      labelValues[i] = labels[i];
+    }
+    Mx.check(api.MXNDArraySyncCopyFromCPU(label, labelValues, batch), "copy labels");
+    long t1 = System.nanoTime();
+    Mx.check(api.MXExecutorForward(exec, 1), "MXExecutorForward");
+    sync();
+    long t2 = System.nanoTime();
+    Mx.check(api.MXExecutorBackwardEx(exec, 0, NO_HEADS, 1), "MXExecutorBackwardEx");
+    sync();
+    long t3 = System.nanoTime();
+    for (int p = 0; p < sgdInputs.size(); p++) {
+      numOutputs.setValue(1);
+      Mx.check(api.MXImperativeInvoke(sgd, 2, sgdInputs.get(p), numOutputs, sgdOutputs.get(p),
+          SGD_KEYS.length, SGD_KEYS, SGD_VALS), "sgd_update");
+    }
+    sync();
+    long t4 = System.nanoTime();
+    nanos[0] += t1 - t0;
+    nanos[1] += t2 - t1;
+    nanos[2] += t3 - t2;
+    nanos[3] += t4 - t3;
+  }
+
   /** What {@code Classifier.trainBatch} does after the update: loss and accuracy in Java. */
   private double score(int[] labels) {
     float[] probs = new float[batch * CLASSES];
