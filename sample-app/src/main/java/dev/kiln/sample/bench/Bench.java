@@ -39,8 +39,8 @@ public final class Bench implements Callable<Integer> {
 
   private static final String LEAK_HEAP = "256m";
 
-  @Option(names = "--quick", description = "A smoke run of about half a minute: few steps and "
-      + "one repetition of everything; numbers are not meaningful.")
+  @Option(names = "--quick", description = "A smoke run of about 20 seconds: few steps, one "
+      + "repetition of everything, a 30-node model to compile; numbers are not meaningful.")
   boolean quick;
 
   @Option(names = "--reps", description = "Timed repetitions per implementation and batch size "
@@ -63,6 +63,7 @@ public final class Bench implements Callable<Integer> {
       + "(default: ${DEFAULT-VALUE}).", defaultValue = "/usr/share/datasets/fashion-mnist")
   Path data;
 
+  /** Runs the chosen parts and prints each section, then all of them again as a summary. */
   @Override
   public Integer call() {
     if (reps < 1 || ompThreads < 0 || leakSteps < 1) {
@@ -85,6 +86,7 @@ public final class Bench implements Callable<Integer> {
     System.out.print(report);
     for (Part part : new TreeSet<>(todo)) {
       System.err.println("== " + part.name().toLowerCase(Locale.ROOT) + " ==");
+      long partStart = System.nanoTime();
       String section = switch (part) {
         case THROUGHPUT -> throughput(child);
         case STARTUP -> startup(child);
@@ -94,6 +96,8 @@ public final class Bench implements Callable<Integer> {
         case PROFILE -> profile(child);
       };
       System.out.println(section);
+      System.err.printf(Locale.ROOT, "(%s: %.0f s)%n", part.name().toLowerCase(Locale.ROOT),
+          (System.nanoTime() - partStart) / 1e9);
       report.append(section).append('\n');
     }
     System.out.printf(Locale.ROOT, "== summary (%.0f s) ==%n%n%s", (System.nanoTime() - started)
@@ -256,7 +260,8 @@ public final class Bench implements Callable<Integer> {
   }
 
   private String compile(String classpath) {
-    CompileTimer.Result r = new CompileTimer(classpath, System.err).measure(300, quick ? 1 : 5);
+    CompileTimer.Result r = new CompileTimer(classpath, System.err).measure(quick ? 30 : 300,
+        quick ? 1 : 5);
     return "### Annotation processor compile time (javac in one JVM, after one warm-up compile "
         + "of each variant)\n\n" + CompileTimer.format(r);
   }
