@@ -161,9 +161,10 @@ public final class Bench implements Callable<Integer> {
         + "| Java heap committed before → after, MiB | live after close |\n"
         + "|---|---:|---:|---:|---:|---:|---:|\n");
     // A fixed, pre-touched Java heap: RSS growth during the run is then native memory.
-    List<Map<String, String>> results = child.run(List.of("-D" + HandleCounter.PROPERTY
-        + "=true", "-Xms" + LEAK_HEAP, "-Xmx" + LEAK_HEAP, "-XX:+AlwaysPreTouch"), List.of("HANDLES", "--steps", Integer.toString(countSteps),
-        "--leak-steps", Integer.toString(leak)));
+    List<String> jvm = List.of("-D" + HandleCounter.PROPERTY + "=true", "-Xms" + LEAK_HEAP,
+        "-Xmx" + LEAK_HEAP, "-XX:+AlwaysPreTouch");
+    List<Map<String, String>> results = child.run(jvm, List.of("HANDLES", "--steps",
+        Integer.toString(countSteps), "--leak-steps", Integer.toString(leak)));
     for (Map<String, String> r : results) {
       if (!r.get("mode").equals("handles")) {
         continue;

@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts {@code java} with this JVM's class path running {@code bench worker ...}, with a fixed
- * OpenMP thread count (or none, for 0), and collects the {@link BenchLine} results it prints. The child's standard
- * error is passed through; other standard-output lines are copied to standard error.
+ * OpenMP thread count (or none, for 0), and collects the {@link BenchLine} results it prints.
+ * The child's standard error is passed through; other standard-output lines are copied to
+ * standard error.
  */
 final class ChildJvm {
   private final String classpath;

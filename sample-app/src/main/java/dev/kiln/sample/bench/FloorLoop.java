@@ -300,7 +300,7 @@ final class FloorLoop implements TrainLoop {
     return n;
   }
 
-  /** Xavier uniform as MXNet's default: {@code U(-s, s)}, {@code s = sqrt(3 / avg(fanIn, fanOut))}. */
+  /** Xavier uniform as MXNet's default: {@code U(-s, s)}, {@code s = sqrt(6 / (in + out))}. */
   private static void xavier(int[] shape, float[] values, SplittableRandom rng) {
     double scale = Math.sqrt(3.0 / ((shape[0] + shape[1]) / 2.0));
     for (int i = 0; i < values.length; i++) {

@@ -20,7 +20,7 @@ enum Impl {
     return label;
   }
 
-  /** A new loop of this kind for {@code batch} examples per step, weights seeded by {@code seed}. */
+  /** A new loop of this kind for {@code batch} examples per step, seeded by {@code seed}. */
   TrainLoop open(int batch, long seed) {
     return switch (this) {
       case FLOOR -> new FloorLoop(batch, seed);
