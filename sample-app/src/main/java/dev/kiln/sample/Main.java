@@ -15,6 +15,7 @@ import dev.kiln.runtime.train.Evaluation;
 import dev.kiln.runtime.train.FitResult;
 import dev.kiln.runtime.train.ProgressListener;
 import dev.kiln.runtime.train.TrainingListener;
+import dev.kiln.sample.bench.Bench;
 import dev.kiln.sample.data.DatasetNotFoundException;
 import dev.kiln.sample.data.FashionMnist;
 import java.io.IOException;
@@ -29,13 +30,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The Kiln sample app: trains, evaluates, exports and inspects Fashion-MNIST models from the
+ * The Kiln sample app: trains, evaluates, exports, inspects and benchmarks Fashion-MNIST models from the
  * command line.
  */
 @Command(name = "kiln-sample", mixinStandardHelpOptions = true, version = "kiln-sample 0.1.0",
-    description = "Train and use Kiln models on Fashion-MNIST, on MXNet.",
+    description = "Train, use and benchmark Kiln models on Fashion-MNIST, on MXNet.",
     subcommands = {Main.Train.class, Main.Eval.class, Main.Predict.class, Main.Export.class,
-        Main.Summary.class})
+        Main.Summary.class, Bench.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

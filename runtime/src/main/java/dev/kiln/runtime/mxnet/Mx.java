@@ -49,6 +49,9 @@ public final class Mx {
     }
     Engine.getEngine("MXNet");
     MxApi api = Native.load(LibUtils.getLibName(), MxApi.class);
+    if (HandleCounter.enabled()) {
+      api = HandleCounter.wrap(api);
+    }
     if (System.getenv("OMP_NUM_THREADS") == null) {
       check(api, api.MXSetNumOMPThreads(1), "MXSetNumOMPThreads");
     }

@@ -1,0 +1,41 @@
+package dev.kiln.sample.bench;
+
+/** The training loops the benchmark compares. */
+enum Impl {
+  /** Hand-written MXNet C API calls: one executor bound once, {@code sgd_update} per weight. */
+  FLOOR("floor"),
+  /** The generated {@code FashionMlpModel}'s classifier, as a Kiln user writes it. */
+  KILN("kiln"),
+  /** DJL's {@code Trainer} on its MXNet engine with {@code EasyTrain.trainBatch}. */
+  DJL("djl");
+
+  private final String label;
+
+  Impl(String label) {
+    this.label = label;
+  }
+
+  /** The lower-case name used on the command line and in tables. */
+  String label() {
+    return label;
+  }
+
+  /** A new loop of this kind for {@code batch} examples per step, seeded by {@code seed}. */
+  TrainLoop open(int batch, long seed) {
+    return switch (this) {
+      case FLOOR -> new FloorLoop(batch, seed);
+      case KILN -> new KilnLoop(seed);
+      case DJL -> new DjlLoop(batch);
+    };
+  }
+
+  /** The implementation called {@code label}. */
+  static Impl of(String label) {
+    for (Impl i : values()) {
+      if (i.label.equals(label)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("no implementation '" + label + "'");
+  }
+}

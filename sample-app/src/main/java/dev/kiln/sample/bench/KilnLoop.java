@@ -1,0 +1,36 @@
+package dev.kiln.sample.bench;
+
+import dev.kiln.runtime.Classifier;
+import dev.kiln.runtime.Init;
+import dev.kiln.runtime.Sgd;
+import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.sample.models.FashionMlpModel;
+
+/** What a Kiln user writes: the generated model's classifier and {@code trainBatch}. */
+final class KilnLoop implements TrainLoop {
+  private final FashionMlpModel model;
+  private final Classifier classifier;
+  private final Sgd sgd;
+
+  KilnLoop(long seed) {
+    model = FashionMlpModel.create(Init.xavier(), seed);
+    classifier = model.classifier();
+    sgd = new Sgd(0.1f);
+  }
+
+  @Override
+  public void step(float[] features, int[] labels) {
+    classifier.trainBatch(features, labels, sgd);
+  }
+
+  @Override
+  public void sync() {
+    Mx.check(Mx.api().MXNDArrayWaitAll(), "MXNDArrayWaitAll");
+  }
+
+  @Override
+  public void close() {
+    sgd.close();
+    model.close();
+  }
+}
