@@ -18,6 +18,7 @@ import dev.kiln.runtime.train.NanGuard;
 import dev.kiln.runtime.train.TrainingListener;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -35,6 +36,7 @@ public final class Classifier implements AutoCloseable {
   private final ModelRuntime model;
   private final Graph graph;
   private final Map<Integer, BoundExecutor> executors = new HashMap<>();
+  private final Map<Integer, BoundExecutor[]> trainingExecutors = new HashMap<>();
   private static final int EVAL_BATCH = 500;
 
   private final int classes;
@@ -48,8 +50,10 @@ public final class Classifier implements AutoCloseable {
       throw new IllegalArgumentException(model.modelName() + " is not a classifier: it needs "
           + "exactly one output, a softmax");
     }
-    BoundExecutor probe = executor(1);
-    Shape out = probe.output(0).shape();
+    Shape out;
+    try (BoundExecutor probe = bind(1)) {
+      out = probe.output(0).shape();
+    }
     if (out.rank() != 2) {
       close();
       throw new IllegalArgumentException(model.modelName() + ": a classifier's softmax must "
@@ -72,13 +76,32 @@ public final class Classifier implements AutoCloseable {
    * @return the batch's mean cross-entropy loss and correct-prediction count
    */
   public Result trainBatch(float[] features, int[] labels, Optimizer optimizer) {
-    BoundExecutor exec = load(features, labels);
+    BoundExecutor exec = step(features, labels, optimizer);
+    return score(exec.output(0).toFloatArray(), labels);
+  }
+
+  /**
+   * One training step like {@link #trainBatch}, but reading nothing back: the call returns as
+   * soon as MXNet has the step queued, so the next batch is copied in while MXNet still
+   * computes this one. The fastest way to train when the loss is not needed every step.
+   *
+   * @param features the batch's inputs, row-major, {@code labels.length} examples
+   * @param labels class indices in {@code [0, classes)}
+   */
+  public void trainStep(float[] features, int[] labels, Optimizer optimizer) {
+    step(features, labels, optimizer);
+  }
+
+  /** Queues forward, backward and the update for one batch; returns the executor used. */
+  private BoundExecutor step(float[] features, int[] labels, Optimizer optimizer) {
+    BoundExecutor exec = load(trainingExecutor(labels.length), features, labels);
     exec.forward(true);
     exec.backwardLoss();
     model.gradientsOverwritten();
     optimizer.step(model.trainableSlots());
-    return score(exec.output(0).toFloatArray(), labels);
+    return exec;
   }
+
 
   /**
    * Trains for {@code epochs} passes over {@code train}, starting from the model's current
@@ -114,18 +137,31 @@ public final class Classifier implements AutoCloseable {
       int correct = 0;
       int seen = 0;
       int index = 0;
-      for (Batch b : train.epoch(epoch)) {
-        Result r = trainBatch(b.features(), b.labels(), optimizer);
-        lossSum += r.lossSum();
-        correct += r.correct();
-        seen += r.count();
-        BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(), r.count());
-        for (TrainingListener l : all) {
-          l.onBatchEnd(context, stats);
+      // Each batch is scored one step late, once the next step is queued: MXNet never waits
+      // for Java, and the previous step's probabilities are in an executor this step does not
+      // use (training alternates between two per batch size).
+      BoundExecutor pending = null;
+      int[] pendingLabels = null;
+      Iterator<Batch> batches = train.epoch(epoch).iterator();
+      while (true) {
+        Batch b = batches.hasNext() ? batches.next() : null;
+        BoundExecutor exec = b == null ? null : step(b.features(), b.labels(), optimizer);
+        if (pending != null) {
+          Result r = score(pending.output(0).toFloatArray(), pendingLabels);
+          lossSum += r.lossSum();
+          correct += r.correct();
+          seen += r.count();
+          BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(),
+              r.count());
+          for (TrainingListener l : all) {
+            l.onBatchEnd(context, stats);
+          }
         }
-        if (context.stopReason() != null) {
+        if (b == null || context.stopReason() != null) {
           break;
         }
+        pending = exec;
+        pendingLabels = b.labels();
       }
       if (context.stopReason() != null && seen < train.dataset().size()) {
         break;
@@ -177,7 +213,7 @@ public final class Classifier implements AutoCloseable {
 
   /** Loss and accuracy counts on one batch, in inference mode; nothing is trained. */
   public Result evaluateBatch(float[] features, int[] labels) {
-    BoundExecutor exec = load(features, labels);
+    BoundExecutor exec = load(executor(labels.length), features, labels);
     exec.forward(false);
     return score(exec.output(0).toFloatArray(), labels);
   }
@@ -209,12 +245,7 @@ public final class Classifier implements AutoCloseable {
     }
   }
 
-  private BoundExecutor load(float[] features, int[] labels) {
-    if (labels.length == 0) {
-      throw new IllegalArgumentException(model.modelName() + ": a batch needs at least one "
-          + "example");
-    }
-    BoundExecutor exec = executor(labels.length);
+  private BoundExecutor load(BoundExecutor exec, float[] features, int[] labels) {
     exec.input(0).copyFrom(features);
     float[] y = new float[labels.length];
     for (int i = 0; i < y.length; i++) {
@@ -274,17 +305,41 @@ public final class Classifier implements AutoCloseable {
 
   /** The executor for {@code batch} examples, bound on first use. */
   BoundExecutor executor(int batch) {
+    checkBatch(batch);
+    return executors.computeIfAbsent(batch, this::bind);
+  }
+
+  /**
+   * The training executor for the next step of {@code batch} examples. Training alternates
+   * between two executors per batch size, both over the model's one set of parameters: while
+   * MXNet's engine still runs one step's backward pass and updates, the next batch is copied into
+   * the other executor's input without waiting, so the Java side overlaps MXNet's kernels instead
+   * of queueing behind them. MXNet orders the next forward pass after the updates it reads.
+   */
+  private BoundExecutor trainingExecutor(int batch) {
+    checkBatch(batch);
+    BoundExecutor[] pair = trainingExecutors.computeIfAbsent(batch,
+        b -> new BoundExecutor[] {executor(b), bind(b)});
+    BoundExecutor next = pair[0];
+    pair[0] = pair[1];
+    pair[1] = next;
+    return next;
+  }
+
+  private void checkBatch(int batch) {
     if (closed) {
       throw new IllegalStateException(model.modelName() + " classifier is closed");
     }
-    BoundExecutor exec = executors.get(batch);
-    if (exec == null) {
-      List<Shape> shapes = graph.inputs().stream().map(in -> withBatch(in, batch)).toList();
-      exec = new BoundExecutor(graph, shapes, List.of(Shape.of(batch)), model.store(),
-          GradReq.WRITE, GradReq.NULL);
-      executors.put(batch, exec);
+    if (batch < 1) {
+      throw new IllegalArgumentException(model.modelName() + ": a batch needs at least one "
+          + "example");
     }
-    return exec;
+  }
+
+  private BoundExecutor bind(int batch) {
+    List<Shape> shapes = graph.inputs().stream().map(in -> withBatch(in, batch)).toList();
+    return new BoundExecutor(graph, shapes, List.of(Shape.of(batch)), model.store(),
+        GradReq.WRITE, GradReq.NULL);
   }
 
   /** The input array of the executor for {@code batch}, for loops that fill it directly. */
@@ -309,6 +364,8 @@ public final class Classifier implements AutoCloseable {
       closed = true;
       executors.values().forEach(BoundExecutor::close);
       executors.clear();
+      trainingExecutors.values().forEach(pair -> List.of(pair).forEach(BoundExecutor::close));
+      trainingExecutors.clear();
       graph.close();
     }
   }

@@ -160,7 +160,7 @@ public final class BenchWorker implements Callable<Integer> {
         Map<String, TrainLoop> byName = new LinkedHashMap<>();
         loops.put(b, byName);
         for (String name : names) {
-          byName.put(name, variants.get(name) == null ? new KilnLoop(SEED)
+          byName.put(name, variants.get(name) == null ? new KilnLoop(SEED, true)
               : new FloorLoop(b, SEED, variants.get(name)));
           run(byName.get(name), pools.get(b), warmup[k]);
         }

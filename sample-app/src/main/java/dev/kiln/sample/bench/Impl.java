@@ -4,10 +4,15 @@ package dev.kiln.sample.bench;
 enum Impl {
   /** Hand-written MXNet C API calls: one executor bound once, {@code sgd_update} per weight. */
   FLOOR("floor"),
-  /** The generated {@code FashionMlpModel}'s classifier, as a Kiln user writes it. */
+  /**
+   * The generated {@code FashionMlpModel}'s classifier, as a Kiln user writes it for speed:
+   * {@code trainStep}, which reads nothing back.
+   */
   KILN("kiln"),
   /** DJL's {@code Trainer} on its MXNet engine with {@code EasyTrain.trainBatch}. */
-  DJL("djl");
+  DJL("djl"),
+  /** Kiln's {@code trainBatch}, which also returns each batch's loss and accuracy. */
+  KILN_LOSS("kiln+loss");
 
   private final String label;
 
@@ -24,7 +29,8 @@ enum Impl {
   TrainLoop open(int batch, long seed) {
     return switch (this) {
       case FLOOR -> new FloorLoop(batch, seed);
-      case KILN -> new KilnLoop(seed);
+      case KILN -> new KilnLoop(seed, false);
+      case KILN_LOSS -> new KilnLoop(seed, true);
       case DJL -> new DjlLoop(batch);
     };
   }

@@ -6,13 +6,18 @@ import dev.kiln.runtime.Sgd;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.sample.models.FashionMlpModel;
 
-/** What a Kiln user writes: the generated model's classifier and {@code trainBatch}. */
+/**
+ * What a Kiln user writes: the generated model's classifier and {@code trainStep}, or {@code
+ * trainBatch} when each batch's loss is wanted too.
+ */
 final class KilnLoop implements TrainLoop {
   private final FashionMlpModel model;
   private final Classifier classifier;
   private final Sgd sgd;
+  private final boolean withLoss;
 
-  KilnLoop(long seed) {
+  KilnLoop(long seed, boolean withLoss) {
+    this.withLoss = withLoss;
     model = FashionMlpModel.create(Init.xavier(), seed);
     classifier = model.classifier();
     sgd = new Sgd(0.1f);
@@ -20,7 +25,11 @@ final class KilnLoop implements TrainLoop {
 
   @Override
   public void step(float[] features, int[] labels) {
-    classifier.trainBatch(features, labels, sgd);
+    if (withLoss) {
+      classifier.trainBatch(features, labels, sgd);
+    } else {
+      classifier.trainStep(features, labels, sgd);
+    }
   }
 
   @Override

@@ -24,9 +24,9 @@ final class ThroughputTable {
           .add(s.stepsPerSecond());
     }
     StringBuilder out = new StringBuilder();
-    out.append("| batch | floor steps/s | kiln steps/s | djl steps/s | kiln/floor | kiln/djl "
-        + "| kiln/floor, best runs | runs |\n");
-    out.append("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.append("| batch | floor steps/s | kiln steps/s | djl steps/s | kiln+loss steps/s "
+        + "| kiln/floor | kiln/djl | kiln+loss/floor | kiln/floor, best runs | runs |\n");
+    out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (Map.Entry<Integer, Map<Impl, List<Double>>> row : byBatch.entrySet()) {
       Map<Impl, List<Double>> cells = row.getValue();
       out.append("| ").append(row.getKey());
@@ -35,6 +35,7 @@ final class ThroughputTable {
       }
       out.append(" | ").append(ratio(cells.get(Impl.KILN), cells.get(Impl.FLOOR)));
       out.append(" | ").append(ratio(cells.get(Impl.KILN), cells.get(Impl.DJL)));
+      out.append(" | ").append(ratio(cells.get(Impl.KILN_LOSS), cells.get(Impl.FLOOR)));
       out.append(" | ").append(bestRatio(cells.get(Impl.KILN), cells.get(Impl.FLOOR)));
       out.append(" | ").append(cells.values().stream().map(l -> Integer.toString(l.size()))
           .distinct().collect(Collectors.joining("/")));
