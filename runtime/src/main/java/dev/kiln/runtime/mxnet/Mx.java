@@ -22,8 +22,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * ever passes complete shapes and uses the {@code Ex} shape calls, which read the same in both
  * modes.
  *
- * <p>If {@code OMP_NUM_THREADS} is not set, MXNet's operators are limited to one OpenMP thread:
- * on small machines two threads made the threaded engine stall (see the README).
+ * <p>MXNet's engine threads take their OpenMP thread count from {@code OMP_NUM_THREADS} when
+ * the library loads (without it: half the cores); nothing a process can call afterwards changes
+ * it, so set the variable in the environment (the README's commands and the test runs set 1:
+ * on two cores two threads made the threaded engine stall). When it is unset Kiln still limits
+ * the calling thread's own OpenMP work to one thread.
  */
 public final class Mx {
   /** MXNet's device type for the CPU. */
