@@ -79,8 +79,8 @@ class LayerDiagnosticsTest {
                 + "padding) of [BATCH, 1, 8, 4]"),
         Arguments.of("PoolKernelTooLarge", "@MaxPool(kernel = 5)",
             "[kiln:KernelTooLarge] PoolKernelTooLarge.pool3() @MaxPool(kernel = 5): the window "
-                + "spans 5 along the height (kernel 5), more than the 4 (4 with padding) of [BATCH, "
-                + "8, 4, 4] from pool2 (@MaxPool(kernel = 2))"),
+                + "spans 5 along the height (kernel 5), more than the 4 (4 with padding) of "
+                + "[BATCH, 8, 4, 4] from pool2 (@MaxPool(kernel = 2))"),
         Arguments.of("DropoutRateOne", "@Dropout(rate = 1.0)",
             "[kiln:RateOutOfRange] DropoutRateOne.dropped() @Dropout(rate = 1.0): rate must be in "
                 + "[0, 1) (the probability of dropping a value in training), got 1.0"),

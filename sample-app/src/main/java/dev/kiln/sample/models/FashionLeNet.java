@@ -35,6 +35,7 @@ public interface FashionLeNet {
   @BatchNorm
   Sym bn1(Sym conv1);
 
+  /** Keeps the positive part. */
   @Activation(Act.RELU)
   Sym relu1(Sym bn1);
 
@@ -50,6 +51,7 @@ public interface FashionLeNet {
   @BatchNorm
   Sym bn2(Sym conv2);
 
+  /** Keeps the positive part. */
   @Activation(Act.RELU)
   Sym relu2(Sym bn2);
 

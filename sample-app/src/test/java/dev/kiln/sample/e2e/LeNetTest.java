@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.Shape;
 import dev.kiln.runtime.Classifier;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.Sgd;
+import dev.kiln.runtime.graph.Shape;
 import dev.kiln.sample.models.FashionLeNetGraph;
 import dev.kiln.sample.models.FashionLeNetModel;
 import java.nio.file.Files;
@@ -38,9 +38,9 @@ class LeNetTest {
 
   @Test
   void shapesAreInferredAtCompileTime() {
-    assertEquals(dev.kiln.runtime.graph.Shape.of(-1, 50, 4, 4), FashionLeNetGraph.POOL2_SHAPE);
-    assertEquals(dev.kiln.runtime.graph.Shape.of(256, 800), FashionLeNetGraph.HIDDEN_WEIGHT_SHAPE);
-    assertEquals(dev.kiln.runtime.graph.Shape.of(20, 1, 5, 5), FashionLeNetGraph.CONV1_WEIGHT_SHAPE);
+    assertEquals(Shape.of(-1, 50, 4, 4), FashionLeNetGraph.POOL2_SHAPE);
+    assertEquals(Shape.of(256, 800), FashionLeNetGraph.HIDDEN_WEIGHT_SHAPE);
+    assertEquals(Shape.of(20, 1, 5, 5), FashionLeNetGraph.CONV1_WEIGHT_SHAPE);
   }
 
   /**
@@ -79,8 +79,9 @@ class LeNetTest {
         assertArrayEquals(m.params().bn2MovingVar().get(), loaded.params().bn2MovingVar().get(),
             0f);
         float[] x = java.util.Arrays.copyOf(test, 784 * 4);
-        assertArrayEquals(m.forward(nd.create(x, new Shape(4, 1, 28, 28))).toFloatArray(),
-            loaded.forward(nd.create(x, new Shape(4, 1, 28, 28))).toFloatArray(), 1e-6f);
+        ai.djl.ndarray.types.Shape four = new ai.djl.ndarray.types.Shape(4, 1, 28, 28);
+        assertArrayEquals(m.forward(nd.create(x, four)).toFloatArray(),
+            loaded.forward(nd.create(x, four)).toFloatArray(), 1e-6f);
       }
     }
   }
