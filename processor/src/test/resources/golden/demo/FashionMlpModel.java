@@ -129,7 +129,7 @@ public final class FashionMlpModel implements AutoCloseable {
   }
 
   /**
-   * Typed access to every parameter.
+   * Typed access to every parameter and auxiliary state.
    */
   public Params params() {
     return params;
@@ -202,8 +202,8 @@ public final class FashionMlpModel implements AutoCloseable {
   }
 
   /**
-   * Typed access to the parameters of {@code FashionMlp}; reads and writes go to the arrays every
-   * executor shares.
+   * Typed access to the parameters (and auxiliary states) of {@code FashionMlp}; reads and writes go to
+   * the arrays every executor shares.
    */
   public static final class Params {
     private final ModelRuntime runtime;

@@ -29,7 +29,10 @@ public @interface AvgPool {
   /** Window size: {@code k} or {@code {kh, kw}}; positive. */
   int[] kernel();
 
-  /** Step between windows: {@code s} or {@code {sh, sw}}; positive; empty (the default) = kernel. */
+  /**
+   * Step between windows: {@code s} or {@code {sh, sw}}; positive; empty (the default) means
+   * the kernel.
+   */
   int[] stride() default {};
 
   /** Zero padding on each side: {@code p} or {@code {ph, pw}}; 0 up to kernel - 1; 0 by default. */

@@ -11,7 +11,7 @@ import java.lang.annotation.Target;
  * ({@code num_filter}, {@code kernel}, {@code stride}, {@code pad}, {@code dilate}, {@code
  * no_bias}), optionally followed by an {@code Activation}.
  *
- * <pre>{@code @Conv2D(filters = 32, kernel = 3, pad = 1, activation = Act.RELU) Sym conv(Sym x);}</pre>
+ * <pre>{@code @Conv2D(filters = 32, kernel = 3, pad = 1) Sym conv(Sym x);}</pre>
  *
  * <p>{@code kernel}, {@code stride}, {@code pad} and {@code dilation} each take one value, used
  * for both height and width ({@code kernel = 3}), or two, {@code {height, width}} ({@code kernel
@@ -41,7 +41,10 @@ public @interface Conv2D {
   /** Zero padding on each side: {@code p} or {@code {ph, pw}}; 0 or more; 0 by default. */
   int[] pad() default 0;
 
-  /** Spacing of kernel taps (MXNet's {@code dilate}): {@code d} or {@code {dh, dw}}; 1 by default. */
+  /**
+   * Spacing of the kernel's taps (MXNet's {@code dilate}): {@code d} or {@code {dh, dw}};
+   * positive; 1 by default.
+   */
   int[] dilation() default 1;
 
   /** Activation applied after the convolution; {@link Act#NONE} for none. */

@@ -11,7 +11,9 @@ import java.lang.annotation.Target;
  * value of the input is an index in {@code [0, inputDim)} (whole numbers held in float32; MXNet
  * clips indices outside the range) and is replaced by that row of the weight.
  *
- * <pre>{@code @Embedding(inputDim = 1000, outputDim = 16) Sym vectors(Sym tokens);   // [N, T] -> [N, T, 16]}</pre>
+ * <pre>{@code @Embedding(inputDim = 1000, outputDim = 16) Sym vectors(Sym tokens);}</pre>
+ *
+ * <p>turns token indices {@code [N, T]} into vectors {@code [N, T, 16]}.
  *
  * <p>Shape rule (MXNet's {@code EmbeddingOpShape}): an input of any shape {@code [d...]} gives
  * {@code [d..., outputDim]}. Parameter {@code <node>_weight} of shape {@code [inputDim,

@@ -10,7 +10,9 @@ import java.lang.annotation.Target;
  * Gives the input a new shape with the same values in the same (row-major) order, MXNet's
  * {@code Reshape} with its {@code shape} attribute, special values included.
  *
- * <pre>{@code @Reshape(shape = {BATCH, 1, 28, 28}) Sym image(Sym pixels);   // [N, 784] -> [N, 1, 28, 28]}</pre>
+ * <pre>{@code @Reshape(shape = {BATCH, 1, 28, 28}) Sym image(Sym pixels);}</pre>
+ *
+ * <p>reads each row of {@code [N, 784]} pixels as a {@code [1, 28, 28]} image.
  *
  * <p>Each entry of {@code shape} is a positive size or one of MXNet's special values, read left
  * to right against the input's dimensions:

@@ -25,7 +25,7 @@ record CheckedModel(ModelSpec spec, List<NodeSpec> order, Map<String, TShape> sh
     NodeSpec classifierHead, Map<String, List<ParamInfo>> aux) {
 
   /**
-   * One learnable parameter.
+   * One learnable parameter, or one auxiliary state (in {@link #aux}).
    *
    * @param name MXNet's name, {@code hidden_weight}
    * @param node the owning node

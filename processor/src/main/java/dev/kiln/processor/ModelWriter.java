@@ -139,7 +139,7 @@ final class ModelWriter {
     t.addMethod(MethodSpec.methodBuilder("params")
         .addModifiers(Modifier.PUBLIC)
         .returns(params)
-        .addJavadoc("Typed access to every parameter.\n")
+        .addJavadoc("Typed access to every parameter and auxiliary state.\n")
         .addStatement("return params")
         .build());
     t.addMethod(execMethod());
@@ -281,8 +281,8 @@ final class ModelWriter {
   private TypeSpec paramsType() {
     TypeSpec.Builder p = TypeSpec.classBuilder(params)
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-        .addJavadoc("Typed access to the parameters of {@code $L}; reads and writes go to the "
-            + "arrays every\nexecutor shares.\n", m.name())
+        .addJavadoc("Typed access to the parameters (and auxiliary states) of {@code $L}; reads "
+            + "and writes go to\nthe arrays every executor shares.\n", m.name())
         .addField(Names.MODEL_RUNTIME, "runtime", Modifier.PRIVATE, Modifier.FINAL)
         .addMethod(MethodSpec.constructorBuilder()
             .addModifiers(Modifier.PRIVATE)

@@ -72,7 +72,7 @@ public final class Main implements Runnable {
   /** Options every command that reads data or a model shares. */
   static final class Common {
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
-        description = "Model: mlp (default: ${DEFAULT-VALUE}).")
+        description = "Model: mlp or lenet (default: ${DEFAULT-VALUE}).")
     SampleModel.Kind model;
 
     @Option(names = "--data", paramLabel = "DIR",
@@ -92,25 +92,30 @@ public final class Main implements Runnable {
     @Mixin
     Common common;
 
-    @Option(names = "--epochs", defaultValue = "10", description = "Passes over the training "
-        + "set (default: ${DEFAULT-VALUE}).")
-    int epochs;
+    @Option(names = "--epochs", description = "Passes over the training set (default: 10 for "
+        + "mlp, 8 for lenet).")
+    Integer epochs;
 
     @Option(names = "--batch-size", defaultValue = "32", description = "Examples per step "
         + "(default: ${DEFAULT-VALUE}).")
     int batchSize;
 
-    @Option(names = "--optimizer", defaultValue = "adam", description = "sgd, momentum (SGD "
-        + "with Nesterov momentum 0.9), adam or adamw (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--optimizer", description = "sgd, momentum (SGD with Nesterov momentum "
+        + "0.9), adam or adamw (default: adam for mlp, sgd for lenet).")
     String optimizer;
 
     @Option(names = "--lr", description = "Learning rate (default: 0.001 for adam and adamw, "
         + "0.1 for sgd, 0.05 for momentum).")
     Float learningRate;
 
-    @Option(names = "--schedule", defaultValue = "cosine", description = "Learning-rate "
-        + "schedule: constant, or cosine (decays to 0 over the run; default: ${DEFAULT-VALUE}).")
+    @Option(names = "--schedule", description = "Learning-rate schedule: constant, cosine "
+        + "(decays to 0 over the run) or decay (times --lr-decay after every epoch; default: "
+        + "cosine for mlp, decay for lenet).")
     String schedule;
+
+    @Option(names = "--lr-decay", defaultValue = "0.8", description = "Factor per epoch of the "
+        + "decay schedule (default: ${DEFAULT-VALUE}).")
+    float lrDecay;
 
     @Option(names = "--weight-decay", defaultValue = "0", description = "L2 weight decay "
         + "(decoupled for adamw; default: ${DEFAULT-VALUE}).")
@@ -126,12 +131,20 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      int epochs = this.epochs != null ? this.epochs : common.model.epochs;
+      if (optimizer == null) {
+        optimizer = common.model.optimizer;
+      }
+      if (schedule == null) {
+        schedule = common.model.schedule;
+      }
       if (epochs < 1 || batchSize < 1) {
         throw new IllegalArgumentException("--epochs and --batch-size must be at least 1, got "
             + epochs + " and " + batchSize);
       }
       FashionMnist data = common.load();
-      totalSteps = (long) epochs * data.train().batchCount(batchSize);
+      stepsPerEpoch = data.train().batchCount(batchSize);
+      totalSteps = (long) epochs * stepsPerEpoch;
       PrintStream o = System.out;
       o.printf(Locale.ROOT, "Fashion-MNIST: %d training and %d test images from %s%n",
           data.train().size(), data.test().size(), common.data);
@@ -165,6 +178,7 @@ public final class Main implements Runnable {
     }
 
     private long totalSteps;
+    private int stepsPerEpoch;
 
     private Optimizer optimizer() {
       String name = optimizer.toLowerCase(Locale.ROOT);
@@ -177,8 +191,9 @@ public final class Main implements Runnable {
         case "constant" -> LearningRate.constant(lr);
         case "cosine" -> LearningRate.cosine(lr, 0f, (int) Math.min(Integer.MAX_VALUE,
             totalSteps));
+        case "decay" -> LearningRate.step(lr, lrDecay, stepsPerEpoch);
         default -> throw new IllegalArgumentException("unknown schedule '" + schedule
-            + "'; choose constant or cosine");
+            + "'; choose constant, cosine or decay");
       };
       return switch (name) {
         case "sgd" -> Sgd.builder().schedule(rate).weightDecay(weightDecay).build();
@@ -254,7 +269,7 @@ public final class Main implements Runnable {
           + "freshly initialised model.")
   static final class Export implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
-        description = "Model: mlp (default: ${DEFAULT-VALUE}).")
+        description = "Model: mlp or lenet (default: ${DEFAULT-VALUE}).")
     SampleModel.Kind model;
 
     @Option(names = "--checkpoint", paramLabel = "PREFIX", description = "Checkpoint to export.")
@@ -284,7 +299,7 @@ public final class Main implements Runnable {
           + "at compile time.")
   static final class Summary implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
-        description = "Model: mlp (default: ${DEFAULT-VALUE}).")
+        description = "Model: mlp or lenet (default: ${DEFAULT-VALUE}).")
     SampleModel.Kind model;
 
     @Override

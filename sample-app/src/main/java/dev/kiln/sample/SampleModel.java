@@ -2,6 +2,7 @@ package dev.kiln.sample;
 
 import dev.kiln.runtime.Classifier;
 import dev.kiln.runtime.Init;
+import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionMlpModel;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -23,18 +24,31 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
 
   /** The models the app knows, by command-line name. */
   enum Kind {
-    MLP("mlp");
+    /** {@code FashionMlp}: 784 → 128 (ReLU) → 10; Adam with a cosine decay, 10 epochs. */
+    MLP("mlp", 10, "adam", "cosine"),
+    /**
+     * {@code FashionLeNet}: two 5x5 convolutions with batch norm and max pooling, then dense
+     * layers; SGD at 0.1 decaying by 0.8 per epoch, 8 epochs.
+     */
+    LENET("lenet", 8, "sgd", "decay");
 
     final String cliName;
+    final int epochs;
+    final String optimizer;
+    final String schedule;
 
-    Kind(String cliName) {
+    Kind(String cliName, int epochs, String optimizer, String schedule) {
       this.cliName = cliName;
+      this.epochs = epochs;
+      this.optimizer = optimizer;
+      this.schedule = schedule;
     }
 
     /** A freshly initialised model. */
     SampleModel create(long seed) {
       return switch (this) {
         case MLP -> of(FashionMlpModel.create(Init.xavier(), seed));
+        case LENET -> of(FashionLeNetModel.create(Init.xavier(), seed));
       };
     }
 
@@ -42,6 +56,7 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
     SampleModel load(Path prefix) {
       return switch (this) {
         case MLP -> of(FashionMlpModel.load(prefix));
+        case LENET -> of(FashionLeNetModel.load(prefix));
       };
     }
 
@@ -59,6 +74,10 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
 
   private static SampleModel of(FashionMlpModel m) {
     return new SampleModel("mlp", m.summary(), m.classifier(), m::save, m);
+  }
+
+  private static SampleModel of(FashionLeNetModel m) {
+    return new SampleModel("lenet", m.summary(), m.classifier(), m::save, m);
   }
 
   @Override

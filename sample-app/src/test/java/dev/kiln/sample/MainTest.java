@@ -89,7 +89,7 @@ class MainTest {
   void unknownModelIsAUsageErrorListingTheChoices() {
     Run r = run("summary", "--model", "resnet");
     assertEquals(2, r.code());
-    assertTrue(r.err().contains("unknown model 'resnet'; choose one of [mlp]"), r.err());
+    assertTrue(r.err().contains("unknown model 'resnet'; choose one of [mlp, lenet]"), r.err());
   }
 
   @Test

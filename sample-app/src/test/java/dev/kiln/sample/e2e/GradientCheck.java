@@ -69,7 +69,7 @@ final class GradientCheck {
     return this;
   }
 
-  /** Does not compare input {@code i}'s gradient (its values are not differentiable, e.g. indices). */
+  /** Leaves out input {@code i}'s gradient: its values are not differentiable (indices). */
   GradientCheck skipInputGradient(int i) {
     skippedInputs.add(i);
     return this;
