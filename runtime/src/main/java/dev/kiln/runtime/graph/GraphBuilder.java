@@ -7,6 +7,7 @@ import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxException;
+import dev.kiln.runtime.mxnet.ShapeInference;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -468,70 +469,38 @@ public final class GraphBuilder {
 
   private Map<String, Shape> inferArgumentShapes(Pointer symbol, List<String> arguments,
       SourceMap sourceMap, List<String> auxNames, Map<String, Shape> auxShapes) {
-    Map<String, Shape> known = new LinkedHashMap<>();
+    // Every BATCH is 1 here; labels are left for MXNet to infer from what they are compared with.
+    Map<String, int[]> known = new LinkedHashMap<>();
     for (InputSpec in : inputs) {
-      known.put(in.name(), in.shape());
+      known.put(in.name(), Arrays.stream(in.shape().dims()).map(d -> d < 0 ? 1 : d).toArray());
     }
-    known.putAll(knownShapes);
-    String[] keys = new String[known.size()];
-    int[] indPtr = new int[known.size() + 1];
-    List<Integer> data = new ArrayList<>();
-    int k = 0;
-    for (Map.Entry<String, Shape> e : known.entrySet()) {
-      keys[k] = e.getKey();
-      for (int d : e.getValue().dims()) {
-        data.add(d < 0 ? 1 : d);
-      }
-      indPtr[++k] = data.size();
-    }
-    // Labels are left for MXNet to infer from the data they are compared with.
-    int[] shapeData = data.stream().mapToInt(Integer::intValue).toArray();
-    IntByReference inSize = new IntByReference();
-    PointerByReference inNdim = new PointerByReference();
-    PointerByReference inData = new PointerByReference();
-    IntByReference outSize = new IntByReference();
-    PointerByReference outNdim = new PointerByReference();
-    PointerByReference outData = new PointerByReference();
-    IntByReference auxSize = new IntByReference();
-    PointerByReference auxNdim = new PointerByReference();
-    PointerByReference auxData = new PointerByReference();
-    IntByReference complete = new IntByReference();
+    knownShapes.forEach((name, shape) -> known.put(name, shape.dims()));
+    ShapeInference inferred;
     try {
-      Mx.check(Mx.api().MXSymbolInferShapeEx(symbol, keys.length, keys, indPtr, shapeData,
-          inSize, inNdim, inData, outSize, outNdim, outData, auxSize, auxNdim, auxData,
-          complete), "MXSymbolInferShapeEx");
+      inferred = ShapeInference.infer(symbol, known);
     } catch (MxException e) {
       throw sourceMap.trace("inferring shapes while building the graph", e);
     }
     Map<String, Shape> shapes = new LinkedHashMap<>();
-    int n = inSize.getValue();
-    int[] ndims = inNdim.getValue().getIntArray(0, n);
-    Pointer[] rows = inData.getValue().getPointerArray(0, n);
-    for (int i = 0; i < n; i++) {
-      int[] dims = ndims[i] <= 0 ? new int[0] : rows[i].getIntArray(0, ndims[i]);
-      for (int d : dims.length == 0 ? new int[] {-1} : dims) {
-        if (d <= 0) {
-          throw new ModelException(null, model + ": MXNet could not infer the shape of argument '"
-              + arguments.get(i) + "'", null);
-        }
-      }
-      shapes.put(arguments.get(i), Shape.of(dims));
+    for (int i = 0; i < inferred.arguments().length; i++) {
+      shapes.put(arguments.get(i), complete(inferred.arguments()[i], "argument",
+          arguments.get(i)));
     }
-    int na = auxSize.getValue();
-    if (na > 0) {
-      int[] auxDims = auxNdim.getValue().getIntArray(0, na);
-      Pointer[] auxRows = auxData.getValue().getPointerArray(0, na);
-      for (int i = 0; i < na; i++) {
-        int[] dims = auxDims[i] <= 0 ? new int[0] : auxRows[i].getIntArray(0, auxDims[i]);
-        if (dims.length == 0 || Arrays.stream(dims).anyMatch(d -> d <= 0)) {
-          throw new ModelException(null, model + ": MXNet could not infer the shape of "
-              + "auxiliary state '" + auxNames.get(i) + "'", null);
-        }
-        auxShapes.put(auxNames.get(i), Shape.of(dims));
-      }
+    for (int i = 0; i < inferred.auxiliary().length; i++) {
+      auxShapes.put(auxNames.get(i), complete(inferred.auxiliary()[i], "auxiliary state",
+          auxNames.get(i)));
     }
     return shapes;
   }
+
+  private Shape complete(int[] dims, String what, String name) {
+    if (dims.length == 0 || Arrays.stream(dims).anyMatch(d -> d <= 0)) {
+      throw new ModelException(null, model + ": MXNet could not infer the shape of " + what
+          + " '" + name + "'", null);
+    }
+    return Shape.of(dims);
+  }
+
 
   private static List<String> listAuxiliaryStates(Pointer symbol) {
     IntByReference size = new IntByReference();

@@ -5,7 +5,9 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxException;
+import dev.kiln.runtime.mxnet.ShapeInference;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -55,32 +57,13 @@ final class ReshapeGuard {
   private static Map<String, int[]> outputShapes(Graph graph, Pointer internals,
       List<Shape> inputShapes) {
     List<InputSpec> inputs = graph.inputs();
-    String[] keys = new String[inputs.size()];
-    int[] indPtr = new int[keys.length + 1];
-    int total = inputShapes.stream().mapToInt(Shape::rank).sum();
-    int[] data = new int[total];
-    int k = 0;
-    for (int i = 0; i < keys.length; i++) {
-      keys[i] = inputs.get(i).name();
-      for (int d : inputShapes.get(i).dims()) {
-        data[k++] = d;
-      }
-      indPtr[i + 1] = k;
+    Map<String, int[]> known = new LinkedHashMap<>();
+    for (int i = 0; i < inputs.size(); i++) {
+      known.put(inputs.get(i).name(), inputShapes.get(i).dims());
     }
-    IntByReference inSize = new IntByReference();
-    PointerByReference inNdim = new PointerByReference();
-    PointerByReference inData = new PointerByReference();
-    IntByReference outSize = new IntByReference();
-    PointerByReference outNdim = new PointerByReference();
-    PointerByReference outData = new PointerByReference();
-    IntByReference auxSize = new IntByReference();
-    PointerByReference auxNdim = new PointerByReference();
-    PointerByReference auxData = new PointerByReference();
-    IntByReference complete = new IntByReference();
+    ShapeInference inferred;
     try {
-      Mx.check(Mx.api().MXSymbolInferShapeEx(internals, keys.length, keys, indPtr, data,
-          inSize, inNdim, inData, outSize, outNdim, outData, auxSize, auxNdim, auxData,
-          complete), "MXSymbolInferShapeEx");
+      inferred = ShapeInference.infer(internals, known);
     } catch (MxException e) {
       throw graph.sources().trace("inferring shapes for input shapes " + inputShapes, e);
     }
@@ -88,15 +71,13 @@ final class ReshapeGuard {
     PointerByReference names = new PointerByReference();
     Mx.check(Mx.api().MXSymbolListOutputs(internals, nameCount, names), "MXSymbolListOutputs");
     String[] outputNames = Mx.strings(names, nameCount.getValue());
-    int n = outSize.getValue();
-    int[] ndims = n == 0 ? new int[0] : outNdim.getValue().getIntArray(0, n);
-    Pointer[] rows = n == 0 ? new Pointer[0] : outData.getValue().getPointerArray(0, n);
     Map<String, int[]> shapes = new HashMap<>();
-    for (int i = 0; i < n && i < outputNames.length; i++) {
-      shapes.put(outputNames[i], ndims[i] <= 0 ? new int[0] : rows[i].getIntArray(0, ndims[i]));
+    for (int i = 0; i < inferred.outputs().length && i < outputNames.length; i++) {
+      shapes.put(outputNames[i], inferred.outputs()[i]);
     }
     return shapes;
   }
+
 
   private static long size(int[] dims) {
     long n = 1;
