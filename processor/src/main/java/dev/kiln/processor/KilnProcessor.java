@@ -18,7 +18,6 @@ import javax.lang.model.SourceVersion;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.ElementFilter;
-import javax.tools.Diagnostic;
 
 /**
  * Kiln's annotation processor. For every {@code @Model} interface it runs three phases, each
@@ -95,10 +94,5 @@ public final class KilnProcessor extends AbstractProcessor {
     for (JavaFile file : files) {
       file.writeTo(processingEnv.getFiler());
     }
-  }
-
-  /** For messages that concern the processor itself rather than a model. */
-  void note(String message) {
-    processingEnv.getMessager().printMessage(Diagnostic.Kind.NOTE, message);
   }
 }

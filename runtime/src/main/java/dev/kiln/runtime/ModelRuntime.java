@@ -388,6 +388,7 @@ public final class ModelRuntime implements AutoCloseable {
     }
     executors.clear();
     last = null;
+    plainSgd.close();
     params.close();
     graph.close();
   }
