@@ -98,7 +98,7 @@ public final class Classifier implements AutoCloseable {
     exec.forward(true);
     exec.backwardLoss();
     model.gradientsOverwritten();
-    optimizer.step(model.trainableSlots());
+    optimizer.step(model.updateSlots());
     return exec;
   }
 

@@ -54,7 +54,7 @@ public final class ModelRuntime implements AutoCloseable {
     this.modelName = modelName;
     this.graph = graph;
     try {
-      this.params = new ParameterStore(graph.params(), graph.auxStates());
+      this.params = new ParameterStore(graph.params(), graph.auxStates(), graph::isFrozen);
     } catch (RuntimeException e) {
       graph.close();
       throw e;
@@ -181,7 +181,7 @@ public final class ModelRuntime implements AutoCloseable {
    */
   public void update(Optimizer optimizer) {
     checkOpen();
-    optimizer.step(trainableSlots());
+    optimizer.step(params.fusedSlots());
     params.zeroGrads();
     gradientsOverwritten = false;
   }
@@ -264,8 +264,17 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * The slots an optimizer may change: every parameter except those of {@code @Frozen} nodes,
-   * in MXNet's argument order. Every update path steps exactly these.
+   * What an optimizer step updates: one slot spanning every trainable parameter (see {@link
+   * ParameterStore#fusedSlots()}). Every update path steps exactly this.
+   */
+  public List<ParameterStore.Slot> updateSlots() {
+    checkOpen();
+    return params.fusedSlots();
+  }
+
+  /**
+   * The parameters an optimizer changes, one by one: every parameter except those of {@code
+   * @Frozen} nodes, in MXNet's argument order. Their arrays are views of {@link #updateSlots()}.
    */
   public List<ParameterStore.Slot> trainableSlots() {
     checkOpen();

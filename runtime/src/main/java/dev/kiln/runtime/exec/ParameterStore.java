@@ -3,12 +3,14 @@ package dev.kiln.runtime.exec;
 import com.sun.jna.Pointer;
 import dev.kiln.runtime.graph.AuxSpec;
 import dev.kiln.runtime.graph.ParamSpec;
+import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The one set of parameter and gradient arrays of a model, and of its auxiliary states (e.g. a
@@ -40,17 +42,22 @@ public final class ParameterStore implements AutoCloseable {
 
   private final Map<String, Slot> slots = new LinkedHashMap<>();
   private final Map<String, AuxSlot> auxSlots = new LinkedHashMap<>();
+  private final List<Slot> separate = new ArrayList<>();
+  private Tensor flatWeight;
+  private Tensor flatGrad;
+  private Slot fused;
 
   /** Allocates a zero weight and gradient array for every spec. */
   public ParameterStore(List<ParamSpec> specs) {
-    this(specs, List.of());
+    this(specs, List.of(), name -> false);
   }
 
   /**
    * Allocates a zero weight and gradient array for every parameter spec, and an array for every
    * auxiliary state, filled with its kind's initial value (moving means 0, variances 1).
    */
-  public ParameterStore(List<ParamSpec> specs, List<AuxSpec> auxSpecs) {
+  public ParameterStore(List<ParamSpec> specs, List<AuxSpec> auxSpecs,
+      Predicate<String> frozen) {
     try {
       for (AuxSpec spec : auxSpecs) {
         Tensor v = Tensor.zeros(spec.shape());
@@ -59,23 +66,53 @@ public final class ParameterStore implements AutoCloseable {
           v.fill(spec.kind().initialValue());
         }
       }
+      long total = specs.stream().filter(p -> !frozen.test(p.name()))
+          .mapToLong(p -> p.shape().size()).sum();
+      if (total > 0) {
+        flatWeight = Tensor.zeros(Shape.of((int) total));
+        flatGrad = Tensor.zeros(Shape.of((int) total));
+        fused = new Slot(new ParamSpec("(trainable parameters)", flatWeight.shape(), null,
+            ParamSpec.Kind.WEIGHT), flatWeight, flatGrad, zeroOp(flatGrad));
+      }
+      long offset = 0;
       for (ParamSpec spec : specs) {
-        Tensor w = Tensor.zeros(spec.shape());
+        Tensor w;
         Tensor g;
-        try {
+        boolean alone = frozen.test(spec.name());
+        if (alone) {
+          w = Tensor.zeros(spec.shape());
           g = Tensor.zeros(spec.shape());
-        } catch (RuntimeException e) {
-          w.close();
-          throw e;
+        } else {
+          w = flatWeight.view(offset, spec.shape());
+          g = flatGrad.view(offset, spec.shape());
+          offset += spec.shape().size();
         }
-        slots.put(spec.name(), new Slot(spec, w, g,
-            new PreparedOp("_zeros", new Pointer[0], new Pointer[] {g.handle()})));
+        Slot slot = new Slot(spec, w, g, zeroOp(g));
+        slots.put(spec.name(), slot);
+        if (alone) {
+          separate.add(slot);
+        }
       }
     } catch (RuntimeException e) {
       close();
       throw e;
     }
   }
+
+  private static PreparedOp zeroOp(Tensor grad) {
+    return new PreparedOp("_zeros", new Pointer[0], new Pointer[] {grad.handle()});
+  }
+
+  /**
+   * What optimizers update: every trainable parameter lives in one contiguous array (each
+   * parameter's own arrays are views of it), so one fused update operator per step updates them
+   * all, where one per parameter would pay MXNet's dispatch cost again and again. Element-wise
+   * optimizers give the same result either way. Empty when every parameter is frozen.
+   */
+  public List<Slot> fusedSlots() {
+    return fused == null ? List.of() : List.of(fused);
+  }
+
 
   /** The slots in MXNet's argument order. */
   public List<Slot> slots() {
@@ -99,7 +136,10 @@ public final class ParameterStore implements AutoCloseable {
 
   /** Zeroes every gradient (after an update has consumed them). */
   public void zeroGrads() {
-    for (Slot s : slots.values()) {
+    if (fused != null) {
+      fused.zeroGrad().run(ZERO_KEYS, new String[] {fused.spec().shape().toMxnet()});
+    }
+    for (Slot s : separate) {
       s.zeroGrad().run(ZERO_KEYS, new String[] {s.spec().shape().toMxnet()});
     }
   }
@@ -116,5 +156,10 @@ public final class ParameterStore implements AutoCloseable {
       a.value().close();
     }
     auxSlots.clear();
+    if (flatWeight != null) {
+      flatWeight.close();
+      flatGrad.close();
+    }
+    fused = null;
   }
 }

@@ -39,6 +39,28 @@ public final class Tensor implements AutoCloseable {
     return t;
   }
 
+  /**
+   * A view of elements {@code [from, from + shape.size())} of this one-dimensional array, in
+   * {@code shape}: it shares this array's memory (writes through either are seen by both). The
+   * caller owns the view's handle; the memory lives as long as either is open.
+   */
+  public Tensor view(long from, Shape shape) {
+    if (this.shape.rank() != 1 || from < 0 || from + shape.size() > size) {
+      throw new IllegalArgumentException("cannot view " + shape + " at " + from + " of " + this);
+    }
+    PointerByReference slice = new PointerByReference();
+    Mx.check(Mx.api().MXNDArraySlice(handle(), (int) from, (int) (from + shape.size()), slice),
+        "MXNDArraySlice");
+    PointerByReference reshaped = new PointerByReference();
+    try {
+      Mx.check(Mx.api().MXNDArrayReshape(slice.getValue(), shape.rank(), shape.dims(),
+          reshaped), "MXNDArrayReshape");
+    } finally {
+      Mx.check(Mx.api().MXNDArrayFree(slice.getValue()), "MXNDArrayFree");
+    }
+    return new Tensor(reshaped.getValue(), shape, true);
+  }
+
   /** Takes ownership of an NDArray handle MXNet returned (e.g. from a load). */
   public static Tensor wrapOwned(Pointer handle) {
     return wrap(handle, true);

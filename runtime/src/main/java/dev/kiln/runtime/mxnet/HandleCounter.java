@@ -89,7 +89,8 @@ public final class HandleCounter {
       return result;
     }
     switch (name) {
-      case "MXNDArrayCreateEx" -> CREATED.incrementAndGet(Kind.NDARRAY.ordinal());
+      case "MXNDArrayCreateEx", "MXNDArraySlice", "MXNDArrayReshape" ->
+          CREATED.incrementAndGet(Kind.NDARRAY.ordinal());
       case "MXNDArrayLoad" -> CREATED.addAndGet(Kind.NDARRAY.ordinal(),
           ((IntByReference) args[1]).getValue());
       case "MXExecutorOutputs" -> CREATED.addAndGet(Kind.NDARRAY.ordinal(),

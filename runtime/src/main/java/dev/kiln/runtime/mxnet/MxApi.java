@@ -138,6 +138,10 @@ public interface MxApi extends Library {
 
   int MXNDArrayGetDType(Pointer handle, IntByReference outDtype);
 
+  int MXNDArraySlice(Pointer handle, int sliceBegin, int sliceEnd, PointerByReference out);
+
+  int MXNDArrayReshape(Pointer handle, int ndim, int[] dims, PointerByReference out);
+
   int MXNDArrayWaitToRead(Pointer handle);
 
   int MXNDArrayWaitAll();

@@ -178,4 +178,19 @@ class ModelSemanticsTest {
           && l.endsWith("203.6 K  3728 B")), s);
     }
   }
+
+  @Test
+  void everyTrainableParameterIsAViewOfOneArrayThatOneUpdateSteps() {
+    try (FashionMlpModel m = FashionMlpModel.create()) {
+      var fused = m.runtime().updateSlots();
+      assertEquals(1, fused.size());
+      assertEquals(dev.kiln.runtime.graph.Shape.of(101_770), fused.get(0).weight().shape());
+      float[] bias = new float[10];
+      bias[7] = 42f;
+      m.params().logitsBias().set(bias);
+      float[] all = fused.get(0).weight().toFloatArray();
+      // MXNet's argument order: hidden_weight, hidden_bias, logits_weight, logits_bias.
+      assertEquals(42f, all[100_480 + 1280 + 7], 0f);
+    }
+  }
 }
