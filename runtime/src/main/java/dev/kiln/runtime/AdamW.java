@@ -51,9 +51,9 @@ public final class AdamW extends FusedOptimizer {
 
   private AdamW(Builder b) {
     super("AdamW", KEYS, b);
-    this.beta1 = b.moments.beta1;
-    this.beta2 = b.moments.beta2;
-    this.epsilon = b.moments.epsilon;
+    this.beta1 = b.beta1;
+    this.beta2 = b.beta2;
+    this.epsilon = b.epsilon;
   }
 
   /** A builder; the learning rate is 0.001 and the weight decay 0 unless set. */
@@ -116,9 +116,7 @@ public final class AdamW extends FusedOptimizer {
   }
 
   /** Builds an {@link AdamW}. */
-  public static final class Builder extends FusedOptimizer.Builder<Builder> {
-    private final Moments moments = new Moments();
-
+  public static final class Builder extends FusedOptimizer.MomentsBuilder<Builder> {
     private Builder() {
       super(1e-3f);
     }
@@ -128,27 +126,10 @@ public final class AdamW extends FusedOptimizer {
       return this;
     }
 
-    /** The first-moment decay rate, in {@code [0, 1)}; 0.9 by default. */
-    public Builder beta1(float beta1) {
-      moments.beta1(beta1);
-      return this;
-    }
-
-    /** The second-moment decay rate, in {@code [0, 1)}; 0.999 by default. */
-    public Builder beta2(float beta2) {
-      moments.beta2(beta2);
-      return this;
-    }
-
-    /** The ε added to {@code sqrt(v)}, positive; 1e-8 by default. */
-    public Builder epsilon(float epsilon) {
-      moments.epsilon(epsilon);
-      return this;
-    }
-
     @Override
     public AdamW build() {
       return new AdamW(this);
     }
   }
+
 }

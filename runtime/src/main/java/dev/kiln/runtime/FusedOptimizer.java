@@ -358,7 +358,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Ad
    * @param <B> the concrete builder, returned by every setter
    */
   public abstract static sealed class Builder<B extends Builder<B>>
-      permits Sgd.Builder, Adam.Builder, AdamW.Builder {
+      permits Sgd.Builder, MomentsBuilder {
     private final float defaultRate;
     private float learningRate = Float.NaN;
     private LearningRate schedule;
@@ -451,6 +451,45 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Ad
             + "learningRate(...) or schedule(...) on its builder");
       }
       return LearningRate.constant(defaultRate);
+    }
+  }
+
+  /**
+   * What Adam's and AdamW's builders add: the moments' decay rates and ε, each checked as it is
+   * set.
+   *
+   * @param <B> the concrete builder, returned by every setter
+   */
+  public abstract static sealed class MomentsBuilder<B extends MomentsBuilder<B>>
+      extends Builder<B> permits Adam.Builder, AdamW.Builder {
+    float beta1 = 0.9f;
+    float beta2 = 0.999f;
+    float epsilon = 1e-8f;
+
+    MomentsBuilder(float defaultRate) {
+      super(defaultRate);
+    }
+
+    /** The first-moment decay rate, in {@code [0, 1)}; 0.9 by default. */
+    public B beta1(float beta1) {
+      this.beta1 = checkUnitInterval("beta1", beta1);
+      return self();
+    }
+
+    /** The second-moment decay rate, in {@code [0, 1)}; 0.999 by default. */
+    public B beta2(float beta2) {
+      this.beta2 = checkUnitInterval("beta2", beta2);
+      return self();
+    }
+
+    /** The ε added to {@code sqrt(v)}, positive and finite; 1e-8 by default. */
+    public B epsilon(float epsilon) {
+      if (!(epsilon > 0) || !Float.isFinite(epsilon)) {
+        throw new IllegalArgumentException("epsilon must be positive and finite, got "
+            + epsilon);
+      }
+      this.epsilon = epsilon;
+      return self();
     }
   }
 }

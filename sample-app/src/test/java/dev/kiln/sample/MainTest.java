@@ -3,7 +3,7 @@ package dev.kiln.sample;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kiln.sample.data.IdxFiles;
+import dev.kiln.runtime.data.IdxFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 
 /** Builds small IDX files for tests. */
-final class IdxFiles {
+public final class IdxFiles {
   private IdxFiles() {}
 
   /** Returns an IDX file's bytes: the magic, the dimension sizes, then the payload. */
@@ -24,12 +24,12 @@ final class IdxFiles {
   }
 
   /** Returns an image file's bytes whose pixel {@code i} is {@code i % 256}. */
-  static byte[] images(int count, int rows, int cols) {
+  public static byte[] images(int count, int rows, int cols) {
     return idx(Idx.IMAGES_MAGIC, new int[] {count, rows, cols}, pattern(count * rows * cols));
   }
 
   /** Returns a label file's bytes holding the given labels. */
-  static byte[] labels(int... labels) {
+  public static byte[] labels(int... labels) {
     byte[] payload = new byte[labels.length];
     for (int i = 0; i < labels.length; i++) {
       payload[i] = (byte) labels[i];
@@ -47,7 +47,7 @@ final class IdxFiles {
   }
 
   /** Writes {@code content} to {@code file}, gzip-compressed if asked, and returns the file. */
-  static Path write(Path file, byte[] content, boolean gzip) {
+  public static Path write(Path file, byte[] content, boolean gzip) {
     try {
       return Files.write(file, gzip ? gzip(content) : content);
     } catch (IOException e) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kiln.runtime.data.Dataset;
+import dev.kiln.runtime.data.IdxFiles;
 import dev.kiln.runtime.data.IdxFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
