@@ -25,14 +25,11 @@ import java.util.List;
  * Adam.builder().learningRate(3e-4f).beta2(0.98f).epsilon(1e-6f).clipGradient(1f).build()
  * }</pre>
  */
-public final class Adam extends FusedOptimizer {
+public final class Adam extends MomentOptimizer {
   private static final String[] KEYS = {
     "lr", "beta1", "beta2", "epsilon", "wd", "rescale_grad", "clip_gradient"
   };
 
-  private final float beta1;
-  private final float beta2;
-  private final float epsilon;
 
   /** Adam with learning rate 0.001 and MXNet's defaults β1 0.9, β2 0.999, ε 1e-8. */
   public Adam() {
@@ -46,29 +43,11 @@ public final class Adam extends FusedOptimizer {
 
   private Adam(Builder b) {
     super("Adam", KEYS, b);
-    this.beta1 = b.beta1;
-    this.beta2 = b.beta2;
-    this.epsilon = b.epsilon;
   }
 
   /** A builder; the learning rate is 0.001 unless set. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /** The first-moment decay rate β1. */
-  public float beta1() {
-    return beta1;
-  }
-
-  /** The second-moment decay rate β2. */
-  public float beta2() {
-    return beta2;
-  }
-
-  /** The ε added to {@code sqrt(v)}. */
-  public float epsilon() {
-    return epsilon;
   }
 
   @Override
@@ -84,7 +63,7 @@ public final class Adam extends FusedOptimizer {
 
   @Override
   void values(float[] out, float lr, float rescale, long t) {
-    out[0] = (float) (lr * Moments.biasCorrection(beta1, beta2, t));
+    out[0] = (float) (lr * biasCorrection(t));
     out[1] = beta1;
     out[2] = beta2;
     out[3] = epsilon;

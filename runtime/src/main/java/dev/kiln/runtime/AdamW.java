@@ -28,14 +28,11 @@ import java.util.List;
  * AdamW.builder().learningRate(1e-3f).weightDecay(0.01f).build()
  * }</pre>
  */
-public final class AdamW extends FusedOptimizer {
+public final class AdamW extends MomentOptimizer {
   private static final String[] KEYS = {
     "lr", "beta1", "beta2", "epsilon", "wd", "eta", "clip_gradient"
   };
 
-  private final float beta1;
-  private final float beta2;
-  private final float epsilon;
   private Tensor rescaleArray;
   private float rescaleWritten = Float.NaN;
 
@@ -51,29 +48,11 @@ public final class AdamW extends FusedOptimizer {
 
   private AdamW(Builder b) {
     super("AdamW", KEYS, b);
-    this.beta1 = b.beta1;
-    this.beta2 = b.beta2;
-    this.epsilon = b.epsilon;
   }
 
   /** A builder; the learning rate is 0.001 and the weight decay 0 unless set. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /** The first-moment decay rate β1. */
-  public float beta1() {
-    return beta1;
-  }
-
-  /** The second-moment decay rate β2. */
-  public float beta2() {
-    return beta2;
-  }
-
-  /** The ε added to {@code sqrt(v)}. */
-  public float epsilon() {
-    return epsilon;
   }
 
   @Override
@@ -98,7 +77,7 @@ public final class AdamW extends FusedOptimizer {
       rescaleArray.copyFrom(new float[] {rescale});
       rescaleWritten = rescale;
     }
-    out[0] = (float) Moments.biasCorrection(beta1, beta2, t);
+    out[0] = (float) biasCorrection(t);
     out[1] = beta1;
     out[2] = beta2;
     out[3] = epsilon;

@@ -34,7 +34,7 @@ import java.util.Map;
  * <p>The prepared operator calls and state are keyed by the parameter slots themselves, so an
  * optimizer is meant for the parameters of one model. It is not thread-safe.
  */
-public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Adam, AdamW {
+public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, MomentOptimizer {
   /**
    * What an optimizer keeps for one parameter: its state arrays (shown by {@link #state}), any
    * scratch arrays, its prepared update, and an optional prepared follow-up run without
