@@ -20,7 +20,7 @@ import java.util.function.Predicate;
  */
 public final class ParameterStore implements AutoCloseable {
   /** One parameter: its spec, its weight array and its gradient array. */
-  public record Slot(ParamSpec spec, Tensor weight, Tensor grad, PreparedOp zeroGrad) {
+  public record Slot(ParamSpec spec, Tensor weight, Tensor grad) {
     /** The parameter's MXNet name, e.g. {@code hidden_weight}. */
     public String name() {
       return spec.name();
@@ -42,10 +42,11 @@ public final class ParameterStore implements AutoCloseable {
 
   private final Map<String, Slot> slots = new LinkedHashMap<>();
   private final Map<String, AuxSlot> auxSlots = new LinkedHashMap<>();
-  private final List<Slot> separate = new ArrayList<>();
   private Tensor flatWeight;
   private Tensor flatGrad;
   private Slot fused;
+  private PreparedOp zeroGrad;
+  private String[] zeroGradValues;
 
   /** Allocates a zero weight and gradient array for every spec. */
   public ParameterStore(List<ParamSpec> specs) {
@@ -72,14 +73,15 @@ public final class ParameterStore implements AutoCloseable {
         flatWeight = Tensor.zeros(Shape.of((int) total));
         flatGrad = Tensor.zeros(Shape.of((int) total));
         fused = new Slot(new ParamSpec("(trainable parameters)", flatWeight.shape(), null,
-            ParamSpec.Kind.WEIGHT), flatWeight, flatGrad, zeroOp(flatGrad));
+            ParamSpec.Kind.WEIGHT), flatWeight, flatGrad);
+        zeroGrad = new PreparedOp("_zeros", new Pointer[0], new Pointer[] {flatGrad.handle()});
+        zeroGradValues = new String[] {flatGrad.shape().toMxnet()};
       }
       long offset = 0;
       for (ParamSpec spec : specs) {
         Tensor w;
         Tensor g;
-        boolean alone = frozen.test(spec.name());
-        if (alone) {
+        if (frozen.test(spec.name())) {
           w = Tensor.zeros(spec.shape());
           g = Tensor.zeros(spec.shape());
         } else {
@@ -87,20 +89,12 @@ public final class ParameterStore implements AutoCloseable {
           g = flatGrad.view(offset, spec.shape());
           offset += spec.shape().size();
         }
-        Slot slot = new Slot(spec, w, g, zeroOp(g));
-        slots.put(spec.name(), slot);
-        if (alone) {
-          separate.add(slot);
-        }
+        slots.put(spec.name(), new Slot(spec, w, g));
       }
     } catch (RuntimeException e) {
       close();
       throw e;
     }
-  }
-
-  private static PreparedOp zeroOp(Tensor grad) {
-    return new PreparedOp("_zeros", new Pointer[0], new Pointer[] {grad.handle()});
   }
 
   /**
@@ -112,7 +106,6 @@ public final class ParameterStore implements AutoCloseable {
   public List<Slot> fusedSlots() {
     return fused == null ? List.of() : List.of(fused);
   }
-
 
   /** The slots in MXNet's argument order. */
   public List<Slot> slots() {
@@ -134,13 +127,13 @@ public final class ParameterStore implements AutoCloseable {
     return slots.get(name);
   }
 
-  /** Zeroes every gradient (after an update has consumed them). */
+  /**
+   * Zeroes every gradient (after an update has consumed them): one operator over the fused
+   * gradient array. Frozen parameters are bound without gradients, so theirs stay zero.
+   */
   public void zeroGrads() {
-    if (fused != null) {
-      fused.zeroGrad().run(ZERO_KEYS, new String[] {fused.spec().shape().toMxnet()});
-    }
-    for (Slot s : separate) {
-      s.zeroGrad().run(ZERO_KEYS, new String[] {s.spec().shape().toMxnet()});
+    if (zeroGrad != null) {
+      zeroGrad.run(ZERO_KEYS, zeroGradValues);
     }
   }
 
