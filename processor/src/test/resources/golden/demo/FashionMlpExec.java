@@ -2,7 +2,7 @@ package demo;
 
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.BoundExecutor;
-import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.exec.ExecArray;
 import javax.annotation.processing.Generated;
 
 /**
@@ -10,86 +10,86 @@ import javax.annotation.processing.Generated;
  *
  * <p>Write inputs (and head gradients) into the arrays, call {@link #forward} and {@link #backward},
  * read outputs and gradients. Parameter arrays are the model's own, shared by all its
- * executors. The model owns this executor and frees it when closed.
+ * executors. The model owns this executor and its arrays and frees them when closed.
  */
 @Generated("dev.kiln.processor.KilnProcessor")
 public final class FashionMlpExec {
   /**
    * Input {@code pixels}.
    */
-  public final Tensor pixels;
+  public final ExecArray pixels;
 
   /**
    * Gradient of input {@code pixels}, written by {@link #backward}.
    */
-  public final Tensor pixelsGrad;
+  public final ExecArray pixelsGrad;
 
   /**
    * Parameter {@code hidden_weight} [128, 784], shared by the model.
    */
-  public final Tensor hiddenWeight;
+  public final ExecArray hiddenWeight;
 
   /**
    * Accumulated gradient of {@code hidden_weight}, shared by the model.
    */
-  public final Tensor hiddenWeightGrad;
+  public final ExecArray hiddenWeightGrad;
 
   /**
    * Parameter {@code hidden_bias} [128], shared by the model.
    */
-  public final Tensor hiddenBias;
+  public final ExecArray hiddenBias;
 
   /**
    * Accumulated gradient of {@code hidden_bias}, shared by the model.
    */
-  public final Tensor hiddenBiasGrad;
+  public final ExecArray hiddenBiasGrad;
 
   /**
    * Parameter {@code logits_weight} [10, 128], shared by the model.
    */
-  public final Tensor logitsWeight;
+  public final ExecArray logitsWeight;
 
   /**
    * Accumulated gradient of {@code logits_weight}, shared by the model.
    */
-  public final Tensor logitsWeightGrad;
+  public final ExecArray logitsWeightGrad;
 
   /**
    * Parameter {@code logits_bias} [10], shared by the model.
    */
-  public final Tensor logitsBias;
+  public final ExecArray logitsBias;
 
   /**
    * Accumulated gradient of {@code logits_bias}, shared by the model.
    */
-  public final Tensor logitsBiasGrad;
+  public final ExecArray logitsBiasGrad;
 
   /**
-   * Output {@code probs}, written by {@link #forward}.
+   * Output {@code probs} of the latest {@link #forward}, read-only.
    */
-  public final Tensor probs;
+  public final ExecArray probs;
 
   /**
    * Head gradient for output {@code probs}, read by {@link #backward}.
    */
-  public final Tensor probsHeadGrad;
+  public final ExecArray probsHeadGrad;
 
   private final BoundExecutor executor;
 
   FashionMlpExec(ModelRuntime runtime, BoundExecutor executor) {
     this.executor = executor;
-    this.pixels = executor.input(0);
-    this.pixelsGrad = executor.inputGrad(0);
-    this.hiddenWeight = runtime.slot("hidden_weight").weight();
-    this.hiddenWeightGrad = runtime.slot("hidden_weight").grad();
-    this.hiddenBias = runtime.slot("hidden_bias").weight();
-    this.hiddenBiasGrad = runtime.slot("hidden_bias").grad();
-    this.logitsWeight = runtime.slot("logits_weight").weight();
-    this.logitsWeightGrad = runtime.slot("logits_weight").grad();
-    this.logitsBias = runtime.slot("logits_bias").weight();
-    this.logitsBiasGrad = runtime.slot("logits_bias").grad();
-    this.probs = executor.output(0);
-    this.probsHeadGrad = executor.headGrad(0);
+    this.pixels = ExecArray.input("pixels", executor, 0);
+    this.pixelsGrad = ExecArray.inputGrad("pixels gradient", executor, 0);
+    this.hiddenWeight = runtime.weightArray("hidden_weight");
+    this.hiddenWeightGrad = runtime.gradArray("hidden_weight");
+    this.hiddenBias = runtime.weightArray("hidden_bias");
+    this.hiddenBiasGrad = runtime.gradArray("hidden_bias");
+    this.logitsWeight = runtime.weightArray("logits_weight");
+    this.logitsWeightGrad = runtime.gradArray("logits_weight");
+    this.logitsBias = runtime.weightArray("logits_bias");
+    this.logitsBiasGrad = runtime.gradArray("logits_bias");
+    this.probs = ExecArray.output("probs", executor, 0);
+    this.probsHeadGrad = ExecArray.headGrad("probs head gradient", executor, 0);
   }
 
   /**

@@ -32,8 +32,8 @@ final class ExecWriter {
             + "{@link $T#exec}.\n\n", ClassName.get(m.spec().element()), modelType)
         .addJavadoc("<p>Write inputs (and head gradients) into the arrays, call {@link #forward} "
             + "and {@link #backward},\nread outputs and gradients. Parameter arrays are the "
-            + "model's own, shared by all its\nexecutors. The model owns this executor and frees "
-            + "it when closed.\n");
+            + "model's own, shared by all its\nexecutors. The model owns this executor and its "
+            + "arrays and frees them when closed.\n");
     NameAllocator names = new NameAllocator();
     names.newName("executor");
     MethodSpec.Builder ctor = MethodSpec.constructorBuilder()
@@ -44,33 +44,35 @@ final class ExecWriter {
       String in = m.inputs().get(i).name();
       String field = names.newName(in);
       field(t, field, "Input {@code " + in + "}.");
-      ctor.addStatement("this.$N = executor.input($L)", field, i);
+      ctor.addStatement("this.$N = $T.input($S, executor, $L)", field, Names.EXEC_ARRAY, in, i);
       String grad = names.newName(in + "Grad");
       field(t, grad, "Gradient of input {@code " + in + "}, written by {@link #backward}.");
-      ctor.addStatement("this.$N = executor.inputGrad($L)", grad, i);
+      ctor.addStatement("this.$N = $T.inputGrad($S, executor, $L)", grad, Names.EXEC_ARRAY,
+          in + " gradient", i);
     }
     for (CheckedModel.ParamInfo p : m.allParams()) {
       String w = names.newName(Names.camel(p.name()));
       field(t, w, "Parameter {@code " + p.name() + "} " + p.shape() + ", shared by the model.");
-      ctor.addStatement("this.$N = runtime.slot($S).weight()", w, p.name());
+      ctor.addStatement("this.$N = runtime.weightArray($S)", w, p.name());
       String g = names.newName(Names.camel(p.name()) + "Grad");
       field(t, g, "Accumulated gradient of {@code " + p.name() + "}, shared by the model.");
-      ctor.addStatement("this.$N = runtime.slot($S).grad()", g, p.name());
+      ctor.addStatement("this.$N = runtime.gradArray($S)", g, p.name());
     }
     for (CheckedModel.ParamInfo a : m.allAux()) {
       String v = names.newName(Names.camel(a.name()));
       field(t, v, "Auxiliary state {@code " + a.name() + "} " + a.shape()
           + ", shared by the model.");
-      ctor.addStatement("this.$N = runtime.auxSlot($S).value()", v, a.name());
+      ctor.addStatement("this.$N = runtime.auxArray($S)", v, a.name());
     }
     for (int i = 0; i < m.outputs().size(); i++) {
       String out = m.outputs().get(i).name();
       String o = names.newName(out);
-      field(t, o, "Output {@code " + out + "}, written by {@link #forward}.");
-      ctor.addStatement("this.$N = executor.output($L)", o, i);
+      field(t, o, "Output {@code " + out + "} of the latest {@link #forward}, read-only.");
+      ctor.addStatement("this.$N = $T.output($S, executor, $L)", o, Names.EXEC_ARRAY, out, i);
       String h = names.newName(out + "HeadGrad");
       field(t, h, "Head gradient for output {@code " + out + "}, read by {@link #backward}.");
-      ctor.addStatement("this.$N = executor.headGrad($L)", h, i);
+      ctor.addStatement("this.$N = $T.headGrad($S, executor, $L)", h, Names.EXEC_ARRAY,
+          out + " head gradient", i);
     }
     t.addField(Names.BOUND_EXECUTOR, "executor", Modifier.PRIVATE, Modifier.FINAL);
     t.addMethod(ctor.build());
@@ -94,7 +96,7 @@ final class ExecWriter {
   }
 
   private static void field(TypeSpec.Builder t, String name, String doc) {
-    t.addField(FieldSpec.builder(Names.TENSOR, name, Modifier.PUBLIC, Modifier.FINAL)
+    t.addField(FieldSpec.builder(Names.EXEC_ARRAY, name, Modifier.PUBLIC, Modifier.FINAL)
         .addJavadoc(doc + "\n")
         .build());
   }

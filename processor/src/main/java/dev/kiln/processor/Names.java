@@ -16,7 +16,7 @@ final class Names {
   static final ClassName CLASSIFIER = ClassName.get(RUNTIME, "Classifier");
   static final ClassName PARAMETER = ClassName.get(RUNTIME, "Parameter");
   static final ClassName BOUND_EXECUTOR = ClassName.get(RUNTIME + ".exec", "BoundExecutor");
-  static final ClassName TENSOR = ClassName.get(RUNTIME + ".exec", "Tensor");
+  static final ClassName EXEC_ARRAY = ClassName.get(RUNTIME + ".exec", "ExecArray");
   static final ClassName NDARRAY = ClassName.get("ai.djl.ndarray", "NDArray");
   static final ClassName SYM = ClassName.get("dev.kiln.annotations", "Sym");
   static final ClassName ACT = ClassName.get("dev.kiln.annotations", "Act");

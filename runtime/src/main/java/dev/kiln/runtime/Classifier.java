@@ -99,6 +99,7 @@ public final class Classifier implements AutoCloseable {
     exec.backwardLoss();
     model.gradientsOverwritten();
     optimizer.step(model.updateSlots());
+    model.store().weightsChanged();
     return exec;
   }
 

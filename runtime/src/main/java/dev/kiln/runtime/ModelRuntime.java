@@ -6,6 +6,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.BoundExecutor.GradReq;
+import dev.kiln.runtime.exec.ExecArray;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
@@ -54,7 +55,8 @@ public final class ModelRuntime implements AutoCloseable {
     this.modelName = modelName;
     this.graph = graph;
     try {
-      this.params = new ParameterStore(graph.params(), graph.auxStates(), graph::isFrozen);
+      this.params = new ParameterStore(graph.params(), graph.auxStates(), graph::isFrozen,
+          graph.reorderedWeights());
     } catch (RuntimeException e) {
       graph.close();
       throw e;
@@ -73,6 +75,7 @@ public final class ModelRuntime implements AutoCloseable {
       }
       slot.weight().copyFrom(values);
     }
+    params.weightsChanged();
     Mx.seed((int) seed);
   }
 
@@ -182,6 +185,7 @@ public final class ModelRuntime implements AutoCloseable {
   public void update(Optimizer optimizer) {
     checkOpen();
     optimizer.step(params.fusedSlots());
+    params.weightsChanged();
     params.zeroGrads();
     gradientsOverwritten = false;
   }
@@ -255,6 +259,24 @@ public final class ModelRuntime implements AutoCloseable {
       throw new IllegalArgumentException(modelName + " has no parameter '" + name + "'");
     }
     return s;
+  }
+
+  /** Parameter {@code name}'s weight array as a generated {@code XExec} exposes it. */
+  public ExecArray weightArray(String name) {
+    slot(name);
+    return ExecArray.weight(params, name);
+  }
+
+  /** Parameter {@code name}'s gradient array as a generated {@code XExec} exposes it. */
+  public ExecArray gradArray(String name) {
+    slot(name);
+    return ExecArray.grad(params, name);
+  }
+
+  /** Auxiliary state {@code name}'s array as a generated {@code XExec} exposes it. */
+  public ExecArray auxArray(String name) {
+    auxSlot(name);
+    return ExecArray.aux(params, name);
   }
 
   /** The parameter slots, in MXNet's argument order. */
@@ -359,6 +381,8 @@ public final class ModelRuntime implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(modelName + ": cannot load checkpoint " + prefix + ": "
           + describe(e), e);
+    } finally {
+      params.weightsChanged();
     }
   }
 

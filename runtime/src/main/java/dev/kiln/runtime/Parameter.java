@@ -59,6 +59,9 @@ public final class Parameter {
           + shape() + " takes " + t.size() + " values, got " + values.length);
     }
     t.copyFrom(values);
+    if (!auxiliary) {
+      owner.store().weightsChanged();
+    }
   }
 
   /**

@@ -12,13 +12,22 @@ import dev.kiln.runtime.mxnet.MxException;
 import java.util.List;
 
 /**
- * One MXNet executor: a graph bound to one set of input shapes.
+ * A graph bound to one set of input shapes: the arrays Kiln owns for those shapes and the MXNet
+ * executors that run over them.
  *
- * <p>It owns its input arrays, its input-gradient arrays, its head-gradient arrays and the
- * output handles MXNet gave it; the parameter and gradient arrays belong to the model's {@link
- * ParameterStore} and are shared with every other executor of the model, as are the auxiliary
- * states (bound as MXNet's {@code aux_states}). Parameters of {@code @Frozen} nodes ({@link
- * Graph#isFrozen}) are bound without a gradient.
+ * <p>It owns its input arrays, its input-gradient arrays, its head-gradient arrays, its label
+ * arrays and the output handles MXNet gave it; the parameter and gradient arrays belong to the
+ * model's {@link ParameterStore} and are shared with every other executor of the model, as are
+ * the auxiliary states (bound as MXNet's {@code aux_states}). Parameters of {@code @Frozen} nodes
+ * ({@link Graph#isFrozen}) are bound without a gradient.
+ *
+ * <p>There are two MXNet executors over the same input, gradient and label arrays: one for
+ * training-mode passes, binding the store's parameter views, made at construction; and one for
+ * inference-mode passes, binding each weight that oneDNN may rewrite in place to its inference
+ * copy ({@link ParameterStore#inferenceWeight}), made on the first inference pass. Both are
+ * bound with gradients, which keeps MXNet from applying its inference-only oneDNN graph fusions:
+ * those cache the weights at their first pass and would not see later updates. Outputs are those
+ * of the executor that ran the latest forward pass.
  */
 public final class BoundExecutor implements AutoCloseable {
   /** MXNet's {@code grad_req} codes. */
@@ -37,16 +46,37 @@ public final class BoundExecutor implements AutoCloseable {
     }
   }
 
+  /** One MXNet executor and the output arrays it owns. */
+  private static final class Binding {
+    final Pointer exec;
+    final Tensor[] outputs;
+
+    Binding(Pointer exec, Tensor[] outputs) {
+      this.exec = exec;
+      this.outputs = outputs;
+    }
+
+    void close() {
+      Mx.check(Mx.api().MXExecutorFree(exec), "MXExecutorFree");
+      closeAll(outputs);
+    }
+  }
+
   private final Graph graph;
+  private final ParameterStore params;
+  private final GradReq paramReq;
+  private final GradReq inputReq;
   private final List<Shape> inputShapes;
   private final Tensor[] inputs;
   private final Tensor[] inputGrads;
-  private final Tensor[] outputs;
   private final Tensor[] headGrads;
   private final Pointer[] headHandles;
   private final Tensor[] labels;
-  private Pointer exec;
+  private Binding training;
+  private Binding inference;
+  private Binding last;
   private boolean lastForwardTrained;
+  private boolean closed;
 
   /**
    * Binds {@code graph} for {@code inputShapes} (complete, one per graph input, in order) over
@@ -56,13 +86,15 @@ public final class BoundExecutor implements AutoCloseable {
   public BoundExecutor(Graph graph, List<Shape> inputShapes, List<Shape> labelShapes,
       ParameterStore params, GradReq paramReq, GradReq inputReq) {
     this.graph = graph;
+    this.params = params;
+    this.paramReq = paramReq;
+    this.inputReq = inputReq;
     this.inputShapes = List.copyOf(inputShapes);
     List<InputSpec> specs = graph.inputs();
     this.inputs = new Tensor[specs.size()];
     this.inputGrads = new Tensor[specs.size()];
     this.labels = new Tensor[graph.labels().size()];
     graph.checkReshapes(inputShapes);
-    Tensor[] outs = null;
     Tensor[] heads = null;
     try {
       for (int i = 0; i < inputs.length; i++) {
@@ -74,50 +106,86 @@ public final class BoundExecutor implements AutoCloseable {
       for (int i = 0; i < labels.length; i++) {
         labels[i] = Tensor.zeros(labelShapes.get(i));
       }
-      List<String> args = graph.arguments();
-      Pointer[] argHandles = new Pointer[args.size()];
-      Pointer[] gradHandles = new Pointer[args.size()];
-      int[] reqs = new int[args.size()];
-      for (int a = 0; a < args.size(); a++) {
-        String name = args.get(a);
-        int input = inputIndex(name);
-        ParameterStore.Slot slot = params.get(name);
-        if (input >= 0) {
-          argHandles[a] = inputs[input].handle();
-          gradHandles[a] = inputGrads[input] == null ? null : inputGrads[input].handle();
-          reqs[a] = inputReq.code;
-        } else if (slot != null) {
-          GradReq req = graph.isFrozen(name) ? GradReq.NULL : paramReq;
-          argHandles[a] = slot.weight().handle();
-          gradHandles[a] = req == GradReq.NULL ? null : slot.grad().handle();
-          reqs[a] = req.code;
-        } else if (graph.labels().contains(name)) {
-          argHandles[a] = labels[graph.labels().indexOf(name)].handle();
-          reqs[a] = GradReq.NULL.code;
-        } else {
-          throw new IllegalStateException(graph.model() + ": no array for argument '" + name
-              + "'");
+      training = bind(false);
+      heads = new Tensor[training.outputs.length];
+      for (int i = 0; i < heads.length; i++) {
+        heads[i] = Tensor.zeros(training.outputs[i].shape());
+      }
+    } catch (RuntimeException e) {
+      closeAll(inputs);
+      closeAll(inputGrads);
+      closeAll(labels);
+      closeAll(heads);
+      if (training != null) {
+        training.close();
+      }
+      throw e;
+    }
+    this.headGrads = heads;
+    this.headHandles = new Pointer[heads.length];
+    for (int i = 0; i < heads.length; i++) {
+      headHandles[i] = heads[i].handle();
+    }
+  }
+
+  /**
+   * Binds one MXNet executor over this object's arrays; {@code forInference} binds the
+   * parameters' inference arrays instead of their views.
+   */
+  private Binding bind(boolean forInference) {
+    List<String> args = graph.arguments();
+    Pointer[] argHandles = new Pointer[args.size()];
+    Pointer[] gradHandles = new Pointer[args.size()];
+    int[] reqs = new int[args.size()];
+    // An executor bound without any gradient lets MXNet apply its inference-only oneDNN fusions,
+    // which cache weights (see the class comment); one input gradient keeps them off.
+    GradReq inputGradReq =
+        inputReq == GradReq.NULL && !anyParamGradient() ? GradReq.WRITE : inputReq;
+    for (int a = 0; a < args.size(); a++) {
+      String name = args.get(a);
+      int input = inputIndex(name);
+      ParameterStore.Slot slot = params.get(name);
+      if (input >= 0) {
+        if (inputGradReq != GradReq.NULL && inputGrads[input] == null) {
+          inputGrads[input] = Tensor.zeros(inputShapes.get(input));
         }
+        argHandles[a] = inputs[input].handle();
+        gradHandles[a] = inputGradReq == GradReq.NULL ? null : inputGrads[input].handle();
+        reqs[a] = inputGradReq.code;
+      } else if (slot != null) {
+        GradReq req = graph.isFrozen(name) ? GradReq.NULL : paramReq;
+        argHandles[a] = (forInference ? params.inferenceWeight(name) : slot.weight()).handle();
+        gradHandles[a] = req == GradReq.NULL ? null : slot.grad().handle();
+        reqs[a] = req.code;
+      } else if (graph.labels().contains(name)) {
+        argHandles[a] = labels[graph.labels().indexOf(name)].handle();
+        reqs[a] = GradReq.NULL.code;
+      } else {
+        throw new IllegalStateException(graph.model() + ": no array for argument '" + name
+            + "'");
       }
-      List<AuxSpec> auxSpecs = graph.auxStates();
-      Pointer[] auxHandles = new Pointer[auxSpecs.size()];
-      for (int i = 0; i < auxHandles.length; i++) {
-        ParameterStore.AuxSlot aux = params.aux(auxSpecs.get(i).name());
-        if (aux == null) {
-          throw new IllegalStateException(graph.model() + ": no array for auxiliary state '"
-              + auxSpecs.get(i).name() + "'");
-        }
-        auxHandles[i] = aux.value().handle();
+    }
+    List<AuxSpec> auxSpecs = graph.auxStates();
+    Pointer[] auxHandles = new Pointer[auxSpecs.size()];
+    for (int i = 0; i < auxHandles.length; i++) {
+      ParameterStore.AuxSlot aux = params.aux(auxSpecs.get(i).name());
+      if (aux == null) {
+        throw new IllegalStateException(graph.model() + ": no array for auxiliary state '"
+            + auxSpecs.get(i).name() + "'");
       }
-      PointerByReference out = new PointerByReference();
-      try {
-        Mx.check(Mx.api().MXExecutorBindEX(graph.symbol(), Mx.CPU, 0, 0, null, null, null,
-            args.size(), argHandles, gradHandles, reqs, auxHandles.length, auxHandles, null,
-            out), "MXExecutorBindEX");
-      } catch (MxException e) {
-        throw graph.sources().trace("binding for input shapes " + inputShapes, e);
-      }
-      exec = out.getValue();
+      auxHandles[i] = aux.value().handle();
+    }
+    PointerByReference out = new PointerByReference();
+    try {
+      Mx.check(Mx.api().MXExecutorBindEX(graph.symbol(), Mx.CPU, 0, 0, null, null, null,
+          args.size(), argHandles, gradHandles, reqs, auxHandles.length, auxHandles, null,
+          out), "MXExecutorBindEX");
+    } catch (MxException e) {
+      throw graph.sources().trace("binding for input shapes " + inputShapes, e);
+    }
+    Pointer exec = out.getValue();
+    Tensor[] outs = null;
+    try {
       IntByReference n = new IntByReference();
       PointerByReference outHandles = new PointerByReference();
       Mx.check(Mx.api().MXExecutorOutputs(exec, n, outHandles), "MXExecutorOutputs");
@@ -126,27 +194,17 @@ public final class BoundExecutor implements AutoCloseable {
       for (int i = 0; i < handles.length; i++) {
         outs[i] = Tensor.wrap(handles[i], true);
       }
-      heads = new Tensor[outs.length];
-      for (int i = 0; i < outs.length; i++) {
-        heads[i] = Tensor.zeros(outs[i].shape());
-      }
+      return new Binding(exec, outs);
     } catch (RuntimeException e) {
-      closeAll(inputs);
-      closeAll(inputGrads);
-      closeAll(labels);
       closeAll(outs);
-      closeAll(heads);
-      if (exec != null) {
-        Mx.api().MXExecutorFree(exec);
-      }
+      Mx.api().MXExecutorFree(exec);
       throw e;
     }
-    this.outputs = outs;
-    this.headGrads = heads;
-    this.headHandles = new Pointer[heads.length];
-    for (int i = 0; i < heads.length; i++) {
-      headHandles[i] = heads[i].handle();
-    }
+  }
+
+  private boolean anyParamGradient() {
+    return paramReq != GradReq.NULL
+        && params.slots().stream().anyMatch(p -> !graph.isFrozen(p.name()));
   }
 
   private int inputIndex(String name) {
@@ -166,42 +224,63 @@ public final class BoundExecutor implements AutoCloseable {
 
   /** Input array {@code i} (declaration order); write the batch here before {@link #forward}. */
   public Tensor input(int i) {
+    checkOpen();
     return inputs[i];
   }
 
   /** Gradient array of input {@code i}, or null when bound without input gradients. */
   public Tensor inputGrad(int i) {
+    checkOpen();
     return inputGrads[i];
   }
 
   /** Label array {@code i} of a classifier graph; write the batch's class indices here. */
   public Tensor label(int i) {
+    checkOpen();
     return labels[i];
   }
 
-  /** Output array {@code i} (declaration order), valid after {@link #forward}. */
+  /**
+   * Output array {@code i} (declaration order) of the latest forward pass: the training
+   * executor's or the inference executor's, whichever ran it.
+   */
   public Tensor output(int i) {
-    return outputs[i];
+    checkOpen();
+    return (last == null ? training : last).outputs[i];
   }
 
   /** Number of outputs. */
   public int outputCount() {
-    return outputs.length;
+    return headGrads.length;
   }
 
   /** Head-gradient array of output {@code i}; write it before {@link #backward()}. */
   public Tensor headGrad(int i) {
+    checkOpen();
     return headGrads[i];
   }
 
   /** Runs the forward pass, in training mode ({@code train}) or inference mode. */
   public void forward(boolean train) {
+    checkOpen();
+    Binding b = train ? training : inferenceBinding();
+    if (!train) {
+      params.refreshInferenceCopies();
+    }
     try {
-      Mx.check(Mx.api().MXExecutorForward(handle(), train ? 1 : 0), "MXExecutorForward");
+      Mx.check(Mx.api().MXExecutorForward(b.exec, train ? 1 : 0), "MXExecutorForward");
     } catch (MxException e) {
       throw graph.sources().trace("running forward", e);
     }
+    last = b;
     lastForwardTrained = train;
+  }
+
+  private Binding inferenceBinding() {
+    if (inference == null) {
+      inference = bind(true);
+    }
+    return inference;
   }
 
   /** Whether the last {@link #forward} ran in training mode. */
@@ -212,6 +291,8 @@ public final class BoundExecutor implements AutoCloseable {
   /**
    * Runs the backward pass with the head gradients in {@link #headGrad}: parameter gradients
    * are written or added (as bound), input gradients overwritten.
+   *
+   * @throws IllegalStateException unless the latest forward pass ran in training mode
    */
   public void backward() {
     backward(headHandles);
@@ -223,28 +304,34 @@ public final class BoundExecutor implements AutoCloseable {
   }
 
   private void backward(Pointer[] heads) {
+    checkOpen();
+    if (!lastForwardTrained) {
+      throw new IllegalStateException(graph.model() + ": backward needs a training-mode forward "
+          + "pass on this executor first (forward(true))");
+    }
     try {
-      Mx.check(Mx.api().MXExecutorBackwardEx(handle(), heads.length, heads, 1),
+      Mx.check(Mx.api().MXExecutorBackwardEx(training.exec, heads.length, heads, 1),
           "MXExecutorBackwardEx");
     } catch (MxException e) {
       throw graph.sources().trace("running backward", e);
     }
   }
 
-  private Pointer handle() {
-    if (exec == null) {
+  private void checkOpen() {
+    if (closed) {
       throw new IllegalStateException("executor for " + inputShapes + " is closed");
     }
-    return exec;
   }
 
-  /** Frees the executor and the arrays it owns. Idempotent. */
+  /** Frees the executors and the arrays they own. Idempotent. */
   @Override
   public void close() {
-    if (exec != null) {
-      Mx.check(Mx.api().MXExecutorFree(exec), "MXExecutorFree");
-      exec = null;
-      closeAll(outputs);
+    if (!closed) {
+      closed = true;
+      training.close();
+      if (inference != null) {
+        inference.close();
+      }
       closeAll(headGrads);
       closeAll(inputs);
       closeAll(inputGrads);

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -17,6 +18,21 @@ import java.util.function.Predicate;
  * {@code BatchNorm}'s moving averages). Every executor the model binds, whatever its input
  * shapes, binds these same arrays, so an update made through one is seen by all. The store owns
  * the arrays and frees them in {@link #close()}.
+ *
+ * <p><b>Layout.</b> The trainable parameters live in one contiguous weight array and one
+ * contiguous gradient array; each parameter's own arrays are views of them, so one fused
+ * update operator per step updates every parameter. Frozen parameters and auxiliary states
+ * are arrays of their own.
+ *
+ * <p><b>Views and oneDNN.</b> In an inference-mode forward pass MXNet's oneDNN kernels for
+ * {@code Convolution} and {@code FullyConnected} rewrite their weight array in place into a
+ * blocked layout ({@link dev.kiln.runtime.graph.SymbolJson#REORDERING_INPUTS}); done to a view,
+ * that rewrite replaces the storage shared with every other parameter and corrupts them all. So
+ * each such weight also has an <em>inference copy</em>, an array of its own that inference
+ * executors bind instead of the view ({@link #inferenceWeight}). Training-mode passes never
+ * rewrite weights, and training executors bind the views. The copies are refreshed from the
+ * views before an inference pass whenever the weights changed since the last refresh: every
+ * path that writes weights calls {@link #weightsChanged()}.
  */
 public final class ParameterStore implements AutoCloseable {
   /** One parameter: its spec, its weight array and its gradient array. */
@@ -39,6 +55,7 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   private static final String[] ZERO_KEYS = {"shape"};
+  private static final String[] NO_STRINGS = {};
 
   private final Map<String, Slot> slots = new LinkedHashMap<>();
   private final Map<String, AuxSlot> auxSlots = new LinkedHashMap<>();
@@ -47,18 +64,24 @@ public final class ParameterStore implements AutoCloseable {
   private Slot fused;
   private PreparedOp zeroGrad;
   private String[] zeroGradValues;
+  private final Map<String, Tensor> inferenceCopies = new LinkedHashMap<>();
+  private final List<PreparedOp> refreshCopies = new ArrayList<>();
+  private long weightsVersion;
+  private long copiesVersion = -1;
 
   /** Allocates a zero weight and gradient array for every spec. */
   public ParameterStore(List<ParamSpec> specs) {
-    this(specs, List.of(), name -> false);
+    this(specs, List.of(), name -> false, Set.of());
   }
 
   /**
    * Allocates a zero weight and gradient array for every parameter spec, and an array for every
    * auxiliary state, filled with its kind's initial value (moving means 0, variances 1).
+   * Trainable parameters named in {@code reordered} (see {@link
+   * dev.kiln.runtime.graph.Graph#reorderedWeights()}) also get an inference copy.
    */
   public ParameterStore(List<ParamSpec> specs, List<AuxSpec> auxSpecs,
-      Predicate<String> frozen) {
+      Predicate<String> frozen, Set<String> reordered) {
     try {
       for (AuxSpec spec : auxSpecs) {
         Tensor v = Tensor.zeros(spec.shape());
@@ -90,6 +113,12 @@ public final class ParameterStore implements AutoCloseable {
           offset += spec.shape().size();
         }
         slots.put(spec.name(), new Slot(spec, w, g));
+        if (!frozen.test(spec.name()) && reordered.contains(spec.name())) {
+          Tensor copy = Tensor.zeros(spec.shape());
+          inferenceCopies.put(spec.name(), copy);
+          refreshCopies.add(new PreparedOp("_copyto", new Pointer[] {w.handle()},
+              new Pointer[] {copy.handle()}));
+        }
       }
     } catch (RuntimeException e) {
       close();
@@ -128,6 +157,43 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   /**
+   * The array an inference-mode executor binds for parameter {@code name}: its inference copy
+   * when it has one, otherwise its weight array. Call {@link #refreshInferenceCopies()} before
+   * each inference pass.
+   */
+  public Tensor inferenceWeight(String name) {
+    Tensor copy = inferenceCopies.get(name);
+    return copy != null ? copy : slots.get(name).weight();
+  }
+
+  /** Whether parameter {@code name} has an inference copy (see the class comment). */
+  public boolean hasInferenceCopy(String name) {
+    return inferenceCopies.containsKey(name);
+  }
+
+  /**
+   * Records that weights may have changed (an update, a write, a load): the next inference pass
+   * refreshes the inference copies first. Every path that writes weights must call it.
+   */
+  public void weightsChanged() {
+    weightsVersion++;
+  }
+
+  /**
+   * Brings the inference copies up to date with the weights if they changed since the last
+   * refresh: one queued MXNet copy per copy, ordered by MXNet's engine after the writes before it
+   * and before the pass after it.
+   */
+  public void refreshInferenceCopies() {
+    if (copiesVersion != weightsVersion) {
+      for (PreparedOp copy : refreshCopies) {
+        copy.run(NO_STRINGS, NO_STRINGS);
+      }
+      copiesVersion = weightsVersion;
+    }
+  }
+
+  /**
    * Zeroes every gradient (after an update has consumed them): one operator over the fused
    * gradient array. Frozen parameters are bound without gradients, so theirs stay zero.
    */
@@ -149,6 +215,9 @@ public final class ParameterStore implements AutoCloseable {
       a.value().close();
     }
     auxSlots.clear();
+    inferenceCopies.values().forEach(Tensor::close);
+    inferenceCopies.clear();
+    refreshCopies.clear();
     if (flatWeight != null) {
       flatWeight.close();
       flatGrad.close();

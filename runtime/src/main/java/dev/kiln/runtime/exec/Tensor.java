@@ -100,6 +100,7 @@ public final class Tensor implements AutoCloseable {
   /** Copies {@code values} (row-major, exactly {@link #size()} of them) into the array. */
   public void copyFrom(float[] values) {
     checkLength(values.length);
+    toDefaultLayout();
     Mx.check(Mx.api().MXNDArraySyncCopyFromCPU(handle(), values, size), "copy into array");
   }
 
@@ -112,6 +113,7 @@ public final class Tensor implements AutoCloseable {
       copyFrom(copy);
       return;
     }
+    toDefaultLayout();
     Mx.check(Mx.api().MXNDArraySyncCopyFromCPU(handle(), values.slice(), size),
         "copy into array");
   }
@@ -144,6 +146,17 @@ public final class Tensor implements AutoCloseable {
           + " floats, array " + shape + " has " + size);
     }
     Mx.check(Mx.api().MXNDArraySyncCopyToCPU(handle(), out.slice(), size), "copy out of array");
+  }
+
+  /**
+   * MXNet's oneDNN kernels may have rewritten an array of its own into a blocked layout in place
+   * (a convolution or dense weight used in an inference pass), and MXNet's copy from host memory
+   * then fails ("We can't generate TBlob for MKLDNN data"). {@code MXNDArrayGetData} turns such
+   * an array back to the default layout first and does nothing to any other. Views never reach
+   * those kernels in inference (see {@link ParameterStore}), so this never reorders a view.
+   */
+  private void toDefaultLayout() {
+    Mx.check(Mx.api().MXNDArrayGetData(handle(), new PointerByReference()), "MXNDArrayGetData");
   }
 
   private void checkLength(long n) {

@@ -24,6 +24,7 @@ public final class Graph implements AutoCloseable {
   private final List<AuxSpec> auxStates;
   private final Set<String> frozen;
   private final List<ReshapeGuard.Check> reshapes;
+  private Set<String> reordered;
   private boolean closed;
 
   Graph(String model, Pointer symbol, List<InputSpec> inputs, List<String> outputs,
@@ -134,6 +135,19 @@ public final class Graph implements AutoCloseable {
     PointerByReference out = new PointerByReference();
     Mx.check(Mx.api().MXSymbolSaveToJSON(symbol(), out), "MXSymbolSaveToJSON");
     return out.getValue().getString(0);
+  }
+
+  /**
+   * The arguments that MXNet's oneDNN kernels may rewrite in place into their own layout during
+   * an inference-mode forward pass (the weights of {@code Convolution} and {@code
+   * FullyConnected} nodes, see {@link SymbolJson#REORDERING_INPUTS}). Such an argument must be
+   * bound, in inference, to an array of its own, never to a view of a larger array.
+   */
+  public Set<String> reorderedWeights() {
+    if (reordered == null) {
+      reordered = Set.copyOf(SymbolJson.parse(toJson()).reorderedVariables());
+    }
+    return reordered;
   }
 
   /** The parameter named {@code name}, or null. */

@@ -134,6 +134,12 @@ public interface MxApi extends Library {
 
   int MXNDArraySyncCopyFromNDArray(Pointer dst, Pointer src, int i);
 
+  /**
+   * The array's data pointer; an array in a oneDNN layout is first reordered back to the
+   * default row-major layout (and waited for), which is what Kiln calls it for.
+   */
+  int MXNDArrayGetData(Pointer handle, PointerByReference outData);
+
   int MXNDArrayGetShapeEx(Pointer handle, IntByReference outDim, PointerByReference outData);
 
   int MXNDArrayGetDType(Pointer handle, IntByReference outDtype);
