@@ -1,12 +1,12 @@
 package demo;
 
 import ai.djl.ndarray.NDArray;
-import dev.kiln.runtime.Classifier;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
-import dev.kiln.runtime.Optimizer;
-import dev.kiln.runtime.Parameter;
+import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.optim.Optimizer;
+import dev.kiln.runtime.train.Classifier;
 import java.nio.file.Path;
 import java.util.List;
 import javax.annotation.processing.Generated;

@@ -12,9 +12,9 @@ final class Names {
   static final ClassName SHAPE = ClassName.get(RUNTIME + ".graph", "Shape");
   static final ClassName MODEL_RUNTIME = ClassName.get(RUNTIME, "ModelRuntime");
   static final ClassName INIT = ClassName.get(RUNTIME, "Init");
-  static final ClassName OPTIMIZER = ClassName.get(RUNTIME, "Optimizer");
-  static final ClassName CLASSIFIER = ClassName.get(RUNTIME, "Classifier");
-  static final ClassName PARAMETER = ClassName.get(RUNTIME, "Parameter");
+  static final ClassName OPTIMIZER = ClassName.get(RUNTIME + ".optim", "Optimizer");
+  static final ClassName CLASSIFIER = ClassName.get(RUNTIME + ".train", "Classifier");
+  static final ClassName PARAMETER = ClassName.get(RUNTIME + ".exec", "Parameter");
   static final ClassName BOUND_EXECUTOR = ClassName.get(RUNTIME + ".exec", "BoundExecutor");
   static final ClassName EXEC_ARRAY = ClassName.get(RUNTIME + ".exec", "ExecArray");
   static final ClassName NDARRAY = ClassName.get("ai.djl.ndarray", "NDArray");

@@ -1,19 +1,19 @@
 package dev.kiln.sample;
 
-import dev.kiln.runtime.Adam;
-import dev.kiln.runtime.AdamW;
-import dev.kiln.runtime.Classifier;
-import dev.kiln.runtime.LearningRate;
-import dev.kiln.runtime.Optimizer;
-import dev.kiln.runtime.Sgd;
+import dev.kiln.runtime.optim.Adam;
+import dev.kiln.runtime.optim.AdamW;
+import dev.kiln.runtime.train.Classifier;
+import dev.kiln.runtime.optim.LearningRate;
+import dev.kiln.runtime.optim.Optimizer;
+import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
-import dev.kiln.runtime.train.ChartWriter;
+import dev.kiln.listeners.ChartWriter;
 import dev.kiln.runtime.train.CsvLogger;
 import dev.kiln.runtime.train.EpochStats;
 import dev.kiln.runtime.train.Evaluation;
 import dev.kiln.runtime.train.FitResult;
-import dev.kiln.runtime.train.ProgressListener;
+import dev.kiln.listeners.ProgressListener;
 import dev.kiln.runtime.train.TrainingListener;
 import dev.kiln.sample.bench.Bench;
 import dev.kiln.sample.data.DatasetNotFoundException;

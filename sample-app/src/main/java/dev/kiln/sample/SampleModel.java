@@ -1,6 +1,6 @@
 package dev.kiln.sample;
 
-import dev.kiln.runtime.Classifier;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
 import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionMlpModel;

@@ -68,6 +68,17 @@ public final class ParameterStore implements AutoCloseable {
   private final List<PreparedOp> refreshCopies = new ArrayList<>();
   private long weightsVersion;
   private long copiesVersion = -1;
+  private Gradients gradients = Gradients.ZERO;
+
+  /** What the shared gradient arrays hold. */
+  public enum Gradients {
+    /** Zeros: nothing accumulated since they were last cleared. */
+    ZERO,
+    /** Sums of {@code backward} passes not yet applied by an update. */
+    ACCUMULATED,
+    /** Values already applied (or written by a training step that applied them): stale. */
+    CONSUMED
+  }
 
   /** Allocates a zero weight and gradient array for every spec. */
   public ParameterStore(List<ParamSpec> specs) {
@@ -194,13 +205,42 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   /**
-   * Zeroes every gradient (after an update has consumed them): one operator over the fused
-   * gradient array. Frozen parameters are bound without gradients, so theirs stay zero.
+   * Zeroes every gradient: one operator over the fused gradient array. Frozen parameters are
+   * bound without gradients, so theirs stay zero.
    */
   public void zeroGrads() {
     if (zeroGrad != null) {
       zeroGrad.run(ZERO_KEYS, zeroGradValues);
     }
+    gradients = Gradients.ZERO;
+  }
+
+  /** What the gradient arrays hold now. */
+  public Gradients gradients() {
+    return gradients;
+  }
+
+  /**
+   * Prepares the gradient arrays for a {@code backward} pass that adds into them: zeroes them
+   * first if they hold consumed values. Then call {@link #gradientsAccumulated()}.
+   */
+  public void beforeAccumulating() {
+    if (gradients == Gradients.CONSUMED) {
+      zeroGrads();
+    }
+  }
+
+  /** Records that a {@code backward} pass added into the gradient arrays. */
+  public void gradientsAccumulated() {
+    gradients = Gradients.ACCUMULATED;
+  }
+
+  /**
+   * Records that the gradient arrays hold values an update has applied (a training step that
+   * overwrote them and stepped): the next accumulation starts from zero.
+   */
+  public void gradientsConsumed() {
+    gradients = Gradients.CONSUMED;
   }
 
   /** Frees every array. Idempotent. */

@@ -1,8 +1,8 @@
 package dev.kiln.sample.bench;
 
-import dev.kiln.runtime.Classifier;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
-import dev.kiln.runtime.Sgd;
+import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.sample.models.FashionMlpModel;
 

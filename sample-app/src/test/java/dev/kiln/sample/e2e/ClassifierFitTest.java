@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
-import dev.kiln.runtime.Classifier;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
-import dev.kiln.runtime.Sgd;
+import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
-import dev.kiln.runtime.train.ChartWriter;
+import dev.kiln.listeners.ChartWriter;
 import dev.kiln.runtime.train.CsvLogger;
 import dev.kiln.runtime.train.EarlyStopping;
 import dev.kiln.runtime.train.Evaluation;

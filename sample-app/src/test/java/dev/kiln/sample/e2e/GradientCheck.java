@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.runtime.ModelRuntime;
-import dev.kiln.runtime.Parameter;
+import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.exec.ParameterStore;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
-import dev.kiln.runtime.Classifier;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
-import dev.kiln.runtime.Sgd;
+import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.sample.models.FashionLeNetGraph;
 import dev.kiln.sample.models.FashionLeNetModel;

@@ -8,7 +8,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import dev.kiln.runtime.Init;
-import dev.kiln.runtime.Sgd;
+import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.train.Evaluation;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
-import dev.kiln.runtime.ParamView;
-import dev.kiln.runtime.Parameter;
+import dev.kiln.runtime.exec.ParamView;
+import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.sample.models.DenseTanhModel;
 import org.junit.jupiter.api.Test;
 

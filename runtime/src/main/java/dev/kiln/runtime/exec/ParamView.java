@@ -1,4 +1,4 @@
-package dev.kiln.runtime;
+package dev.kiln.runtime.exec;
 
 import dev.kiln.runtime.graph.Shape;
 

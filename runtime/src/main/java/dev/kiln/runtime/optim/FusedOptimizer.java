@@ -1,4 +1,4 @@
-package dev.kiln.runtime;
+package dev.kiln.runtime.optim;
 
 import com.sun.jna.Pointer;
 import dev.kiln.runtime.exec.ParameterStore;

@@ -1,4 +1,4 @@
-package dev.kiln.runtime;
+package dev.kiln.runtime.optim;
 
 /** The built-in {@link LearningRate} schedules; made through its factory methods. */
 final class Schedules {

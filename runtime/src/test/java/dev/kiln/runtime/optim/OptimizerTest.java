@@ -1,4 +1,4 @@
-package dev.kiln.runtime;
+package dev.kiln.runtime.optim;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.Init;
+import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;

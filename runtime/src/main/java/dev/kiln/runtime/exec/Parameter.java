@@ -1,6 +1,5 @@
-package dev.kiln.runtime;
+package dev.kiln.runtime.exec;
 
-import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Shape;
 
 /**
@@ -9,18 +8,27 @@ import dev.kiln.runtime.graph.Shape;
  * every executor of the model binds, so they take effect everywhere at once.
  */
 public final class Parameter {
-  private final ModelRuntime owner;
+  private final ParameterStore store;
+  private final String model;
   private final String name;
   private final boolean auxiliary;
+  private final boolean frozen;
 
-  Parameter(ModelRuntime owner, String name) {
-    this(owner, name, false);
-  }
-
-  Parameter(ModelRuntime owner, String name, boolean auxiliary) {
-    this.owner = owner;
+  /**
+   * Access to parameter (or, when {@code auxiliary}, auxiliary state) {@code name} of {@code
+   * store}, belonging to the model called {@code model} in messages.
+   */
+  public Parameter(ParameterStore store, String model, String name, boolean auxiliary,
+      boolean frozen) {
+    if (auxiliary ? store.aux(name) == null : store.get(name) == null) {
+      throw new IllegalArgumentException(model + " has no " + (auxiliary ? "auxiliary state '"
+          : "parameter '") + name + "'");
+    }
+    this.store = store;
+    this.model = model;
     this.name = name;
     this.auxiliary = auxiliary;
+    this.frozen = frozen;
   }
 
   /** MXNet's name for it, e.g. {@code hidden_weight}. */
@@ -43,7 +51,7 @@ public final class Parameter {
    * @Frozen} node.
    */
   public boolean isTrainable() {
-    return !auxiliary && !owner.isFrozen(name);
+    return !auxiliary && !frozen;
   }
 
   /** The current values, row-major. */
@@ -55,12 +63,12 @@ public final class Parameter {
   public void set(float[] values) {
     Tensor t = values();
     if (values.length != t.size()) {
-      throw new IllegalArgumentException(owner.modelName() + " parameter " + name + " of shape "
+      throw new IllegalArgumentException(model + " parameter " + name + " of shape "
           + shape() + " takes " + t.size() + " values, got " + values.length);
     }
     t.copyFrom(values);
     if (!auxiliary) {
-      owner.store().weightsChanged();
+      store.weightsChanged();
     }
   }
 
@@ -71,10 +79,10 @@ public final class Parameter {
    */
   public float[] grad() {
     if (auxiliary) {
-      throw new IllegalStateException(owner.modelName() + " auxiliary state " + name
+      throw new IllegalStateException(model + " auxiliary state " + name
           + " has no gradient");
     }
-    return owner.slot(name).grad().toFloatArray();
+    return slot().grad().toFloatArray();
   }
 
   /**
@@ -112,15 +120,30 @@ public final class Parameter {
     public void set(float[] values) {
       long n = shape().size();
       if (values.length != n) {
-        throw new IllegalArgumentException(owner.modelName() + " parameter " + name
+        throw new IllegalArgumentException(model + " parameter " + name
             + " viewed as " + shape() + " takes " + n + " values, got " + values.length);
       }
       Parameter.this.set(view.store(values, Parameter.this.shape()));
     }
   }
 
+  private ParameterStore.Slot slot() {
+    ParameterStore.Slot s = store.get(name);
+    if (s == null) {
+      throw new IllegalStateException(model + " is closed");
+    }
+    return s;
+  }
+
   private Tensor values() {
-    return auxiliary ? owner.auxSlot(name).value() : owner.slot(name).weight();
+    if (auxiliary) {
+      ParameterStore.AuxSlot a = store.aux(name);
+      if (a == null) {
+        throw new IllegalStateException(model + " is closed");
+      }
+      return a.value();
+    }
+    return slot().weight();
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.kiln.runtime;
+package dev.kiln.runtime.optim;
 
 /**
  * A learning-rate schedule: the rate an optimizer uses at each step. Steps are counted from 0

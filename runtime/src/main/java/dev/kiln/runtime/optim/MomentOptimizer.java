@@ -1,4 +1,4 @@
-package dev.kiln.runtime;
+package dev.kiln.runtime.optim;
 
 /**
  * What {@link Adam} and {@link AdamW} share: the moments' decay rates β1, β2 and the ε added to

@@ -1,4 +1,4 @@
-package dev.kiln.runtime;
+package dev.kiln.runtime.optim;
 
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;

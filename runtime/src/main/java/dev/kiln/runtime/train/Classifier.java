@@ -1,21 +1,16 @@
-package dev.kiln.runtime;
+package dev.kiln.runtime.train;
 
 import dev.kiln.runtime.data.Batch;
 import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.BoundExecutor.GradReq;
+import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.train.BatchStats;
-import dev.kiln.runtime.train.EpochStats;
-import dev.kiln.runtime.train.Evaluation;
-import dev.kiln.runtime.train.FitContext;
-import dev.kiln.runtime.train.FitResult;
-import dev.kiln.runtime.train.NanGuard;
-import dev.kiln.runtime.train.TrainingListener;
+import dev.kiln.runtime.optim.Optimizer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -33,7 +28,8 @@ import java.util.Map;
  * backward} starts from zero gradients afterwards.
  */
 public final class Classifier implements AutoCloseable {
-  private final ModelRuntime model;
+  private final String modelName;
+  private final ParameterStore store;
   private final Graph graph;
   private final Map<Integer, BoundExecutor> executors = new HashMap<>();
   private final Map<Integer, BoundExecutor[]> trainingExecutors = new HashMap<>();
@@ -42,12 +38,18 @@ public final class Classifier implements AutoCloseable {
   private final int classes;
   private boolean closed;
 
-  Classifier(ModelRuntime model, Graph graph) {
-    this.model = model;
+  /**
+   * The classifier of the model called {@code modelName} whose parameters are in {@code store}:
+   * it takes ownership of {@code graph}, the model's graph built with its softmax as MXNet's
+   * {@code SoftmaxOutput} (and freed again if this fails).
+   */
+  public Classifier(String modelName, ParameterStore store, Graph graph) {
+    this.modelName = modelName;
+    this.store = store;
     this.graph = graph;
     if (graph.labels().size() != 1 || graph.outputs().size() != 1) {
       graph.close();
-      throw new IllegalArgumentException(model.modelName() + " is not a classifier: it needs "
+      throw new IllegalArgumentException(modelName + " is not a classifier: it needs "
           + "exactly one output, a softmax");
     }
     Shape out;
@@ -56,7 +58,7 @@ public final class Classifier implements AutoCloseable {
     }
     if (out.rank() != 2) {
       close();
-      throw new IllegalArgumentException(model.modelName() + ": a classifier's softmax must "
+      throw new IllegalArgumentException(modelName + ": a classifier's softmax must "
           + "have shape [BATCH, classes], got " + out);
     }
     this.classes = out.dim(1);
@@ -97,9 +99,9 @@ public final class Classifier implements AutoCloseable {
     BoundExecutor exec = load(trainingExecutor(labels.length), features, labels);
     exec.forward(true);
     exec.backwardLoss();
-    model.gradientsOverwritten();
-    optimizer.step(model.updateSlots());
-    model.store().weightsChanged();
+    optimizer.step(store.fusedSlots());
+    store.weightsChanged();
+    store.gradientsConsumed();
     return exec;
   }
 
@@ -128,7 +130,7 @@ public final class Classifier implements AutoCloseable {
     }
     List<TrainingListener> all = new ArrayList<>(List.of(listeners));
     all.add(0, new NanGuard());
-    FitContext context = new FitContext(model.modelName(), epochs, train.batchesPerEpoch(),
+    FitContext context = new FitContext(modelName, epochs, train.batchesPerEpoch(),
         train.dataset().size());
     all.forEach(l -> l.onFitStart(context));
     List<EpochStats> history = new ArrayList<>();
@@ -251,7 +253,7 @@ public final class Classifier implements AutoCloseable {
     float[] y = new float[labels.length];
     for (int i = 0; i < y.length; i++) {
       if (labels[i] < 0 || labels[i] >= classes) {
-        throw new IllegalArgumentException(model.modelName() + ": label " + labels[i]
+        throw new IllegalArgumentException(modelName + ": label " + labels[i]
             + " of example " + i + " is outside [0, " + classes + ")");
       }
       y[i] = labels[i];
@@ -263,12 +265,12 @@ public final class Classifier implements AutoCloseable {
   private void checkFeatures(Dataset data) {
     int expected = featureSize();
     if (data.featureSize() != expected) {
-      throw new IllegalArgumentException(model.modelName() + " takes " + expected
+      throw new IllegalArgumentException(modelName + " takes " + expected
           + " features per example (input shape " + graph.inputs().get(0).shape() + "), the "
           + "dataset has " + data.featureSize());
     }
     if (data.numClasses() > classes) {
-      throw new IllegalArgumentException(model.modelName() + " has " + classes + " classes, the "
+      throw new IllegalArgumentException(modelName + " has " + classes + " classes, the "
           + "dataset has labels up to " + (data.numClasses() - 1));
     }
   }
@@ -329,18 +331,18 @@ public final class Classifier implements AutoCloseable {
 
   private void checkBatch(int batch) {
     if (closed) {
-      throw new IllegalStateException(model.modelName() + " classifier is closed");
+      throw new IllegalStateException(modelName + " classifier is closed");
     }
     if (batch < 1) {
-      throw new IllegalArgumentException(model.modelName() + ": a batch needs at least one "
+      throw new IllegalArgumentException(modelName + ": a batch needs at least one "
           + "example");
     }
   }
 
   private BoundExecutor bind(int batch) {
     List<Shape> shapes = graph.inputs().stream().map(in -> withBatch(in, batch)).toList();
-    return new BoundExecutor(graph, shapes, List.of(Shape.of(batch)), model.store(),
-        GradReq.WRITE, GradReq.NULL);
+    return new BoundExecutor(graph, shapes, List.of(Shape.of(batch)), store, GradReq.WRITE,
+        GradReq.NULL);
   }
 
   /** The input array of the executor for {@code batch}, for loops that fill it directly. */

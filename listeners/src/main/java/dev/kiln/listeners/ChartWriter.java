@@ -1,5 +1,8 @@
-package dev.kiln.runtime.train;
+package dev.kiln.listeners;
 
+import dev.kiln.runtime.train.EpochStats;
+import dev.kiln.runtime.train.FitContext;
+import dev.kiln.runtime.train.TrainingListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,5 +1,10 @@
-package dev.kiln.runtime.train;
+package dev.kiln.listeners;
 
+import dev.kiln.runtime.train.BatchStats;
+import dev.kiln.runtime.train.EpochStats;
+import dev.kiln.runtime.train.FitContext;
+import dev.kiln.runtime.train.FitResult;
+import dev.kiln.runtime.train.TrainingListener;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.function.Consumer;

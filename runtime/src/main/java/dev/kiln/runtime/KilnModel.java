@@ -1,0 +1,100 @@
+package dev.kiln.runtime;
+
+import ai.djl.ndarray.NDList;
+import dev.kiln.runtime.exec.Parameter;
+import dev.kiln.runtime.graph.InputSpec;
+import dev.kiln.runtime.optim.Optimizer;
+import dev.kiln.runtime.train.Classifier;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What every generated {@code XModel} is, whatever its layers: the untyped face that tools,
+ * training loops and the distributed trainer take, so that they work with any model without an
+ * adapter. Each generated model adds typed methods of its own ({@code forward(NDArray pixels)},
+ * {@code params().hiddenWeight()}, {@code Outputs}, {@code Gradients}); these are the same
+ * operations on lists in declaration order.
+ *
+ * <p>A model is not thread-safe: use it from one thread at a time.
+ */
+public interface KilnModel extends AutoCloseable {
+  /** The generated class's simple name, e.g. {@code FashionMlpModel}. */
+  String name();
+
+  /** The inputs, in declaration order, with their declared shapes. */
+  List<InputSpec> inputs();
+
+  /** The names of the outputs, in declaration order. */
+  List<String> outputs();
+
+  /**
+   * Runs the model on one array per input (declaration order), in the mode {@link #setTraining}
+   * chose, and returns one array per output (declaration order), in the first input's manager.
+   */
+  NDList forward(NDList inputs);
+
+  /**
+   * Back-propagates one head gradient per output through the latest forward pass, which must
+   * have run in training mode; returns one gradient per input. Parameter gradients add up until
+   * the next update.
+   */
+  NDList backward(NDList headGradients);
+
+  /** One plain SGD step with the accumulated gradients, which are then zeroed. */
+  void update(float learningRate);
+
+  /** One step of {@code optimizer} with the accumulated gradients, which are then zeroed. */
+  void update(Optimizer optimizer);
+
+  /** Whether forward passes run in training mode; inference is the default. */
+  boolean isTraining();
+
+  /** Chooses training or inference mode for the next forward passes. */
+  void setTraining(boolean training);
+
+  /** Access to every parameter and auxiliary state. */
+  ModelParams params();
+
+  /** Writes an MXNet checkpoint, {@code prefix-symbol.json} and {@code prefix-0000.params}. */
+  void save(Path prefix);
+
+  /** Whether {@link #classifier()} is available: the last node is a softmax over classes. */
+  boolean isClassifier();
+
+  /**
+   * The classifier view of this model (softmax trained as MXNet's {@code SoftmaxOutput} on
+   * this model's own parameters).
+   *
+   * @throws UnsupportedOperationException unless {@link #isClassifier()}
+   */
+  Classifier classifier();
+
+  /** The model's MXNet symbol as JSON. */
+  String symbolJson();
+
+  /** The layer table computed at compile time. */
+  String summary();
+
+  /** The runtime behind this model, for tools that need its arrays (e.g. data parallelism). */
+  ModelRuntime runtime();
+
+  /** Frees every native handle; later use throws {@link IllegalStateException}. */
+  @Override
+  void close();
+
+  /** Every parameter and auxiliary state of a model, by MXNet name. */
+  interface ModelParams {
+    /** The learnable parameters, in MXNet's argument order. */
+    List<Parameter> parameters();
+
+    /** The auxiliary states (e.g. batch-norm moving averages), in MXNet's order. */
+    List<Parameter> auxiliaryStates();
+
+    /**
+     * The parameter or auxiliary state called {@code name} (e.g. {@code hidden_weight}).
+     *
+     * @throws IllegalArgumentException if the model has none of that name
+     */
+    Parameter get(String name);
+  }
+}

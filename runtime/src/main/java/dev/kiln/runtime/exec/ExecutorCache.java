@@ -1,0 +1,260 @@
+package dev.kiln.runtime.exec;
+
+import ai.djl.mxnet.engine.MxNDArray;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import dev.kiln.runtime.exec.BoundExecutor.GradReq;
+import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.InputSpec;
+import dev.kiln.runtime.graph.Shape;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The execution state of one model: its graph, its one {@link ParameterStore}, and the executors
+ * bound for each set of input shapes seen so far, all binding the store's arrays. It runs forward
+ * and backward passes on DJL arrays and keeps the gradient bookkeeping of {@link
+ * ParameterStore#gradients()}.
+ *
+ * <p>It owns the graph, the store and every executor, and frees them in {@link #close()}. Not
+ * thread-safe: MXNet executors are not.
+ */
+public final class ExecutorCache implements AutoCloseable {
+  private final String modelName;
+  private final Graph graph;
+  private final ParameterStore params;
+  private final Map<List<Shape>, BoundExecutor> executors = new LinkedHashMap<>();
+  private BoundExecutor last;
+  private boolean training;
+  private boolean closed;
+
+  /**
+   * Takes ownership of {@code graph} and allocates its parameters (zero-filled; see {@link
+   * ParameterStore}). On failure the graph is freed too.
+   */
+  public ExecutorCache(String modelName, Graph graph) {
+    this.modelName = modelName;
+    this.graph = graph;
+    try {
+      this.params = new ParameterStore(graph.params(), graph.auxStates(), graph::isFrozen,
+          graph.reorderedWeights());
+    } catch (RuntimeException e) {
+      graph.close();
+      throw e;
+    }
+  }
+
+  /** The generated model class's simple name, used in messages. */
+  public String modelName() {
+    return modelName;
+  }
+
+  /** The graph (owned by this cache). */
+  public Graph graph() {
+    checkOpen();
+    return graph;
+  }
+
+  /** The shared parameter store (owned by this cache). */
+  public ParameterStore store() {
+    checkOpen();
+    return params;
+  }
+
+  /** Whether {@link #forward} runs in training mode (dropout on, batch statistics). */
+  public boolean isTraining() {
+    return training;
+  }
+
+  /** Chooses the mode of the next forward passes; inference is the default. */
+  public void setTraining(boolean training) {
+    this.training = training;
+  }
+
+  /**
+   * Runs the forward pass on the inputs (declaration order, float32, shapes accepted by the
+   * declared ones) and returns every output as a new NDArray of the first input's manager.
+   */
+  public NDArray[] forward(NDArray... inputs) {
+    checkOpen();
+    List<InputSpec> specs = graph.inputs();
+    if (inputs.length != specs.size()) {
+      throw new IllegalArgumentException(modelName + ".forward takes " + specs.size()
+          + " inputs " + names(specs) + ", got " + inputs.length);
+    }
+    List<Shape> shapes = new ArrayList<>();
+    for (int i = 0; i < inputs.length; i++) {
+      shapes.add(checkInput(specs.get(i), inputs[i]));
+    }
+    BoundExecutor exec = executor(shapes);
+    for (int i = 0; i < inputs.length; i++) {
+      copyInto(exec.input(i), inputs[i]);
+    }
+    exec.forward(training);
+    last = exec;
+    NDManager manager = inputs[0].getManager();
+    NDArray[] out = new NDArray[exec.outputCount()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = toNDArray(manager, exec.output(i));
+    }
+    return out;
+  }
+
+  /**
+   * Back-propagates head gradients (one per output, each of its output's shape) through the last
+   * forward pass, which must have run in training mode. Parameter gradients add up until an
+   * update consumes them; the returned input gradients are those of this call alone.
+   */
+  public NDArray[] backward(NDArray... headGrads) {
+    checkOpen();
+    if (last == null) {
+      throw new IllegalStateException(modelName + ".backward needs a forward pass first");
+    }
+    if (!last.lastForwardTrained()) {
+      throw new IllegalStateException(modelName + ".backward needs the forward pass to run in "
+          + "training mode: call setTraining(true) before forward");
+    }
+    List<String> outputs = graph.outputs();
+    if (headGrads.length != outputs.size()) {
+      throw new IllegalArgumentException(modelName + ".backward takes one head gradient per "
+          + "output " + outputs + ", got " + headGrads.length);
+    }
+    for (int i = 0; i < headGrads.length; i++) {
+      Tensor head = last.headGrad(i);
+      Shape actual = shapeOf(headGrads[i]);
+      if (!actual.equals(head.shape())) {
+        throw new IllegalArgumentException(modelName + ".backward: head gradient for output '"
+            + outputs.get(i) + "' must have the output's shape " + head.shape() + ", got "
+            + actual);
+      }
+      checkFloat32("head gradient for output '" + outputs.get(i) + "'", headGrads[i]);
+      copyInto(head, headGrads[i]);
+    }
+    params.beforeAccumulating();
+    last.backward();
+    params.gradientsAccumulated();
+    NDManager manager = headGrads[0].getManager();
+    NDArray[] grads = new NDArray[graph.inputs().size()];
+    for (int i = 0; i < grads.length; i++) {
+      grads[i] = toNDArray(manager, last.inputGrad(i));
+    }
+    return grads;
+  }
+
+  /**
+   * The executor bound for {@code inputShapes} (complete, declaration order), binding it on
+   * first use. It stays owned by this cache.
+   */
+  public BoundExecutor executor(List<Shape> inputShapes) {
+    checkOpen();
+    List<InputSpec> specs = graph.inputs();
+    if (inputShapes.size() != specs.size()) {
+      throw new IllegalArgumentException(modelName + " takes " + specs.size() + " inputs "
+          + names(specs) + ", got " + inputShapes.size() + " shapes");
+    }
+    for (int i = 0; i < specs.size(); i++) {
+      Shape s = inputShapes.get(i);
+      if (!s.isComplete() || !specs.get(i).shape().accepts(s)) {
+        throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
+            + "': expected shape " + specs.get(i).shape() + ", got " + s);
+      }
+    }
+    BoundExecutor exec = executors.get(inputShapes);
+    if (exec == null) {
+      exec = new BoundExecutor(graph, inputShapes, List.of(), params, GradReq.ADD,
+          GradReq.WRITE);
+      executors.put(List.copyOf(inputShapes), exec);
+    }
+    return exec;
+  }
+
+  /** How many executors are bound (one per distinct set of input shapes seen). */
+  public int executorCount() {
+    return executors.size();
+  }
+
+  /** Frees every executor, the parameters and the graph. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (BoundExecutor e : executors.values()) {
+      e.close();
+    }
+    executors.clear();
+    last = null;
+    params.close();
+    graph.close();
+  }
+
+  /** Whether {@link #close()} has run. */
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /** Throws {@link IllegalStateException} naming the model once it is closed. */
+  public void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException(modelName + " is closed");
+    }
+  }
+
+  private Shape checkInput(InputSpec spec, NDArray array) {
+    checkFloat32("input '" + spec.name() + "'", array);
+    Shape actual = shapeOf(array);
+    if (!spec.shape().accepts(actual)) {
+      throw new IllegalArgumentException(modelName + " input '" + spec.name()
+          + "': expected shape " + spec.shape() + ", got " + actual);
+    }
+    return actual;
+  }
+
+  private void checkFloat32(String what, NDArray array) {
+    if (array.getDataType() != DataType.FLOAT32) {
+      throw new IllegalArgumentException(modelName + " " + what + " must be float32, got "
+          + array.getDataType());
+    }
+  }
+
+  private Shape shapeOf(NDArray array) {
+    long[] s = array.getShape().getShape();
+    int[] dims = new int[s.length];
+    for (int i = 0; i < s.length; i++) {
+      if (s[i] <= 0 || s[i] > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(modelName + ": array of shape " + array.getShape()
+            + " has an empty or oversized dimension");
+      }
+      dims[i] = (int) s[i];
+    }
+    return Shape.of(dims);
+  }
+
+  private static void copyInto(Tensor target, NDArray source) {
+    if (source instanceof MxNDArray mx) {
+      target.copyFrom(mx.getHandle());
+    } else {
+      ByteBuffer bytes = source.toByteBuffer().order(ByteOrder.nativeOrder());
+      target.copyFrom(bytes.asFloatBuffer());
+    }
+  }
+
+  private static NDArray toNDArray(NDManager manager, Tensor t) {
+    int[] dims = t.shape().dims();
+    long[] longDims = new long[dims.length];
+    for (int i = 0; i < dims.length; i++) {
+      longDims[i] = dims[i];
+    }
+    return manager.create(t.toFloatArray(), new ai.djl.ndarray.types.Shape(longDims));
+  }
+
+  private static String names(List<InputSpec> specs) {
+    return specs.stream().map(InputSpec::name).toList().toString();
+  }
+}
