@@ -4,6 +4,7 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
@@ -87,7 +88,9 @@ public final class FashionMlpGraph implements FashionMlp {
    * Builds a new graph of {@code FashionMlp}; the caller owns it and must close it.
    */
   public static Graph build() {
-    return build(new GraphBuilder("FashionMlp"));
+    try (GraphBuilder builder = new GraphBuilder("FashionMlp")) {
+      return build(builder);
+    }
   }
 
   /**
@@ -95,7 +98,9 @@ public final class FashionMlpGraph implements FashionMlp {
    * with label variable {@code probs_label}. The caller owns the graph and must close it.
    */
   public static Graph buildClassifier() {
-    return build(new GraphBuilder("FashionMlp", true));
+    try (GraphBuilder builder = new GraphBuilder("FashionMlp", true)) {
+      return build(builder);
+    }
   }
 
   /**
@@ -123,7 +128,7 @@ public final class FashionMlpGraph implements FashionMlp {
    */
   @Override
   public Sym hidden(Sym pixels) {
-    return this.builder.dense(HIDDEN_SOURCE, pixels, 128, Act.RELU, false, true);
+    return this.builder.dense(HIDDEN_SOURCE, pixels, DenseSpec.units(128).activation(Act.RELU));
   }
 
   /**
@@ -131,7 +136,7 @@ public final class FashionMlpGraph implements FashionMlp {
    */
   @Override
   public Sym logits(Sym hidden) {
-    return this.builder.dense(LOGITS_SOURCE, hidden, 10, Act.NONE, false, true);
+    return this.builder.dense(LOGITS_SOURCE, hidden, DenseSpec.units(10));
   }
 
   /**

@@ -9,6 +9,7 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.annotations.Act;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -97,7 +98,10 @@ final class GraphWriter {
         .returns(Names.GRAPH)
         .addJavadoc("Builds a new graph of {@code $L}; the caller owns it and must close it.\n",
             m.name())
-        .addStatement("return build(new $T($S))", Names.GRAPH_BUILDER, m.name())
+        .beginControlFlow("try ($T builder = new $T($S))", Names.GRAPH_BUILDER,
+            Names.GRAPH_BUILDER, m.name())
+        .addStatement("return build(builder)")
+        .endControlFlow()
         .build());
     if (m.classifierHead() != null) {
       t.addMethod(MethodSpec.methodBuilder("buildClassifier")
@@ -107,7 +111,10 @@ final class GraphWriter {
               + "{@code SoftmaxOutput}\nwith label variable {@code $L_label}. The caller owns "
               + "the graph and must close it.\n", m.classifierHead().name(),
               m.classifierHead().name())
-          .addStatement("return build(new $T($S, true))", Names.GRAPH_BUILDER, m.name())
+          .beginControlFlow("try ($T builder = new $T($S, true))", Names.GRAPH_BUILDER,
+              Names.GRAPH_BUILDER, m.name())
+          .addStatement("return build(builder)")
+          .endControlFlow()
           .build());
     }
     t.addMethod(build());
@@ -179,8 +186,18 @@ final class GraphWriter {
       return CodeBlock.of("this.builder.input($L, $L)", src, shapeConstant.get(n.name()));
     }
     if (layer instanceof LayerSpec.Dense d) {
-      return CodeBlock.of("this.builder.dense($L, $L, $L, $T.$L, $L, $L)", src, args, d.units(),
-          Names.ACT, d.activation().name(), d.noBias(), d.flatten());
+      CodeBlock.Builder spec = CodeBlock.builder().add("$T.units($L)", Names.DENSE_SPEC,
+          d.units());
+      if (d.activation() != Act.NONE) {
+        spec.add(".activation($T.$L)", Names.ACT, d.activation().name());
+      }
+      if (d.noBias()) {
+        spec.add(".withoutBias()");
+      }
+      if (!d.flatten()) {
+        spec.add(".flatten(false)");
+      }
+      return CodeBlock.of("this.builder.dense($L, $L, $L)", src, args, spec.build());
     }
     if (layer instanceof LayerSpec.Activation a) {
       return CodeBlock.of("this.builder.activation($L, $L, $T.$L)", src, args, Names.ACT,
@@ -205,16 +222,30 @@ final class GraphWriter {
       return custom(n, src, c, in);
     }
     if (layer instanceof LayerSpec.Conv2D c) {
-      return CodeBlock.of("this.builder.conv2d($L, $L, $L, $L, $L, $L, $L, $T.$L, $L)", src, args,
-          c.filters(), ints(LayerSpec.pair(c.kernel())), ints(LayerSpec.pair(c.stride())),
-          ints(LayerSpec.pair(c.pad())), ints(LayerSpec.pair(c.dilation())), Names.ACT,
-          c.activation().name(), c.noBias());
+      CodeBlock.Builder spec = CodeBlock.builder().add("$T.filters($L)$Z.kernel($L)",
+          Names.CONV2D_SPEC, c.filters(), pair(LayerSpec.pair(c.kernel())));
+      windowPart(spec, "stride", LayerSpec.pair(c.stride()), 1);
+      windowPart(spec, "pad", LayerSpec.pair(c.pad()), 0);
+      windowPart(spec, "dilation", LayerSpec.pair(c.dilation()), 1);
+      if (c.activation() != Act.NONE) {
+        spec.add(".activation($T.$L)", Names.ACT, c.activation().name());
+      }
+      if (c.noBias()) {
+        spec.add(".withoutBias()");
+      }
+      return CodeBlock.of("this.builder.conv2d($L, $L,$W$L)", src, args, spec.build());
     }
     if (layer instanceof LayerSpec.Pool p) {
-      return CodeBlock.of("this.builder.$L($L, $L, $L, $L, $L)",
-          p.type().equals("max") ? "maxPool" : "avgPool", src, args,
-          ints(LayerSpec.pair(p.kernel())), ints(p.effectiveStride()),
-          ints(LayerSpec.pair(p.pad())));
+      int[] kernel = LayerSpec.pair(p.kernel());
+      int[] stride = p.effectiveStride();
+      CodeBlock.Builder spec = CodeBlock.builder().add("$T.kernel($L)", Names.POOL_SPEC,
+          pair(kernel));
+      if (stride[0] != kernel[0] || stride[1] != kernel[1]) {
+        spec.add(".stride($L)", pair(stride));
+      }
+      windowPart(spec, "pad", LayerSpec.pair(p.pad()), 0);
+      return CodeBlock.of("this.builder.$L($L, $L, $L)",
+          p.type().equals("max") ? "maxPool" : "avgPool", src, args, spec.build());
     }
     if (layer instanceof LayerSpec.GlobalAvgPool) {
       return CodeBlock.of("this.builder.globalAvgPool($L, $L)", src, args);
@@ -228,18 +259,31 @@ final class GraphWriter {
       return CodeBlock.of("this.builder.dropout($L, $L, $L)", src, args, d.rate());
     }
     if (layer instanceof LayerSpec.BatchNorm bn) {
-      return CodeBlock.of("this.builder.batchNorm($L, $L, $L, $L, $L)", src, args, bn.eps(),
-          bn.momentum(), bn.axis());
+      return CodeBlock.of("this.builder.batchNorm($L, $L,$W$T.channelAxis($L).eps($L)"
+          + ".momentum($L))", src, args, Names.BATCH_NORM_SPEC, bn.axis(), bn.eps(),
+          bn.momentum());
     }
     if (layer instanceof LayerSpec.LayerNorm ln) {
-      return CodeBlock.of("this.builder.layerNorm($L, $L, $L, $L)", src, args, ln.axis(),
-          ln.eps());
+      return CodeBlock.of("this.builder.layerNorm($L, $L, $T.axis($L).eps($L))", src, args,
+          Names.LAYER_NORM_SPEC, ln.axis(), ln.eps());
     }
     if (layer instanceof LayerSpec.Embedding e) {
-      return CodeBlock.of("this.builder.embedding($L, $L, $L, $L)", src, args, e.inputDim(),
-          e.outputDim());
+      return CodeBlock.of("this.builder.embedding($L, $L, $T.rows($L).columns($L))", src, args,
+          Names.EMBEDDING_SPEC, e.inputDim(), e.outputDim());
     }
     throw new IllegalStateException("no code for " + layer);
+  }
+
+  /** {@code 5, 5}: a (height, width) pair as builder arguments. */
+  private static String pair(int[] hw) {
+    return hw[0] + ", " + hw[1];
+  }
+
+  /** Appends {@code .name(h, w)} unless both values are {@code unset}. */
+  private static void windowPart(CodeBlock.Builder spec, String name, int[] hw, int unset) {
+    if (hw[0] != unset || hw[1] != unset) {
+      spec.add(".$L($L)", name, pair(hw));
+    }
   }
 
   /**
@@ -272,12 +316,6 @@ final class GraphWriter {
             String.join(", ", args))
         .unindent().unindent()
         .build();
-  }
-
-  /** {@code new int[] {5, 5}}. */
-  private static CodeBlock ints(int[] values) {
-    return CodeBlock.of("new int[] {$L}", java.util.Arrays.stream(values)
-        .mapToObj(Integer::toString).collect(Collectors.joining(", ")));
   }
 
   static AnnotationSpec generated() {

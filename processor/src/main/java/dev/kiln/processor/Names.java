@@ -10,6 +10,12 @@ final class Names {
   static final ClassName GRAPH_BUILDER = ClassName.get(RUNTIME + ".graph", "GraphBuilder");
   static final ClassName NODE_SOURCE = ClassName.get(RUNTIME + ".graph", "NodeSource");
   static final ClassName SHAPE = ClassName.get(RUNTIME + ".graph", "Shape");
+  static final ClassName DENSE_SPEC = ClassName.get(RUNTIME + ".graph", "DenseSpec");
+  static final ClassName CONV2D_SPEC = ClassName.get(RUNTIME + ".graph", "Conv2DSpec");
+  static final ClassName POOL_SPEC = ClassName.get(RUNTIME + ".graph", "PoolSpec");
+  static final ClassName BATCH_NORM_SPEC = ClassName.get(RUNTIME + ".graph", "BatchNormSpec");
+  static final ClassName LAYER_NORM_SPEC = ClassName.get(RUNTIME + ".graph", "LayerNormSpec");
+  static final ClassName EMBEDDING_SPEC = ClassName.get(RUNTIME + ".graph", "EmbeddingSpec");
   static final ClassName MODEL_RUNTIME = ClassName.get(RUNTIME, "ModelRuntime");
   static final ClassName INIT = ClassName.get(RUNTIME, "Init");
   static final ClassName OPTIMIZER = ClassName.get(RUNTIME + ".optim", "Optimizer");

@@ -177,14 +177,15 @@ class LayerDiagnosticsTest {
       "VECTORS_WEIGHT_SHAPE = Shape.of(50, 8);",
       "PAIRS_SHAPE = Shape.of(BATCH, 2, 3, 8);",
       "NORM_GAMMA_SHAPE = Shape.of(48);",
-      "return this.builder.conv2d(CONV1_SOURCE, image, 6, new int[] {5, 5}, new int[] {1, 1}, "
-          + "new int[] {2, 2}, new int[] {1, 1}, Act.RELU, false);",
-      "return this.builder.maxPool(POOL1_SOURCE, bn1, new int[] {2, 2}, new int[] {2, 2}, "
-          + "new int[] {0, 0});",
+      "return this.builder.conv2d(CONV1_SOURCE, image, Conv2DSpec.filters(6)\n"
+          + "        .kernel(5, 5).pad(2, 2).activation(Act.RELU));",
+      "return this.builder.maxPool(POOL1_SOURCE, bn1, PoolSpec.kernel(2, 2));",
+      "return this.builder.avgPool(POOL2_SOURCE, conv2, PoolSpec.kernel(2, 2).stride(1, 1)"
+          + ".pad(1, 1));",
       "return this.builder.reshape(IMAGE_SOURCE, pixels, BATCH, 1, 28, 28);",
-      "return this.builder.batchNorm(BN1_SOURCE, conv1, 0.001, 0.9, 1);",
+      "BatchNormSpec.channelAxis(1).eps(0.001).momentum(0.9));",
       "this.builder.freeze(VECTORS_SOURCE);\n    return this.builder.embedding(VECTORS_SOURCE, "
-          + "tokens, 50, 8);",
+          + "tokens, EmbeddingSpec.rows(50).columns(8));",
       "return this.builder.dropout(DROPPED_SOURCE, norm, 0.25);",
     };
     for (String e : expected) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
@@ -147,10 +148,8 @@ class InitTest {
     GraphBuilder b = new GraphBuilder("Mlp");
     Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"),
         Shape.of(-1, 6));
-    Sym h = b.dense(new NodeSource("h", "Mlp.h()", "@Dense(units = 5)"), x, 5, Act.RELU, false,
-        true);
-    Sym y = b.dense(new NodeSource("y", "Mlp.y()", "@Dense(units = 3)"), h, 3, Act.NONE, false,
-        true);
+    Sym h = b.dense(new NodeSource("h", "Mlp.h()", "@Dense(units = 5)"), x, DenseSpec.units(5).activation(Act.RELU));
+    Sym y = b.dense(new NodeSource("y", "Mlp.y()", "@Dense(units = 3)"), h, DenseSpec.units(3));
     return b.build(List.of(y));
   }
 

@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.graph.AuxSpec;
+import dev.kiln.runtime.graph.BatchNormSpec;
+import dev.kiln.runtime.graph.Conv2DSpec;
+import dev.kiln.runtime.graph.EmbeddingSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
+import dev.kiln.runtime.graph.LayerNormSpec;
 import dev.kiln.runtime.graph.ModelException;
 import dev.kiln.runtime.graph.NodeSource;
+import dev.kiln.runtime.graph.PoolSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -46,8 +50,8 @@ class LayerRuntimeTest {
 
   @Test
   void convolutionPassesKernelStrideAndBias() {
-    Graph g = graph(Shape.of(-1, 1, 4, 4), (b, x) -> b.conv2d(src("conv", "@Conv2D"), x, 1,
-        new int[] {2, 2}, new int[] {2, 2}, new int[] {0, 0}, new int[] {1, 1}, Act.NONE, false));
+    Graph g = graph(Shape.of(-1, 1, 4, 4), (b, x) -> b.conv2d(src("conv", "@Conv2D"), x,
+        Conv2DSpec.filters(1).kernel(2, 2).stride(2, 2)));
     try (ModelRuntime m = new ModelRuntime("HandModel", g, Init.constant(1f), 0);
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(1, 1, 2, 2), m.param("conv_weight").shape());
@@ -62,13 +66,12 @@ class LayerRuntimeTest {
   void poolingMaxAverageWithPaddingAndGlobal() {
     try (NDManager nd = NDManager.newBaseManager()) {
       try (ModelRuntime max = new ModelRuntime("Max", graph(Shape.of(-1, 1, 4, 4),
-          (b, x) -> b.maxPool(src("p", "@MaxPool"), x, new int[] {2, 2}, new int[] {2, 2},
-              new int[] {0, 0})), Init.xavier(), 0)) {
+          (b, x) -> b.maxPool(src("p", "@MaxPool"), x, PoolSpec.kernel(2, 2))), Init.xavier(), 0)) {
         assertArrayEquals(new float[] {5, 7, 13, 15}, run(max, nd, range(16), 1, 1, 4, 4), 0f);
       }
       try (ModelRuntime avg = new ModelRuntime("Avg", graph(Shape.of(-1, 1, 4, 4),
-          (b, x) -> b.avgPool(src("p", "@AvgPool"), x, new int[] {3, 3}, new int[] {3, 3},
-              new int[] {1, 1})), Init.xavier(), 0)) {
+          (b, x) -> b.avgPool(src("p", "@AvgPool"), x,
+              PoolSpec.kernel(3, 3).pad(1, 1))), Init.xavier(), 0)) {
         // windows start at -1 and 2; padding counts as zeros: (0+1+4+5)/9, (2+3+6+7)/9, ...
         assertArrayEquals(new float[] {10 / 9f, 18 / 9f, 42 / 9f, 50 / 9f},
             run(avg, nd, range(16), 1, 1, 4, 4), 1e-5f);
@@ -82,8 +85,8 @@ class LayerRuntimeTest {
 
   @Test
   void layerNormNormalisesEachRowAndAppliesGammaAndBeta() {
-    Graph g = graph(Shape.of(-1, 4), (b, x) -> b.layerNorm(src("ln", "@LayerNorm"), x, -1,
-        1e-5));
+    Graph g = graph(Shape.of(-1, 4), (b, x) -> b.layerNorm(src("ln", "@LayerNorm"), x,
+        LayerNormSpec.axis(-1)));
     try (ModelRuntime m = new ModelRuntime("Ln", g, Init.xavier(), 0);
         NDManager nd = NDManager.newBaseManager()) {
       assertArrayEquals(new float[] {1, 1, 1, 1}, m.param("ln_gamma").get(), 0f);
@@ -98,7 +101,7 @@ class LayerRuntimeTest {
   @Test
   void batchNormHasGammaBetaAndTwoAuxiliaryStates() {
     Graph g = graph(Shape.of(-1, 3, 2, 2), (b, x) -> b.batchNorm(src("bn", "@BatchNorm"), x,
-        1e-3, 0.9, 1));
+        BatchNormSpec.channelAxis(1)));
     try (ModelRuntime m = new ModelRuntime("Bn", g, Init.xavier(), 0)) {
       assertEquals(List.of("bn_moving_mean", "bn_moving_var"),
           g.auxStates().stream().map(AuxSpec::name).toList());
@@ -139,7 +142,7 @@ class LayerRuntimeTest {
     Sym x = b.input(src("x", "@Input"), Shape.of(-1, 2));
     NodeSource e = src("e", "@Embedding");
     b.freeze(e);
-    Sym out = b.embedding(e, x, 3, 2);
+    Sym out = b.embedding(e, x, EmbeddingSpec.rows(3).columns(2));
     Graph g = b.build(List.of(out));
     assertTrue(g.isFrozen("e_weight"));
     try (ModelRuntime m = new ModelRuntime("Emb", g, Init.xavier(), 0);

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.ModelException;
@@ -23,8 +23,7 @@ class ModelRuntimeTest {
     GraphBuilder b = new GraphBuilder("Affine");
     Sym x = b.input(new NodeSource("x", "Affine.x()", "@Input(shape = {BATCH, " + in + "})"),
         Shape.of(-1, in));
-    Sym y = b.dense(new NodeSource("y", "Affine.y()", "@Dense(units = " + out + ")"), x, out,
-        Act.NONE, false, true);
+    Sym y = b.dense(new NodeSource("y", "Affine.y()", "@Dense(units = " + out + ")"), x, DenseSpec.units(out));
     return b.build(List.of(y));
   }
 

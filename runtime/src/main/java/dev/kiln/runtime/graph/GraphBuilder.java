@@ -26,9 +26,10 @@ import java.util.stream.Collectors;
  * declared so that errors can point back to it.
  *
  * <p>The builder owns every symbol handle it makes until {@link #build} groups the outputs into
- * the {@link Graph}'s one symbol and frees the rest. A builder is used once.
+ * the {@link Graph}'s one symbol and frees the rest; {@link #close()} frees whatever a failed
+ * build left, so generated code builds inside try-with-resources. A builder is used once.
  */
-public final class GraphBuilder {
+public final class GraphBuilder implements AutoCloseable {
   private final String model;
   private final List<Pointer> handles = new ArrayList<>();
   private final List<InputSpec> inputs = new ArrayList<>();
@@ -67,10 +68,14 @@ public final class GraphBuilder {
 
   /**
    * A fully connected layer ({@code FullyConnected}), then the activation unless {@code
-   * Act.NONE}.
+   * Act.NONE}: parameters {@code <node>_weight} {@code [units, in]} and, unless {@code noBias},
+   * {@code <node>_bias} {@code [units]}.
    */
-  public Sym dense(NodeSource src, Sym x, int units, Act activation, boolean noBias,
-      boolean flatten) {
+  public Sym dense(NodeSource src, Sym x, DenseSpec spec) {
+    int units = spec.units();
+    Act activation = spec.activation();
+    boolean noBias = spec.noBias();
+    boolean flatten = spec.flatten();
     String node = src.node();
     Sym weight = param(node, "weight", ParamSpec.Kind.WEIGHT);
     List<String> keys = new ArrayList<>(List.of("data", "weight"));
@@ -271,12 +276,17 @@ public final class GraphBuilder {
 
   /**
    * A 2-D convolution ({@code Convolution}) over {@code [N, C, H, W]}, then the activation unless
-   * {@code Act.NONE}. {@code kernel}, {@code stride}, {@code pad} and {@code dilation} are {@code
-   * {height, width}}. Parameters {@code <node>_weight} {@code [filters, C, kh, kw]} and, unless
+   * {@code Act.NONE}. Parameters {@code <node>_weight} {@code [filters, C, kh, kw]} and, unless
    * {@code noBias}, {@code <node>_bias} {@code [filters]}.
    */
-  public Sym conv2d(NodeSource src, Sym x, int filters, int[] kernel, int[] stride, int[] pad,
-      int[] dilation, Act activation, boolean noBias) {
+  public Sym conv2d(NodeSource src, Sym x, Conv2DSpec spec) {
+    int filters = spec.filters();
+    int[] kernel = {spec.kernelHeight(), spec.kernelWidth()};
+    int[] stride = {spec.strideHeight(), spec.strideWidth()};
+    int[] pad = {spec.padHeight(), spec.padWidth()};
+    int[] dilation = {spec.dilationHeight(), spec.dilationWidth()};
+    Act activation = spec.activation();
+    boolean noBias = spec.noBias();
     String node = src.node();
     Sym weight = param(node, "weight", ParamSpec.Kind.WEIGHT);
     List<String> keys = new ArrayList<>(List.of("data", "weight"));
@@ -294,25 +304,27 @@ public final class GraphBuilder {
 
   /**
    * 2-D max pooling ({@code Pooling}, {@code pool_type = max}, {@code pooling_convention =
-   * valid}); {@code kernel}, {@code stride} and {@code pad} are {@code {height, width}}.
+   * valid}).
    */
-  public Sym maxPool(NodeSource src, Sym x, int[] kernel, int[] stride, int[] pad) {
-    return pool(src, x, "max", kernel, stride, pad);
+  public Sym maxPool(NodeSource src, Sym x, PoolSpec spec) {
+    return pool(src, x, "max", spec);
   }
 
   /**
    * 2-D average pooling ({@code Pooling}, {@code pool_type = avg}, {@code pooling_convention =
-   * valid}, padding counted as zeros); {@code kernel}, {@code stride} and {@code pad} are {@code
-   * {height, width}}.
+   * valid}, padding counted as zeros).
    */
-  public Sym avgPool(NodeSource src, Sym x, int[] kernel, int[] stride, int[] pad) {
-    return pool(src, x, "avg", kernel, stride, pad);
+  public Sym avgPool(NodeSource src, Sym x, PoolSpec spec) {
+    return pool(src, x, "avg", spec);
   }
 
-  private Sym pool(NodeSource src, Sym x, String type, int[] kernel, int[] stride, int[] pad) {
+  private Sym pool(NodeSource src, Sym x, String type, PoolSpec spec) {
     return op(src, "Pooling", src.node(),
-        attrs("pool_type", type, "kernel", tuple(kernel), "stride", tuple(stride), "pad",
-            tuple(pad), "pooling_convention", "valid"),
+        attrs("pool_type", type,
+            "kernel", tuple(new int[] {spec.kernelHeight(), spec.kernelWidth()}),
+            "stride", tuple(new int[] {spec.strideHeight(), spec.strideWidth()}),
+            "pad", tuple(new int[] {spec.padHeight(), spec.padWidth()}),
+            "pooling_convention", "valid"),
         List.of("data"), List.of(x));
   }
 
@@ -361,7 +373,10 @@ public final class GraphBuilder {
    * parameters {@code <node>_gamma} (starting at 1) and {@code <node>_beta}, auxiliary states
    * {@code <node>_moving_mean} (starting at 0) and {@code <node>_moving_var} (starting at 1).
    */
-  public Sym batchNorm(NodeSource src, Sym x, double eps, double momentum, int axis) {
+  public Sym batchNorm(NodeSource src, Sym x, BatchNormSpec spec) {
+    double eps = spec.eps();
+    double momentum = spec.momentum();
+    int axis = spec.axis();
     String node = src.node();
     Sym gamma = param(node, "gamma", ParamSpec.Kind.GAMMA);
     Sym beta = param(node, "beta", ParamSpec.Kind.BIAS);
@@ -377,7 +392,9 @@ public final class GraphBuilder {
    * Layer normalisation ({@code LayerNorm}) along {@code axis}: parameters {@code <node>_gamma}
    * (starting at 1) and {@code <node>_beta}.
    */
-  public Sym layerNorm(NodeSource src, Sym x, int axis, double eps) {
+  public Sym layerNorm(NodeSource src, Sym x, LayerNormSpec spec) {
+    int axis = spec.axis();
+    double eps = spec.eps();
     String node = src.node();
     Sym gamma = param(node, "gamma", ParamSpec.Kind.GAMMA);
     Sym beta = param(node, "beta", ParamSpec.Kind.BIAS);
@@ -389,7 +406,9 @@ public final class GraphBuilder {
    * A lookup table ({@code Embedding}): each value of {@code x} is a row index into {@code
    * <node>_weight} {@code [inputDim, outputDim]}.
    */
-  public Sym embedding(NodeSource src, Sym x, int inputDim, int outputDim) {
+  public Sym embedding(NodeSource src, Sym x, EmbeddingSpec spec) {
+    int inputDim = spec.inputDim();
+    int outputDim = spec.outputDim();
     String node = src.node();
     Sym indices = op(src, "BlockGrad", node + "_indices", attrs(), List.of("data"), List.of(x));
     Sym weight = param(node, "weight", ParamSpec.Kind.WEIGHT);
@@ -595,6 +614,16 @@ public final class GraphBuilder {
     if (built) {
       throw new IllegalStateException("the graph of " + model + " is already built");
     }
+  }
+
+  /**
+   * Frees every symbol handle the builder still owns: all of them when the graph was never
+   * built (a node method threw), none after {@link #build}. Idempotent.
+   */
+  @Override
+  public void close() {
+    built = true;
+    freeHandles();
   }
 
   private void freeHandles() {

@@ -16,6 +16,7 @@ import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
@@ -43,10 +44,8 @@ class CheckpointTest {
     GraphBuilder b = new GraphBuilder("Mlp");
     Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"),
         Shape.of(-1, 6));
-    Sym h = b.dense(new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = " + hidden + ")"),
-        x, hidden, Act.RELU, false, true);
-    Sym y = b.dense(new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), h, 3,
-        Act.NONE, false, true);
+    Sym h = b.dense(new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = " + hidden + ")"), x, DenseSpec.units(hidden).activation(Act.RELU));
+    Sym y = b.dense(new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), h, DenseSpec.units(3));
     return b.build(List.of(y));
   }
 

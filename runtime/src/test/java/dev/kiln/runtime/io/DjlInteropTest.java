@@ -13,6 +13,7 @@ import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
+import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
@@ -56,10 +57,8 @@ class DjlInteropTest {
     Sym z = b.input(new NodeSource("z", "Two.z()", "@Input(shape = {BATCH, 2})"),
         Shape.of(-1, 2));
     Sym both = b.concat(new NodeSource("both", "Two.both()", "@Concat"), 1, x, z);
-    Sym h = b.dense(new NodeSource("h", "Two.h()", "@Dense(units = 4)"), both, 4, Act.TANH,
-        false, true);
-    Sym y = b.dense(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), h, 2, Act.NONE, false,
-        true);
+    Sym h = b.dense(new NodeSource("h", "Two.h()", "@Dense(units = 4)"), both, DenseSpec.units(4).activation(Act.TANH));
+    Sym y = b.dense(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), h, DenseSpec.units(2));
     try (ModelRuntime kiln = new ModelRuntime("TwoModel", b.build(List.of(y, h)), Init.xavier(),
         9);
         NDManager nd = NDManager.newBaseManager()) {

@@ -15,6 +15,7 @@ import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
@@ -525,10 +526,8 @@ class OptimizerTest {
     GraphBuilder b = new GraphBuilder("Mlp");
     Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"),
         Shape.of(-1, 6));
-    Sym h = b.dense(new NodeSource("h", "Mlp.h()", "@Dense(units = 8)"), x, 8, Act.TANH, false,
-        true);
-    Sym y = b.dense(new NodeSource("y", "Mlp.y()", "@Dense(units = 2)"), h, 2, Act.NONE, false,
-        true);
+    Sym h = b.dense(new NodeSource("h", "Mlp.h()", "@Dense(units = 8)"), x, DenseSpec.units(8).activation(Act.TANH));
+    Sym y = b.dense(new NodeSource("y", "Mlp.y()", "@Dense(units = 2)"), h, DenseSpec.units(2));
     return b.build(List.of(y));
   }
 

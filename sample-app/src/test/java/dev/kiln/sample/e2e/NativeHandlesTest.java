@@ -1,6 +1,7 @@
 package dev.kiln.sample.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDArray;
@@ -9,7 +10,9 @@ import ai.djl.ndarray.types.Shape;
 import dev.kiln.runtime.optim.Adam;
 import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.data.DataLoader;
+import dev.kiln.runtime.graph.ModelException;
 import dev.kiln.runtime.mxnet.HandleCounter;
+import dev.kiln.sample.models.BrokenNetModel;
 import dev.kiln.sample.models.FashionMlpModel;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -41,6 +44,17 @@ class NativeHandlesTest {
     }
     // The optimizer's own state (Adam's moments) is freed by its close(), above.
     assertEquals(before, HandleCounter.live(), "live MXNet handles after close");
+  }
+
+  @Test
+  void aGraphThatFailsToBuildLeavesNoHandle() {
+    long before = HandleCounter.live(HandleCounter.Kind.SYMBOL);
+    for (int i = 0; i < 3; i++) {
+      ModelException e = assertThrows(ModelException.class, BrokenNetModel::create);
+      assertTrue(e.getMessage().contains("@BrokenLayer(out = 2)"), e.getMessage());
+    }
+    assertEquals(before, HandleCounter.live(HandleCounter.Kind.SYMBOL),
+        "live symbol handles after three failed builds");
   }
 
   @Test
