@@ -12,7 +12,6 @@ import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.io.CheckpointException;
-import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.train.Classifier;
@@ -67,7 +66,6 @@ public final class ModelRuntime implements AutoCloseable {
       slot.weight().copyFrom(values);
     }
     params.weightsChanged();
-    Mx.seed((int) seed);
   }
 
   /** The generated model class's simple name, used in messages. */

@@ -35,8 +35,17 @@ import java.util.function.Predicate;
  * path that writes weights calls {@link #weightsChanged()}.
  */
 public final class ParameterStore implements AutoCloseable {
-  /** One parameter: its spec, its weight array and its gradient array. */
-  public record Slot(ParamSpec spec, Tensor weight, Tensor grad) {
+  /**
+   * One parameter: its spec, its weight array and its gradient array. A trainable parameter's
+   * arrays are views of the fused arrays: {@code fused} is the slot spanning them and {@code
+   * offset} where this parameter starts in it; a parameter of its own has no fused slot.
+   */
+  public record Slot(ParamSpec spec, Tensor weight, Tensor grad, Slot fused, long offset) {
+    /** A parameter with arrays of its own. */
+    public Slot(ParamSpec spec, Tensor weight, Tensor grad) {
+      this(spec, weight, grad, null, -1);
+    }
+
     /** The parameter's MXNet name, e.g. {@code hidden_weight}. */
     public String name() {
       return spec.name();
@@ -121,9 +130,12 @@ public final class ParameterStore implements AutoCloseable {
         } else {
           w = flatWeight.view(offset, spec.shape());
           g = flatGrad.view(offset, spec.shape());
+        }
+        slots.put(spec.name(), frozen.test(spec.name()) ? new Slot(spec, w, g)
+            : new Slot(spec, w, g, fused, offset));
+        if (!frozen.test(spec.name())) {
           offset += spec.shape().size();
         }
-        slots.put(spec.name(), new Slot(spec, w, g));
         if (!frozen.test(spec.name()) && reordered.contains(spec.name())) {
           Tensor copy = Tensor.zeros(spec.shape());
           inferenceCopies.put(spec.name(), copy);

@@ -58,6 +58,7 @@ public final class Mx {
     if (System.getenv("OMP_NUM_THREADS") == null) {
       check(api, api.MXSetNumOMPThreads(1), "MXSetNumOMPThreads");
     }
+    check(api, api.MXRandomSeed(Integer.getInteger(SEED_PROPERTY, 0)), "MXRandomSeed");
     return api;
   }
 
@@ -79,7 +80,17 @@ public final class Mx {
     }
   }
 
-  /** Seeds MXNet's own random generators (dropout masks, random operators). */
+  /**
+   * The system property that seeds MXNet's random generator when Kiln loads the library ({@code
+   * -Dkiln.mxnet.seed=7}; 0 when unset).
+   */
+  public static final String SEED_PROPERTY = "kiln.mxnet.seed";
+
+  /**
+   * Reseeds MXNet's one process-wide random generator (dropout masks, random operators). Kiln
+   * seeds it once when it loads the library ({@link #SEED_PROPERTY}) and never again by itself:
+   * creating a model does not touch it. A reseed costs about a millisecond.
+   */
   public static void seed(int seed) {
     check(api().MXRandomSeed(seed), "MXRandomSeed");
   }

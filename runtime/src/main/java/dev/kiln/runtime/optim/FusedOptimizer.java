@@ -67,6 +67,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   private final float clipGradient;
   private final float clipGlobalNorm;
   private final Map<ParameterStore.Slot, State> states = new IdentityHashMap<>();
+  private final Map<ParameterStore.Slot, List<Tensor>> stateViews = new IdentityHashMap<>();
   private final float[] values;
   private float[] lastValues;
   private String[] lastStrings;
@@ -185,12 +186,35 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   /**
    * The state arrays of {@code slot} in the optimizer's order (e.g. {@code [momentum]} or
    * {@code [mean, var]}), empty before the parameter's first step or when the optimizer keeps
-   * none. They stay owned by the optimizer.
+   * none. For one real parameter of a model, whose arrays are views of the fused arrays the
+   * optimizer steps ({@link ParameterStore.Slot#fused()}), these are views of the fused state at
+   * that parameter's offset. They stay owned by the optimizer.
    */
   public List<Tensor> state(ParameterStore.Slot slot) {
     checkOpen();
     State s = states.get(slot);
-    return s == null ? List.of() : s.tensors();
+    if (s != null) {
+      return s.tensors();
+    }
+    State fused = slot.fused() == null ? null : states.get(slot.fused());
+    if (fused == null || fused.tensors().isEmpty()) {
+      return List.of();
+    }
+    List<Tensor> views = stateViews.get(slot);
+    if (views == null) {
+      List<Tensor> made = new ArrayList<>();
+      try {
+        for (Tensor t : fused.tensors()) {
+          made.add(t.view(slot.offset(), slot.spec().shape()));
+        }
+      } catch (RuntimeException e) {
+        made.forEach(Tensor::close);
+        throw e;
+      }
+      views = List.copyOf(made);
+      stateViews.put(slot, views);
+    }
+    return views;
   }
 
   /** Frees every state array. Later steps throw {@link IllegalStateException}. Idempotent. */
@@ -200,6 +224,10 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
       return;
     }
     closed = true;
+    for (List<Tensor> views : stateViews.values()) {
+      views.forEach(Tensor::close);
+    }
+    stateViews.clear();
     for (State s : states.values()) {
       s.close();
     }

@@ -579,6 +579,37 @@ class OptimizerTest {
   }
 
   @Test
+  void theFusedStateIsReachablePerRealParameter() {
+    try (ModelRuntime m = new ModelRuntime("Mlp", mlp(), Init.xavier(), 3);
+        Adam adam = new Adam(0.01f);
+        NDManager nd = NDManager.newBaseManager()) {
+      ParameterStore.Slot hw = m.slot("h_weight");
+      assertEquals(List.of(), adam.state(hw), "no state before the first step");
+      m.setTraining(true);
+      m.forward(nd.ones(new ai.djl.ndarray.types.Shape(4, 6)));
+      m.backward(nd.ones(new ai.djl.ndarray.types.Shape(4, 2)));
+      float[] g = m.param("h_weight").grad();
+      m.update(adam);
+      List<Tensor> state = adam.state(hw);
+      assertEquals(2, state.size(), "mean and variance");
+      assertEquals(hw.spec().shape(), state.get(0).shape());
+      double[] mean = new double[g.length];
+      double[] var = new double[g.length];
+      for (int i = 0; i < g.length; i++) {
+        mean[i] = 0.1 * g[i];
+        var[i] = 0.001 * g[i] * g[i];
+      }
+      assertClose(mean, state.get(0).toFloatArray(), "h_weight mean after one step");
+      assertClose(var, state.get(1).toFloatArray(), "h_weight variance after one step");
+      float[] fusedMean = adam.state(m.updateSlots().get(0)).get(0).toFloatArray();
+      float[] own = state.get(0).toFloatArray();
+      assertArrayEquals(own, Arrays.copyOfRange(fusedMean, (int) hw.offset(),
+          (int) hw.offset() + own.length), "a view of the fused state at the parameter's offset");
+      assertSame(state, adam.state(hw), "made once");
+    }
+  }
+
+  @Test
   void stepOnFreedParametersIsIllegalStateNotACrash() {
     ParameterStore s = store(W0);
     try (Adam adam = Adam.builder().clipGlobalNorm(1f).build()) {

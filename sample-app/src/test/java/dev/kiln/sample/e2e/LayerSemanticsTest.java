@@ -15,6 +15,7 @@ import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.sample.models.BatchNormOnlyModel;
 import dev.kiln.sample.models.DropHalfModel;
+import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.sample.models.FrozenBaseModel;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -31,6 +32,22 @@ class LayerSemanticsTest {
       v[i] = (float) r.nextGaussian();
     }
     return v;
+  }
+
+  @Test
+  void creatingAModelDoesNotChangeAnotherModelsDropoutMasks() {
+    try (DropHalfModel a = DropHalfModel.create(); NDManager nd = NDManager.newBaseManager()) {
+      NDArray ones = nd.ones(new Shape(1, 1000));
+      a.setTraining(true);
+      Mx.seed(5);
+      float[] first = a.forward(ones).toFloatArray();
+      float[] second = a.forward(ones).toFloatArray();
+      Mx.seed(5);
+      assertArrayEquals(first, a.forward(ones).toFloatArray(), "the same seed, the same mask");
+      DropHalfModel.create(Init.xavier(), 77).close();
+      assertArrayEquals(second, a.forward(ones).toFloatArray(),
+          "model A's second mask, although model B was created in between");
+    }
   }
 
   @Test
