@@ -2,6 +2,7 @@ package dev.kiln.runtime;
 
 import ai.djl.ndarray.NDArray;
 import dev.kiln.runtime.exec.BoundExecutor;
+import dev.kiln.runtime.exec.CallGuard;
 import dev.kiln.runtime.exec.ExecArray;
 import dev.kiln.runtime.exec.ExecutorCache;
 import dev.kiln.runtime.exec.Parameter;
@@ -37,7 +38,6 @@ public final class ModelRuntime implements AutoCloseable {
   private final ExecutorCache cache;
   private final Sgd plainSgd = new Sgd(1f);
   private Classifier classifier;
-  private boolean closed;
 
   /**
    * Takes ownership of {@code graph}, allocates its parameters and initialises the weights
@@ -56,6 +56,7 @@ public final class ModelRuntime implements AutoCloseable {
   private void initialize(Init init, long seed) {
     SplittableRandom rng = new SplittableRandom(seed);
     ParameterStore params = cache.store();
+    params.checkGradients(true);
     for (ParameterStore.Slot slot : params.slots()) {
       float[] values = new float[(int) slot.weight().size()];
       if (slot.spec().kind() == ParamSpec.Kind.WEIGHT) {
@@ -113,19 +114,73 @@ public final class ModelRuntime implements AutoCloseable {
 
   /** One plain SGD step with learning rate {@code lr}, then the gradients are zeroed. */
   public void update(float lr) {
-    plainSgd.learningRate(lr);
-    update(plainSgd);
+    try (CallGuard.Scope call = guard().enter("update")) {
+      plainSgd.learningRate(lr);
+      update(plainSgd);
+    }
   }
 
   /**
    * One step of {@code optimizer} on every trainable parameter (those of {@code @Frozen} nodes
-   * are left alone), then the gradients are zeroed.
+   * are left alone) with the gradients accumulated by {@link #backward} since the last update,
+   * then the gradients are zeroed: each gradient is applied once. Unless {@link
+   * #checkGradients(boolean) turned off}, the gradients are first checked to be finite.
+   *
+   * @throws IllegalStateException if no {@code backward} ran since the last update (or the
+   *     classifier's training step already applied the gradients): there is nothing to apply
+   * @throws dev.kiln.runtime.exec.NonFiniteException if a gradient is NaN or infinite; the update
+   *     is not applied and the gradients are kept for inspection
    */
   public void update(Optimizer optimizer) {
-    ParameterStore params = cache.store();
-    optimizer.step(params.fusedSlots());
-    params.weightsChanged();
-    params.zeroGrads();
+    try (CallGuard.Scope call = guard().enter("update")) {
+      ParameterStore params = cache.store();
+      if (params.gradients() != ParameterStore.Gradients.ACCUMULATED) {
+        throw new IllegalStateException(modelName() + ".update: no gradient to apply: "
+            + (params.gradients() == ParameterStore.Gradients.CONSUMED
+                ? "the classifier's training step already applied the latest gradients"
+                : "no backward pass since the last update")
+            + "; each gradient is applied once (call backward after a training-mode forward)");
+      }
+      params.checkBeforeUpdate(modelName());
+      optimizer.step(params.fusedSlots());
+      params.updateApplied();
+      params.zeroGrads();
+    }
+  }
+
+  /**
+   * Discards the gradients accumulated since the last update without applying them (e.g.
+   * after a backward pass run only for its input gradients).
+   */
+  public void zeroGradients() {
+    try (CallGuard.Scope call = guard().enter("zeroGradients")) {
+      cache.store().zeroGrads();
+    }
+  }
+
+  /**
+   * Whether every update checks first that the gradients are finite (on by default): one MXNet
+   * call and one wait per update, so that a NaN never reaches the weights. Off, a NaN loss still
+   * stops {@code fit} one batch late, with the weights already poisoned.
+   */
+  public void checkGradients(boolean on) {
+    try (CallGuard.Scope call = guard().enter("checkGradients")) {
+      cache.store().checkGradients(on);
+    }
+  }
+
+  /**
+   * Chooses what a call does while another thread is inside a call of this model: fail at once
+   * ({@link CallGuard.Policy#EXCLUSIVE}, the default) or wait its turn ({@link
+   * CallGuard.Policy#SERIALIZED}). See {@link CallGuard}.
+   */
+  public void threadPolicy(CallGuard.Policy policy) {
+    guard().policy(policy);
+  }
+
+  /** The model's thread contract. */
+  public CallGuard guard() {
+    return cache.guard();
   }
 
   /**
@@ -133,11 +188,13 @@ public final class ModelRuntime implements AutoCloseable {
    * {@code classifierGraph} builds; it trains this model's own parameters.
    */
   public Classifier classifier(Supplier<Graph> classifierGraph) {
-    cache.checkOpen();
-    if (classifier == null) {
-      classifier = new Classifier(modelName(), cache.store(), classifierGraph.get());
+    try (CallGuard.Scope call = guard().enter("classifier")) {
+      cache.checkOpen();
+      if (classifier == null) {
+        classifier = new Classifier(modelName(), cache.store(), classifierGraph.get());
+      }
+      return classifier;
     }
-    return classifier;
   }
 
   /**
@@ -308,22 +365,23 @@ public final class ModelRuntime implements AutoCloseable {
     return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage());
   }
 
-  /** Frees every executor, the parameters and the graph. Idempotent. */
+  /**
+   * Frees every executor, the parameters and the graph. Safe from any thread at any time: it
+   * waits for a call in progress on another thread (asking a {@code fit} to stop after its
+   * current batch). Idempotent.
+   */
   @Override
   public void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    if (classifier != null) {
-      classifier.close();
-    }
-    plainSgd.close();
-    cache.close();
+    cache.close(() -> {
+      if (classifier != null) {
+        classifier.close();
+      }
+      plainSgd.close();
+    });
   }
 
   /** Whether {@link #close()} has run. */
   public boolean isClosed() {
-    return closed;
+    return cache.isClosed();
   }
 }

@@ -74,6 +74,7 @@ public final class BoundExecutor implements AutoCloseable {
   private final Tensor[] labels;
   private Binding training;
   private Binding inference;
+  private FiniteCheck inputCheck;
   private Binding last;
   private boolean lastForwardTrained;
   private boolean closed;
@@ -217,6 +218,11 @@ public final class BoundExecutor implements AutoCloseable {
     return -1;
   }
 
+  /** The thread contract of the model this executor belongs to. */
+  public CallGuard guard() {
+    return params.guard();
+  }
+
   /** The input shapes this executor was bound for. */
   public List<Shape> inputShapes() {
     return inputShapes;
@@ -232,6 +238,18 @@ public final class BoundExecutor implements AutoCloseable {
   public Tensor inputGrad(int i) {
     checkOpen();
     return inputGrads[i];
+  }
+
+  /**
+   * The index of the first input array holding a NaN or an infinity, or -1 (one MXNet call and
+   * one wait; see {@link FiniteCheck}).
+   */
+  public int firstNonFiniteInput() {
+    checkOpen();
+    if (inputCheck == null) {
+      inputCheck = new FiniteCheck(List.of(inputs));
+    }
+    return inputCheck.firstNonFinite();
   }
 
   /** Label array {@code i} of a classifier graph; write the batch's class indices here. */
@@ -262,6 +280,12 @@ public final class BoundExecutor implements AutoCloseable {
 
   /** Runs the forward pass, in training mode ({@code train}) or inference mode. */
   public void forward(boolean train) {
+    try (CallGuard.Scope call = params.guard().enter("exec forward")) {
+      forwardLocked(train);
+    }
+  }
+
+  private void forwardLocked(boolean train) {
     checkOpen();
     Binding b = train ? training : inferenceBinding();
     if (!train) {
@@ -304,6 +328,12 @@ public final class BoundExecutor implements AutoCloseable {
   }
 
   private void backward(Pointer[] heads) {
+    try (CallGuard.Scope call = params.guard().enter("exec backward")) {
+      backwardLocked(heads);
+    }
+  }
+
+  private void backwardLocked(Pointer[] heads) {
     checkOpen();
     if (!lastForwardTrained) {
       throw new IllegalStateException(graph.model() + ": backward needs a training-mode forward "
@@ -331,6 +361,9 @@ public final class BoundExecutor implements AutoCloseable {
       training.close();
       if (inference != null) {
         inference.close();
+      }
+      if (inputCheck != null) {
+        inputCheck.close();
       }
       closeAll(headGrads);
       closeAll(inputs);

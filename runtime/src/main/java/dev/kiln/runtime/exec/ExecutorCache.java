@@ -28,10 +28,11 @@ public final class ExecutorCache implements AutoCloseable {
   private final String modelName;
   private final Graph graph;
   private final ParameterStore params;
+  private final CallGuard guard;
   private final Map<List<Shape>, BoundExecutor> executors = new LinkedHashMap<>();
   private BoundExecutor last;
   private boolean training;
-  private boolean closed;
+  private volatile boolean closed;
 
   /**
    * Takes ownership of {@code graph} and allocates its parameters (zero-filled; see {@link
@@ -40,9 +41,10 @@ public final class ExecutorCache implements AutoCloseable {
   public ExecutorCache(String modelName, Graph graph) {
     this.modelName = modelName;
     this.graph = graph;
+    this.guard = new CallGuard(modelName);
     try {
       this.params = new ParameterStore(graph.params(), graph.auxStates(), graph::isFrozen,
-          graph.reorderedWeights());
+          graph.reorderedWeights(), guard);
     } catch (RuntimeException e) {
       graph.close();
       throw e;
@@ -66,6 +68,11 @@ public final class ExecutorCache implements AutoCloseable {
     return params;
   }
 
+  /** The model's thread contract, shared by everything made from it. */
+  public CallGuard guard() {
+    return guard;
+  }
+
   /** Whether {@link #forward} runs in training mode (dropout on, batch statistics). */
   public boolean isTraining() {
     return training;
@@ -81,19 +88,34 @@ public final class ExecutorCache implements AutoCloseable {
    * declared ones) and returns every output as a new NDArray of the first input's manager.
    */
   public NDArray[] forward(NDArray... inputs) {
+    try (CallGuard.Scope call = guard.enter("forward")) {
+      return forwardLocked(inputs);
+    }
+  }
+
+  private NDArray[] forwardLocked(NDArray[] inputs) {
     checkOpen();
     List<InputSpec> specs = graph.inputs();
-    if (inputs.length != specs.size()) {
+    if (inputs == null || inputs.length != specs.size()) {
       throw new IllegalArgumentException(modelName + ".forward takes " + specs.size()
-          + " inputs " + names(specs) + ", got " + inputs.length);
+          + " inputs " + names(specs) + ", got " + (inputs == null ? "null" : inputs.length));
     }
     List<Shape> shapes = new ArrayList<>();
     for (int i = 0; i < inputs.length; i++) {
+      if (inputs[i] == null) {
+        throw new IllegalArgumentException(modelName + ".forward: input '"
+            + specs.get(i).name() + "' (" + (i + 1) + " of " + specs.size() + ") is null");
+      }
       shapes.add(checkInput(specs.get(i), inputs[i]));
     }
+    checkBatchAgrees(shapes);
     BoundExecutor exec = executor(shapes);
     for (int i = 0; i < inputs.length; i++) {
       copyInto(exec.input(i), inputs[i]);
+    }
+    int bad = exec.firstNonFiniteInput();
+    if (bad >= 0) {
+      throw new IllegalArgumentException(nonFinite(specs.get(bad), exec.input(bad)));
     }
     exec.forward(training);
     last = exec;
@@ -106,11 +128,60 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   /**
+   * The message for an input holding a NaN or an infinity: which example and which value.
+   * MXNet would carry it through every layer silently (a ReLU even turns NaN into a confident,
+   * finite output), so Kiln refuses it.
+   */
+  private String nonFinite(InputSpec spec, Tensor input) {
+    float[] values = input.toFloatArray();
+    int at = FiniteCheck.firstNonFinite(values);
+    Shape shape = input.shape();
+    long perExample = shape.size() / shape.dim(0);
+    return modelName + " input '" + spec.name() + "': example " + (at / perExample)
+        + ", value " + (at % perExample) + " of " + perExample + " is " + values[at]
+        + "; inputs must be finite (a NaN or infinity would silently poison the outputs and, "
+        + "in training, the weights)";
+  }
+
+  /**
+   * Every {@code BATCH} dimension of one call must have the same size: {@code [BATCH, 3]} and
+   * {@code [BATCH, 5]} inputs of batch 2 and 3 cannot be one batch.
+   */
+  private void checkBatchAgrees(List<Shape> shapes) {
+    List<InputSpec> specs = graph.inputs();
+    int batch = -1;
+    String first = null;
+    for (int i = 0; i < specs.size(); i++) {
+      int[] declared = specs.get(i).shape().dims();
+      for (int d = 0; d < declared.length; d++) {
+        if (declared[d] != Shape.BATCH) {
+          continue;
+        }
+        int size = shapes.get(i).dim(d);
+        if (batch < 0) {
+          batch = size;
+          first = "'" + specs.get(i).name() + "' has " + size + " at axis " + d;
+        } else if (size != batch) {
+          throw new IllegalArgumentException(modelName + " inputs disagree on BATCH: " + first
+              + ", '" + specs.get(i).name() + "' has " + size + " at axis " + d
+              + "; every BATCH dimension of one call must have the same size");
+        }
+      }
+    }
+  }
+
+  /**
    * Back-propagates head gradients (one per output, each of its output's shape) through the last
    * forward pass, which must have run in training mode. Parameter gradients add up until an
    * update consumes them; the returned input gradients are those of this call alone.
    */
   public NDArray[] backward(NDArray... headGrads) {
+    try (CallGuard.Scope call = guard.enter("backward")) {
+      return backwardLocked(headGrads);
+    }
+  }
+
+  private NDArray[] backwardLocked(NDArray[] headGrads) {
     checkOpen();
     if (last == null) {
       throw new IllegalStateException(modelName + ".backward needs a forward pass first");
@@ -120,13 +191,17 @@ public final class ExecutorCache implements AutoCloseable {
           + "training mode: call setTraining(true) before forward");
     }
     List<String> outputs = graph.outputs();
-    if (headGrads.length != outputs.size()) {
+    if (headGrads == null || headGrads.length != outputs.size()) {
       throw new IllegalArgumentException(modelName + ".backward takes one head gradient per "
-          + "output " + outputs + ", got " + headGrads.length);
+          + "output " + outputs + ", got " + (headGrads == null ? "null" : headGrads.length));
     }
     for (int i = 0; i < headGrads.length; i++) {
       Tensor head = last.headGrad(i);
-      Shape actual = shapeOf(headGrads[i]);
+      if (headGrads[i] == null) {
+        throw new IllegalArgumentException(modelName + ".backward: the head gradient for "
+            + "output '" + outputs.get(i) + "' is null");
+      }
+      Shape actual = shapeOf("head gradient for output '" + outputs.get(i) + "'", headGrads[i]);
       if (!actual.equals(head.shape())) {
         throw new IllegalArgumentException(modelName + ".backward: head gradient for output '"
             + outputs.get(i) + "' must have the output's shape " + head.shape() + ", got "
@@ -151,6 +226,12 @@ public final class ExecutorCache implements AutoCloseable {
    * first use. It stays owned by this cache.
    */
   public BoundExecutor executor(List<Shape> inputShapes) {
+    try (CallGuard.Scope call = guard.enter("exec")) {
+      return executorLocked(inputShapes);
+    }
+  }
+
+  private BoundExecutor executorLocked(List<Shape> inputShapes) {
     checkOpen();
     List<InputSpec> specs = graph.inputs();
     if (inputShapes.size() != specs.size()) {
@@ -159,11 +240,22 @@ public final class ExecutorCache implements AutoCloseable {
     }
     for (int i = 0; i < specs.size(); i++) {
       Shape s = inputShapes.get(i);
-      if (!s.isComplete() || !specs.get(i).shape().accepts(s)) {
+      Shape declared = specs.get(i).shape();
+      if (s == null) {
         throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
-            + "': expected shape " + specs.get(i).shape() + ", got " + s);
+            + "': the shape is null; expected one accepted by " + declared);
+      }
+      if (!s.isComplete()) {
+        throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
+            + "': an executor needs a complete shape, with a size for every BATCH, got " + s
+            + "; for example " + declared.withBatch(32));
+      }
+      if (!declared.accepts(s)) {
+        throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
+            + "': expected shape " + declared + ", got " + s);
       }
     }
+    checkBatchAgrees(inputShapes);
     BoundExecutor exec = executors.get(inputShapes);
     if (exec == null) {
       exec = new BoundExecutor(graph, inputShapes, List.of(), params, GradReq.ADD,
@@ -178,12 +270,24 @@ public final class ExecutorCache implements AutoCloseable {
     return executors.size();
   }
 
-  /** Frees every executor, the parameters and the graph. Idempotent. */
+  /**
+   * Frees every executor, the parameters and the graph, once no other thread is inside a call
+   * (see {@link CallGuard#close}). Idempotent.
+   */
   @Override
   public void close() {
-    if (closed) {
-      return;
-    }
+    close(() -> { });
+  }
+
+  /** As {@link #close()}, running {@code first} (under the guard) before anything is freed. */
+  public void close(Runnable first) {
+    guard.close(() -> {
+      first.run();
+      release();
+    });
+  }
+
+  private void release() {
     closed = true;
     for (BoundExecutor e : executors.values()) {
       e.close();
@@ -208,7 +312,7 @@ public final class ExecutorCache implements AutoCloseable {
 
   private Shape checkInput(InputSpec spec, NDArray array) {
     checkFloat32("input '" + spec.name() + "'", array);
-    Shape actual = shapeOf(array);
+    Shape actual = shapeOf("input '" + spec.name() + "'", array);
     if (!spec.shape().accepts(actual)) {
       throw new IllegalArgumentException(modelName + " input '" + spec.name()
           + "': expected shape " + spec.shape() + ", got " + actual);
@@ -223,13 +327,17 @@ public final class ExecutorCache implements AutoCloseable {
     }
   }
 
-  private Shape shapeOf(NDArray array) {
+  private Shape shapeOf(String what, NDArray array) {
     long[] s = array.getShape().getShape();
     int[] dims = new int[s.length];
     for (int i = 0; i < s.length; i++) {
-      if (s[i] <= 0 || s[i] > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(modelName + ": array of shape " + array.getShape()
-            + " has an empty or oversized dimension");
+      if (s[i] <= 0) {
+        throw new IllegalArgumentException(modelName + " " + what + ": every dimension must be "
+            + "at least 1, got shape " + array.getShape() + (i == 0 ? " (an empty batch)" : ""));
+      }
+      if (s[i] > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(modelName + " " + what + ": dimension " + i + " of "
+            + "shape " + array.getShape() + " exceeds " + Integer.MAX_VALUE);
       }
       dims[i] = (int) s[i];
     }

@@ -38,7 +38,9 @@ public final class Parameter {
 
   /** Its shape in MXNet's layout, e.g. {@code [128, 784]} for a dense weight. */
   public Shape shape() {
-    return values().shape();
+    try (CallGuard.Scope call = store.guard().enter(name + ".shape")) {
+      return values().shape();
+    }
   }
 
   /** Whether this is an auxiliary state (updated by MXNet itself, no gradient). */
@@ -56,11 +58,19 @@ public final class Parameter {
 
   /** The current values, row-major. */
   public float[] get() {
-    return values().toFloatArray();
+    try (CallGuard.Scope call = store.guard().enter(name + ".get")) {
+      return values().toFloatArray();
+    }
   }
 
   /** Replaces the values (row-major, exactly {@code shape().size()} of them). */
   public void set(float[] values) {
+    try (CallGuard.Scope call = store.guard().enter(name + ".set")) {
+      setLocked(values);
+    }
+  }
+
+  private void setLocked(float[] values) {
     Tensor t = values();
     if (values.length != t.size()) {
       throw new IllegalArgumentException(model + " parameter " + name + " of shape "
@@ -82,7 +92,9 @@ public final class Parameter {
       throw new IllegalStateException(model + " auxiliary state " + name
           + " has no gradient");
     }
-    return slot().grad().toFloatArray();
+    try (CallGuard.Scope call = store.guard().enter(name + ".grad")) {
+      return slot().grad().toFloatArray();
+    }
   }
 
   /**

@@ -78,6 +78,10 @@ public final class ParameterStore implements AutoCloseable {
   private long weightsVersion;
   private long copiesVersion = -1;
   private Gradients gradients = Gradients.ZERO;
+  private final CallGuard guard;
+  private boolean checkGradients = true;
+  private FiniteCheck gradientCheck;
+  private long updates;
 
   /** What the shared gradient arrays hold. */
   public enum Gradients {
@@ -91,17 +95,19 @@ public final class ParameterStore implements AutoCloseable {
 
   /** Allocates a zero weight and gradient array for every spec. */
   public ParameterStore(List<ParamSpec> specs) {
-    this(specs, List.of(), name -> false, Set.of());
+    this(specs, List.of(), name -> false, Set.of(), new CallGuard("parameters"));
   }
 
   /**
    * Allocates a zero weight and gradient array for every parameter spec, and an array for every
    * auxiliary state, filled with its kind's initial value (moving means 0, variances 1).
    * Trainable parameters named in {@code reordered} (see {@link
-   * dev.kiln.runtime.graph.Graph#reorderedWeights()}) also get an inference copy.
+   * dev.kiln.runtime.graph.Graph#reorderedWeights()}) also get an inference copy. Every user of
+   * the arrays enters {@code guard} first.
    */
   public ParameterStore(List<ParamSpec> specs, List<AuxSpec> auxSpecs,
-      Predicate<String> frozen, Set<String> reordered) {
+      Predicate<String> frozen, Set<String> reordered, CallGuard guard) {
+    this.guard = guard;
     try {
       for (AuxSpec spec : auxSpecs) {
         Tensor v = Tensor.zeros(spec.shape());
@@ -179,6 +185,11 @@ public final class ParameterStore implements AutoCloseable {
     return slots.get(name);
   }
 
+  /** The thread contract of the model these arrays belong to (see {@link CallGuard}). */
+  public CallGuard guard() {
+    return guard;
+  }
+
   /**
    * The array an inference-mode executor binds for parameter {@code name}: its inference copy
    * when it has one, otherwise its weight array. Call {@link #refreshInferenceCopies()} before
@@ -227,6 +238,63 @@ public final class ParameterStore implements AutoCloseable {
     gradients = Gradients.ZERO;
   }
 
+  /**
+   * Whether every update first checks that the gradients are finite ({@link
+   * #checkBeforeUpdate}); on by default.
+   */
+  public boolean checksGradients() {
+    return checkGradients;
+  }
+
+  /** Turns the per-update gradient check on or off (see {@link #checkBeforeUpdate}). */
+  public void checkGradients(boolean on) {
+    this.checkGradients = on;
+  }
+
+  /** How many updates have been applied to these parameters. */
+  public long updates() {
+    return updates;
+  }
+
+  /**
+   * Called by every update path before its optimizer step: unless the check is off, waits for
+   * the gradients and makes sure every one is finite (one {@code multi_sum_sq} over the fused
+   * gradient), so that a NaN or infinity never reaches the weights. Then the caller steps and
+   * calls {@link #updateApplied()}.
+   *
+   * @throws NonFiniteException naming the parameter and element, the update's number and the
+   *     model; the parameters are left as they were before this update
+   */
+  public void checkBeforeUpdate(String model) {
+    if (!checkGradients || flatGrad == null) {
+      return;
+    }
+    if (gradientCheck == null) {
+      gradientCheck = new FiniteCheck(List.of(flatGrad));
+    }
+    if (gradientCheck.firstNonFinite() < 0) {
+      return;
+    }
+    float[] g = flatGrad.toFloatArray();
+    int at = FiniteCheck.firstNonFinite(g);
+    String where = "element " + at;
+    for (Slot s : slots.values()) {
+      if (s.fused() != null && at >= s.offset() && at < s.offset() + s.spec().shape().size()) {
+        where = s.name() + s.spec().shape() + " element " + (at - s.offset());
+      }
+    }
+    throw new NonFiniteException(model + ": update " + (updates + 1) + " not applied: the "
+        + "gradient of " + where + " is " + g[at] + "; the parameters are those from before it. "
+        + "A diverging loss or an exploding gradient: try a smaller learning rate, or an "
+        + "optimizer with clipGlobalNorm");
+  }
+
+  /** Records that an optimizer step changed the weights: counts it and marks the copies stale. */
+  public void updateApplied() {
+    updates++;
+    weightsChanged();
+  }
+
   /** What the gradient arrays hold now. */
   public Gradients gradients() {
     return gradients;
@@ -267,6 +335,10 @@ public final class ParameterStore implements AutoCloseable {
       a.value().close();
     }
     auxSlots.clear();
+    if (gradientCheck != null) {
+      gradientCheck.close();
+      gradientCheck = null;
+    }
     inferenceCopies.values().forEach(Tensor::close);
     inferenceCopies.clear();
     refreshCopies.clear();

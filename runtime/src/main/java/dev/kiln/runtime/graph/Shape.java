@@ -7,6 +7,9 @@ import java.util.Arrays;
  * fixed only when an executor is bound.
  */
 public final class Shape {
+  /** The placeholder of a batch dimension, {@link dev.kiln.annotations.Dim#BATCH}. */
+  public static final int BATCH = -1;
+
   private final int[] dims;
 
   private Shape(int[] dims) {
@@ -22,6 +25,17 @@ public final class Shape {
       }
     }
     return new Shape(dims.clone());
+  }
+
+  /** This shape with every {@code BATCH} dimension set to {@code batch}. */
+  public Shape withBatch(int batch) {
+    int[] d = dims.clone();
+    for (int i = 0; i < d.length; i++) {
+      if (d[i] == BATCH) {
+        d[i] = batch;
+      }
+    }
+    return of(d);
   }
 
   /** Number of dimensions. */

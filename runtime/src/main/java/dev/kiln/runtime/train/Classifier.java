@@ -5,6 +5,9 @@ import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.BoundExecutor.GradReq;
+import dev.kiln.runtime.exec.CallGuard;
+import dev.kiln.runtime.exec.FiniteCheck;
+import dev.kiln.runtime.exec.NonFiniteException;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
@@ -78,8 +81,10 @@ public final class Classifier implements AutoCloseable {
    * @return the batch's mean cross-entropy loss and correct-prediction count
    */
   public Result trainBatch(float[] features, int[] labels, Optimizer optimizer) {
-    BoundExecutor exec = step(features, labels, optimizer);
-    return score(exec.output(0).toFloatArray(), labels);
+    try (CallGuard.Scope call = store.guard().enter("classifier.trainBatch")) {
+      BoundExecutor exec = step(features, labels, optimizer);
+      return score(exec.output(0).toFloatArray(), labels);
+    }
   }
 
   /**
@@ -91,17 +96,25 @@ public final class Classifier implements AutoCloseable {
    * @param labels class indices in {@code [0, classes)}
    */
   public void trainStep(float[] features, int[] labels, Optimizer optimizer) {
-    step(features, labels, optimizer);
+    try (CallGuard.Scope call = store.guard().enter("classifier.trainStep")) {
+      step(features, labels, optimizer);
+    }
   }
 
   /** Queues forward, backward and the update for one batch; returns the executor used. */
   private BoundExecutor step(float[] features, int[] labels, Optimizer optimizer) {
+    if (store.gradients() == ParameterStore.Gradients.ACCUMULATED) {
+      throw new IllegalStateException(modelName + ": the model holds gradients from backward "
+          + "that no update applied, and a classifier training step would overwrite them; "
+          + "call update(...) to apply them or zeroGradients() to discard them first");
+    }
     BoundExecutor exec = load(trainingExecutor(labels.length), features, labels);
     exec.forward(true);
     exec.backwardLoss();
-    optimizer.step(store.fusedSlots());
-    store.weightsChanged();
     store.gradientsConsumed();
+    store.checkBeforeUpdate(modelName);
+    optimizer.step(store.fusedSlots());
+    store.updateApplied();
     return exec;
   }
 
@@ -121,64 +134,78 @@ public final class Classifier implements AutoCloseable {
    */
   public FitResult fit(DataLoader train, Dataset validation, int epochs, Optimizer optimizer,
       TrainingListener... listeners) {
-    if (epochs < 1) {
-      throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
-    }
-    checkFeatures(train.dataset());
-    if (validation != null) {
-      checkFeatures(validation);
-    }
-    List<TrainingListener> all = new ArrayList<>(List.of(listeners));
-    all.add(0, new NanGuard());
-    FitContext context = new FitContext(modelName, epochs, train.batchesPerEpoch(),
-        train.dataset().size());
-    all.forEach(l -> l.onFitStart(context));
-    List<EpochStats> history = new ArrayList<>();
-    for (int epoch = 1; epoch <= epochs && context.stopReason() == null; epoch++) {
-      long start = System.nanoTime();
-      double lossSum = 0;
-      int correct = 0;
-      int seen = 0;
-      int index = 0;
-      // Each batch is scored one step late, once the next step is queued: MXNet never waits
-      // for Java, and the previous step's probabilities are in an executor this step does not
-      // use (training alternates between two per batch size).
-      BoundExecutor pending = null;
-      int[] pendingLabels = null;
-      Iterator<Batch> batches = train.epoch(epoch).iterator();
-      while (true) {
-        Batch b = batches.hasNext() ? batches.next() : null;
-        BoundExecutor exec = b == null ? null : step(b.features(), b.labels(), optimizer);
-        if (pending != null) {
-          Result r = score(pending.output(0).toFloatArray(), pendingLabels);
-          lossSum += r.lossSum();
-          correct += r.correct();
-          seen += r.count();
-          BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(),
-              r.count());
-          for (TrainingListener l : all) {
-            l.onBatchEnd(context, stats);
+    try (CallGuard.Scope call = store.guard().enter("classifier.fit")) {
+      if (epochs < 1) {
+        throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
+      }
+      checkFeatures(train.dataset());
+      if (validation != null) {
+        checkFeatures(validation);
+      }
+      List<TrainingListener> all = new ArrayList<>(List.of(listeners));
+      all.add(0, new NanGuard());
+      FitContext context = new FitContext(modelName, epochs, train.batchesPerEpoch(),
+          train.dataset().size());
+      all.forEach(l -> l.onFitStart(context));
+      List<EpochStats> history = new ArrayList<>();
+      for (int epoch = 1; epoch <= epochs && context.stopReason() == null; epoch++) {
+        long start = System.nanoTime();
+        double lossSum = 0;
+        int correct = 0;
+        int seen = 0;
+        int index = 0;
+        // Each batch is scored one step late, once the next step is queued: MXNet never waits
+        // for Java, and the previous step's probabilities are in an executor this step does not
+        // use (training alternates between two per batch size).
+        BoundExecutor pending = null;
+        int[] pendingLabels = null;
+        Iterator<Batch> batches = train.epoch(epoch).iterator();
+        while (true) {
+          Batch b = batches.hasNext() ? batches.next() : null;
+          BoundExecutor exec = null;
+          if (b != null) {
+            try {
+              exec = step(b.features(), b.labels(), optimizer);
+            } catch (NonFiniteException e) {
+              context.stop("epoch " + epoch + ", batch " + (index + 1 + (pending == null ? 0 : 1))
+                  + ": " + e.getMessage());
+              b = null;
+            }
           }
+          if (pending != null) {
+            Result r = score(pending.output(0).toFloatArray(), pendingLabels);
+            lossSum += r.lossSum();
+            correct += r.correct();
+            seen += r.count();
+            BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(),
+                r.count());
+            for (TrainingListener l : all) {
+              l.onBatchEnd(context, stats);
+            }
+          }
+          if (store.guard().closing()) {
+            context.stop(modelName + " was closed during fit");
+          }
+          if (b == null || context.stopReason() != null) {
+            break;
+          }
+          pending = exec;
+          pendingLabels = b.labels();
         }
-        if (b == null || context.stopReason() != null) {
+        if (context.stopReason() != null && seen < train.dataset().size()) {
           break;
         }
-        pending = exec;
-        pendingLabels = b.labels();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Evaluation val = validation == null ? null : evaluate(validation);
+        EpochStats stats = new EpochStats(epoch, lossSum / seen, (double) correct / seen, val,
+            seconds);
+        history.add(stats);
+        all.forEach(l -> l.onEpochEnd(context, stats));
       }
-      if (context.stopReason() != null && seen < train.dataset().size()) {
-        break;
-      }
-      double seconds = (System.nanoTime() - start) / 1e9;
-      Evaluation val = validation == null ? null : evaluate(validation);
-      EpochStats stats = new EpochStats(epoch, lossSum / seen, (double) correct / seen, val,
-          seconds);
-      history.add(stats);
-      all.forEach(l -> l.onEpochEnd(context, stats));
+      FitResult result = new FitResult(history, context.stopReason());
+      all.forEach(l -> l.onFitEnd(context, result));
+      return result;
     }
-    FitResult result = new FitResult(history, context.stopReason());
-    all.forEach(l -> l.onFitEnd(context, result));
-    return result;
   }
 
   /** {@link #fit(DataLoader, Dataset, int, Optimizer, TrainingListener...)} without validation. */
@@ -189,44 +216,63 @@ public final class Classifier implements AutoCloseable {
 
   /** Mean loss and accuracy over {@code data}, in inference mode, in batches of 500. */
   public Evaluation evaluate(Dataset data) {
-    checkFeatures(data);
-    double loss = 0;
-    int correct = 0;
-    for (Batch b : data.batches(EVAL_BATCH, false, 0)) {
-      Result r = evaluateBatch(b.features(), b.labels());
-      loss += r.lossSum();
-      correct += r.correct();
+    try (CallGuard.Scope call = store.guard().enter("classifier.evaluate")) {
+      checkFeatures(data);
+      double loss = 0;
+      int correct = 0;
+      for (Batch b : data.batches(EVAL_BATCH, false, 0)) {
+        Result r = evaluateBatch(b.features(), b.labels());
+        loss += r.lossSum();
+        correct += r.correct();
+      }
+      return new Evaluation(loss / data.size(), (double) correct / data.size(), data.size());
     }
-    return new Evaluation(loss / data.size(), (double) correct / data.size(), data.size());
   }
 
   /** The most probable class of every example of {@code data}, in inference mode. */
   public int[] predict(Dataset data) {
-    checkFeatures(data);
-    int[] classes = new int[data.size()];
-    int at = 0;
-    for (Batch b : data.batches(EVAL_BATCH, false, 0)) {
-      float[] probs = predict(b.features(), b.size());
-      for (int i = 0; i < b.size(); i++) {
-        classes[at++] = argmax(probs, i);
+    try (CallGuard.Scope call = store.guard().enter("classifier.predict")) {
+      checkFeatures(data);
+      int[] classes = new int[data.size()];
+      int at = 0;
+      for (Batch b : data.batches(EVAL_BATCH, false, 0)) {
+        float[] probs = predict(b.features(), b.size());
+        for (int i = 0; i < b.size(); i++) {
+          classes[at++] = argmax(probs, i);
+        }
       }
+      return classes;
     }
-    return classes;
   }
 
   /** Loss and accuracy counts on one batch, in inference mode; nothing is trained. */
   public Result evaluateBatch(float[] features, int[] labels) {
-    BoundExecutor exec = load(executor(labels.length), features, labels);
-    exec.forward(false);
-    return score(exec.output(0).toFloatArray(), labels);
+    try (CallGuard.Scope call = store.guard().enter("classifier.evaluateBatch")) {
+      BoundExecutor exec = load(executor(labels.length), features, labels);
+      exec.forward(false);
+      return score(exec.output(0).toFloatArray(), labels);
+    }
   }
 
   /** Class probabilities for {@code batch} examples, row-major {@code [batch, classes]}. */
   public float[] predict(float[] features, int batch) {
-    BoundExecutor exec = executor(batch);
-    exec.input(0).copyFrom(features);
-    exec.forward(false);
-    return exec.output(0).toFloatArray();
+    try (CallGuard.Scope call = store.guard().enter("classifier.predict")) {
+      BoundExecutor exec = executor(batch);
+      int size = featureSize();
+      if (features == null || features.length != (long) batch * size) {
+        throw new IllegalArgumentException(modelName + ": " + batch + " examples need " + batch
+            + " × " + size + " feature values, got "
+            + (features == null ? "null" : features.length));
+      }
+      int bad = FiniteCheck.firstNonFinite(features);
+      if (bad >= 0) {
+        throw new IllegalArgumentException(modelName + ": feature " + (bad % size)
+            + " of example " + (bad / size) + " is " + features[bad] + "; inputs must be finite");
+      }
+      exec.input(0).copyFrom(features);
+      exec.forward(false);
+      return exec.output(0).toFloatArray();
+    }
   }
 
   /**
@@ -249,17 +295,47 @@ public final class Classifier implements AutoCloseable {
   }
 
   private BoundExecutor load(BoundExecutor exec, float[] features, int[] labels) {
+    checkBatch(features, labels);
     exec.input(0).copyFrom(features);
     float[] y = new float[labels.length];
     for (int i = 0; i < y.length; i++) {
-      if (labels[i] < 0 || labels[i] >= classes) {
-        throw new IllegalArgumentException(modelName + ": label " + labels[i]
-            + " of example " + i + " is outside [0, " + classes + ")");
-      }
       y[i] = labels[i];
     }
     exec.label(0).copyFrom(y);
     return exec;
+  }
+
+  /**
+   * Checks one batch before it reaches MXNet: as many examples of features as labels, every
+   * feature finite, every label a class. MXNet would train on NaN silently (and poison the
+   * weights) and clip an out-of-range label to a class.
+   */
+  private void checkBatch(float[] features, int[] labels) {
+    if (features == null || labels == null) {
+      throw new IllegalArgumentException(modelName + ": the batch's "
+          + (features == null ? "features are" : "labels are") + " null");
+    }
+    int size = featureSize();
+    if (features.length != (long) labels.length * size) {
+      throw new IllegalArgumentException(modelName + ": " + labels.length + " labels need "
+          + labels.length + " × " + size + " = " + ((long) labels.length * size)
+          + " feature values (input shape " + graph.inputs().get(0).shape() + "), got "
+          + features.length + (features.length % size == 0 ? " (" + features.length / size
+          + " examples)" : ""));
+    }
+    int bad = FiniteCheck.firstNonFinite(features);
+    if (bad >= 0) {
+      throw new IllegalArgumentException(modelName + ": feature " + (bad % size) + " of example "
+          + (bad / size) + " is " + features[bad] + "; training and evaluation data must be "
+          + "finite (a NaN would silently poison the weights)");
+    }
+    for (int i = 0; i < labels.length; i++) {
+      if (labels[i] < 0 || labels[i] >= classes) {
+        throw new IllegalArgumentException(modelName + ": label " + labels[i] + " of example "
+            + i + " is not a class: the softmax has " + classes + " classes, 0 to "
+            + (classes - 1));
+      }
+    }
   }
 
   private void checkFeatures(Dataset data) {
@@ -270,8 +346,10 @@ public final class Classifier implements AutoCloseable {
           + "dataset has " + data.featureSize());
     }
     if (data.numClasses() > classes) {
-      throw new IllegalArgumentException(modelName + " has " + classes + " classes, the "
-          + "dataset has labels up to " + (data.numClasses() - 1));
+      throw new IllegalArgumentException(modelName + "'s softmax has " + classes + " classes (0 "
+          + "to " + (classes - 1) + "), the dataset declares " + data.numClasses()
+          + "; give the last layer " + data.numClasses() + " outputs, or a dataset of at most "
+          + classes + " classes");
     }
   }
 
@@ -347,7 +425,9 @@ public final class Classifier implements AutoCloseable {
 
   /** The input array of the executor for {@code batch}, for loops that fill it directly. */
   public Tensor inputArray(int batch) {
-    return executor(batch).input(0);
+    try (CallGuard.Scope call = store.guard().enter("classifier.inputArray")) {
+      return executor(batch).input(0);
+    }
   }
 
   private Shape withBatch(InputSpec in, int batch) {

@@ -2,6 +2,7 @@ package dev.kiln.sample.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,6 +110,24 @@ class ClassifierFitTest {
   @Test
   void nonFiniteLossStopsTrainingNamingEpochAndBatch() {
     try (FashionMlpModel m = FashionMlpModel.create(); Sgd sgd = new Sgd(0.1f)) {
+      float[] w = m.params().logitsBias().get();
+      w[3] = Float.NaN;
+      m.params().logitsBias().set(w);
+      FitResult r = m.classifier().fit(DataLoader.of(blobs(100, 1), 10), 5, sgd);
+      assertTrue(r.stopReason().startsWith("epoch 1, batch 1: FashionMlpModel: update 1 not "
+          + "applied: the gradient of "), r.stopReason());
+      assertTrue(r.stopReason().contains(" is NaN; the parameters are those from before it"),
+          r.stopReason());
+      assertEquals(0, r.epochs().size());
+      assertTrue(Float.isNaN(m.params().logitsBias().get()[3]), "the NaN came from the weights");
+      assertFalse(Float.isNaN(m.params().hiddenWeight().get()[0]), "no update spread it");
+    }
+  }
+
+  @Test
+  void withoutTheGradientCheckANonFiniteLossStillStopsTraining() {
+    try (FashionMlpModel m = FashionMlpModel.create(); Sgd sgd = new Sgd(0.1f)) {
+      m.runtime().checkGradients(false);
       float[] w = m.params().logitsBias().get();
       w[3] = Float.NaN;
       m.params().logitsBias().set(w);

@@ -1,0 +1,140 @@
+package dev.kiln.runtime.exec;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One model's thread contract, enforced at every public entry point of the model and of the
+ * objects made from it (its classifier, parameters, executors and their arrays).
+ *
+ * <p>MXNet executors are not thread-safe (two threads in one executor's forward pass corrupt
+ * its memory), and neither is the Java state around them. So a model serves <b>one call at a
+ * time</b>. Under the default policy, {@link Policy#EXCLUSIVE}, a call that arrives while another
+ * thread is inside a call of the same model fails at once with an {@link IllegalStateException}
+ * naming the model, both threads and the call in progress. Under {@link Policy#SERIALIZED} (for
+ * serving one model to many threads) such a call waits its turn instead. Calls from different
+ * threads one after another are fine under both: the guard's lock orders them, so each sees
+ * everything the previous one did.
+ *
+ * <p>{@link #close} is safe from any thread at any time: it asks long calls (a {@code fit}) to
+ * stop after their current batch, waits for the call in progress to finish, then releases the
+ * model; later calls fail with "closed". Calls made from inside a call (the same thread) nest
+ * freely.
+ */
+public final class CallGuard {
+  /** What a call does when another thread is inside a call of the same model. */
+  public enum Policy {
+    /** Fail at once with an {@link IllegalStateException} (the default). */
+    EXCLUSIVE,
+    /** Wait until the other call has finished. */
+    SERIALIZED
+  }
+
+  /** Leaving a call: closes the scope {@link #enter} opened. */
+  public interface Scope extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  private final String model;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Scope scope = this::leave;
+  private volatile Policy policy = Policy.EXCLUSIVE;
+  private volatile Thread holder;
+  private volatile String holderCall;
+  private volatile boolean closing;
+  private volatile boolean closed;
+
+  /** The guard of the model called {@code model} in messages. */
+  public CallGuard(String model) {
+    this.model = model;
+  }
+
+  /** The model's name, as messages give it. */
+  public String model() {
+    return model;
+  }
+
+  /** The current policy. */
+  public Policy policy() {
+    return policy;
+  }
+
+  /** Chooses what a concurrent call does from now on. */
+  public void policy(Policy policy) {
+    if (policy == null) {
+      throw new IllegalArgumentException("policy must not be null");
+    }
+    this.policy = policy;
+  }
+
+  /**
+   * Enters call {@code call} (e.g. {@code "forward"}) of the model on the calling thread; use in
+   * try-with-resources.
+   *
+   * @throws IllegalStateException if another thread is inside a call under {@link
+   *     Policy#EXCLUSIVE}, or the model is closed
+   */
+  public Scope enter(String call) {
+    if (lock.isHeldByCurrentThread()) {
+      lock.lock();
+      return scope;
+    }
+    if (!lock.tryLock()) {
+      if (policy == Policy.EXCLUSIVE) {
+        Thread busy = holder;
+        throw new IllegalStateException(model + "." + call + " called on thread '"
+            + Thread.currentThread().getName() + "' while thread '"
+            + (busy == null ? "?" : busy.getName()) + "' is inside " + model + "."
+            + holderCall + ": a model serves one call at a time (MXNet executors are not "
+            + "thread-safe); use one model per thread, or call threadPolicy(SERIALIZED) on the "
+            + "model to make concurrent calls wait their turn");
+      }
+      lock.lock();
+    }
+    if (closed) {
+      lock.unlock();
+      throw new IllegalStateException(model + " is closed");
+    }
+    holder = Thread.currentThread();
+    holderCall = call;
+    return scope;
+  }
+
+  private void leave() {
+    if (lock.getHoldCount() == 1) {
+      holder = null;
+      holderCall = null;
+    }
+    lock.unlock();
+  }
+
+  /**
+   * Whether {@link #close} has been asked for: long calls check it between batches and stop
+   * early.
+   */
+  public boolean closing() {
+    return closing;
+  }
+
+  /** Whether the model has been released. */
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * Releases the model with {@code release} once no other thread is inside a call (waiting for
+   * the call in progress, which is asked to stop early); does nothing if already closed.
+   */
+  public void close(Runnable release) {
+    closing = true;
+    lock.lock();
+    try {
+      if (!closed) {
+        closed = true;
+        release.run();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+}
