@@ -27,8 +27,8 @@ public final class Dataset {
    * @param labels one class index per example, each in {@code [0, numClasses)}
    * @param featureSize the number of floats in one example
    * @param numClasses the number of classes
-   * @throws IllegalArgumentException if the dataset is empty, if the sizes do not agree, or if a
-   *     label is out of range
+   * @throws IllegalArgumentException if the dataset is empty, if the sizes do not agree, if a
+   *     label is out of range, or if a feature is NaN or infinite
    */
   public Dataset(float[] features, int[] labels, int featureSize, int numClasses) {
     Objects.requireNonNull(features, "features");
@@ -53,6 +53,13 @@ public final class Dataset {
       if (labels[i] < 0 || labels[i] >= numClasses) {
         throw new IllegalArgumentException(
             "label " + labels[i] + " at index " + i + " is outside [0, " + numClasses + ")");
+      }
+    }
+    for (int i = 0; i < features.length; i++) {
+      if (!Float.isFinite(features[i])) {
+        throw new IllegalArgumentException("feature " + (i % featureSize) + " of example "
+            + (i / featureSize) + " is " + features[i] + "; a dataset's features must be finite "
+            + "(a NaN or infinity would silently poison the weights)");
       }
     }
     this.features = features;

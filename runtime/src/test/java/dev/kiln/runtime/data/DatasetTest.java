@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -90,6 +91,22 @@ class DatasetTest {
             () -> new Dataset(new float[9], new int[] {0, 3, 4}, FEATURE_SIZE, NUM_CLASSES));
 
     assertEquals("label 4 at index 2 is outside [0, 4)", e.getMessage());
+  }
+
+  @Test
+  void rejectsANonFiniteFeatureNamingExampleAndFeature() {
+    float[] x = new float[9];
+    x[7] = Float.NaN;
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new Dataset(x, new int[] {0, 1, 2}, FEATURE_SIZE, NUM_CLASSES));
+    assertEquals("feature 1 of example 2 is NaN; a dataset's features must be finite (a NaN or "
+        + "infinity would silently poison the weights)", e.getMessage());
+    x[7] = Float.NEGATIVE_INFINITY;
+    e = assertThrows(IllegalArgumentException.class,
+        () -> new Dataset(x, new int[] {0, 1, 2}, FEATURE_SIZE, NUM_CLASSES));
+    assertTrue(e.getMessage().startsWith("feature 1 of example 2 is -Infinity"), e.getMessage());
   }
 
   @Test

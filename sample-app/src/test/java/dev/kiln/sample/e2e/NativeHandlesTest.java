@@ -47,6 +47,37 @@ class NativeHandlesTest {
   }
 
   @Test
+  void aShortSoakOfTrainingInferenceAndCheckpointsMakesNoHandle(@TempDir Path dir) {
+    try (FashionMlpModel m = FashionMlpModel.create(); Adam adam = new Adam();
+        NDManager nd = NDManager.newBaseManager()) {
+      Classifier c = m.classifier();
+      float[] x = new float[16 * 784];
+      int[] y = new int[16];
+      NDArray batch = nd.zeros(new Shape(4, 784));
+      long created = 0;
+      for (int round = 0; round < 400; round++) {
+        if (round == 20) {
+          created = HandleCounter.created();
+        }
+        c.trainStep(x, y, adam);
+        m.forward(batch).close();
+        c.evaluateBatch(x, y);
+        m.setTraining(true);
+        m.forward(batch).close();
+        m.backward(nd.zeros(new Shape(4, 10))).pixels().close();
+        m.update(adam);
+        m.setTraining(false);
+        if (round % 50 == 0) {
+          m.save(dir.resolve("soak"));
+          m.runtime().loadParams(dir.resolve("soak"));
+        }
+      }
+      assertEquals(created, HandleCounter.created(), "MXNet handles made by 380 rounds of "
+          + "training, inference in both modes and checkpoints");
+    }
+  }
+
+  @Test
   void aGraphThatFailsToBuildLeavesNoHandle() {
     long before = HandleCounter.live(HandleCounter.Kind.SYMBOL);
     for (int i = 0; i < 3; i++) {
