@@ -6,10 +6,12 @@ import dev.kiln.runtime.exec.CallGuard;
 import dev.kiln.runtime.exec.ExecArray;
 import dev.kiln.runtime.exec.ExecutorCache;
 import dev.kiln.runtime.exec.Parameter;
+import dev.kiln.runtime.exec.RecurrentParameter;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.ParamSpec;
+import dev.kiln.runtime.graph.RnnLayout;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.io.CheckpointException;
@@ -63,10 +65,69 @@ public final class ModelRuntime implements AutoCloseable {
         init.fill(slot.spec(), values, rng);
       } else if (slot.spec().kind() == ParamSpec.Kind.GAMMA) {
         Arrays.fill(values, 1f);
+      } else if (slot.spec().kind() == ParamSpec.Kind.RECURRENT) {
+        initializeRecurrent(slot.spec(), cache.graph().rnnLayout(slot.name()), init, rng,
+            values);
       }
       slot.weight().copyFrom(values);
     }
     params.weightsChanged();
+  }
+
+  /**
+   * Fills a fused recurrent vector gate by gate: each gate's matrix ({@code [units, in]} or
+   * {@code [units, units]}) from {@code init} with its own fans, as if it were a layer of its
+   * own; biases at zero, except an LSTM's forget-gate input-to-hidden bias at 1, so that the
+   * cell starts out remembering (Gers, Schmidhuber and Cummins 2000; Jozefowicz, Zaremba and
+   * Sutskever, "An Empirical Exploration of Recurrent Network Architectures", ICML 2015), as
+   * MXNet's legacy {@code FusedRNNCell}, Keras and Flux do.
+   */
+  private static void initializeRecurrent(ParamSpec spec, RnnLayout layout, Init init,
+      SplittableRandom rng, float[] values) {
+    for (RnnLayout.Block b : layout.blocks()) {
+      if (b.bias()) {
+        if (b.gate() == RnnLayout.Gate.FORGET && b.part() == RnnLayout.Part.INPUT_TO_HIDDEN) {
+          Arrays.fill(values, (int) b.offset(), (int) (b.offset() + b.size()), 1f);
+        }
+        continue;
+      }
+      float[] block = new float[(int) b.size()];
+      init.fill(new ParamSpec(spec.name() + "[l" + b.layer() + " d" + b.direction() + " "
+          + b.part() + " " + b.gate() + "]", b.shape(), spec.node(), ParamSpec.Kind.WEIGHT),
+          block, rng);
+      System.arraycopy(block, 0, values, (int) b.offset(), block.length);
+    }
+  }
+
+  /**
+   * Starts new sequences: every stateful recurrent layer's carried state goes back to zeros,
+   * and the next call may have any batch size.
+   */
+  public void resetState() {
+    try (CallGuard.Scope call = guard().enter("resetState")) {
+      cache.store().states().reset();
+    }
+  }
+
+  /**
+   * The state every stateful recurrent layer carries into the next call, by state name ({@code
+   * <node>_state}, an LSTM's {@code <node>_state_cell}), each {@code [layers·dirs, batch,
+   * units]} row-major; empty when no call ran since the last reset (the state is then zeros).
+   */
+  public Map<String, float[]> readState() {
+    try (CallGuard.Scope call = guard().enter("state")) {
+      return cache.store().states().read();
+    }
+  }
+
+  /**
+   * Replaces the carried state of every stateful layer (the map {@link #readState()} returns)
+   * for a batch of {@code batch}; the next call must have that batch size.
+   */
+  public void writeState(int batch, Map<String, float[]> state) {
+    try (CallGuard.Scope call = guard().enter("setState")) {
+      cache.store().states().write(batch, state);
+    }
   }
 
   /** The generated model class's simple name, used in messages. */
@@ -214,6 +275,20 @@ public final class ModelRuntime implements AutoCloseable {
   public Parameter param(String name) {
     cache.checkOpen();
     return new Parameter(cache.store(), modelName(), name, false, cache.graph().isFrozen(name));
+  }
+
+  /**
+   * The fused recurrent vector {@code name} ({@code <node>_parameters}) seen gate by gate.
+   *
+   * @throws IllegalArgumentException if {@code name} is not a recurrent layer's vector
+   */
+  public RecurrentParameter recurrent(String name) {
+    RnnLayout layout = cache.graph().rnnLayout(name);
+    if (layout == null) {
+      throw new IllegalArgumentException(modelName() + " has no recurrent parameter vector '"
+          + name + "'");
+    }
+    return new RecurrentParameter(param(name), layout);
   }
 
   /**

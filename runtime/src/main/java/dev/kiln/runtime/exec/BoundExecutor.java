@@ -8,8 +8,13 @@ import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.graph.StateSpec;
 import dev.kiln.runtime.mxnet.MxException;
+import dev.kiln.runtime.mxnet.PreparedOp;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A graph bound to one set of input shapes: the arrays Kiln owns for those shapes and the MXNet
@@ -72,6 +77,9 @@ public final class BoundExecutor implements AutoCloseable {
   private final Tensor[] headGrads;
   private final Pointer[] headHandles;
   private final Tensor[] labels;
+  private final boolean carryState;
+  private final Map<String, Integer> stateBatch = new HashMap<>();
+  private final Map<Binding, List<PreparedOp>> carries = new HashMap<>();
   private Binding training;
   private Binding inference;
   private FiniteCheck inputCheck;
@@ -86,6 +94,16 @@ public final class BoundExecutor implements AutoCloseable {
    */
   public BoundExecutor(Graph graph, List<Shape> inputShapes, List<Shape> labelShapes,
       ParameterStore params, GradReq paramReq, GradReq inputReq) {
+    this(graph, inputShapes, labelShapes, params, paramReq, inputReq, true);
+  }
+
+  /**
+   * As the other constructor; with {@code carryState} off, stateful recurrent layers start every
+   * pass from zeros too (a classifier's training batches are independent).
+   */
+  public BoundExecutor(Graph graph, List<Shape> inputShapes, List<Shape> labelShapes,
+      ParameterStore params, GradReq paramReq, GradReq inputReq, boolean carryState) {
+    this.carryState = carryState;
     this.graph = graph;
     this.params = params;
     this.paramReq = paramReq;
@@ -96,6 +114,9 @@ public final class BoundExecutor implements AutoCloseable {
     this.inputGrads = new Tensor[specs.size()];
     this.labels = new Tensor[graph.labels().size()];
     graph.checkReshapes(inputShapes);
+    if (!graph.states().isEmpty()) {
+      stateBatches(inputShapes);
+    }
     Tensor[] heads = null;
     try {
       for (int i = 0; i < inputs.length; i++) {
@@ -108,7 +129,7 @@ public final class BoundExecutor implements AutoCloseable {
         labels[i] = Tensor.zeros(labelShapes.get(i));
       }
       training = bind(false);
-      heads = new Tensor[training.outputs.length];
+      heads = new Tensor[graph.outputs().size()];
       for (int i = 0; i < heads.length; i++) {
         heads[i] = Tensor.zeros(training.outputs[i].shape());
       }
@@ -161,6 +182,10 @@ public final class BoundExecutor implements AutoCloseable {
       } else if (graph.labels().contains(name)) {
         argHandles[a] = labels[graph.labels().indexOf(name)].handle();
         reqs[a] = GradReq.NULL.code;
+      } else if (graph.state(name) != null) {
+        argHandles[a] = params.states().array(graph.state(name), stateBatch.get(name),
+            carryState).handle();
+        reqs[a] = GradReq.NULL.code;
       } else {
         throw new IllegalStateException(graph.model() + ": no array for argument '" + name
             + "'");
@@ -201,6 +226,54 @@ public final class BoundExecutor implements AutoCloseable {
       Mx.api().MXExecutorFree(exec);
       throw e;
     }
+  }
+
+  /**
+   * The batch size each state argument is bound for: its layer's declared batch when that is a
+   * constant, otherwise the size this executor gives {@code BATCH}.
+   */
+  private void stateBatches(List<Shape> inputShapes) {
+    int batch = -1;
+    List<InputSpec> specs = graph.inputs();
+    for (int i = 0; i < specs.size() && batch < 0; i++) {
+      int[] declared = specs.get(i).shape().dims();
+      for (int d = 0; d < declared.length; d++) {
+        if (declared[d] == Shape.BATCH) {
+          batch = inputShapes.get(i).dim(d);
+          break;
+        }
+      }
+    }
+    for (StateSpec s : graph.states()) {
+      int b = s.batch() > 0 ? s.batch() : batch;
+      if (b < 0) {
+        throw new IllegalStateException(graph.model() + ": the batch size of state '"
+            + s.name() + "' is BATCH, but no input has a BATCH dimension");
+      }
+      stateBatch.put(s.name(), b);
+    }
+  }
+
+  /** The batch size of this executor's recurrent states, or -1 without any. */
+  public int stateBatch() {
+    return stateBatch.isEmpty() ? -1 : stateBatch.values().iterator().next();
+  }
+
+  /** The copies of {@code b}'s final states into the carried state arrays, made once. */
+  private List<PreparedOp> carry(Binding b) {
+    return carries.computeIfAbsent(b, k -> {
+      List<PreparedOp> ops = new ArrayList<>();
+      int first = graph.outputs().size();
+      for (StateSpec s : graph.states()) {
+        if (s.stateful()) {
+          Tensor target = params.states().array(s, stateBatch.get(s.name()), true);
+          ops.add(new PreparedOp("_copyto",
+              new Pointer[] {k.outputs[first + s.stateOutput()].handle()},
+              new Pointer[] {target.handle()}));
+        }
+      }
+      return List.copyOf(ops);
+    });
   }
 
   private boolean anyParamGradient() {
@@ -267,7 +340,7 @@ public final class BoundExecutor implements AutoCloseable {
     return (last == null ? training : last).outputs[i];
   }
 
-  /** Number of outputs. */
+  /** Number of the model's outputs (final states of stateful layers not counted). */
   public int outputCount() {
     return headGrads.length;
   }
@@ -291,6 +364,10 @@ public final class BoundExecutor implements AutoCloseable {
     if (!train) {
       params.refreshInferenceCopies();
     }
+    boolean carrying = carryState && graph.isStateful();
+    if (carrying) {
+      params.states().beforeCall(stateBatch());
+    }
     try {
       Mx.check(Mx.api().MXExecutorForward(b.exec, train ? 1 : 0), "MXExecutorForward");
     } catch (MxException e) {
@@ -298,6 +375,9 @@ public final class BoundExecutor implements AutoCloseable {
     }
     last = b;
     lastForwardTrained = train;
+    if (carrying) {
+      params.states().afterForward(carry(b));
+    }
   }
 
   private Binding inferenceBinding() {

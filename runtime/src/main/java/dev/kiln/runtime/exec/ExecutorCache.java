@@ -44,7 +44,7 @@ public final class ExecutorCache implements AutoCloseable {
     this.guard = new CallGuard(modelName);
     try {
       this.params = new ParameterStore(graph.params(), graph.auxStates(), graph::isFrozen,
-          graph.reorderedWeights(), guard);
+          graph.reorderedWeights(), guard, graph.states());
     } catch (RuntimeException e) {
       graph.close();
       throw e;
@@ -148,23 +148,28 @@ public final class ExecutorCache implements AutoCloseable {
    * {@code [BATCH, 5]} inputs of batch 2 and 3 cannot be one batch.
    */
   private void checkBatchAgrees(List<Shape> shapes) {
+    checkAgree(shapes, Shape.BATCH, "BATCH");
+    checkAgree(shapes, Shape.STEPS, "STEPS");
+  }
+
+  private void checkAgree(List<Shape> shapes, int placeholder, String what) {
     List<InputSpec> specs = graph.inputs();
-    int batch = -1;
+    int size = -1;
     String first = null;
     for (int i = 0; i < specs.size(); i++) {
       int[] declared = specs.get(i).shape().dims();
       for (int d = 0; d < declared.length; d++) {
-        if (declared[d] != Shape.BATCH) {
+        if (declared[d] != placeholder) {
           continue;
         }
-        int size = shapes.get(i).dim(d);
-        if (batch < 0) {
-          batch = size;
-          first = "'" + specs.get(i).name() + "' has " + size + " at axis " + d;
-        } else if (size != batch) {
-          throw new IllegalArgumentException(modelName + " inputs disagree on BATCH: " + first
-              + ", '" + specs.get(i).name() + "' has " + size + " at axis " + d
-              + "; every BATCH dimension of one call must have the same size");
+        int actual = shapes.get(i).dim(d);
+        if (size < 0) {
+          size = actual;
+          first = "'" + specs.get(i).name() + "' has " + actual + " at axis " + d;
+        } else if (actual != size) {
+          throw new IllegalArgumentException(modelName + " inputs disagree on " + what + ": "
+              + first + ", '" + specs.get(i).name() + "' has " + actual + " at axis " + d
+              + "; every " + what + " dimension of one call must have the same size");
         }
       }
     }
@@ -247,8 +252,8 @@ public final class ExecutorCache implements AutoCloseable {
       }
       if (!s.isComplete()) {
         throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
-            + "': an executor needs a complete shape, with a size for every BATCH, got " + s
-            + "; for example " + declared.withBatch(32));
+            + "': an executor needs a complete shape, with a size for every BATCH and STEPS, got "
+            + s + "; for example " + declared.withBatch(32).withSteps(10));
       }
       if (!declared.accepts(s)) {
         throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()

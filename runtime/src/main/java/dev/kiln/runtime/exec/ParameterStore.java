@@ -4,6 +4,7 @@ import com.sun.jna.Pointer;
 import dev.kiln.runtime.graph.AuxSpec;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.StateSpec;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -79,6 +80,7 @@ public final class ParameterStore implements AutoCloseable {
   private long copiesVersion = -1;
   private Gradients gradients = Gradients.ZERO;
   private final CallGuard guard;
+  private final StateStore states;
   private boolean checkGradients = true;
   private FiniteCheck gradientCheck;
   private long updates;
@@ -95,7 +97,7 @@ public final class ParameterStore implements AutoCloseable {
 
   /** Allocates a zero weight and gradient array for every spec. */
   public ParameterStore(List<ParamSpec> specs) {
-    this(specs, List.of(), name -> false, Set.of(), new CallGuard("parameters"));
+    this(specs, List.of(), name -> false, Set.of(), new CallGuard("parameters"), List.of());
   }
 
   /**
@@ -103,11 +105,12 @@ public final class ParameterStore implements AutoCloseable {
    * auxiliary state, filled with its kind's initial value (moving means 0, variances 1).
    * Trainable parameters named in {@code reordered} (see {@link
    * dev.kiln.runtime.graph.Graph#reorderedWeights()}) also get an inference copy. Every user of
-   * the arrays enters {@code guard} first.
+   * the arrays enters {@code guard} first. {@code states} are the graph's recurrent states.
    */
   public ParameterStore(List<ParamSpec> specs, List<AuxSpec> auxSpecs,
-      Predicate<String> frozen, Set<String> reordered, CallGuard guard) {
+      Predicate<String> frozen, Set<String> reordered, CallGuard guard, List<StateSpec> states) {
     this.guard = guard;
+    this.states = new StateStore(guard.model(), states);
     try {
       for (AuxSpec spec : auxSpecs) {
         Tensor v = Tensor.zeros(spec.shape());
@@ -183,6 +186,11 @@ public final class ParameterStore implements AutoCloseable {
   /** The slot of parameter {@code name}, or null. */
   public Slot get(String name) {
     return slots.get(name);
+  }
+
+  /** The model's recurrent states (see {@link StateStore}). */
+  public StateStore states() {
+    return states;
   }
 
   /** The thread contract of the model these arrays belong to (see {@link CallGuard}). */
@@ -339,6 +347,7 @@ public final class ParameterStore implements AutoCloseable {
       gradientCheck.close();
       gradientCheck = null;
     }
+    states.close();
     inferenceCopies.values().forEach(Tensor::close);
     inferenceCopies.clear();
     refreshCopies.clear();

@@ -4,6 +4,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.mxnet.Mx;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,18 +25,17 @@ public final class Graph implements AutoCloseable {
   private final List<AuxSpec> auxStates;
   private final Set<String> frozen;
   private final List<ReshapeGuard.Check> reshapes;
+  private final List<StateSpec> states;
+  private final Map<String, RnnLayout> rnnLayouts;
   private Set<String> reordered;
   private boolean closed;
 
   Graph(String model, Pointer symbol, List<InputSpec> inputs, List<String> outputs,
-      List<ParamSpec> params, List<String> labels, List<String> arguments, SourceMap sources) {
-    this(model, symbol, inputs, outputs, params, labels, arguments, sources, List.of(),
-        Set.of(), List.of());
-  }
-
-  Graph(String model, Pointer symbol, List<InputSpec> inputs, List<String> outputs,
       List<ParamSpec> params, List<String> labels, List<String> arguments, SourceMap sources,
-      List<AuxSpec> auxStates, Set<String> frozen, List<ReshapeGuard.Check> reshapes) {
+      List<AuxSpec> auxStates, Set<String> frozen, List<ReshapeGuard.Check> reshapes,
+      List<StateSpec> states, Map<String, RnnLayout> rnnLayouts) {
+    this.states = List.copyOf(states);
+    this.rnnLayouts = Map.copyOf(rnnLayouts);
     this.auxStates = List.copyOf(auxStates);
     this.frozen = Set.copyOf(frozen);
     this.reshapes = List.copyOf(reshapes);
@@ -59,9 +59,40 @@ public final class Graph implements AutoCloseable {
     return inputs;
   }
 
-  /** The names of the output nodes, in declaration order. */
+  /**
+   * The names of the output nodes, in declaration order. The symbol may have more outputs after
+   * these: the final states of stateful recurrent layers ({@link #states()}).
+   */
   public List<String> outputs() {
     return outputs;
+  }
+
+  /** The recurrent state arguments, in the order their layers were built. */
+  public List<StateSpec> states() {
+    return states;
+  }
+
+  /** The state argument named {@code name}, or null. */
+  public StateSpec state(String name) {
+    for (StateSpec s : states) {
+      if (s.name().equals(name)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** Whether any recurrent layer carries its state from call to call. */
+  public boolean isStateful() {
+    return states.stream().anyMatch(StateSpec::stateful);
+  }
+
+  /**
+   * The layout of the fused recurrent vector {@code name} (a {@link ParamSpec.Kind#RECURRENT}
+   * parameter), or null for any other parameter.
+   */
+  public RnnLayout rnnLayout(String name) {
+    return rnnLayouts.get(name);
   }
 
   /** The learnable parameters, in MXNet's argument order. */

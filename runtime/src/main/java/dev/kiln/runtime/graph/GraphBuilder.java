@@ -42,6 +42,9 @@ public final class GraphBuilder implements AutoCloseable {
   private final Map<String, String> auxNodes = new LinkedHashMap<>();
   private final Set<String> frozenNodes = new HashSet<>();
   private final List<ReshapeGuard.Check> reshapes = new ArrayList<>();
+  private final Map<String, RnnLayout> rnnLayouts = new LinkedHashMap<>();
+  private final List<StateSpec> states = new ArrayList<>();
+  private final List<Sym> stateOutputs = new ArrayList<>();
   private final boolean classifier;
   private boolean built;
 
@@ -356,7 +359,8 @@ public final class GraphBuilder implements AutoCloseable {
 
   private boolean isVariable(Sym s) {
     return inputs.stream().anyMatch(i -> i.name().equals(s.name()))
-        || paramKinds.containsKey(s.name()) || auxKinds.containsKey(s.name());
+        || paramKinds.containsKey(s.name()) || auxKinds.containsKey(s.name())
+        || states.stream().anyMatch(st -> st.name().equals(s.name()));
   }
 
   /**
@@ -417,6 +421,146 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   /**
+   * A recurrent layer over a batch-first sequence {@code [N, T, in]} (whose shape the processor
+   * inferred as {@code inputShape}): MXNet's fused {@code RNN} operator, which is time-major, so
+   * the sequence is swapped to {@code [T, N, in]} and back. One parameter, {@code
+   * <node>_parameters}, the flat vector of {@link RnnLayout}; state arguments {@code
+   * <node>_state} (and an LSTM's {@code <node>_state_cell}), {@code [layers·dirs, N, units]}
+   * (see {@link StateSpec}). Output {@code [N, T, units·dirs]}, or with {@code
+   * returnSequences} off the final hidden state of the last layer, {@code [N, units·dirs]}
+   * (forward direction: its output at step T-1; reverse direction: at step 0).
+   *
+   * <p>With dropout between stacked layers, each layer is its own one-layer operator reading
+   * its runs of the flat vector, with {@code Dropout} between them: oneDNN's fused kernel
+   * ignores the operator's {@code p} in MXNet 1.9.1.
+   */
+  public Sym rnn(NodeSource src, Sym x, Shape inputShape, RnnSpec spec) {
+    checkOpen();
+    if (inputShape.rank() != 3 || inputShape.dim(2) < 1) {
+      throw new ModelException(src, src + ": a recurrent layer needs a [BATCH, steps, features] "
+          + "input, got " + inputShape, null);
+    }
+    String node = src.node();
+    RnnLayout layout = spec.layout(inputShape.dim(2));
+    boolean lstm = spec.mode() == RnnLayout.Mode.LSTM;
+    String paramName = node + "_parameters";
+    paramKinds.put(paramName, ParamSpec.Kind.RECURRENT);
+    paramNodes.put(paramName, node);
+    knownShapes.put(paramName, Shape.of(Math.toIntExact(layout.size())));
+    rnnLayouts.put(paramName, layout);
+    Sym params = variable(paramName);
+    int batch = inputShape.dim(0) > 0 ? inputShape.dim(0) : Shape.BATCH;
+    Sym state = stateVariable(node + "_state", node, false, layout, batch);
+    Sym cell = lstm ? stateVariable(node + "_state_cell", node, true, layout, batch) : null;
+    Sym data = op(src, "SwapAxis", node + "_tnc", attrs("dim1", 0, "dim2", 1), List.of("data"),
+        List.of(x));
+    Sym out;
+    Sym hy;
+    Sym cy = null;
+    if (spec.layers() == 1 || spec.dropout() == 0) {
+      Sym rnn = rnnOp(src, node, layout, data, params, state, cell);
+      out = output(rnn, 0);
+      hy = output(rnn, 1);
+      cy = lstm ? output(rnn, 2) : null;
+    } else {
+      int dirs = layout.directions();
+      List<Sym> hys = new ArrayList<>();
+      List<Sym> cys = new ArrayList<>();
+      Sym in = data;
+      for (int l = 0; l < spec.layers(); l++) {
+        String name = node + "_l" + l;
+        long[] runs = layout.layerRuns(l);
+        Sym w = slice(src, name + "_weights", params, 0, runs[0], runs[0] + runs[1]);
+        Sym b = slice(src, name + "_biases", params, 0, runs[2], runs[2] + runs[3]);
+        Sym p = op(src, "Concat", name + "_parameters", attrs("num_args", 2, "dim", 0), null,
+            List.of(w, b));
+        Sym h0 = slice(src, name + "_state", state, 0, (long) l * dirs, (long) (l + 1) * dirs);
+        Sym c0 = lstm ? slice(src, name + "_state_cell", cell, 0, (long) l * dirs,
+            (long) (l + 1) * dirs) : null;
+        Sym rnn = rnnOp(src, name, layout.layer(l), in, p, h0, c0);
+        in = output(rnn, 0);
+        hys.add(output(rnn, 1));
+        if (lstm) {
+          cys.add(output(rnn, 2));
+        }
+        if (l < spec.layers() - 1) {
+          in = op(src, "Dropout", name + "_dropout", attrs("p", spec.dropout()),
+              List.of("data"), List.of(in));
+        }
+      }
+      out = in;
+      hy = op(src, "Concat", node + "_state_output", attrs("num_args", hys.size(), "dim", 0),
+          null, hys);
+      cy = lstm ? op(src, "Concat", node + "_statecell_output",
+          attrs("num_args", cys.size(), "dim", 0), null, cys) : null;
+    }
+    if (spec.stateful()) {
+      addStateOutput(src, node + "_state", hy);
+      if (lstm) {
+        addStateOutput(src, node + "_state_cell", cy);
+      }
+    }
+    if (spec.returnSequences()) {
+      return op(src, "SwapAxis", node + "_ntc", attrs("dim1", 0, "dim2", 1), List.of("data"),
+          List.of(out));
+    }
+    int dirs = layout.directions();
+    int rows = layout.layers() * dirs;
+    Sym last = slice(src, node + "_final", hy, 0, rows - dirs, rows);
+    Sym batchFirst = op(src, "SwapAxis", node + "_final_ndh", attrs("dim1", 0, "dim2", 1),
+        List.of("data"), List.of(last));
+    return op(src, "Reshape", node + "_last", attrs("shape", "(0,-1)"), List.of("data"),
+        List.of(batchFirst));
+  }
+
+  private Sym rnnOp(NodeSource src, String name, RnnLayout layout, Sym data, Sym params,
+      Sym state, Sym cell) {
+    List<String> keys = new ArrayList<>(List.of("data", "parameters", "state"));
+    List<Sym> args = new ArrayList<>(List.of(data, params, state));
+    if (cell != null) {
+      keys.add("state_cell");
+      args.add(cell);
+    }
+    return op(src, "RNN", name, attrs("mode", layout.mode().mxnetName(), "state_size",
+        layout.units(), "num_layers", layout.layers(), "bidirectional", layout.bidirectional(),
+        "p", 0.0, "state_outputs", true), keys, args);
+  }
+
+  private Sym slice(NodeSource src, String name, Sym x, int axis, long begin, long end) {
+    return op(src, "slice_axis", name, attrs("axis", axis, "begin", begin, "end", end),
+        List.of("data"), List.of(x));
+  }
+
+  private Sym stateVariable(String name, String node, boolean cell, RnnLayout layout,
+      int batch) {
+    states.add(new StateSpec(name, node, cell, layout, false, -1, batch));
+    knownShapes.put(name, layout.stateShape(batch > 0 ? batch : 1));
+    return variable(name);
+  }
+
+  /** Marks {@code name}'s state stateful: its final value {@code last} becomes a graph output. */
+  private void addStateOutput(NodeSource src, String name, Sym last) {
+    Sym blocked = op(src, "BlockGrad", name + "_carry", attrs(), List.of("data"), List.of(last));
+    for (int i = 0; i < states.size(); i++) {
+      StateSpec s = states.get(i);
+      if (s.name().equals(name)) {
+        states.set(i, new StateSpec(s.name(), s.node(), s.cell(), s.layout(), true,
+            stateOutputs.size(), s.batch()));
+      }
+    }
+    stateOutputs.add(blocked);
+  }
+
+  /** Output {@code index} of the multi-output symbol {@code s}, as a symbol of its own. */
+  private Sym output(Sym s, int index) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolGetOutput(((SymNode) s).handle(), index, ref),
+        "MXSymbolGetOutput(" + s.name() + ", " + index + ")");
+    handles.add(ref.getValue());
+    return new SymNode(s.name() + "_output" + index, ref.getValue());
+  }
+
+  /**
    * Freezes every parameter of the node declared at {@code src} (a {@code @Frozen} node): the
    * graph reports them through {@link Graph#isFrozen}, executors bind them without gradients
    * and updates skip them. Call it before or after the node's layer method.
@@ -439,11 +583,14 @@ public final class GraphBuilder implements AutoCloseable {
     built = true;
     Pointer group = null;
     try {
-      Pointer[] outs = new Pointer[outputs.size()];
+      Pointer[] outs = new Pointer[outputs.size() + stateOutputs.size()];
       List<String> outputNames = new ArrayList<>();
-      for (int i = 0; i < outs.length; i++) {
+      for (int i = 0; i < outputs.size(); i++) {
         outs[i] = ((SymNode) outputs.get(i)).handle();
         outputNames.add(outputs.get(i).name());
+      }
+      for (int i = 0; i < stateOutputs.size(); i++) {
+        outs[outputs.size() + i] = ((SymNode) stateOutputs.get(i)).handle();
       }
       PointerByReference ref = new PointerByReference();
       Mx.check(Mx.api().MXSymbolCreateGroup(outs.length, outs, ref), "MXSymbolCreateGroup");
@@ -475,7 +622,7 @@ public final class GraphBuilder implements AutoCloseable {
         auxStates.add(new AuxSpec(aux, auxShapes.get(aux), auxNodes.get(aux), kind));
       }
       Graph graph = new Graph(model, group, inputs, outputNames, params, labels, arguments,
-          sourceMap, auxStates, frozen, reshapes);
+          sourceMap, auxStates, frozen, reshapes, states, rnnLayouts);
       group = null;
       return graph;
     } finally {

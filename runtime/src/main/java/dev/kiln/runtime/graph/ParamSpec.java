@@ -17,6 +17,12 @@ public record ParamSpec(String name, Shape shape, String node, Kind kind) {
     /** A bias (or a normalisation's beta): initialised to zero. */
     BIAS,
     /** A normalisation's scale (gamma): initialised to one. */
-    GAMMA
+    GAMMA,
+    /**
+     * A fused recurrent layer's flat vector ({@code <node>_parameters}): each gate's matrices
+     * initialised by the model's initialiser with their own fans, biases at zero (an LSTM's
+     * forget-gate input bias at one); see {@link Graph#rnnLayout}.
+     */
+    RECURRENT
   }
 }

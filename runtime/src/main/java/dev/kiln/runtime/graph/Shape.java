@@ -3,12 +3,15 @@ package dev.kiln.runtime.graph;
 import java.util.Arrays;
 
 /**
- * An immutable tensor shape. A dimension of {@link dev.kiln.annotations.Dim#BATCH} (-1) is
- * fixed only when an executor is bound.
+ * An immutable tensor shape. A dimension of {@link dev.kiln.annotations.Dim#BATCH} (-1) or
+ * {@link dev.kiln.annotations.Dim#STEPS} (-5) is fixed only when an executor is bound.
  */
 public final class Shape {
   /** The placeholder of a batch dimension, {@link dev.kiln.annotations.Dim#BATCH}. */
   public static final int BATCH = -1;
+
+  /** The placeholder of a number of steps, {@link dev.kiln.annotations.Dim#STEPS}. */
+  public static final int STEPS = -5;
 
   private final int[] dims;
 
@@ -19,9 +22,9 @@ public final class Shape {
   /** A shape with the given dimensions (copied). */
   public static Shape of(int... dims) {
     for (int d : dims) {
-      if (d < -1 || d == 0) {
-        throw new IllegalArgumentException(
-            "a dimension must be positive or BATCH (-1), got " + Arrays.toString(dims));
+      if (d <= 0 && d != BATCH && d != STEPS) {
+        throw new IllegalArgumentException("a dimension must be positive, BATCH (-1) or STEPS "
+            + "(-5), got " + Arrays.toString(dims));
       }
     }
     return new Shape(dims.clone());
@@ -38,12 +41,23 @@ public final class Shape {
     return of(d);
   }
 
+  /** This shape with every {@code STEPS} dimension set to {@code steps}. */
+  public Shape withSteps(int steps) {
+    int[] d = dims.clone();
+    for (int i = 0; i < d.length; i++) {
+      if (d[i] == STEPS) {
+        d[i] = steps;
+      }
+    }
+    return of(d);
+  }
+
   /** Number of dimensions. */
   public int rank() {
     return dims.length;
   }
 
-  /** Size of dimension {@code i}; -1 for BATCH. */
+  /** Size of dimension {@code i}; {@link #BATCH} or {@link #STEPS} for those. */
   public int dim(int i) {
     return dims[i];
   }
@@ -66,7 +80,7 @@ public final class Shape {
   /** Number of elements; only for complete shapes. */
   public long size() {
     if (!isComplete()) {
-      throw new IllegalStateException("shape " + this + " has a BATCH dimension");
+      throw new IllegalStateException("shape " + this + " is not complete");
     }
     long n = 1;
     for (int d : dims) {
@@ -75,13 +89,16 @@ public final class Shape {
     return n;
   }
 
-  /** Whether the complete shape {@code actual} fits this one ({@code BATCH} matches any size). */
+  /**
+   * Whether the complete shape {@code actual} fits this one ({@code BATCH} and {@code STEPS}
+   * match any size).
+   */
   public boolean accepts(Shape actual) {
     if (actual.dims.length != dims.length) {
       return false;
     }
     for (int i = 0; i < dims.length; i++) {
-      if (dims[i] != -1 && dims[i] != actual.dims[i]) {
+      if (dims[i] >= 0 && dims[i] != actual.dims[i]) {
         return false;
       }
     }
@@ -121,7 +138,8 @@ public final class Shape {
       if (i > 0) {
         b.append(", ");
       }
-      b.append(dims[i] == -1 ? "BATCH" : Integer.toString(dims[i]));
+      b.append(dims[i] == BATCH ? "BATCH" : dims[i] == STEPS ? "STEPS"
+          : Integer.toString(dims[i]));
     }
     return b.append(']').toString();
   }

@@ -102,7 +102,8 @@ public final class HandleCounter {
       }
       case "MXNDArrayFree" -> FREED.incrementAndGet(Kind.NDARRAY.ordinal());
       case "MXSymbolCreateVariable", "MXSymbolCreateAtomicSymbol", "MXSymbolCreateGroup",
-          "MXSymbolCreateFromJSON" -> CREATED.incrementAndGet(Kind.SYMBOL.ordinal());
+          "MXSymbolCreateFromJSON", "MXSymbolGetInternals", "MXSymbolGetOutput" ->
+          CREATED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXSymbolFree" -> FREED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXExecutorBindEX" -> CREATED.incrementAndGet(Kind.EXECUTOR.ordinal());
       case "MXExecutorFree" -> FREED.incrementAndGet(Kind.EXECUTOR.ordinal());

@@ -85,6 +85,9 @@ public interface MxApi extends Library {
 
   int MXSymbolGetInternals(Pointer sym, PointerByReference out);
 
+  /** A new symbol for output {@code index} of {@code sym}; the caller frees it. */
+  int MXSymbolGetOutput(Pointer sym, int index, PointerByReference out);
+
   int MXSymbolSaveToJSON(Pointer sym, PointerByReference outJson);
 
   int MXSymbolCreateFromJSON(String json, PointerByReference out);

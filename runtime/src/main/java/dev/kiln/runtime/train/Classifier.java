@@ -420,7 +420,7 @@ public final class Classifier implements AutoCloseable {
   private BoundExecutor bind(int batch) {
     List<Shape> shapes = graph.inputs().stream().map(in -> withBatch(in, batch)).toList();
     return new BoundExecutor(graph, shapes, List.of(Shape.of(batch)), store, GradReq.WRITE,
-        GradReq.NULL);
+        GradReq.NULL, false);
   }
 
   /** The input array of the executor for {@code batch}, for loops that fill it directly. */

@@ -1,5 +1,6 @@
 package dev.kiln.sample.e2e;
 
+import dev.kiln.runtime.GradientCheck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.ndarray.NDManager;

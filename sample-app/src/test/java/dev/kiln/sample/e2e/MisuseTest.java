@@ -181,7 +181,8 @@ class MisuseTest {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> m.exec(dev.kiln.runtime.graph.Shape.of(-1, 784)));
       assertEquals("FashionMlpModel input 'pixels': an executor needs a complete shape, with a "
-          + "size for every BATCH, got [BATCH, 784]; for example [32, 784]", e.getMessage());
+          + "size for every BATCH and STEPS, got [BATCH, 784]; for example [32, 784]",
+          e.getMessage());
     }
   }
 

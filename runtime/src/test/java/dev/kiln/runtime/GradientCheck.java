@@ -1,10 +1,9 @@
-package dev.kiln.sample.e2e;
+package dev.kiln.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.exec.ParameterStore;
 import java.util.ArrayList;
@@ -22,8 +21,8 @@ import java.util.Random;
  * (a batch norm normalises with the batch's own statistics there; its moving averages are updated
  * by every such forward, but a training-mode output never reads them).
  */
-final class GradientCheck {
-  static final float EPS = 1e-2f;
+public final class GradientCheck {
+  public static final float EPS = 1e-2f;
   static final double RELATIVE_TOLERANCE = 1e-2;
   /** Below this magnitude both values count as zero (float32 rounding of L dominates there). */
   static final double ABSOLUTE_FLOOR = 2e-3;
@@ -38,7 +37,7 @@ final class GradientCheck {
   private boolean trainingLoss;
   private int checked;
 
-  GradientCheck(ModelRuntime model, NDManager nd, long[][] inputShapes, long seed) {
+  public GradientCheck(ModelRuntime model, NDManager nd, long[][] inputShapes, long seed) {
     this.model = model;
     this.nd = nd;
     this.inputShapes = inputShapes;
@@ -60,7 +59,7 @@ final class GradientCheck {
    * for an embedding or well-separated values for a max pool (so that no perturbation changes
    * which value is largest).
    */
-  GradientCheck withInput(int i, float[] values) {
+  public GradientCheck withInput(int i, float[] values) {
     if (values.length != inputs[i].length) {
       throw new IllegalArgumentException("input " + i + " takes " + inputs[i].length
           + " values, got " + values.length);
@@ -70,19 +69,19 @@ final class GradientCheck {
   }
 
   /** Leaves out input {@code i}'s gradient: its values are not differentiable (indices). */
-  GradientCheck skipInputGradient(int i) {
+  public GradientCheck skipInputGradient(int i) {
     skippedInputs.add(i);
     return this;
   }
 
   /** Computes the finite differences with training-mode forward passes. */
-  GradientCheck trainingModeLoss() {
+  public GradientCheck trainingModeLoss() {
     trainingLoss = true;
     return this;
   }
 
   /** Runs the check and returns how many gradient entries were compared. */
-  int run() {
+  public int run() {
     model.setTraining(true);
     NDArray[] headArrays = new NDArray[heads.length];
     NDArray[] outs = model.forward(arrays());
