@@ -441,6 +441,15 @@ public final class GraphBuilder implements AutoCloseable {
           + "input, got " + inputShape, null);
     }
     String node = src.node();
+    for (String variable : new String[] {"MXNET_MKLDNN_ENABLED", "MXNET_USE_MKLDNN_RNN"}) {
+      if ("0".equals(System.getenv(variable))) {
+        throw new ModelException(src, src + ": recurrent layers need MXNet's oneDNN RNN kernel, "
+            + "but " + variable + "=0 selects the native one, whose parameter gradients with "
+            + "grad_req add are wrong in MXNet 1.9.1 (apache/mxnet#17898; with "
+            + "MXNET_MKLDNN_ENABLED=0 alone the operator reads a state of the wrong kind); unset "
+            + variable, null);
+      }
+    }
     RnnLayout layout = spec.layout(inputShape.dim(2));
     boolean lstm = spec.mode() == RnnLayout.Mode.LSTM;
     String paramName = node + "_parameters";

@@ -355,7 +355,13 @@ public final class Classifier implements AutoCloseable {
 
   private int featureSize() {
     int n = 1;
-    for (int d : graph.inputs().get(0).shape().dims()) {
+    Shape input = graph.inputs().get(0).shape();
+    for (int d : input.dims()) {
+      if (d == Shape.STEPS) {
+        throw new IllegalStateException(modelName + ": the classifier reads examples of a fixed "
+            + "size, but input '" + graph.inputs().get(0).name() + "' has shape " + input
+            + "; declare a constant number of steps, or train with forward and backward");
+      }
       n *= d < 0 ? 1 : d;
     }
     return n;
