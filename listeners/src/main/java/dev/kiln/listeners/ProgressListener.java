@@ -12,17 +12,15 @@ import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Shows training progress: on a terminal, a progress bar per epoch with rate, ETA and the
- * running loss; otherwise (CI, redirected output) an SLF4J line every {@code logEvery} batches
- * and one per epoch.
+ * running loss, then one line per epoch; otherwise (CI, redirected output) a line every {@code
+ * logEvery} batches and one per epoch. Lines go to standard output by default, so progress shows
+ * without any logging set up; give a {@code Consumer} (e.g. an SLF4J logger's {@code info}) to
+ * send them elsewhere.
  */
 public final class ProgressListener implements TrainingListener {
-  private static final Logger LOG = LoggerFactory.getLogger(ProgressListener.class);
-
   private final PrintStream terminal;
   private final Consumer<String> log;
   private final int logEvery;
@@ -30,9 +28,9 @@ public final class ProgressListener implements TrainingListener {
   private double lossSum;
   private int examples;
 
-  /** A bar on a terminal, else an SLF4J line every 500 batches. */
+  /** A bar on a terminal, else a line every 500 batches; lines on standard output. */
   public ProgressListener() {
-    this(System.console() != null ? System.out : null, LOG::info, 500);
+    this(System.console() != null ? System.out : null, System.out::println, 500);
   }
 
   /**
@@ -65,7 +63,7 @@ public final class ProgressListener implements TrainingListener {
     double running = lossSum / examples;
     if (bar != null) {
       bar.stepTo(b.batch());
-      bar.setExtraMessage(String.format(Locale.ROOT, "loss %.4f", running));
+      bar.setExtraMessage(String.format(Locale.ROOT, "  loss %.4f", running));
     } else if (b.batch() % logEvery == 0) {
       log.accept(String.format(Locale.ROOT, "%s epoch %d/%d batch %d/%d loss %.4f",
           context.model(), b.epoch(), context.epochs(), b.batch(), context.batchesPerEpoch(),

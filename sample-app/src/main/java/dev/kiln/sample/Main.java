@@ -10,11 +10,9 @@ import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
 import dev.kiln.listeners.ChartWriter;
 import dev.kiln.runtime.train.CsvLogger;
-import dev.kiln.runtime.train.EpochStats;
 import dev.kiln.runtime.train.Evaluation;
 import dev.kiln.runtime.train.FitResult;
 import dev.kiln.listeners.ProgressListener;
-import dev.kiln.runtime.train.TrainingListener;
 import dev.kiln.sample.bench.Bench;
 import dev.kiln.sample.data.DatasetNotFoundException;
 import dev.kiln.sample.data.FashionMnist;
@@ -69,6 +67,27 @@ public final class Main implements Runnable {
     spec.commandLine().usage(System.out);
   }
 
+  /**
+   * Loads checkpoint {@code prefix} as {@code kind}, turning a missing file or a checkpoint of
+   * another model into a message that names the option, the value and the fix.
+   */
+  static SampleModel loadCheckpoint(SampleModel.Kind kind, Path prefix) {
+    Path params = prefix.resolveSibling(prefix.getFileName() + "-0000.params");
+    if (!Files.isRegularFile(params)) {
+      throw new IllegalArgumentException("--checkpoint " + prefix + ": there is no checkpoint "
+          + "there (" + params + " does not exist); give the prefix a train run wrote, e.g. "
+          + "out/" + kind.cliName + " after `train --model " + kind.cliName + "`");
+    }
+    try {
+      return kind.load(prefix);
+    } catch (java.io.UncheckedIOException e) {
+      String why = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+      throw new IllegalArgumentException("--checkpoint " + prefix + " does not load as --model "
+          + kind.cliName + ": " + why + "; if it is another model's checkpoint, give that "
+          + "model with --model (" + SampleModel.Kind.names() + ")", e);
+    }
+  }
+
   /** Options every command that reads data or a model shares. */
   static final class Common {
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
@@ -87,7 +106,8 @@ public final class Main implements Runnable {
 
   /** {@code train}: trains a model and writes checkpoint, metrics CSV and chart. */
   @Command(name = "train", mixinStandardHelpOptions = true,
-      description = "Train a model; write checkpoint, metrics.csv and training.png to --out.")
+      description = "Train a model; write its checkpoint, NAME-metrics.csv and NAME-training.png "
+          + "to --out.")
   static final class Train implements Callable<Integer> {
     @Mixin
     Common common;
@@ -150,20 +170,13 @@ public final class Main implements Runnable {
           data.train().size(), data.test().size(), common.data);
       Files.createDirectories(out);
       Path prefix = out.resolve(common.model.cliName);
+      Path metrics = out.resolve(common.model.cliName + "-metrics.csv");
+      Path chart = out.resolve(common.model.cliName + "-training.png");
       try (SampleModel model = common.model.create(seed); Optimizer opt = optimizer()) {
         o.print(model.summary());
-        TrainingListener report = new TrainingListener() {
-          @Override
-          public void onEpochEnd(dev.kiln.runtime.train.FitContext c, EpochStats e) {
-            o.printf(Locale.ROOT, "epoch %d/%d  train loss %.4f acc %.4f  test loss %.4f acc "
-                + "%.4f  %.1f s%n", e.epoch(), c.epochs(), e.trainLoss(), e.trainAccuracy(),
-                e.validation().loss(), e.validation().accuracy(), e.seconds());
-          }
-        };
         FitResult r = model.classifier().fit(
             DataLoader.of(data.train(), batchSize).shuffled(seed), data.test(), epochs, opt,
-            new ProgressListener(), new CsvLogger(out.resolve("metrics.csv")),
-            new ChartWriter(out.resolve("training.png")), report);
+            new ProgressListener(), new CsvLogger(metrics), new ChartWriter(chart));
         model.save().accept(prefix);
         if (r.stopReason() != null) {
           o.println("stopped early: " + r.stopReason());
@@ -171,8 +184,8 @@ public final class Main implements Runnable {
         if (r.last() != null) {
           o.printf(Locale.ROOT, "test accuracy %.4f%n", r.last().validation().accuracy());
         }
-        o.println("wrote " + prefix + "-symbol.json, " + prefix + "-0000.params, "
-            + out.resolve("metrics.csv") + ", " + out.resolve("training.png"));
+        o.println("wrote " + prefix + "-symbol.json, " + prefix + "-0000.params, " + metrics
+            + ", " + chart);
         return r.stopReason() == null ? 0 : 3;
       }
     }
@@ -221,7 +234,7 @@ public final class Main implements Runnable {
     @Override
     public Integer call() throws Exception {
       FashionMnist data = common.load();
-      try (SampleModel model = common.model.load(checkpoint)) {
+      try (SampleModel model = loadCheckpoint(common.model, checkpoint)) {
         Evaluation e = model.classifier().evaluate(data.test());
         System.out.printf(Locale.ROOT, "%s on %d test images: loss %.4f, accuracy %.4f%n",
             checkpoint, e.examples(), e.loss(), e.accuracy());
@@ -247,8 +260,16 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      Dataset test = common.load().test().first(count);
-      try (SampleModel model = common.model.load(checkpoint)) {
+      if (count < 1) {
+        throw new IllegalArgumentException("--count must be at least 1, got " + count);
+      }
+      Dataset all = common.load().test();
+      if (count > all.size()) {
+        throw new IllegalArgumentException("--count must be at most " + all.size() + " (the "
+            + "test set has " + all.size() + " images), got " + count);
+      }
+      Dataset test = all.first(count);
+      try (SampleModel model = loadCheckpoint(common.model, checkpoint)) {
         Classifier c = model.classifier();
         float[] probs = c.predict(test.features(), test.size());
         int[] predicted = c.predict(test);
@@ -285,7 +306,14 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      try (SampleModel m = checkpoint == null ? model.create(seed) : model.load(checkpoint)) {
+      Path parent = to.toAbsolutePath().getParent();
+      if (parent != null && !Files.isDirectory(parent)) {
+        throw new IllegalArgumentException("--to " + to + ": directory " + parent + " does not "
+            + "exist; create it first (export writes " + to.getFileName() + "-symbol.json and "
+            + to.getFileName() + "-0000.params into it)");
+      }
+      try (SampleModel m = checkpoint == null ? model.create(seed)
+          : loadCheckpoint(model, checkpoint)) {
         m.save().accept(to);
       }
       System.out.println("wrote " + to + "-symbol.json and " + to + "-0000.params");

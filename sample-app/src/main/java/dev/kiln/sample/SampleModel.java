@@ -60,6 +60,11 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
       };
     }
 
+    /** The command-line names, e.g. {@code mlp, lenet}. */
+    static String names() {
+      return String.join(", ", Arrays.stream(values()).map(k -> k.cliName).toList());
+    }
+
     /** The kind whose command-line name is {@code name}. */
     static Kind parse(String name) {
       for (Kind k : values()) {

@@ -58,9 +58,11 @@ class MainTest {
         "--out", out.toString());
     assertEquals(0, train.code(), train.err());
     assertTrue(train.out().contains("epoch 2/2"), train.out());
+    assertEquals(1, train.out().lines().filter(l -> l.contains("epoch 2/2  train loss"))
+        .count(), "one line per epoch: " + train.out());
     assertTrue(train.out().contains("test accuracy"), train.out());
-    for (String f : new String[] {"mlp-symbol.json", "mlp-0000.params", "metrics.csv",
-        "training.png"}) {
+    for (String f : new String[] {"mlp-symbol.json", "mlp-0000.params", "mlp-metrics.csv",
+        "mlp-training.png"}) {
       assertTrue(Files.size(out.resolve(f)) > 0, f);
     }
     Run eval = run("eval", "--data", data.toString(), "--checkpoint", out.resolve("mlp")
@@ -76,6 +78,65 @@ class MainTest {
     assertEquals(0, export.code(), export.err());
     assertEquals(-1L, Files.mismatch(out.resolve("mlp-0000.params"),
         dir.resolve("exported-0000.params")));
+  }
+
+  @Test
+  void aMissingCheckpointNamesTheOptionTheFileAndTheFix() throws Exception {
+    Path data = data();
+    Run r = run("eval", "--data", data.toString(), "--checkpoint", dir.resolve("nope")
+        .toString());
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("--checkpoint " + dir.resolve("nope") + ": there is no "
+        + "checkpoint there (" + dir.resolve("nope-0000.params") + " does not exist); give the "
+        + "prefix a train run wrote, e.g. out/mlp after `train --model mlp`"), r.err());
+  }
+
+  @Test
+  void anotherModelsCheckpointSaysWhichOptionPicksTheModel() throws Exception {
+    Path data = data();
+    Path out = Files.createDirectories(dir.resolve("out"));
+    assertEquals(0, run("export", "--model", "lenet", "--to", out.resolve("lenet").toString())
+        .code(), "export a fresh LeNet");
+    Run r = run("eval", "--data", data.toString(), "--checkpoint", out.resolve("lenet")
+        .toString());
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("--checkpoint " + out.resolve("lenet") + " does not load as "
+        + "--model mlp: "), r.err());
+    assertTrue(r.err().contains("if it is another model's checkpoint, give that model with "
+        + "--model (mlp, lenet)"), r.err());
+  }
+
+  @Test
+  void countOutsideTheTestSetIsRefusedWithItsBounds() throws Exception {
+    Path data = data();
+    Path out = Files.createDirectories(dir.resolve("out"));
+    assertEquals(0, run("export", "--to", out.resolve("mlp").toString()).code());
+    Run zero = run("predict", "--data", data.toString(), "--checkpoint",
+        out.resolve("mlp").toString(), "--count", "0");
+    assertEquals(1, zero.code());
+    assertTrue(zero.err().startsWith("--count must be at least 1, got 0"), zero.err());
+    Run many = run("predict", "--data", data.toString(), "--checkpoint",
+        out.resolve("mlp").toString(), "--count", "20000");
+    assertEquals(1, many.code());
+    assertTrue(many.err().startsWith("--count must be at most 10 (the test set has 10 images), "
+        + "got 20000"), many.err());
+  }
+
+  @Test
+  void exportIntoAMissingDirectoryIsRefused() {
+    Path target = dir.resolve("no/such/dir/x");
+    Run r = run("export", "--to", target.toString());
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("--to " + target + ": directory " + target.getParent()
+        + " does not exist; create it first"), r.err());
+    assertTrue(!Files.exists(target.getParent()), "nothing was created");
+  }
+
+  @Test
+  void benchHelpShowsNoPhantomCommand() {
+    Run r = run("bench", "--help");
+    assertEquals(0, r.code());
+    assertTrue(!r.out().contains("[COMMAND]"), r.out());
   }
 
   @Test

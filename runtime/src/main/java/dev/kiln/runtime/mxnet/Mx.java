@@ -50,6 +50,7 @@ public final class Mx {
     if (System.getProperty("OPT_OUT_TRACKING") == null) {
       System.setProperty("OPT_OUT_TRACKING", "true");
     }
+    quietDefaults();
     Engine.getEngine("MXNet");
     MxApi api = Native.load(LibUtils.getLibName(), MxApi.class);
     if (HandleCounter.enabled()) {
@@ -60,6 +61,26 @@ public final class Mx {
     }
     check(api, api.MXRandomSeed(Integer.getInteger(SEED_PROPERTY, 0)), "MXRandomSeed");
     return api;
+  }
+
+  /** The C library's {@code setenv}, to set MXNet's variables before it reads them. */
+  private interface LibC extends com.sun.jna.Library {
+    int setenv(String name, String value, int overwrite);
+  }
+
+  /**
+   * Environment defaults that keep a CPU run quiet, set before MXNet reads them unless the user
+   * set them: {@code MXNET_SUBGRAPH_VERBOSE=0} (MXNet otherwise prints "Subgraph backend MKLDNN
+   * is activated." at every bind).
+   */
+  private static void quietDefaults() {
+    if (System.getenv("MXNET_SUBGRAPH_VERBOSE") == null) {
+      try {
+        Native.load("c", LibC.class).setenv("MXNET_SUBGRAPH_VERBOSE", "0", 0);
+      } catch (UnsatisfiedLinkError e) {
+        // Not a POSIX C library: MXNet keeps printing its notice, nothing else changes.
+      }
+    }
   }
 
   /** The loaded library; the first call loads it. */
