@@ -46,7 +46,15 @@ public final class ModelRuntime implements AutoCloseable {
    * with {@code init} from {@code seed} (biases start at zero, normalisation scales at one).
    */
   public ModelRuntime(String modelName, Graph graph, Init init, long seed) {
-    this.cache = new ExecutorCache(modelName, graph);
+    this(modelName, graph, init, seed, 0);
+  }
+
+  /**
+   * As {@link #ModelRuntime(String, Graph, Init, long)}, with every array and executor on CPU
+   * context {@code cpu(device)}: a replica for data-parallel training on several contexts.
+   */
+  public ModelRuntime(String modelName, Graph graph, Init init, long seed, int device) {
+    this.cache = new ExecutorCache(modelName, graph, device);
     try {
       initialize(init, seed);
     } catch (RuntimeException e) {

@@ -120,18 +120,18 @@ public final class BoundExecutor implements AutoCloseable {
     Tensor[] heads = null;
     try {
       for (int i = 0; i < inputs.length; i++) {
-        inputs[i] = Tensor.zeros(inputShapes.get(i));
+        inputs[i] = Tensor.zeros(inputShapes.get(i), params.device());
         if (inputReq != GradReq.NULL) {
-          inputGrads[i] = Tensor.zeros(inputShapes.get(i));
+          inputGrads[i] = Tensor.zeros(inputShapes.get(i), params.device());
         }
       }
       for (int i = 0; i < labels.length; i++) {
-        labels[i] = Tensor.zeros(labelShapes.get(i));
+        labels[i] = Tensor.zeros(labelShapes.get(i), params.device());
       }
       training = bind(false);
       heads = new Tensor[graph.outputs().size()];
       for (int i = 0; i < heads.length; i++) {
-        heads[i] = Tensor.zeros(training.outputs[i].shape());
+        heads[i] = Tensor.zeros(training.outputs[i].shape(), params.device());
       }
     } catch (RuntimeException e) {
       closeAll(inputs);
@@ -169,7 +169,7 @@ public final class BoundExecutor implements AutoCloseable {
       ParameterStore.Slot slot = params.get(name);
       if (input >= 0) {
         if (inputGradReq != GradReq.NULL && inputGrads[input] == null) {
-          inputGrads[input] = Tensor.zeros(inputShapes.get(input));
+          inputGrads[input] = Tensor.zeros(inputShapes.get(input), params.device());
         }
         argHandles[a] = inputs[input].handle();
         gradHandles[a] = inputGradReq == GradReq.NULL ? null : inputGrads[input].handle();
@@ -203,7 +203,7 @@ public final class BoundExecutor implements AutoCloseable {
     }
     PointerByReference out = new PointerByReference();
     try {
-      Mx.check(Mx.api().MXExecutorBindEX(graph.symbol(), Mx.CPU, 0, 0, null, null, null,
+      Mx.check(Mx.api().MXExecutorBindEX(graph.symbol(), Mx.CPU, params.device(), 0, null, null, null,
           args.size(), argHandles, gradHandles, reqs, auxHandles.length, auxHandles, null,
           out), "MXExecutorBindEX");
     } catch (MxException e) {
@@ -218,7 +218,7 @@ public final class BoundExecutor implements AutoCloseable {
       Pointer[] handles = outHandles.getValue().getPointerArray(0, n.getValue());
       outs = new Tensor[handles.length];
       for (int i = 0; i < handles.length; i++) {
-        outs[i] = Tensor.wrap(handles[i], true);
+        outs[i] = Tensor.wrap(handles[i], params.device(), true);
       }
       return new Binding(exec, outs);
     } catch (RuntimeException e) {

@@ -39,12 +39,20 @@ public final class ExecutorCache implements AutoCloseable {
    * ParameterStore}). On failure the graph is freed too.
    */
   public ExecutorCache(String modelName, Graph graph) {
+    this(modelName, graph, 0);
+  }
+
+  /**
+   * As {@link #ExecutorCache(String, Graph)}, with every array and executor on CPU context
+   * {@code cpu(device)} (one replica of a model trained data-parallel on several contexts).
+   */
+  public ExecutorCache(String modelName, Graph graph, int device) {
     this.modelName = modelName;
     this.graph = graph;
     this.guard = new CallGuard(modelName);
     try {
       this.params = new ParameterStore(graph.params(), graph.auxStates(), graph::isFrozen,
-          graph.reorderedWeights(), guard, graph.states());
+          graph.reorderedWeights(), guard, graph.states(), device);
     } catch (RuntimeException e) {
       graph.close();
       throw e;

@@ -32,7 +32,7 @@ public final class FiniteCheck implements AutoCloseable {
     for (int i = 0; i < handles.length; i++) {
       handles[i] = this.arrays[i].handle();
     }
-    this.sums = Tensor.zeros(Shape.of(this.arrays.length));
+    this.sums = Tensor.zeros(Shape.of(this.arrays.length), this.arrays[0].device());
     try {
       this.op = new PreparedOp("multi_sum_sq", handles, new Pointer[] {sums.handle()});
     } catch (RuntimeException e) {

@@ -81,6 +81,7 @@ public final class ParameterStore implements AutoCloseable {
   private Gradients gradients = Gradients.ZERO;
   private final CallGuard guard;
   private final StateStore states;
+  private final int device;
   private boolean checkGradients = true;
   private FiniteCheck gradientCheck;
   private long updates;
@@ -97,7 +98,7 @@ public final class ParameterStore implements AutoCloseable {
 
   /** Allocates a zero weight and gradient array for every spec. */
   public ParameterStore(List<ParamSpec> specs) {
-    this(specs, List.of(), name -> false, Set.of(), new CallGuard("parameters"), List.of());
+    this(specs, List.of(), name -> false, Set.of(), new CallGuard("parameters"), List.of(), 0);
   }
 
   /**
@@ -105,15 +106,18 @@ public final class ParameterStore implements AutoCloseable {
    * auxiliary state, filled with its kind's initial value (moving means 0, variances 1).
    * Trainable parameters named in {@code reordered} (see {@link
    * dev.kiln.runtime.graph.Graph#reorderedWeights()}) also get an inference copy. Every user of
-   * the arrays enters {@code guard} first. {@code states} are the graph's recurrent states.
+   * the arrays enters {@code guard} first. {@code states} are the graph's recurrent states;
+   * every array lives on CPU context {@code cpu(device)}.
    */
   public ParameterStore(List<ParamSpec> specs, List<AuxSpec> auxSpecs,
-      Predicate<String> frozen, Set<String> reordered, CallGuard guard, List<StateSpec> states) {
+      Predicate<String> frozen, Set<String> reordered, CallGuard guard, List<StateSpec> states,
+      int device) {
     this.guard = guard;
-    this.states = new StateStore(guard.model(), states);
+    this.device = device;
+    this.states = new StateStore(guard.model(), states, device);
     try {
       for (AuxSpec spec : auxSpecs) {
-        Tensor v = Tensor.zeros(spec.shape());
+        Tensor v = Tensor.zeros(spec.shape(), device);
         auxSlots.put(spec.name(), new AuxSlot(spec, v));
         if (spec.kind().initialValue() != 0f) {
           v.fill(spec.kind().initialValue());
@@ -122,8 +126,8 @@ public final class ParameterStore implements AutoCloseable {
       long total = specs.stream().filter(p -> !frozen.test(p.name()))
           .mapToLong(p -> p.shape().size()).sum();
       if (total > 0) {
-        flatWeight = Tensor.zeros(Shape.of((int) total));
-        flatGrad = Tensor.zeros(Shape.of((int) total));
+        flatWeight = Tensor.zeros(Shape.of((int) total), device);
+        flatGrad = Tensor.zeros(Shape.of((int) total), device);
         fused = new Slot(new ParamSpec("(trainable parameters)", flatWeight.shape(), null,
             ParamSpec.Kind.WEIGHT), flatWeight, flatGrad);
         zeroGrad = new PreparedOp("_zeros", new Pointer[0], new Pointer[] {flatGrad.handle()});
@@ -134,8 +138,8 @@ public final class ParameterStore implements AutoCloseable {
         Tensor w;
         Tensor g;
         if (frozen.test(spec.name())) {
-          w = Tensor.zeros(spec.shape());
-          g = Tensor.zeros(spec.shape());
+          w = Tensor.zeros(spec.shape(), device);
+          g = Tensor.zeros(spec.shape(), device);
         } else {
           w = flatWeight.view(offset, spec.shape());
           g = flatGrad.view(offset, spec.shape());
@@ -146,7 +150,7 @@ public final class ParameterStore implements AutoCloseable {
           offset += spec.shape().size();
         }
         if (!frozen.test(spec.name()) && reordered.contains(spec.name())) {
-          Tensor copy = Tensor.zeros(spec.shape());
+          Tensor copy = Tensor.zeros(spec.shape(), device);
           inferenceCopies.put(spec.name(), copy);
           refreshCopies.add(new PreparedOp("_copyto", new Pointer[] {w.handle()},
               new Pointer[] {copy.handle()}));
@@ -186,6 +190,11 @@ public final class ParameterStore implements AutoCloseable {
   /** The slot of parameter {@code name}, or null. */
   public Slot get(String name) {
     return slots.get(name);
+  }
+
+  /** The CPU context ({@code cpu(device)}) every array lives on. */
+  public int device() {
+    return device;
   }
 
   /** The model's recurrent states (see {@link StateStore}). */

@@ -27,14 +27,16 @@ public final class StateStore implements AutoCloseable {
 
   private final String model;
   private final List<StateSpec> specs;
+  private final int device;
   private final Map<String, Map<Integer, Tensor>> zeros = new HashMap<>();
   private final Map<String, Map<Integer, Tensor>> carried = new LinkedHashMap<>();
   private List<PreparedOp> pending = List.of();
   private int batch = -1;
 
-  /** The states of the model called {@code model}. */
-  public StateStore(String model, List<StateSpec> specs) {
+  /** The states of the model called {@code model}, on {@code cpu(device)}. */
+  public StateStore(String model, List<StateSpec> specs, int device) {
     this.model = model;
+    this.device = device;
     this.specs = List.copyOf(specs);
   }
 
@@ -55,7 +57,7 @@ public final class StateStore implements AutoCloseable {
   public Tensor array(StateSpec spec, int batch, boolean carry) {
     Map<String, Map<Integer, Tensor>> table = spec.stateful() && carry ? carried : zeros;
     return table.computeIfAbsent(spec.name(), k -> new HashMap<>())
-        .computeIfAbsent(batch, b -> Tensor.zeros(spec.shape(b)));
+        .computeIfAbsent(batch, b -> Tensor.zeros(spec.shape(b), device));
   }
 
   /**

@@ -16,27 +16,42 @@ import java.util.Arrays;
 public final class Tensor implements AutoCloseable {
   private final Shape shape;
   private final long size;
+  private final int device;
   private Pointer handle;
   private final boolean owned;
 
-  private Tensor(Pointer handle, Shape shape, boolean owned) {
+  private Tensor(Pointer handle, Shape shape, int device, boolean owned) {
     this.handle = handle;
     this.shape = shape;
     this.size = shape.size();
+    this.device = device;
     this.owned = owned;
   }
 
-  /** A new zero-filled array of the given complete shape; the caller owns it. */
+  /** A new zero-filled array of the given complete shape on {@code cpu(0)}; the caller owns it. */
   public static Tensor zeros(Shape shape) {
+    return zeros(shape, 0);
+  }
+
+  /**
+   * A new zero-filled array of the given complete shape on CPU context {@code cpu(device)}
+   * (each context has its own MXNet engine workers); the caller owns it.
+   */
+  public static Tensor zeros(Shape shape, int device) {
     if (!shape.isComplete()) {
       throw new IllegalArgumentException("cannot allocate an array of shape " + shape);
     }
     PointerByReference ref = new PointerByReference();
-    Mx.check(Mx.api().MXNDArrayCreateEx(shape.dims(), shape.rank(), Mx.CPU, 0, 0, Mx.FLOAT32,
-        ref), "MXNDArrayCreateEx");
-    Tensor t = new Tensor(ref.getValue(), shape, true);
+    Mx.check(Mx.api().MXNDArrayCreateEx(shape.dims(), shape.rank(), Mx.CPU, device, 0,
+        Mx.FLOAT32, ref), "MXNDArrayCreateEx");
+    Tensor t = new Tensor(ref.getValue(), shape, device, true);
     t.fill(0f);
     return t;
+  }
+
+  /** The CPU context ({@code cpu(device)}) the array lives on. */
+  public int device() {
+    return device;
   }
 
   /**
@@ -58,25 +73,25 @@ public final class Tensor implements AutoCloseable {
     } finally {
       Mx.check(Mx.api().MXNDArrayFree(slice.getValue()), "MXNDArrayFree");
     }
-    return new Tensor(reshaped.getValue(), shape, true);
+    return new Tensor(reshaped.getValue(), shape, device, true);
   }
 
-  /** Takes ownership of an NDArray handle MXNet returned (e.g. from a load). */
+  /** Takes ownership of an NDArray handle MXNet returned (e.g. from a load) on {@code cpu(0)}. */
   public static Tensor wrapOwned(Pointer handle) {
-    return wrap(handle, true);
+    return wrap(handle, 0, true);
   }
 
   /**
-   * Wraps an MXNet-returned handle; {@code owned} says whether this tensor's {@link #close()}
-   * frees it.
+   * Wraps an MXNet-returned handle on {@code cpu(device)}; {@code owned} says whether this
+   * tensor's {@link #close()} frees it.
    */
-  static Tensor wrap(Pointer handle, boolean owned) {
+  static Tensor wrap(Pointer handle, int device, boolean owned) {
     IntByReference ndim = new IntByReference();
     PointerByReference data = new PointerByReference();
     Mx.check(Mx.api().MXNDArrayGetShapeEx(handle, ndim, data), "MXNDArrayGetShapeEx");
     int[] dims = ndim.getValue() <= 0 ? new int[0] : data.getValue().getIntArray(0,
         ndim.getValue());
-    return new Tensor(handle, Shape.of(dims), owned);
+    return new Tensor(handle, Shape.of(dims), device, owned);
   }
 
   /** The array's shape. */

@@ -33,7 +33,7 @@ public final class AdamW extends MomentOptimizer {
     "lr", "beta1", "beta2", "epsilon", "wd", "eta", "clip_gradient"
   };
 
-  private Tensor rescaleArray;
+  private final java.util.Map<Integer, Tensor> rescaleArrays = new java.util.HashMap<>();
   private float rescaleWritten = Float.NaN;
 
   /** AdamW with learning rate 0.001, no weight decay, β1 0.9, β2 0.999, ε 1e-8. */
@@ -60,7 +60,8 @@ public final class AdamW extends MomentOptimizer {
     List<Tensor> moments = zerosLike(slot, 2);
     try {
       return new State(moments,
-          inPlace("_adamw_update", slot, moments, rescaleArray.handle()));
+          inPlace("_adamw_update", slot, moments, rescaleArray(slot.weight().device())
+              .handle()));
     } catch (RuntimeException e) {
       moments.forEach(Tensor::close);
       throw e;
@@ -69,12 +70,11 @@ public final class AdamW extends MomentOptimizer {
 
   @Override
   void values(float[] out, float lr, float rescale, long t) {
-    if (rescaleArray == null) {
-      rescaleArray = Tensor.zeros(Shape.of(1));
-    }
     if (rescale != rescaleWritten) {
       // The operator reads its rescale factor from an array, and skips the update if it is 0.
-      rescaleArray.copyFrom(new float[] {rescale});
+      for (Tensor a : rescaleArrays.values()) {
+        a.copyFrom(new float[] {rescale});
+      }
       rescaleWritten = rescale;
     }
     out[0] = (float) biasCorrection(t);
@@ -86,12 +86,19 @@ public final class AdamW extends MomentOptimizer {
     out[6] = clipGradient();
   }
 
+  /** The one-element rescale array on {@code cpu(device)}, made on first use. */
+  private Tensor rescaleArray(int device) {
+    return rescaleArrays.computeIfAbsent(device, d -> {
+      Tensor a = Tensor.zeros(Shape.of(1), d);
+      a.copyFrom(new float[] {rescaleWritten});
+      return a;
+    });
+  }
+
   @Override
   void closeExtra() {
-    if (rescaleArray != null) {
-      rescaleArray.close();
-      rescaleArray = null;
-    }
+    rescaleArrays.values().forEach(Tensor::close);
+    rescaleArrays.clear();
   }
 
   /** Builds an {@link AdamW}. */

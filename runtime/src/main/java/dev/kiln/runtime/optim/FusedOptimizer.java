@@ -249,7 +249,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     List<Tensor> made = new ArrayList<>(count);
     try {
       for (int i = 0; i < count; i++) {
-        made.add(Tensor.zeros(slot.spec().shape()));
+        made.add(Tensor.zeros(slot.spec().shape(), slot.weight().device()));
       }
     } catch (RuntimeException e) {
       made.forEach(Tensor::close);
@@ -342,7 +342,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
       for (int i = 0; i < slots.length; i++) {
         grads[i] = slots[i].grad().handle();
       }
-      this.sums = Tensor.zeros(Shape.of(slots.length));
+      this.sums = Tensor.zeros(Shape.of(slots.length), slots[0].grad().device());
       try {
         this.op = new PreparedOp("multi_sum_sq", grads, new Pointer[] {sums.handle()});
       } catch (RuntimeException e) {
