@@ -26,7 +26,9 @@ public final class HandleCounter {
     /** {@code SymbolHandle}. */
     SYMBOL,
     /** {@code ExecutorHandle}. */
-    EXECUTOR
+    EXECUTOR,
+    /** {@code KVStoreHandle}. */
+    KVSTORE
   }
 
   private static final AtomicLongArray CREATED = new AtomicLongArray(Kind.values().length);
@@ -107,6 +109,8 @@ public final class HandleCounter {
       case "MXSymbolFree" -> FREED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXExecutorBindEX" -> CREATED.incrementAndGet(Kind.EXECUTOR.ordinal());
       case "MXExecutorFree" -> FREED.incrementAndGet(Kind.EXECUTOR.ordinal());
+      case "MXKVStoreCreate" -> CREATED.incrementAndGet(Kind.KVSTORE.ordinal());
+      case "MXKVStoreFree" -> FREED.incrementAndGet(Kind.KVSTORE.ordinal());
       default -> {
         // no handle made or freed
       }

@@ -165,4 +165,67 @@ public interface MxApi extends Library {
       PointerByReference outArr,
       IntByReference outNameSize,
       PointerByReference outNames);
+
+  // --- key-value store (data parallelism) ----------------------------------------------------
+
+  /** {@code MXKVStoreUpdater}: merges a pushed value into the stored one. */
+  interface KvUpdater extends com.sun.jna.Callback {
+    /** Called with the key, the pushed value and the stored value (the updater frees both). */
+    void invoke(int key, Pointer recv, Pointer local, Pointer handle);
+  }
+
+  /** {@code MXKVStoreStrUpdater}: as {@link KvUpdater}, for string keys. */
+  interface KvStrUpdater extends com.sun.jna.Callback {
+    /** Called with the key, the pushed value and the stored value (the updater frees both). */
+    void invoke(String key, Pointer recv, Pointer local, Pointer handle);
+  }
+
+  /** {@code MXKVStoreServerController}: a command a worker sent to the servers. */
+  interface KvController extends com.sun.jna.Callback {
+    /** Called on a server's thread with the command's head and body. */
+    void invoke(int head, String body, Pointer handle);
+  }
+
+  int MXInitPSEnv(int numVars, String[] keys, String[] vals);
+
+  int MXKVStoreCreate(String type, PointerByReference out);
+
+  int MXKVStoreFree(Pointer handle);
+
+  int MXKVStoreInit(Pointer handle, int num, int[] keys, Pointer[] vals);
+
+  int MXKVStorePush(Pointer handle, int num, int[] keys, Pointer[] vals, int priority);
+
+  int MXKVStorePull(Pointer handle, int num, int[] keys, Pointer[] vals, int priority);
+
+  int MXKVStorePushPull(Pointer handle, int vnum, int[] vkeys, int onum, int[] okeys,
+      Pointer[] vals, Pointer[] outs, int priority);
+
+  int MXKVStoreSetUpdater(Pointer handle, KvUpdater updater, Pointer updaterHandle);
+
+  int MXKVStoreSetUpdaterEx(Pointer handle, KvUpdater updater, KvStrUpdater strUpdater,
+      Pointer updaterHandle);
+
+  int MXKVStoreGetType(Pointer handle, PointerByReference type);
+
+  int MXKVStoreGetRank(Pointer handle, IntByReference ret);
+
+  int MXKVStoreGetGroupSize(Pointer handle, IntByReference ret);
+
+  int MXKVStoreIsWorkerNode(IntByReference ret);
+
+  int MXKVStoreIsServerNode(IntByReference ret);
+
+  int MXKVStoreIsSchedulerNode(IntByReference ret);
+
+  int MXKVStoreBarrier(Pointer handle);
+
+  int MXKVStoreSetBarrierBeforeExit(Pointer handle, int barrierBeforeExit);
+
+  int MXKVStoreRunServer(Pointer handle, KvController controller, Pointer controllerHandle);
+
+  int MXKVStoreSendCommmandToServers(Pointer handle, int cmdId, String cmdBody);
+
+  int MXKVStoreGetNumDeadNode(Pointer handle, int nodeId, IntByReference number,
+      int timeoutSec);
 }
