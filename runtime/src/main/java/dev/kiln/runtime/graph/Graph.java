@@ -181,6 +181,19 @@ public final class Graph implements AutoCloseable {
     return reordered;
   }
 
+  /**
+   * A new graph with the same inputs, outputs, parameters and sources over a copy of this
+   * graph's symbol, rebuilt from its JSON after {@code edit} (e.g. a replica on another context
+   * with an operator attribute changed). The caller owns the copy.
+   */
+  public Graph copy(java.util.function.UnaryOperator<String> edit) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolCreateFromJSON(edit.apply(toJson()), ref),
+        "MXSymbolCreateFromJSON");
+    return new Graph(model, ref.getValue(), inputs, outputs, params, labels, arguments, sources,
+        auxStates, frozen, reshapes, states, rnnLayouts);
+  }
+
   /** The parameter named {@code name}, or null. */
   public ParamSpec param(String name) {
     for (ParamSpec p : params) {
