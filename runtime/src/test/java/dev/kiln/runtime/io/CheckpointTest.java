@@ -72,6 +72,18 @@ class CheckpointTest {
     return out;
   }
 
+  /** The model's checkpoint table: {@code arg:} every parameter, {@code aux:} every state. */
+  static Map<String, Tensor> arrays(ModelRuntime m) {
+    Map<String, Tensor> out = new LinkedHashMap<>();
+    for (ParameterStore.Slot s : m.slots()) {
+      out.put(Checkpoint.argKey(s.name()), s.weight());
+    }
+    for (ParameterStore.AuxSlot a : m.auxSlots()) {
+      out.put(Checkpoint.auxKey(a.name()), a.value());
+    }
+    return out;
+  }
+
   static void assertSameValues(Map<String, float[]> expected, Map<String, float[]> actual) {
     assertEquals(expected.keySet(), actual.keySet());
     expected.forEach((k, v) -> assertArrayEquals(v, actual.get(k), 0f, k));
