@@ -43,6 +43,13 @@ final class AtomicFiles {
     void writeTo(FileChannel channel) throws IOException;
   }
 
+  /** Something done between writing a temporary file and renaming it. */
+  @FunctionalInterface
+  interface BeforeRename {
+    /** Runs; an exception leaves the target as it was and deletes the temporary file. */
+    void run() throws IOException;
+  }
+
   /** The temporary files this JVM is writing now (absolute paths). */
   private static final Set<Path> IN_FLIGHT = ConcurrentHashMap.newKeySet();
 
@@ -69,9 +76,9 @@ final class AtomicFiles {
 
   /**
    * As {@link #write(Path, Body)}; {@code beforeRename} runs when the temporary file is complete
-   * and on disk, just before it is renamed (tests use it to look at the directory then).
+   * and on disk, just before it is renamed.
    */
-  static void write(Path target, Body body, Runnable beforeRename) throws IOException {
+  static void write(Path target, Body body, BeforeRename beforeRename) throws IOException {
     Path file = target.toAbsolutePath();
     Path dir = file.getParent();
     Files.createDirectories(dir);
@@ -110,7 +117,7 @@ final class AtomicFiles {
    * with a new name.
    */
   private static boolean writeThrough(Path tmp, Path file, Path dir, Body body,
-      Runnable beforeRename) throws IOException {
+      BeforeRename beforeRename) throws IOException {
     boolean moved = false;
     try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE)) {

@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Saving</b> first deletes the stale temporary files earlier saves of this checkpoint left
  * when their process was killed (see {@link AtomicFiles#removeStale}), then replaces each file
- * atomically, in this order: the symbol if there is none yet; the integrity file is deleted;
- * the parameters; the new integrity file; the symbol if it changed. So at every moment a
+ * atomically, in this order: the symbol if there is none yet; the parameters, to a temporary
+ * file; the old integrity file is deleted; the parameters are renamed into place; the new
+ * integrity file; the symbol if it changed. So at every moment a
  * parameter file has a symbol beside it, and an integrity file, when there is one, is that of
  * the parameter file beside it: a crash at any point leaves the old checkpoint or the new one,
  * loadable, with at most one temporary file, and a save that fails leaves the old one as it was.
@@ -71,10 +72,10 @@ public final class Checkpoint {
     SYMBOL_TEMP_WRITTEN,
     /** The new symbol is in place. */
     SYMBOL_WRITTEN,
-    /** The old integrity file is deleted. */
-    INTEGRITY_DELETED,
     /** The new parameters are on disk under their temporary name. */
     PARAMS_TEMP_WRITTEN,
+    /** The old integrity file is deleted. */
+    INTEGRITY_DELETED,
     /** The new parameters are in place. */
     PARAMS_WRITTEN,
     /** The new integrity file is on disk under its temporary name. */
@@ -122,11 +123,11 @@ public final class Checkpoint {
   /**
    * Saves the checkpoint {@code prefix}; parent directories are created. In order: removes the
    * stale temporary files of its three files; writes {@code <prefix>-symbol.json} if there is
-   * none; deletes {@code <prefix>-0000.params.sha256}; writes {@code <prefix>-0000.params} with
-   * every array of {@code arrays} in its iteration order; writes the new {@code .sha256}; and
-   * replaces the symbol file if it held another symbol. Each file is replaced atomically. If
-   * writing the parameters fails, the old integrity file is put back and nothing else has
-   * changed.
+   * none; writes {@code <prefix>-0000.params} with every array of {@code arrays} in its
+   * iteration order to a temporary file, deletes {@code <prefix>-0000.params.sha256} and renames
+   * the parameters into place; writes the new {@code .sha256}; and replaces the symbol file if
+   * it held another symbol. Each file is replaced atomically. If writing the parameters fails,
+   * nothing has changed (the old integrity file is put back if it was already deleted).
    *
    * @throws IOException if a file cannot be written
    */
@@ -161,7 +162,8 @@ public final class Checkpoint {
   /**
    * Writes the arrays of {@code arrays} to the {@code .params} file {@code file} atomically,
    * copying one tensor at a time out of MXNet, and its integrity file {@code <file>.sha256}
-   * (deleted first, written last). Stale temporary files of both are removed first.
+   * (deleted just before the new parameters are renamed into place, written after). Stale
+   * temporary files of both are removed first.
    *
    * @throws IOException if a file cannot be written
    */
@@ -176,17 +178,24 @@ public final class Checkpoint {
       throws IOException {
     Path integrity = Integrity.fileFor(file);
     byte[] oldIntegrity = Integrity.bytesIfSmall(integrity);
-    AtomicFiles.delete(integrity);
-    steps.reached(Step.INTEGRITY_DELETED);
+    boolean[] deleted = {false};
     List<String> keys = List.copyOf(arrays.keySet());
     List<Tensor> tensors = new ArrayList<>(arrays.values());
     byte[] digest;
     try {
       digest = ParamsFile.write(file, keys, tensors.stream().map(Tensor::shape).toList(),
-          i -> tensors.get(i).toFloatArray(), () -> steps.reached(Step.PARAMS_TEMP_WRITTEN));
+          i -> tensors.get(i).toFloatArray(), () -> {
+            // The new parameters are complete on disk: only now is the old integrity file
+            // removed, just before they replace the old ones, so that it never describes
+            // another file and the old parameters keep it for as long as possible.
+            steps.reached(Step.PARAMS_TEMP_WRITTEN);
+            AtomicFiles.delete(integrity);
+            deleted[0] = true;
+            steps.reached(Step.INTEGRITY_DELETED);
+          });
     } catch (IOException | RuntimeException | Error e) {
       // The old parameters are still there: give them back their integrity file.
-      if (oldIntegrity != null) {
+      if (deleted[0] && oldIntegrity != null) {
         try {
           Integrity.writeBytes(file, oldIntegrity, () -> { });
         } catch (IOException | RuntimeException suppressed) {

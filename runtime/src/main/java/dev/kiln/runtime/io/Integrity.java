@@ -60,13 +60,13 @@ final class Integrity {
    *
    * @throws IOException if it cannot be written
    */
-  static void write(Path params, byte[] digest, Runnable beforeRename) throws IOException {
+  static void write(Path params, byte[] digest, AtomicFiles.BeforeRename beforeRename) throws IOException {
     writeBytes(params, (hex(digest) + "  " + params.getFileName() + "\n")
         .getBytes(StandardCharsets.UTF_8), beforeRename);
   }
 
   /** Writes {@code <params>.sha256} atomically with the content {@code line}. */
-  static void writeBytes(Path params, byte[] line, Runnable beforeRename) throws IOException {
+  static void writeBytes(Path params, byte[] line, AtomicFiles.BeforeRename beforeRename) throws IOException {
     AtomicFiles.write(fileFor(params), channel -> {
       ByteBuffer buf = ByteBuffer.wrap(line);
       while (buf.hasRemaining()) {

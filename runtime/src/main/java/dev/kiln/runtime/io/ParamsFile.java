@@ -134,7 +134,7 @@ public final class ParamsFile {
    * @return the SHA-256 digest of the bytes written
    */
   static byte[] write(Path file, List<String> keys, List<Shape> shapes,
-      IntFunction<float[]> values, Runnable beforeRename) throws IOException {
+      IntFunction<float[]> values, AtomicFiles.BeforeRename beforeRename) throws IOException {
     if (keys.size() != shapes.size()) {
       throw new IllegalArgumentException(
           keys.size() + " keys for " + shapes.size() + " shapes: they must pair up");

@@ -108,8 +108,8 @@ class SaveOrderTest {
       a.save(live.resolve("mlp"));
       Map<String, float[]> saved = values(a);
       assertEquals(List.of(Checkpoint.Step.CLEANED, Checkpoint.Step.SYMBOL_TEMP_WRITTEN,
-          Checkpoint.Step.SYMBOL_WRITTEN, Checkpoint.Step.INTEGRITY_DELETED,
-          Checkpoint.Step.PARAMS_TEMP_WRITTEN, Checkpoint.Step.PARAMS_WRITTEN,
+          Checkpoint.Step.SYMBOL_WRITTEN, Checkpoint.Step.PARAMS_TEMP_WRITTEN,
+          Checkpoint.Step.INTEGRITY_DELETED, Checkpoint.Step.PARAMS_WRITTEN,
           Checkpoint.Step.INTEGRITY_TEMP_WRITTEN, Checkpoint.Step.INTEGRITY_WRITTEN), seen,
           "a first save writes the symbol before the parameters");
       quiet();
@@ -136,8 +136,8 @@ class SaveOrderTest {
       a.save(live.resolve("mlp"));
       snapshotEveryStep(live);
       b.save(live.resolve("mlp"));
-      assertEquals(List.of(Checkpoint.Step.CLEANED, Checkpoint.Step.INTEGRITY_DELETED,
-          Checkpoint.Step.PARAMS_TEMP_WRITTEN, Checkpoint.Step.PARAMS_WRITTEN,
+      assertEquals(List.of(Checkpoint.Step.CLEANED, Checkpoint.Step.PARAMS_TEMP_WRITTEN,
+          Checkpoint.Step.INTEGRITY_DELETED, Checkpoint.Step.PARAMS_WRITTEN,
           Checkpoint.Step.INTEGRITY_TEMP_WRITTEN, Checkpoint.Step.INTEGRITY_WRITTEN), seen,
           "an unchanged symbol is not rewritten");
       quiet();
@@ -157,6 +157,29 @@ class SaveOrderTest {
       }
       assertEquals(3, old, "before the new parameters are renamed into place");
       assertEquals(3, fresh);
+    }
+  }
+
+  @Test
+  void aSaveFailingAfterTheIntegrityFileIsDeletedPutsItBack() throws Exception {
+    Path prefix = dir.resolve("mlp");
+    try (ModelRuntime a = model(8, 1); ModelRuntime b = model(8, 2)) {
+      a.save(prefix);
+      byte[] integrity = Files.readAllBytes(Checkpoint.integrityFile(prefix));
+      byte[] params = Files.readAllBytes(Checkpoint.paramsFile(prefix));
+      Checkpoint.steps = step -> {
+        if (step == Checkpoint.Step.INTEGRITY_DELETED) {
+          throw new IllegalStateException("the disk went away just before the rename");
+        }
+      };
+      assertEquals("the disk went away just before the rename",
+          org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+              () -> b.save(prefix)).getMessage());
+      quiet();
+      assertArrayEquals(params, Files.readAllBytes(Checkpoint.paramsFile(prefix)));
+      assertArrayEquals(integrity, Files.readAllBytes(Checkpoint.integrityFile(prefix)));
+      assertEquals(0, temps(dir));
+      assertSame(values(a), load(prefix, 8), "after the failed save");
     }
   }
 
