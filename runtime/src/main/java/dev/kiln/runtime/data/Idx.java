@@ -121,9 +121,13 @@ public final class Idx {
    *
    * @param file the file to inspect
    * @return true if the first two bytes are {@code 0x1f 0x8b}
+   * @throws IdxFormatException if it is a directory
    * @throws IOException if the file cannot be read
    */
   public static boolean isGzip(Path file) throws IOException {
+    if (Files.isDirectory(file)) {
+      throw new IdxFormatException(file + ": is a directory, expected an IDX file");
+    }
     try (InputStream in = Files.newInputStream(file)) {
       return in.read() == GZIP_MAGIC_1 && in.read() == GZIP_MAGIC_2;
     }

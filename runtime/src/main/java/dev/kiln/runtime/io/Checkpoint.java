@@ -34,14 +34,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Saving</b> first deletes the stale temporary files earlier saves of this checkpoint left
  * when their process was killed (see {@link AtomicFiles#removeStale}), then replaces each file
- * atomically, in this order: the symbol if there is none yet; the parameters, to a temporary
- * file; the old integrity file is deleted; the parameters are renamed into place; the new
- * integrity file; the symbol if it changed. So at every moment a
- * parameter file has a symbol beside it, and an integrity file, when there is one, is that of
- * the parameter file beside it: a crash at any point leaves the old checkpoint or the new one,
- * loadable, with at most one temporary file, and a save that fails leaves the old one as it was.
- * (A save that changes the architecture under an existing prefix can be cut between the
- * parameters and the symbol; the load then refuses the mix, naming the difference.)
+ * atomically, in this order: the symbol if there is no checkpoint yet; the parameters, to a
+ * temporary file; the old integrity file is deleted; the parameters are renamed into place; the
+ * new integrity file; the symbol if it changed. So at every moment a parameter file has a symbol
+ * beside it, and an integrity file, when there is one, is that of the parameter file beside it:
+ * a crash at any point leaves the old checkpoint or the new one, loadable, with at most one
+ * temporary file, and a save that fails before the new parameters are in place leaves the old
+ * checkpoint as it was. (A save that changes the architecture under an existing prefix can be
+ * cut between the parameters and the symbol; the load then refuses the mix, naming the
+ * difference.)
  *
  * <p><b>Loading</b> also removes stale temporary files, then checks, before it copies anything:
  * that the stored symbol is the model's own architecture ({@link SymbolCheck}; not when lenient,
@@ -91,6 +92,7 @@ public final class Checkpoint {
     void reached(Step step);
   }
 
+  /** Told of every save's steps; does nothing unless a test sets it. */
   static volatile StepListener steps = step -> { };
 
   private Checkpoint() {}
@@ -123,11 +125,12 @@ public final class Checkpoint {
   /**
    * Saves the checkpoint {@code prefix}; parent directories are created. In order: removes the
    * stale temporary files of its three files; writes {@code <prefix>-symbol.json} if there is
-   * none; writes {@code <prefix>-0000.params} with every array of {@code arrays} in its
-   * iteration order to a temporary file, deletes {@code <prefix>-0000.params.sha256} and renames
-   * the parameters into place; writes the new {@code .sha256}; and replaces the symbol file if
-   * it held another symbol. Each file is replaced atomically. If writing the parameters fails,
-   * nothing has changed (the old integrity file is put back if it was already deleted).
+   * no checkpoint yet; writes {@code <prefix>-0000.params} with every array of {@code arrays}
+   * in its iteration order to a temporary file, deletes {@code <prefix>-0000.params.sha256} and
+   * renames the parameters into place; writes the new {@code .sha256}; and replaces the symbol
+   * file if it held another symbol. Each file is replaced atomically. If writing the
+   * parameters fails, nothing has changed (the old integrity file is put back if it was
+   * already deleted).
    *
    * @throws IOException if a file cannot be written
    */
@@ -137,9 +140,9 @@ public final class Checkpoint {
     steps.reached(Step.CLEANED);
     byte[] json = symbolJson.getBytes(StandardCharsets.UTF_8);
     Path symbol = symbolFile(prefix);
-    // First when there is none, so that a parameter file never lies there without one; last
-    // when it changes, so that a failed save leaves the old checkpoint whole.
-    boolean first = !Files.exists(symbol);
+    // First when there is no checkpoint yet, so that a parameter file never lies there
+    // without one; last when it changes, so that a failed save leaves the old checkpoint whole.
+    boolean first = !Files.exists(symbol) || !Files.exists(paramsFile(prefix));
     if (first) {
       writeSymbol(symbol, json);
     }

@@ -60,13 +60,15 @@ final class Integrity {
    *
    * @throws IOException if it cannot be written
    */
-  static void write(Path params, byte[] digest, AtomicFiles.BeforeRename beforeRename) throws IOException {
+  static void write(Path params, byte[] digest, AtomicFiles.BeforeRename beforeRename)
+      throws IOException {
     writeBytes(params, (hex(digest) + "  " + params.getFileName() + "\n")
         .getBytes(StandardCharsets.UTF_8), beforeRename);
   }
 
   /** Writes {@code <params>.sha256} atomically with the content {@code line}. */
-  static void writeBytes(Path params, byte[] line, AtomicFiles.BeforeRename beforeRename) throws IOException {
+  static void writeBytes(Path params, byte[] line, AtomicFiles.BeforeRename beforeRename)
+      throws IOException {
     AtomicFiles.write(fileFor(params), channel -> {
       ByteBuffer buf = ByteBuffer.wrap(line);
       while (buf.hasRemaining()) {
@@ -130,13 +132,13 @@ final class Integrity {
   }
 
   /**
-   * The SHA-256 of the whole file open on {@code channel}, read in 64 KiB pieces.
+   * The SHA-256 of the whole file open on {@code channel}, read in pieces of up to 64 KiB.
    *
    * @throws IOException if it cannot be read
    */
   static byte[] digestOf(Path file, FileChannel channel) throws IOException {
     MessageDigest digest = sha256();
-    ByteBuffer buf = ByteBuffer.allocate(CHUNK);
+    ByteBuffer buf = ByteBuffer.allocate((int) Math.max(1, Math.min(CHUNK, channel.size())));
     long at = 0;
     while (true) {
       buf.clear();
