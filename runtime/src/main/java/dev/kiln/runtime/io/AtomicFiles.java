@@ -3,6 +3,7 @@ package dev.kiln.runtime.io;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.FileLockInterruptionException;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
@@ -121,7 +122,7 @@ final class AtomicFiles {
     boolean moved = false;
     try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE)) {
-      FileLock lock = channel.lock();
+      FileLock lock = lock(channel);
       try {
         if (!Files.exists(tmp, LinkOption.NOFOLLOW_LINKS)) {
           return false;
@@ -138,7 +139,9 @@ final class AtomicFiles {
         moved = true;
         syncDirectory(dir);
       } finally {
-        lock.release();
+        if (lock != null) {
+          lock.release();
+        }
       }
       return true;
     } catch (IOException | RuntimeException | Error e) {
@@ -150,6 +153,21 @@ final class AtomicFiles {
         }
       }
       throw e;
+    }
+  }
+
+  /**
+   * An exclusive lock on the whole file, waiting for a cleaner that holds it for a moment; null
+   * where the file system has no locks (some network file systems): the file is then written
+   * unlocked, and {@link #removeStale}, which cannot lock it either, never deletes it.
+   */
+  private static FileLock lock(FileChannel channel) throws IOException {
+    try {
+      return channel.lock();
+    } catch (FileLockInterruptionException e) {
+      throw e;
+    } catch (IOException e) {
+      return null;
     }
   }
 

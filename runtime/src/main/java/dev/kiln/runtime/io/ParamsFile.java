@@ -114,7 +114,9 @@ public final class ParamsFile {
    * NumPy shape semantics off. They go to a temporary file beside {@code file}, which is forced
    * to disk and then renamed over {@code file} in one atomic step (a plain replace where the file
    * system cannot rename atomically): a failure at any point, including an exception from {@code
-   * values}, leaves {@code file} as it was and no temporary file behind.
+   * values}, leaves {@code file} as it was and no temporary file behind. Temporary files of
+   * {@code file} that killed writers left behind are deleted first (see {@link
+   * AtomicFiles#removeStale}).
    *
    * @throws IllegalArgumentException if a key is malformed or repeated, a shape is not complete
    *     or has more than {@value #MAX_NDIM} dimensions, or {@code values} gives the wrong count
@@ -251,18 +253,14 @@ public final class ParamsFile {
     for (int i = 0; i < n; i++) {
       String what = "array " + i;
       if (in.remaining() < 12 && in.keysEndTheFileAt(in.position(), i)) {
-        throw in.error("claims " + plural(count, "array") + " but holds " + number(i)
-            + ": at offset " + number(in.position()) + ", where array " + i
-            + " should start, come " + plural(i, "key") + " and the end of the file");
+        throw in.error(overCounted(count, i, in.position()));
       }
       in.need(12, what + "'s header");
       int arrayMagic = in.getInt();
       if (arrayMagic != V2_MAGIC && arrayMagic != V3_MAGIC) {
         long at = in.position() - 4;
         if (in.keysEndTheFileAt(at, i)) {
-          throw in.error("claims " + plural(count, "array") + " but holds " + number(i)
-              + ": at offset " + number(at) + ", where array " + i + " should start, come "
-              + plural(i, "key") + " and the end of the file");
+          throw in.error(overCounted(count, i, at));
         }
         throw in.error(String.format(Locale.ROOT,
             "%s at offset %s has NDArray magic 0x%08X, expected 0x%08X (V2) or 0x%08X (V3)%s",
@@ -430,6 +428,16 @@ public final class ParamsFile {
       }
     }
     return null;
+  }
+
+  /**
+   * The header claims {@code count} arrays, but after {@code held} of them, at offset {@code
+   * at}, come their keys and the end of the file.
+   */
+  private static String overCounted(long count, int held, long at) {
+    return "claims " + plural(count, "array") + " but holds " + number(held) + ": at offset "
+        + number(at) + ", where array " + held + " should start, come " + plural(held, "key")
+        + " and the end of the file";
   }
 
   private static String notAList(long magic) {

@@ -70,11 +70,13 @@ class CheckpointFuzzTest {
 
   /** Where the parts of the valid parameter file lie. */
   static final class Layout {
-    final List<int[]> arrays = new ArrayList<>(); // magic, storage, ndim, dims, dev, dtype, data
+    /** Per array the offsets of magic, storage, ndim, dims, device, dtype, data; then ndim. */
+    final List<int[]> arrays = new ArrayList<>();
     final List<Integer> dataLength = new ArrayList<>();
     int keyCount;
     final List<Integer> keyAt = new ArrayList<>();
 
+    /** Finds the parts of the valid file {@code b}. */
     Layout(byte[] b) {
       ByteBuffer in = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
       in.position(16);

@@ -121,6 +121,7 @@ class CheckpointVerificationTest {
     }
   }
 
+  /** Rewrites {@code prefix}'s symbol file as {@code edit} changes its JSON. */
   static void editSymbol(Path prefix, Consumer<JsonObject> edit) throws Exception {
     Path symbol = Checkpoint.symbolFile(prefix);
     JsonObject json = JsonParser.parseString(Files.readString(symbol)).getAsJsonObject();
@@ -128,6 +129,7 @@ class CheckpointVerificationTest {
     Files.writeString(symbol, new GsonBuilder().create().toJson(json));
   }
 
+  /** The node named {@code name} of symbol JSON {@code symbol}. */
   static JsonObject node(JsonObject symbol, String name) {
     for (JsonElement e : symbol.getAsJsonArray("nodes")) {
       if (e.getAsJsonObject().get("name").getAsString().equals(name)) {
@@ -137,6 +139,7 @@ class CheckpointVerificationTest {
     throw new AssertionError("no node " + name);
   }
 
+  /** The {@code attrs} object of {@code node}, added if it has none. */
   static JsonObject attrs(JsonObject node) {
     if (!node.has("attrs")) {
       node.add("attrs", new JsonObject());
