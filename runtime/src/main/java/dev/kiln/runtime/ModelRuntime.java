@@ -386,8 +386,10 @@ public final class ModelRuntime implements AutoCloseable {
   /**
    * Writes an MXNet checkpoint: {@code prefix-symbol.json} and {@code prefix-0000.params} (an
    * NDArray list keyed {@code arg:<name>} for parameters and {@code aux:<name>} for auxiliary
-   * states, see {@link Checkpoint}). Each file is written beside its target and renamed into
-   * place, so a crash leaves the old file or the new one, never half of one.
+   * states, see {@link Checkpoint}) and {@code prefix-0000.params.sha256} (its SHA-256). Each
+   * file is written beside its target and renamed into place, in an order that leaves a
+   * loadable checkpoint whenever the process dies; temporary files that killed saves left are
+   * removed first.
    *
    * @throws UncheckedIOException if a file cannot be written
    */
@@ -402,8 +404,11 @@ public final class ModelRuntime implements AutoCloseable {
 
   /**
    * Reads the parameters (and auxiliary states) of checkpoint {@code prefix} into this model.
-   * Every parameter of the model must be in the file with its exact shape, and the file may
-   * hold nothing else; nothing is changed unless all of that holds.
+   * The checkpoint's symbol must be this model's architecture (same operators, wiring and
+   * attributes; see {@link Checkpoint#load}), the parameters must have the SHA-256 their
+   * integrity file records when there is one, every parameter of the model must be in the file
+   * with its exact shape, and the file may hold nothing else; nothing is changed unless all of
+   * that holds. Stale temporary files of killed saves of this checkpoint are removed.
    *
    * @throws UncheckedIOException if the file is missing, unreadable or does not fit (its cause is
    *     then a {@link CheckpointException} naming the file and the problem)
@@ -413,13 +418,14 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * As {@link #loadParams(Path)}; when {@code lenient}, arrays in the file that the model does
-   * not have are skipped instead of being an error.
+   * As {@link #loadParams(Path)}; when {@code lenient}, for loading into a different
+   * architecture, the symbol is not compared (nor needed) and arrays in the file that the model
+   * does not have are skipped instead of being an error.
    */
   public void loadParams(Path prefix, boolean lenient) {
     ParameterStore params = cache.store();
     try {
-      Checkpoint.load(prefix, checkpointArrays(), lenient);
+      Checkpoint.load(prefix, symbolJson(), checkpointArrays(), lenient);
     } catch (IOException e) {
       throw new UncheckedIOException(modelName() + ": cannot load checkpoint " + prefix + ": "
           + describe(e), e);

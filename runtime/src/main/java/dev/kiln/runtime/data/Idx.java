@@ -1,15 +1,13 @@
 package dev.kiln.runtime.data;
 
 import java.io.BufferedInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.ZipException;
 
 /**
  * Reads IDX files, the format of MNIST and Fashion-MNIST: a big-endian magic number, one 32-bit
@@ -17,8 +15,10 @@ import java.util.zip.ZipException;
  *
  * <p>Files may be plain or gzip-compressed; compression is detected from the gzip magic bytes
  * {@code 0x1f 0x8b}, not from the file name. The header is validated before the payload is
- * allocated, and the payload must hold exactly the number of bytes the header announces. Every
- * problem is reported as an {@link IdxFormatException} whose message names the file.
+ * allocated, and the payload must hold exactly the number of bytes the header announces. A gzip
+ * file is read strictly (see {@link IdxGzip}): a cut stream, a damaged member and bytes after
+ * the last member are errors. Every problem is reported as an {@link IdxFormatException} whose
+ * message names the file, what was expected and what was found.
  */
 public final class Idx {
 
@@ -121,9 +121,13 @@ public final class Idx {
    *
    * @param file the file to inspect
    * @return true if the first two bytes are {@code 0x1f 0x8b}
+   * @throws IdxFormatException if it is a directory
    * @throws IOException if the file cannot be read
    */
   public static boolean isGzip(Path file) throws IOException {
+    if (Files.isDirectory(file)) {
+      throw new IdxFormatException(file + ": is a directory, expected an IDX file");
+    }
     try (InputStream in = Files.newInputStream(file)) {
       return in.read() == GZIP_MAGIC_1 && in.read() == GZIP_MAGIC_2;
     }
@@ -131,6 +135,10 @@ public final class Idx {
 
   /** Reads and validates a file of the given kind, storing its dimensions in {@code dims}. */
   private static byte[] read(Path file, Kind kind, int[] dims) throws IOException {
+    if (Files.isDirectory(file)) {
+      throw new IdxFormatException(file + ": is a directory, expected an IDX file of "
+          + kind.description + " (plain or gzip-compressed)");
+    }
     boolean gzip = isGzip(file);
     try (InputStream in = open(file, gzip)) {
       readHeader(file, kind, in, dims);
@@ -147,9 +155,6 @@ public final class Idx {
         throw lengthMismatch(file, kind, dims, expected, payload.length + trailing, gzip);
       }
       return payload;
-    } catch (ZipException | EOFException e) {
-      throw new IdxFormatException(
-          file + ": corrupt or truncated gzip data (" + e.getMessage() + ")", e);
     }
   }
 
@@ -159,7 +164,7 @@ public final class Idx {
       return in;
     }
     try {
-      return new GZIPInputStream(in, BUFFER_SIZE);
+      return new IdxGzip(file, in);
     } catch (IOException | RuntimeException e) {
       in.close();
       throw e;
@@ -203,17 +208,17 @@ public final class Idx {
 
   /** Returns the payload size the header announces, rejecting sizes over the limit. */
   private static long payloadBytes(Path file, Kind kind, int[] dims) throws IdxFormatException {
-    long bytes = 1;
+    BigInteger bytes = BigInteger.ONE;
     for (int dim : dims) {
-      bytes *= dim; // Both factors are below 2^31 here, so this cannot overflow.
-      if (bytes > MAX_PAYLOAD_BYTES) {
-        throw new IdxFormatException(
-            String.format(
-                "%s: header says %s, more than the limit of %d bytes",
-                file, kind.describe(dims), MAX_PAYLOAD_BYTES));
-      }
+      bytes = bytes.multiply(BigInteger.valueOf(dim));
     }
-    return bytes;
+    if (bytes.compareTo(BigInteger.valueOf(MAX_PAYLOAD_BYTES)) > 0) {
+      throw new IdxFormatException(
+          String.format(
+              "%s: header says %s, which is %s bytes, more than the limit of %d bytes",
+              file, kind.describe(dims), bytes, MAX_PAYLOAD_BYTES));
+    }
+    return bytes.longValueExact();
   }
 
   private static IdxFormatException lengthMismatch(

@@ -9,8 +9,11 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -111,7 +114,9 @@ public final class ParamsFile {
    * NumPy shape semantics off. They go to a temporary file beside {@code file}, which is forced
    * to disk and then renamed over {@code file} in one atomic step (a plain replace where the file
    * system cannot rename atomically): a failure at any point, including an exception from {@code
-   * values}, leaves {@code file} as it was and no temporary file behind.
+   * values}, leaves {@code file} as it was and no temporary file behind. Temporary files of
+   * {@code file} that killed writers left behind are deleted first (see {@link
+   * AtomicFiles#removeStale}).
    *
    * @throws IllegalArgumentException if a key is malformed or repeated, a shape is not complete
    *     or has more than {@value #MAX_NDIM} dimensions, or {@code values} gives the wrong count
@@ -119,6 +124,19 @@ public final class ParamsFile {
    */
   public static void write(Path file, List<String> keys, List<Shape> shapes,
       IntFunction<float[]> values) throws IOException {
+    Path abs = file.toAbsolutePath();
+    AtomicFiles.removeStale(abs.getParent(), List.of(abs.getFileName().toString()));
+    write(file, keys, shapes, values, () -> { });
+  }
+
+  /**
+   * As {@link #write(Path, List, List, IntFunction)}, without first removing stale temporary
+   * files; {@code beforeRename} runs once the complete file is on disk under its temporary name.
+   *
+   * @return the SHA-256 digest of the bytes written
+   */
+  static byte[] write(Path file, List<String> keys, List<Shape> shapes,
+      IntFunction<float[]> values, AtomicFiles.BeforeRename beforeRename) throws IOException {
     if (keys.size() != shapes.size()) {
       throw new IllegalArgumentException(
           keys.size() + " keys for " + shapes.size() + " shapes: they must pair up");
@@ -134,8 +152,9 @@ public final class ParamsFile {
             "key '" + key + "' is given twice, for arrays " + before + " and " + i);
       }
     }
+    MessageDigest digest = Integrity.sha256();
     AtomicFiles.write(file, channel -> {
-      Output out = new Output(channel);
+      Output out = new Output(channel, digest);
       out.putLong(LIST_MAGIC);
       out.putLong(0);
       out.putLong(keys.size());
@@ -164,7 +183,8 @@ public final class ParamsFile {
         out.putBytes(bytes);
       }
       out.flush();
-    });
+    }, beforeRename);
+    return digest.digest();
   }
 
   /**
@@ -175,7 +195,7 @@ public final class ParamsFile {
    * @throws IOException if the file cannot be read
    */
   public static List<NamedArray> read(Path file) throws IOException {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+    try (FileChannel channel = open(file)) {
       List<Entry> entries = index(file, channel);
       List<NamedArray> arrays = new ArrayList<>(entries.size());
       for (Entry e : entries) {
@@ -183,6 +203,20 @@ public final class ParamsFile {
       }
       return arrays;
     }
+  }
+
+  /**
+   * Opens {@code file} for reading; a directory is a {@link CheckpointException} naming it (the
+   * platform's own error, "Is a directory", names nothing).
+   *
+   * @throws IOException if it cannot be opened (e.g. {@link java.nio.file.NoSuchFileException})
+   */
+  static FileChannel open(Path file) throws IOException {
+    if (Files.isDirectory(file)) {
+      throw new CheckpointException(file, "is a directory, expected a .params file (an MXNet "
+          + "NDArray list)");
+    }
+    return FileChannel.open(file, StandardOpenOption.READ);
   }
 
   /**
@@ -218,14 +252,23 @@ public final class ParamsFile {
     List<Long> offsets = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       String what = "array " + i;
+      if (in.remaining() < 12 && in.keysEndTheFileAt(in.position(), i)) {
+        throw in.error(overCounted(count, i, in.position()));
+      }
       in.need(12, what + "'s header");
       int arrayMagic = in.getInt();
       if (arrayMagic != V2_MAGIC && arrayMagic != V3_MAGIC) {
+        long at = in.position() - 4;
+        if (in.keysEndTheFileAt(at, i)) {
+          throw in.error(overCounted(count, i, at));
+        }
         throw in.error(String.format(Locale.ROOT,
-            "%s has NDArray magic 0x%08X, expected 0x%08X (V2) or 0x%08X (V3)%s", what,
-            arrayMagic, V2_MAGIC, V3_MAGIC,
-            arrayMagic == V1_MAGIC || (arrayMagic >= 0 && arrayMagic <= MAX_NDIM)
-                ? "; it looks like the format of MXNet before 1.0, which Kiln does not read"
+            "%s at offset %s has NDArray magic 0x%08X, expected 0x%08X (V2) or 0x%08X (V3)%s",
+            what, number(at), arrayMagic, V2_MAGIC, V3_MAGIC,
+            i == 0 && (arrayMagic == V1_MAGIC || (arrayMagic >= 1 && arrayMagic <= MAX_NDIM))
+                ? "; it starts like a file of MXNet before 1.0 (which wrote "
+                    + (arrayMagic == V1_MAGIC ? "magic 0xF993FAC8" : "the rank first")
+                    + "), which Kiln does not read"
                 : ""));
       }
       int storage = in.getInt();
@@ -280,6 +323,12 @@ public final class ParamsFile {
     }
     in.need(8, "the key count");
     long keyCount = in.getLong();
+    int low = (int) keyCount;
+    if (keyCount != count && (low == V2_MAGIC || low == V3_MAGIC)) {
+      throw in.error(String.format(Locale.ROOT, "claims %s but holds more: at offset %s, where "
+          + "the key count should be, another array starts (NDArray magic 0x%08X)",
+          plural(count, "array"), number(in.position() - 8), low));
+    }
     if (keyCount != count) {
       throw in.error("has " + (keyCount == 1 ? "1 key" : Long.toUnsignedString(keyCount)
           + " keys") + " for " + plural(count, "array") + ", expected one " + ARG_PREFIX + "/"
@@ -303,7 +352,9 @@ public final class ParamsFile {
             .decode(in.getBytes((int) length))
             .toString();
       } catch (CharacterCodingException e) {
-        throw new CheckpointException(file, "key " + i + " is not valid UTF-8", e);
+        throw new CheckpointException(file, "key " + i + " is not valid UTF-8: its "
+            + plural(length, "byte") + " are " + hex(in.bytesAt(in.position() - length,
+                (int) length)) + ", expected the UTF-8 bytes of arg:<name> or aux:<name>", e);
       }
       String problem = keyProblem(key);
       if (problem != null) {
@@ -347,9 +398,10 @@ public final class ParamsFile {
     if (problem != null) {
       throw new IllegalArgumentException("key " + problem);
     }
-    if (key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
-      throw new IllegalArgumentException("key '" + key.substring(0, 40) + "...' is longer than "
-          + MAX_KEY_BYTES + " bytes");
+    int bytes = key.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > MAX_KEY_BYTES) {
+      throw new IllegalArgumentException("key '" + key.substring(0, 40) + "...' is " + bytes
+          + " bytes long in UTF-8, more than the " + MAX_KEY_BYTES + " a key may have");
     }
   }
 
@@ -370,10 +422,22 @@ public final class ParamsFile {
     }
     for (int i = 0; i < key.length(); i++) {
       if (Character.isISOControl(key.charAt(i))) {
-        return "'" + key.replaceAll("\\p{Cntrl}", "?") + "' holds a control character";
+        return String.format(Locale.ROOT, "'%s' holds control character U+%04X at index %d "
+            + "(shown as ?), expected printable characters only",
+            key.replaceAll("\\p{Cntrl}", "?"), (int) key.charAt(i), i);
       }
     }
     return null;
+  }
+
+  /**
+   * The header claims {@code count} arrays, but after {@code held} of them, at offset {@code
+   * at}, come their keys and the end of the file.
+   */
+  private static String overCounted(long count, int held, long at) {
+    return "claims " + plural(count, "array") + " but holds " + number(held) + ": at offset "
+        + number(at) + ", where array " + held + " should start, come " + plural(held, "key")
+        + " and the end of the file";
   }
 
   private static String notAList(long magic) {
@@ -441,13 +505,34 @@ public final class ParamsFile {
       throws IOException {
     long position = at;
     while (buf.hasRemaining()) {
-      int n = channel.read(buf, position);
+      int n;
+      try {
+        n = channel.read(buf, position);
+      } catch (IOException e) {
+        if (e instanceof FileSystemException || e instanceof CheckpointException) {
+          throw e;
+        }
+        // The platform's read errors ("Input/output error") do not say which file.
+        throw new IOException(file + ": cannot read " + number(buf.remaining())
+            + " bytes at offset " + number(position) + ": " + e.getMessage(), e);
+      }
       if (n < 0) {
-        throw new CheckpointException(file, "truncated: the file ended at offset "
-            + number(position) + " while it was being read", new EOFException());
+        throw new CheckpointException(file, "truncated while it was being read: expected "
+            + number(buf.remaining()) + " more bytes at offset " + number(position)
+            + ", but the file now ends there (was it replaced or cut meanwhile?)",
+            new EOFException());
       }
       position += n;
     }
+  }
+
+  /** {@code bytes} as space-separated hex pairs, the first 32 of them. */
+  static String hex(byte[] bytes) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < Math.min(bytes.length, 32); i++) {
+      out.append(i == 0 ? "" : " ").append(String.format(Locale.ROOT, "%02x", bytes[i]));
+    }
+    return bytes.length > 32 ? out + " ..." : out.toString();
   }
 
   /** Positional little-endian reads of a file whose length is fixed when it is opened. */
@@ -499,6 +584,43 @@ public final class ParamsFile {
       position += n;
     }
 
+    /**
+     * Whether the bytes from {@code at} to the end of the file are exactly a key count of
+     * {@code n} and {@code n} length-prefixed keys: what a file whose header over-counts its
+     * arrays has where the next array should start. Reads only the lengths.
+     */
+    boolean keysEndTheFileAt(long at, int n) throws IOException {
+      long p = at;
+      if (size - p < 8 || longAt(p) != n) {
+        return false;
+      }
+      p += 8;
+      for (int k = 0; k < n; k++) {
+        if (size - p < 8) {
+          return false;
+        }
+        long length = longAt(p);
+        if (length < 0 || length > MAX_KEY_BYTES || length > size - p - 8) {
+          return false;
+        }
+        p += 8 + length;
+      }
+      return p == size;
+    }
+
+    /** {@code n} bytes at {@code at} (already known to lie within the file). */
+    byte[] bytesAt(long at, int n) throws IOException {
+      ByteBuffer b = ByteBuffer.allocate(n);
+      readFully(file, channel, b, at);
+      return b.array();
+    }
+
+    private long longAt(long at) throws IOException {
+      small.clear().limit(8);
+      readFully(file, channel, small, at);
+      return small.flip().getLong();
+    }
+
     CheckpointException error(String problem) {
       return new CheckpointException(file, problem);
     }
@@ -514,10 +636,12 @@ public final class ParamsFile {
   /** Buffered little-endian writes to a channel. */
   private static final class Output {
     private final FileChannel channel;
+    private final MessageDigest digest;
     private final ByteBuffer buf = ByteBuffer.allocate(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
 
-    Output(FileChannel channel) {
+    Output(FileChannel channel, MessageDigest digest) {
       this.channel = channel;
+      this.digest = digest;
     }
 
     void putInt(int v) throws IOException {
@@ -553,6 +677,7 @@ public final class ParamsFile {
 
     void flush() throws IOException {
       buf.flip();
+      digest.update(buf.duplicate());
       while (buf.hasRemaining()) {
         channel.write(buf);
       }

@@ -172,12 +172,137 @@ class IdxTest {
   }
 
   @Test
-  void rejectsCorruptGzip() {
+  void rejectsCutGzipStreamSayingWhere() {
     byte[] compressed = IdxFiles.gzip(IdxFiles.images(10, 28, 28));
-    Path file = write("images.gz", IdxFiles.truncate(compressed, compressed.length / 2), false);
+    int cut = compressed.length / 2;
+    Path file = write("images.gz", IdxFiles.truncate(compressed, compressed.length - cut), false);
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readImages(file));
 
-    assertMessageContains(e, file.toString(), "corrupt or truncated gzip data");
+    assertMessageContains(e, file + ": truncated gzip data: the file ends at offset " + cut
+        + " inside the compressed data of gzip member 1 (", "bytes decompressed so far), "
+        + "expected more compressed data and then an 8-byte trailer");
+  }
+
+  @Test
+  void rejectsGzipCutInsideItsTrailerNamingTheBytesFound() {
+    // GZIPInputStream reports this one as an EOFException without a message: "(null)".
+    byte[] compressed = IdxFiles.gzip(IdxFiles.labels(1, 2, 3));
+    Path file = write("labels.gz", IdxFiles.truncate(compressed, 3), false);
+
+    IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
+
+    assertEquals(file + ": truncated gzip data: the trailer of member 1 at offset "
+        + (compressed.length - 8) + " has 5 of its 8 bytes (CRC-32 and length), the file ends "
+        + "there", e.getMessage());
+    assertFalse(e.getMessage().contains("null"));
+  }
+
+  @Test
+  void rejectsTrailingGarbageAfterTheGzipMember() {
+    byte[] compressed = IdxFiles.gzip(IdxFiles.labels(1, 2, 3));
+    byte[] withGarbage = IdxFiles.append(compressed, 5);
+    withGarbage[compressed.length] = 'x';
+    Path file = write("labels.gz", withGarbage, false);
+
+    IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
+
+    assertEquals(file + ": 5 bytes of trailing garbage at offset " + compressed.length
+        + ", after the gzip data ended (11 bytes decompressed from 1 member): expected the end "
+        + "of the file or another gzip member (1f 8b), found 78 00", e.getMessage());
+  }
+
+  @Test
+  void rejectsTrailingZerosAfterTheGzipMember() {
+    byte[] compressed = IdxFiles.gzip(IdxFiles.labels(1, 2, 3));
+    Path file = write("labels.gz", IdxFiles.append(compressed, 1), false);
+
+    IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
+
+    assertMessageContains(e, "1 byte of trailing garbage at offset " + compressed.length,
+        "found 00 and then the end of the file");
+  }
+
+  @Test
+  void readsConcatenatedGzipMembersAsOneStream() throws Exception {
+    byte[] whole = IdxFiles.labels(7, 8, 9, 10);
+    byte[] first = IdxFiles.gzip(java.util.Arrays.copyOf(whole, 6));
+    byte[] second = IdxFiles.gzip(java.util.Arrays.copyOfRange(whole, 6, whole.length));
+    byte[] both = IdxFiles.append(first, second.length);
+    System.arraycopy(second, 0, both, first.length, second.length);
+    Path file = write("labels.gz", both, false);
+
+    assertArrayEquals(new int[] {7, 8, 9, 10}, Idx.readLabels(file));
+  }
+
+  @Test
+  void rejectsDamagedGzipDataByItsCrc() {
+    byte[] content = new byte[4000];
+    byte[] compressed = IdxFiles.gzip(IdxFiles.idx(Idx.LABELS_MAGIC, new int[] {4000},
+        content));
+    compressed[compressed.length - 8] ^= 0x01;
+    Path file = write("labels.gz", compressed, false);
+
+    IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
+
+    assertMessageContains(e, file + ": gzip member 1 is damaged: its trailer at offset "
+        + (compressed.length - 8) + " records CRC-32 0x", ", the decompressed data has 0x");
+  }
+
+  @Test
+  void rejectsCorruptDeflateData() {
+    byte[] compressed = IdxFiles.gzip(IdxFiles.images(10, 28, 28));
+    compressed[10] = (byte) 0xff; // The first deflate block header: reserved block type 3.
+    Path file = write("images.gz", compressed, false);
+
+    IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readImages(file));
+
+    assertMessageContains(e, file + ": corrupt gzip data in member 1, before offset ",
+        "expected a valid deflate stream, zlib says: ");
+  }
+
+  @Test
+  void rejectsAGzipHeaderCutShort() {
+    Path file = write("labels.gz", new byte[] {0x1f, (byte) 0x8b, 8, 0, 0}, false);
+
+    IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
+
+    assertEquals(file + ": truncated gzip data: the header of member 1 (at offset 0) is cut at "
+        + "offset 5, where the file ends: expected its time, extra flags and system",
+        e.getMessage());
+  }
+
+  @Test
+  void rejectsAnUnknownCompressionMethod() {
+    byte[] compressed = IdxFiles.gzip(IdxFiles.labels(1));
+    compressed[2] = 7;
+    Path file = write("labels.gz", compressed, false);
+
+    IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
+
+    assertEquals(file + ": gzip member 1 at offset 0 uses compression method 7, expected 8 "
+        + "(deflate)", e.getMessage());
+  }
+
+  @Test
+  void rejectsADirectoryNamingIt() throws Exception {
+    Path sub = java.nio.file.Files.createDirectory(dir.resolve("train-images-idx3-ubyte.gz"));
+
+    IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readImages(sub));
+
+    assertEquals(sub + ": is a directory, expected an IDX file of unsigned-byte images (plain or "
+        + "gzip-compressed)", e.getMessage());
+  }
+
+  @Test
+  void hugeHeaderSaysHowManyBytesItClaims() {
+    byte[] content = IdxFiles.idx(Idx.IMAGES_MAGIC, new int[] {60000, 60000, 60000},
+        new byte[10]);
+    Path file = write("images", content, false);
+
+    IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readImages(file));
+
+    assertEquals(file + ": header says 60000 images of 60000x60000, which is 216000000000000 "
+        + "bytes, more than the limit of 2147483639 bytes", e.getMessage());
   }
 }

@@ -44,8 +44,10 @@ class CheckpointTest {
     GraphBuilder b = new GraphBuilder("Mlp");
     Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"),
         Shape.of(-1, 6));
-    Sym h = b.dense(new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = " + hidden + ")"), x, DenseSpec.units(hidden).activation(Act.RELU));
-    Sym y = b.dense(new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), h, DenseSpec.units(3));
+    Sym h = b.dense(new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = " + hidden + ")"),
+        x, DenseSpec.units(hidden).activation(Act.RELU));
+    Sym y = b.dense(new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), h,
+        DenseSpec.units(3));
     return b.build(List.of(y));
   }
 
@@ -68,6 +70,18 @@ class CheckpointTest {
     Map<String, float[]> out = new LinkedHashMap<>();
     for (ParameterStore.Slot s : m.slots()) {
       out.put(s.name(), s.weight().toFloatArray());
+    }
+    return out;
+  }
+
+  /** The model's checkpoint table: {@code arg:} every parameter, {@code aux:} every state. */
+  static Map<String, Tensor> arrays(ModelRuntime m) {
+    Map<String, Tensor> out = new LinkedHashMap<>();
+    for (ParameterStore.Slot s : m.slots()) {
+      out.put(Checkpoint.argKey(s.name()), s.weight());
+    }
+    for (ParameterStore.AuxSlot a : m.auxSlots()) {
+      out.put(Checkpoint.auxKey(a.name()), a.value());
     }
     return out;
   }
@@ -123,14 +137,23 @@ class CheckpointTest {
     }
   }
 
-  /** Loads a file into a fresh model that must reject it and stay as it was. */
+  /**
+   * Loads a checkpoint into a fresh 8-unit model that must reject it, naming the params file,
+   * and stay as it was; returns the message.
+   */
   private String rejected(Path prefix, boolean lenient) {
+    return rejected(prefix, lenient, Checkpoint.paramsFile(prefix));
+  }
+
+  /** As {@link #rejected(Path, boolean)}, where the error must name {@code file}. */
+  static String rejected(Path prefix, boolean lenient, Path file) {
     try (ModelRuntime m = model(8, 5)) {
       Map<String, float[]> before = values(m);
       UncheckedIOException e = assertThrows(UncheckedIOException.class,
           () -> m.loadParams(prefix, lenient));
       assertInstanceOf(CheckpointException.class, e.getCause());
-      assertEquals(Checkpoint.paramsFile(prefix), ((CheckpointException) e.getCause()).file());
+      assertEquals(file, ((CheckpointException) e.getCause()).file());
+      assertTrue(e.getCause().getMessage().startsWith(file + ": "), e.getCause().getMessage());
       assertEquals("MlpModel: cannot load checkpoint " + prefix + ": " + e.getCause().getMessage(),
           e.getMessage());
       assertSameValues(before, values(m));
@@ -138,8 +161,11 @@ class CheckpointTest {
     }
   }
 
-  /** Writes {@code prefix}'s params file with the arrays of {@code m}, edited by {@code edit}. */
-  private static void writeEdited(Path prefix, ModelRuntime m,
+  /**
+   * Writes {@code prefix}'s params file with the arrays of {@code m}, edited by {@code edit},
+   * and {@code m}'s symbol beside it (no integrity file, as MXNet writes checkpoints).
+   */
+  static void writeEdited(Path prefix, ModelRuntime m,
       java.util.function.Consumer<List<NamedArray>> edit) throws IOException {
     List<NamedArray> arrays = new ArrayList<>();
     for (ParameterStore.Slot s : m.slots()) {
@@ -147,6 +173,8 @@ class CheckpointTest {
     }
     edit.accept(arrays);
     ParamsFile.write(Checkpoint.paramsFile(prefix), arrays);
+    Files.writeString(Checkpoint.symbolFile(prefix), m.symbolJson());
+    Files.deleteIfExists(Checkpoint.integrityFile(prefix));
   }
 
   @Test
@@ -187,8 +215,12 @@ class CheckpointTest {
     try (ModelRuntime small = model(4, 1)) {
       small.save(prefix);
     }
+    assertEquals(Checkpoint.symbolFile(prefix) + ": not this model's architecture: node "
+        + "'hidden': operator FullyConnected attribute num_hidden is 4 in the file, the model "
+        + "has 8", rejected(prefix, false, Checkpoint.symbolFile(prefix)));
     assertEquals(Checkpoint.paramsFile(prefix) + ": array 0 'arg:hidden_weight' has shape "
-        + "[4, 6], the model needs [8, 6]", rejected(prefix, false));
+        + "[4, 6], the model needs [8, 6]", rejected(prefix, true),
+        "a lenient load skips the symbol, not the shapes");
     try (ModelRuntime a = model(8, 1)) {
       writeEdited(prefix, a, arrays -> arrays.set(2,
           new NamedArray("arg:logits_weight", Shape.of(3, 4, 2), new float[24])));
@@ -206,7 +238,25 @@ class CheckpointTest {
     Path params = Checkpoint.paramsFile(prefix);
     byte[] whole = Files.readAllBytes(params);
     Files.write(params, java.util.Arrays.copyOf(whole, whole.length - 40));
+    assertTrue(rejected(prefix, false).startsWith(params + ": damaged: its SHA-256 is "));
+    Files.delete(Checkpoint.integrityFile(prefix));
     assertTrue(rejected(prefix, false).startsWith(params + ": truncated: "));
+  }
+
+  @Test
+  void paramsPathThatIsADirectoryIsNamed() throws Exception {
+    Path prefix = dir.resolve("mlp");
+    try (ModelRuntime a = model(8, 1)) {
+      a.save(prefix);
+    }
+    Path params = Checkpoint.paramsFile(prefix);
+    Files.delete(params);
+    Files.createDirectory(params);
+    assertEquals(params + ": is a directory, expected a .params file (an MXNet NDArray list)",
+        rejected(prefix, false));
+    CheckpointException e = assertThrows(CheckpointException.class,
+        () -> ParamsFile.read(params));
+    assertEquals(params, e.file());
   }
 
   @Test
@@ -261,11 +311,18 @@ class CheckpointTest {
       Tensor closed = Tensor.zeros(Shape.of(2));
       closed.close();
       arrays.put(Checkpoint.auxKey("gone"), closed);
+      byte[] integrity = Files.readAllBytes(Checkpoint.integrityFile(prefix));
       assertThrows(IllegalStateException.class,
           () -> Checkpoint.save(prefix, "{\"changed\": true}", arrays));
       assertArrayEquals(params, Files.readAllBytes(Checkpoint.paramsFile(prefix)));
       assertArrayEquals(symbol, Files.readAllBytes(Checkpoint.symbolFile(prefix)));
+      assertArrayEquals(integrity, Files.readAllBytes(Checkpoint.integrityFile(prefix)),
+          "the integrity file, deleted before the parameters are written, is put back");
       assertEquals(List.of(), tempFiles());
+      try (ModelRuntime b = model(8, 2)) {
+        b.loadParams(prefix);
+        assertSameValues(values(a), values(b));
+      }
     }
   }
 

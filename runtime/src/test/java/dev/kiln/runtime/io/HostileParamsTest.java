@@ -238,11 +238,35 @@ class HostileParamsTest {
   void wrongArrayMagic() throws Exception {
     byte[] garbage = list(1).header(0x12345678, 0, new long[] {2}, 1, 0).floats(2)
         .u64(1).key("arg:w").build();
-    assertEquals("array 0 has NDArray magic 0x12345678, expected 0xF993FAC9 (V2) or 0xF993FACA "
-        + "(V3)", reject(garbage));
+    assertEquals("array 0 at offset 24 has NDArray magic 0x12345678, expected 0xF993FAC9 (V2) "
+        + "or 0xF993FACA (V3)", reject(garbage));
     byte[] legacy = list(1).i32(2).i32(3).i32(4).floats(12).u64(1).key("arg:w").build();
-    assertTrue(reject(legacy).endsWith("it looks like the format of MXNet before 1.0, which "
-        + "Kiln does not read"));
+    assertEquals("array 0 at offset 24 has NDArray magic 0x00000002, expected 0xF993FAC9 (V2) "
+        + "or 0xF993FACA (V3); it starts like a file of MXNet before 1.0 (which wrote the rank "
+        + "first), which Kiln does not read", reject(legacy));
+  }
+
+  @Test
+  void arrayCountTooBigSaysHowManyTheFileHolds() throws Exception {
+    // Claims 2 arrays, holds 1 and its key: where array 1 should start, the keys begin.
+    byte[] b = list(2).dense(64).floats(64).u64(1).key("arg:w").build();
+    assertEquals("claims 2 arrays but holds 1: at offset 312, where array 1 should start, "
+        + "come 1 key and the end of the file", reject(b));
+    byte[] three = list(3).dense(20).floats(20).dense(20).floats(20).u64(2).key("arg:a")
+        .key("arg:b").build();
+    assertEquals("claims 3 arrays but holds 2: at offset 248, where array 2 should start, "
+        + "come 2 keys and the end of the file", reject(three));
+    // A file whose keys do not end it right there gets the plain message, no guess.
+    byte[] garbage = list(2).dense(64).floats(64).u64(7).u64(0).u64(0).build();
+    assertTrue(reject(garbage).startsWith("array 1 at offset 312 has NDArray magic 0x00000007"));
+  }
+
+  @Test
+  void arrayCountTooSmallSaysAnotherArrayFollows() throws Exception {
+    byte[] b = list(1).dense(2).floats(2).dense(2).floats(2).u64(2).key("arg:a").key("arg:b")
+        .build();
+    assertEquals("claims 1 array but holds more: at offset 64, where the key count should be, "
+        + "another array starts (NDArray magic 0xF993FAC9)", reject(b));
   }
 
   @Test
@@ -293,11 +317,29 @@ class HostileParamsTest {
         .raw(new byte[] {'a', 'r', 'g', ':', (byte) 0xC3, (byte) 0x28}).build();
     Path f = file(notUtf8);
     CheckpointException e = assertThrows(CheckpointException.class, () -> ParamsFile.read(f));
-    assertEquals(f + ": key 0 is not valid UTF-8", e.getMessage());
+    assertEquals(f + ": key 0 is not valid UTF-8: its 6 bytes are 61 72 67 3a c3 28, expected "
+        + "the UTF-8 bytes of arg:<name> or aux:<name>", e.getMessage());
     assertInstanceOf(CharacterCodingException.class, e.getCause());
     assertEquals("key 1 'arg:a' repeats key 0",
         reject(list(2).dense(1).floats(1).dense(1).floats(1).u64(2).key("arg:a").key("arg:a")
             .build()));
+  }
+
+  @Test
+  void controlCharacterInAKeyIsNamed() throws Exception {
+    assertEquals("key 0 'arg:a?b' holds control character U+0007 at index 5 (shown as ?), "
+        + "expected printable characters only",
+        reject(list(1).dense(1).floats(1).u64(1).key("arg:a\u0007b").build()));
+  }
+
+  @Test
+  void tooLongKeyOnWriteSaysItsLength() {
+    String key = "arg:" + "w".repeat(2000);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ParamsFile.write(dir.resolve("long.params"),
+            List.of(new NamedArray(key, Shape.of(1), new float[1]))));
+    assertEquals("key '" + key.substring(0, 40) + "...' is 2004 bytes long in UTF-8, more than "
+        + "the 1024 a key may have", e.getMessage());
   }
 
   @Test
