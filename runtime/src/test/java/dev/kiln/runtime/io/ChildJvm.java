@@ -71,7 +71,9 @@ final class ChildJvm implements AutoCloseable {
    * returns the lines it printed that no one took yet.
    */
   List<String> kill() throws InterruptedException {
-    process.destroyForcibly();
+    // The process handle only sends SIGKILL; Process.destroyForcibly would also close the
+    // child's output stream under the reader, losing the lines it had not read yet.
+    process.toHandle().destroyForcibly();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new AssertionError("child " + process.pid() + " did not die within 30 s");
     }
