@@ -29,6 +29,11 @@ public record DataLoader(Dataset dataset, int batchSize, boolean shuffle, long s
     return new DataLoader(dataset, batchSize, true, seed);
   }
 
+  /** Examples per epoch. */
+  public int examplesPerEpoch() {
+    return dataset.size();
+  }
+
   /** Batches per epoch, the last partial batch included. */
   public int batchesPerEpoch() {
     return dataset.batchCount(batchSize);

@@ -14,9 +14,7 @@ import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -123,7 +121,7 @@ public final class Classifier implements AutoCloseable {
    * Trains for {@code epochs} passes over {@code train}, starting from the model's current
    * parameters and leaving the trained ones in the model. Listeners see every batch and epoch
    * and may stop training early; a non-finite loss always stops it (MXNet would carry NaN on
-   * silently).
+   * silently), so does a gradient an update refused (see {@link FitLoop}).
    *
    * @param train the training batches (see {@link DataLoader#shuffled})
    * @param validation evaluated after every epoch, or null
@@ -135,77 +133,45 @@ public final class Classifier implements AutoCloseable {
   public FitResult fit(DataLoader train, Dataset validation, int epochs, Optimizer optimizer,
       TrainingListener... listeners) {
     try (CallGuard.Scope call = store.guard().enter("classifier.fit")) {
-      if (epochs < 1) {
-        throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
-      }
       checkFeatures(train.dataset());
       if (validation != null) {
         checkFeatures(validation);
       }
-      List<TrainingListener> all = new ArrayList<>(List.of(listeners));
-      all.add(0, new NanGuard());
-      FitContext context = new FitContext(modelName, epochs, train.batchesPerEpoch(),
-          train.dataset().size());
-      all.forEach(l -> l.onFitStart(context));
-      List<EpochStats> history = new ArrayList<>();
-      for (int epoch = 1; epoch <= epochs && context.stopReason() == null; epoch++) {
-        long start = System.nanoTime();
-        double lossSum = 0;
-        int correct = 0;
-        int seen = 0;
-        int index = 0;
-        // Each batch is scored one step late, once the next step is queued: MXNet never waits
-        // for Java, and the previous step's probabilities are in an executor this step does not
-        // use (training alternates between two per batch size).
-        BoundExecutor pending = null;
-        int[] pendingLabels = null;
-        Iterator<Batch> batches = train.epoch(epoch).iterator();
-        while (true) {
-          Batch b = batches.hasNext() ? batches.next() : null;
-          BoundExecutor exec = null;
-          if (b != null) {
-            try {
-              exec = step(b.features(), b.labels(), optimizer);
-            } catch (NonFiniteException e) {
-              context.stop("epoch " + epoch + ", batch " + (index + 1 + (pending == null ? 0 : 1))
-                  + ": " + e.getMessage());
-              b = null;
-            }
-          }
-          if (pending != null) {
-            Result r = score(pending.output(0).toFloatArray(), pendingLabels);
-            lossSum += r.lossSum();
-            correct += r.correct();
-            seen += r.count();
-            BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(),
-                r.count());
-            for (TrainingListener l : all) {
-              l.onBatchEnd(context, stats);
-            }
-          }
-          if (store.guard().closing()) {
-            context.stop(modelName + " was closed during fit");
-          }
-          if (b == null || context.stopReason() != null) {
-            break;
-          }
-          pending = exec;
-          pendingLabels = b.labels();
-        }
-        if (context.stopReason() != null && seen < train.dataset().size()) {
-          break;
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        Evaluation val = validation == null ? null : evaluate(validation);
-        EpochStats stats = new EpochStats(epoch, lossSum / seen, (double) correct / seen, val,
-            seconds);
-        history.add(stats);
-        all.forEach(l -> l.onEpochEnd(context, stats));
-      }
-      FitResult result = new FitResult(history, context.stopReason());
-      all.forEach(l -> l.onFitEnd(context, result));
-      return result;
+      // Each batch is scored one step late, once the next step is queued: MXNet never waits
+      // for Java, and the previous step's probabilities are in an executor this step does not
+      // use (training alternates between two per batch size).
+      return FitLoop.run(modelName, train, validation, epochs, b -> {
+        BoundExecutor exec = step(b.features(), b.labels(), optimizer);
+        int[] labels = b.labels();
+        return () -> score(exec.output(0).toFloatArray(), labels);
+      }, this::evaluate, store.guard()::closing, List.of(listeners));
     }
+  }
+
+  /**
+   * The training-mode forward and backward passes of one batch without an update, for a
+   * trainer that combines the gradients of several replicas first (data parallelism): the
+   * gradient arrays hold the batch's gradient afterwards (the loss summed or averaged over the
+   * batch, as the graph's {@code SoftmaxOutput} normalises). Returns how to score the batch.
+   */
+  public FitLoop.Step computeGradients(float[] features, int[] labels) {
+    try (CallGuard.Scope call = store.guard().enter("classifier.computeGradients")) {
+      if (store.gradients() == ParameterStore.Gradients.ACCUMULATED) {
+        throw new IllegalStateException(modelName + ": the model holds gradients from backward "
+            + "that no update applied; call update(...) or zeroGradients() first");
+      }
+      BoundExecutor exec = load(trainingExecutor(labels.length), features, labels);
+      exec.forward(true);
+      exec.backwardLoss();
+      store.gradientsConsumed();
+      int[] copy = labels.clone();
+      return () -> score(exec.output(0).toFloatArray(), copy);
+    }
+  }
+
+  /** The classifier graph (owned by this classifier), e.g. to copy for a replica. */
+  public Graph graph() {
+    return graph;
   }
 
   /** {@link #fit(DataLoader, Dataset, int, Optimizer, TrainingListener...)} without validation. */

@@ -1,0 +1,121 @@
+package dev.kiln.runtime.train;
+
+import dev.kiln.runtime.data.Batch;
+import dev.kiln.runtime.data.DataLoader;
+import dev.kiln.runtime.data.Dataset;
+import dev.kiln.runtime.exec.NonFiniteException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * The classifier training loop, whatever runs each step (one executor, or replicas on several
+ * contexts or processes): epochs of batches, each batch scored one step late so that MXNet never
+ * waits for Java, listeners told of every batch and epoch, validation after every epoch. A
+ * non-finite loss always stops it ({@link NanGuard}), so does a gradient an update refused
+ * ({@link NonFiniteException}) and a request to close the model.
+ */
+public final class FitLoop {
+  /** Runs the training step of one batch. */
+  @FunctionalInterface
+  public interface Stepper {
+    /** Queues forward, backward and the update of {@code batch}; returns how to score it. */
+    Step step(Batch batch);
+  }
+
+  /** A queued training step, scored once the next one is queued. */
+  @FunctionalInterface
+  public interface Step {
+    /** The batch's loss and correct predictions (waits for the step's forward pass). */
+    Classifier.Result score();
+  }
+
+  private FitLoop() {}
+
+  /**
+   * Trains for {@code epochs} passes over {@code train}.
+   *
+   * @param model the model's name, for messages and listeners
+   * @param train the training batches
+   * @param validation evaluated with {@code evaluate} after every epoch, or null
+   * @param epochs passes over the training data, at least 1
+   * @param stepper runs one step
+   * @param evaluate loss and accuracy over a dataset, in inference mode
+   * @param closing whether the model was asked to close (the loop then stops)
+   * @param listeners progress, metrics, early stopping, ...
+   * @return every finished epoch and why training stopped early, if it did
+   */
+  public static FitResult run(String model, DataLoader train, Dataset validation, int epochs,
+      Stepper stepper, Function<Dataset, Evaluation> evaluate, BooleanSupplier closing,
+      List<TrainingListener> listeners) {
+    if (epochs < 1) {
+      throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
+    }
+    List<TrainingListener> all = new ArrayList<>(listeners);
+    all.add(0, new NanGuard());
+    FitContext context = new FitContext(model, epochs, train.batchesPerEpoch(),
+        train.examplesPerEpoch());
+    all.forEach(l -> l.onFitStart(context));
+    List<EpochStats> history = new ArrayList<>();
+    for (int epoch = 1; epoch <= epochs && context.stopReason() == null; epoch++) {
+      long start = System.nanoTime();
+      double lossSum = 0;
+      int correct = 0;
+      int seen = 0;
+      int index = 0;
+      boolean aborted = false;
+      Step pending = null;
+      Iterator<Batch> batches = train.epoch(epoch).iterator();
+      while (true) {
+        Batch b = batches.hasNext() ? batches.next() : null;
+        Step step = null;
+        if (b != null) {
+          try {
+            step = stepper.step(b);
+          } catch (NonFiniteException e) {
+            context.stop("epoch " + epoch + ", batch " + (index + 1 + (pending == null ? 0 : 1))
+                + ": " + e.getMessage());
+            aborted = true;
+            b = null;
+          }
+        }
+        if (pending != null) {
+          Classifier.Result r = pending.score();
+          lossSum += r.lossSum();
+          correct += r.correct();
+          seen += r.count();
+          BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(),
+              r.count());
+          for (TrainingListener l : all) {
+            l.onBatchEnd(context, stats);
+          }
+        }
+        if (closing.getAsBoolean()) {
+          context.stop(model + " was closed during fit");
+        }
+        if (b == null) {
+          break;
+        }
+        if (context.stopReason() != null) {
+          aborted = true;
+          break;
+        }
+        pending = step;
+      }
+      if (aborted || seen == 0) {
+        break;
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      Evaluation val = validation == null ? null : evaluate.apply(validation);
+      EpochStats stats = new EpochStats(epoch, lossSum / seen, (double) correct / seen, val,
+          seconds);
+      history.add(stats);
+      all.forEach(l -> l.onEpochEnd(context, stats));
+    }
+    FitResult result = new FitResult(history, context.stopReason());
+    all.forEach(l -> l.onFitEnd(context, result));
+    return result;
+  }
+}
