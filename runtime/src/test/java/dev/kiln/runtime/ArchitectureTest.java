@@ -14,12 +14,12 @@ import org.junit.jupiter.api.Test;
  * docs/architecture.md}):
  *
  * <pre>
- * mxnet (binding) ← graph ← exec ← optim ← train ← io ← dev.kiln.runtime (facade)
+ * mxnet (binding) ← graph ← exec ← optim ← train ← io ← dev.kiln.runtime (facade) ← dist
  *                                 data ←┘
  * </pre>
  *
  * A layer may use any layer below it and none above; the root package is the facade generated
- * models call, and nothing below it imports it.
+ * models call, and nothing below it imports it; distribution is a client of the facade.
  */
 class ArchitectureTest {
   private static final JavaClasses RUNTIME = new ClassFileImporter()
@@ -38,17 +38,21 @@ class ArchitectureTest {
         .layer("Training").definedBy("dev.kiln.runtime.train..")
         .layer("IO").definedBy("dev.kiln.runtime.io..")
         .layer("Facade").definedBy("dev.kiln.runtime")
-        .whereLayer("Facade").mayNotBeAccessedByAnyLayer()
-        .whereLayer("IO").mayOnlyBeAccessedByLayers("Facade")
-        .whereLayer("Training").mayOnlyBeAccessedByLayers("IO", "Facade")
-        .whereLayer("Data").mayOnlyBeAccessedByLayers("Training", "IO", "Facade")
-        .whereLayer("Optimization").mayOnlyBeAccessedByLayers("Training", "IO", "Facade")
-        .whereLayer("Execution")
-        .mayOnlyBeAccessedByLayers("Optimization", "Training", "IO", "Facade")
-        .whereLayer("Graph")
-        .mayOnlyBeAccessedByLayers("Execution", "Optimization", "Training", "IO", "Facade")
+        .layer("Distribution").definedBy("dev.kiln.runtime.dist..")
+        .whereLayer("Distribution").mayNotBeAccessedByAnyLayer()
+        .whereLayer("Facade").mayOnlyBeAccessedByLayers("Distribution")
+        .whereLayer("IO").mayOnlyBeAccessedByLayers("Facade", "Distribution")
+        .whereLayer("Training").mayOnlyBeAccessedByLayers("IO", "Facade", "Distribution")
+        .whereLayer("Data")
+        .mayOnlyBeAccessedByLayers("Training", "IO", "Facade", "Distribution")
+        .whereLayer("Optimization")
+        .mayOnlyBeAccessedByLayers("Training", "IO", "Facade", "Distribution")
+        .whereLayer("Execution").mayOnlyBeAccessedByLayers("Optimization", "Training", "IO",
+            "Facade", "Distribution")
+        .whereLayer("Graph").mayOnlyBeAccessedByLayers("Execution", "Optimization", "Training",
+            "IO", "Facade", "Distribution")
         .whereLayer("Binding").mayOnlyBeAccessedByLayers("Graph", "Execution", "Optimization",
-            "Training", "IO", "Facade");
+            "Training", "IO", "Facade", "Distribution");
     rule.check(RUNTIME);
   }
 

@@ -188,6 +188,29 @@ public final class Dataset {
   }
 
   /**
+   * Returns {@code count} full batches of {@code batchSize}, walking the dataset (in a random
+   * order when {@code shuffle}) and wrapping around to its start as often as needed.
+   *
+   * @param batchSize the number of examples per batch, at least 1
+   * @param count the number of batches, at least 1
+   * @param shuffle whether to visit the examples in a random order
+   * @param seed the seed of the permutation; ignored when {@code shuffle} is false
+   * @return the batches
+   */
+  public Iterable<Batch> fullBatches(int batchSize, int count, boolean shuffle, long seed) {
+    checkBatchSize(batchSize);
+    if (count < 1) {
+      throw new IllegalArgumentException("count must be at least 1, got " + count);
+    }
+    int[] base = order(shuffle, seed);
+    int[] order = new int[batchSize * count];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = base[i % base.length];
+    }
+    return () -> new BatchIterator(order, batchSize);
+  }
+
+  /**
    * Returns a short description with the dataset's shape, not its contents.
    *
    * @return for example {@code "Dataset[size=60000, featureSize=784, numClasses=10]"}

@@ -168,6 +168,11 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     this.schedule = schedule;
   }
 
+  /** The factor every gradient is scaled by before the step. */
+  public float rescaleGrad() {
+    return rescaleGrad;
+  }
+
   /** Scales every gradient by {@code scale} before the step (e.g. {@code 1 / batch}). */
   public void rescaleGrad(float scale) {
     this.rescaleGrad = checkRescale(scale);

@@ -50,6 +50,18 @@ public final class FitLoop {
   public static FitResult run(String model, DataLoader train, Dataset validation, int epochs,
       Stepper stepper, Function<Dataset, Evaluation> evaluate, BooleanSupplier closing,
       List<TrainingListener> listeners) {
+    return run(model, train, validation, epochs, stepper, () -> { }, evaluate, closing,
+        listeners);
+  }
+
+  /**
+   * As the other {@code run}, with {@code endOfEpoch} run after each epoch's last batch, before
+   * the validation and the listeners (a data-parallel trainer averages its replicas' auxiliary
+   * states there).
+   */
+  public static FitResult run(String model, DataLoader train, Dataset validation, int epochs,
+      Stepper stepper, Runnable endOfEpoch, Function<Dataset, Evaluation> evaluate,
+      BooleanSupplier closing, List<TrainingListener> listeners) {
     if (epochs < 1) {
       throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
     }
@@ -107,6 +119,7 @@ public final class FitLoop {
       if (aborted || seen == 0) {
         break;
       }
+      endOfEpoch.run();
       double seconds = (System.nanoTime() - start) / 1e9;
       Evaluation val = validation == null ? null : evaluate.apply(validation);
       EpochStats stats = new EpochStats(epoch, lossSum / seen, (double) correct / seen, val,
