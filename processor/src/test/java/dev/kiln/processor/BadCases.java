@@ -163,6 +163,22 @@ final class BadCases {
       BadCase.compilerError("bad/UnknownUnitsConstant", "units = HIDEN"),
       // A parameter of type Symbol, which does not exist.
       BadCase.compilerError("bad/UnknownParameterType", "Symbol pixels"),
+      // @Afine for @Affine. javac shows processors no annotation whose type it cannot resolve,
+      // so under javac the method looks as if it had none.
+      BadCase.compilerError("bad/MisspeltLayer", "@Afine(out = 3)").with("layers/Affine")
+          .butJavacAlso("[kiln:MissingLayer] abstract method y() is not a node: annotate it with "
+              + "a layer such as @Input or @Dense"),
+      // A custom layer whose forward class does not exist: the error is in the layer's file.
+      BadCase.compilerError("bad/MissingForwardNet", "Missing.class")
+          .with("layers/MissingForward").in("layers/MissingForward"),
+      // A custom layer from a library whose forward class is not on the class path: the
+      // compiler says nothing, so Kiln does, once.
+      error("bad/GoneNet", "@Gone Sym y(Sym x);",
+          "[kiln:Unresolved] GoneNet.y(): the value of forward in @Layer of custom layer @Gone "
+              + "names layers.Gone.Forward, which the compiler cannot find, so Kiln generated "
+              + "nothing for GoneNet; put it on the class path, or run the annotation processor "
+              + "that generates it")
+          .onClassPath("layers/Gone$Forward.class", "layers/Gone"),
 
       // --- Warnings: the model is still generated ---
 

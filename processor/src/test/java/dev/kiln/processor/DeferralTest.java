@@ -70,4 +70,24 @@ class DeferralTest {
         List.copyOf(r.generated().keySet()));
     assertTrue(r.source("sized.SizedMlpGraph").contains("HIDDEN_WEIGHT_SHAPE = Shape.of(32, 784)"));
   }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aModelUsingAGeneratedLayerAnnotationCompiles(TestCompiler compiler) {
+    // javac hides @Scale from processors until another processor has generated it.
+    Generator layer = new Generator("layers.Scale", "package layers;\n\n"
+        + "import dev.kiln.annotations.Layer;\nimport dev.kiln.annotations.Param;\n"
+        + "import dev.kiln.annotations.Sym;\n\n/** Scales each feature. */\n"
+        + "@Layer(input = {\"batch\", \"in\"}, output = {\"batch\", \"in\"}, "
+        + "forward = Scale.Forward.class)\npublic @interface Scale {\n"
+        + "  /** The forward pass. */\n  final class Forward {\n    private Forward() {}\n\n"
+        + "    /** x times a learned factor per feature. */\n"
+        + "    public static Sym apply(Sym x, @Param(shape = {\"in\"}) Sym factor) {\n"
+        + "      return x.mul(factor);\n    }\n  }\n}\n");
+    Result r = compiler.compile(List.of(layer), List.of(),
+        List.of(TestCompiler.resource("good/generated/ScaledNet")));
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.source("generated.ScaledNetGraph")
+        .contains("SCALED_FACTOR_SHAPE = Shape.of(8)"));
+  }
 }
