@@ -89,7 +89,13 @@ public final class KilnProcessor extends AbstractProcessor {
         deferred.add(model.getQualifiedName().toString());
         return;
       }
-      if (incomplete == null) {
+      if (incomplete instanceof Validation.Unresolved u) {
+        if (!round.errorRaised() && !sources.contains(u.writtenIn().getQualifiedName()
+            .toString())) {
+          report.add(Message.UNRESOLVED, u.site(), where(model, u.site()), u.what(), u.missing(),
+              model.getSimpleName());
+        }
+      } else {
         read(model, report);
       }
     } catch (Throwable t) {

@@ -88,6 +88,9 @@ public enum Message {
   UNUSED_NODE("UnusedNode", Diagnostic.Kind.WARNING,
       "node %s of %s is read by no node and so becomes an extra output; wire a node to it, "
           + "or mark it @Output if it is meant as one"),
+  UNRESOLVED("Unresolved",
+      "%s: %s names %s, which the compiler cannot find, so Kiln generated nothing for %s; put "
+          + "it on the class path, or run the annotation processor that generates it"),
   INTERNAL("Internal",
       "internal error in the Kiln processor while handling %s; please report it with this "
           + "trace: %s");

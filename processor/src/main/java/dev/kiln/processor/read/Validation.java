@@ -61,7 +61,17 @@ public final class Validation {
 
   /** Why {@code model} cannot be read yet, or null when it can. */
   public static Incomplete check(TypeElement model) {
-    return firstUnresolved(model);
+    Unresolved u = firstUnresolved(model);
+    if (u != null) {
+      return u;
+    }
+    for (ExecutableElement m : ElementFilter.methodsIn(model.getEnclosedElements())) {
+      if (m.getModifiers().contains(Modifier.ABSTRACT) && m.getAnnotationMirrors().stream()
+          .noneMatch(a -> BuiltinLayer.of(a) != null || CustomLayerReader.isLayer(a))) {
+        return new AwaitingLayer(m);
+      }
+    }
+    return null;
   }
 
   private static Unresolved firstUnresolved(TypeElement model) {
