@@ -61,12 +61,12 @@ final class BadCases {
           "[kiln:NonPositive] DenseZeroUnits.hidden() @Dense: units must be positive, got 0"),
       // @Input with no shape at all.
       error("bad/InputWithoutShape", "@Input",
-          "[kiln:InputWithoutShape] input pixels has no shape; give it one, e.g. @Input(shape = "
-              + "{BATCH, 784})"),
+          "[kiln:InputWithoutShape] InputWithoutShape.pixels(): @Input has no shape; give it "
+              + "one, e.g. @Input(shape = {BATCH, 784})"),
       // @Input(shape = {}): a shape with no dimensions.
       error("bad/InputEmptyShape", "@Input(shape = {})",
-          "[kiln:InputWithoutShape] input pixels has no shape; give it one, e.g. @Input(shape = "
-              + "{BATCH, 784})"),
+          "[kiln:InputWithoutShape] InputEmptyShape.pixels(): @Input has no shape; give it one, "
+              + "e.g. @Input(shape = {BATCH, 784})"),
       // An input dimension of 0.
       error("bad/InputZeroDim", "shape = {BATCH, 0}",
           "[kiln:BadInputDim] input pixels: dimension 1 is 0; a dimension must be positive, or "
