@@ -27,7 +27,7 @@ public enum Message {
       "%s has %d layer annotations (%s); a node is exactly one layer, declare one node per layer"),
   NON_POSITIVE("NonPositive", "%s: %s must be positive, got %d"),
   INPUT_WITHOUT_SHAPE("InputWithoutShape",
-      "input %s has no shape; give it one, e.g. @Input(shape = {BATCH, 784})"),
+      "%s: @Input has no shape; give it one, e.g. @Input(shape = {BATCH, 784})"),
   BAD_INPUT_DIM("BadInputDim",
       "input %s: dimension %d is %d; a dimension must be positive, or BATCH for one fixed at "
           + "bind time"),

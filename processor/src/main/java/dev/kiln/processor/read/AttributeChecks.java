@@ -43,7 +43,7 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
   public Boolean visitInput(LayerSpec.Input in) {
     String name = method.getSimpleName().toString();
     if (in.shape().rank() == 0) {
-      report.add(Message.INPUT_WITHOUT_SHAPE, method, mirror, "shape", name);
+      report.add(Message.INPUT_WITHOUT_SHAPE, method, mirror, "shape", where);
       return false;
     }
     for (int i = 0; i < in.shape().rank(); i++) {
