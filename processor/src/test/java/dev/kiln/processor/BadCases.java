@@ -109,16 +109,32 @@ final class BadCases {
 
       // --- Shapes ---
 
-      // @Add of [BATCH, 128] and [BATCH, 784]: both shapes and where each came from.
+      // @Add of [BATCH, 128] and [BATCH, 784]: both shapes, where each came from, and how to
+      // make them fit.
       error("bad/AddShapeMismatch", "@Add",
           "[kiln:ShapeMismatch] AddShapeMismatch.skip(): @Add needs equal shapes, got "
               + "[BATCH, 128] from hidden (@Dense(units = 128)) and [BATCH, 784] from pixels "
-              + "(@Input(shape = {BATCH, 784}))"),
+              + "(@Input(shape = {BATCH, 784})); project pixels to [BATCH, 128] first, with a "
+              + "node @Dense(units = 128) that reads pixels, and add that node instead"),
+      // @Add of [BATCH, 16] and [BATCH, 2, 8]: the same values, another shape.
+      error("bad/AddReshapeable", "@Add",
+          "[kiln:ShapeMismatch] AddReshapeable.sum(): @Add needs equal shapes, got [BATCH, 16] "
+              + "from flat (@Input(shape = {BATCH, 16})) and [BATCH, 2, 8] from grid "
+              + "(@Input(shape = {BATCH, 2, 8})); reshape grid to [BATCH, 16] first, with a node "
+              + "@Reshape(shape = {BATCH, 16}) that reads grid, and add that node instead"),
+      // @Add of two images of different sizes.
+      error("bad/AddUnrelated", "@Add",
+          "[kiln:ShapeMismatch] AddUnrelated.sum(): @Add needs equal shapes, got "
+              + "[BATCH, 1, 4, 4] from image (@Input(shape = {BATCH, 1, 4, 4})) and "
+              + "[BATCH, 1, 3, 3] from other (@Input(shape = {BATCH, 1, 3, 3})); give every "
+              + "input the shape of image, [BATCH, 1, 4, 4], e.g. by changing the layers that "
+              + "make other"),
       // A bad @Add read by two nodes, themselves read by a third: still one error.
       error("bad/BadNodeReadTwice", "@Add",
           "[kiln:ShapeMismatch] BadNodeReadTwice.skip(): @Add needs equal shapes, got "
               + "[BATCH, 128] from hidden (@Dense(units = 128)) and [BATCH, 784] from pixels "
-              + "(@Input(shape = {BATCH, 784}))"),
+              + "(@Input(shape = {BATCH, 784})); project pixels to [BATCH, 128] first, with a "
+              + "node @Dense(units = 128) that reads pixels, and add that node instead"),
       // @Concat along axis 1 of [BATCH, 4, 8] and [BATCH, 4, 9]: axis 2 differs.
       error("bad/ConcatMismatch", "@Concat(axis = 1)",
           "[kiln:ConcatMismatch] ConcatMismatch.joined(): @Concat(axis = 1) needs every "
