@@ -118,10 +118,34 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
     TShape first = x().shape();
     for (Source s : in) {
       if (!s.shape().equals(first)) {
-        throw new RuleError(Message.SHAPE_MISMATCH, null, where, "@Add", Source.describeAll(in));
+        throw new RuleError(Message.SHAPE_MISMATCH, null, where, "@Add", Source.describeAll(in),
+            fitHint(x(), s));
       }
     }
     return Result.of(first);
+  }
+
+  /**
+   * How to give {@code odd} the shape of {@code target}: reshape it when it holds as many values
+   * per example, project it with a dense layer onto {@code [BATCH, n]}, or else change the layers
+   * that make it.
+   */
+  private static String fitHint(Source target, Source odd) {
+    TShape t = target.shape();
+    TShape o = odd.shape();
+    String name = odd.node().name();
+    boolean batchFirst = t.rank() > 0 && o.rank() > 0 && t.dim(0) == TShape.BATCH
+        && o.dim(0) == TShape.BATCH && t.product(1) > 0 && o.product(1) > 0;
+    if (batchFirst && t.product(1) == o.product(1)) {
+      return "reshape " + name + " to " + t + " first, with a node @Reshape(shape = {"
+          + t.asArguments() + "}) that reads " + name + ", and add that node instead";
+    }
+    if (batchFirst && t.rank() == 2) {
+      return "project " + name + " to " + t + " first, with a node @Dense(units = " + t.dim(1)
+          + ") that reads " + name + ", and add that node instead";
+    }
+    return "give every input the shape of " + target.node().name() + ", " + t + ", e.g. by "
+        + "changing the layers that make " + name;
   }
 
   /**

@@ -34,7 +34,7 @@ public enum Message {
   UNKNOWN_WIRE("UnknownWire", "%s reads '%s', but %s has no node or input of that name%s"),
   CYCLE("Cycle", "the nodes of %s form a cycle: %s; a node cannot depend on its own output"),
   INPUT_COUNT("InputCount", "%s: %s takes %s, but %s declares %d (%s)"),
-  SHAPE_MISMATCH("ShapeMismatch", "%s: %s needs equal shapes, got %s"),
+  SHAPE_MISMATCH("ShapeMismatch", "%s: %s needs equal shapes, got %s; %s"),
   CONCAT_MISMATCH("ConcatMismatch",
       "%s: @Concat(axis = %d) needs every dimension but axis %d equal, got %s"),
   RANK_MISMATCH("RankMismatch", "%s: %s needs inputs of equal rank, got %s"),
