@@ -414,6 +414,12 @@ final class BadCases {
           "[kiln:CustomPattern] CustomBadToken.y(): custom layer @BadToken has shape token "
               + "'in-features'; a token is a dimension name or a positive number")
           .with("layers/BadToken"),
+      // Two parameters whose MXNet names, in snake case, would be the same.
+      error("bad/CustomSameParamName", "@SameName",
+          "[kiln:CustomForward] CustomSameParamName.y(): custom layer @SameName cannot be used: "
+              + "parameters 'gateWeight' and 'gate_weight' of Forward.apply would both be named "
+              + "y_gate_weight; rename one of them")
+          .with("layers/SameName"),
       // A layer dimension written as zero where the layer is used.
       error("bad/CustomNonPositiveDim", "@Affine(out = 0)",
           "[kiln:NonPositive] CustomNonPositiveDim.y() @Affine: out must be positive, got 0")

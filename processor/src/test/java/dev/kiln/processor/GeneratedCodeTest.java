@@ -23,6 +23,7 @@ class GeneratedCodeTest {
       List.of("good/demo/FashionMlp"),
       List.of("good/lenet/LeNet"),
       List.of("good/custom/AffineNet", "layers/Affine"),
+      List.of("good/custom/GatedNet", "layers/Gated"),
       List.of("good/heads/TwoHeads"),
       List.of("good/layers/LayerZoo"),
       List.of("good/noparams/Pools"),
@@ -114,5 +115,24 @@ class GeneratedCodeTest {
     String model = r.source("custom.AffineNetModel");
     assertTrue(model.contains("public Parameter scoresWeight()"), model);
     assertTrue(model.contains("public Classifier classifier()"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void customParametersAreNamedInSnakeCaseLikeBuiltInOnes(TestCompiler compiler) {
+    // Parameter gateWeight of node gated is MXNet's gated_gate_weight, as in moving_mean.
+    Result r = compiler.compile("good/custom/GatedNet", "layers/Gated");
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    String graph = r.source("custom.GatedNetGraph");
+    assertTrue(graph.contains("GATED_GATE_WEIGHT_SHAPE = Shape.of(3);"), graph);
+    assertTrue(graph.contains("Sym gateWeight = this.builder.customParam(GATED_SOURCE, "
+        + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE, true);"), graph);
+    String model = r.source("custom.GatedNetModel");
+    assertTrue(model.contains("public Parameter gatedGateWeight() {\n"
+        + "      return runtime.param(\"gated_gate_weight\");"), model);
+    assertTrue(model.contains("case \"gated_gate_weight\" -> gatedGateWeight();"), model);
+    String exec = r.source("custom.GatedNetExec");
+    assertTrue(exec.contains("this.gatedGateWeight = runtime.weightArray(\"gated_gate_weight\");"),
+        exec);
   }
 }
