@@ -125,7 +125,7 @@ class GeneratedCodeTest {
     assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
     String graph = r.source("custom.GatedNetGraph");
     assertTrue(graph.contains("GATED_GATE_WEIGHT_SHAPE = Shape.of(3);"), graph);
-    assertTrue(graph.contains("Sym gateWeight = this.builder.customParam(GATED_SOURCE, "
+    assertTrue(graph.contains("Sym gateWeight =\n        this.builder.customParam(GATED_SOURCE, "
         + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE, true);"), graph);
     String model = r.source("custom.GatedNetModel");
     assertTrue(model.contains("public Parameter gatedGateWeight() {\n"

@@ -6,6 +6,7 @@ import dev.kiln.processor.model.LayerSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import javax.lang.model.element.AnnotationMirror;
@@ -128,7 +129,16 @@ final class CustomLayerReader {
         if (!tokens(where, method, use, layerName, shape)) {
           return null;
         }
-        String role = n;
+        String role = snakeCase(n);
+        for (LayerSpec.CustomParam other : params) {
+          if (other.role().equals(role)) {
+            report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
+                "parameters '" + other.name() + "' and '" + n + "' of " + fwdName + " would "
+                    + "both be named " + method.getSimpleName() + "_" + role + "; rename one of "
+                    + "them");
+            return null;
+          }
+        }
         AnnotationValue zeros = Report.valueOf(pm, "zeros");
         args.add(new LayerSpec.ForwardArg(params.size(), null));
         params.add(new LayerSpec.CustomParam(n, role, shape,
@@ -144,6 +154,28 @@ final class CustomLayerReader {
     }
     return new LayerSpec.Custom(layerName, forwardType, fwd.getSimpleName().toString(), input,
         output, dims, params, args);
+  }
+
+  /**
+   * {@code gateWeight} to {@code gate_weight}, {@code weightIH} to {@code weight_ih}: a Java
+   * parameter name as the snake-case part of an MXNet parameter name, as built-in layers name
+   * theirs ({@code moving_mean}).
+   */
+  static String snakeCase(String name) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (Character.isUpperCase(c) && i > 0 && name.charAt(i - 1) != '_') {
+        char before = name.charAt(i - 1);
+        boolean wordStart = Character.isLowerCase(before) || Character.isDigit(before)
+            || (i + 1 < name.length() && Character.isLowerCase(name.charAt(i + 1)));
+        if (wordStart) {
+          b.append('_');
+        }
+      }
+      b.append(c);
+    }
+    return b.toString().toLowerCase(Locale.ROOT);
   }
 
   /** Whether every token of {@code pattern} is a name or a positive number; reports otherwise. */

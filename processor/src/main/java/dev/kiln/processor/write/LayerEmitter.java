@@ -238,8 +238,17 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
     for (LayerSpec.CustomParam p : c.params()) {
       String local = locals.newName(p.name());
       made.add(local);
-      body.addStatement("$T $N =$Wthis.builder.customParam($Z$L,$W$S,$W$L,$W$L)", Names.SYM,
-          local, src, p.role(), names.shape(node.name() + "_" + p.role()), p.zeros());
+      String shape = names.shape(node.name() + "_" + p.role());
+      String call = "this.builder.customParam(" + src + ", \"" + p.role() + "\", " + shape
+          + ", " + p.zeros() + ");";
+      String declared = "Sym " + local + " = ";
+      // On one line if it fits, else broken after =, else after each argument too.
+      String format = 4 + declared.length() + call.length() <= Javadoc.LIMIT
+          ? "$T $N = this.builder.customParam($L, $S, $L, $L)"
+          : 8 + call.length() <= Javadoc.LIMIT
+              ? "$T $N =\nthis.builder.customParam($L, $S, $L, $L)"
+              : "$T $N =\nthis.builder.customParam($L,$W$S,$W$L,$W$L)";
+      body.addStatement(format, Names.SYM, local, src, p.role(), shape, p.zeros());
     }
     List<String> args = new ArrayList<>();
     args.add(input);
@@ -252,12 +261,14 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
     boolean oneLine = input.length() + params.length() + call.length() + 8 <= 88;
     CodeBlock forward = CodeBlock.of("($L, $L) ->$W$T.$L($L)", input, params, forwardType,
         c.forwardMethod(), oneLine ? String.join(", ", args) : commas(args));
+    String list = String.join(", ", made);
+    Object listed = list.length() <= 60 ? list : commas(made);
     String source = node.spec().wires().get(0).source();
     // The forward pass gets a line of its own, as a reader would write it.
     return body.addStatement(
         "return this.builder.custom($Z$L,$W$L,$W$L,$W$L,$W$L,$W$T.of($L),\n$L)", src,
         Literals.string(c.layerName()), names.shape(source), names.shape(node.name()), x(),
-        List.class, commas(made), forward).build();
+        List.class, listed, forward).build();
   }
 
   /** {@code a, b, c} with a wrapping point after each comma. */
