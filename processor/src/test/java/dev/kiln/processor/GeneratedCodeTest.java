@@ -135,4 +135,25 @@ class GeneratedCodeTest {
     assertTrue(exec.contains("this.gatedGateWeight = runtime.weightArray(\"gated_gate_weight\");"),
         exec);
   }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void whatOnlyTheGraphBuildCanTellIsSaidAtCompileTime(TestCompiler compiler) {
+    // A custom layer's body is not visible at compile time: its output shape is the declared
+    // one, and creating the model is where a body that does not fit it fails.
+    Result r = compiler.compile("good/custom/VectorWeightNet", "layers/VectorWeight");
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    String model = r.source("custom.VectorWeightNetModel");
+    assertTrue(model.contains("scores  @VectorWeight(out = 10)  [BATCH, 10]*"), model);
+    assertTrue(model.contains("* declared by the custom layer; its forward body is traced and "
+        + "checked when the graph is built"), model);
+    assertTrue(model.contains("@throws dev.kiln.runtime.graph.ModelException if the forward "
+        + "body of"), model);
+    assertTrue(model.replaceAll("\\s+\\*\\s+", " ").contains("custom layer {@code "
+        + "@VectorWeight(out = 10)} (node {@code scores}) does not fit the shapes it declares,"),
+        model);
+    String graph = r.source("custom.VectorWeightNetGraph");
+    assertTrue(graph.contains("Output shape of node {@code scores} as its custom layer {@code "
+        + "@VectorWeight(out = 10)} declares it: {@code [BATCH, 10]}."), graph);
+  }
 }
