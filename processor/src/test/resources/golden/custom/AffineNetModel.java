@@ -72,6 +72,11 @@ public final class AffineNetModel implements KilnModel {
 
   /**
    * A new model on the CPU with Xavier-initialised weights, zero biases, seed 0.
+   *
+   * @return the model, which the caller must close
+   * @throws dev.kiln.runtime.graph.ModelException if the forward body of custom layer
+   *     {@code @Affine(out = 10)} (node {@code scores}) does not fit the shapes it declares, which
+   *     only tracing it when the graph is built can tell
    */
   public static AffineNetModel create() {
     return create(Init.xavier(), 0L);
@@ -84,6 +89,9 @@ public final class AffineNetModel implements KilnModel {
    * @param init fills the weights
    * @param seed seeds {@code init}
    * @return the model, which the caller must close
+   * @throws dev.kiln.runtime.graph.ModelException if the forward body of custom layer
+   *     {@code @Affine(out = 10)} (node {@code scores}) does not fit the shapes it declares, which
+   *     only tracing it when the graph is built can tell
    */
   public static AffineNetModel create(Init init, long seed) {
     Graph graph = AffineNetGraph.build();
@@ -96,6 +104,9 @@ public final class AffineNetModel implements KilnModel {
    *
    * @param prefix the checkpoint's path without {@code -0000.params}
    * @return the model, which the caller must close
+   * @throws dev.kiln.runtime.graph.ModelException if the forward body of custom layer
+   *     {@code @Affine(out = 10)} (node {@code scores}) does not fit the shapes it declares, which
+   *     only tracing it when the graph is built can tell
    */
   public static AffineNetModel load(Path prefix) {
     AffineNetModel model = create(Init.constant(0f), 0L);

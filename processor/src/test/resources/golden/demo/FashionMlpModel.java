@@ -74,6 +74,8 @@ public final class FashionMlpModel implements KilnModel {
 
   /**
    * A new model on the CPU with Xavier-initialised weights, zero biases, seed 0.
+   *
+   * @return the model, which the caller must close
    */
   public static FashionMlpModel create() {
     return create(Init.xavier(), 0L);

@@ -88,6 +88,8 @@ public final class TwoHeadsModel implements KilnModel {
 
   /**
    * A new model on the CPU with Xavier-initialised weights, zero biases, seed 0.
+   *
+   * @return the model, which the caller must close
    */
   public static TwoHeadsModel create() {
     return create(Init.xavier(), 0L);

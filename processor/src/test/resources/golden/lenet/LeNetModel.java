@@ -122,6 +122,8 @@ public final class LeNetModel implements KilnModel {
 
   /**
    * A new model on the CPU with Xavier-initialised weights, zero biases, seed 0.
+   *
+   * @return the model, which the caller must close
    */
   public static LeNetModel create() {
     return create(Init.xavier(), 0L);

@@ -115,8 +115,9 @@ final class ModelWriter {
     t.addMethod(MethodSpec.methodBuilder("create")
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .returns(type)
-        .addJavadoc("$L", Javadoc.member().paragraph("A new model on the CPU with "
-            + "Xavier-initialised weights, zero biases, seed 0.").build())
+        .addJavadoc("$L", traced(Javadoc.member().paragraph("A new model on the CPU with "
+            + "Xavier-initialised weights, zero biases, seed 0.")
+            .returns("the model, which the caller must close")).build())
         .addStatement("return create($T.xavier(), 0L)", Names.INIT)
         .build());
     t.addMethod(MethodSpec.methodBuilder("create")
@@ -124,12 +125,12 @@ final class ModelWriter {
         .returns(type)
         .addParameter(Names.INIT, "init")
         .addParameter(long.class, "seed")
-        .addJavadoc("$L", Javadoc.member().paragraph("A new model whose weights {@code init} "
-            + "fills from {@code seed}; biases start at zero. The same seed gives the same "
-            + "parameters.")
+        .addJavadoc("$L", traced(Javadoc.member().paragraph("A new model whose weights "
+            + "{@code init} fills from {@code seed}; biases start at zero. The same seed gives "
+            + "the same parameters.")
             .param("init", "fills the weights")
             .param("seed", "seeds {@code init}")
-            .returns("the model, which the caller must close").build())
+            .returns("the model, which the caller must close")).build())
         .addStatement("$T graph = $T.build()", Names.GRAPH, names.graph)
         .addStatement("return new $T(new $T($S,$Wgraph,$Winit,$Wseed))", type,
             Names.MODEL_RUNTIME, simple)
@@ -138,11 +139,11 @@ final class ModelWriter {
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .returns(type)
         .addParameter(Path.class, "prefix")
-        .addJavadoc("$L", Javadoc.member().paragraph("Loads the checkpoint {@code "
+        .addJavadoc("$L", traced(Javadoc.member().paragraph("Loads the checkpoint {@code "
             + "prefix-0000.params} written by {@link #save}. Every parameter must be present "
             + "with its exact shape.")
             .param("prefix", "the checkpoint's path without {@code -0000.params}")
-            .returns("the model, which the caller must close").build())
+            .returns("the model, which the caller must close")).build())
         .addStatement("$T model = create($T.constant(0f), 0L)", type, Names.INIT)
         .beginControlFlow("try")
         .addStatement("model.runtime.loadParams(prefix)")
@@ -279,6 +280,22 @@ final class ModelWriter {
         .skipJavaLangImports(true)
         .indent("  ")
         .build();
+  }
+
+  /**
+   * {@code doc} with, for a model with custom layers, what only building the graph can tell: a
+   * forward body that does not fit the shapes its layer declares.
+   */
+  private Javadoc traced(Javadoc doc) {
+    List<String> layers = m.nodes().stream().filter(n -> n.spec().layer().tracedAtBuild())
+        .map(n -> "{@code " + n.spec().annotationText() + "} (node {@code " + n.name() + "})")
+        .toList();
+    if (layers.isEmpty()) {
+      return doc;
+    }
+    return doc.throwsTag("dev.kiln.runtime.graph.ModelException", "if the forward body of "
+        + "custom layer " + String.join(", ", layers) + " does not fit the shapes it declares, "
+        + "which only tracing it when the graph is built can tell");
   }
 
   /** A public method of {@code KilnModel} without parameters, documented by {@code doc}. */
