@@ -56,8 +56,8 @@ public final class AffineNetModel implements KilnModel {
       * declared by the custom layer; its forward body is traced and checked when the graph is built
       """;
 
-  private static final List<InputSpec> INPUTS = List.of(new InputSpec("pixels",
-      AffineNetGraph.PIXELS_SHAPE));
+  private static final List<InputSpec> INPUTS = List.of(
+      new InputSpec("pixels", AffineNetGraph.PIXELS_SHAPE));
 
   private static final List<String> OUTPUTS = List.of("probs");
 

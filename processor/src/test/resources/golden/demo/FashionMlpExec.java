@@ -77,6 +77,13 @@ public final class FashionMlpExec {
 
   private final BoundExecutor executor;
 
+  /**
+   * Names the arrays that {@code executor} binds and the model's shared ones;
+   * {@link FashionMlpModel#exec} makes it.
+   *
+   * @param runtime the model's runtime, which owns the shared arrays
+   * @param executor the executor bound for one set of input shapes
+   */
   FashionMlpExec(ModelRuntime runtime, BoundExecutor executor) {
     this.executor = executor;
     this.pixels = ExecArray.input("pixels", executor, 0);

@@ -58,8 +58,8 @@ public final class FashionMlpModel implements KilnModel {
       total                                                             101770   203.6 K  3728 B
       """;
 
-  private static final List<InputSpec> INPUTS = List.of(new InputSpec("pixels",
-      FashionMlpGraph.PIXELS_SHAPE));
+  private static final List<InputSpec> INPUTS = List.of(
+      new InputSpec("pixels", FashionMlpGraph.PIXELS_SHAPE));
 
   private static final List<String> OUTPUTS = List.of("probs");
 

@@ -127,6 +127,13 @@ public final class TwoHeadsExec {
 
   private final BoundExecutor executor;
 
+  /**
+   * Names the arrays that {@code executor} binds and the model's shared ones;
+   * {@link TwoHeadsModel#exec} makes it.
+   *
+   * @param runtime the model's runtime, which owns the shared arrays
+   * @param executor the executor bound for one set of input shapes
+   */
   TwoHeadsExec(ModelRuntime runtime, BoundExecutor executor) {
     this.executor = executor;
     this.features = ExecArray.input("features", executor, 0);

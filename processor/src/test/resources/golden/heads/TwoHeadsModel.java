@@ -72,8 +72,9 @@ public final class TwoHeadsModel implements KilnModel {
       total                                                                162       354   196 B
       """;
 
-  private static final List<InputSpec> INPUTS = List.of(new InputSpec("features",
-      TwoHeadsGraph.FEATURES_SHAPE), new InputSpec("context", TwoHeadsGraph.CONTEXT_SHAPE));
+  private static final List<InputSpec> INPUTS = List.of(
+      new InputSpec("features", TwoHeadsGraph.FEATURES_SHAPE),
+      new InputSpec("context", TwoHeadsGraph.CONTEXT_SHAPE));
 
   private static final List<String> OUTPUTS = List.of("left", "right");
 

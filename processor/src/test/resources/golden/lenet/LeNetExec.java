@@ -147,6 +147,13 @@ public final class LeNetExec {
 
   private final BoundExecutor executor;
 
+  /**
+   * Names the arrays that {@code executor} binds and the model's shared ones;
+   * {@link LeNetModel#exec} makes it.
+   *
+   * @param runtime the model's runtime, which owns the shared arrays
+   * @param executor the executor bound for one set of input shapes
+   */
   LeNetExec(ModelRuntime runtime, BoundExecutor executor) {
     this.executor = executor;
     this.pixels = ExecArray.input("pixels", executor, 0);

@@ -106,8 +106,8 @@ public final class LeNetModel implements KilnModel {
       total                                                             51914   851.7 K  78.1 KB
       """;
 
-  private static final List<InputSpec> INPUTS = List.of(new InputSpec("pixels",
-      LeNetGraph.PIXELS_SHAPE));
+  private static final List<InputSpec> INPUTS = List.of(
+      new InputSpec("pixels", LeNetGraph.PIXELS_SHAPE));
 
   private static final List<String> OUTPUTS = List.of("probs");
 

@@ -54,7 +54,8 @@ public final class ModelChecker {
         }
         List<TShape> shapes = in.stream().map(Source::shape).toList();
         long flops = Costs.flops(n.layer(), shapes, r.shape());
-        done.put(n.name(), new CheckedNode(n, r.shape(), r.params(), r.aux(), flops, false));
+        done.put(n.name(), new CheckedNode(n, r.shape(), r.params(), r.aux(), flops, false,
+            false));
       } catch (RuleError e) {
         report.add(e.message, n.method(), n.mirror(), e.attribute, e.args);
       }

@@ -43,7 +43,7 @@ final class ModelRules {
     List<CheckedNode> outputs = new ArrayList<>();
     for (NodeSpec n : spec.nodes()) {
       boolean output = !n.isInput() && (!consumed.contains(n.name()) || n.markedOutput());
-      CheckedNode c = inferred.get(n.name()).withOutput(output);
+      CheckedNode c = inferred.get(n.name()).withUse(output, consumed.contains(n.name()));
       nodes.add(c);
       if (n.isInput()) {
         inputs.add(c);

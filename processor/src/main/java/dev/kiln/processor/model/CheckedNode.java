@@ -11,9 +11,10 @@ import java.util.List;
  * @param aux its auxiliary states (e.g. a batch norm's moving averages), possibly none
  * @param flops forward floating point operations per example, -1 when unknown
  * @param output whether the node is one of the model's outputs
+ * @param read whether another node reads it
  */
 public record CheckedNode(NodeSpec spec, TShape shape, List<ParamInfo> params,
-    List<ParamInfo> aux, long flops, boolean output) {
+    List<ParamInfo> aux, long flops, boolean output, boolean read) {
   /** Copies the lists. */
   public CheckedNode {
     params = List.copyOf(params);
@@ -35,8 +36,8 @@ public record CheckedNode(NodeSpec spec, TShape shape, List<ParamInfo> params,
     return 4 * shape.perExample();
   }
 
-  /** This node as an output, or not. */
-  public CheckedNode withOutput(boolean isOutput) {
-    return new CheckedNode(spec, shape, params, aux, flops, isOutput);
+  /** This node with how the rest of the model uses it. */
+  public CheckedNode withUse(boolean isOutput, boolean isRead) {
+    return new CheckedNode(spec, shape, params, aux, flops, isOutput, isRead);
   }
 }

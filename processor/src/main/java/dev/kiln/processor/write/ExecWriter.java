@@ -39,6 +39,11 @@ final class ExecWriter {
     NameAllocator fields = new NameAllocator();
     fields.newName("executor");
     MethodSpec.Builder ctor = MethodSpec.constructorBuilder()
+        .addJavadoc("$L", Javadoc.member().paragraph("Names the arrays that {@code executor} "
+            + "binds and the model's shared ones; {@link " + names.model.simpleName()
+            + "#exec} makes it.")
+            .param("runtime", "the model's runtime, which owns the shared arrays")
+            .param("executor", "the executor bound for one set of input shapes").build())
         .addParameter(Names.MODEL_RUNTIME, "runtime")
         .addParameter(Names.BOUND_EXECUTOR, "executor")
         .addStatement("this.executor = executor");

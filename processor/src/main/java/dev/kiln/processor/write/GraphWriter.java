@@ -14,8 +14,6 @@ import dev.kiln.processor.model.ParamInfo;
 import dev.kiln.processor.model.TShape;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 
 /**
@@ -156,15 +154,13 @@ final class GraphWriter {
         .addJavadoc("$L", Javadoc.member()
             .paragraph("Calls every node method once, each after the nodes it reads.").build())
         .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
-    Set<String> read = m.nodes().stream().flatMap(n -> n.spec().wires().stream())
-        .map(NodeSpec.Wire::source).collect(Collectors.toSet());
     for (CheckedNode n : m.order()) {
       CodeBlock.Builder args = CodeBlock.builder();
       List<NodeSpec.Wire> wires = n.spec().wires();
       for (int i = 0; i < wires.size(); i++) {
         args.add(i == 0 ? "$N" : ",$W$N", locals.get(wires.get(i).source()));
       }
-      if (read.contains(n.name()) || n.output()) {
+      if (n.read() || n.output()) {
         b.addStatement("$T $N =$Wgraph.$N($L)", Names.SYM, locals.get(n.name()), n.name(),
             args.build());
       } else {

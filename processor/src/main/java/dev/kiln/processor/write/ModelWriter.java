@@ -91,8 +91,12 @@ final class ModelWriter {
     CodeBlock.Builder inputs = CodeBlock.builder();
     for (int i = 0; i < m.inputs().size(); i++) {
       CheckedNode in = m.inputs().get(i);
-      inputs.add(i == 0 ? "$Z" : ",$W").add("new $T($S,$W$T.$N)", Names.INPUT_SPEC, in.name(),
-          names.graph, names.shape(in.name()));
+      String spec = "new InputSpec(\"" + in.name() + "\", " + names.graph.simpleName() + "."
+          + names.shape(in.name()) + ")";
+      // One input per line when they do not fit on one; an input too long for a line breaks.
+      inputs.add(i == 0 ? "$Z" : ",$W").add(spec.length() < 88 ? "new $T($S, $T.$N)"
+          : "new $T($S,$W$T.$N)", Names.INPUT_SPEC, in.name(), names.graph,
+          names.shape(in.name()));
     }
     t.addField(FieldSpec.builder(ParameterizedTypeName.get(ClassName.get(List.class),
             Names.INPUT_SPEC), "INPUTS", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
