@@ -24,6 +24,7 @@ final class ModelRules {
   private final Report report;
   private final String model;
 
+  /** The rules for {@code spec}, reporting to {@code report}. */
   ModelRules(ModelSpec spec, Report report) {
     this.spec = spec;
     this.report = report;

@@ -13,6 +13,7 @@ final class RuleError extends RuntimeException {
   final String attribute;
   final transient Object[] args;
 
+  /** {@code message} with {@code args}, underlining {@code attribute} (or nothing, if null). */
   RuleError(Message message, String attribute, Object... args) {
     super(message.id(), null, false, false);
     this.message = message;

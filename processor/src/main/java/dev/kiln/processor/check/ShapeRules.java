@@ -505,10 +505,12 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
       batches = batches.stream().sorted().toList();
     }
 
+    /** A known size. */
     static Size known(long n) {
       return new Size(n, List.of());
     }
 
+    /** The product of {@code sizes}. */
     static Size product(List<Size> sizes) {
       Size p = known(1);
       for (Size z : sizes) {
@@ -517,6 +519,7 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
       return p;
     }
 
+    /** {@code this × o}. */
     Size times(Size o) {
       List<Integer> b = new ArrayList<>(batches);
       b.addAll(o.batches);
@@ -537,6 +540,7 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
       return new Size(factor / o.factor, b);
     }
 
+    /** The size as a dimension: BATCH if it depends on one. */
     int toDim() {
       if (!batches.isEmpty()) {
         return TShape.BATCH;

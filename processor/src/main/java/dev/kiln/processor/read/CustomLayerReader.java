@@ -34,6 +34,7 @@ final class CustomLayerReader {
 
   private final Report report;
 
+  /** A reader that reports to {@code report}. */
   CustomLayerReader(Report report) {
     this.report = report;
   }

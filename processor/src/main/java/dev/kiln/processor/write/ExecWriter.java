@@ -18,11 +18,13 @@ final class ExecWriter {
   private final CheckedModel m;
   private final GeneratedNames names;
 
+  /** A writer for {@code model}, with the names the three generated classes share. */
   ExecWriter(CheckedModel model, GeneratedNames names) {
     this.m = model;
     this.names = names;
   }
 
+  /** The generated file. */
   JavaFile write() {
     Javadoc doc = Javadoc.type()
         .paragraph("One MXNet executor of {@link " + m.name() + "}, bound for one set of input "

@@ -21,6 +21,7 @@ final class GeneratedNames {
   private final Map<String, String> shapeConstants = new LinkedHashMap<>();
   private final Map<String, String> sourceConstants = new LinkedHashMap<>();
 
+  /** Allocates the names for {@code m}. */
   GeneratedNames(CheckedModel m) {
     String pkg = m.packageName();
     this.iface = ClassName.get(m.spec().element());

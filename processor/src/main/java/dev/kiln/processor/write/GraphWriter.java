@@ -25,11 +25,13 @@ final class GraphWriter {
   private final CheckedModel m;
   private final GeneratedNames names;
 
+  /** A writer for {@code model}, with the names the three generated classes share. */
   GraphWriter(CheckedModel model, GeneratedNames names) {
     this.m = model;
     this.names = names;
   }
 
+  /** The generated file. */
   JavaFile write() {
     Javadoc doc = Javadoc.type()
         .paragraph("Builds the MXNet graph of {@link " + m.name() + "}: one method per node, "

@@ -66,11 +66,13 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
     private final List<CodeBlock> calls = new ArrayList<>();
     private int length;
 
+    /** {@code spec.method(args)}. */
     Chain(ClassName spec, String method, Object... args) {
       calls.add(CodeBlock.of("$T.$L($L)", spec, method, arguments(args)));
       length = spec.simpleName().length();
     }
 
+    /** This chain followed by {@code .method(args)}. */
     Chain then(String method, Object... args) {
       CodeBlock call = CodeBlock.of(".$L($L)", method, arguments(args));
       calls.add(call);
@@ -78,10 +80,12 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
       return this;
     }
 
+    /** This chain followed by {@code .method(args)} if {@code condition}. */
     Chain when(boolean condition, String method, Object... args) {
       return condition ? then(method, args) : this;
     }
 
+    /** The chain, on one line if it is short enough, else with a wrapping point per call. */
     CodeBlock build() {
       CodeBlock.Builder b = CodeBlock.builder();
       for (int i = 0; i < calls.size(); i++) {

@@ -37,6 +37,7 @@ final class LayerTable {
   /** The widths of the columns; {@code layer} is 0 when layers go below the figures. */
   private record Widths(int node, int layer, int output, int params, int flops, int bytes) {}
 
+  /** The table of {@code m}, one line per row, each ending in a newline. */
   static String render(CheckedModel m) {
     List<Row> rows = new ArrayList<>();
     rows.add(new Row("node", "layer / MXNet op", "", "output", "params", "flops/ex", "act/ex"));

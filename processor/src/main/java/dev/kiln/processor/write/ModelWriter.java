@@ -39,6 +39,7 @@ final class ModelWriter {
   private final List<String> headNames;
   private final List<String> accessors = new ArrayList<>();
 
+  /** A writer for {@code model}, with the names the three generated classes share. */
   ModelWriter(CheckedModel model, GeneratedNames names) {
     this.m = model;
     this.names = names;
@@ -62,6 +63,7 @@ final class ModelWriter {
     }
   }
 
+  /** The generated file. */
   JavaFile write() {
     String simple = type.simpleName();
     Javadoc doc = Javadoc.type()
