@@ -75,13 +75,14 @@ public final class KilnProcessor extends AbstractProcessor {
     for (String name : models) {
       TypeElement model = processingEnv.getElementUtils().getTypeElement(name);
       if (model != null) {
-        process(model, round);
+        handle(model, round);
       }
     }
     return false;
   }
 
-  private void process(TypeElement model, RoundEnvironment round) {
+  /** Defers, reports or generates {@code model}, whatever its state in this round calls for. */
+  private void handle(TypeElement model, RoundEnvironment round) {
     Report report = new Report();
     try {
       Validation.Incomplete incomplete = Validation.check(model);
@@ -90,13 +91,14 @@ public final class KilnProcessor extends AbstractProcessor {
         return;
       }
       if (incomplete instanceof Validation.Unresolved u) {
-        if (!round.errorRaised() && !sources.contains(u.writtenIn().getQualifiedName()
-            .toString())) {
+        boolean compilerReports = u.writtenIn() != null
+            && sources.contains(u.writtenIn().getQualifiedName().toString());
+        if (!round.errorRaised() && !compilerReports) {
           report.add(Message.UNRESOLVED, u.site(), where(model, u.site()), u.what(), u.missing(),
               model.getSimpleName());
         }
       } else {
-        read(model, report);
+        generate(model, report);
       }
     } catch (Throwable t) {
       StringWriter trace = new StringWriter();
@@ -107,7 +109,7 @@ public final class KilnProcessor extends AbstractProcessor {
   }
 
   /** Reads, checks and writes {@code model}, each phase only if the one before was clean. */
-  private void read(TypeElement model, Report report) throws IOException {
+  private void generate(TypeElement model, Report report) throws IOException {
     ModelSpec spec = new ModelReader(processingEnv.getElementUtils(), report).read(model);
     if (spec == null || report.hasErrors()) {
       return;
