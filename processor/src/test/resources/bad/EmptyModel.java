@@ -1,7 +1,5 @@
 package bad;
 
-import static dev.kiln.annotations.Dim.BATCH;
-
 import dev.kiln.annotations.*;
 
 @Model

@@ -6,11 +6,12 @@ import dev.kiln.runtime.exec.ExecArray;
 import javax.annotation.processing.Generated;
 
 /**
- * One MXNet executor of {@link FashionMlp}, bound for one set of input shapes, from {@link FashionMlpModel#exec}.
+ * One MXNet executor of {@link FashionMlp}, bound for one set of input shapes, from
+ * {@link FashionMlpModel#exec}.
  *
- * <p>Write inputs (and head gradients) into the arrays, call {@link #forward} and {@link #backward},
- * read outputs and gradients. Parameter arrays are the model's own, shared by all its
- * executors. The model owns this executor and its arrays and frees them when closed.
+ * <p>Write inputs (and head gradients) into the arrays, call {@link #forward} and
+ * {@link #backward}, read outputs and gradients. Parameter arrays are the model's own, shared by
+ * all its executors. The model owns this executor and its arrays and frees them when closed.
  */
 @Generated("dev.kiln.processor.KilnProcessor")
 public final class FashionMlpExec {
@@ -76,6 +77,13 @@ public final class FashionMlpExec {
 
   private final BoundExecutor executor;
 
+  /**
+   * Names the arrays that {@code executor} binds and the model's shared ones;
+   * {@link FashionMlpModel#exec} makes it.
+   *
+   * @param runtime the model's runtime, which owns the shared arrays
+   * @param executor the executor bound for one set of input shapes
+   */
   FashionMlpExec(ModelRuntime runtime, BoundExecutor executor) {
     this.executor = executor;
     this.pixels = ExecArray.input("pixels", executor, 0);
@@ -94,6 +102,8 @@ public final class FashionMlpExec {
 
   /**
    * Runs the forward pass over the input arrays, in training mode if {@code train}.
+   *
+   * @param train true for training mode
    */
   public void forward(boolean train) {
     executor.forward(train);

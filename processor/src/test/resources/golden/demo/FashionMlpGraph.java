@@ -13,20 +13,12 @@ import java.util.List;
 import javax.annotation.processing.Generated;
 
 /**
- * Builds the MXNet graph of {@link FashionMlp}: one method per node, each emitting its MXNet operator
- * named after the node.
+ * Builds the MXNet graph of {@link FashionMlp}: one method per node, each emitting its MXNet
+ * operator named after the node, with the inferred shape of every node and parameter as a constant
+ * and where each node was declared.
  *
- * <p>Shapes were inferred at compile time; {@code BATCH} dimensions are fixed when an executor
- * is bound.
- *
- * <pre>
- * node    layer                                       op                               output        params  flops/ex  act/ex
- * pixels  @Input(shape = {BATCH, 784})                variable                         [BATCH, 784]       0         0  3136 B
- * hidden  @Dense(units = 128, activation = Act.RELU)  FullyConnected+Activation(relu)  [BATCH, 128]  100480   201.0 K   512 B
- * logits  @Dense(units = 10)                          FullyConnected                   [BATCH, 10]     1290      2570    40 B
- * probs   @Softmax                                    softmax                          [BATCH, 10]        0        30    40 B
- * total                                                                                              101770   203.6 K  3728 B
- * </pre>
+ * <p>The shapes were inferred at compile time; {@code BATCH} dimensions are fixed when an executor
+ * is bound. {@link FashionMlpModel} lists every node in its layer table.
  */
 @Generated("dev.kiln.processor.KilnProcessor")
 public final class FashionMlpGraph implements FashionMlp {
@@ -70,13 +62,17 @@ public final class FashionMlpGraph implements FashionMlp {
    */
   public static final Shape PROBS_SHAPE = Shape.of(BATCH, 10);
 
-  private static final NodeSource PIXELS_SOURCE = new NodeSource("pixels", "FashionMlp.pixels()", "@Input(shape = {BATCH, 784})");
+  private static final NodeSource PIXELS_SOURCE = new NodeSource("pixels", "FashionMlp.pixels()",
+      "@Input(shape = {BATCH, 784})");
 
-  private static final NodeSource HIDDEN_SOURCE = new NodeSource("hidden", "FashionMlp.hidden()", "@Dense(units = 128, activation = Act.RELU)");
+  private static final NodeSource HIDDEN_SOURCE = new NodeSource("hidden", "FashionMlp.hidden()",
+      "@Dense(units = 128, activation = Act.RELU)");
 
-  private static final NodeSource LOGITS_SOURCE = new NodeSource("logits", "FashionMlp.logits()", "@Dense(units = 10)");
+  private static final NodeSource LOGITS_SOURCE = new NodeSource("logits", "FashionMlp.logits()",
+      "@Dense(units = 10)");
 
-  private static final NodeSource PROBS_SOURCE = new NodeSource("probs", "FashionMlp.probs()", "@Softmax");
+  private static final NodeSource PROBS_SOURCE = new NodeSource("probs", "FashionMlp.probs()",
+      "@Softmax");
 
   private final GraphBuilder builder;
 
@@ -94,8 +90,9 @@ public final class FashionMlpGraph implements FashionMlp {
   }
 
   /**
-   * Builds the graph for classifier training: node {@code probs} becomes MXNet's {@code SoftmaxOutput}
-   * with label variable {@code probs_label}. The caller owns the graph and must close it.
+   * Builds the graph for classifier training: node {@code probs} becomes MXNet's
+   * {@code SoftmaxOutput} with label variable {@code probs_label}. The caller owns the graph and
+   * must close it.
    */
   public static Graph buildClassifier() {
     try (GraphBuilder builder = new GraphBuilder("FashionMlp", true)) {
@@ -124,7 +121,8 @@ public final class FashionMlpGraph implements FashionMlp {
   }
 
   /**
-   * Node {@code hidden}: {@code @Dense(units = 128, activation = Act.RELU)}, output {@code [BATCH, 128]}.
+   * Node {@code hidden}: {@code @Dense(units = 128, activation = Act.RELU)}, output
+   * {@code [BATCH, 128]}.
    */
   @Override
   public Sym hidden(Sym pixels) {

@@ -1,9 +1,13 @@
 package demo;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
 import dev.kiln.runtime.Init;
+import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.Parameter;
+import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.train.Classifier;
@@ -14,28 +18,50 @@ import javax.annotation.processing.Generated;
 /**
  * The trainable {@link FashionMlp} model on MXNet.
  *
- * <p>Executors are bound per set of input shapes on first use and cached; all of them share
- * one set of parameter and gradient arrays. Gradients add up over {@link #backward} calls until
+ * <p>Executors are bound per set of input shapes on first use and cached; all of them share one set
+ * of parameter and gradient arrays. Gradients add up over {@link #backward} calls until
  * {@link #update(float)} applies and zeroes them. {@link #close()} frees every native handle.
  *
+ * <p>Its nodes as the processor checked them, with the output shape, parameter count and, per
+ * example, the forward FLOPs and output bytes of each ({@link #SUMMARY} holds the same table):
+ *
  * <pre>
- * node    layer                                       op                               output        params  flops/ex  act/ex
- * pixels  @Input(shape = {BATCH, 784})                variable                         [BATCH, 784]       0         0  3136 B
- * hidden  @Dense(units = 128, activation = Act.RELU)  FullyConnected+Activation(relu)  [BATCH, 128]  100480   201.0 K   512 B
- * logits  @Dense(units = 10)                          FullyConnected                   [BATCH, 10]     1290      2570    40 B
- * probs   @Softmax                                    softmax                          [BATCH, 10]        0        30    40 B
- * total                                                                                              101770   203.6 K  3728 B
+ * node    layer / MXNet op                            output        params  flops/ex  act/ex
+ * pixels  @Input(shape = {BATCH, 784})                [BATCH, 784]       0         0  3136 B
+ *           variable
+ * hidden  @Dense(units = 128, activation = Act.RELU)  [BATCH, 128]  100480   201.0 K   512 B
+ *           FullyConnected+Activation(relu)
+ * logits  @Dense(units = 10)                          [BATCH, 10]     1290      2570    40 B
+ *           FullyConnected
+ * probs   @Softmax                                    [BATCH, 10]        0        30    40 B
+ *           softmax
+ * total                                                             101770   203.6 K  3728 B
  * </pre>
  */
 @Generated("dev.kiln.processor.KilnProcessor")
-public final class FashionMlpModel implements AutoCloseable {
-  private static final String SUMMARY = "FashionMlp\n"
-      + "node    layer                                       op                               output        params  flops/ex  act/ex\n"
-      + "pixels  @Input(shape = {BATCH, 784})                variable                         [BATCH, 784]       0         0  3136 B\n"
-      + "hidden  @Dense(units = 128, activation = Act.RELU)  FullyConnected+Activation(relu)  [BATCH, 128]  100480   201.0 K   512 B\n"
-      + "logits  @Dense(units = 10)                          FullyConnected                   [BATCH, 10]     1290      2570    40 B\n"
-      + "probs   @Softmax                                    softmax                          [BATCH, 10]        0        30    40 B\n"
-      + "total                                                                                              101770   203.6 K  3728 B\n";
+public final class FashionMlpModel implements KilnModel {
+  /**
+   * The model's name and layer table, as {@link #summary()} returns them: a constant, so that tools
+   * can show it without creating a model, which starts MXNet.
+   */
+  public static final String SUMMARY = """
+      FashionMlp
+      node    layer / MXNet op                            output        params  flops/ex  act/ex
+      pixels  @Input(shape = {BATCH, 784})                [BATCH, 784]       0         0  3136 B
+                variable
+      hidden  @Dense(units = 128, activation = Act.RELU)  [BATCH, 128]  100480   201.0 K   512 B
+                FullyConnected+Activation(relu)
+      logits  @Dense(units = 10)                          [BATCH, 10]     1290      2570    40 B
+                FullyConnected
+      probs   @Softmax                                    [BATCH, 10]        0        30    40 B
+                softmax
+      total                                                             101770   203.6 K  3728 B
+      """;
+
+  private static final List<InputSpec> INPUTS = List.of(
+      new InputSpec("pixels", FashionMlpGraph.PIXELS_SHAPE));
+
+  private static final List<String> OUTPUTS = List.of("probs");
 
   private final ModelRuntime runtime;
 
@@ -48,22 +74,32 @@ public final class FashionMlpModel implements AutoCloseable {
 
   /**
    * A new model on the CPU with Xavier-initialised weights, zero biases, seed 0.
+   *
+   * @return the model, which the caller must close
    */
   public static FashionMlpModel create() {
     return create(Init.xavier(), 0L);
   }
 
   /**
-   * A new model whose weights {@code init} fills from {@code seed}; biases start at zero.
-   * The same seed gives the same parameters.
+   * A new model whose weights {@code init} fills from {@code seed}; biases start at zero. The same
+   * seed gives the same parameters.
+   *
+   * @param init fills the weights
+   * @param seed seeds {@code init}
+   * @return the model, which the caller must close
    */
   public static FashionMlpModel create(Init init, long seed) {
-    return new FashionMlpModel(new ModelRuntime("FashionMlpModel", FashionMlpGraph.build(), init, seed));
+    Graph graph = FashionMlpGraph.build();
+    return new FashionMlpModel(new ModelRuntime("FashionMlpModel", graph, init, seed));
   }
 
   /**
-   * Loads the checkpoint {@code prefix-0000.params} written by {@link #save}.
-   * Every parameter must be present with its exact shape.
+   * Loads the checkpoint {@code prefix-0000.params} written by {@link #save}. Every parameter must
+   * be present with its exact shape.
+   *
+   * @param prefix the checkpoint's path without {@code -0000.params}
+   * @return the model, which the caller must close
    */
   public static FashionMlpModel load(Path prefix) {
     FashionMlpModel model = create(Init.constant(0f), 0L);
@@ -77,6 +113,30 @@ public final class FashionMlpModel implements AutoCloseable {
   }
 
   /**
+   * The generated class's simple name, {@code FashionMlpModel}.
+   */
+  @Override
+  public String name() {
+    return "FashionMlpModel";
+  }
+
+  /**
+   * The inputs in declaration order, with their declared shapes: {@code pixels [BATCH, 784]}.
+   */
+  @Override
+  public List<InputSpec> inputs() {
+    return INPUTS;
+  }
+
+  /**
+   * The names of the outputs in declaration order: {@code probs}.
+   */
+  @Override
+  public List<String> outputs() {
+    return OUTPUTS;
+  }
+
+  /**
    * Runs the model on a batch, in the mode {@link #setTraining} chose.
    *
    * @param pixels input {@code pixels}, float32 of shape {@code [BATCH, 784]}
@@ -87,8 +147,19 @@ public final class FashionMlpModel implements AutoCloseable {
   }
 
   /**
-   * Back-propagates through the last forward pass, which must have run in training mode.
-   * Parameter gradients add up until the next update.
+   * Runs the model on a batch, in the mode {@link #setTraining} chose.
+   *
+   * @param inputs one float32 array per input, in declaration order
+   * @return one array per output, in declaration order
+   */
+  @Override
+  public NDList forward(NDList inputs) {
+    return new NDList(runtime.forward(inputs.toArray(new NDArray[0])));
+  }
+
+  /**
+   * Back-propagates through the last forward pass, which must have run in training mode. Parameter
+   * gradients add up until the next update.
    *
    * @param dProbs gradient of the loss with respect to output {@code probs}, of its shape
    * @return the gradient of every input
@@ -99,16 +170,34 @@ public final class FashionMlpModel implements AutoCloseable {
   }
 
   /**
+   * Back-propagates through the last forward pass, which must have run in training mode. Parameter
+   * gradients add up until the next update.
+   *
+   * @param headGradients the gradient of the loss with respect to each output, in declaration order
+   * @return the gradient of every input, in declaration order
+   */
+  @Override
+  public NDList backward(NDList headGradients) {
+    return new NDList(runtime.backward(headGradients.toArray(new NDArray[0])));
+  }
+
+  /**
    * One step of plain SGD ({@code sgd_update}, in place) with the accumulated gradients, which are
    * then zeroed.
+   *
+   * @param learningRate the step size
    */
+  @Override
   public void update(float learningRate) {
     runtime.update(learningRate);
   }
 
   /**
    * One step of {@code optimizer} with the accumulated gradients, which are then zeroed.
+   *
+   * @param optimizer any of the runtime's optimizers
    */
+  @Override
   public void update(Optimizer optimizer) {
     runtime.update(optimizer);
   }
@@ -116,6 +205,7 @@ public final class FashionMlpModel implements AutoCloseable {
   /**
    * Whether {@link #forward} runs in training mode; inference is the default.
    */
+  @Override
   public boolean isTraining() {
     return runtime.isTraining();
   }
@@ -123,7 +213,10 @@ public final class FashionMlpModel implements AutoCloseable {
   /**
    * Chooses training or inference mode for the next forward passes; {@link #backward} needs a
    * forward pass run in training mode.
+   *
+   * @param training true for training mode
    */
+  @Override
   public void setTraining(boolean training) {
     runtime.setTraining(training);
   }
@@ -131,13 +224,14 @@ public final class FashionMlpModel implements AutoCloseable {
   /**
    * Typed access to every parameter and auxiliary state.
    */
+  @Override
   public Params params() {
     return params;
   }
 
   /**
-   * The executor bound for these input shapes (binding it on first use), with its arrays as
-   * named fields. It belongs to this model and is freed by {@link #close()}.
+   * The executor bound for these input shapes (binding it on first use), with its arrays as named
+   * fields. It belongs to this model and is freed by {@link #close()}.
    *
    * @param pixels complete shape of input {@code pixels}, accepted by {@code [BATCH, 784]}
    * @return the typed executor
@@ -147,9 +241,18 @@ public final class FashionMlpModel implements AutoCloseable {
   }
 
   /**
+   * True: {@link #classifier()} trains the softmax {@code probs}.
+   */
+  @Override
+  public boolean isClassifier() {
+    return true;
+  }
+
+  /**
    * The classifier view of this model: node {@code probs} trained as MXNet's {@code SoftmaxOutput}
    * (softmax with cross-entropy against a label) on this model's own parameters.
    */
+  @Override
   public Classifier classifier() {
     return runtime.classifier(FashionMlpGraph::buildClassifier);
   }
@@ -157,7 +260,10 @@ public final class FashionMlpModel implements AutoCloseable {
   /**
    * Writes an MXNet checkpoint, {@code prefix-symbol.json} and {@code prefix-0000.params}, each
    * file atomically.
+   *
+   * @param prefix the path of both files without their endings
    */
+  @Override
   public void save(Path prefix) {
     runtime.save(prefix);
   }
@@ -165,14 +271,15 @@ public final class FashionMlpModel implements AutoCloseable {
   /**
    * The model's MXNet symbol as JSON.
    */
+  @Override
   public String symbolJson() {
     return runtime.symbolJson();
   }
 
   /**
-   * The layer table computed at compile time: node, layer, MXNet operator, output shape,
-   * parameter count.
+   * The model's name and the layer table computed at compile time: {@link #SUMMARY}.
    */
+  @Override
   public String summary() {
     return SUMMARY;
   }
@@ -180,6 +287,7 @@ public final class FashionMlpModel implements AutoCloseable {
   /**
    * The untyped runtime behind this model, for training loops and tools.
    */
+  @Override
   public ModelRuntime runtime() {
     return runtime;
   }
@@ -202,10 +310,10 @@ public final class FashionMlpModel implements AutoCloseable {
   }
 
   /**
-   * Typed access to the parameters (and auxiliary states) of {@code FashionMlp}; reads and writes go to
-   * the arrays every executor shares.
+   * Typed access to the parameters (and auxiliary states) of {@code FashionMlp}; reads and writes
+   * go to the arrays every executor shares.
    */
-  public static final class Params {
+  public static final class Params implements KilnModel.ModelParams {
     private final ModelRuntime runtime;
 
     private Params(ModelRuntime runtime) {
@@ -213,31 +321,70 @@ public final class FashionMlpModel implements AutoCloseable {
     }
 
     /**
-     * Parameter {@code hidden_weight} of node {@code hidden} ({@code @Dense(units = 128, activation = Act.RELU)}), shape {@code [128, 784]}.
+     * Parameter {@code hidden_weight} of node {@code hidden}
+     * ({@code @Dense(units = 128, activation = Act.RELU)}), shape {@code [128, 784]}.
      */
     public Parameter hiddenWeight() {
       return runtime.param("hidden_weight");
     }
 
     /**
-     * Parameter {@code hidden_bias} of node {@code hidden} ({@code @Dense(units = 128, activation = Act.RELU)}), shape {@code [128]}.
+     * Parameter {@code hidden_bias} of node {@code hidden}
+     * ({@code @Dense(units = 128, activation = Act.RELU)}), shape {@code [128]}.
      */
     public Parameter hiddenBias() {
       return runtime.param("hidden_bias");
     }
 
     /**
-     * Parameter {@code logits_weight} of node {@code logits} ({@code @Dense(units = 10)}), shape {@code [10, 128]}.
+     * Parameter {@code logits_weight} of node {@code logits} ({@code @Dense(units = 10)}), shape
+     * {@code [10, 128]}.
      */
     public Parameter logitsWeight() {
       return runtime.param("logits_weight");
     }
 
     /**
-     * Parameter {@code logits_bias} of node {@code logits} ({@code @Dense(units = 10)}), shape {@code [10]}.
+     * Parameter {@code logits_bias} of node {@code logits} ({@code @Dense(units = 10)}), shape
+     * {@code [10]}.
      */
     public Parameter logitsBias() {
       return runtime.param("logits_bias");
+    }
+
+    /**
+     * The learnable parameters, in MXNet's argument order.
+     */
+    @Override
+    public List<Parameter> parameters() {
+      return runtime.slots().stream().map(s -> runtime.param(s.name())).toList();
+    }
+
+    /**
+     * The auxiliary states, in MXNet's order.
+     */
+    @Override
+    public List<Parameter> auxiliaryStates() {
+      return runtime.auxSlots().stream().map(a -> runtime.auxState(a.name())).toList();
+    }
+
+    /**
+     * The parameter or auxiliary state called {@code name}, e.g. {@code hidden_weight}.
+     *
+     * @param name MXNet's name for it
+     * @return typed access to it
+     * @throws IllegalArgumentException if the model has none of that name
+     */
+    @Override
+    public Parameter get(String name) {
+      return switch (name) {
+        case "hidden_weight" -> hiddenWeight();
+        case "hidden_bias" -> hiddenBias();
+        case "logits_weight" -> logitsWeight();
+        case "logits_bias" -> logitsBias();
+        default -> throw new IllegalArgumentException(
+            "FashionMlpModel has no parameter or auxiliary state '" + name + "'");
+      };
     }
   }
 }

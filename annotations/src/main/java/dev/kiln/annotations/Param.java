@@ -8,8 +8,10 @@ import java.lang.annotation.Target;
 
 /**
  * A learnable parameter of a custom {@link Layer}, declared as a parameter of the layer's forward
- * method. Its MXNet name is {@code <node>_<parameter name>}, e.g. {@code hidden_weight}; it is
- * initialised, trained, saved and exposed by the generated model like a built-in layer's.
+ * method. Its MXNet name is {@code <node>_<parameter name>} with the parameter's name in snake
+ * case, e.g. {@code hidden_weight}, or {@code gated_gate_weight} for parameter {@code gateWeight}
+ * of node {@code gated}; it is initialised, trained, saved and exposed by the generated model like
+ * a built-in layer's.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

@@ -1,14 +1,19 @@
 package dev.kiln.processor;
 
 import com.google.auto.service.AutoService;
-import com.palantir.javapoet.JavaFile;
 import dev.kiln.annotations.Model;
+import dev.kiln.processor.check.ModelChecker;
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.model.CheckedModel;
+import dev.kiln.processor.model.ModelSpec;
+import dev.kiln.processor.read.ModelReader;
+import dev.kiln.processor.read.Validation;
+import dev.kiln.processor.write.GeneratedFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeSet;
 import javax.annotation.processing.AbstractProcessor;
@@ -16,26 +21,36 @@ import javax.annotation.processing.Processor;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.ElementFilter;
 
 /**
  * Kiln's annotation processor. For every {@code @Model} interface it runs three phases, each
- * only if the one before found no error: read the interface into a {@link ModelSpec}, check it
- * ({@link ShapeChecker}: wiring, cycles, shapes), and write {@code XGraph}, {@code XModel} and
- * {@code XExec}. A model with an error gets no generated code, so the user sees their mistake
- * and not a wall of missing classes.
+ * only if the one before found no error: read the interface into a description ({@code read}),
+ * check its wiring and shapes ({@code check}), and write {@code XGraph}, {@code XModel} and
+ * {@code XExec} ({@code write}). A model with an error gets no generated code, so the user sees
+ * their mistake and not a wall of missing classes. Diagnostics come from one catalogue ({@code
+ * diag.Message}) and are printed once per model.
+ *
+ * <p>Defer, don't guess: a model is read only once {@link Validation} finds every type and value
+ * it refers to resolved; until then it waits, by name, for a later round, where another processor
+ * may have generated what is missing. In the last round a model still waiting is read if what it
+ * waits for is a layer annotation javac may have hidden (so a missing one is reported); a model
+ * with an unresolved reference is reported once, and only if the compiler has no error of its
+ * own for it: none raised so far, and the reference not written in a source file of this
+ * compilation (javac and ecj report those after the last round).
  *
  * <p>It never claims annotations, and an unexpected exception while handling one model becomes
- * one error on that model; other models still compile. A model that refers to a type or constant
- * javac has not resolved is deferred to the next round, where another processor may have
- * generated it; if it is still missing when processing ends, javac's own error is the only one.
+ * one error on that model; other models still compile.
  */
 @AutoService(Processor.class)
 public final class KilnProcessor extends AbstractProcessor {
-
-  /** Models that referred to unresolved types or constants, to read again next round. */
+  /** Models waiting for a later round, by qualified name, in name order. */
   private final Set<String> deferred = new TreeSet<>();
+
+  /** The qualified names of the top-level types of this compilation's sources, every round's. */
+  private final Set<String> sources = new HashSet<>();
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
@@ -49,50 +64,66 @@ public final class KilnProcessor extends AbstractProcessor {
 
   @Override
   public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
-    List<TypeElement> models = new ArrayList<>();
-    for (String name : deferred) {
-      TypeElement type = processingEnv.getElementUtils().getTypeElement(name);
-      if (type != null) {
-        models.add(type);
-      }
+    for (TypeElement root : ElementFilter.typesIn(round.getRootElements())) {
+      sources.add(root.getQualifiedName().toString());
     }
+    Set<String> models = new TreeSet<>(deferred);
     deferred.clear();
-    models.addAll(ElementFilter.typesIn(round.getElementsAnnotatedWith(Model.class)));
-    models.sort(Comparator.comparing(Element::toString));
-    for (TypeElement element : models) {
-      Report report = new Report();
-      try {
-        processModel(element, report);
-      } catch (ModelReader.Unresolved e) {
-        // Another processor may generate what is missing; if none does, javac reports it.
-        if (!round.processingOver()) {
-          deferred.add(element.getQualifiedName().toString());
-        }
-        continue;
-      } catch (Throwable t) {
-        StringWriter trace = new StringWriter();
-        t.printStackTrace(new PrintWriter(trace));
-        report.add(Message.INTERNAL, element, element.getSimpleName(), trace);
+    for (TypeElement model : ElementFilter.typesIn(round.getElementsAnnotatedWith(Model.class))) {
+      models.add(model.getQualifiedName().toString());
+    }
+    for (String name : models) {
+      TypeElement model = processingEnv.getElementUtils().getTypeElement(name);
+      if (model != null) {
+        handle(model, round);
       }
-      report.printTo(processingEnv.getMessager());
     }
     return false;
   }
 
-  private void processModel(TypeElement element, Report report)
-      throws IOException, ModelReader.Unresolved {
-    ModelSpec spec = new ModelReader(processingEnv.getElementUtils(), report).read(element);
+  /** Defers, reports or generates {@code model}, whatever its state in this round calls for. */
+  private void handle(TypeElement model, RoundEnvironment round) {
+    Report report = new Report();
+    try {
+      Validation.Incomplete incomplete = Validation.check(model);
+      if (incomplete != null && !round.processingOver()) {
+        deferred.add(model.getQualifiedName().toString());
+        return;
+      }
+      if (incomplete instanceof Validation.Unresolved u) {
+        boolean compilerReports = u.writtenIn() != null
+            && sources.contains(u.writtenIn().getQualifiedName().toString());
+        if (!round.errorRaised() && !compilerReports) {
+          report.add(Message.UNRESOLVED, u.site(), where(model, u.site()), u.what(), u.missing(),
+              model.getSimpleName());
+        }
+      } else {
+        generate(model, report);
+      }
+    } catch (Throwable t) {
+      StringWriter trace = new StringWriter();
+      t.printStackTrace(new PrintWriter(trace));
+      report.add(Message.INTERNAL, model, model.getSimpleName(), trace);
+    }
+    report.printTo(processingEnv.getMessager());
+  }
+
+  /** Reads, checks and writes {@code model}, each phase only if the one before was clean. */
+  private void generate(TypeElement model, Report report) throws IOException {
+    ModelSpec spec = new ModelReader(processingEnv.getElementUtils(), report).read(model);
     if (spec == null || report.hasErrors()) {
       return;
     }
-    CheckedModel checked = new ShapeChecker(report).check(spec);
+    CheckedModel checked = new ModelChecker(report).check(spec);
     if (checked == null) {
       return;
     }
-    List<JavaFile> files = List.of(new GraphWriter(checked).write(),
-        new ModelWriter(checked).write(), new ExecWriter(checked).write());
-    for (JavaFile file : files) {
-      file.writeTo(processingEnv.getFiler());
-    }
+    GeneratedFiles.write(checked, processingEnv.getFiler());
+  }
+
+  /** {@code Net.y()} for a method of {@code model}, {@code Net} for the model itself. */
+  private static String where(TypeElement model, Element site) {
+    return site instanceof ExecutableElement m
+        ? model.getSimpleName() + "." + m.getSimpleName() + "()" : model.getSimpleName().toString();
   }
 }

@@ -1,0 +1,149 @@
+package dev.kiln.processor.check;
+
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.model.CheckedModel;
+import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.LayerSpec;
+import dev.kiln.processor.model.ModelSpec;
+import dev.kiln.processor.model.NodeSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The rules of a model as a whole, once every node's shape is known: which nodes are its inputs
+ * and outputs, which inputs and nodes nothing reads (warnings), and whether its last node can be
+ * a classifier's head.
+ */
+final class ModelRules {
+  private final ModelSpec spec;
+  private final Report report;
+  private final String model;
+
+  /** The rules for {@code spec}, reporting to {@code report}. */
+  ModelRules(ModelSpec spec, Report report) {
+    this.spec = spec;
+    this.report = report;
+    this.model = spec.simpleName();
+  }
+
+  /** The checked model made of {@code inferred}, or null when an error was reported. */
+  CheckedModel check(Map<String, CheckedNode> inferred) {
+    Head head = head(inferred);
+    if (report.hasErrors()) {
+      return null;
+    }
+    Set<String> consumed = spec.nodes().stream().flatMap(n -> n.wires().stream())
+        .map(NodeSpec.Wire::source).collect(Collectors.toSet());
+    List<CheckedNode> nodes = new ArrayList<>();
+    List<CheckedNode> inputs = new ArrayList<>();
+    List<CheckedNode> outputs = new ArrayList<>();
+    for (NodeSpec n : spec.nodes()) {
+      boolean output = !n.isInput() && (!consumed.contains(n.name()) || n.markedOutput());
+      CheckedNode c = inferred.get(n.name()).withUse(output, consumed.contains(n.name()));
+      nodes.add(c);
+      if (n.isInput()) {
+        inputs.add(c);
+      } else if (output) {
+        outputs.add(c);
+      }
+    }
+    if (outputs.isEmpty()) {
+      report.add(Message.MODEL_EMPTY, spec.element(), model);
+      return null;
+    }
+    // Only on an otherwise clean model: a misspelt wire leaves its input unread, and the one
+    // mistake should give one diagnostic.
+    for (CheckedNode n : inputs) {
+      if (!consumed.contains(n.name())) {
+        report.add(Message.UNUSED_INPUT, n.spec().method(), n.name(), model);
+      }
+    }
+    if (!spec.classifier()) {
+      for (CheckedNode n : outputs) {
+        if (n.spec() != spec.last() && !n.spec().markedOutput()
+            && !consumed.contains(n.name())) {
+          report.add(Message.UNUSED_NODE, n.spec().method(), n.name(), model);
+        }
+      }
+    }
+    CheckedNode classifierHead = null;
+    String notClassifier = head.reason();
+    if (head.softmax() != null) {
+      CheckedNode softmax = outputs.stream().filter(o -> o.spec() == head.softmax()).findFirst()
+          .orElse(null);
+      CheckedNode other = outputs.stream().filter(o -> o != softmax).findFirst().orElse(null);
+      if (other == null) {
+        classifierHead = softmax;
+      } else {
+        String why = other.spec().markedOutput() ? "is marked @Output" : "is read by no node";
+        if (spec.classifier()) {
+          report.add(Message.CLASSIFIER_OUTPUTS, other.spec().method(), head.softmax().name(),
+              model, other.name(), why, other.name());
+          return null;
+        }
+        notClassifier = "besides its softmax " + head.softmax().name() + " it has the output "
+            + other.name() + ", which " + why;
+      }
+    }
+    List<CheckedNode> order = orderOf(inferred, nodes);
+    return new CheckedModel(spec, nodes, order, inputs, outputs, classifierHead,
+        classifierHead == null ? notClassifier : null);
+  }
+
+  /** {@code nodes} in the order in which {@code inferred} was filled (the wiring order). */
+  private static List<CheckedNode> orderOf(Map<String, CheckedNode> inferred,
+      List<CheckedNode> nodes) {
+    Map<String, CheckedNode> byName = new LinkedHashMap<>();
+    nodes.forEach(n -> byName.put(n.name(), n));
+    return inferred.keySet().stream().map(byName::get).toList();
+  }
+
+  /**
+   * What the last node says about classifier training: the softmax that can be its head, or
+   * why there is none.
+   *
+   * @param softmax the last node, when it is a softmax along the last axis of {@code [BATCH,
+   *     classes]}; otherwise null
+   * @param reason why the model is not a classifier, when {@code softmax} is null
+   */
+  private record Head(NodeSpec softmax, String reason) {}
+
+  /**
+   * The last node if it can be a classifier's head: a softmax along the last axis of a {@code
+   * [BATCH, classes]} tensor. With {@code classifier = true} anything else is an error.
+   */
+  private Head head(Map<String, CheckedNode> inferred) {
+    NodeSpec last = spec.last();
+    if (last == null) {
+      return new Head(null, "it has no nodes");
+    }
+    if (!(last.layer() instanceof LayerSpec.Softmax softmax)) {
+      if (spec.classifier()) {
+        report.add(Message.CLASSIFIER_NEEDS_SOFTMAX, spec.element(), spec.mirror(),
+            "classifier", model, last.name(), last.annotationText());
+      }
+      return new Head(null, "its last node " + last.name() + " is " + last.annotationText()
+          + ", not a @Softmax");
+    }
+    CheckedNode checked = inferred.get(last.name());
+    if (checked == null) {
+      return new Head(null, "its last node " + last.name() + " has an error");
+    }
+    boolean fits = checked.shape().rank() == 2
+        && (softmax.axis() == -1 || softmax.axis() == 1);
+    if (!fits) {
+      if (spec.classifier()) {
+        report.add(Message.CLASSIFIER_SHAPE, spec.element(), spec.mirror(), "classifier", model,
+            last.name(), checked.shape(), softmax.axis());
+      }
+      return new Head(null, "its softmax " + last.name() + " over axis " + softmax.axis()
+          + " of " + checked.shape() + " is not over the classes of a [BATCH, classes] tensor");
+    }
+    return new Head(last, null);
+  }
+}

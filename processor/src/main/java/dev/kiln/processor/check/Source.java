@@ -1,0 +1,28 @@
+package dev.kiln.processor.check;
+
+import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.TShape;
+import java.util.List;
+
+/**
+ * One input of a node as the shape rules see it: its shape and the node it came from, so that
+ * messages can show where each tensor came from.
+ *
+ * @param shape the input's shape
+ * @param node the node that made it
+ */
+record Source(TShape shape, NodeSpec node) {
+  /** {@code [BATCH, 32] from inner (@Dense(units = 32))}. */
+  String describe() {
+    return shape + " from " + node.name() + " (" + node.annotationText() + ")";
+  }
+
+  /** {@code a and b}, or {@code a, b, c}: several inputs described. */
+  static String describeAll(List<Source> in) {
+    List<String> parts = in.stream().map(Source::describe).toList();
+    if (parts.size() == 2) {
+      return parts.get(0) + " and " + parts.get(1);
+    }
+    return String.join(", ", parts);
+  }
+}

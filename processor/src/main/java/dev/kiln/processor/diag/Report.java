@@ -1,0 +1,68 @@
+package dev.kiln.processor.diag;
+
+import java.util.ArrayList;
+import java.util.List;
+import javax.annotation.processing.Messager;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.tools.Diagnostic;
+
+/**
+ * The diagnostics found for one model, collected by every phase and printed once. Each points
+ * at an element and, where there is one, the annotation and the value at fault.
+ */
+public final class Report {
+  private record Item(Message message, String text, Element element, AnnotationMirror mirror,
+      AnnotationValue value) {}
+
+  private final List<Item> items = new ArrayList<>();
+
+  /** Reports {@code message} on {@code element}. */
+  public void add(Message message, Element element, Object... args) {
+    items.add(new Item(message, message.format(args), element, null, null));
+  }
+
+  /**
+   * Reports {@code message} on {@code element}'s annotation {@code mirror}, underlining the value
+   * of {@code attribute} when it was written explicitly.
+   */
+  public void add(Message message, Element element, AnnotationMirror mirror, String attribute,
+      Object... args) {
+    items.add(new Item(message, message.format(args), element, mirror,
+        attribute == null ? null : valueOf(mirror, attribute)));
+  }
+
+  /** Whether any error (not warning) was reported. */
+  public boolean hasErrors() {
+    return items.stream().anyMatch(i -> i.message().kind() == Diagnostic.Kind.ERROR);
+  }
+
+  /** Prints every diagnostic, in the order found. */
+  public void printTo(Messager messager) {
+    for (Item i : items) {
+      if (i.value() != null) {
+        messager.printMessage(i.message().kind(), i.text(), i.element(), i.mirror(), i.value());
+      } else if (i.mirror() != null) {
+        messager.printMessage(i.message().kind(), i.text(), i.element(), i.mirror());
+      } else {
+        messager.printMessage(i.message().kind(), i.text(), i.element());
+      }
+    }
+  }
+
+  /** The explicitly written value of {@code attribute} in {@code mirror}, or null. */
+  public static AnnotationValue valueOf(AnnotationMirror mirror, String attribute) {
+    if (mirror == null) {
+      return null;
+    }
+    for (var e : mirror.getElementValues().entrySet()) {
+      ExecutableElement key = e.getKey();
+      if (key.getSimpleName().contentEquals(attribute)) {
+        return e.getValue();
+      }
+    }
+    return null;
+  }
+}

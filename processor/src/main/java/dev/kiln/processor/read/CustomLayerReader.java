@@ -1,0 +1,235 @@
+package dev.kiln.processor.read;
+
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.model.LayerSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+
+/**
+ * Reads a custom layer where a model uses it: the {@code @Layer} declaration on the layer's
+ * annotation type (shape patterns, forward class), the values written at the use site, and the
+ * forward method's signature (input, {@code @Param}s, constants). Errors are reported on the
+ * model's node, where the user is looking. Everything read here was validated first (see {@link
+ * Validation}), so no type or value is unresolved.
+ */
+final class CustomLayerReader {
+  static final String LAYER = "dev.kiln.annotations.Layer";
+  static final String PARAM = "dev.kiln.annotations.Param";
+  private static final Pattern TOKEN = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*|[1-9][0-9]*");
+
+  private final Report report;
+
+  /** A reader that reports to {@code report}. */
+  CustomLayerReader(Report report) {
+    this.report = report;
+  }
+
+  /** Whether {@code mirror}'s type is a custom layer, an annotation type with {@code @Layer}. */
+  static boolean isLayer(AnnotationMirror mirror) {
+    return layerOf((TypeElement) mirror.getAnnotationType().asElement()) != null;
+  }
+
+  /** The {@code @Layer} annotation on {@code type}, or null. */
+  static AnnotationMirror layerOf(TypeElement type) {
+    return annotation(type.getAnnotationMirrors(), LAYER);
+  }
+
+  /** Reads the layer used by {@code method} through {@code use}; null after reporting. */
+  LayerSpec.Custom read(String where, ExecutableElement method, AnnotationMirror use) {
+    TypeElement layerType = (TypeElement) use.getAnnotationType().asElement();
+    String layerName = layerType.getSimpleName().toString();
+    AnnotationMirror layer = layerOf(layerType);
+    List<String> input = strings(value(layer, "input"));
+    List<String> output = strings(value(layer, "output"));
+    TypeMirror forward = (TypeMirror) value(layer, "forward").getValue();
+    if (forward.getKind() != TypeKind.DECLARED) {
+      report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
+          "its forward class " + forward + " is not a class");
+      return null;
+    }
+    for (List<String> pattern : List.of(input, output)) {
+      if (!tokens(where, method, use, layerName, pattern)) {
+        return null;
+      }
+    }
+
+    Map<String, Integer> dims = new LinkedHashMap<>();
+    Map<String, String> constants = new LinkedHashMap<>();
+    for (ExecutableElement e : ElementFilter.methodsIn(layerType.getEnclosedElements())) {
+      AnnotationValue v = Report.valueOf(use, e.getSimpleName().toString());
+      if (v == null) {
+        v = e.getDefaultValue();
+      }
+      if (v == null) {
+        continue;
+      }
+      Object o = v.getValue();
+      String n = e.getSimpleName().toString();
+      if (o instanceof Integer i) {
+        if (i <= 0) {
+          report.add(Message.NON_POSITIVE, method, use, n, where + " @" + layerName, n, i);
+          return null;
+        }
+        dims.put(n, i);
+        constants.put(n, i.toString());
+      } else if (o instanceof Float f) {
+        constants.put(n, f + "f");
+      } else if (o instanceof Double d) {
+        constants.put(n, d.toString());
+      } else if (o instanceof Boolean b) {
+        constants.put(n, b.toString());
+      }
+    }
+
+    TypeElement forwardType = (TypeElement) ((DeclaredType) forward).asElement();
+    String forwardName = forwardType.getSimpleName().toString();
+    List<ExecutableElement> candidates = ElementFilter.methodsIn(
+            forwardType.getEnclosedElements()).stream()
+        .filter(m -> m.getModifiers().contains(Modifier.PUBLIC)
+            && m.getModifiers().contains(Modifier.STATIC)
+            && m.getReturnType().toString().equals(ModelReader.SYM))
+        .toList();
+    if (candidates.size() != 1) {
+      report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
+          "its forward class " + forwardName + " must have exactly one public static method "
+              + "returning Sym, found " + candidates.size());
+      return null;
+    }
+    ExecutableElement fwd = candidates.get(0);
+    String fwdName = forwardName + "." + fwd.getSimpleName();
+    List<? extends VariableElement> ps = fwd.getParameters();
+    if (ps.isEmpty() || !ps.get(0).asType().toString().equals(ModelReader.SYM)
+        || paramMirror(ps.get(0)) != null) {
+      report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
+          fwdName + " must take the layer's input (a Sym without @Param) as its first "
+              + "parameter");
+      return null;
+    }
+    List<LayerSpec.CustomParam> params = new ArrayList<>();
+    List<LayerSpec.ForwardArg> args = new ArrayList<>();
+    for (VariableElement p : ps.subList(1, ps.size())) {
+      String n = p.getSimpleName().toString();
+      AnnotationMirror pm = paramMirror(p);
+      if (pm != null && p.asType().toString().equals(ModelReader.SYM)) {
+        List<String> shape = strings(value(pm, "shape"));
+        if (!tokens(where, method, use, layerName, shape)) {
+          return null;
+        }
+        String role = snakeCase(n);
+        for (LayerSpec.CustomParam other : params) {
+          if (other.role().equals(role)) {
+            report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
+                "parameters '" + other.name() + "' and '" + n + "' of " + fwdName + " would "
+                    + "both be named " + method.getSimpleName() + "_" + role + "; rename one of "
+                    + "them");
+            return null;
+          }
+        }
+        AnnotationValue zeros = Report.valueOf(pm, "zeros");
+        args.add(new LayerSpec.ForwardArg(params.size(), null));
+        params.add(new LayerSpec.CustomParam(n, role, shape,
+            zeros != null && Boolean.TRUE.equals(zeros.getValue())));
+      } else if (pm == null && constants.containsKey(n) && p.asType().getKind().isPrimitive()) {
+        args.add(new LayerSpec.ForwardArg(-1, constants.get(n)));
+      } else {
+        report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
+            "parameter '" + n + "' of " + fwdName + " is neither a @Param Sym nor an element "
+                + "of @" + layerName);
+        return null;
+      }
+    }
+    return new LayerSpec.Custom(layerName, forwardType, fwd.getSimpleName().toString(), input,
+        output, dims, params, args);
+  }
+
+  /**
+   * {@code gateWeight} to {@code gate_weight}, {@code weightIH} to {@code weight_ih}: a Java
+   * parameter name as the snake-case part of an MXNet parameter name, as built-in layers name
+   * theirs ({@code moving_mean}).
+   */
+  static String snakeCase(String name) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (Character.isUpperCase(c) && i > 0 && name.charAt(i - 1) != '_') {
+        char before = name.charAt(i - 1);
+        boolean wordStart = Character.isLowerCase(before) || Character.isDigit(before)
+            || (i + 1 < name.length() && Character.isLowerCase(name.charAt(i + 1)));
+        if (wordStart) {
+          b.append('_');
+        }
+      }
+      b.append(c);
+    }
+    return b.toString().toLowerCase(Locale.ROOT);
+  }
+
+  /** Whether every token of {@code pattern} is a name or a positive number; reports otherwise. */
+  private boolean tokens(String where, ExecutableElement method, AnnotationMirror use,
+      String layerName, List<String> pattern) {
+    for (String t : pattern) {
+      if (!TOKEN.matcher(t).matches()) {
+        report.add(Message.CUSTOM_PATTERN, method, use, null, where, layerName, t);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static AnnotationMirror paramMirror(VariableElement p) {
+    return annotation(p.getAnnotationMirrors(), PARAM);
+  }
+
+  private static AnnotationMirror annotation(List<? extends AnnotationMirror> mirrors,
+      String qualifiedName) {
+    for (AnnotationMirror m : mirrors) {
+      if (((TypeElement) m.getAnnotationType().asElement()).getQualifiedName()
+          .contentEquals(qualifiedName)) {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  private static AnnotationValue value(AnnotationMirror mirror, String name) {
+    AnnotationValue v = Report.valueOf(mirror, name);
+    if (v != null) {
+      return v;
+    }
+    for (ExecutableElement e : ElementFilter.methodsIn(
+        mirror.getAnnotationType().asElement().getEnclosedElements())) {
+      if (e.getSimpleName().contentEquals(name)) {
+        return e.getDefaultValue();
+      }
+    }
+    throw new IllegalStateException("no value for " + name);
+  }
+
+  private static List<String> strings(AnnotationValue v) {
+    List<String> out = new ArrayList<>();
+    Object o = v.getValue();
+    if (o instanceof List<?> list) {
+      for (Object item : list) {
+        out.add(String.valueOf(((AnnotationValue) item).getValue()).trim());
+      }
+    } else {
+      out.add(String.valueOf(o).trim());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,151 @@
+package dev.kiln.processor.read;
+
+import dev.kiln.annotations.From;
+import dev.kiln.annotations.Model;
+import dev.kiln.annotations.Output;
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.model.LayerSpec;
+import dev.kiln.processor.model.ModelSpec;
+import dev.kiln.processor.model.NodeSpec;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+
+/**
+ * Phase one: reads a {@code @Model} interface into a {@link ModelSpec}. It checks only what can
+ * be seen one method at a time (return and parameter types, one layer annotation each, attribute
+ * values); wiring and shapes are the check phase's. It runs only on a model that {@link
+ * Validation} found complete, so every type and value it reads is resolved.
+ */
+public final class ModelReader {
+  /** The qualified name of {@code Sym}, the type of every node. */
+  static final String SYM = "dev.kiln.annotations.Sym";
+  private static final String FROZEN = "dev.kiln.annotations.Frozen";
+
+  private final Elements elements;
+  private final Report report;
+
+  /** A reader that reports to {@code report}. */
+  public ModelReader(Elements elements, Report report) {
+    this.elements = elements;
+    this.report = report;
+  }
+
+  /** Reads {@code type}; returns null when it cannot be a model at all. */
+  public ModelSpec read(TypeElement type) {
+    String simpleName = type.getSimpleName().toString();
+    if (type.getKind() != ElementKind.INTERFACE) {
+      report.add(Message.MODEL_NOT_INTERFACE, type, simpleName,
+          article(type.getKind().toString().toLowerCase(Locale.ROOT).replace('_', ' ')),
+          simpleName);
+      return null;
+    }
+    if (!type.getTypeParameters().isEmpty()) {
+      report.add(Message.MODEL_GENERIC, type, simpleName);
+      return null;
+    }
+    List<NodeSpec> nodes = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      NodeSpec node = readNode(simpleName, method);
+      if (node == null) {
+        continue;
+      }
+      if (!names.add(node.name())) {
+        report.add(Message.NODE_NAME_TAKEN, method, simpleName, node.name());
+        continue;
+      }
+      nodes.add(node);
+    }
+    if (nodes.isEmpty() && !report.hasErrors()) {
+      report.add(Message.MODEL_EMPTY, type, simpleName);
+    }
+    String pkg = elements.getPackageOf(type).getQualifiedName().toString();
+    return new ModelSpec(type, pkg, simpleName, type.getAnnotation(Model.class).classifier(),
+        mirror(type.getAnnotationMirrors(), Model.class.getCanonicalName()), nodes);
+  }
+
+  /** {@code "an enum"}, {@code "a class"}. */
+  private static String article(String noun) {
+    return ("aeiou".indexOf(noun.charAt(0)) >= 0 ? "an " : "a ") + noun;
+  }
+
+  private NodeSpec readNode(String model, ExecutableElement method) {
+    List<AnnotationMirror> layers = new ArrayList<>();
+    for (AnnotationMirror m : method.getAnnotationMirrors()) {
+      if (BuiltinLayer.of(m) != null || CustomLayerReader.isLayer(m)) {
+        layers.add(m);
+      }
+    }
+    boolean isAbstract = method.getModifiers().contains(Modifier.ABSTRACT);
+    String name = method.getSimpleName().toString();
+    if (layers.isEmpty()) {
+      if (isAbstract) {
+        report.add(Message.MISSING_LAYER, method, name);
+      }
+      return null;
+    }
+    if (layers.size() > 1) {
+      List<String> found = layers.stream()
+          .map(m -> "@" + m.getAnnotationType().asElement().getSimpleName()).toList();
+      report.add(Message.SEVERAL_LAYERS, method, name, found.size(), String.join(", ", found));
+      return null;
+    }
+    AnnotationMirror mirror = layers.get(0);
+    String text = AnnotationText.render(mirror);
+    if (!isAbstract) {
+      report.add(Message.NODE_NOT_ABSTRACT, method, name, text);
+      return null;
+    }
+    boolean ok = true;
+    if (!method.getReturnType().toString().equals(SYM)) {
+      report.add(Message.NODE_RETURN_TYPE, method, name, method.getReturnType());
+      ok = false;
+    }
+    List<NodeSpec.Wire> wires = new ArrayList<>();
+    for (VariableElement p : method.getParameters()) {
+      if (!p.asType().toString().equals(SYM)) {
+        report.add(Message.NODE_PARAM_TYPE, p, p.getSimpleName(), name, p.asType());
+        ok = false;
+      }
+      From from = p.getAnnotation(From.class);
+      String paramName = p.getSimpleName().toString();
+      wires.add(new NodeSpec.Wire(from == null ? paramName : from.value(), paramName, p));
+    }
+    String where = model + "." + name + "()";
+    BuiltinLayer builtin = BuiltinLayer.of(mirror);
+    LayerSpec layer = builtin != null ? builtin.read(method)
+        : new CustomLayerReader(report).read(where, method, mirror);
+    if (layer == null || !new AttributeChecks(report, method, mirror, where, text).check(layer)) {
+      ok = false;
+    }
+    if (!ok) {
+      return null;
+    }
+    return new NodeSpec(name, layer, wires, method, mirror, text,
+        method.getAnnotation(Output.class) != null,
+        mirror(method.getAnnotationMirrors(), FROZEN));
+  }
+
+  private static AnnotationMirror mirror(List<? extends AnnotationMirror> mirrors,
+      String qualifiedName) {
+    for (AnnotationMirror m : mirrors) {
+      TypeElement t = (TypeElement) m.getAnnotationType().asElement();
+      if (t.getQualifiedName().contentEquals(qualifiedName)) {
+        return m;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,203 @@
+package dev.kiln.processor.write;
+
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.NameAllocator;
+import com.palantir.javapoet.ParameterSpec;
+import com.palantir.javapoet.TypeSpec;
+import dev.kiln.processor.model.CheckedModel;
+import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.ParamInfo;
+import dev.kiln.processor.model.TShape;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.Modifier;
+
+/**
+ * Writes {@code XGraph}: the class that implements the model interface, one method per node
+ * emitting that node's MXNet operators through the runtime's {@code GraphBuilder}, plus the
+ * inferred shape of every node and parameter as constants and where each node was declared.
+ */
+final class GraphWriter {
+  private final CheckedModel m;
+  private final GeneratedNames names;
+
+  /** A writer for {@code model}, with the names the three generated classes share. */
+  GraphWriter(CheckedModel model, GeneratedNames names) {
+    this.m = model;
+    this.names = names;
+  }
+
+  /** The generated file. */
+  JavaFile write() {
+    Javadoc doc = Javadoc.type()
+        .paragraph("Builds the MXNet graph of {@link " + m.name() + "}: one method per node, "
+            + "each emitting its MXNet operator named after the node, with the inferred shape "
+            + "of every node and parameter as a constant and where each node was declared.")
+        .paragraph("The shapes were inferred at compile time; {@code BATCH} dimensions are "
+            + "fixed when an executor is bound. {@link " + names.model.simpleName() + "} lists "
+            + "every node in its layer table."
+            + (m.hasTracedNodes() ? " A custom layer's output shape is the one the layer "
+                + "declares; its forward body is traced and checked against it when the graph "
+                + "is built." : ""));
+    TypeSpec.Builder t = TypeSpec.classBuilder(names.graph)
+        .addOriginatingElement(m.spec().element())
+        .addAnnotation(Names.generated())
+        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+        .addSuperinterface(names.iface)
+        .addJavadoc("$L", doc.build());
+
+    for (CheckedNode n : m.nodes()) {
+      t.addField(shapeField(names.shape(n.name()), n.shape(), shapeDoc(n)));
+      for (ParamInfo p : n.params()) {
+        t.addField(shapeField(names.shape(p.name()), p.shape(),
+            "Shape of parameter {@code " + p.name() + "}: {@code " + p.shape() + "}."));
+      }
+      for (ParamInfo a : n.aux()) {
+        t.addField(shapeField(names.shape(a.name()), a.shape(),
+            "Shape of auxiliary state {@code " + a.name() + "}: {@code " + a.shape() + "}."));
+      }
+    }
+    for (CheckedNode n : m.nodes()) {
+      NodeSpec s = n.spec();
+      t.addField(FieldSpec.builder(Names.NODE_SOURCE, names.source(n.name()),
+              Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+          .initializer("$Znew $T($S,$W$S,$W$L)", Names.NODE_SOURCE, n.name(),
+              s.declaration(m.name()), Literals.string(s.annotationText()))
+          .build());
+    }
+    t.addField(Names.GRAPH_BUILDER, "builder", Modifier.PRIVATE, Modifier.FINAL);
+    t.addMethod(MethodSpec.constructorBuilder()
+        .addModifiers(Modifier.PRIVATE)
+        .addParameter(Names.GRAPH_BUILDER, "builder")
+        .addStatement("this.builder = builder")
+        .build());
+    t.addMethod(MethodSpec.methodBuilder("build")
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .returns(Names.GRAPH)
+        .addJavadoc("$L", Javadoc.member().paragraph("Builds a new graph of {@code " + m.name()
+            + "}; the caller owns it and must close it.").build())
+        .beginControlFlow("try ($T builder = new $T($S))", Names.GRAPH_BUILDER,
+            Names.GRAPH_BUILDER, m.name())
+        .addStatement("return build(builder)")
+        .endControlFlow()
+        .build());
+    if (m.classifierHead() != null) {
+      String head = m.classifierHead().name();
+      t.addMethod(MethodSpec.methodBuilder("buildClassifier")
+          .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+          .returns(Names.GRAPH)
+          .addJavadoc("$L", Javadoc.member().paragraph("Builds the graph for classifier "
+              + "training: node {@code " + head + "} becomes MXNet's {@code SoftmaxOutput} with "
+              + "label variable {@code " + head + "_label}. The caller owns the graph and must "
+              + "close it.").build())
+          .beginControlFlow("try ($T builder = new $T($S, true))", Names.GRAPH_BUILDER,
+              Names.GRAPH_BUILDER, m.name())
+          .addStatement("return build(builder)")
+          .endControlFlow()
+          .build());
+    }
+    t.addMethod(build());
+    for (CheckedNode n : m.nodes()) {
+      t.addMethod(nodeMethod(n));
+    }
+    return JavaFile.builder(m.packageName(), t.build())
+        .addStaticImport(Names.DIM, "BATCH")
+        .skipJavaLangImports(true)
+        .indent("  ")
+        .build();
+  }
+
+  private static String shapeDoc(CheckedNode n) {
+    String name = "{@code " + n.name() + "}";
+    String shape = "{@code " + n.shape() + "}";
+    if (n.spec().isInput()) {
+      return "Declared shape of input " + name + ": " + shape + ".";
+    }
+    if (n.spec().layer().tracedAtBuild()) {
+      return "Output shape of node " + name + " as its custom layer {@code "
+          + n.spec().annotationText() + "} declares it: " + shape + ". The layer's forward body "
+          + "is checked against it when the graph is built.";
+    }
+    return "Output shape of node " + name + ": " + shape + ".";
+  }
+
+  private static FieldSpec shapeField(String name, TShape shape, String doc) {
+    return FieldSpec.builder(Names.SHAPE, name, Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("$L", Javadoc.member().paragraph(doc).build())
+        .initializer("$Z$T.of($L)", Names.SHAPE, dims(shape))
+        .build();
+  }
+
+  /** {@code BATCH, 784}: the arguments of {@code Shape.of}, each a wrapping point. */
+  private static CodeBlock dims(TShape shape) {
+    CodeBlock.Builder b = CodeBlock.builder();
+    for (int i = 0; i < shape.rank(); i++) {
+      int d = shape.dim(i);
+      b.add(i == 0 ? "$L" : ",$W$L", d == TShape.BATCH ? "BATCH" : Integer.toString(d));
+    }
+    return b.build();
+  }
+
+  private MethodSpec build() {
+    NameAllocator locals = new NameAllocator();
+    locals.newName("builder");
+    locals.newName("graph");
+    for (CheckedNode n : m.order()) {
+      locals.newName(n.name(), n.name());
+    }
+    MethodSpec.Builder b = MethodSpec.methodBuilder("build")
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .returns(Names.GRAPH)
+        .addParameter(Names.GRAPH_BUILDER, "builder")
+        .addJavadoc("$L", Javadoc.member()
+            .paragraph("Calls every node method once, each after the nodes it reads.").build())
+        .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
+    for (CheckedNode n : m.order()) {
+      CodeBlock.Builder args = CodeBlock.builder();
+      List<NodeSpec.Wire> wires = n.spec().wires();
+      for (int i = 0; i < wires.size(); i++) {
+        args.add(i == 0 ? "$N" : ",$W$N", locals.get(wires.get(i).source()));
+      }
+      if (n.read() || n.output()) {
+        b.addStatement("$T $N =$Wgraph.$N($L)", Names.SYM, locals.get(n.name()), n.name(),
+            args.build());
+      } else {
+        b.addStatement("graph.$N($L)", n.name(), args.build()); // an input nothing reads
+      }
+    }
+    CodeBlock.Builder outs = CodeBlock.builder();
+    for (int i = 0; i < m.outputs().size(); i++) {
+      outs.add(i == 0 ? "$N" : ",$W$N", locals.get(m.outputs().get(i).name()));
+    }
+    b.addStatement("return builder.build($T.of($L))", List.class, outs.build());
+    return b.build();
+  }
+
+  private MethodSpec nodeMethod(CheckedNode n) {
+    NodeSpec s = n.spec();
+    String doc = "Node {@code " + n.name() + "}: {@code " + s.annotationText() + "}, "
+        + (s.layer().tracedAtBuild() ? "declared output {@code " + n.shape() + "}, against "
+            + "which the traced forward body is checked" : "output {@code " + n.shape() + "}")
+        + "." + (s.frozen() ? " Its parameters are frozen: no update changes them." : "");
+    MethodSpec.Builder b = MethodSpec.methodBuilder(n.name())
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .returns(Names.SYM)
+        .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
+    List<String> params = new ArrayList<>();
+    for (NodeSpec.Wire w : s.wires()) {
+      b.addParameter(ParameterSpec.builder(Names.SYM, w.parameterName()).build());
+      params.add(w.parameterName());
+    }
+    if (s.frozen()) {
+      b.addStatement("this.builder.freeze($L)", names.source(n.name()));
+    }
+    boolean head = m.classifierHead() != null && m.classifierHead().name().equals(n.name());
+    b.addCode(new LayerEmitter(names, n, head, params).body());
+    return b.build();
+  }
+}

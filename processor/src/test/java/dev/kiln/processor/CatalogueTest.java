@@ -1,0 +1,46 @@
+package dev.kiln.processor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.kiln.processor.diag.Message;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The message catalogue against its tests and its documentation. */
+class CatalogueTest {
+  /** The document that lists every diagnostic id, in a paragraph starting {@code Ids:}. */
+  static final Path DIAGNOSTICS_DOC = Path.of("../README.md");
+
+  private static Set<String> catalogue() {
+    return Arrays.stream(Message.values()).map(Message::id)
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  @Test
+  void everyMessageHasABadCase() {
+    Set<String> tested = BadCases.ALL.stream().map(BadCase::id).filter(id -> id != null)
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(catalogue(), tested);
+  }
+
+  @Test
+  void theDocumentedIdsAreTheCatalogue() throws IOException {
+    String doc = Files.readString(DIAGNOSTICS_DOC);
+    int start = doc.indexOf("\nIds: ");
+    int end = doc.indexOf("\n\n", start + 1);
+    Matcher m = Pattern.compile("`([A-Za-z]+)`").matcher(doc.substring(start, end));
+    Set<String> documented = new TreeSet<>();
+    while (m.find()) {
+      documented.add(m.group(1));
+    }
+    assertEquals(catalogue(), documented);
+  }
+}

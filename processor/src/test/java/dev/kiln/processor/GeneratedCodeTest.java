@@ -1,0 +1,161 @@
+package dev.kiln.processor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * What the generated code must be beyond the goldens, under javac and ecj: every layer of the
+ * library emitted with its inferred shapes, readable builder calls, and every line within 100
+ * columns however long the user's names are.
+ */
+class GeneratedCodeTest {
+  /** Models that compile cleanly, with the sources they need. */
+  static final List<List<String>> GOOD = List.of(
+      List.of("good/demo/FashionMlp"),
+      List.of("good/lenet/LeNet"),
+      List.of("good/custom/AffineNet", "layers/Affine"),
+      List.of("good/custom/GatedNet", "layers/Gated"),
+      List.of("good/heads/TwoHeads"),
+      List.of("good/layers/LayerZoo"),
+      List.of("good/noparams/Pools"),
+      List.of("good/stress/LongNamesAndWideLayers", "layers/WideAffine"));
+
+  static Stream<Arguments> good() {
+    return Stream.of(TestCompiler.values())
+        .flatMap(c -> GOOD.stream().map(sources -> Arguments.of(c, sources)));
+  }
+
+  @ParameterizedTest(name = "[{0}] {1}")
+  @MethodSource("good")
+  void everyGeneratedLineFitsInOneHundredColumns(TestCompiler compiler, List<String> sources) {
+    Result r = compiler.compile(sources.toArray(String[]::new));
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertEquals(3, r.generated().size());
+    List<String> tooLong = new ArrayList<>();
+    for (Map.Entry<String, String> file : r.generated().entrySet()) {
+      List<String> lines = file.getValue().lines().toList();
+      for (int i = 0; i < lines.size(); i++) {
+        if (lines.get(i).length() > 100) {
+          tooLong.add(file.getKey() + ":" + (i + 1) + " (" + lines.get(i).length() + "): "
+              + lines.get(i));
+        }
+      }
+    }
+    assertEquals(List.of(), tooLong);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void everyLayerIsEmittedWithItsInferredShapes(TestCompiler compiler) {
+    Result r = compiler.compile("good/layers/LayerZoo");
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    String graph = r.source("good.layers.LayerZooGraph");
+    String[] expected = {
+      "IMAGE_SHAPE = Shape.of(BATCH, 1, 28, 28);",
+      "CONV1_SHAPE = Shape.of(BATCH, 6, 28, 28);",
+      "CONV1_WEIGHT_SHAPE = Shape.of(6, 1, 5, 5);",
+      "BN1_MOVING_VAR_SHAPE = Shape.of(6);",
+      "POOL1_SHAPE = Shape.of(BATCH, 6, 14, 14);",
+      // height (14 - 5) / 1 + 1 = 10, width (14 - (2·2 + 1)) / 2 + 1 = 5
+      "CONV2_SHAPE = Shape.of(BATCH, 16, 10, 5);",
+      "CONV2_WEIGHT_SHAPE = Shape.of(16, 6, 5, 3);",
+      // (10 + 2 - 2) / 1 + 1 = 11, (5 + 2 - 2) / 1 + 1 = 6
+      "POOL2_SHAPE = Shape.of(BATCH, 16, 11, 6);",
+      "GAP_SHAPE = Shape.of(BATCH, 16, 1, 1);",
+      "FEATURES_SHAPE = Shape.of(BATCH, 16, 1);",
+      "VECTORS_SHAPE = Shape.of(BATCH, 6, 8);",
+      "VECTORS_WEIGHT_SHAPE = Shape.of(50, 8);",
+      "PAIRS_SHAPE = Shape.of(BATCH, 2, 3, 8);",
+      "NORM_GAMMA_SHAPE = Shape.of(48);",
+      "return this.builder.conv2d(CONV1_SOURCE, image,\n"
+          + "        Conv2DSpec.filters(6).kernel(5, 5).pad(2, 2).activation(Act.RELU));",
+      "return this.builder.maxPool(POOL1_SOURCE, bn1, PoolSpec.kernel(2, 2));",
+      "return this.builder.conv2d(CONV2_SOURCE, pool1,\n"
+          + "        Conv2DSpec.filters(16).kernel(5, 3).stride(1, 2).dilation(1, 2)"
+          + ".withoutBias());",
+      "return this.builder.avgPool(POOL2_SOURCE, conv2, PoolSpec.kernel(2, 2).stride(1, 1)"
+          + ".pad(1, 1));",
+      "return this.builder.reshape(IMAGE_SOURCE, pixels, BATCH, 1, 28, 28);",
+      "return this.builder.reshape(FEATURES_SOURCE, gap, 0, -3, -2);",
+      "return this.builder.batchNorm(BN1_SOURCE, conv1,\n"
+          + "        BatchNormSpec.channelAxis(1).eps(0.001).momentum(0.9));",
+      "this.builder.freeze(VECTORS_SOURCE);\n    return this.builder.embedding(VECTORS_SOURCE, "
+          + "tokens, EmbeddingSpec.rows(50).columns(8));",
+      "return this.builder.layerNorm(NORM_SOURCE, flatPairs, LayerNormSpec.axis(-1).eps(1e-5));",
+      "return this.builder.dropout(DROPPED_SOURCE, norm, 0.25);",
+    };
+    for (String e : expected) {
+      assertTrue(graph.contains(e), e + " in\n" + graph);
+    }
+    String model = r.source("good.layers.LayerZooModel");
+    assertTrue(model.contains("public Parameter bn1MovingMean()")
+        && model.contains("return runtime.auxState(\"bn1_moving_mean\");"), model);
+    assertTrue(model.contains("case \"bn1_moving_mean\" -> bn1MovingMean();"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aCustomLayerIsUsedLikeABuiltInAndItsShapesAreInferred(TestCompiler compiler) {
+    Result r = compiler.compile("good/custom/AffineNet", "layers/Affine");
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    String graph = r.source("custom.AffineNetGraph");
+    assertTrue(graph.contains("SCORES_WEIGHT_SHAPE = Shape.of(784, 10)"), graph);
+    assertTrue(graph.contains("SCORES_BIAS_SHAPE = Shape.of(10)"), graph);
+    assertTrue(graph.contains("(input, params) -> Affine.Forward.apply(input, params.get(0), "
+        + "params.get(1))"), graph);
+    String model = r.source("custom.AffineNetModel");
+    assertTrue(model.contains("public Parameter scoresWeight()"), model);
+    assertTrue(model.contains("public Classifier classifier()"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void customParametersAreNamedInSnakeCaseLikeBuiltInOnes(TestCompiler compiler) {
+    // Parameter gateWeight of node gated is MXNet's gated_gate_weight, as in moving_mean.
+    Result r = compiler.compile("good/custom/GatedNet", "layers/Gated");
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    String graph = r.source("custom.GatedNetGraph");
+    assertTrue(graph.contains("GATED_GATE_WEIGHT_SHAPE = Shape.of(3);"), graph);
+    assertTrue(graph.contains("Sym gateWeight =\n        this.builder.customParam(GATED_SOURCE, "
+        + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE, true);"), graph);
+    String model = r.source("custom.GatedNetModel");
+    assertTrue(model.contains("public Parameter gatedGateWeight() {\n"
+        + "      return runtime.param(\"gated_gate_weight\");"), model);
+    assertTrue(model.contains("case \"gated_gate_weight\" -> gatedGateWeight();"), model);
+    String exec = r.source("custom.GatedNetExec");
+    assertTrue(exec.contains("this.gatedGateWeight = runtime.weightArray(\"gated_gate_weight\");"),
+        exec);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void whatOnlyTheGraphBuildCanTellIsSaidAtCompileTime(TestCompiler compiler) {
+    // A custom layer's body is not visible at compile time: its output shape is the declared
+    // one, and creating the model is where a body that does not fit it fails.
+    Result r = compiler.compile("good/custom/VectorWeightNet", "layers/VectorWeight");
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    String model = r.source("custom.VectorWeightNetModel");
+    assertTrue(model.matches("(?s).*scores  @VectorWeight\\(out = 10\\) +\\[BATCH, 10\\]\\*.*"),
+        model);
+    assertTrue(model.contains("* declared by the custom layer; its forward body is traced and "
+        + "checked when the graph is built"), model);
+    assertTrue(model.contains("@throws dev.kiln.runtime.graph.ModelException if the forward "
+        + "body of"), model);
+    assertTrue(model.replaceAll("\\s+\\*\\s+", " ").contains("custom layer {@code "
+        + "@VectorWeight(out = 10)} (node {@code scores}) does not fit the shapes it declares,"),
+        model);
+    String graph = r.source("custom.VectorWeightNetGraph");
+    assertTrue(graph.replaceAll("\\s+\\*\\s+", " ").contains("Output shape of node {@code "
+        + "scores} as its custom layer {@code "
+        + "@VectorWeight(out = 10)} declares it: {@code [BATCH, 10]}."), graph);
+  }
+}

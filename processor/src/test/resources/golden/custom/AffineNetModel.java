@@ -1,0 +1,379 @@
+package custom;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import dev.kiln.runtime.Init;
+import dev.kiln.runtime.KilnModel;
+import dev.kiln.runtime.ModelRuntime;
+import dev.kiln.runtime.exec.Parameter;
+import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.InputSpec;
+import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.optim.Optimizer;
+import dev.kiln.runtime.train.Classifier;
+import java.nio.file.Path;
+import java.util.List;
+import javax.annotation.processing.Generated;
+
+/**
+ * The trainable {@link AffineNet} model on MXNet.
+ *
+ * <p>Executors are bound per set of input shapes on first use and cached; all of them share one set
+ * of parameter and gradient arrays. Gradients add up over {@link #backward} calls until
+ * {@link #update(float)} applies and zeroes them. {@link #close()} frees every native handle.
+ *
+ * <p>Its nodes as the processor checked them, with the output shape, parameter count and, per
+ * example, the forward FLOPs and output bytes of each ({@link #SUMMARY} holds the same table):
+ *
+ * <pre>
+ * node    layer / MXNet op              output        params  flops/ex  act/ex
+ * pixels  @Input(shape = {BATCH, 784})  [BATCH, 784]       0         0  3136 B
+ *           variable
+ * scores  @Affine(out = 10)             [BATCH, 10]*    7850         ?    40 B
+ *           custom Affine
+ * probs   @Softmax                      [BATCH, 10]        0        30    40 B
+ *           softmax
+ * total                                                 7850     &gt;= 30  3216 B
+ * * declared by the custom layer; its forward body is traced and checked when the graph is built
+ * </pre>
+ */
+@Generated("dev.kiln.processor.KilnProcessor")
+public final class AffineNetModel implements KilnModel {
+  /**
+   * The model's name and layer table, as {@link #summary()} returns them: a constant, so that tools
+   * can show it without creating a model, which starts MXNet.
+   */
+  public static final String SUMMARY = """
+      AffineNet
+      node    layer / MXNet op              output        params  flops/ex  act/ex
+      pixels  @Input(shape = {BATCH, 784})  [BATCH, 784]       0         0  3136 B
+                variable
+      scores  @Affine(out = 10)             [BATCH, 10]*    7850         ?    40 B
+                custom Affine
+      probs   @Softmax                      [BATCH, 10]        0        30    40 B
+                softmax
+      total                                                 7850     >= 30  3216 B
+      * declared by the custom layer; its forward body is traced and checked when the graph is built
+      """;
+
+  private static final List<InputSpec> INPUTS = List.of(
+      new InputSpec("pixels", AffineNetGraph.PIXELS_SHAPE));
+
+  private static final List<String> OUTPUTS = List.of("probs");
+
+  private final ModelRuntime runtime;
+
+  private final Params params;
+
+  private AffineNetModel(ModelRuntime runtime) {
+    this.runtime = runtime;
+    this.params = new Params(runtime);
+  }
+
+  /**
+   * A new model on the CPU with Xavier-initialised weights, zero biases, seed 0.
+   *
+   * @return the model, which the caller must close
+   * @throws dev.kiln.runtime.graph.ModelException if the forward body of custom layer
+   *     {@code @Affine(out = 10)} (node {@code scores}) does not fit the shapes it declares, which
+   *     only tracing it when the graph is built can tell
+   */
+  public static AffineNetModel create() {
+    return create(Init.xavier(), 0L);
+  }
+
+  /**
+   * A new model whose weights {@code init} fills from {@code seed}; biases start at zero. The same
+   * seed gives the same parameters.
+   *
+   * @param init fills the weights
+   * @param seed seeds {@code init}
+   * @return the model, which the caller must close
+   * @throws dev.kiln.runtime.graph.ModelException if the forward body of custom layer
+   *     {@code @Affine(out = 10)} (node {@code scores}) does not fit the shapes it declares, which
+   *     only tracing it when the graph is built can tell
+   */
+  public static AffineNetModel create(Init init, long seed) {
+    Graph graph = AffineNetGraph.build();
+    return new AffineNetModel(new ModelRuntime("AffineNetModel", graph, init, seed));
+  }
+
+  /**
+   * Loads the checkpoint {@code prefix-0000.params} written by {@link #save}. Every parameter must
+   * be present with its exact shape.
+   *
+   * @param prefix the checkpoint's path without {@code -0000.params}
+   * @return the model, which the caller must close
+   * @throws dev.kiln.runtime.graph.ModelException if the forward body of custom layer
+   *     {@code @Affine(out = 10)} (node {@code scores}) does not fit the shapes it declares, which
+   *     only tracing it when the graph is built can tell
+   */
+  public static AffineNetModel load(Path prefix) {
+    AffineNetModel model = create(Init.constant(0f), 0L);
+    try {
+      model.runtime.loadParams(prefix);
+    } catch (RuntimeException e) {
+      model.close();
+      throw e;
+    }
+    return model;
+  }
+
+  /**
+   * The generated class's simple name, {@code AffineNetModel}.
+   */
+  @Override
+  public String name() {
+    return "AffineNetModel";
+  }
+
+  /**
+   * The inputs in declaration order, with their declared shapes: {@code pixels [BATCH, 784]}.
+   */
+  @Override
+  public List<InputSpec> inputs() {
+    return INPUTS;
+  }
+
+  /**
+   * The names of the outputs in declaration order: {@code probs}.
+   */
+  @Override
+  public List<String> outputs() {
+    return OUTPUTS;
+  }
+
+  /**
+   * Runs the model on a batch, in the mode {@link #setTraining} chose.
+   *
+   * @param pixels input {@code pixels}, float32 of shape {@code [BATCH, 784]}
+   * @return output {@code probs}, of shape {@code [BATCH, 10]}
+   */
+  public NDArray forward(NDArray pixels) {
+    return runtime.forward(pixels)[0];
+  }
+
+  /**
+   * Runs the model on a batch, in the mode {@link #setTraining} chose.
+   *
+   * @param inputs one float32 array per input, in declaration order
+   * @return one array per output, in declaration order
+   */
+  @Override
+  public NDList forward(NDList inputs) {
+    return new NDList(runtime.forward(inputs.toArray(new NDArray[0])));
+  }
+
+  /**
+   * Back-propagates through the last forward pass, which must have run in training mode. Parameter
+   * gradients add up until the next update.
+   *
+   * @param dProbs gradient of the loss with respect to output {@code probs}, of its shape
+   * @return the gradient of every input
+   */
+  public Gradients backward(NDArray dProbs) {
+    NDArray[] grads = runtime.backward(dProbs);
+    return new Gradients(grads[0]);
+  }
+
+  /**
+   * Back-propagates through the last forward pass, which must have run in training mode. Parameter
+   * gradients add up until the next update.
+   *
+   * @param headGradients the gradient of the loss with respect to each output, in declaration order
+   * @return the gradient of every input, in declaration order
+   */
+  @Override
+  public NDList backward(NDList headGradients) {
+    return new NDList(runtime.backward(headGradients.toArray(new NDArray[0])));
+  }
+
+  /**
+   * One step of plain SGD ({@code sgd_update}, in place) with the accumulated gradients, which are
+   * then zeroed.
+   *
+   * @param learningRate the step size
+   */
+  @Override
+  public void update(float learningRate) {
+    runtime.update(learningRate);
+  }
+
+  /**
+   * One step of {@code optimizer} with the accumulated gradients, which are then zeroed.
+   *
+   * @param optimizer any of the runtime's optimizers
+   */
+  @Override
+  public void update(Optimizer optimizer) {
+    runtime.update(optimizer);
+  }
+
+  /**
+   * Whether {@link #forward} runs in training mode; inference is the default.
+   */
+  @Override
+  public boolean isTraining() {
+    return runtime.isTraining();
+  }
+
+  /**
+   * Chooses training or inference mode for the next forward passes; {@link #backward} needs a
+   * forward pass run in training mode.
+   *
+   * @param training true for training mode
+   */
+  @Override
+  public void setTraining(boolean training) {
+    runtime.setTraining(training);
+  }
+
+  /**
+   * Typed access to every parameter and auxiliary state.
+   */
+  @Override
+  public Params params() {
+    return params;
+  }
+
+  /**
+   * The executor bound for these input shapes (binding it on first use), with its arrays as named
+   * fields. It belongs to this model and is freed by {@link #close()}.
+   *
+   * @param pixels complete shape of input {@code pixels}, accepted by {@code [BATCH, 784]}
+   * @return the typed executor
+   */
+  public AffineNetExec exec(Shape pixels) {
+    return new AffineNetExec(runtime, runtime.executor(List.of(pixels)));
+  }
+
+  /**
+   * True: {@link #classifier()} trains the softmax {@code probs}.
+   */
+  @Override
+  public boolean isClassifier() {
+    return true;
+  }
+
+  /**
+   * The classifier view of this model: node {@code probs} trained as MXNet's {@code SoftmaxOutput}
+   * (softmax with cross-entropy against a label) on this model's own parameters.
+   */
+  @Override
+  public Classifier classifier() {
+    return runtime.classifier(AffineNetGraph::buildClassifier);
+  }
+
+  /**
+   * Writes an MXNet checkpoint, {@code prefix-symbol.json} and {@code prefix-0000.params}, each
+   * file atomically.
+   *
+   * @param prefix the path of both files without their endings
+   */
+  @Override
+  public void save(Path prefix) {
+    runtime.save(prefix);
+  }
+
+  /**
+   * The model's MXNet symbol as JSON.
+   */
+  @Override
+  public String symbolJson() {
+    return runtime.symbolJson();
+  }
+
+  /**
+   * The model's name and the layer table computed at compile time: {@link #SUMMARY}.
+   */
+  @Override
+  public String summary() {
+    return SUMMARY;
+  }
+
+  /**
+   * The untyped runtime behind this model, for training loops and tools.
+   */
+  @Override
+  public ModelRuntime runtime() {
+    return runtime;
+  }
+
+  /**
+   * Frees every executor, parameter and the graph. Using the model afterwards throws
+   * {@link IllegalStateException}.
+   */
+  @Override
+  public void close() {
+    runtime.close();
+  }
+
+  /**
+   * The gradients of the inputs from one backward pass.
+   *
+   * @param pixels gradient of input {@code pixels}
+   */
+  public record Gradients(NDArray pixels) {
+  }
+
+  /**
+   * Typed access to the parameters (and auxiliary states) of {@code AffineNet}; reads and writes go
+   * to the arrays every executor shares.
+   */
+  public static final class Params implements KilnModel.ModelParams {
+    private final ModelRuntime runtime;
+
+    private Params(ModelRuntime runtime) {
+      this.runtime = runtime;
+    }
+
+    /**
+     * Parameter {@code scores_weight} of node {@code scores} ({@code @Affine(out = 10)}), shape
+     * {@code [784, 10]}.
+     */
+    public Parameter scoresWeight() {
+      return runtime.param("scores_weight");
+    }
+
+    /**
+     * Parameter {@code scores_bias} of node {@code scores} ({@code @Affine(out = 10)}), shape
+     * {@code [10]}.
+     */
+    public Parameter scoresBias() {
+      return runtime.param("scores_bias");
+    }
+
+    /**
+     * The learnable parameters, in MXNet's argument order.
+     */
+    @Override
+    public List<Parameter> parameters() {
+      return runtime.slots().stream().map(s -> runtime.param(s.name())).toList();
+    }
+
+    /**
+     * The auxiliary states, in MXNet's order.
+     */
+    @Override
+    public List<Parameter> auxiliaryStates() {
+      return runtime.auxSlots().stream().map(a -> runtime.auxState(a.name())).toList();
+    }
+
+    /**
+     * The parameter or auxiliary state called {@code name}, e.g. {@code scores_weight}.
+     *
+     * @param name MXNet's name for it
+     * @return typed access to it
+     * @throws IllegalArgumentException if the model has none of that name
+     */
+    @Override
+    public Parameter get(String name) {
+      return switch (name) {
+        case "scores_weight" -> scoresWeight();
+        case "scores_bias" -> scoresBias();
+        default -> throw new IllegalArgumentException(
+            "AffineNetModel has no parameter or auxiliary state '" + name + "'");
+      };
+    }
+  }
+}
