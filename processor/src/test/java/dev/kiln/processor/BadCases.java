@@ -70,7 +70,7 @@ final class BadCases {
       // An input dimension of 0.
       error("bad/InputZeroDim", "shape = {BATCH, 0}",
           "[kiln:BadInputDim] input pixels: dimension 1 is 0; a dimension must be positive, or "
-              + "BATCH for one fixed at bind time"),
+              + "BATCH or STEPS for one fixed at bind time"),
       // @Activation(Act.NONE), an activation that does nothing.
       error("bad/ActivationNone", "Act.NONE",
           "[kiln:BadActivation] ActivationNone.act(): @Activation needs a function such as "
@@ -292,6 +292,57 @@ final class BadCases {
               + "height (kernel 5), more than the 4 (4 with padding) of [BATCH, 8, 4, 4] from "
               + "pool2 (@MaxPool(kernel = 2)); use a smaller kernel or dilation, or more "
               + "padding"),
+      // --- Recurrent layers ---
+
+      // An LSTM fed a flat [BATCH, 784] row instead of a sequence.
+      error("bad/recurrent/LstmOnRank2", "@Lstm(units = 32)",
+          "[kiln:WrongRank] LstmOnRank2.encoded(): @Lstm needs a rank-3 [BATCH, steps, "
+              + "features] input, got [BATCH, 784] from pixels (@Input(shape = {BATCH, 784})); to "
+              + "read each row as 28 steps of 28 features, reshape it first: @Reshape(shape = "
+              + "{BATCH, 28, 28})"),
+      // A GRU of no units.
+      error("bad/recurrent/GruZeroUnits", "units = 0",
+          "[kiln:NonPositive] GruZeroUnits.states() @Gru(units = 0): units must be positive, got "
+              + "0"),
+      // A stack of no layers.
+      error("bad/recurrent/LstmZeroLayers", "layers = 0",
+          "[kiln:NonPositive] LstmZeroLayers.states() @Lstm(units = 16, layers = 0): layers must "
+              + "be positive, got 0"),
+      // Dropping everything between stacked layers.
+      error("bad/recurrent/LstmDropoutOne", "dropout = 1.0",
+          "[kiln:OutOfRange] LstmDropoutOne.states() @Lstm(units = 16, layers = 2, dropout = "
+              + "1.0): dropout must be in [0, 1) (the probability of dropping a value between "
+              + "stacked layers in training), got 1.0"),
+      // A plain recurrent layer with an activation MXNet's operator does not have.
+      error("bad/recurrent/RnnSigmoid", "activation = Act.SIGMOID",
+          "[kiln:RecurrentActivation] RnnSigmoid.states() @Rnn(units = 8, activation = "
+              + "Act.SIGMOID): @Rnn's activation is Act.TANH or Act.RELU (MXNet's rnn_tanh and "
+              + "rnn_relu), got Act.SIGMOID; for gates use @Lstm or @Gru"),
+      // An activation on an LSTM, which has none to choose: the compiler's own error is the one
+      // error. The annotation the processor sees simply lacks the attribute, so the model is
+      // generated (and compiles), as if it had not been written.
+      BadCase.compilerError("bad/recurrent/LstmActivation", "activation = Act.TANH")
+          .generating("bad.recurrent.LstmActivationGraph", "bad.recurrent.LstmActivationModel",
+              "bad.recurrent.LstmActivationExec"),
+      // A stateful layer that also reads the sequence backwards.
+      error("bad/recurrent/StatefulBidirectional", "stateful = true",
+          "[kiln:StatefulBidirectional] StatefulBidirectional.states() @Gru(units = 8, "
+              + "bidirectional = true, stateful = true): a stateful layer must read in one "
+              + "direction: the reverse direction starts at the end of each call's sequence, so "
+              + "it has no state to carry into the next call; drop bidirectional or stateful"),
+      // A time-major sequence, as MXNet's own operator takes it.
+      error("bad/recurrent/TimeMajor", "@Lstm(units = 32)",
+          "[kiln:SequenceLayout] TimeMajor.encoded(): @Lstm reads a batch-first sequence "
+              + "[BATCH, steps, features], got [STEPS, BATCH, 28] from rows (@Input(shape = "
+              + "{STEPS, BATCH, 28})): BATCH comes first (Kiln swaps to MXNet's time-major "
+              + "layout itself); declare the input as {BATCH, STEPS, 28}"),
+      // Features per step that are only known at bind time.
+      error("bad/recurrent/UnknownFeatures", "@Rnn(units = 8)",
+          "[kiln:SequenceLayout] UnknownFeatures.states(): @Rnn reads a batch-first sequence "
+              + "[BATCH, steps, features], got [BATCH, 10, STEPS] from x (@Input(shape = {BATCH, "
+              + "10, STEPS})): the features (the last dimension) must be known at compile time to "
+              + "shape the parameters"),
+
       // Dropping every value.
       error("bad/layers/DropoutRateOne", "@Dropout(rate = 1.0)",
           "[kiln:RateOutOfRange] DropoutRateOne.dropped() @Dropout(rate = 1.0): rate must be in "

@@ -72,6 +72,22 @@ public interface KilnModel extends AutoCloseable {
   /** The model's MXNet symbol as JSON. */
   String symbolJson();
 
+  /**
+   * Starts new sequences: every stateful recurrent layer goes back to a zero state (a model
+   * without one has nothing to reset).
+   */
+  default void resetState() {
+    runtime().resetState();
+  }
+
+  /**
+   * Chooses what a call does while another thread is inside a call of this model (see {@link
+   * dev.kiln.runtime.exec.CallGuard}): fail at once (the default) or wait its turn.
+   */
+  default void threadPolicy(dev.kiln.runtime.exec.CallGuard.Policy policy) {
+    runtime().threadPolicy(policy);
+  }
+
   /** The layer table computed at compile time. */
   String summary();
 

@@ -128,6 +128,13 @@ public final class ModelRuntime implements AutoCloseable {
     }
   }
 
+  /** The batch size of the carried state, or -1 when none is carried (after a reset). */
+  public int stateBatch() {
+    try (CallGuard.Scope call = guard().enter("stateBatch")) {
+      return cache.store().states().batch();
+    }
+  }
+
   /**
    * Replaces the carried state of every stateful layer (the map {@link #readState()} returns)
    * for a batch of {@code batch}; the next call must have that batch size.

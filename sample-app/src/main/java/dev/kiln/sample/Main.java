@@ -91,7 +91,7 @@ public final class Main implements Runnable {
   /** Options every command that reads data or a model shares. */
   static final class Common {
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
-        description = "Model: mlp or lenet (default: ${DEFAULT-VALUE}).")
+        description = "Model: mlp, lenet or lstm (default: ${DEFAULT-VALUE}).")
     SampleModel.Kind model;
 
     @Option(names = "--data", paramLabel = "DIR",
@@ -113,15 +113,15 @@ public final class Main implements Runnable {
     Common common;
 
     @Option(names = "--epochs", description = "Passes over the training set (default: 10 for "
-        + "mlp, 8 for lenet).")
+        + "mlp and lstm, 8 for lenet).")
     Integer epochs;
 
-    @Option(names = "--batch-size", defaultValue = "32", description = "Examples per step "
-        + "(default: ${DEFAULT-VALUE}).")
-    int batchSize;
+    @Option(names = "--batch-size", description = "Examples per step (default: 32 for mlp "
+        + "and lenet, 64 for lstm).")
+    Integer batchSize;
 
     @Option(names = "--optimizer", description = "sgd, momentum (SGD with Nesterov momentum "
-        + "0.9), adam or adamw (default: adam for mlp, sgd for lenet).")
+        + "0.9), adam or adamw (default: adam for mlp and lstm, sgd for lenet).")
     String optimizer;
 
     @Option(names = "--lr", description = "Learning rate (default: 0.001 for adam and adamw, "
@@ -130,7 +130,7 @@ public final class Main implements Runnable {
 
     @Option(names = "--schedule", description = "Learning-rate schedule: constant, cosine "
         + "(decays to 0 over the run) or decay (times --lr-decay after every epoch; default: "
-        + "cosine for mlp, decay for lenet).")
+        + "cosine for mlp and lstm, decay for lenet).")
     String schedule;
 
     @Option(names = "--lr-decay", defaultValue = "0.8", description = "Factor per epoch of the "
@@ -152,6 +152,7 @@ public final class Main implements Runnable {
     @Override
     public Integer call() throws Exception {
       int epochs = this.epochs != null ? this.epochs : common.model.epochs;
+      int batchSize = this.batchSize != null ? this.batchSize : common.model.batchSize;
       if (optimizer == null) {
         optimizer = common.model.optimizer;
       }
@@ -290,7 +291,7 @@ public final class Main implements Runnable {
           + "freshly initialised model.")
   static final class Export implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
-        description = "Model: mlp or lenet (default: ${DEFAULT-VALUE}).")
+        description = "Model: mlp, lenet or lstm (default: ${DEFAULT-VALUE}).")
     SampleModel.Kind model;
 
     @Option(names = "--checkpoint", paramLabel = "PREFIX", description = "Checkpoint to export.")
@@ -327,7 +328,7 @@ public final class Main implements Runnable {
           + "at compile time.")
   static final class Summary implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
-        description = "Model: mlp or lenet (default: ${DEFAULT-VALUE}).")
+        description = "Model: mlp, lenet or lstm (default: ${DEFAULT-VALUE}).")
     SampleModel.Kind model;
 
     @Override

@@ -3,6 +3,7 @@ package dev.kiln.sample;
 import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
 import dev.kiln.sample.models.FashionLeNetModel;
+import dev.kiln.sample.models.FashionLstmModel;
 import dev.kiln.sample.models.FashionMlpModel;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -25,21 +26,28 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
   /** The models the app knows, by command-line name. */
   enum Kind {
     /** {@code FashionMlp}: 784 → 128 (ReLU) → 10; Adam with a cosine decay, 10 epochs. */
-    MLP("mlp", 10, "adam", "cosine"),
+    MLP("mlp", 10, 32, "adam", "cosine"),
     /**
      * {@code FashionLeNet}: two 5x5 convolutions with batch norm and max pooling, then dense
      * layers; SGD at 0.1 decaying by 0.8 per epoch, 8 epochs.
      */
-    LENET("lenet", 8, "sgd", "decay");
+    LENET("lenet", 8, 32, "sgd", "decay"),
+    /**
+     * {@code FashionLstm}: each image read row by row, 28 steps of 28 pixels, by an LSTM of 128
+     * units; Adam with a cosine decay, 10 epochs.
+     */
+    LSTM("lstm", 10, 64, "adam", "cosine");
 
     final String cliName;
     final int epochs;
+    final int batchSize;
     final String optimizer;
     final String schedule;
 
-    Kind(String cliName, int epochs, String optimizer, String schedule) {
+    Kind(String cliName, int epochs, int batchSize, String optimizer, String schedule) {
       this.cliName = cliName;
       this.epochs = epochs;
+      this.batchSize = batchSize;
       this.optimizer = optimizer;
       this.schedule = schedule;
     }
@@ -49,6 +57,7 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
       return switch (this) {
         case MLP -> of(FashionMlpModel.create(Init.xavier(), seed));
         case LENET -> of(FashionLeNetModel.create(Init.xavier(), seed));
+        case LSTM -> of(FashionLstmModel.create(Init.xavier(), seed));
       };
     }
 
@@ -57,6 +66,7 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
       return switch (this) {
         case MLP -> of(FashionMlpModel.load(prefix));
         case LENET -> of(FashionLeNetModel.load(prefix));
+        case LSTM -> of(FashionLstmModel.load(prefix));
       };
     }
 
@@ -83,6 +93,10 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
 
   private static SampleModel of(FashionLeNetModel m) {
     return new SampleModel("lenet", m.summary(), m.classifier(), m::save, m);
+  }
+
+  private static SampleModel of(FashionLstmModel m) {
+    return new SampleModel("lstm", m.summary(), m.classifier(), m::save, m);
   }
 
   @Override

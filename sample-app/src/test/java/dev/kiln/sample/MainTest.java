@@ -103,7 +103,7 @@ class MainTest {
     assertTrue(r.err().startsWith("--checkpoint " + out.resolve("lenet") + " does not load as "
         + "--model mlp: "), r.err());
     assertTrue(r.err().contains("if it is another model's checkpoint, give that model with "
-        + "--model (mlp, lenet)"), r.err());
+        + "--model (mlp, lenet, lstm)"), r.err());
   }
 
   @Test
@@ -150,7 +150,7 @@ class MainTest {
   void unknownModelIsAUsageErrorListingTheChoices() {
     Run r = run("summary", "--model", "resnet");
     assertEquals(2, r.code());
-    assertTrue(r.err().contains("unknown model 'resnet'; choose one of [mlp, lenet]"), r.err());
+    assertTrue(r.err().contains("unknown model 'resnet'; choose one of [mlp, lenet, lstm]"), r.err());
   }
 
   @Test

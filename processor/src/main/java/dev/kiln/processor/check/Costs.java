@@ -106,6 +106,24 @@ final class Costs implements LayerSpec.Visitor<Long> {
     return 0L; // a row lookup
   }
 
+  /**
+   * Per step, each layer and direction multiplies the input and the previous state by its gate
+   * matrices ({@code 2 · gates · units · (in + units)}), adds the biases and applies its gates
+   * and cell ({@code ~ 4 · gates · units}); steps unknown at compile time count as one.
+   */
+  @Override
+  public Long visitRecurrent(LayerSpec.Recurrent r) {
+    TShape x = in.get(0);
+    long steps = Math.max(1, x.dim(1));
+    long gu = (long) r.gates() * r.units();
+    long total = 0;
+    for (int l = 0; l < r.layers(); l++) {
+      long input = l == 0 ? x.dim(2) : (long) r.directions() * r.units();
+      total += r.directions() * (2 * gu * (input + r.units()) + 4 * gu);
+    }
+    return steps * total;
+  }
+
   @Override
   public Long visitCustom(LayerSpec.Custom c) {
     return -1L; // the body is traced only when the graph is built

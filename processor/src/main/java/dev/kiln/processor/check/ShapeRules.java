@@ -376,6 +376,50 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
   }
 
   /**
+   * MXNet {@code RNNShape} behind Kiln's batch-first wrapper: a rank-3 input {@code [N, T,
+   * features]} (swapped to MXNet's time-major {@code [T, N, features]}), output {@code [N, T,
+   * units·dirs]} or, with {@code returnSequences} off, {@code [N, units·dirs]}; one flat
+   * parameter vector {@code <node>_parameters} of {@code GetRnnParamSize} values.
+   */
+  @Override
+  public Result visitRecurrent(LayerSpec.Recurrent r) {
+    TShape s = x().shape();
+    String layer = "@" + r.annotation();
+    if (s.rank() != 3) {
+      String hint = "";
+      if (s.rank() == 2 && s.dim(1) > 0) {
+        int side = (int) Math.round(Math.sqrt(s.dim(1)));
+        hint = side * side == s.dim(1)
+            ? "; to read each row as " + side + " steps of " + side + " features, reshape it "
+                + "first: @Reshape(shape = {BATCH, " + side + ", " + side + "})"
+            : "; reshape it first, e.g. @Reshape(shape = {BATCH, steps, features})";
+      }
+      throw new RuleError(Message.WRONG_RANK, null, where, layer, "3",
+          "[BATCH, steps, features]", x().describe(), hint);
+    }
+    if (s.dim(0) == TShape.STEPS || s.dim(1) == TShape.BATCH) {
+      throw new RuleError(Message.SEQUENCE_LAYOUT, null, where, layer, x().describe(),
+          "BATCH comes first (Kiln swaps to MXNet's time-major layout itself); declare the input "
+              + "as {BATCH, STEPS, " + s.asArguments().substring(s.asArguments().lastIndexOf(' ')
+              + 1) + "}");
+    }
+    if (s.dim(2) < 0) {
+      throw new RuleError(Message.SEQUENCE_LAYOUT, null, where, layer, x().describe(),
+          "the features (the last dimension) must be known at compile time to shape the "
+              + "parameters");
+    }
+    int width = r.units() * r.directions();
+    TShape out = r.returnSequences() ? TShape.of(s.dim(0), s.dim(1), width)
+        : TShape.of(s.dim(0), width);
+    long size = r.parameters(s.dim(2));
+    if (size > Integer.MAX_VALUE) {
+      throw new RuleError(Message.OUT_OF_RANGE, "units", where + " " + node.annotationText(),
+          "the parameter count", "at most " + Integer.MAX_VALUE, size);
+    }
+    return new Result(out, List.of(param("parameters", TShape.of((int) size))), List.of());
+  }
+
+  /**
    * A custom layer's contract: the input must match the layer's input pattern (numbers exactly,
    * each name consistently, names that are layer elements to their written values); the output
    * and parameter shapes are the patterns with every name replaced by its value. The body itself

@@ -29,8 +29,8 @@ public enum Message {
   INPUT_WITHOUT_SHAPE("InputWithoutShape",
       "%s: @Input has no shape; give it one, e.g. @Input(shape = {BATCH, 784})"),
   BAD_INPUT_DIM("BadInputDim",
-      "input %s: dimension %d is %d; a dimension must be positive, or BATCH for one fixed at "
-          + "bind time"),
+      "input %s: dimension %d is %d; a dimension must be positive, or BATCH or STEPS for one "
+          + "fixed at bind time"),
   UNKNOWN_WIRE("UnknownWire", "%s reads '%s', but %s has no node or input of that name%s"),
   CYCLE("Cycle", "the nodes of %s form a cycle: %s; a node cannot depend on its own output"),
   INPUT_COUNT("InputCount", "%s: %s takes %s, but %s declares %d (%s)"),
@@ -77,6 +77,15 @@ public enum Message {
   KERNEL_TOO_LARGE("KernelTooLarge",
       "%s: the window spans %d along the %s (%s), more than the %d (%d with padding) of %s; "
           + "use a smaller kernel or dilation, or more padding"),
+  RECURRENT_ACTIVATION("RecurrentActivation",
+      "%s: @Rnn's activation is Act.TANH or Act.RELU (MXNet's rnn_tanh and rnn_relu), got Act.%s;"
+          + " for gates use @Lstm or @Gru"),
+  STATEFUL_BIDIRECTIONAL("StatefulBidirectional",
+      "%s: a stateful layer must read in one direction: the reverse direction starts at the end "
+          + "of each call's sequence, so it has no state to carry into the next call; drop "
+          + "bidirectional or stateful"),
+  SEQUENCE_LAYOUT("SequenceLayout",
+      "%s: %s reads a batch-first sequence [BATCH, steps, features], got %s: %s"),
   RATE_OUT_OF_RANGE("RateOutOfRange",
       "%s: rate must be in [0, 1) (the probability of dropping a value in training), got %s"),
   OUT_OF_RANGE("OutOfRange", "%s: %s must be %s, got %s"),

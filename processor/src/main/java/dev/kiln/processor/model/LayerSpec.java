@@ -92,6 +92,9 @@ public sealed interface LayerSpec {
     /** {@code @Embedding}. */
     R visitEmbedding(Embedding layer);
 
+    /** {@code @Rnn}, {@code @Lstm} and {@code @Gru}. */
+    R visitRecurrent(Recurrent layer);
+
     /** A custom {@code @Layer}. */
     R visitCustom(Custom layer);
   }
@@ -549,6 +552,70 @@ public sealed interface LayerSpec {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.visitEmbedding(this);
+    }
+  }
+
+  /**
+   * {@code @Rnn}, {@code @Lstm} or {@code @Gru}: MXNet's fused {@code RNN} operator.
+   *
+   * @param mode MXNet's cell: {@code rnn_tanh}, {@code rnn_relu}, {@code lstm} or {@code gru}
+   * @param units the hidden state's size per direction
+   * @param layers stacked layers
+   * @param bidirectional whether each layer also reads the sequence reversed
+   * @param dropout dropout between stacked layers in training
+   * @param returnSequences every step, or the last one only
+   * @param stateful whether the final state is carried into the next call
+   * @param activation {@code @Rnn}'s activation as written (TANH for the others)
+   */
+  record Recurrent(String mode, int units, int layers, boolean bidirectional, double dropout,
+      boolean returnSequences, boolean stateful, Act activation) implements LayerSpec {
+    @Override
+    public String annotation() {
+      return switch (mode) {
+        case "lstm" -> "Lstm";
+        case "gru" -> "Gru";
+        default -> "Rnn";
+      };
+    }
+
+    @Override
+    public String op() {
+      return "RNN(" + mode + ")";
+    }
+
+    @Override
+    public int arity() {
+      return 1;
+    }
+
+    /** 1 or 2. */
+    public int directions() {
+      return bidirectional ? 2 : 1;
+    }
+
+    /** Gates per cell: 4 for an LSTM, 3 for a GRU, 1 otherwise. */
+    public int gates() {
+      return switch (mode) {
+        case "lstm" -> 4;
+        case "gru" -> 3;
+        default -> 1;
+      };
+    }
+
+    /**
+     * The flat parameter vector's length for {@code features} per step, MXNet's {@code
+     * GetRnnParamSize}: with {@code S = gates · units · directions}, {@code (features + units +
+     * 2) · S + (layers - 1) · (directions · units + units + 2) · S}.
+     */
+    public long parameters(int features) {
+      long s = (long) gates() * units * directions();
+      return (features + units + 2L) * s
+          + (layers - 1L) * ((long) directions() * units + units + 2L) * s;
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.visitRecurrent(this);
     }
   }
 

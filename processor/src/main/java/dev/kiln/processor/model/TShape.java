@@ -5,14 +5,18 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A shape as the processor knows it: {@code -1} ({@code BATCH}) for a dimension fixed only when
- * an executor is bound.
+ * A shape as the processor knows it: {@code -1} ({@code BATCH}) or {@code -5} ({@code STEPS})
+ * for a dimension fixed only when an executor is bound; every rule treats both as unknown, and
+ * shapes compare them as different.
  *
  * @param dims the dimensions, outermost first
  */
 public record TShape(List<Integer> dims) {
   /** The value of an unknown dimension, {@code Dim.BATCH}. */
   public static final int BATCH = -1;
+
+  /** The value of a number of steps fixed at bind time, {@code Dim.STEPS}. */
+  public static final int STEPS = -5;
 
   /** Copies {@code dims}. */
   public TShape {
@@ -72,6 +76,6 @@ public record TShape(List<Integer> dims) {
   }
 
   private static String dimension(int d) {
-    return d < 0 ? "BATCH" : Integer.toString(d);
+    return d == STEPS ? "STEPS" : d < 0 ? "BATCH" : Integer.toString(d);
   }
 }

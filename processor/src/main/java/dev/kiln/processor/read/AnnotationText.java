@@ -22,7 +22,7 @@ import javax.lang.model.element.VariableElement;
 final class AnnotationText {
   private AnnotationText() {}
 
-  /** {@code mirror} as written; a shape's -1 is written BATCH. */
+  /** {@code mirror} as written; a shape's -1 is written BATCH, an input's -5 STEPS. */
   static String render(AnnotationMirror mirror) {
     TypeElement type = (TypeElement) mirror.getAnnotationType().asElement();
     List<Map.Entry<? extends ExecutableElement, ? extends AnnotationValue>> values =
@@ -41,16 +41,16 @@ final class AnnotationText {
       if (!shape && raw instanceof List<?> one && one.size() == 1) {
         raw = ((AnnotationValue) one.get(0)).getValue();
       }
-      String v = renderValue(raw, shape);
+      String v = renderValue(raw, shape, builtin == BuiltinLayer.INPUT);
       parts.add(name.equals("value") ? v : name + " = " + v);
     }
     String name = "@" + type.getSimpleName();
     return parts.isEmpty() ? name : name + "(" + String.join(", ", parts) + ")";
   }
 
-  private static String renderValue(Object v, boolean shape) {
+  private static String renderValue(Object v, boolean shape, boolean input) {
     if (v instanceof List<?> list) {
-      return list.stream().map(o -> renderValue(((AnnotationValue) o).getValue(), shape))
+      return list.stream().map(o -> renderValue(((AnnotationValue) o).getValue(), shape, input))
           .collect(Collectors.joining(", ", "{", "}"));
     }
     if (v instanceof VariableElement constant) {
@@ -61,6 +61,9 @@ final class AnnotationText {
     }
     if (shape && v instanceof Integer i && i == TShape.BATCH) {
       return "BATCH";
+    }
+    if (input && v instanceof Integer i && i == TShape.STEPS) {
+      return "STEPS";
     }
     return String.valueOf(v);
   }

@@ -48,7 +48,7 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
     }
     for (int i = 0; i < in.shape().rank(); i++) {
       int d = in.shape().dim(i);
-      if (d == 0 || d < TShape.BATCH) {
+      if (d == 0 || d < 0 && d != TShape.BATCH && d != TShape.STEPS) {
         report.add(Message.BAD_INPUT_DIM, method, mirror, "shape", name, i, d);
         return false;
       }
@@ -149,6 +149,29 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
   @Override
   public Boolean visitEmbedding(LayerSpec.Embedding e) {
     return positive("inputDim", e.inputDim()) && positive("outputDim", e.outputDim());
+  }
+
+  @Override
+  public Boolean visitRecurrent(LayerSpec.Recurrent r) {
+    if (!positive("units", r.units()) || !positive("layers", r.layers())) {
+      return false;
+    }
+    if (!(r.dropout() >= 0 && r.dropout() < 1)) {
+      report.add(Message.OUT_OF_RANGE, method, mirror, "dropout", prefix(), "dropout",
+          "in [0, 1) (the probability of dropping a value between stacked layers in training)",
+          r.dropout());
+      return false;
+    }
+    if (r.activation() != Act.TANH && r.activation() != Act.RELU) {
+      report.add(Message.RECURRENT_ACTIVATION, method, mirror, "activation", prefix(),
+          r.activation().name());
+      return false;
+    }
+    if (r.stateful() && r.bidirectional()) {
+      report.add(Message.STATEFUL_BIDIRECTIONAL, method, mirror, "stateful", prefix());
+      return false;
+    }
+    return true;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.kiln.processor.read;
 
+import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Activation;
 import dev.kiln.annotations.Add;
 import dev.kiln.annotations.AvgPool;
@@ -10,11 +11,14 @@ import dev.kiln.annotations.Dense;
 import dev.kiln.annotations.Dropout;
 import dev.kiln.annotations.Embedding;
 import dev.kiln.annotations.Flatten;
+import dev.kiln.annotations.Gru;
 import dev.kiln.annotations.GlobalAvgPool;
 import dev.kiln.annotations.Input;
 import dev.kiln.annotations.LayerNorm;
+import dev.kiln.annotations.Lstm;
 import dev.kiln.annotations.MaxPool;
 import dev.kiln.annotations.Reshape;
+import dev.kiln.annotations.Rnn;
 import dev.kiln.annotations.Softmax;
 import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.TShape;
@@ -136,6 +140,34 @@ enum BuiltinLayer {
     LayerSpec read(ExecutableElement method) {
       Embedding e = method.getAnnotation(Embedding.class);
       return new LayerSpec.Embedding(e.inputDim(), e.outputDim());
+    }
+  },
+  RNN(Rnn.class, LayerSpec.Recurrent.class, "units", "activation", "layers", "bidirectional",
+      "dropout", "returnSequences", "stateful") {
+    @Override
+    LayerSpec read(ExecutableElement method) {
+      Rnn r = method.getAnnotation(Rnn.class);
+      String mode = r.activation() == Act.RELU ? "rnn_relu" : "rnn_tanh";
+      return new LayerSpec.Recurrent(mode, r.units(), r.layers(), r.bidirectional(),
+          r.dropout(), r.returnSequences(), r.stateful(), r.activation());
+    }
+  },
+  LSTM(Lstm.class, LayerSpec.Recurrent.class, "units", "layers", "bidirectional", "dropout",
+      "returnSequences", "stateful") {
+    @Override
+    LayerSpec read(ExecutableElement method) {
+      Lstm l = method.getAnnotation(Lstm.class);
+      return new LayerSpec.Recurrent("lstm", l.units(), l.layers(), l.bidirectional(),
+          l.dropout(), l.returnSequences(), l.stateful(), Act.TANH);
+    }
+  },
+  GRU(Gru.class, LayerSpec.Recurrent.class, "units", "layers", "bidirectional", "dropout",
+      "returnSequences", "stateful") {
+    @Override
+    LayerSpec read(ExecutableElement method) {
+      Gru g = method.getAnnotation(Gru.class);
+      return new LayerSpec.Recurrent("gru", g.units(), g.layers(), g.bidirectional(),
+          g.dropout(), g.returnSequences(), g.stateful(), Act.TANH);
     }
   };
 

@@ -226,6 +226,30 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
   }
 
   /**
+   * {@code this.builder.rnn(SRC, rows, ROWS_SHAPE, RnnSpec.lstm(128).lastStep())}: the input's
+   * shape constant gives the builder the features per step, which place each layer's runs of
+   * the flat parameter vector.
+   */
+  @Override
+  public CodeBlock visitRecurrent(LayerSpec.Recurrent r) {
+    String factory = switch (r.mode()) {
+      case "lstm" -> "lstm";
+      case "gru" -> "gru";
+      case "rnn_relu" -> "relu";
+      default -> "tanh";
+    };
+    CodeBlock spec = new Chain(Names.RNN_SPEC, factory, r.units())
+        .when(r.layers() != 1, "layers", r.layers())
+        .when(r.bidirectional(), "inBothDirections")
+        .when(r.dropout() != 0, "dropout", Literals.decimal(r.dropout()))
+        .when(!r.returnSequences(), "lastStep")
+        .when(r.stateful(), "carryingState")
+        .build();
+    String source = node.spec().wires().get(0).source();
+    return call("rnn", x(), names.shape(source), spec);
+  }
+
+  /**
    * A custom layer: one local per parameter, made by the builder, then one traced call of its
    * forward method, e.g. {@code return this.builder.custom(SCORES_SOURCE, "Affine",
    * PIXELS_SHAPE, SCORES_SHAPE, pixels, List.of(weight, bias), (input, params) ->

@@ -12,6 +12,7 @@ import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.ParamInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -275,6 +276,10 @@ final class ModelWriter {
         .addStatement("runtime.close()")
         .build());
 
+    List<String> states = statefulStates();
+    if (!states.isEmpty()) {
+      addStateMethods(t, states);
+    }
     if (m.outputs().size() > 1) {
       t.addType(record(outputs, "The outputs of one forward pass, in declaration order.",
           m.outputs().stream().map(CheckedNode::name).toList(), "output"));
@@ -286,6 +291,87 @@ final class ModelWriter {
         .skipJavaLangImports(true)
         .indent("  ")
         .build();
+  }
+
+  /**
+   * The state arguments of the stateful recurrent layers, in node order: {@code <node>_state}
+   * and, for an LSTM, {@code <node>_state_cell}.
+   */
+  private List<String> statefulStates() {
+    List<String> out = new ArrayList<>();
+    for (CheckedNode n : m.nodes()) {
+      if (n.spec().layer() instanceof LayerSpec.Recurrent r && r.stateful()) {
+        out.add(n.name() + "_state");
+        if (r.mode().equals("lstm")) {
+          out.add(n.name() + "_state_cell");
+        }
+      }
+    }
+    return out;
+  }
+
+  /** {@code resetState()}, the {@code State} record, {@code state()} and {@code setState}. */
+  private void addStateMethods(TypeSpec.Builder t, List<String> states) {
+    ClassName state = type.nestedClass("State");
+    NameAllocator names = new NameAllocator();
+    names.newName("batch");
+    List<String> fields = new ArrayList<>();
+    MethodSpec.Builder ctor = MethodSpec.constructorBuilder()
+        .addParameter(int.class, "batch");
+    Javadoc recordDoc = Javadoc.member().paragraph("The state every stateful recurrent layer "
+        + "carries into the next {@link #forward}: one array per layer and state, row-major "
+        + "{@code [layers, batch, units]}.")
+        .param("batch", "the batch size of the sequences it belongs to");
+    for (String s : states) {
+      String f = names.newName(Names.camel(s));
+      fields.add(f);
+      ctor.addParameter(float[].class, f);
+      recordDoc.param(f, (s.endsWith("_cell") ? "the cell state" : "the hidden state")
+          + " {@code " + s + "}");
+    }
+    t.addType(TypeSpec.recordBuilder(state)
+        .addModifiers(Modifier.PUBLIC)
+        .addJavadoc("$L", recordDoc.build())
+        .recordConstructor(ctor.build())
+        .build());
+    t.addMethod(MethodSpec.methodBuilder("resetState")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addJavadoc("$L", Javadoc.member().paragraph("Starts new sequences: the next {@link "
+            + "#forward} starts every stateful layer from zeros, and may have any batch size.")
+            .build())
+        .addStatement("runtime.resetState()")
+        .build());
+    CodeBlock.Builder read = CodeBlock.builder().add("return new $T(runtime.stateBatch()", state);
+    for (int i = 0; i < states.size(); i++) {
+      read.add(",$Wstate.get($S)", states.get(i));
+    }
+    t.addMethod(MethodSpec.methodBuilder("state")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(state)
+        .addJavadoc("$L", Javadoc.member().paragraph("The state the next {@link #forward} "
+            + "starts from, copied out; null when no call ran since the last reset (the state "
+            + "is then zeros).").build())
+        .addStatement("$T<$T, float[]> state = runtime.readState()", java.util.Map.class,
+            String.class)
+        .beginControlFlow("if (state.isEmpty())")
+        .addStatement("return null")
+        .endControlFlow()
+        .addStatement(read.add(")").build())
+        .build());
+    CodeBlock.Builder write = CodeBlock.builder();
+    for (int i = 0; i < states.size(); i++) {
+      write.add(i == 0 ? "$S, state.$N()" : ",$W$S, state.$N()", states.get(i), fields.get(i));
+    }
+    t.addMethod(MethodSpec.methodBuilder("setState")
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(state, "state")
+        .addJavadoc("$L", Javadoc.member().paragraph("Makes the next {@link #forward} start "
+            + "from {@code state} (from {@link #state()}); that call must have its batch size.")
+            .param("state", "every stateful layer's state").build())
+        .addStatement("runtime.writeState(state.batch(), $T.of($L))", java.util.Map.class,
+            write.build())
+        .build());
   }
 
   /**
@@ -460,6 +546,19 @@ final class ModelWriter {
       cases.add("default -> throw new $T($W$S + name + $S);\n", IllegalArgumentException.class,
           type.simpleName() + " has no parameter or auxiliary state '", "'");
       cases.add("$<};\n");
+    }
+    for (CheckedNode n : m.nodes()) {
+      if (n.spec().layer() instanceof LayerSpec.Recurrent) {
+        p.addMethod(MethodSpec.methodBuilder(Names.camel(n.name()) + "Gates")
+            .addModifiers(Modifier.PUBLIC)
+            .returns(Names.RECURRENT_PARAMETER)
+            .addJavadoc("$L", Javadoc.nestedMember().paragraph("Parameter {@code " + n.name()
+                + "_parameters} of node {@code " + n.name() + "} ({@code "
+                + n.spec().annotationText() + "}) gate by gate: the weights and biases of one "
+                + "layer, direction and gate, each in its own shape.").build())
+            .addStatement("return runtime.recurrent($S)", n.name() + "_parameters")
+            .build());
+      }
     }
     ClassName parameter = Names.PARAMETER;
     p.addMethod(MethodSpec.methodBuilder("parameters")

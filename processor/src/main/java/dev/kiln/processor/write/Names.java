@@ -17,6 +17,9 @@ final class Names {
   static final ClassName POOL_SPEC = ClassName.get(RUNTIME + ".graph", "PoolSpec");
   static final ClassName BATCH_NORM_SPEC = ClassName.get(RUNTIME + ".graph", "BatchNormSpec");
   static final ClassName LAYER_NORM_SPEC = ClassName.get(RUNTIME + ".graph", "LayerNormSpec");
+  static final ClassName RECURRENT_PARAMETER =
+      ClassName.get(RUNTIME + ".exec", "RecurrentParameter");
+  static final ClassName RNN_SPEC = ClassName.get(RUNTIME + ".graph", "RnnSpec");
   static final ClassName EMBEDDING_SPEC = ClassName.get(RUNTIME + ".graph", "EmbeddingSpec");
   static final ClassName KILN_MODEL = ClassName.get(RUNTIME, "KilnModel");
   static final ClassName MODEL_PARAMS = KILN_MODEL.nestedClass("ModelParams");

@@ -1,0 +1,15 @@
+package bad.recurrent;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+/** Test input for DiagnosticsTest: . */
+@Model
+public interface LstmZeroLayers {
+  @Input(shape = {BATCH, 10, 8})
+  Sym x();
+
+  @Lstm(units = 16, layers = 0)
+  Sym states(Sym x);
+}
