@@ -115,6 +115,15 @@ public final class DataParallel implements AutoCloseable {
   }
 
   /**
+   * The trainable parameters of replica {@code context} (0 is the model itself), copied out of
+   * its fused array: every replica holds the same after every step.
+   */
+  public float[] replicaParameters(int context) {
+    List<ParameterStore.Slot> fused = replicas.get(context).params().fusedSlots();
+    return fused.isEmpty() ? new float[0] : fused.get(0).weight().toFloatArray();
+  }
+
+  /**
    * Makes every replica start from {@code own}'s values: every parameter (frozen ones too) and
    * auxiliary state. In a job, only rank 0's values are kept (the store's rule for
    * initialisation).
