@@ -13,6 +13,12 @@ import dev.kiln.runtime.train.CsvLogger;
 import dev.kiln.runtime.train.Evaluation;
 import dev.kiln.runtime.train.FitResult;
 import dev.kiln.listeners.ProgressListener;
+import dev.kiln.runtime.dist.DataParallel;
+import dev.kiln.runtime.dist.Node;
+import dev.kiln.runtime.optim.FusedOptimizer;
+import dev.kiln.runtime.train.EpochStats;
+import dev.kiln.runtime.train.FitContext;
+import dev.kiln.runtime.train.TrainingListener;
 import dev.kiln.sample.bench.Bench;
 import dev.kiln.sample.data.DatasetNotFoundException;
 import dev.kiln.sample.data.FashionMnist;
@@ -20,6 +26,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -34,14 +42,22 @@ import picocli.CommandLine.Option;
 @Command(name = "kiln-sample", mixinStandardHelpOptions = true, version = "kiln-sample 0.1.0",
     description = "Train, use and benchmark Kiln models on Fashion-MNIST, on MXNet.",
     subcommands = {Main.Train.class, Main.Eval.class, Main.Predict.class, Main.Export.class,
-        Main.Summary.class, Bench.class})
+        Main.Summary.class, Launch.class, Bench.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  /** Entry point. */
+  /**
+   * Entry point. In the scheduler or a server of a distributed job (see {@code launch}) it
+   * serves the job and exits; a distributed worker halts at the end (see {@link Node}).
+   */
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    Node.serveIfServer();
+    int code = commandLine().execute(args);
+    if (Node.isWorker()) {
+      Node.halt(code);
+    }
+    System.exit(code);
   }
 
   /** The configured command line (also used by tests). */
@@ -149,6 +165,16 @@ public final class Main implements Runnable {
         + "directory (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--contexts", defaultValue = "1", description = "CPU contexts to train on "
+        + "data-parallel in this process, each a replica on its own MXNet engine worker; run "
+        + "with OMP_NUM_THREADS=1 and at most one context per core (default: "
+        + "${DEFAULT-VALUE}).")
+    int contexts;
+
+    @Option(names = "--resume", paramLabel = "PREFIX", description = "Start from checkpoint "
+        + "PREFIX (a run's out/NAME) instead of a fresh model.")
+    Path resume;
+
     @Override
     public Integer call() throws Exception {
       int epochs = this.epochs != null ? this.epochs : common.model.epochs;
@@ -173,12 +199,54 @@ public final class Main implements Runnable {
       Path prefix = out.resolve(common.model.cliName);
       Path metrics = out.resolve(common.model.cliName + "-metrics.csv");
       Path chart = out.resolve(common.model.cliName + "-training.png");
-      try (SampleModel model = common.model.create(seed); Optimizer opt = optimizer()) {
-        o.print(model.summary());
-        FitResult r = model.classifier().fit(
-            DataLoader.of(data.train(), batchSize).shuffled(seed), data.test(), epochs, opt,
-            new ProgressListener(), new CsvLogger(metrics), new ChartWriter(chart));
-        model.save().accept(prefix);
+      if (contexts < 1) {
+        throw new IllegalArgumentException("--contexts must be at least 1, got " + contexts);
+      }
+      boolean distributed = Node.isWorker();
+      if (distributed && contexts > 1) {
+        throw new IllegalArgumentException("--contexts " + contexts + " in a distributed job: "
+            + "each worker trains on one context; start more workers instead");
+      }
+      try (SampleModel model = resume != null ? loadCheckpoint(common.model, resume)
+          : common.model.create(seed);
+          Optimizer opt = optimizer();
+          DataParallel dp = distributed ? DataParallel.distributed(model.model())
+              : contexts > 1 ? DataParallel.local(model.model(), contexts) : null) {
+        boolean lead = dp == null || dp.rank() == 0;
+        if (lead) {
+          o.print(model.summary());
+        }
+        DataLoader loader = DataLoader.of(data.train(), batchSize).shuffled(seed);
+        List<TrainingListener> listeners = new ArrayList<>(List.of(new ProgressListener(),
+            new CsvLogger(metrics), new ChartWriter(chart)));
+        if (distributed) {
+          // Rank 0 writes the checkpoint after every epoch, so a job can be resumed from it.
+          listeners.add(new TrainingListener() {
+            @Override
+            public void onEpochEnd(FitContext context, EpochStats epoch) {
+              model.model().save(prefix);
+            }
+          });
+        }
+        TrainingListener[] all = listeners.toArray(new TrainingListener[0]);
+        FitResult r;
+        if (dp == null) {
+          r = model.model().classifier().fit(loader, data.test(), epochs, opt, all);
+        } else {
+          if (!(opt instanceof FusedOptimizer fused)) {
+            throw new IllegalStateException("data-parallel training needs a Kiln optimizer");
+          }
+          if (lead) {
+            o.println("data-parallel: " + dp.contexts() + " contexts × " + dp.workers()
+                + " workers, " + batchSize + " examples per step per worker");
+          }
+          r = dp.fit(distributed ? loader.shard(dp.rank(), dp.workers()) : loader, data.test(),
+              epochs, fused, all);
+        }
+        if (!lead) {
+          return r.stopReason() == null ? 0 : 3;
+        }
+        model.model().save(prefix);
         if (r.stopReason() != null) {
           o.println("stopped early: " + r.stopReason());
         }
@@ -188,6 +256,11 @@ public final class Main implements Runnable {
         o.println("wrote " + prefix + "-symbol.json, " + prefix + "-0000.params, " + metrics
             + ", " + chart);
         return r.stopReason() == null ? 0 : 3;
+      } catch (RuntimeException e) {
+        if (distributed) {
+          Node.fail(e);
+        }
+        throw e;
       }
     }
 
@@ -236,7 +309,7 @@ public final class Main implements Runnable {
     public Integer call() throws Exception {
       FashionMnist data = common.load();
       try (SampleModel model = loadCheckpoint(common.model, checkpoint)) {
-        Evaluation e = model.classifier().evaluate(data.test());
+        Evaluation e = model.model().classifier().evaluate(data.test());
         System.out.printf(Locale.ROOT, "%s on %d test images: loss %.4f, accuracy %.4f%n",
             checkpoint, e.examples(), e.loss(), e.accuracy());
       }
@@ -271,7 +344,7 @@ public final class Main implements Runnable {
       }
       Dataset test = all.first(count);
       try (SampleModel model = loadCheckpoint(common.model, checkpoint)) {
-        Classifier c = model.classifier();
+        Classifier c = model.model().classifier();
         float[] probs = c.predict(test.features(), test.size());
         int[] predicted = c.predict(test);
         for (int i = 0; i < test.size(); i++) {
@@ -315,7 +388,7 @@ public final class Main implements Runnable {
       }
       try (SampleModel m = checkpoint == null ? model.create(seed)
           : loadCheckpoint(model, checkpoint)) {
-        m.save().accept(to);
+        m.model().save(to);
       }
       System.out.println("wrote " + to + "-symbol.json and " + to + "-0000.params");
       return 0;
@@ -333,9 +406,7 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      try (SampleModel m = model.create(0)) {
-        System.out.print(m.summary());
-      }
+      System.out.print(model.summary());
       return 0;
     }
   }

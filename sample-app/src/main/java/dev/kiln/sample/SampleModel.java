@@ -1,27 +1,22 @@
 package dev.kiln.sample;
 
-import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
+import dev.kiln.runtime.KilnModel;
 import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionLstmModel;
 import dev.kiln.sample.models.FashionMlpModel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.function.Consumer;
 
 /**
- * The sample app's models behind one face, so that the commands can work on any of them. Each
- * generated model class is typed; this adapter keeps only what the commands need.
+ * One of the sample app's models, behind the interface every generated model implements, so
+ * that the commands work on any of them.
  *
  * @param name the name the command line knows the model by
- * @param summary the compile-time layer table
- * @param classifier the model's classifier view
- * @param save writes a checkpoint at a prefix
- * @param closer frees the model
+ * @param model the model
  */
-record SampleModel(String name, String summary, Classifier classifier, Consumer<Path> save,
-    AutoCloseable closer) implements AutoCloseable {
+record SampleModel(String name, KilnModel model) implements AutoCloseable {
 
   /** The models the app knows, by command-line name. */
   enum Kind {
@@ -54,19 +49,28 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
 
     /** A freshly initialised model. */
     SampleModel create(long seed) {
-      return switch (this) {
-        case MLP -> of(FashionMlpModel.create(Init.xavier(), seed));
-        case LENET -> of(FashionLeNetModel.create(Init.xavier(), seed));
-        case LSTM -> of(FashionLstmModel.create(Init.xavier(), seed));
-      };
+      return new SampleModel(cliName, switch (this) {
+        case MLP -> FashionMlpModel.create(Init.xavier(), seed);
+        case LENET -> FashionLeNetModel.create(Init.xavier(), seed);
+        case LSTM -> FashionLstmModel.create(Init.xavier(), seed);
+      });
     }
 
     /** A model loaded from checkpoint {@code prefix}. */
     SampleModel load(Path prefix) {
+      return new SampleModel(cliName, switch (this) {
+        case MLP -> FashionMlpModel.load(prefix);
+        case LENET -> FashionLeNetModel.load(prefix);
+        case LSTM -> FashionLstmModel.load(prefix);
+      });
+    }
+
+    /** The layer table the processor computed, without creating the model (or MXNet). */
+    String summary() {
       return switch (this) {
-        case MLP -> of(FashionMlpModel.load(prefix));
-        case LENET -> of(FashionLeNetModel.load(prefix));
-        case LSTM -> of(FashionLstmModel.load(prefix));
+        case MLP -> FashionMlpModel.SUMMARY;
+        case LENET -> FashionLeNetModel.SUMMARY;
+        case LSTM -> FashionLstmModel.SUMMARY;
       };
     }
 
@@ -87,20 +91,13 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
     }
   }
 
-  private static SampleModel of(FashionMlpModel m) {
-    return new SampleModel("mlp", m.summary(), m.classifier(), m::save, m);
-  }
-
-  private static SampleModel of(FashionLeNetModel m) {
-    return new SampleModel("lenet", m.summary(), m.classifier(), m::save, m);
-  }
-
-  private static SampleModel of(FashionLstmModel m) {
-    return new SampleModel("lstm", m.summary(), m.classifier(), m::save, m);
+  /** The compile-time layer table. */
+  String summary() {
+    return model.summary();
   }
 
   @Override
-  public void close() throws Exception {
-    closer.close();
+  public void close() {
+    model.close();
   }
 }

@@ -96,7 +96,10 @@ public final class DataParallel implements AutoCloseable {
    * starts from rank 0's parameters.
    */
   public static DataParallel distributed(KilnModel model) {
-    return new DataParallel(model, KvStore.create("dist_sync"), 1);
+    DataParallel dp = new DataParallel(model, KvStore.create("dist_sync"), 1);
+    Node.say("NODE role=worker rank=" + dp.rank + " pid=" + ProcessHandle.current().pid()
+        + " workers=" + dp.workers);
+    return dp;
   }
 
   /** This worker's rank (0 for local training). */
@@ -261,11 +264,43 @@ public final class DataParallel implements AutoCloseable {
     boolean lead = rank == 0;
     int batch = train.batchSize();
     boolean fixed = train.steps() > 0;
+    if (workers > 1 && !fixed) {
+      throw new IllegalArgumentException(model.name() + ": every worker of a job must run the "
+          + "same number of steps, or the synchronous ones wait for ever; train on "
+          + "loader.shard(rank(), workers())");
+    }
+    List<TrainingListener> all = new ArrayList<>(lead ? List.of(listeners) : List.of());
+    if (Node.launched()) {
+      all.add(new Beacon());
+    }
+    int[] epoch = {0};
     return FitLoop.run(model.name(), train, lead ? validation : null, epochs,
         b -> step(b.features(), b.labels(), optimizer,
             fixed ? batch * workers : b.labels().length * workers),
-        this::averageAuxiliaryStates, data -> evaluate(data),
-        () -> model.runtime().guard().closing(), lead ? List.of(listeners) : List.of());
+        () -> {
+          averageAuxiliaryStates();
+          epoch[0]++;
+          if (Node.launched()) {
+            Node.say("EPOCH rank=" + rank + " epoch=" + epoch[0] + " params="
+                + Integer.toHexString(java.util.Arrays.hashCode(replicaParameters(0))));
+          }
+        }, data -> evaluate(data), () -> model.runtime().guard().closing(), all);
+  }
+
+  /** Tells a launcher that training goes on: a {@code STEP} line every second or so. */
+  private final class Beacon implements TrainingListener {
+    private long last;
+
+    @Override
+    public void onBatchEnd(dev.kiln.runtime.train.FitContext context,
+        dev.kiln.runtime.train.BatchStats batch) {
+      long now = System.nanoTime();
+      if (now - last > 1_000_000_000L || batch.batch() == 1) {
+        last = now;
+        Node.say("STEP rank=" + rank + " epoch=" + batch.epoch() + " batch=" + batch.batch()
+            + " of " + context.batchesPerEpoch());
+      }
+    }
   }
 
   private Evaluation evaluate(Dataset data) {

@@ -85,6 +85,11 @@ public final class KvStore implements AutoCloseable {
     Mx.check(Mx.api().MXKVStoreBarrier(handle()), "MXKVStoreBarrier");
   }
 
+  /** The handle, for the server loop and the heartbeat watch of {@link Node}. */
+  Pointer handleForServing() {
+    return handle();
+  }
+
   private Pointer handle() {
     if (handle == null) {
       throw new IllegalStateException(type + " key-value store is closed");

@@ -1,0 +1,338 @@
+package dev.kiln.runtime.dist;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Starts a {@code dist_sync} job on this machine (loopback) and sees it through: one scheduler,
+ * {@code servers} servers and {@code workers} workers, each a process running {@code command}
+ * with ps-lite's {@code DMLC_*} environment, its output in a log file of its own.
+ *
+ * <p>It never hangs. ps-lite has no failure handling (a dead process leaves the others waiting
+ * for ever), so the launcher watches every process: when one exits with a failure, when a worker
+ * makes no progress for {@link Spec#stall()} ({@link Spec#startup()} before its first step), or
+ * when the job runs past {@link Spec#timeout()}, it stops every process of the job (SIGTERM, then
+ * SIGKILL after two seconds) and returns a non-zero status, having printed which role, rank and
+ * host failed, why, and where its log is. Its processes halt by themselves if the launcher dies
+ * (their standard input closes, see {@link Node}), and the scheduler halts when ps-lite's
+ * heartbeats say a node is dead.
+ *
+ * <p>The programs it starts must call {@link Node#serveIfServer()} first and train with {@link
+ * DataParallel#distributed}, which prints the progress lines the launcher reads.
+ */
+public final class Launcher {
+  /** Exit status when a process of the job failed (its own status is in the message). */
+  public static final int PROCESS_FAILED = 2;
+
+  /** Exit status when a worker stalled. */
+  public static final int STALLED = 3;
+
+  /** Exit status when the job ran past its time limit. */
+  public static final int TIMED_OUT = 4;
+
+  /** Exit status when the servers did not stop after the workers finished. */
+  public static final int SERVERS_STUCK = 5;
+
+  private static final Pattern NODE = Pattern.compile("^KILN NODE role=(\\w+) rank=(-?\\d+).*");
+  private static final Pattern STEP = Pattern.compile("^KILN (STEP|EPOCH) .*");
+
+  /**
+   * A job.
+   *
+   * @param workers worker processes, at least 1
+   * @param servers server processes, at least 1
+   * @param command the program every process runs (e.g. {@code java -cp ... Main train ...})
+   * @param logs the directory for one log file per process
+   * @param environment extra environment for every process
+   * @param timeout the most the whole job may take
+   * @param startup the most a worker may take to its first step
+   * @param stall the most a worker may go without progress after its first step
+   */
+  public record Spec(int workers, int servers, List<String> command, Path logs,
+      Map<String, String> environment, Duration timeout, Duration startup, Duration stall) {
+    /** Checks the counts and copies the collections. */
+    public Spec {
+      if (workers < 1 || servers < 1) {
+        throw new IllegalArgumentException("a job needs at least 1 worker and 1 server, got "
+            + workers + " workers and " + servers + " servers");
+      }
+      if (command.isEmpty()) {
+        throw new IllegalArgumentException("the job needs a command to run");
+      }
+      command = List.copyOf(command);
+      environment = Map.copyOf(environment);
+    }
+  }
+
+  /** One process of the job. */
+  private static final class Member {
+    final String role;
+    final int index;
+    final Path log;
+    Process process;
+    volatile int rank = -1;
+    volatile long lastProgress;
+    volatile boolean progressed;
+    Thread reader;
+
+    Member(String role, int index, Path log) {
+      this.role = role;
+      this.index = index;
+      this.log = log;
+    }
+
+    String describe() {
+      String who = role.equals("worker") || role.equals("server")
+          ? role + " rank " + (rank >= 0 ? Integer.toString(rank) : "?") + " (" + role + " "
+              + (index + 1) + " started)"
+          : role;
+      return who + " on 127.0.0.1, pid " + (process == null ? "?" : process.pid());
+    }
+  }
+
+  private final Spec spec;
+  private final PrintStream out;
+  private final List<Member> members = new ArrayList<>();
+
+  private Launcher(Spec spec, PrintStream out) {
+    this.spec = spec;
+    this.out = out;
+  }
+
+  /**
+   * Runs the job to its end and returns 0 when every process finished cleanly, or one of this
+   * class's status codes; {@code out} gets a line per event and, on failure, the failed
+   * process's log tail.
+   */
+  public static int run(Spec spec, PrintStream out) {
+    return new Launcher(spec, out).run();
+  }
+
+  /**
+   * The {@code DMLC_*} environment of one process of a job whose scheduler listens on {@code
+   * host}:{@code port}, as ps-lite reads it (for running a job by hand across machines).
+   */
+  public static Map<String, String> environment(String role, String host, int port,
+      int workers, int servers, String nodeHost) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("DMLC_ROLE", role);
+    env.put("DMLC_PS_ROOT_URI", host);
+    env.put("DMLC_PS_ROOT_PORT", Integer.toString(port));
+    env.put("DMLC_NUM_WORKER", Integer.toString(workers));
+    env.put("DMLC_NUM_SERVER", Integer.toString(servers));
+    env.put("DMLC_NODE_HOST", nodeHost);
+    env.put("PS_HEARTBEAT_INTERVAL", "1");
+    env.put("PS_HEARTBEAT_TIMEOUT", "5");
+    return env;
+  }
+
+  private int run() {
+    int port = freePort();
+    long started = System.nanoTime();
+    try {
+      Files.createDirectories(spec.logs());
+      start("scheduler", 0, port);
+      for (int i = 0; i < spec.servers(); i++) {
+        start("server", i, port);
+      }
+      for (int i = 0; i < spec.workers(); i++) {
+        start("worker", i, port);
+      }
+    } catch (IOException | RuntimeException e) {
+      stopAll();
+      out.println("FAILED: could not start the job: " + e);
+      return PROCESS_FAILED;
+    }
+    out.println("job: 1 scheduler, " + spec.servers() + " servers, " + spec.workers()
+        + " workers on 127.0.0.1:" + port + "; logs in " + spec.logs());
+    long workersDoneAt = -1;
+    while (true) {
+      long now = System.nanoTime();
+      boolean allWorkersDone = true;
+      for (Member m : members) {
+        if (m.process.isAlive()) {
+          if (m.role.equals("worker")) {
+            allWorkersDone = false;
+            long since = m.progressed ? m.lastProgress : started;
+            Duration limit = m.progressed ? spec.stall() : spec.startup();
+            if (now - since > limit.toNanos()) {
+              return fail(m, STALLED, (m.progressed ? "no progress for " : "no first step in ")
+                  + limit.toSeconds() + " s (workers that run different numbers of steps wait "
+                  + "for each other for ever)");
+            }
+          }
+          continue;
+        }
+        int code = m.process.exitValue();
+        if (code != 0) {
+          return fail(m, PROCESS_FAILED, "exited with " + describeExit(code));
+        }
+        // A scheduler or server ends as soon as the workers have closed their stores, which
+        // can be before their processes end; a worker left waiting is caught as a stall.
+      }
+      if (allWorkersDone) {
+        if (members.stream().noneMatch(m -> m.process.isAlive())) {
+          joinReaders();
+          out.printf("job finished in %.1f s%n", (now - started) / 1e9);
+          return 0;
+        }
+        workersDoneAt = workersDoneAt < 0 ? now : workersDoneAt;
+        if (now - workersDoneAt > Duration.ofSeconds(20).toNanos()) {
+          Member stuck = members.stream().filter(m -> m.process.isAlive()).findFirst()
+              .orElseThrow();
+          return fail(stuck, SERVERS_STUCK, "still running 20 s after every worker finished");
+        }
+      }
+      if (now - started > spec.timeout().toNanos()) {
+        Member slow = members.stream().filter(m -> m.process.isAlive()
+            && m.role.equals("worker")).findFirst().orElse(members.get(0));
+        return fail(slow, TIMED_OUT, "the job ran past its limit of " + spec.timeout()
+            .toSeconds() + " s");
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stopAll();
+        return TIMED_OUT;
+      }
+    }
+  }
+
+  private void start(String role, int index, int port) throws IOException {
+    Path log = spec.logs().resolve(role + "-" + index + ".log");
+    Member m = new Member(role, index, log);
+    ProcessBuilder pb = new ProcessBuilder(spec.command());
+    Map<String, String> env = pb.environment();
+    env.putAll(environment(role, "127.0.0.1", port, spec.workers(), spec.servers(),
+        "127.0.0.1"));
+    env.put(Node.LAUNCHED, "1");
+    env.putIfAbsent("OMP_NUM_THREADS", "1");
+    env.putAll(spec.environment());
+    pb.redirectErrorStream(true);
+    m.process = pb.start();
+    m.lastProgress = System.nanoTime();
+    Writer file = Files.newBufferedWriter(log, StandardCharsets.UTF_8);
+    m.reader = new Thread(() -> copy(m, file), "kiln-log-" + role + "-" + index);
+    m.reader.setDaemon(true);
+    m.reader.start();
+    members.add(m);
+  }
+
+  /** Copies a process's output to its log, reading the protocol lines on the way. */
+  private static void copy(Member m, Writer file) {
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(
+        m.process.getInputStream(), StandardCharsets.UTF_8)); Writer w = file) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        w.write(line);
+        w.write('\n');
+        w.flush();
+        Matcher node = NODE.matcher(line);
+        if (node.matches()) {
+          m.rank = Integer.parseInt(node.group(2));
+        } else if (STEP.matcher(line).matches()) {
+          m.progressed = true;
+          m.lastProgress = System.nanoTime();
+        }
+      }
+    } catch (IOException e) {
+      // The process is gone; its log has everything it printed.
+    }
+  }
+
+  private int fail(Member m, int status, String why) {
+    stopAll();
+    out.println("FAILED: " + m.describe() + ": " + why + "; log: " + m.log);
+    try {
+      List<String> lines = Files.readAllLines(m.log, StandardCharsets.UTF_8);
+      int from = Math.max(0, lines.size() - 15);
+      for (String line : lines.subList(from, lines.size())) {
+        out.println("  | " + line);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      out.println("  (log unreadable: " + e.getMessage() + ")");
+    }
+    out.println("stopped every process of the job");
+    return status;
+  }
+
+  /** SIGTERM to every process and its descendants, SIGKILL after two seconds to what is left. */
+  private void stopAll() {
+    List<ProcessHandle> all = new ArrayList<>();
+    for (Member m : members) {
+      if (m.process != null) {
+        all.add(m.process.toHandle());
+        m.process.toHandle().descendants().forEach(all::add);
+      }
+    }
+    all.forEach(ProcessHandle::destroy);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    for (ProcessHandle h : all) {
+      long left = deadline - System.nanoTime();
+      if (left > 0) {
+        try {
+          h.onExit().get(left, TimeUnit.NANOSECONDS);
+        } catch (Exception e) {
+          // Still alive: killed below.
+        }
+      }
+    }
+    all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle h : all) {
+      try {
+        h.onExit().get(5, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        // Reported by the caller's message; nothing more to do.
+      }
+    }
+    joinReaders();
+  }
+
+  private void joinReaders() {
+    for (Member m : members) {
+      if (m.reader != null) {
+        try {
+          m.reader.join(2000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+
+  private static String describeExit(int code) {
+    return switch (code) {
+      case 137 -> "137 (SIGKILL)";
+      case 143 -> "143 (SIGTERM)";
+      case 134 -> "134 (SIGABRT: MXNet or ps-lite aborted)";
+      case Node.DEAD_NODE -> Node.DEAD_NODE + " (the scheduler saw a node stop sending "
+          + "heartbeats)";
+      case Node.ORPHANED -> Node.ORPHANED + " (its launcher went away)";
+      default -> Integer.toString(code);
+    };
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free port on this machine", e);
+    }
+  }
+}
