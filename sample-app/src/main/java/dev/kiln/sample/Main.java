@@ -171,6 +171,10 @@ public final class Main implements Runnable {
         + "${DEFAULT-VALUE}).")
     int contexts;
 
+    @Option(names = "--limit", paramLabel = "N", description = "Use only the first N training "
+        + "and N test images (for a quick try; default: all).")
+    Integer limit;
+
     @Option(names = "--resume", paramLabel = "PREFIX", description = "Start from checkpoint "
         + "PREFIX (a run's out/NAME) instead of a fresh model.")
     Path resume;
@@ -190,6 +194,12 @@ public final class Main implements Runnable {
             + epochs + " and " + batchSize);
       }
       FashionMnist data = common.load();
+      if (limit != null) {
+        if (limit < 1) {
+          throw new IllegalArgumentException("--limit must be at least 1, got " + limit);
+        }
+        data = data.first(limit);
+      }
       stepsPerEpoch = data.train().batchCount(batchSize);
       totalSteps = (long) epochs * stepsPerEpoch;
       PrintStream o = System.out;

@@ -51,6 +51,17 @@ public final class FashionMnist {
   }
 
   /**
+   * The first {@code n} images of the training set and the first {@code n} of the test set (all of
+   * a set when it holds fewer).
+   *
+   * @param n how many images to keep of each set, at least 1
+   * @return the smaller dataset
+   */
+  public FashionMnist first(int n) {
+    return new FashionMnist(train.first(n), test.first(n));
+  }
+
+  /**
    * Loads Fashion-MNIST from {@link #DEFAULT_DIR}.
    *
    * @return the training and test sets
