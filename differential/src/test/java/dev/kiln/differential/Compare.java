@@ -1,0 +1,80 @@
+package dev.kiln.differential;
+
+import java.util.Locale;
+
+/**
+ * Element-wise comparisons of float arrays that explain the first mismatch: where, both values,
+ * and how many elements differ.
+ */
+final class Compare {
+  private Compare() {}
+
+  /** Null when {@code actual} equals {@code expected} bit for bit (NaN equal to NaN). */
+  static String exact(float[] expected, float[] actual) {
+    if (expected.length != actual.length) {
+      return "lengths differ: " + expected.length + " and " + actual.length;
+    }
+    int bad = 0;
+    int first = -1;
+    for (int i = 0; i < expected.length; i++) {
+      if (Float.floatToIntBits(expected[i]) != Float.floatToIntBits(actual[i])) {
+        bad++;
+        first = first < 0 ? i : first;
+      }
+    }
+    return bad == 0 ? null : String.format(Locale.ROOT,
+        "%d of %d values differ; first at [%d]: %s, then %s", bad, expected.length, first,
+        expected[first], actual[first]);
+  }
+
+  /**
+   * Null when every pair is within {@code rtol} of the larger magnitude plus {@code atol} times
+   * the largest magnitude in {@code expected} (so rounding in a sum of large terms that cancel is
+   * not a mismatch), plus {@code 1e-6}.
+   */
+  static String close(float[] expected, float[] actual, double rtol, double atol) {
+    if (expected.length != actual.length) {
+      return "lengths differ: " + expected.length + " and " + actual.length;
+    }
+    double scale = 0;
+    for (float v : expected) {
+      scale = Math.max(scale, Math.abs(v));
+    }
+    int bad = 0;
+    int worst = -1;
+    double worstExcess = 0;
+    for (int i = 0; i < expected.length; i++) {
+      double a = expected[i];
+      double b = actual[i];
+      double allowed = rtol * Math.max(Math.abs(a), Math.abs(b)) + atol * scale + 1e-6;
+      double diff = Math.abs(a - b);
+      if (!(diff <= allowed)) {
+        bad++;
+        double excess = Double.isNaN(diff) ? Double.POSITIVE_INFINITY : diff / allowed;
+        if (worst < 0 || excess > worstExcess) {
+          worst = i;
+          worstExcess = excess;
+        }
+      }
+    }
+    return bad == 0 ? null : String.format(Locale.ROOT,
+        "%d of %d values differ beyond rtol %.0e + atol %.0e x max|expected| (%.3g); worst at "
+            + "[%d]: expected %s, got %s", bad, expected.length, rtol, atol, scale, worst,
+        expected[worst], actual[worst]);
+  }
+
+  /** Null when every value is finite; else how many are not and the first. */
+  static String finite(float[] values) {
+    int bad = 0;
+    int first = -1;
+    for (int i = 0; i < values.length; i++) {
+      if (!Float.isFinite(values[i])) {
+        bad++;
+        first = first < 0 ? i : first;
+      }
+    }
+    return bad == 0 ? null
+        : bad + " of " + values.length + " values are not finite; first at [" + first + "]: "
+            + values[first];
+  }
+}
