@@ -33,12 +33,28 @@ final class Compare {
    * not a mismatch), plus {@code 1e-6}.
    */
   static String close(float[] expected, float[] actual, double rtol, double atol) {
+    return close(expected, actual, rtol, atol, maxAbs(expected));
+  }
+
+  /** The largest magnitude in {@code values}. */
+  static double maxAbs(float[] values) {
+    double scale = 0;
+    for (float v : values) {
+      scale = Math.max(scale, Math.abs(v));
+    }
+    return scale;
+  }
+
+  /**
+   * As {@link #close(float[], float[], double, double)} with {@code atol} times {@code scale}
+   * instead of the largest magnitude in {@code expected}: the largest of several related arrays,
+   * e.g. every gradient of a model, so that a gradient that is 0 up to rounding (a bias before a
+   * batch norm) is compared at the scale of the rounding that made it.
+   */
+  static String close(float[] expected, float[] actual, double rtol, double atol,
+      double scale) {
     if (expected.length != actual.length) {
       return "lengths differ: " + expected.length + " and " + actual.length;
-    }
-    double scale = 0;
-    for (float v : expected) {
-      scale = Math.max(scale, Math.abs(v));
     }
     int bad = 0;
     int worst = -1;
@@ -58,7 +74,7 @@ final class Compare {
       }
     }
     return bad == 0 ? null : String.format(Locale.ROOT,
-        "%d of %d values differ beyond rtol %.0e + atol %.0e x max|expected| (%.3g); worst at "
+        "%d of %d values differ beyond rtol %.0e + atol %.0e x scale %.3g; worst at "
             + "[%d]: expected %s, got %s", bad, expected.length, rtol, atol, scale, worst,
         expected[worst], actual[worst]);
   }

@@ -131,6 +131,16 @@ class DifferentialTest {
           + "out before it)\n\nFull source:\n" + job.model().listing());
     }
     Map<String, ArrayFile.Array> actual = ArrayFile.read(job.result());
+    double outputScale = 0;
+    double gradientScale = 0;
+    for (Map.Entry<String, ArrayFile.Array> e : job.expected().entrySet()) {
+      double m = Compare.maxAbs(e.getValue().values());
+      if (e.getKey().startsWith("out:")) {
+        outputScale = Math.max(outputScale, m);
+      } else {
+        gradientScale = Math.max(gradientScale, m);
+      }
+    }
     List<String> problems = new ArrayList<>();
     for (Map.Entry<String, ArrayFile.Array> e : job.expected().entrySet()) {
       ArrayFile.Array a = actual.get(e.getKey());
@@ -141,9 +151,9 @@ class DifferentialTest {
       boolean output = e.getKey().startsWith("out:");
       String diff = output
           ? Compare.close(e.getValue().values(), a.values(), SecondJvm.OUTPUT_RTOL,
-              SecondJvm.OUTPUT_ATOL)
+              SecondJvm.OUTPUT_ATOL, outputScale)
           : Compare.close(e.getValue().values(), a.values(), SecondJvm.GRADIENT_RTOL,
-              SecondJvm.GRADIENT_ATOL);
+              SecondJvm.GRADIENT_ATOL, gradientScale);
       if (diff != null) {
         problems.add(e.getKey() + (output ? " (inference output)" : " (gradient)") + ": "
             + diff);

@@ -7,15 +7,15 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * Compares MXNet's {@code backward} with central finite differences (float32, step {@value
- * #EPS}, relative tolerance {@value #RTOL}) of the scalar loss {@code L = sum_k <h_k, out_k>} for
+ * Compares MXNet's {@code backward} with central finite differences (float32, steps {@value
+ * #EPS} down to 3e-4, relative tolerance {@value #RTOL}) of the scalar loss {@code L = sum_k <h_k, out_k>} for
  * fixed random head gradients {@code h_k}, on a few sampled elements of every trainable
  * parameter and every real input.
  *
- * <p>Kinks (ReLU at 0, max-pool ties, padding) are found, not guessed: the two one-sided
- * differences of an element must agree before its central difference counts, so a perturbation
- * that crosses a kink is skipped (and another element drawn) instead of failing; a wrong
- * gradient on smooth ground still fails, because both one-sided differences then agree with each
+ * <p>Kinks (ReLU at 0, max-pool ties, padding) are found, not guessed: three central
+ * differences of an element with consecutive steps must agree before the finest counts, so a
+ * perturbation that crosses a kink is skipped (and another element drawn) instead of failing; a
+ * wrong gradient on smooth ground still fails, because the differences then agree with each
  * other and not with {@code backward}. When the model's training-mode function differs from its
  * inference one (dropout, batch norm) the differences are taken in training mode with MXNet's
  * generator reseeded before every pass, so dropout masks repeat; otherwise in inference mode,
@@ -29,6 +29,8 @@ final class GradientChecker {
   /** Both values below this count as equal (float32 rounding of {@code L}). */
   static final double ABSOLUTE_FLOOR = 2e-3;
   private static final int SAMPLES = 3;
+  /** The steps of the central differences, coarse to fine (see {@link #judge}). */
+  static final float[] STEPS = {EPS, 3e-3f, 1e-3f, 3e-4f};
   private static final int ATTEMPTS = 12;
 
   /** What a run found. */
@@ -98,35 +100,18 @@ final class GradientChecker {
       String p = params.get(i);
       float[] values = model.param(p);
       float[] grad = analytic.get(i);
-      int done = 0;
-      int tries = 0;
-      List<Integer> order = sample(values.length);
-      for (int j : order) {
-        if (done >= SAMPLES || tries >= ATTEMPTS) {
-          break;
-        }
-        tries++;
+      int[] counts = check(values.length, j -> delta -> {
         float saved = values[j];
-        values[j] = saved + EPS;
+        values[j] = saved + (float) delta;
         model.setParam(p, values);
-        double plus = loss();
-        values[j] = saved - EPS;
-        model.setParam(p, values);
-        double minus = loss();
+        double l = loss();
         values[j] = saved;
         model.setParam(p, values);
-        String verdict = judge(p + "[" + j + "]", plus, center, minus, grad[j]);
-        if (verdict == null) {
-          done++;
-        } else if (verdict.isEmpty()) {
-          kinks++;
-        } else {
-          done++;
-          failures.add(verdict);
-        }
-      }
-      checked += done;
-      if (done == 0) {
+        return l;
+      }, j -> p + "[" + j + "]", grad, center, failures);
+      checked += counts[0];
+      kinks += counts[1];
+      if (counts[0] == 0) {
         notes.add(p + ": every sampled element was at a kink");
       }
     }
@@ -142,31 +127,16 @@ final class GradientChecker {
         continue;
       }
       float[] values = inputs.values()[i];
-      int done = 0;
-      int tries = 0;
-      for (int j : sample(values.length)) {
-        if (done >= SAMPLES || tries >= ATTEMPTS) {
-          break;
-        }
-        tries++;
+      int[] counts = check(values.length, j -> delta -> {
         float saved = values[j];
-        values[j] = saved + EPS;
-        double plus = loss();
-        values[j] = saved - EPS;
-        double minus = loss();
+        values[j] = saved + (float) delta;
+        double l = loss();
         values[j] = saved;
-        String verdict = judge("input " + name + "[" + j + "]", plus, center, minus, grad[j]);
-        if (verdict == null) {
-          done++;
-        } else if (verdict.isEmpty()) {
-          kinks++;
-        } else {
-          done++;
-          failures.add(verdict);
-        }
-      }
-      checked += done;
-      if (done == 0) {
+        return l;
+      }, j -> "input " + name + "[" + j + "]", grad, center, failures);
+      checked += counts[0];
+      kinks += counts[1];
+      if (counts[0] == 0) {
         notes.add("input " + name + ": every sampled element was at a kink");
       }
     }
@@ -182,27 +152,89 @@ final class GradientChecker {
   }
 
   /**
-   * Null when the central difference matches {@code analytic}; an empty string when the
-   * one-sided differences disagree (a kink between them); otherwise the failure.
+   * Checks up to {@value #SAMPLES} sampled elements of one array of {@code n} (at most {@value
+   * #ATTEMPTS} tries); {@code loss.apply(j)} gives the loss with element {@code j} moved by a
+   * delta. Returns the number compared and the number skipped at kinks.
    */
-  private String judge(String what, double plus, double center, double minus, double analytic) {
-    double forward = (plus - center) / EPS;
-    double backward = (center - minus) / EPS;
-    double numeric = (plus - minus) / (2 * EPS);
-    double floor = ABSOLUTE_FLOOR + 4 * noise / EPS;
-    if (Math.abs(forward - backward) > 0.1 * Math.max(Math.abs(forward), Math.abs(backward))
-        + 2 * floor) {
-      return "";
+  private int[] check(int n, java.util.function.IntFunction<java.util.function.DoubleUnaryOperator>
+      loss, java.util.function.IntFunction<String> what, float[] analytic, double center,
+      List<String> failures) {
+    int done = 0;
+    int skipped = 0;
+    int tries = 0;
+    for (int j : sample(n)) {
+      if (done >= SAMPLES || tries >= ATTEMPTS) {
+        break;
+      }
+      tries++;
+      String verdict = judge(what.apply(j), loss.apply(j), analytic[j], center);
+      if (verdict == null) {
+        done++;
+      } else if (verdict.isEmpty()) {
+        skipped++;
+      } else {
+        done++;
+        failures.add(verdict);
+      }
     }
-    double scale = Math.max(Math.abs(numeric), Math.abs(analytic));
-    if (Math.abs(numeric - analytic) <= RTOL * scale + floor) {
-      return null;
-    }
-    return String.format(Locale.ROOT, "%s: numeric %.6g (one-sided %.6g, %.6g), backward %.6g",
-        what, numeric, forward, backward, analytic);
+    return new int[] {done, skipped};
   }
 
-  /** {@code L} for the current parameters and inputs, and its rounding noise in {@link #noise}. */
+  /**
+   * Null when the finite difference matches {@code analytic}; an empty string when the loss is
+   * not smooth enough at these scales to tell (a kink, or many small ones: ReLUs or max-pool
+   * windows that a perturbation of a whole channel pushes across, or curvature too strong for
+   * the step, as a layer norm over a few values has); otherwise the failure.
+   *
+   * <p>Central differences are taken with the steps {@link #STEPS}, coarse to fine; the first
+   * three consecutive ones that agree with each other within half the tolerance decide, and the
+   * finest of them is compared with {@code backward}, unless its two one-sided differences
+   * disagree: a kink at the point itself (a ReLU whose input is exactly 0), which every central
+   * difference averages alike. On smooth ground all of them agree and the first three decide,
+   * whatever {@code backward} says, so a wrong gradient still fails.
+   *
+   * @param center the loss at the unperturbed point
+   */
+  private String judge(String what, java.util.function.DoubleUnaryOperator loss,
+      double analytic, double center) {
+    double[] plus = new double[STEPS.length];
+    double[] minus = new double[STEPS.length];
+    double[] c = new double[STEPS.length];
+    for (int q = 0; q < STEPS.length; q++) {
+      plus[q] = loss.applyAsDouble(STEPS[q]);
+      minus[q] = loss.applyAsDouble(-STEPS[q]);
+      c[q] = (plus[q] - minus[q]) / (2 * STEPS[q]);
+      if (q < 2) {
+        continue;
+      }
+      double floor = ABSOLUTE_FLOOR + noise / STEPS[q];
+      double scale = Math.max(Math.max(Math.abs(c[q - 2]), Math.abs(c[q])), Math.abs(analytic));
+      double agree = 0.5 * RTOL * scale + floor;
+      if (Math.abs(c[q - 2] - c[q - 1]) > agree || Math.abs(c[q - 1] - c[q]) > agree) {
+        continue;
+      }
+      // A kink at the point itself: every central difference averages its two slopes alike.
+      double right = (plus[q] - center) / STEPS[q];
+      double left = (center - minus[q]) / STEPS[q];
+      if (Math.abs(right - left) > RTOL * scale + 2 * floor) {
+        return "";
+      }
+      if (Math.abs(c[q] - analytic) <= RTOL * Math.max(Math.abs(c[q]), Math.abs(analytic))
+          + floor) {
+        return null;
+      }
+      return String.format(Locale.ROOT, "%s: numeric %.6g (steps %s: %s; one-sided %.6g, "
+          + "%.6g), backward %.6g", what, c[q],
+          java.util.Arrays.toString(java.util.Arrays.copyOf(STEPS, q + 1)),
+          java.util.Arrays.toString(java.util.Arrays.copyOf(c, q + 1)), right, left, analytic);
+    }
+    return "";
+  }
+
+  /**
+   * {@code L} for the current parameters and inputs; {@link #noise} keeps the largest estimate of
+   * its float32 rounding error seen.
+   */
   private double loss() {
     model.setTraining(trainingLoss);
     if (trainingLoss) {
@@ -210,16 +242,17 @@ final class GradientChecker {
     }
     Feeds.Arrays out = Feeds.forward(model, nd, inputs);
     double l = 0;
-    double magnitude = 0;
+    double squares = 0;
     for (int k = 0; k < heads.length; k++) {
       float[] o = out.values()[k];
       for (int j = 0; j < o.length; j++) {
         double term = (double) heads[k][j] * o[j];
         l += term;
-        magnitude += Math.abs(term);
+        squares += term * term;
       }
     }
-    noise = Math.max(noise, magnitude * 6e-8 * 4);
+    // Float32 rounding of each output (a few ulps after deep sums), adding up like a random walk.
+    noise = Math.max(noise, Math.sqrt(squares) * 1e-6);
     return l;
   }
 

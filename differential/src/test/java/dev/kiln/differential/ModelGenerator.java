@@ -301,7 +301,11 @@ final class ModelGenerator {
 
   /** {@code @Dense}; {@code units} is drawn when negative, else fixed (or no node). */
   private Node dense(Node x, int units) {
-    boolean flatten = x.rank() == 2 || rng.nextInt(100) < 65;
+    return dense(x, units, x.rank() == 2 || rng.nextInt(100) < 65);
+  }
+
+  /** {@code @Dense} with {@code flatten} as given. */
+  private Node dense(Node x, int units, boolean flatten) {
     int in = flatten ? x.rest() : x.last();
     int rows = flatten ? 1 : x.rest() / x.last();
     int u = units > 0 ? units : pickUnits();
@@ -890,7 +894,7 @@ final class ModelGenerator {
         v = globalPool(v);
       }
       if (v.rank() != 2) {
-        v = rng.nextInt(100) < 70 ? flatten(v) : dense(v, -1);
+        v = rng.nextInt(100) < 70 ? flatten(v) : dense(v, -1, true);
         if (v == null) {
           v = flatten(d);
         }
