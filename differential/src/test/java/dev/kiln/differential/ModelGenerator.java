@@ -189,7 +189,13 @@ final class ModelGenerator {
   }
 
   private Node inputNode(int[] shape) {
-    return new Node(name("in"), "Input", "@Input(shape = " + shapeText(shape) + ")", List.of(),
+    // An input named build (known-defects/InputNamedBuild) breaks the generated XGraph; the
+    // other awkward names must work for inputs too.
+    String name = name("in");
+    while (name.equals("build")) {
+      name = name("in");
+    }
+    return new Node(name, "Input", "@Input(shape = " + shapeText(shape) + ")", List.of(),
         shape, true);
   }
 
@@ -634,7 +640,8 @@ final class ModelGenerator {
         : Math.round(rng.nextDouble() * 90) / 100.0;
     String text = rate == 0.5 && rng.nextBoolean() ? "@Dropout" : "@Dropout(rate = " + rate + ")";
     features.add("Dropout");
-    features.add("Dropout.rate=" + rate);
+    features.add(rate == 0 ? "Dropout.rate=0" : rate < 0.5 ? "Dropout.rate<0.5"
+        : rate == 0.5 ? "Dropout.rate=0.5" : "Dropout.rate>0.5");
     return node("drop", "Dropout", text, List.of(x), x.shape.clone());
   }
 
@@ -646,7 +653,9 @@ final class ModelGenerator {
 
   private Node batchNorm(Node x) {
     Attrs at = new Attrs("BatchNorm");
-    int axis = axis(x, 1);
+    // On rank 4 only the channels: MXNet 1.9.1 fails the backward pass of a batch norm over
+    // another axis of a convolution's oneDNN output (known-defects/ConvBatchNormLastAxis).
+    int axis = x.rank() == 4 ? (rng.nextInt(100) < 20 ? -3 : 1) : axis(x, 1);
     if (axis != 1 || rng.nextInt(100) < 10) {
       at.put("axis", axis);
       features.add("BatchNorm.axis");

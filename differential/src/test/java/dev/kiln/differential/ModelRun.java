@@ -86,6 +86,17 @@ final class ModelRun implements AutoCloseable {
     return s;
   }
 
+  /** Runs every step in order; the first failure is thrown, then the model is closed. */
+  void runAll() {
+    try {
+      for (Map.Entry<String, Runnable> s : steps()) {
+        run(s.getKey(), s.getValue());
+      }
+    } finally {
+      close();
+    }
+  }
+
   /** Runs {@code step} unless an earlier step left nothing to check. */
   void run(String name, Runnable step) {
     if (broken != null && !name.startsWith("compile")) {
