@@ -24,16 +24,22 @@ import org.opentest4j.TestAbortedException;
  * then all of them once more in a second JVM without oneDNN ({@link SecondJvm}).
  *
  * <p>System properties (the module's pom passes Maven properties of the same names): {@code
- * kiln.differential.models} (default 40) random models from seed {@code
+ * kiln.differential.models} (default 60) random models from seed {@code
  * kiln.differential.firstSeed} (default 1) on, or the seeds listed in {@code
- * kiln.differential.seeds} (comma-separated); {@code kiln.differential.workDir} for the files
- * (default {@code target/differential}). {@code -Dkiln.differential.models=0} runs the
- * regression models alone.
+ * kiln.differential.seeds} (comma-separated); {@code kiln.differential.regressions=false} leaves
+ * the regression models out; {@code kiln.differential.workDir} for the files (default {@code
+ * target/differential}). {@code -Dkiln.differential.models=0} runs the regression models alone.
+ *
+ * <p>Besides the test reports, the work folder holds {@code results.txt} (one line per check as
+ * it finishes), {@code running.txt} (the model being checked, with its source: what MXNet was
+ * running if it killed the JVM), {@code failed/<name>/} (the sources of every failing model),
+ * {@code summary.txt} (timings) and {@code second-jvm.log}.
  */
 class DifferentialTest {
   private static final String FIRST_SEED = "kiln.differential.firstSeed";
   private static final String MODELS = "kiln.differential.models";
   private static final String SEEDS = "kiln.differential.seeds";
+  private static final String REGRESSIONS = "kiln.differential.regressions";
 
   /** The seeds this run draws. */
   static long[] seeds() {
@@ -43,7 +49,7 @@ class DifferentialTest {
           .toArray();
     }
     long first = Long.getLong(FIRST_SEED, 1L);
-    int count = Integer.getInteger(MODELS, 40);
+    int count = Integer.getInteger(MODELS, 60);
     return LongStream.range(first, first + count).toArray();
   }
 
@@ -56,7 +62,10 @@ class DifferentialTest {
     Path work = workDir();
     clean(work);
     Path classes = work.resolve("classes");
-    List<ModelCase> cases = new ArrayList<>(Regressions.all());
+    List<ModelCase> cases = new ArrayList<>();
+    if (Boolean.parseBoolean(System.getProperty(REGRESSIONS, "true"))) {
+      cases.addAll(Regressions.all());
+    }
     for (long seed : seeds()) {
       cases.add(ModelGenerator.generate(seed));
     }
@@ -69,10 +78,23 @@ class DifferentialTest {
       for (int i = 0; i < steps.size(); i++) {
         Map.Entry<String, Runnable> step = steps.get(i);
         boolean last = i == steps.size() - 1;
+        boolean first = i == 0;
         tests.add(dynamicTest(step.getKey(), () -> {
+          if (first) {
+            // If MXNet kills the JVM, this says which model it was running.
+            System.out.println("differential: checking " + c.label());
+            write(work.resolve("running.txt"), c.label() + "\n" + c.listing());
+          }
+          String outcome = "FAIL";
           try {
             run.run(step.getKey(), step.getValue());
+            outcome = "PASS";
+          } catch (TestAbortedException e) {
+            outcome = "SKIP";
+            throw e;
           } finally {
+            append(work.resolve("results.txt"), outcome + "\t" + c.label() + "\t"
+                + step.getKey() + "\n");
             if (last) {
               if (run.job() != null) {
                 jobs.add(run.job());
@@ -101,6 +123,7 @@ class DifferentialTest {
     System.out.print(summary);
     write(work.resolve("summary.txt"), summary);
     List<DynamicNode> tests = new ArrayList<>();
+    Path results = work.resolve("results.txt");
     tests.add(dynamicTest("second JVM ran to the end", () -> {
       if (outcome == null) {
         throw new TestAbortedException("no model got as far as a checkpoint");
@@ -113,7 +136,15 @@ class DifferentialTest {
       }
     }));
     for (SecondJvm.Job job : jobs) {
-      tests.add(dynamicTest(job.model().label(), () -> compare(job)));
+      tests.add(dynamicTest(job.model().label(), () -> {
+        String verdict = "FAIL";
+        try {
+          compare(job);
+          verdict = "PASS";
+        } finally {
+          append(results, verdict + "\t" + job.model().label() + "\t7 MKLDNN off\n");
+        }
+      }));
     }
     return Stream.of(dynamicContainer("7 same results with MKLDNN off (second JVM)",
         tests.stream()));
@@ -182,6 +213,16 @@ class DifferentialTest {
     try {
       Files.createDirectories(p.getParent());
       Files.writeString(p, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void append(Path p, String text) {
+    try {
+      Files.createDirectories(p.getParent());
+      Files.writeString(p, text, java.nio.file.StandardOpenOption.CREATE,
+          java.nio.file.StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

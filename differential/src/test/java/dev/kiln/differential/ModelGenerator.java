@@ -392,14 +392,16 @@ final class ModelGenerator {
         return null;
       }
     }
-    int filters = rng.nextInt(100) < 35 ? 32 + rng.nextInt(33) : 1 + rng.nextInt(31);
+    // Multiples of 8 as real networks use (and oneDNN's blocked kernels need: only then does it
+    // reorder the weight in place, which issue 8 was about), and any other count.
+    int r = rng.nextInt(100);
+    int filters = r < 45 ? 8 * (1 + rng.nextInt(8)) : r < 65 ? 32 + rng.nextInt(33)
+        : 1 + rng.nextInt(31);
     long perFilter = (long) c * kernel[0] * kernel[1] * out[0] * out[1];
     long left = MAC_BUDGET - macs;
-    if (perFilter * filters > left) {
-      filters = (int) Math.max(1, Math.min(filters, left / Math.max(1, perFilter)));
-    }
-    while (filters > 1 && (long) filters * out[0] * out[1] > MAX_VALUES) {
-      filters /= 2;
+    while (filters > 1 && (perFilter * filters > left
+        || (long) filters * out[0] * out[1] > MAX_VALUES)) {
+      filters = filters > 8 && filters % 8 == 0 ? filters - 8 : filters / 2;
     }
     if ((long) filters * out[0] * out[1] > MAX_VALUES) {
       return null;
