@@ -228,8 +228,12 @@ final class GraphWriter {
       return CodeBlock.of("this.builder.dropout($L, $L, $L)", src, args, d.rate());
     }
     if (layer instanceof LayerSpec.BatchNorm bn) {
+      // MXNet takes BatchNorm's oneDNN path only for axis 1 as written, so -3 of a rank-4 input
+      // goes out as 1 (its CPU fallback for other axes fails the backward pass of a oneDNN
+      // convolution's output with "Check failed: !is_view").
+      int rank = m.shapes().get(n.name()).rank();
       return CodeBlock.of("this.builder.batchNorm($L, $L, $L, $L, $L)", src, args, bn.eps(),
-          bn.momentum(), bn.axis());
+          bn.momentum(), bn.axis() < 0 ? bn.axis() + rank : bn.axis());
     }
     if (layer instanceof LayerSpec.LayerNorm ln) {
       return CodeBlock.of("this.builder.layerNorm($L, $L, $L, $L)", src, args, ln.axis(),
