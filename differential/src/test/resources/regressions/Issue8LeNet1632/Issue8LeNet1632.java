@@ -14,9 +14,9 @@ import dev.kiln.annotations.Softmax;
 import dev.kiln.annotations.Sym;
 
 /**
- * Issue 8 (b): a LeNet with 16 and 32 filters (convolution, batch norm, ReLU, pooling, twice; dense;
- * dense 10; softmax). With parameters as views of one array, {@code evaluate} after the first
- * epoch of {@code fit} failed with "We can't generate TBlob for MKLDNN data".
+ * Issue 8 (b): a LeNet with 16 and 32 filters (convolution, batch norm, ReLU, pooling, twice;
+ * dense; dense 10; softmax). With parameters as views of one array, {@code evaluate} after the
+ * first epoch of {@code fit} failed with "We can't generate TBlob for MKLDNN data".
  */
 @Model(classifier = true)
 public interface Issue8LeNet1632 {

@@ -8,9 +8,9 @@ import java.util.Random;
 
 /**
  * Compares MXNet's {@code backward} with central finite differences (float32, steps {@value
- * #EPS} down to 3e-4, relative tolerance {@value #RTOL}) of the scalar loss {@code L = sum_k <h_k, out_k>} for
- * fixed random head gradients {@code h_k}, on a few sampled elements of every trainable
- * parameter and every real input.
+ * #EPS} down to 3e-4, relative tolerance {@value #RTOL}) of the scalar loss {@code L = sum_k
+ * <h_k, out_k>} for fixed random head gradients {@code h_k}, on a few sampled elements of every
+ * trainable parameter and every real input.
  *
  * <p>Kinks (ReLU at 0, max-pool ties, padding) are found, not guessed: three central
  * differences of an element with consecutive steps must agree before the finest counts, so a
@@ -47,6 +47,7 @@ final class GradientChecker {
   private int[][] headShapes;
   private double noise;
   private double skew = 1;
+  private double jitter;
 
   GradientChecker(DiffModel model, NDManager nd, SymbolInfo info, Feeds.Arrays inputs,
       Random rng, int mxSeed) {
@@ -68,13 +69,40 @@ final class GradientChecker {
     return this;
   }
 
-  /** Runs the check; the model is left in inference mode with its parameters as before. */
+  /**
+   * Moves every trainable parameter by Gaussian noise of standard deviation {@code sigma} before
+   * the check, so that it runs at a generic point: a fresh model's zero biases and betas can put
+   * many units exactly at a kink at once (a layer norm over one value outputs its beta, a ReLU
+   * of exactly 0 follows), where the one-sided slopes of the loss can agree by chance while
+   * {@code backward} rightly takes one side of each unit.
+   */
+  GradientChecker jittered(double sigma) {
+    this.jitter = sigma;
+    return this;
+  }
+
+  /**
+   * Runs the check; the model is left in inference mode with its parameters as before (after the
+   * jitter, if any).
+   */
   Result run() {
     List<String> failures = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     int checked = 0;
     int kinks = 0;
     List<String> inputNames = model.inputNames();
+    if (jitter > 0) {
+      for (String p : model.paramNames()) {
+        if (!model.isFrozen(p)) {
+          float[] v = model.param(p);
+          for (int j = 0; j < v.length; j++) {
+            v[j] += (float) (jitter * rng.nextGaussian());
+          }
+          model.setParam(p, v);
+        }
+      }
+      notes.add("parameters jittered by N(0, " + jitter + ")");
+    }
 
     model.setTraining(true);
     DiffModel.seedMxnet(mxSeed);

@@ -721,7 +721,13 @@ final class ModelGenerator {
   private Node softmax(Node x) {
     int r = rng.nextInt(100);
     String text;
-    if (r < 50) {
+    if (x.rank() == 4 && fromConvolution(x)) {
+      // Not over the last axis, which oneDNN runs: MXNet 1.9.1 crashes there when the
+      // convolution's output is also a model output (known-defects/ConvOutputSoftmax).
+      int a = 1 + rng.nextInt(2);
+      text = "@Softmax(axis = " + (rng.nextBoolean() ? a : a - 4) + ")";
+      features.add("Softmax.axis");
+    } else if (r < 50) {
       text = "@Softmax";
     } else {
       text = "@Softmax(axis = " + axis(x, x.rank() - 1) + ")";
@@ -729,6 +735,15 @@ final class ModelGenerator {
     }
     features.add("Softmax");
     return node("softmax", "Softmax", text, List.of(x), x.shape.clone());
+  }
+
+  /** Whether a convolution made {@code x}, through layers that keep a rank-4 tensor. */
+  private static boolean fromConvolution(Node x) {
+    if (x.layer.equals("Conv2D")) {
+      return true;
+    }
+    return x.rank() == 4 && !x.layer.equals("Reshape")
+        && x.inputs.stream().anyMatch(ModelGenerator::fromConvolution);
   }
 
   /** A node of {@code x}'s exact shape made from it, for a second operand of add or concat. */

@@ -35,6 +35,8 @@ final class ModelRun implements AutoCloseable {
   static final double BATCH_RTOL = 1e-4;
   static final double BATCH_ATOL = 1e-5;
   private static final float LEARNING_RATE = 0.01f;
+  /** How far check 6 moves every trainable parameter first (see GradientChecker#jittered). */
+  private static final double JITTER = 0.05;
   private static final int TRAINING_STEPS = 3;
 
   private final ModelCase c;
@@ -262,7 +264,7 @@ final class ModelRun implements AutoCloseable {
 
   private void gradients() {
     GradientChecker.Result r = new GradientChecker(model, nd, info, copy(big), rng, mxSeed)
-        .run();
+        .jittered(JITTER).run();
     if (!r.failures().isEmpty()) {
       throw failure("6 gradients", r.failures().size() + " gradients differ from finite "
           + "differences:\n" + String.join("\n", r.failures()) + "\n(" + String.join("; ",
@@ -416,6 +418,13 @@ final class ModelRun implements AutoCloseable {
       // file of no arrays (NullPointerException); MXNet itself reads the file.
       throw new TestAbortedException(c.label() + ": DJL cannot load a checkpoint of a model "
           + "without parameters");
+    }
+    if (info.lastAxisSoftmaxOfConvolution()) {
+      // MXNet 1.9.1 run by DJL (CachedOp) dies with SIGSEGV in MKLDNNSoftmaxForward on a softmax
+      // over the last axis of a oneDNN-layout convolution output (a multiple of 8 filters);
+      // Kiln's executors run the same symbol fine. A crash would end the whole run.
+      throw new TestAbortedException(c.label() + ": DJL crashes on a softmax over the last "
+          + "axis of a convolution's output (MXNet 1.9.1, MKLDNNSoftmaxForward)");
     }
     Feeds.Arrays expected = infer(model, big);
     List<String> args = model.argumentNames();

@@ -18,17 +18,33 @@ import java.util.TreeSet;
  *
  * @param ops every operator in the symbol
  * @param indexInputs input name to the smallest {@code input_dim} of the embeddings it feeds
+ * @param lastAxisSoftmaxOfConvolution whether a softmax over the last axis reads a convolution's
+ *     output, directly or through layers that keep it four-dimensional (see {@link
+ *     ModelRun#djl})
  */
-record SymbolInfo(Set<String> ops, Map<String, Integer> indexInputs) {
+record SymbolInfo(Set<String> ops, Map<String, Integer> indexInputs,
+    boolean lastAxisSoftmaxOfConvolution) {
+  /** Operators after which a tensor is no longer a convolution's four-dimensional output. */
+  private static final Set<String> RESHAPING = Set.of("Reshape", "Flatten", "FullyConnected",
+      "Embedding", "dot");
+
   /** Parses {@code json} (MXNet's {@code -symbol.json}) for the model's {@code inputs}. */
   static SymbolInfo parse(String json, List<String> inputs) {
     JsonArray nodes = JsonParser.parseString(json).getAsJsonObject().getAsJsonArray("nodes");
     Set<String> ops = new TreeSet<>();
     Map<String, Integer> indexInputs = new LinkedHashMap<>();
+    boolean softmaxOfConvolution = false;
     for (JsonElement e : nodes) {
       JsonObject node = e.getAsJsonObject();
       String op = node.get("op").getAsString();
       ops.add(op);
+      if (op.equals("softmax")) {
+        JsonObject attrs = node.getAsJsonObject("attrs");
+        String axis = attrs == null || !attrs.has("axis") ? "-1" : attrs.get("axis").getAsString();
+        if (axis.equals("-1") || axis.equals("3")) {
+          softmaxOfConvolution |= readsConvolution(nodes, node);
+        }
+      }
       if (!op.equals("Embedding")) {
         continue;
       }
@@ -42,7 +58,30 @@ record SymbolInfo(Set<String> ops, Map<String, Integer> indexInputs) {
         indexInputs.merge(name, dim, Math::min);
       }
     }
-    return new SymbolInfo(ops, indexInputs);
+    return new SymbolInfo(ops, indexInputs, softmaxOfConvolution);
+  }
+
+  /** Whether a Convolution feeds {@code node} through operators that keep its rank. */
+  private static boolean readsConvolution(JsonArray nodes, JsonObject node) {
+    java.util.Deque<JsonObject> todo = new java.util.ArrayDeque<>(List.of(node));
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    while (!todo.isEmpty()) {
+      JsonObject n = todo.pop();
+      JsonArray in = n.getAsJsonArray("inputs");
+      for (int i = 0; in != null && i < in.size(); i++) {
+        JsonObject src = nodes.get(in.get(i).getAsJsonArray().get(0).getAsInt())
+            .getAsJsonObject();
+        String op = src.get("op").getAsString();
+        if (op.equals("Convolution")) {
+          return true;
+        }
+        if (!op.equals("null") && !RESHAPING.contains(op)
+            && seen.add(src.get("name").getAsString())) {
+          todo.push(src);
+        }
+      }
+    }
+    return false;
   }
 
   private static JsonObject input(JsonArray nodes, JsonObject node, int i) {
