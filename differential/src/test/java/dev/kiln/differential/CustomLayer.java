@@ -66,7 +66,7 @@ final class CustomLayer {
     for (int i = 0; i < ops; i++) {
       int r = rng.nextInt(100);
       if (r < 28) {
-        String[] next = newDim(in, curValue);
+        String[] next = newDim(in, inputShape[inputShape.length - 1]);
         int nextValue = Integer.parseInt(next[1]);
         boolean transposed = rng.nextInt(100) < 30;
         String w = param(transposed ? List.of(next[0], cur) : List.of(cur, next[0]), false);

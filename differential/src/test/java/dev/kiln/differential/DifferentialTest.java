@@ -154,10 +154,12 @@ class DifferentialTest {
     String label = job.model().label() + ", check '7 MKLDNN off (second JVM)': ";
     Path error = SecondJvm.errorFile(job);
     if (Files.exists(error)) {
+      keep(job.model());
       throw new AssertionFailedError(label + "the second JVM failed on it:\n" + read(error)
           + "\n\nFull source:\n" + job.model().listing());
     }
     if (!Files.exists(job.result())) {
+      keep(job.model());
       throw new AssertionFailedError(label + "the second JVM wrote no result (crashed or timed "
           + "out before it)\n\nFull source:\n" + job.model().listing());
     }
@@ -181,19 +183,30 @@ class DifferentialTest {
       }
       boolean output = e.getKey().startsWith("out:");
       String diff = output
-          ? Compare.close(e.getValue().values(), a.values(), SecondJvm.OUTPUT_RTOL,
-              SecondJvm.OUTPUT_ATOL, outputScale)
-          : Compare.close(e.getValue().values(), a.values(), SecondJvm.GRADIENT_RTOL,
-              SecondJvm.GRADIENT_ATOL, gradientScale);
+          ? Compare.closeMostly(e.getValue().values(), a.values(), SecondJvm.OUTPUT_RTOL,
+              SecondJvm.OUTPUT_ATOL, outputScale, SecondJvm.OUTLIERS, SecondJvm.OUTLIER_FACTOR)
+          : Compare.closeMostly(e.getValue().values(), a.values(), SecondJvm.GRADIENT_RTOL,
+              SecondJvm.GRADIENT_ATOL, gradientScale, SecondJvm.OUTLIERS,
+              SecondJvm.OUTLIER_FACTOR);
       if (diff != null) {
         problems.add(e.getKey() + (output ? " (inference output)" : " (gradient)") + ": "
             + diff);
       }
     }
     if (!problems.isEmpty()) {
+      keep(job.model());
       throw new AssertionFailedError(label + "MKLDNN on (this JVM) and off (second JVM) "
           + "disagree:\n" + String.join("\n", problems) + "\n\nFull source:\n"
           + job.model().listing());
+    }
+  }
+
+  /** Writes a failing model's sources to {@code failed/<name>/}, as {@link ModelRun} does. */
+  private static void keep(ModelCase c) {
+    for (Map.Entry<String, String> e : c.sources().entrySet()) {
+      String simple = e.getKey().substring(e.getKey().lastIndexOf('.') + 1);
+      write(workDir().resolve("failed").resolve(c.name()).resolve(simple + ".java"),
+          e.getValue());
     }
   }
 

@@ -27,6 +27,12 @@ final class SecondJvm {
   /** Gradients sum more terms in other orders; a little more slack. */
   static final double GRADIENT_RTOL = 2e-3;
   static final double GRADIENT_ATOL = 3e-4;
+  /**
+   * At most this fraction of an array's values (at least one) may miss the tolerance, by at most
+   * {@link #OUTLIER_FACTOR} times (see {@link Compare#closeMostly}).
+   */
+  static final double OUTLIERS = 0.01;
+  static final double OUTLIER_FACTOR = 10;
 
   /**
    * One model for the second JVM.

@@ -76,6 +76,16 @@ class SuiteSelfTest {
     assertTrue(bad.contains("worst at [1]"), bad);
     assertNotNull(Compare.close(new float[] {1}, new float[] {Float.NaN}, 1, 1));
     assertNotNull(Compare.finite(new float[] {0, Float.POSITIVE_INFINITY}));
+    float[] hundred = new float[100];
+    java.util.Arrays.fill(hundred, 1f);
+    float[] oneOff = hundred.clone();
+    oneOff[7] = 1.005f;
+    assertNull(Compare.closeMostly(hundred, oneOff, 1e-3, 0, 1, 0.01, 10));
+    float[] twoOff = oneOff.clone();
+    twoOff[8] = 1.005f;
+    assertNotNull(Compare.closeMostly(hundred, twoOff, 1e-3, 0, 1, 0.01, 10));
+    oneOff[7] = 1.05f;
+    assertNotNull(Compare.closeMostly(hundred, oneOff, 1e-3, 0, 1, 0.01, 10));
   }
 
   @Test
