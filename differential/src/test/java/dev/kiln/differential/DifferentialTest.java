@@ -24,7 +24,7 @@ import org.opentest4j.TestAbortedException;
  * then all of them once more in a second JVM without oneDNN ({@link SecondJvm}).
  *
  * <p>System properties (the module's pom passes Maven properties of the same names): {@code
- * kiln.differential.models} (default 60) random models from seed {@code
+ * kiln.differential.models} (default 100) random models from seed {@code
  * kiln.differential.firstSeed} (default 1) on, or the seeds listed in {@code
  * kiln.differential.seeds} (comma-separated); {@code kiln.differential.regressions=false} leaves
  * the regression models out; {@code kiln.differential.workDir} for the files (default {@code
@@ -49,7 +49,7 @@ class DifferentialTest {
           .toArray();
     }
     long first = Long.getLong(FIRST_SEED, 1L);
-    int count = Integer.getInteger(MODELS, 60);
+    int count = Integer.getInteger(MODELS, 100);
     return LongStream.range(first, first + count).toArray();
   }
 
