@@ -205,7 +205,11 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
 
   @Override
   public CodeBlock visitBatchNorm(LayerSpec.BatchNorm b) {
-    return call("batchNorm", x(), new Chain(Names.BATCH_NORM_SPEC, "channelAxis", b.axis())
+    // MXNet takes BatchNorm's oneDNN path only for axis 1 as written, so -3 of a rank-4 input
+    // goes out as 1: the CPU fallback for other spellings fails the backward pass of a oneDNN
+    // convolution's output ("Check failed: !is_view", found by the differential suite).
+    int axis = b.axis() < 0 ? b.axis() + node.shape().rank() : b.axis();
+    return call("batchNorm", x(), new Chain(Names.BATCH_NORM_SPEC, "channelAxis", axis)
         .then("eps", Literals.decimal(b.eps()))
         .then("momentum", Literals.decimal(b.momentum()))
         .build());

@@ -49,6 +49,10 @@ final class ModelWriter {
     this.gradients = type.nestedClass("Gradients");
     this.params = type.nestedClass("Params");
     NameAllocator args = new NameAllocator();
+    // Locals and fields the generated forward and backward bodies use beside the arguments.
+    args.newName("runtime");
+    args.newName("out");
+    args.newName("grads");
     this.inputNames = model.inputs().stream().map(n -> args.newName(n.name())).toList();
     this.headNames = model.outputs().stream()
         .map(n -> args.newName("d" + Names.capitalize(n.name()))).toList();

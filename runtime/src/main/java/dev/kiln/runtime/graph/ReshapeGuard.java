@@ -61,6 +61,14 @@ final class ReshapeGuard {
     for (int i = 0; i < inputs.size(); i++) {
       known.put(inputs.get(i).name(), inputShapes.get(i).dims());
     }
+    // MXNet cannot infer every parameter from the inputs (a custom layer's broadcast or dot
+    // operands); without their shapes the outputs after them, and so the reshapes, stay unknown.
+    for (ParamSpec p : graph.params()) {
+      known.put(p.name(), p.shape().dims());
+    }
+    for (AuxSpec a : graph.auxStates()) {
+      known.put(a.name(), a.shape().dims());
+    }
     ShapeInference inferred;
     try {
       inferred = ShapeInference.infer(internals, known);

@@ -1,0 +1,292 @@
+package dev.kiln.differential;
+
+import ai.djl.ndarray.NDArray;
+import dev.kiln.runtime.Init;
+import dev.kiln.runtime.KilnModel;
+import dev.kiln.runtime.ModelRuntime;
+import dev.kiln.runtime.data.DataLoader;
+import dev.kiln.runtime.data.Dataset;
+import dev.kiln.runtime.exec.Parameter;
+import dev.kiln.runtime.exec.ParameterStore;
+import dev.kiln.runtime.graph.InputSpec;
+import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.optim.Sgd;
+import dev.kiln.runtime.train.Classifier;
+import dev.kiln.runtime.train.Evaluation;
+import dev.kiln.runtime.train.FitResult;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The one place where the differential suite touches Kiln's runtime API and a generated {@code
+ * XModel}: everything else in the suite sees models through this adapter (plain Java arrays,
+ * names and DJL {@link NDArray}s), so that a later rename of the runtime's packages or classes
+ * changes this file alone.
+ *
+ * <p>The generated class is compiled inside the test and loaded by a class loader of its own, so
+ * its static factories {@code create(Init, long)} and {@code load(Path)} and the typed {@code
+ * params()} accessors are reached by reflection; everything else goes through the {@link
+ * KilnModel} interface every generated model implements and its untyped {@code ModelRuntime}.
+ */
+final class DiffModel implements AutoCloseable {
+  /** The initialisers a generated model can be created with, by name. */
+  static final List<String> INITS = List.of("xavier", "xavierNormal", "he", "normal",
+      "uniform");
+
+  private final KilnModel model;
+  private final ModelRuntime runtime;
+  private final String name;
+
+  private DiffModel(Object model) {
+    this.model = (KilnModel) model;
+    this.runtime = this.model.runtime();
+    this.name = this.model.name();
+  }
+
+  /**
+   * A new model of the {@code @Model} interface {@code modelInterface} (qualified name) loaded
+   * by {@code loader}, its weights drawn by the initialiser named {@code init} (one of {@link
+   * #INITS}) from {@code seed}.
+   */
+  static DiffModel create(ClassLoader loader, String modelInterface, String init, long seed) {
+    Class<?> type = modelClass(loader, modelInterface);
+    return new DiffModel(invokeStatic(type, "create", new Class<?>[] {Init.class, long.class},
+        init(init), seed));
+  }
+
+  /** The model of {@code modelInterface} read from the checkpoint at {@code prefix}. */
+  static DiffModel load(ClassLoader loader, String modelInterface, Path prefix) {
+    Class<?> type = modelClass(loader, modelInterface);
+    return new DiffModel(invokeStatic(type, "load", new Class<?>[] {Path.class}, prefix));
+  }
+
+  /** Seeds MXNet's own random generators (dropout masks). */
+  static void seedMxnet(int seed) {
+    Mx.seed(seed);
+  }
+
+  private static Init init(String name) {
+    return switch (name) {
+      case "xavier" -> Init.xavier();
+      case "xavierNormal" -> Init.xavierNormal();
+      case "he" -> Init.he();
+      case "normal" -> Init.normal(0.1f);
+      case "uniform" -> Init.uniform(0.2f);
+      default -> throw new IllegalArgumentException("unknown initialiser " + name);
+    };
+  }
+
+  /** The generated class's simple name, e.g. {@code Gen17Model}. */
+  String name() {
+    return name;
+  }
+
+  /** The inputs' names, in declaration order (the order {@link #forward} takes them). */
+  List<String> inputNames() {
+    return runtime.graph().inputs().stream().map(InputSpec::name).toList();
+  }
+
+  /** The inputs' declared shapes, {@code -1} where {@code BATCH}. */
+  List<int[]> inputShapes() {
+    return runtime.graph().inputs().stream().map(i -> i.shape().dims()).toList();
+  }
+
+  /** The outputs' node names, in declaration order. */
+  List<String> outputNames() {
+    return runtime.graph().outputs();
+  }
+
+  /** Every argument of the MXNet symbol (inputs and parameters) in MXNet's order. */
+  List<String> argumentNames() {
+    return runtime.graph().arguments();
+  }
+
+  /** The model's MXNet symbol as JSON. */
+  String symbolJson() {
+    return runtime.symbolJson();
+  }
+
+  /** The parameters' names, in MXNet's argument order. */
+  List<String> paramNames() {
+    return runtime.slots().stream().map(ParameterStore.Slot::name).toList();
+  }
+
+  /** The auxiliary states' names (batch-norm moving averages). */
+  List<String> auxNames() {
+    return runtime.auxSlots().stream().map(ParameterStore.AuxSlot::name).toList();
+  }
+
+  /** Whether parameter {@code param} belongs to a {@code @Frozen} node. */
+  boolean isFrozen(String param) {
+    return runtime.isFrozen(param);
+  }
+
+  /** The current values of parameter {@code param}. */
+  float[] param(String param) {
+    return runtime.param(param).get();
+  }
+
+  /** Writes parameter {@code param} through the untyped runtime. */
+  void setParam(String param, float[] values) {
+    runtime.param(param).set(values);
+  }
+
+  /**
+   * Writes a parameter through the generated typed view, {@code params().<accessor>().set(..)},
+   * e.g. accessor {@code convWeight}.
+   */
+  void setParamTyped(String accessor, float[] values) {
+    Object params = call(model, "params");
+    ((Parameter) call(params, accessor)).set(values);
+  }
+
+  /** The accumulated gradient of parameter {@code param}. */
+  float[] grad(String param) {
+    return runtime.param(param).grad();
+  }
+
+  /** The current values of auxiliary state {@code aux}. */
+  float[] aux(String aux) {
+    return runtime.auxState(aux).get();
+  }
+
+  /** Chooses training or inference mode for the next forward passes. */
+  void setTraining(boolean training) {
+    model.setTraining(training);
+  }
+
+  /** Runs the forward pass; one array per output, in declaration order. */
+  NDArray[] forward(NDArray... inputs) {
+    return runtime.forward(inputs);
+  }
+
+  /** Back-propagates one head gradient per output; returns the input gradients. */
+  NDArray[] backward(NDArray... heads) {
+    return runtime.backward(heads);
+  }
+
+  /** One plain SGD step through the generated {@code update(float)}; gradients are zeroed. */
+  void update(float learningRate) {
+    model.update(learningRate);
+  }
+
+  /** Writes the checkpoint {@code prefix-symbol.json} and {@code prefix-0000.params}. */
+  void save(Path prefix) {
+    model.save(prefix);
+  }
+
+  /** Reads checkpoint {@code prefix} into this model (not a new one). */
+  void loadParams(Path prefix) {
+    runtime.loadParams(prefix);
+  }
+
+  /** Whether the model is a classifier (offers {@code classifier()}). */
+  boolean isClassifier() {
+    return model.isClassifier();
+  }
+
+  private Classifier classifier() {
+    return model.classifier();
+  }
+
+  /** The classifier's number of classes. */
+  int classes() {
+    return classifier().classes();
+  }
+
+  /**
+   * One {@code classifier().trainBatch} with plain SGD; returns the batch's mean loss and
+   * accuracy.
+   */
+  double[] trainClassifierBatch(float[] features, int[] labels, float learningRate) {
+    try (Sgd sgd = new Sgd(learningRate)) {
+      Classifier.Result r = classifier().trainBatch(features, labels, sgd);
+      return new double[] {r.meanLoss(), r.accuracy()};
+    }
+  }
+
+  /**
+   * {@code classifier().fit} with plain SGD over {@code features} ({@code featureSize} values per
+   * example), shuffled from {@code seed}, validating on the same data; returns each epoch's
+   * train loss and validation loss, {@code [epoch][2]}.
+   */
+  double[][] fitClassifier(float[] features, int[] labels, int featureSize, int batch,
+      int epochs, float learningRate, long seed) {
+    Dataset data = new Dataset(features, labels, featureSize, classes());
+    try (Sgd sgd = new Sgd(learningRate)) {
+      FitResult r = classifier().fit(DataLoader.of(data, batch).shuffled(seed), data, epochs,
+          sgd);
+      return r.epochs().stream()
+          .map(e -> new double[] {e.trainLoss(), e.validation().loss()})
+          .toArray(double[][]::new);
+    }
+  }
+
+  /** {@code classifier().evaluate}: mean loss and accuracy. */
+  double[] evaluateClassifier(float[] features, int[] labels, int featureSize) {
+    Evaluation e = classifier().evaluate(new Dataset(features, labels, featureSize, classes()));
+    return new double[] {e.loss(), e.accuracy()};
+  }
+
+  /** {@code classifier().predict}: the predicted class of every example. */
+  int[] predictClassifier(float[] features, int[] labels, int featureSize) {
+    return classifier().predict(new Dataset(features, labels, featureSize, classes()));
+  }
+
+  /** Frees every native handle of the model. */
+  @Override
+  public void close() {
+    model.close();
+  }
+
+  private static Class<?> modelClass(ClassLoader loader, String modelInterface) {
+    try {
+      return Class.forName(modelInterface + "Model", true, loader);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("no generated class " + modelInterface + "Model", e);
+    }
+  }
+
+  private static Object call(Object target, String method) {
+    return invoke(target, method, new Class<?>[0]);
+  }
+
+  private static Object invokeStatic(Class<?> type, String method, Class<?>[] types,
+      Object... args) {
+    try {
+      return run(type.getMethod(method, types), null, args);
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(type.getName() + " has no method " + method, e);
+    }
+  }
+
+  private static Object invoke(Object target, String method, Class<?>[] types,
+      Object... args) {
+    try {
+      return run(target.getClass().getMethod(method, types), target, args);
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(target.getClass().getName() + " has no method " + method,
+          e);
+    }
+  }
+
+  /** Calls {@code m}, rethrowing what the generated code threw as it was. */
+  private static Object run(Method m, Object target, Object... args) {
+    try {
+      return m.invoke(target, args);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("cannot call " + m, e);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(m + " threw", cause);
+    }
+  }
+}

@@ -1,0 +1,1112 @@
+package dev.kiln.differential;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Draws random <em>valid</em> Kiln models: one {@code long} seed gives one {@code @Model}
+ * interface (package {@value #PACKAGE}, named {@code Gen<seed>}) and the custom layers it uses.
+ *
+ * <p>The generator tracks every node's shape itself with the processor's rules ({@code
+ * ShapeRules}, {@code LayerRules}, which mirror MXNet 1.9.1's operators) and draws only
+ * attribute values those rules accept, so the processor rejecting a drawn model is a generator
+ * bug (or a processor bug). It covers the whole layer library: {@code @Dense} (units,
+ * activation, noBias, flatten), {@code @Conv2D} (1 to 64 filters, kernels 1 to 7, stride, pad,
+ * dilation, activation, noBias; one value or {@code {h, w}}), {@code @MaxPool} and {@code
+ * @AvgPool} (kernel, stride, pad), {@code @GlobalAvgPool} (rank 3 to 5), {@code @Flatten},
+ * {@code @Reshape} (every special value), {@code @Dropout}, {@code @BatchNorm} and {@code
+ * @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an indices input, {@code
+ * @Activation}, {@code @Softmax} (axis), {@code @Add} and {@code @Concat} (two or three
+ * operands, the same node twice through {@code @From}), {@code @Frozen}, {@code @Output},
+ * several inputs and outputs, classifiers, declaration order shuffled, and custom {@code @Layer}s
+ * whose forward bodies are drawn from the whole symbolic API.
+ *
+ * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the
+ * caller's, spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in
+ * any tensor and about {@value #MAC_BUDGET} multiply-adds per example in all, but convolutions
+ * do draw up to 64 filters and 7x7 kernels. Every model keeps the batch as its first dimension
+ * everywhere (no softmax, concatenation or reshape across it), so rows of a batch stay
+ * independent in inference.
+ */
+final class ModelGenerator {
+  /** The package of every generated model. */
+  static final String PACKAGE = "gen";
+  /** Largest number of values per example in any tensor. */
+  static final int MAX_VALUES = 8192;
+  /** Multiply-adds per example the convolutions and dense layers may spend in all. */
+  static final long MAC_BUDGET = 3_000_000;
+  private static final int MAX_SPATIAL = 20;
+  private static final String[] ACTS = {"RELU", "SIGMOID", "TANH", "SOFTRELU", "SOFTSIGN"};
+  /**
+   * Valid Java names that the generated classes also use for their own fields, locals and
+   * methods; the processor must keep them apart.
+   */
+  static final List<String> AWKWARD_NAMES = List.of("runtime", "out", "graph", "builder",
+      "params", "input", "exec", "model", "prefix", "init", "seed", "training", "grads",
+      "value", "values", "shape", "e", "x", "build", "forward", "summary", "create", "load");
+
+  /** A node of the model being drawn. */
+  private static final class Node {
+    final String name;
+    final String layer;
+    final List<String> annotations = new ArrayList<>();
+    final List<Node> inputs;
+    final int[] shape;
+    final boolean isInput;
+    boolean indices;
+    boolean hasParams;
+    int consumers;
+    boolean output;
+
+    Node(String name, String layer, String annotation, List<Node> inputs, int[] shape,
+        boolean isInput) {
+      this.name = name;
+      this.layer = layer;
+      this.annotations.add(annotation);
+      this.inputs = inputs;
+      this.shape = shape;
+      this.isInput = isInput;
+    }
+
+    int rank() {
+      return shape.length;
+    }
+
+    /** Values per example: the product of every dimension after the batch. */
+    int rest() {
+      int n = 1;
+      for (int i = 1; i < shape.length; i++) {
+        n *= shape[i];
+      }
+      return n;
+    }
+
+    int last() {
+      return shape[shape.length - 1];
+    }
+  }
+
+  private final long seed;
+  private final Random rng;
+  private final String model;
+  private final List<Node> nodes = new ArrayList<>();
+  private final Map<String, String> layers = new LinkedHashMap<>();
+  private final Set<String> names = new TreeSet<>();
+  private final List<String> features = new ArrayList<>();
+  private long macs;
+  private int counter;
+
+  private ModelGenerator(long seed) {
+    this.seed = seed;
+    this.rng = new Random(seed * 0x9E3779B97F4A7C15L + 7);
+    this.model = "Gen" + seed;
+  }
+
+  /** The model drawn from {@code seed}. */
+  static ModelCase generate(long seed) {
+    return new ModelGenerator(seed).draw();
+  }
+
+  private ModelCase draw() {
+    int inputCount = 1 + (rng.nextInt(100) < 25 ? 1 : 0) + (rng.nextInt(100) < 8 ? 1 : 0);
+    for (int i = 0; i < inputCount; i++) {
+      input();
+    }
+    int steps = 2 + rng.nextInt(10);
+    for (int s = 0; s < steps; s++) {
+      step(pickSource());
+    }
+    for (Node n : List.copyOf(nodes)) {
+      if (n.isInput && n.consumers == 0) {
+        step(n);
+      }
+    }
+    boolean classifier = rng.nextInt(100) < 40;
+    boolean strict = false;
+    if (classifier) {
+      strict = rng.nextBoolean();
+      classifierHead();
+    } else {
+      finishOutputs();
+    }
+    for (Node n : nodes) {
+      if (n.hasParams && !n.isInput && rng.nextInt(100) < 12) {
+        n.annotations.add(0, "@Frozen");
+        features.add("Frozen");
+      }
+    }
+    features.add("inputs=" + inputCount);
+    features.add("outputs=" + nodes.stream().filter(this::isOutput).count());
+    if (classifier) {
+      features.add(strict ? "classifier=true" : "classifier-shaped");
+    }
+    String init = DiffModel.INITS.get(rng.nextInt(DiffModel.INITS.size()));
+    Map<String, String> sources = new LinkedHashMap<>();
+    sources.put(PACKAGE + "." + model, render(strict));
+    sources.putAll(layers);
+    return new ModelCase(model, PACKAGE + "." + model, seed, false, init, sources, features);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Inputs
+
+  private void input() {
+    int kind = rng.nextInt(100);
+    if (kind < 40) {
+      int c = rng.nextInt(100) < 70 ? 1 + rng.nextInt(3) : 4 + rng.nextInt(5);
+      int h = spatial();
+      int w = rng.nextInt(100) < 60 ? h : spatial();
+      add(inputNode(new int[] {-1, c, h, w}), "Input.rank4");
+    } else if (kind < 62) {
+      add(inputNode(new int[] {-1, 1 + rng.nextInt(32)}), "Input.rank2");
+    } else if (kind < 80) {
+      add(inputNode(new int[] {-1, 1 + rng.nextInt(6), 1 + rng.nextInt(12)}), "Input.rank3");
+    } else if (kind < 85) {
+      add(inputNode(new int[] {-1, 1 + rng.nextInt(3), 1 + rng.nextInt(4), 1 + rng.nextInt(4),
+          1 + rng.nextInt(4)}), "Input.rank5");
+    } else {
+      int[] shape = rng.nextInt(100) < 80 ? new int[] {-1, 1 + rng.nextInt(6)}
+          : new int[] {-1, 1 + rng.nextInt(3), 1 + rng.nextInt(4)};
+      Node in = inputNode(shape);
+      in.indices = true;
+      add(in, "Input.indices");
+      embedding(in);
+    }
+  }
+
+  private int spatial() {
+    int r = rng.nextInt(100);
+    return r < 10 ? 1 + rng.nextInt(3) : r < 80 ? 4 + rng.nextInt(9) : 13 + rng.nextInt(4);
+  }
+
+  private Node inputNode(int[] shape) {
+    // An input named build (known-defects/InputNamedBuild) breaks the generated XGraph; the
+    // other awkward names must work for inputs too.
+    String name = name("in");
+    while (name.equals("build")) {
+      name = name("in");
+    }
+    return new Node(name, "Input", "@Input(shape = " + shapeText(shape) + ")", List.of(),
+        shape, true);
+  }
+
+  private static String shapeText(int[] shape) {
+    return Arrays.stream(shape).mapToObj(d -> d == -1 ? "BATCH" : Integer.toString(d))
+        .collect(Collectors.joining(", ", "{", "}"));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The main loop
+
+  private Node pickSource() {
+    List<Node> usable = nodes.stream().filter(n -> !n.indices).toList();
+    int r = rng.nextInt(100);
+    if (r < 50) {
+      return usable.get(usable.size() - 1);
+    }
+    List<Node> dangling = usable.stream().filter(n -> n.consumers == 0).toList();
+    if (r < 80 && !dangling.isEmpty()) {
+      return dangling.get(rng.nextInt(dangling.size()));
+    }
+    return usable.get(rng.nextInt(usable.size()));
+  }
+
+  /** Applies one drawn operation to {@code x}; retries with another when one does not apply. */
+  private void step(Node x) {
+    for (int attempt = 0; attempt < 20; attempt++) {
+      String op = pickOp(x);
+      Node made = switch (op) {
+        case "Dense" -> dense(x, -1);
+        case "Conv2D" -> conv(x);
+        case "MaxPool", "AvgPool" -> pool(x, op);
+        case "GlobalAvgPool" -> globalPool(x);
+        case "Flatten" -> flatten(x);
+        case "Reshape" -> reshape(x);
+        case "Dropout" -> dropout(x);
+        case "BatchNorm" -> batchNorm(x);
+        case "LayerNorm" -> layerNorm(x);
+        case "Activation" -> activation(x);
+        case "Softmax" -> softmax(x);
+        case "Add" -> addNode(x);
+        case "Concat" -> concat(x);
+        case "Custom" -> custom(x);
+        default -> throw new IllegalStateException(op);
+      };
+      if (made != null) {
+        return;
+      }
+    }
+    activation(x);
+  }
+
+  private String pickOp(Node x) {
+    Map<String, Integer> w = new LinkedHashMap<>();
+    switch (x.rank()) {
+      case 4 -> {
+        w.put("Conv2D", 30);
+        w.put("MaxPool", 10);
+        w.put("AvgPool", 8);
+        w.put("GlobalAvgPool", 4);
+        w.put("BatchNorm", 8);
+        w.put("LayerNorm", 3);
+        w.put("Flatten", 4);
+        w.put("Reshape", 5);
+        w.put("Dense", 6);
+      }
+      case 3 -> {
+        w.put("Dense", 15);
+        w.put("LayerNorm", 6);
+        w.put("BatchNorm", 4);
+        w.put("GlobalAvgPool", 3);
+        w.put("Flatten", 5);
+        w.put("Reshape", 8);
+        w.put("Custom", 6);
+      }
+      case 2 -> {
+        w.put("Dense", 25);
+        w.put("BatchNorm", 5);
+        w.put("LayerNorm", 5);
+        w.put("Reshape", 8);
+        w.put("Custom", 12);
+      }
+      default -> {
+        w.put("GlobalAvgPool", 10);
+        w.put("BatchNorm", 3);
+        w.put("Flatten", 4);
+        w.put("Reshape", 3);
+        w.put("Dense", 3);
+      }
+    }
+    w.put("Activation", 5);
+    w.put("Dropout", 4);
+    w.put("Softmax", 2);
+    w.put("Add", 6);
+    w.put("Concat", 6);
+    int total = w.values().stream().mapToInt(Integer::intValue).sum();
+    int r = rng.nextInt(total);
+    for (Map.Entry<String, Integer> e : w.entrySet()) {
+      r -= e.getValue();
+      if (r < 0) {
+        return e.getKey();
+      }
+    }
+    throw new IllegalStateException();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Layers
+
+  /** {@code @Dense}; {@code units} is drawn when negative, else fixed (or no node). */
+  private Node dense(Node x, int units) {
+    return dense(x, units, x.rank() == 2 || rng.nextInt(100) < 65);
+  }
+
+  /** {@code @Dense} with {@code flatten} as given. */
+  private Node dense(Node x, int units, boolean flatten) {
+    int in = flatten ? x.rest() : x.last();
+    int rows = flatten ? 1 : x.rest() / x.last();
+    int u = units > 0 ? units : pickUnits();
+    long left = MAC_BUDGET - macs;
+    if ((long) in * u * rows > left) {
+      if (units > 0) {
+        return null;
+      }
+      u = (int) Math.max(1, Math.min(u, left / ((long) in * rows)));
+    }
+    int[] shape;
+    if (flatten) {
+      shape = new int[] {-1, u};
+    } else {
+      shape = x.shape.clone();
+      shape[shape.length - 1] = u;
+    }
+    if (values(shape) > MAX_VALUES) {
+      return null;
+    }
+    macs += (long) in * u * rows;
+    Attrs a = new Attrs("Dense").put("units", u);
+    String act = maybeAct(40);
+    if (act != null) {
+      a.put("activation", "Act." + act);
+      features.add("Dense.activation=" + act);
+    }
+    if (rng.nextInt(100) < 20) {
+      a.put("noBias", true);
+      features.add("Dense.noBias");
+    }
+    if (!flatten) {
+      a.put("flatten", false);
+      features.add("Dense.flatten=false");
+    } else if (rng.nextInt(100) < 10) {
+      a.put("flatten", true);
+    }
+    features.add("Dense");
+    Node n = node("dense", "Dense", a.text(), List.of(x), shape);
+    n.hasParams = true;
+    return n;
+  }
+
+  private int pickUnits() {
+    int r = rng.nextInt(100);
+    return r < 10 ? 1 + rng.nextInt(2) : r < 85 ? 3 + rng.nextInt(14) : 17 + rng.nextInt(16);
+  }
+
+  private String maybeAct(int nonePercent) {
+    return rng.nextInt(100) < nonePercent ? null : ACTS[rng.nextInt(ACTS.length)];
+  }
+
+  private Node conv(Node x) {
+    if (x.rank() != 4) {
+      return null;
+    }
+    int c = x.shape[1];
+    int[] pad = pair(() -> rng.nextInt(100) < 55 ? 0 : rng.nextInt(4));
+    int[] kernel = new int[2];
+    int[] dilation = new int[2];
+    int[] stride = pair(() -> rng.nextInt(100) < 65 ? 1 : 2 + rng.nextInt(2));
+    boolean dilate = rng.nextInt(100) < 20;
+    boolean kernelPair = rng.nextInt(100) < 35;
+    boolean dilationPair = rng.nextBoolean();
+    int[] out = new int[2];
+    for (int axis = 0; axis < 2; axis++) {
+      int padded = x.shape[2 + axis] + 2 * pad[axis];
+      int k = axis == 1 && !kernelPair && kernel[0] <= padded ? kernel[0]
+          : 1 + rng.nextInt(Math.min(7, padded));
+      int maxD = k == 1 ? 3 : Math.min(3, (padded - 1) / (k - 1));
+      int d = !dilate ? 1 : axis == 1 && !dilationPair && dilation[0] <= maxD ? dilation[0]
+          : 1 + rng.nextInt(maxD);
+      int span = d * (k - 1) + 1;
+      kernel[axis] = k;
+      dilation[axis] = d;
+      out[axis] = (padded - span) / stride[axis] + 1;
+      if (out[axis] > MAX_SPATIAL) {
+        return null;
+      }
+    }
+    // Multiples of 8 as real networks use (and oneDNN's blocked kernels need: only then does it
+    // reorder the weight in place, which issue 8 was about), and any other count.
+    int r = rng.nextInt(100);
+    int filters = r < 45 ? 8 * (1 + rng.nextInt(8)) : r < 65 ? 32 + rng.nextInt(33)
+        : 1 + rng.nextInt(31);
+    long perFilter = (long) c * kernel[0] * kernel[1] * out[0] * out[1];
+    long left = MAC_BUDGET - macs;
+    while (filters > 1 && (perFilter * filters > left
+        || (long) filters * out[0] * out[1] > MAX_VALUES)) {
+      filters = filters > 8 && filters % 8 == 0 ? filters - 8 : filters / 2;
+    }
+    if ((long) filters * out[0] * out[1] > MAX_VALUES) {
+      return null;
+    }
+    macs += perFilter * filters;
+    Attrs a = new Attrs("Conv2D").put("filters", filters)
+        .put("kernel", window(kernel, kernelPair));
+    if (stride[0] != 1 || stride[1] != 1 || rng.nextInt(100) < 10) {
+      a.put("stride", window(stride, stride[0] != stride[1] || rng.nextBoolean()));
+      features.add("Conv2D.stride");
+    }
+    if (pad[0] != 0 || pad[1] != 0 || rng.nextInt(100) < 10) {
+      a.put("pad", window(pad, pad[0] != pad[1] || rng.nextBoolean()));
+      features.add("Conv2D.pad");
+    }
+    if (dilation[0] != 1 || dilation[1] != 1) {
+      a.put("dilation", window(dilation, dilation[0] != dilation[1] || dilationPair));
+      features.add("Conv2D.dilation");
+    }
+    String act = maybeAct(45);
+    if (act != null) {
+      a.put("activation", "Act." + act);
+      features.add("Conv2D.activation=" + act);
+    }
+    if (rng.nextInt(100) < 20) {
+      a.put("noBias", true);
+      features.add("Conv2D.noBias");
+    }
+    features.add("Conv2D");
+    features.add("Conv2D.filters=" + (filters >= 32 ? "32-64" : filters >= 8 ? "8-31" : "1-7"));
+    features.add("Conv2D.kernel=" + Math.max(kernel[0], kernel[1]));
+    if (kernelPair && kernel[0] != kernel[1]) {
+      features.add("Conv2D.kernel={h,w}");
+    }
+    Node n = node("conv", "Conv2D", a.text(),
+        List.of(x), new int[] {-1, filters, out[0], out[1]});
+    n.hasParams = true;
+    return n;
+  }
+
+  /** A convolution that keeps the spatial size: odd kernel, padding (k-1)/2, stride 1. */
+  private Node sameConv(Node x, int filters) {
+    int k = 1 + 2 * rng.nextInt(3);
+    int p = (k - 1) / 2;
+    long cost = (long) x.shape[1] * k * k * x.shape[2] * x.shape[3] * filters;
+    if (cost > MAC_BUDGET - macs) {
+      return null;
+    }
+    macs += cost;
+    Attrs a = new Attrs("Conv2D").put("filters", filters).put("kernel", Integer.toString(k));
+    if (p > 0) {
+      a.put("pad", Integer.toString(p));
+    }
+    String act = maybeAct(50);
+    if (act != null) {
+      a.put("activation", "Act." + act);
+    }
+    features.add("Conv2D");
+    Node n = node("conv", "Conv2D", a.text(), List.of(x),
+        new int[] {-1, filters, x.shape[2], x.shape[3]});
+    n.hasParams = true;
+    return n;
+  }
+
+  private Node pool(Node x, String type) {
+    if (x.rank() != 4) {
+      return null;
+    }
+    boolean pairs = rng.nextInt(100) < 30;
+    int[] kernel = new int[2];
+    int[] pad = new int[2];
+    int[] stride = new int[2];
+    boolean explicitStride = rng.nextInt(100) < 50;
+    int[] out = new int[2];
+    for (int axis = 0; axis < 2; axis++) {
+      int size = x.shape[2 + axis];
+      int k = pairs || axis == 0 ? 1 + rng.nextInt(Math.min(5, size)) : Math.min(kernel[0], size);
+      int p = rng.nextInt(100) < 70 ? 0 : rng.nextInt(k);
+      if (!pairs && axis == 1) {
+        p = Math.min(pad[0], k - 1);
+      }
+      int s = explicitStride ? 1 + rng.nextInt(3) : k;
+      if (explicitStride && !pairs && axis == 1) {
+        s = stride[0];
+      }
+      kernel[axis] = k;
+      pad[axis] = p;
+      stride[axis] = s;
+      out[axis] = (size + 2 * p - k) / s + 1;
+    }
+    Attrs a = new Attrs(type).put("kernel", window(kernel, pairs));
+    if (explicitStride) {
+      a.put("stride", window(stride, pairs || rng.nextInt(100) < 20));
+      features.add(type + ".stride");
+    }
+    if (pad[0] != 0 || pad[1] != 0) {
+      a.put("pad", window(pad, pairs || rng.nextInt(100) < 20));
+      features.add(type + ".pad");
+    }
+    features.add(type);
+    return node(type.equals("MaxPool") ? "maxpool" : "avgpool", type, a.text(), List.of(x),
+        new int[] {-1, x.shape[1], out[0], out[1]});
+  }
+
+  /** A pooling window that keeps the spatial size: kernel 3, stride 1, pad 1 (or kernel 1). */
+  private Node samePool(Node x) {
+    String type = rng.nextBoolean() ? "MaxPool" : "AvgPool";
+    boolean three = x.shape[2] >= 1 && rng.nextBoolean();
+    String attrs = three ? "kernel = 3, stride = 1, pad = 1" : "kernel = 1";
+    features.add(type);
+    return node(type.equals("MaxPool") ? "maxpool" : "avgpool", type,
+        "@" + type + "(" + attrs + ")", List.of(x), x.shape.clone());
+  }
+
+  private Node globalPool(Node x) {
+    if (x.rank() < 3 || x.rank() > 5) {
+      return null;
+    }
+    int[] shape = new int[x.rank()];
+    Arrays.fill(shape, 1);
+    shape[0] = -1;
+    shape[1] = x.shape[1];
+    features.add("GlobalAvgPool");
+    features.add("GlobalAvgPool.rank" + x.rank());
+    return node("gap", "GlobalAvgPool", "@GlobalAvgPool", List.of(x), shape);
+  }
+
+  private Node flatten(Node x) {
+    features.add("Flatten");
+    return node("flat", "Flatten", "@Flatten", List.of(x), new int[] {-1, x.rest()});
+  }
+
+  private Node reshape(Node x) {
+    int rest = x.rest();
+    List<String> spec = new ArrayList<>();
+    int[] shape;
+    int form = rng.nextInt(100);
+    if (form < 15 && x.rank() >= 3) {
+      // {0, -3, -2}: merge dimensions 1 and 2, copy the rest.
+      spec.addAll(List.of(copy(), merge(), copyRest()));
+      shape = new int[x.rank() - 1];
+      shape[0] = -1;
+      shape[1] = x.shape[1] * x.shape[2];
+      System.arraycopy(x.shape, 3, shape, 2, x.rank() - 3);
+      features.add("Reshape.MERGE");
+    } else if (form < 30 && divisors(x.shape[1]).size() > 2) {
+      // {0, -4, a, b, -2} with one of a, b possibly -1: split dimension 1.
+      List<Integer> ds = divisors(x.shape[1]);
+      int a = ds.get(rng.nextInt(ds.size()));
+      int b = x.shape[1] / a;
+      int infer = rng.nextInt(3);
+      spec.addAll(List.of(copy(), split(), infer == 0 ? "-1" : Integer.toString(a),
+          infer == 1 ? "-1" : Integer.toString(b), copyRest()));
+      shape = new int[x.rank() + 1];
+      shape[0] = -1;
+      shape[1] = a;
+      shape[2] = b;
+      System.arraycopy(x.shape, 2, shape, 3, x.rank() - 2);
+      features.add("Reshape.SPLIT");
+    } else if (form < 40 && x.rank() >= 3) {
+      // {0, 0, -1}: keep dimension 1, infer the rest.
+      spec.addAll(List.of(copy(), copy(), infer()));
+      shape = new int[] {-1, x.shape[1], rest / x.shape[1]};
+      features.add("Reshape.COPY");
+    } else if (form < 45) {
+      // {BATCH, -2}: infer the batch, copy the rest: the identity.
+      spec.addAll(List.of("BATCH", copyRest()));
+      shape = x.shape.clone();
+      features.add("Reshape.COPY_REST");
+    } else {
+      int[] target = factor(rest, 1 + rng.nextInt(3));
+      boolean inferBatch = rng.nextInt(100) < 35;
+      int inferAt = !inferBatch && rng.nextInt(100) < 40 ? rng.nextInt(target.length) : -1;
+      spec.add(inferBatch ? "BATCH" : copy());
+      for (int i = 0; i < target.length; i++) {
+        spec.add(i == inferAt ? infer() : Integer.toString(target[i]));
+      }
+      shape = new int[target.length + 1];
+      shape[0] = -1;
+      System.arraycopy(target, 0, shape, 1, target.length);
+      features.add(inferBatch ? "Reshape.BATCH" : inferAt >= 0 ? "Reshape.INFER"
+          : "Reshape.explicit");
+    }
+    features.add("Reshape");
+    features.add("Reshape.rank" + x.rank() + "to" + shape.length);
+    return node("reshape", "Reshape", "@Reshape(shape = {" + String.join(", ", spec) + "})",
+        List.of(x), shape);
+  }
+
+  private String copy() {
+    return rng.nextBoolean() ? "0" : "Reshape.COPY";
+  }
+
+  private String infer() {
+    return rng.nextBoolean() ? "-1" : "Reshape.INFER";
+  }
+
+  private String copyRest() {
+    return rng.nextBoolean() ? "-2" : "Reshape.COPY_REST";
+  }
+
+  private String merge() {
+    return rng.nextBoolean() ? "-3" : "Reshape.MERGE";
+  }
+
+  private String split() {
+    return rng.nextBoolean() ? "-4" : "Reshape.SPLIT";
+  }
+
+  private static List<Integer> divisors(int n) {
+    List<Integer> ds = new ArrayList<>();
+    for (int d = 1; d <= n; d++) {
+      if (n % d == 0) {
+        ds.add(d);
+      }
+    }
+    return ds;
+  }
+
+  /** {@code n} as a product of {@code parts} factors (some may be 1). */
+  private int[] factor(int n, int parts) {
+    int[] out = new int[parts];
+    int left = n;
+    for (int i = 0; i < parts - 1; i++) {
+      List<Integer> ds = divisors(left);
+      out[i] = ds.get(rng.nextInt(ds.size()));
+      left /= out[i];
+    }
+    out[parts - 1] = left;
+    List<Integer> shuffled = new ArrayList<>(Arrays.stream(out).boxed().toList());
+    Collections.shuffle(shuffled, rng);
+    return shuffled.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private Node dropout(Node x) {
+    double[] rates = {0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9};
+    double rate = rng.nextInt(100) < 80 ? rates[rng.nextInt(rates.length)]
+        : Math.round(rng.nextDouble() * 90) / 100.0;
+    String text = rate == 0.5 && rng.nextBoolean() ? "@Dropout" : "@Dropout(rate = " + rate + ")";
+    features.add("Dropout");
+    features.add(rate == 0 ? "Dropout.rate=0" : rate < 0.5 ? "Dropout.rate<0.5"
+        : rate == 0.5 ? "Dropout.rate=0.5" : "Dropout.rate>0.5");
+    return node("drop", "Dropout", text, List.of(x), x.shape.clone());
+  }
+
+  /** A non-batch axis of {@code x}, written as a positive or a negative index. */
+  private int axis(Node x, int preferred) {
+    int a = preferred > 0 && rng.nextInt(100) < 60 ? preferred : 1 + rng.nextInt(x.rank() - 1);
+    return rng.nextInt(100) < 30 ? a - x.rank() : a;
+  }
+
+  private Node batchNorm(Node x) {
+    Attrs at = new Attrs("BatchNorm");
+    // On rank 4 only the channels: MXNet 1.9.1 fails the backward pass of a batch norm over
+    // another axis of a convolution's oneDNN output (known-defects/ConvBatchNormLastAxis).
+    int axis = x.rank() == 4 ? (rng.nextInt(100) < 20 ? -3 : 1) : axis(x, 1);
+    if (axis != 1 || rng.nextInt(100) < 10) {
+      at.put("axis", axis);
+      features.add("BatchNorm.axis");
+    }
+    if (rng.nextBoolean()) {
+      at.put("eps", epsilon());
+      features.add("BatchNorm.eps");
+    }
+    if (rng.nextBoolean()) {
+      double[] ms = {0, 0.5, 0.9, 0.99, 1};
+      at.put("momentum", Double.toString(ms[rng.nextInt(ms.length)]));
+      features.add("BatchNorm.momentum");
+    }
+    features.add("BatchNorm");
+    Node n = node("bn", "BatchNorm", at.text(), List.of(x), x.shape.clone());
+    n.hasParams = true;
+    return n;
+  }
+
+  private String epsilon() {
+    String[] es = {"1e-5", "1e-4", "1e-3", "0.01", "2e-5"};
+    return es[rng.nextInt(es.length)];
+  }
+
+  private Node layerNorm(Node x) {
+    Attrs at = new Attrs("LayerNorm");
+    int axis = axis(x, x.rank() - 1);
+    if (axis != -1 || rng.nextInt(100) < 10) {
+      at.put("axis", axis);
+      features.add("LayerNorm.axis");
+    }
+    if (rng.nextBoolean()) {
+      at.put("eps", epsilon());
+      features.add("LayerNorm.eps");
+    }
+    features.add("LayerNorm");
+    Node n = node("ln", "LayerNorm", at.text(), List.of(x), x.shape.clone());
+    n.hasParams = true;
+    return n;
+  }
+
+  private void embedding(Node indices) {
+    int inputDim = 2 + rng.nextInt(29);
+    int outputDim = 1 + rng.nextInt(16);
+    int[] shape = Arrays.copyOf(indices.shape, indices.rank() + 1);
+    shape[shape.length - 1] = outputDim;
+    features.add("Embedding");
+    Node n = node("embed", "Embedding", "@Embedding(inputDim = " + inputDim + ", outputDim = "
+        + outputDim + ")", List.of(indices), shape);
+    n.hasParams = true;
+  }
+
+  private Node activation(Node x) {
+    String act = ACTS[rng.nextInt(ACTS.length)];
+    features.add("Activation");
+    features.add("Activation=" + act);
+    return node("act", "Activation", "@Activation(Act." + act + ")", List.of(x),
+        x.shape.clone());
+  }
+
+  private Node softmax(Node x) {
+    int r = rng.nextInt(100);
+    String text;
+    if (x.rank() == 4 && fromConvolution(x)) {
+      // Not over the last axis, which oneDNN runs: MXNet 1.9.1 crashes there when the
+      // convolution's output is also a model output (known-defects/ConvOutputSoftmax).
+      int a = 1 + rng.nextInt(2);
+      text = "@Softmax(axis = " + (rng.nextBoolean() ? a : a - 4) + ")";
+      features.add("Softmax.axis");
+    } else if (r < 50) {
+      text = "@Softmax";
+    } else {
+      text = "@Softmax(axis = " + axis(x, x.rank() - 1) + ")";
+      features.add("Softmax.axis");
+    }
+    features.add("Softmax");
+    return node("softmax", "Softmax", text, List.of(x), x.shape.clone());
+  }
+
+  /** Whether a convolution made {@code x}, through layers that keep a rank-4 tensor. */
+  private static boolean fromConvolution(Node x) {
+    if (x.layer.equals("Conv2D")) {
+      return true;
+    }
+    return x.rank() == 4 && !x.layer.equals("Reshape")
+        && x.inputs.stream().anyMatch(ModelGenerator::fromConvolution);
+  }
+
+  /** A node of {@code x}'s exact shape made from it, for a second operand of add or concat. */
+  private Node sibling(Node x) {
+    for (int attempt = 0; attempt < 10; attempt++) {
+      int r = rng.nextInt(100);
+      Node n;
+      if (r < 25) {
+        n = activation(x);
+      } else if (r < 35) {
+        n = dropout(x);
+      } else if (r < 45) {
+        n = batchNorm(x);
+      } else if (r < 55) {
+        n = layerNorm(x);
+      } else if (r < 75 && x.rank() == 4) {
+        n = rng.nextBoolean() ? sameConv(x, x.shape[1]) : samePool(x);
+      } else if (r < 85) {
+        n = x.rank() == 2 ? dense(x, x.last()) : denseLast(x, x.last());
+      } else if (r < 95 && x.rank() == 2) {
+        n = custom(x, x.last());
+      } else {
+        n = null;
+      }
+      if (n != null) {
+        return n;
+      }
+    }
+    return activation(x);
+  }
+
+  /** {@code @Dense(flatten = false)}: only the last dimension changes, to {@code units}. */
+  private Node denseLast(Node x, int units) {
+    long cost = (long) x.rest() * units;
+    if (cost > MAC_BUDGET - macs) {
+      return null;
+    }
+    macs += cost;
+    int[] shape = x.shape.clone();
+    shape[shape.length - 1] = units;
+    if (values(shape) > MAX_VALUES) {
+      return null;
+    }
+    Attrs a = new Attrs("Dense").put("units", units).put("flatten", false);
+    String act = maybeAct(50);
+    if (act != null) {
+      a.put("activation", "Act." + act);
+    }
+    features.add("Dense");
+    features.add("Dense.flatten=false");
+    Node n = node("dense", "Dense", a.text(), List.of(x), shape);
+    n.hasParams = true;
+    return n;
+  }
+
+  private Node addNode(Node x) {
+    List<Node> operands = new ArrayList<>();
+    operands.add(x);
+    int count = rng.nextInt(100) < 75 ? 2 : 3;
+    while (operands.size() < count) {
+      List<Node> same = nodes.stream()
+          .filter(n -> !n.indices && Arrays.equals(n.shape, x.shape))
+          .toList();
+      int r = rng.nextInt(100);
+      if (r < 15) {
+        operands.add(x);
+        features.add("Add.sameTwice");
+      } else if (r < 50 && same.size() > 1) {
+        operands.add(same.get(rng.nextInt(same.size())));
+      } else {
+        operands.add(sibling(x));
+      }
+    }
+    Collections.shuffle(operands, rng);
+    features.add("Add");
+    features.add("Add.operands=" + operands.size());
+    return node("add", "Add", "@Add", operands, x.shape.clone());
+  }
+
+  private Node concat(Node x) {
+    int axis = 1 + rng.nextInt(x.rank() - 1);
+    List<Node> operands = new ArrayList<>();
+    operands.add(x);
+    int count = rng.nextInt(100) < 75 ? 2 : 3;
+    int total = x.shape[axis];
+    while (operands.size() < count) {
+      List<Node> fits = nodes.stream().filter(n -> !n.indices && fitsConcat(n, x, axis))
+          .toList();
+      int r = rng.nextInt(100);
+      Node o;
+      if (r < 15) {
+        o = x;
+        features.add("Concat.sameTwice");
+      } else if (r < 50 && fits.size() > 1) {
+        o = fits.get(rng.nextInt(fits.size()));
+      } else if (r < 75 && axis == 1 && x.rank() == 4) {
+        o = sameConv(x, 1 + rng.nextInt(16));
+      } else if (r < 75 && axis == x.rank() - 1) {
+        o = x.rank() == 2 ? dense(x, pickUnits()) : denseLast(x, pickUnits());
+      } else {
+        o = sibling(x);
+      }
+      if (o == null || !fitsConcat(o, x, axis)) {
+        o = sibling(x);
+      }
+      operands.add(o);
+      total += o.shape[axis];
+    }
+    int[] shape = x.shape.clone();
+    shape[axis] = total;
+    if (values(shape) > MAX_VALUES) {
+      return null;
+    }
+    Collections.shuffle(operands, rng);
+    String text;
+    if (axis == 1 && rng.nextBoolean()) {
+      text = "@Concat";
+    } else {
+      text = "@Concat(axis = " + (rng.nextInt(100) < 30 ? axis - x.rank() : axis) + ")";
+      features.add("Concat.axis");
+    }
+    features.add("Concat");
+    features.add("Concat.operands=" + operands.size());
+    return node("concat", "Concat", text, operands, shape);
+  }
+
+  private static boolean fitsConcat(Node n, Node x, int axis) {
+    if (n.rank() != x.rank()) {
+      return false;
+    }
+    for (int i = 1; i < x.rank(); i++) {
+      if (i != axis && n.shape[i] != x.shape[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Node custom(Node x) {
+    return custom(x, -1);
+  }
+
+  /**
+   * A custom {@code @Layer} drawn for this model over a rank-2 or rank-3 input, its body a
+   * random chain of {@code Sym} operations; {@code width} fixes the output's last dimension
+   * (rank 2 only) when positive.
+   */
+  private Node custom(Node x, int width) {
+    if (x.rank() != 2 && x.rank() != 3) {
+      return null;
+    }
+    CustomLayer layer = new CustomLayer(model + "L" + (layers.size() + 1), x.shape, width, rng);
+    if (layer.macs() > MAC_BUDGET - macs || values(layer.outputShape()) > MAX_VALUES) {
+      return null;
+    }
+    macs += layer.macs();
+    layers.put(PACKAGE + "." + layer.name(), layer.source(model, seed));
+    features.add("Custom");
+    features.addAll(layer.features());
+    Node n = node("custom", "Custom", layer.useSite(), List.of(x), layer.outputShape());
+    n.hasParams = layer.hasParams();
+    return n;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Outputs
+
+  /** Turns every dangling node into a {@code [BATCH, k]} vector, concatenates, dense, softmax. */
+  private void classifierHead() {
+    List<Node> vectors = new ArrayList<>();
+    for (Node d : dangling()) {
+      Node v = d;
+      if (v.rank() == 4 && rng.nextBoolean()) {
+        v = globalPool(v);
+      }
+      if (v.rank() != 2) {
+        v = rng.nextInt(100) < 70 ? flatten(v) : dense(v, -1, true);
+        if (v == null) {
+          v = flatten(d);
+        }
+      }
+      vectors.add(v);
+    }
+    Node features = vectors.get(0);
+    if (vectors.size() > 1) {
+      int[] shape = {-1, vectors.stream().mapToInt(n -> n.shape[1]).sum()};
+      features = node("concat", "Concat", rng.nextBoolean() ? "@Concat" : "@Concat(axis = -1)",
+          vectors, shape);
+      this.features.add("Concat");
+    }
+    int classes = 2 + rng.nextInt(9);
+    Node logits = node("logits", "Dense", "@Dense(units = " + classes + ")", List.of(features),
+        new int[] {-1, classes});
+    logits.hasParams = true;
+    macs += (long) features.shape[1] * classes;
+    String[] axes = {"@Softmax", "@Softmax(axis = 1)", "@Softmax(axis = -1)"};
+    node("probs", "Softmax", axes[rng.nextInt(axes.length)], List.of(logits),
+        new int[] {-1, classes});
+    this.features.add("Softmax");
+  }
+
+  private List<Node> dangling() {
+    return nodes.stream().filter(n -> !n.isInput && n.consumers == 0).toList();
+  }
+
+  /**
+   * Every dangling node is an output; beyond four they are merged first. The others are marked
+   * {@code @Output} (most of the time; otherwise the processor warns and still outputs them),
+   * and now and then a consumed node is marked too.
+   */
+  private void finishOutputs() {
+    while (dangling().size() > 4) {
+      List<Node> d = dangling();
+      Node a = d.get(0).rank() == 2 ? d.get(0) : flatten(d.get(0));
+      Node b = d.get(1).rank() == 2 ? d.get(1) : flatten(d.get(1));
+      node("concat", "Concat", "@Concat", List.of(a, b), new int[] {-1, a.shape[1] + b.shape[1]});
+      features.add("Concat");
+    }
+    if (rng.nextInt(100) < 15) {
+      softmax(nodes.get(nodes.size() - 1));
+    }
+    Node last = nodes.get(nodes.size() - 1);
+    for (Node n : dangling()) {
+      if (n != last && rng.nextInt(100) < 80) {
+        n.output = true;
+        n.annotations.add(0, "@Output");
+        features.add("Output.dangling");
+      } else if (n != last) {
+        features.add("UnusedNode");
+      }
+    }
+    int extra = 0;
+    for (Node n : nodes) {
+      if (!n.isInput && n.consumers > 0 && extra < 2 && rng.nextInt(100) < 8) {
+        n.output = true;
+        n.annotations.add(0, "@Output");
+        features.add("Output.consumed");
+        extra++;
+      }
+    }
+  }
+
+  private boolean isOutput(Node n) {
+    return !n.isInput && (n.consumers == 0 || n.output);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Bookkeeping and rendering
+
+  private Node node(String prefix, String layer, String annotation, List<Node> inputs,
+      int[] shape) {
+    Node n = new Node(name(prefix), layer, annotation, List.copyOf(inputs), shape, false);
+    add(n, null);
+    return n;
+  }
+
+  private void add(Node n, String feature) {
+    for (Node in : n.inputs) {
+      in.consumers++;
+    }
+    nodes.add(n);
+    if (feature != null) {
+      features.add(feature);
+    }
+  }
+
+  private String name(String prefix) {
+    String n;
+    if (rng.nextInt(100) < 6) {
+      n = AWKWARD_NAMES.get(rng.nextInt(AWKWARD_NAMES.size()));
+      if (!names.contains(n)) {
+        names.add(n);
+        features.add("awkwardName");
+        return n;
+      }
+    }
+    do {
+      n = prefix + (++counter);
+    } while (!names.add(n));
+    return n;
+  }
+
+  private int[] pair(java.util.function.IntSupplier draw) {
+    int a = draw.getAsInt();
+    return new int[] {a, rng.nextInt(100) < 70 ? a : draw.getAsInt()};
+  }
+
+  private static String window(int[] v, boolean pair) {
+    return pair || v[0] != v[1] ? "{" + v[0] + ", " + v[1] + "}" : Integer.toString(v[0]);
+  }
+
+  private static long values(int[] shape) {
+    long n = 1;
+    for (int i = 1; i < shape.length; i++) {
+      n *= shape[i];
+    }
+    return n;
+  }
+
+  private String render(boolean classifier) {
+    List<Node> order = new ArrayList<>(nodes);
+    if (rng.nextInt(100) < 20) {
+      Node last = order.remove(order.size() - 1);
+      Collections.shuffle(order, rng);
+      order.add(last);
+      features.add("shuffledDeclarations");
+    }
+    StringBuilder s = new StringBuilder();
+    s.append("package ").append(PACKAGE).append(";\n\n");
+    s.append("import static dev.kiln.annotations.Dim.BATCH;\n\n");
+    s.append("import dev.kiln.annotations.*;\n\n");
+    s.append("/** Drawn by the differential suite's generator from seed ").append(seed)
+        .append(". */\n");
+    s.append(classifier ? "@Model(classifier = true)\n" : "@Model\n");
+    s.append("public interface ").append(model).append(" {\n");
+    Function<Node, String> params = n -> {
+      List<String> ps = new ArrayList<>();
+      Set<String> taken = new TreeSet<>();
+      for (Node in : n.inputs) {
+        boolean rename = taken.contains(in.name) || rng.nextInt(100) < 12;
+        if (rename) {
+          String p;
+          int k = 0;
+          do {
+            p = "arg" + k++;
+          } while (taken.contains(p) || names.contains(p));
+          taken.add(p);
+          ps.add("@From(\"" + in.name + "\") Sym " + p);
+          features.add("From");
+        } else {
+          taken.add(in.name);
+          ps.add("Sym " + in.name);
+        }
+      }
+      return String.join(", ", ps);
+    };
+    for (Node n : order) {
+      s.append('\n');
+      for (String a : n.annotations) {
+        s.append("  ").append(a).append('\n');
+      }
+      s.append("  Sym ").append(n.name).append('(').append(params.apply(n)).append(");\n");
+    }
+    s.append("}\n");
+    return s.toString();
+  }
+
+  /** An annotation being written: {@code @Dense(units = 4, noBias = true)}. */
+  private static final class Attrs {
+    private final String layer;
+    private final List<String> parts = new ArrayList<>();
+
+    Attrs(String layer) {
+      this.layer = layer;
+    }
+
+    Attrs put(String key, Object value) {
+      parts.add(key + " = " + value);
+      return this;
+    }
+
+    String text() {
+      return "@" + layer + (parts.isEmpty() ? "" : "(" + String.join(", ", parts) + ")");
+    }
+  }
+}

@@ -1,0 +1,507 @@
+package dev.kiln.differential;
+
+import ai.djl.Model;
+import ai.djl.inference.Predictor;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.translate.NoopTranslator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The checks of one model, run in order as the steps of one test container: compile, then
+ * (1) repeated inference is exact and leaves the parameters alone, (2) rows do not depend on the
+ * batch size, (3) outputs are finite, (6) {@code backward} matches finite differences, (4) after
+ * a few training steps 1 to 3 still hold, (5) a saved and loaded model computes the same
+ * outputs, (8) DJL loading the checkpoint computes them too; and it prepares the job that the
+ * second JVM, without oneDNN, runs for check 7.
+ *
+ * <p>Every failure names the model, its seed and the check, and carries the model's full source
+ * so that it can be kept as a regression case; the source is also written to {@code
+ * failed/<name>/} under the work folder.
+ */
+final class ModelRun implements AutoCloseable {
+  /** Batch tolerance: oneDNN may pick other kernels for another batch size. */
+  static final double BATCH_RTOL = 1e-4;
+  static final double BATCH_ATOL = 1e-5;
+  private static final float LEARNING_RATE = 0.01f;
+  /** How far check 6 moves every trainable parameter first (see GradientChecker#jittered). */
+  private static final double JITTER = 0.05;
+  private static final int TRAINING_STEPS = 3;
+
+  private final ModelCase c;
+  private final Path dir;
+  private final Path classesDir;
+  private final Random rng;
+  private final int mxSeed;
+  private final NDManager nd = NDManager.newBaseManager();
+  private ModelCompiler.Compiled compiled;
+  private DiffModel model;
+  private SymbolInfo info;
+  private int batch;
+  private int smaller;
+  private Feeds.Arrays big;
+  private Feeds.Arrays small;
+  private String broken;
+  private SecondJvm.Job job;
+
+  /** A run of {@code c} whose files live in {@code dir}; class files go to {@code classesDir}. */
+  ModelRun(ModelCase c, Path dir, Path classesDir) {
+    this.c = c;
+    this.dir = dir;
+    this.classesDir = classesDir;
+    this.rng = new Random(c.seed() ^ 0x5DEECE66DL);
+    this.mxSeed = (int) (Math.abs(c.seed()) % 100_000) + 1;
+  }
+
+  /** The case being run. */
+  ModelCase modelCase() {
+    return c;
+  }
+
+  /** The job for the second JVM, or null when the checks did not get that far. */
+  SecondJvm.Job job() {
+    return job;
+  }
+
+  /** The steps, in order, each a named check. */
+  List<Map.Entry<String, Runnable>> steps() {
+    List<Map.Entry<String, Runnable>> s = new ArrayList<>();
+    s.add(Map.entry("compile with the Kiln processor", this::compile));
+    s.add(Map.entry("1 repeated inference is exact", () -> repeated("")));
+    s.add(Map.entry("2 rows do not depend on the batch size", () -> batchIndependence("")));
+    s.add(Map.entry("3 outputs are finite", () -> finite("")));
+    s.add(Map.entry("6 backward matches finite differences", this::gradients));
+    s.add(Map.entry("4 training steps, then 1-3 again", this::training));
+    s.add(Map.entry("5 save and load give the same outputs", this::saveAndLoad));
+    s.add(Map.entry("8 DJL loading the checkpoint gives the same outputs", this::djl));
+    return s;
+  }
+
+  /** Runs every step in order; the first failure is thrown, then the model is closed. */
+  void runAll() {
+    try {
+      for (Map.Entry<String, Runnable> s : steps()) {
+        run(s.getKey(), s.getValue());
+      }
+    } finally {
+      close();
+    }
+  }
+
+  /** Runs {@code step} unless an earlier step left nothing to check. */
+  void run(String name, Runnable step) {
+    if (broken != null && !name.startsWith("compile")) {
+      throw new TestAbortedException(c.label() + ": not run, " + broken);
+    }
+    try {
+      step.run();
+    } catch (AssertionFailedError | TestAbortedException e) {
+      throw e;
+    } catch (RuntimeException | Error e) {
+      throw failure(name, "threw " + e, e);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private void compile() {
+    try {
+      compiled = ModelCompiler.compile(c);
+    } catch (ModelCompiler.CompileException e) {
+      broken = "the model did not compile";
+      throw failure("compile", (c.regression() ? "" : "generator bug or processor bug: ")
+          + e.getMessage(), null);
+    }
+    compiled.writeClasses(classesDir);
+    List<String> lint = compiled.warnings().stream().filter(w -> !w.contains("[kiln:"))
+        .toList();
+    try {
+      model = DiffModel.create(compiled.loader(), c.modelInterface(), c.init(), c.seed());
+    } catch (RuntimeException e) {
+      broken = "the model could not be created";
+      throw failure("create", "XModel.create threw " + e, e);
+    }
+    info = SymbolInfo.parse(model.symbolJson(), model.inputNames());
+    batch = 2 + rng.nextInt(4);
+    smaller = 1 + rng.nextInt(batch - 1);
+    big = inputs(batch);
+    small = firstRows(big, smaller);
+    if (!lint.isEmpty()) {
+      throw failure("compile", "javac warned about generated code (it must compile without "
+          + "warnings under -Xlint:all):\n" + String.join("\n", lint), null);
+    }
+  }
+
+  /** Random inputs for {@code n} examples: Gaussian, or whole-number indices below the table. */
+  private Feeds.Arrays inputs(int n) {
+    List<String> names = model.inputNames();
+    List<int[]> declared = model.inputShapes();
+    float[][] v = new float[names.size()][];
+    int[][] s = new int[names.size()][];
+    for (int i = 0; i < v.length; i++) {
+      s[i] = declared.get(i).clone();
+      for (int d = 0; d < s[i].length; d++) {
+        if (s[i][d] < 0) {
+          s[i][d] = d == 0 ? n : 1 + rng.nextInt(4);
+        }
+      }
+      int size = 1;
+      for (int d : s[i]) {
+        size *= d;
+      }
+      v[i] = new float[size];
+      Integer table = info.indexInputs().get(names.get(i));
+      for (int j = 0; j < size; j++) {
+        v[i][j] = table != null ? rng.nextInt(table) : (float) rng.nextGaussian();
+      }
+    }
+    return new Feeds.Arrays(v, s);
+  }
+
+  private static Feeds.Arrays firstRows(Feeds.Arrays a, int rows) {
+    float[][] v = new float[a.count()][];
+    int[][] s = new int[a.count()][];
+    for (int i = 0; i < v.length; i++) {
+      s[i] = a.shapes()[i].clone();
+      int per = a.values()[i].length / s[i][0];
+      s[i][0] = rows;
+      v[i] = java.util.Arrays.copyOf(a.values()[i], per * rows);
+    }
+    return new Feeds.Arrays(v, s);
+  }
+
+  private Feeds.Arrays infer(DiffModel m, Feeds.Arrays in) {
+    m.setTraining(false);
+    return Feeds.forward(m, nd, in);
+  }
+
+  /** Every parameter and auxiliary state, by name. */
+  private Map<String, float[]> snapshot(DiffModel m) {
+    Map<String, float[]> s = new LinkedHashMap<>();
+    for (String p : m.paramNames()) {
+      s.put(p, m.param(p));
+    }
+    for (String a : m.auxNames()) {
+      s.put(a, m.aux(a));
+    }
+    return s;
+  }
+
+  private void sameState(String check, Map<String, float[]> expected, Map<String, float[]> actual,
+      String what) {
+    for (Map.Entry<String, float[]> e : expected.entrySet()) {
+      String diff = Compare.exact(e.getValue(), actual.get(e.getKey()));
+      if (diff != null) {
+        throw failure(check, what + ": " + e.getKey() + " changed: " + diff, null);
+      }
+    }
+  }
+
+  private void repeated(String phase) {
+    String check = "1 repeated inference" + phase;
+    Map<String, float[]> before = snapshot(model);
+    Feeds.Arrays first = infer(model, big);
+    for (int r = 2; r <= 4; r++) {
+      Feeds.Arrays again = infer(model, big);
+      for (int k = 0; k < first.count(); k++) {
+        String diff = Compare.exact(first.values()[k], again.values()[k]);
+        if (diff != null) {
+          throw failure(check, "inference pass " + r + " on the same batch of " + batch
+              + " differs from pass 1 in output " + output(k) + ": " + diff, null);
+        }
+      }
+    }
+    sameState(check, before, snapshot(model), "inference changed the model's state");
+  }
+
+  private void batchIndependence(String phase) {
+    String check = "2 batch independence" + phase;
+    Feeds.Arrays full = infer(model, big);
+    Feeds.Arrays part = infer(model, small);
+    for (int k = 0; k < full.count(); k++) {
+      float[] rows = java.util.Arrays.copyOf(full.values()[k], part.values()[k].length);
+      String diff = Compare.close(rows, part.values()[k], BATCH_RTOL, BATCH_ATOL);
+      if (diff != null) {
+        throw failure(check, "output " + output(k) + ": the first " + smaller + " rows of a "
+            + "batch of " + batch + " differ from a batch of " + smaller + ": " + diff, null);
+      }
+    }
+    Feeds.Arrays again = infer(model, big);
+    for (int k = 0; k < full.count(); k++) {
+      String diff = Compare.exact(full.values()[k], again.values()[k]);
+      if (diff != null) {
+        throw failure(check, "output " + output(k) + " for the batch of " + batch + " changed "
+            + "after a pass with batch " + smaller + " (executors share the parameters): "
+            + diff, null);
+      }
+    }
+  }
+
+  private void finite(String phase) {
+    String check = "3 finite outputs" + phase;
+    for (Feeds.Arrays in : List.of(big, small)) {
+      Feeds.Arrays out = infer(model, in);
+      for (int k = 0; k < out.count(); k++) {
+        String bad = Compare.finite(out.values()[k]);
+        if (bad != null) {
+          throw failure(check, "output " + output(k) + " for a batch of " + in.shapes()[0][0]
+              + ": " + bad, null);
+        }
+      }
+    }
+  }
+
+  private void gradients() {
+    GradientChecker.Result r = new GradientChecker(model, nd, info, copy(big), rng, mxSeed)
+        .jittered(JITTER).run();
+    if (!r.failures().isEmpty()) {
+      throw failure("6 gradients", r.failures().size() + " gradients differ from finite "
+          + "differences:\n" + String.join("\n", r.failures()) + "\n(" + String.join("; ",
+          r.notes()) + ")", null);
+    }
+    boolean differentiable = model.paramNames().stream().anyMatch(p -> !model.isFrozen(p))
+        || model.inputNames().stream().anyMatch(i -> !info.indexInputs().containsKey(i));
+    if (differentiable && r.checked() == 0) {
+      throw failure("6 gradients", "no gradient element could be compared: "
+          + String.join("; ", r.notes()), null);
+    }
+    Path notes = dir.resolve("gradient-notes.txt");
+    write(notes, String.join("\n", r.notes()) + "\n");
+  }
+
+  private static Feeds.Arrays copy(Feeds.Arrays a) {
+    float[][] v = new float[a.count()][];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = a.values()[i].clone();
+    }
+    return new Feeds.Arrays(v, a.shapes());
+  }
+
+  private void training() {
+    String check = "4 training";
+    Map<String, float[]> start = snapshot(model);
+    boolean anyGradient = false;
+    for (int step = 0; step < TRAINING_STEPS; step++) {
+      model.setTraining(true);
+      DiffModel.seedMxnet(mxSeed + step);
+      Feeds.Arrays out = Feeds.forward(model, nd, big);
+      float[][] heads = new float[out.count()][];
+      for (int k = 0; k < heads.length; k++) {
+        String bad = Compare.finite(out.values()[k]);
+        if (bad != null) {
+          throw failure(check, "training-mode output " + output(k) + " at step " + step + ": "
+              + bad, null);
+        }
+        heads[k] = new float[out.values()[k].length];
+        for (int j = 0; j < heads[k].length; j++) {
+          heads[k][j] = (float) rng.nextGaussian();
+        }
+      }
+      Feeds.backward(model, nd, new Feeds.Arrays(heads, out.shapes()));
+      for (String p : model.paramNames()) {
+        float[] g = model.grad(p);
+        String bad = Compare.finite(g);
+        if (bad != null) {
+          throw failure(check, "gradient of " + p + " at step " + step + ": " + bad, null);
+        }
+        for (float v : g) {
+          anyGradient |= v != 0f && !model.isFrozen(p);
+        }
+      }
+      model.update(LEARNING_RATE);
+    }
+    Map<String, float[]> end = snapshot(model);
+    boolean changed = false;
+    for (String p : model.paramNames()) {
+      if (model.isFrozen(p)) {
+        String diff = Compare.exact(start.get(p), end.get(p));
+        if (diff != null) {
+          throw failure(check, "update changed frozen parameter " + p + ": " + diff, null);
+        }
+      } else {
+        changed |= Compare.exact(start.get(p), end.get(p)) != null;
+      }
+    }
+    if (anyGradient && !changed) {
+      throw failure(check, TRAINING_STEPS + " updates with non-zero gradients changed no "
+          + "trainable parameter", null);
+    }
+    if (model.isClassifier() && model.inputNames().size() == 1) {
+      int classes = model.classes();
+      int[] labels = new int[batch];
+      for (int i = 0; i < batch; i++) {
+        labels[i] = rng.nextInt(classes);
+      }
+      for (int step = 0; step < 2; step++) {
+        double[] r = model.trainClassifierBatch(big.values()[0], labels, LEARNING_RATE);
+        if (!Double.isFinite(r[0])) {
+          throw failure(check, "classifier().trainBatch loss is " + r[0] + " at step " + step,
+              null);
+        }
+      }
+    }
+    repeated(" after training");
+    batchIndependence(" after training");
+    finite(" after training");
+  }
+
+  private Path checkpoint() {
+    return dir.resolve("checkpoint").resolve("model");
+  }
+
+  private void saveAndLoad() {
+    String check = "5 save and load";
+    Path prefix = checkpoint();
+    try {
+      Files.createDirectories(prefix.getParent());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    model.save(prefix);
+    Feeds.Arrays expected = infer(model, big);
+    try (DiffModel loaded = DiffModel.load(compiled.loader(), c.modelInterface(), prefix)) {
+      sameState(check, snapshot(model), snapshot(loaded), "the loaded model's state differs");
+      Feeds.Arrays actual = infer(loaded, big);
+      for (int k = 0; k < expected.count(); k++) {
+        String diff = Compare.exact(expected.values()[k], actual.values()[k]);
+        if (diff != null) {
+          throw failure(check, "output " + output(k) + " of the loaded model differs: " + diff,
+              null);
+        }
+      }
+      job = prepareJob(loaded, actual);
+    }
+  }
+
+  /**
+   * The second JVM's job, and this JVM's answers to it from the loaded model: inference outputs,
+   * then one training-mode pass (MXNet reseeded, so dropout masks can repeat) and its backward
+   * pass with random head gradients.
+   */
+  private SecondJvm.Job prepareJob(DiffModel loaded, Feeds.Arrays outputs) {
+    Map<String, ArrayFile.Array> in = new LinkedHashMap<>();
+    for (int i = 0; i < big.count(); i++) {
+      in.put("input:" + model.inputNames().get(i),
+          new ArrayFile.Array(big.shapes()[i], big.values()[i]));
+    }
+    float[][] heads = new float[outputs.count()][];
+    for (int k = 0; k < heads.length; k++) {
+      heads[k] = new float[outputs.values()[k].length];
+      for (int j = 0; j < heads[k].length; j++) {
+        heads[k][j] = (float) rng.nextGaussian();
+      }
+      in.put("head:" + output(k), new ArrayFile.Array(outputs.shapes()[k], heads[k]));
+    }
+    Map<String, ArrayFile.Array> expected = SecondJvm.compute(loaded, nd, big,
+        new Feeds.Arrays(heads, outputs.shapes()), mxSeed);
+    Path inputsFile = dir.resolve("job-inputs.bin");
+    ArrayFile.write(inputsFile, in);
+    return new SecondJvm.Job(c, checkpoint(), inputsFile, mxSeed,
+        dir.resolve("mkldnn-off.bin"), expected, info.ops().contains("Dropout"));
+  }
+
+  private void djl() {
+    String check = "8 DJL";
+    if (model.paramNames().isEmpty() && model.auxNames().isEmpty()) {
+      // DJL 0.36's JnaUtils.loadNdArray dereferences the name list MXNet returns as null for a
+      // file of no arrays (NullPointerException); MXNet itself reads the file.
+      throw new TestAbortedException(c.label() + ": DJL cannot load a checkpoint of a model "
+          + "without parameters");
+    }
+    if (info.lastAxisSoftmaxOfConvolution()) {
+      // MXNet 1.9.1 run by DJL (CachedOp) dies with SIGSEGV in MKLDNNSoftmaxForward on a softmax
+      // over the last axis of a oneDNN-layout convolution output (a multiple of 8 filters);
+      // Kiln's executors run the same symbol fine. A crash would end the whole run.
+      throw new TestAbortedException(c.label() + ": DJL crashes on a softmax over the last "
+          + "axis of a convolution's output (MXNet 1.9.1, MKLDNNSoftmaxForward)");
+    }
+    Feeds.Arrays expected = infer(model, big);
+    List<String> args = model.argumentNames();
+    List<String> inputs = model.inputNames();
+    List<String> order = args.stream().filter(inputs::contains).toList();
+    try (Model djl = Model.newInstance(c.name(), "MXNet");
+        NDManager sub = nd.newSubManager()) {
+      djl.load(checkpoint().getParent(), checkpoint().getFileName().toString());
+      NDArray[] all = Feeds.make(sub, big);
+      NDList feed = new NDList();
+      for (String name : order) {
+        feed.add(all[inputs.indexOf(name)]);
+      }
+      try (Predictor<NDList, NDList> p = djl.newPredictor(new NoopTranslator())) {
+        NDList out = p.predict(feed);
+        if (out.size() != expected.count()) {
+          throw failure(check, "DJL returned " + out.size() + " outputs, Kiln "
+              + expected.count(), null);
+        }
+        for (int k = 0; k < out.size(); k++) {
+          String diff = Compare.close(expected.values()[k], out.get(k).toFloatArray(),
+              BATCH_RTOL, BATCH_ATOL);
+          if (diff != null) {
+            throw failure(check, "output " + output(k) + " computed by DJL differs: " + diff,
+                null);
+          }
+        }
+      }
+    } catch (ai.djl.MalformedModelException | ai.djl.translate.TranslateException
+        | IOException e) {
+      throw failure(check, "DJL cannot load or run the checkpoint: " + e, e);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private String output(int k) {
+    List<String> names = model.outputNames();
+    return k < names.size() ? "'" + names.get(k) + "'" : "#" + k;
+  }
+
+  /** A failure naming model, seed and check, with the full source; the source is kept too. */
+  AssertionFailedError failure(String check, String detail, Throwable cause) {
+    Path kept = dir.getParent().getParent().resolve("failed").resolve(c.name());
+    try {
+      Files.createDirectories(kept);
+      for (Map.Entry<String, String> e : c.sources().entrySet()) {
+        String simple = e.getKey().substring(e.getKey().lastIndexOf('.') + 1);
+        Files.writeString(kept.resolve(simple + ".java"), e.getValue());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    String message = c.label() + ", check '" + check + "' (init " + c.init() + (batch > 0
+        ? ", batch " + batch + " and " + smaller : "") + "): " + detail + "\n\nFull source ("
+        + "also in " + kept + "; to keep it, copy it to src/test/resources/regressions/"
+        + c.name() + "/):\n" + c.listing();
+    return cause == null ? new AssertionFailedError(message)
+        : new AssertionFailedError(message, cause);
+  }
+
+  private static void write(Path file, String text) {
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Frees the model and its arrays. */
+  @Override
+  public void close() {
+    if (model != null) {
+      model.close();
+      model = null;
+    }
+    nd.close();
+  }
+}
