@@ -313,7 +313,14 @@ public final class DataParallel implements AutoCloseable {
    * different sizes add up to the whole batch's.
    */
   private static String summedLoss(String json) {
-    return json.replace("\"normalization\": \"batch\"", "\"normalization\": \"null\"");
+    String mean = "\"normalization\": \"batch\"";
+    if (!json.contains(mean)) {
+      // Without it the replicas would back-propagate means and the 1/examples rescale would
+      // shrink every step by the batch size: refuse rather than train silently wrong.
+      throw new IllegalStateException("the classifier graph has no SoftmaxOutput with "
+          + mean + " to turn into a summed loss");
+    }
+    return json.replace(mean, "\"normalization\": \"null\"");
   }
 
   /**
