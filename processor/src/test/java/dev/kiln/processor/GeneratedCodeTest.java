@@ -24,6 +24,7 @@ class GeneratedCodeTest {
       List.of("good/lenet/LeNet"),
       List.of("good/custom/AffineNet", "layers/Affine"),
       List.of("good/custom/GatedNet", "layers/Gated"),
+      List.of("good/cells/GruNet", "layers/GruCell"),
       List.of("good/heads/TwoHeads"),
       List.of("good/layers/LayerZoo"),
       List.of("good/noparams/Pools"),
