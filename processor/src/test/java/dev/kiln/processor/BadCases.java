@@ -513,6 +513,13 @@ final class BadCases {
               + "its second parameter, after the step's input, since @StatelessStep declares a "
               + "state")
           .with("layers/StatelessStep"),
+      // A constant where the previous state goes.
+      error("bad/cells/CellConstantBeforeState", "@ScaleFirstCell(hidden = 4)",
+          "[kiln:CustomForward] CellConstantBeforeState.states(): custom layer @ScaleFirstCell "
+              + "cannot be used: Step.apply must take the previous step's state (a Sym without "
+              + "@Param) as its second parameter, after the step's input, since @ScaleFirstCell "
+              + "declares a state")
+          .with("layers/ScaleFirstCell"),
       // A state shaped by a name that nothing binds.
       error("bad/cells/CellUnboundState", "@UnboundState(hidden = 4)",
           "[kiln:CustomUnbound] CellUnboundState.states(): layer @UnboundState uses dimension "

@@ -16,8 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Compiles five models that between them use every kind of generated code (a dense MLP; a
  * LeNet with convolutions, pooling and batch norm's auxiliary states; a custom layer; several
- * inputs and outputs with a frozen node and no classifier; a custom recurrent cell) and compares the generated files
- * with the goldens under {@code src/test/resources/golden}, byte for byte, under javac and ecj.
+ * inputs and outputs with a frozen node and no classifier; a custom recurrent cell) and compares
+ * the generated files with the goldens under {@code src/test/resources/golden}, byte for byte,
+ * under javac and ecj.
  * Set {@code KILN_UPDATE_GOLDEN} to any non-empty value to rewrite the goldens from javac's
  * output instead; never edit them by hand.
  */

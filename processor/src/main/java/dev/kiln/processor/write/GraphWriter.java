@@ -185,12 +185,17 @@ final class GraphWriter {
 
   private MethodSpec nodeMethod(CheckedNode n) {
     NodeSpec s = n.spec();
-    boolean cell = s.layer() instanceof LayerSpec.Custom c && c.cell();
-    String doc = "Node {@code " + n.name() + "}: {@code " + s.annotationText() + "}, "
-        + (cell ? "a recurrent cell unrolled over " + n.shape().dim(1) + " steps, declared "
-            + "output {@code " + n.shape() + "} (every step's state), against which each traced "
-            + "step is checked" : s.layer().tracedAtBuild() ? "declared output {@code " + n.shape() + "}, against "
-            + "which the traced forward body is checked" : "output {@code " + n.shape() + "}")
+    String shape = "{@code " + n.shape() + "}";
+    String output;
+    if (s.layer() instanceof LayerSpec.Custom c && c.cell()) {
+      output = "a recurrent cell unrolled over " + n.shape().dim(1) + " steps, declared output "
+          + shape + " (every step's state), against which each traced step is checked";
+    } else if (s.layer().tracedAtBuild()) {
+      output = "declared output " + shape + ", against which the traced forward body is checked";
+    } else {
+      output = "output " + shape;
+    }
+    String doc = "Node {@code " + n.name() + "}: {@code " + s.annotationText() + "}, " + output
         + "." + (s.frozen() ? " Its parameters are frozen: no update changes them." : "");
     MethodSpec.Builder b = MethodSpec.methodBuilder(n.name())
         .addAnnotation(Override.class)
