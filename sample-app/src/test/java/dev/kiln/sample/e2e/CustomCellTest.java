@@ -15,6 +15,7 @@ import dev.kiln.runtime.exec.RecurrentParameter;
 import dev.kiln.runtime.graph.ModelException;
 import dev.kiln.runtime.graph.RnnLayout.Gate;
 import dev.kiln.runtime.graph.RnnLayout.Part;
+import dev.kiln.runtime.mxnet.HandleCounter;
 import dev.kiln.runtime.optim.Adam;
 import dev.kiln.sample.models.BrokenCellNetModel;
 import dev.kiln.sample.models.CellSineModel;
@@ -175,6 +176,25 @@ class CustomCellTest {
       assertTrue(json.contains("\"states_t5_"), "step 5's operators are named for it");
       assertTrue(m.runtime().graph().state("states_state") != null, "the zero initial state");
     }
+  }
+
+  @Test
+  void aCellModelFreesEveryHandleItMadeAndAFailedBuildLeavesNone() {
+    assertTrue(HandleCounter.enabled(), "tests run with -Dkiln.mx.countHandles=true");
+    long before = HandleCounter.live();
+    try (NDManager nd = NDManager.newBaseManager()) {
+      CellSineModel m = CellSineModel.create();
+      m.setTraining(true);
+      m.forward(nd.ones(new Shape(2, 8, 1)));
+      m.backward(nd.ones(new Shape(2, 8, 1)));
+      m.update(0.1f);
+      m.setTraining(false);
+      m.forward(nd.ones(new Shape(3, 8, 1)));
+      assertTrue(HandleCounter.live() > before, "the model holds handles while open");
+      m.close();
+    }
+    assertThrows(ModelException.class, BrokenCellNetModel::create);
+    assertEquals(before, HandleCounter.live(), "live MXNet handles after close");
   }
 
   @Test
