@@ -151,6 +151,23 @@ class LaunchTest {
 
   @Test
   @Timeout(value = 150, unit = TimeUnit.SECONDS)
+  void theOptimizerOnTheServersTrainsTheSameParametersAsOnTheWorkers() throws Exception {
+    String[] args = java.util.Arrays.copyOf(SHORT_RUN, SHORT_RUN.length + 2);
+    args[SHORT_RUN.length] = "--updates";
+    args[SHORT_RUN.length + 1] = "servers";
+    Job servers = run("on-servers", 2, 1, Map.of("OPT_OUT_TRACKING", "true"), args);
+    assertEquals(0, servers.status(), servers.output());
+    String server = Files.readString(servers.logs().resolve("server-0.log"));
+    assertTrue(server.contains("KILN UPDATES role=server kiln-updates keys=0 optimizer=adam "),
+        server);
+    Job workers = oneServerJob();
+    assertEquals(0, workers.status(), workers.output());
+    // The same fused Adam step on the same summed gradients, run by the server instead.
+    assertEquals(workers.epochHashes(), servers.epochHashes());
+  }
+
+  @Test
+  @Timeout(value = 150, unit = TimeUnit.SECONDS)
   void aWorkerKilledMidEpochStopsTheWholeJobNamingItsRankAndLog() throws Exception {
     Path logs = dir.resolve("kill-logs");
     ByteArrayOutputStream text = new ByteArrayOutputStream();

@@ -43,6 +43,21 @@ import java.util.List;
  * epoch. Not thread-safe.
  */
 public final class DataParallel implements AutoCloseable {
+  /** Where a distributed job applies the optimizer's update. */
+  public enum Updates {
+    /**
+     * Every worker applies the update itself to the summed gradients it pulls (the store as an
+     * all-reduce), in the fused optimizer's one call.
+     */
+    ON_WORKERS,
+    /**
+     * The servers apply it, each to its share of the parameters (MXNet's {@code
+     * set_optimizer}), and the workers pull the updated parameters. Needs an optimizer without
+     * {@code clipGlobalNorm} (a server sees only its slice).
+     */
+    ON_SERVERS
+  }
+
   private static final int WEIGHTS = 0;
 
   private final KilnModel model;
@@ -51,13 +66,19 @@ public final class DataParallel implements AutoCloseable {
   private final int rank;
   private final int workers;
   private final List<Integer> auxKeys = new ArrayList<>();
+  private final Updates updates;
+  private boolean serversReady;
+  private boolean timed;
+  private long steps;
+  private long communicationNanos;
 
   /** One copy of the model: its parameters and a classifier over them. */
   private record Replica(ParameterStore params, Classifier classifier, ExecutorCache owned) {}
 
-  private DataParallel(KilnModel model, KvStore store, int contexts) {
+  private DataParallel(KilnModel model, KvStore store, int contexts, Updates updates) {
     this.model = model;
     this.store = store;
+    this.updates = updates;
     try {
       this.rank = store.rank();
       this.workers = store.workers();
@@ -87,7 +108,7 @@ public final class DataParallel implements AutoCloseable {
     if (contexts < 1) {
       throw new IllegalArgumentException("contexts must be at least 1, got " + contexts);
     }
-    return new DataParallel(model, KvStore.create("local"), contexts);
+    return new DataParallel(model, KvStore.create("local"), contexts, Updates.ON_WORKERS);
   }
 
   /**
@@ -96,10 +117,49 @@ public final class DataParallel implements AutoCloseable {
    * starts from rank 0's parameters.
    */
   public static DataParallel distributed(KilnModel model) {
-    DataParallel dp = new DataParallel(model, KvStore.create("dist_sync"), 1);
+    return distributed(model, Updates.ON_WORKERS);
+  }
+
+  /**
+   * As {@link #distributed(KilnModel)}, with the optimizer's update applied where {@code
+   * updates} says.
+   */
+  public static DataParallel distributed(KilnModel model, Updates updates) {
+    DataParallel dp = new DataParallel(model, KvStore.create("dist_sync"), 1, updates);
     Node.say("NODE role=worker rank=" + dp.rank + " pid=" + ProcessHandle.current().pid()
-        + " workers=" + dp.workers);
+        + " workers=" + dp.workers + " updates=" + updates);
     return dp;
+  }
+
+  /**
+   * Measures the time of every step's push and pull from now on ({@link #communication()}):
+   * waits for the gradients before the push and for the pulled arrays after it, which keeps
+   * MXNet's engine from overlapping the two with other work. Off by default.
+   */
+  public void timeCommunication(boolean on) {
+    this.timed = on;
+  }
+
+  /**
+   * The steps taken so far and, when {@link #timeCommunication} is on, the seconds spent in their
+   * push and pull (including waiting for the other workers and, with {@link
+   * Updates#ON_SERVERS}, the servers' update).
+   */
+  public Communication communication() {
+    return new Communication(steps, communicationNanos / 1e9);
+  }
+
+  /** Steps and the seconds their pushes and pulls took. */
+  public record Communication(long steps, double seconds) {
+    /** Mean milliseconds per step, or NaN before the first. */
+    public double millisPerStep() {
+      return steps == 0 ? Double.NaN : seconds * 1000 / steps;
+    }
+  }
+
+  /** Where this trainer applies the update. */
+  public Updates updates() {
+    return updates;
   }
 
   /** This worker's rank (0 for local training). */
@@ -199,18 +259,41 @@ public final class DataParallel implements AutoCloseable {
         }
         grads.add(replica.params().fusedSlots().get(0).grad());
       }
-      store.pushPull(WEIGHTS, grads);
-      replicas.get(0).params().checkBeforeUpdate(model.name());
-      List<ParameterStore.Slot> slots = new ArrayList<>();
-      for (Replica r : replicas) {
-        slots.addAll(r.params().fusedSlots());
+      List<Tensor> pulled = updates == Updates.ON_SERVERS
+          ? List.of(replicas.get(0).params().fusedSlots().get(0).weight()) : grads;
+      if (updates == Updates.ON_SERVERS) {
+        // Each worker checks its own gradient: the servers cannot stop the job cleanly.
+        replicas.get(0).params().checkBeforeUpdate(model.name());
+        installOnServers(optimizer, examples);
       }
-      float base = optimizer.rescaleGrad();
-      optimizer.rescaleGrad(base / examples);
-      try {
-        optimizer.step(slots);
-      } finally {
-        optimizer.rescaleGrad(base);
+      long started = 0;
+      if (timed) {
+        grads.forEach(Tensor::waitToRead);
+        started = System.nanoTime();
+      }
+      if (updates == Updates.ON_SERVERS) {
+        store.pushPull(WEIGHTS, grads, pulled);
+      } else {
+        store.pushPull(WEIGHTS, grads);
+      }
+      if (timed) {
+        pulled.forEach(Tensor::waitToRead);
+        communicationNanos += System.nanoTime() - started;
+      }
+      steps++;
+      if (updates != Updates.ON_SERVERS) {
+        replicas.get(0).params().checkBeforeUpdate(model.name());
+        List<ParameterStore.Slot> slots = new ArrayList<>();
+        for (Replica r : replicas) {
+          slots.addAll(r.params().fusedSlots());
+        }
+        float base = optimizer.rescaleGrad();
+        optimizer.rescaleGrad(base / examples);
+        try {
+          optimizer.step(slots);
+        } finally {
+          optimizer.rescaleGrad(base);
+        }
       }
       for (Replica r : replicas) {
         r.params().updateApplied();
@@ -229,6 +312,33 @@ public final class DataParallel implements AutoCloseable {
         return new Classifier.Result(loss, correct, count);
       };
     }
+  }
+
+  /**
+   * Before the first step on the servers: rank 0 sends them {@code optimizer} with the rescale
+   * of a step of {@code examples}, and every worker waits at a barrier until they have it.
+   */
+  private void installOnServers(FusedOptimizer optimizer, int examples) {
+    if (serversReady) {
+      return;
+    }
+    if (optimizer.clipGlobalNorm() > 0) {
+      throw new IllegalArgumentException(model.name() + ": an optimizer with clipGlobalNorm("
+          + optimizer.clipGlobalNorm() + ") cannot run on the servers, which see a slice of "
+          + "the parameters each; use Updates.ON_WORKERS");
+    }
+    if (rank == 0) {
+      float base = optimizer.rescaleGrad();
+      optimizer.rescaleGrad(base / examples);
+      try {
+        store.sendCommandToServers(ServerUpdates.COMMAND, ServerUpdates.command(optimizer,
+            List.of(WEIGHTS)));
+      } finally {
+        optimizer.rescaleGrad(base);
+      }
+    }
+    store.barrier();
+    serversReady = true;
   }
 
   /**
@@ -264,7 +374,7 @@ public final class DataParallel implements AutoCloseable {
     boolean lead = rank == 0;
     int batch = train.batchSize();
     boolean fixed = train.steps() > 0;
-    if (workers > 1 && !fixed) {
+    if ((workers > 1 || updates == Updates.ON_SERVERS) && !fixed) {
       throw new IllegalArgumentException(model.name() + ": every worker of a job must run the "
           + "same number of steps, or the synchronous ones wait for ever; train on "
           + "loader.shard(rank(), workers())");
