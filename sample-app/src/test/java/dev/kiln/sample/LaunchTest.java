@@ -231,6 +231,52 @@ class LaunchTest {
   }
 
   @Test
+  @Timeout(value = 150, unit = TimeUnit.SECONDS)
+  void aModelThatIsNotAClassifierTrainsByHandOnEveryWorkerAsOneModelOnTheJoinedBatch()
+      throws Exception {
+    Path logs = dir.resolve("regression-logs");
+    List<String> command = List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+        "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"),
+        RegressionJob.class.getName());
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    int status = Launcher.run(new Launcher.Spec(2, 1, command, logs,
+        Map.of("OPT_OUT_TRACKING", "true"), Duration.ofSeconds(120), Duration.ofSeconds(60),
+        Duration.ofSeconds(30)), new PrintStream(text, true, StandardCharsets.UTF_8));
+    assertEquals(0, status, text.toString(StandardCharsets.UTF_8));
+    Map<Integer, String> results = new TreeMap<>();
+    Pattern result = Pattern.compile("^KILN RESULT rank=(\\d+) (.*)$");
+    for (Path log : new Job(status, "", logs, null).workerLogs()) {
+      for (String line : Files.readAllLines(log)) {
+        Matcher m = result.matcher(line);
+        if (m.matches()) {
+          results.put(Integer.parseInt(m.group(1)), m.group(2));
+        }
+      }
+    }
+    assertEquals(List.of(0, 1), List.copyOf(results.keySet()), results.toString());
+    assertEquals(results.get(0), results.get(1), "ranks disagree");
+    float[] job = numbers(results.get(0));
+    float[] one = numbers(RegressionJob.reference(2));
+    assertEquals(one.length, job.length);
+    for (int i = 0; i < one.length; i++) {
+      assertEquals(one[i], job[i], 1e-5, "value " + i + " of " + results.get(0));
+    }
+  }
+
+  private static float[] numbers(String text) {
+    return Pattern.compile("-?\\d+\\.\\d+(E-?\\d+)?").matcher(text).results()
+        .map(m -> Float.parseFloat(m.group())).collect(java.util.stream.Collectors
+            .collectingAndThen(java.util.stream.Collectors.toList(), list -> {
+              float[] f = new float[list.size()];
+              for (int i = 0; i < f.length; i++) {
+                f[i] = list.get(i);
+              }
+              return f;
+            }));
+  }
+
+  @Test
   void aHostsFileGetsOneCommandPerProcessWithPsLitesEnvironment() throws Exception {
     Path hosts = Files.writeString(dir.resolve("hosts"), "# the scheduler's host first\n"
         + "10.0.0.1\n10.0.0.2\n\n");

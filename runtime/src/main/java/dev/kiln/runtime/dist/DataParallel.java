@@ -83,10 +83,16 @@ public final class DataParallel implements AutoCloseable {
       this.rank = store.rank();
       this.workers = store.workers();
       ModelRuntime rt = model.runtime();
-      Graph classifierGraph = model.classifier().graph();
+      if (contexts > 1 && !model.isClassifier()) {
+        throw new IllegalArgumentException(model.name() + " is not a classifier: it can train "
+            + "data-parallel one context per process (DataParallel.distributed, then forward, "
+            + "backward and update(optimizer) on every worker), not on " + contexts
+            + " contexts of one process");
+      }
+      Graph classifierGraph = model.isClassifier() ? model.classifier().graph() : null;
       ParameterStore own = rt.executors().store();
-      replicas.add(new Replica(own, new Classifier(model.name(), own,
-          classifierGraph.copy(DataParallel::summedLoss)), null));
+      replicas.add(new Replica(own, classifierGraph == null ? null : new Classifier(
+          model.name(), own, classifierGraph.copy(DataParallel::summedLoss)), null));
       for (int d = 1; d < contexts; d++) {
         ExecutorCache cache = new ExecutorCache(model.name(), rt.graph().copy(json -> json), d);
         replicas.add(new Replica(cache.store(), new Classifier(model.name(), cache.store(),
@@ -259,42 +265,7 @@ public final class DataParallel implements AutoCloseable {
         }
         grads.add(replica.params().fusedSlots().get(0).grad());
       }
-      List<Tensor> pulled = updates == Updates.ON_SERVERS
-          ? List.of(replicas.get(0).params().fusedSlots().get(0).weight()) : grads;
-      if (updates == Updates.ON_SERVERS) {
-        // Each worker checks its own gradient: the servers cannot stop the job cleanly.
-        replicas.get(0).params().checkBeforeUpdate(model.name());
-        installOnServers(optimizer, examples);
-      }
-      long started = 0;
-      if (timed) {
-        grads.forEach(Tensor::waitToRead);
-        started = System.nanoTime();
-      }
-      if (updates == Updates.ON_SERVERS) {
-        store.pushPull(WEIGHTS, grads, pulled);
-      } else {
-        store.pushPull(WEIGHTS, grads);
-      }
-      if (timed) {
-        pulled.forEach(Tensor::waitToRead);
-        communicationNanos += System.nanoTime() - started;
-      }
-      steps++;
-      if (updates != Updates.ON_SERVERS) {
-        replicas.get(0).params().checkBeforeUpdate(model.name());
-        List<ParameterStore.Slot> slots = new ArrayList<>();
-        for (Replica r : replicas) {
-          slots.addAll(r.params().fusedSlots());
-        }
-        float base = optimizer.rescaleGrad();
-        optimizer.rescaleGrad(base / examples);
-        try {
-          optimizer.step(slots);
-        } finally {
-          optimizer.rescaleGrad(base);
-        }
-      }
+      exchangeAndUpdate(grads, optimizer, examples);
       for (Replica r : replicas) {
         r.params().updateApplied();
         r.params().gradientsConsumed();
@@ -311,6 +282,79 @@ public final class DataParallel implements AutoCloseable {
         }
         return new Classifier.Result(loss, correct, count);
       };
+    }
+  }
+
+  /**
+   * Sums {@code grads} (one per replica) over the replicas and workers through the store and
+   * applies {@code optimizer} with its rescale divided by {@code divisor}: on every replica
+   * here, or on the servers, whose updated parameters replica 0 then pulls.
+   */
+  private void exchangeAndUpdate(List<Tensor> grads, FusedOptimizer optimizer, int divisor) {
+    List<Tensor> pulled = updates == Updates.ON_SERVERS
+        ? List.of(replicas.get(0).params().fusedSlots().get(0).weight()) : grads;
+    if (updates == Updates.ON_SERVERS) {
+      // Each worker checks its own gradient: the servers cannot stop the job cleanly.
+      replicas.get(0).params().checkBeforeUpdate(model.name());
+      installOnServers(optimizer, divisor);
+    }
+    long started = 0;
+    if (timed) {
+      grads.forEach(Tensor::waitToRead);
+      started = System.nanoTime();
+    }
+    if (updates == Updates.ON_SERVERS) {
+      store.pushPull(WEIGHTS, grads, pulled);
+    } else {
+      store.pushPull(WEIGHTS, grads);
+    }
+    if (timed) {
+      pulled.forEach(Tensor::waitToRead);
+      communicationNanos += System.nanoTime() - started;
+    }
+    steps++;
+    if (updates != Updates.ON_SERVERS) {
+      replicas.get(0).params().checkBeforeUpdate(model.name());
+      List<ParameterStore.Slot> slots = new ArrayList<>();
+      for (Replica r : replicas) {
+        slots.addAll(r.params().fusedSlots());
+      }
+      float base = optimizer.rescaleGrad();
+      optimizer.rescaleGrad(base / divisor);
+      try {
+        optimizer.step(slots);
+      } finally {
+        optimizer.rescaleGrad(base);
+      }
+    }
+  }
+
+  /**
+   * One step of any model, classifier or not, on every worker of the job: the gradients that
+   * this process's {@code backward} passes accumulated since the last update are averaged over
+   * the workers (each worker's own gradient counts once, as when every worker back-propagates
+   * the mean loss of a batch of the same size) and {@code optimizer} applies them, here or on
+   * the servers as {@link #updates()} says. Every worker must call it once per step; the
+   * gradients are then consumed, as after {@link KilnModel#update(dev.kiln.runtime.optim
+   * .Optimizer)}.
+   *
+   * @throws IllegalStateException if no backward pass ran since the last update, or this
+   *     trainer has several contexts (use {@link #fit} for classifiers there)
+   */
+  public void update(FusedOptimizer optimizer) {
+    if (replicas.size() != 1) {
+      throw new IllegalStateException(model.name() + ": update(optimizer) steps one context "
+          + "per process; with " + replicas.size() + " contexts train with fit");
+    }
+    try (CallGuard.Scope call = model.runtime().guard().enter("dataParallel.update")) {
+      ParameterStore params = replicas.get(0).params();
+      if (params.gradients() != ParameterStore.Gradients.ACCUMULATED) {
+        throw new IllegalStateException(model.name() + ".update: no gradient to apply: no "
+            + "backward pass since the last update; each gradient is applied once");
+      }
+      exchangeAndUpdate(List.of(params.fusedSlots().get(0).grad()), optimizer, workers);
+      params.updateApplied();
+      params.zeroGrads();
     }
   }
 
@@ -371,6 +415,10 @@ public final class DataParallel implements AutoCloseable {
    */
   public FitResult fit(DataLoader train, Dataset validation, int epochs,
       FusedOptimizer optimizer, TrainingListener... listeners) {
+    if (!model.isClassifier()) {
+      throw new IllegalStateException(model.name() + " is not a classifier, so fit cannot train "
+          + "it; run forward and backward on every worker and then update(optimizer)");
+    }
     boolean lead = rank == 0;
     int batch = train.batchSize();
     boolean fixed = train.steps() > 0;
@@ -442,7 +490,9 @@ public final class DataParallel implements AutoCloseable {
     RuntimeException failure = null;
     for (Replica r : replicas) {
       try {
-        r.classifier().close();
+        if (r.classifier() != null) {
+          r.classifier().close();
+        }
         if (r.owned() != null) {
           r.owned().close();
         }
