@@ -265,14 +265,12 @@ public final class Main implements Runnable {
                 + " workers, " + batchSize + " examples per step per worker");
           }
           dp.timeCommunication(timePushPull);
-          long started = System.nanoTime();
           r = dp.fit(distributed ? loader.shard(dp.rank(), dp.workers()) : loader, data.test(),
               epochs, fused, all);
-          double seconds = (System.nanoTime() - started) / 1e9;
           DataParallel.Communication c = dp.communication();
           String line = String.format(Locale.ROOT, "data-parallel rank %d: %d steps in %.1f s "
-              + "(%.1f steps/s, %.0f examples/s per worker)", dp.rank(), c.steps(), seconds,
-              c.steps() / seconds, c.steps() * batchSize / seconds);
+              + "of training (%.1f steps/s, %.0f examples/s per worker)", dp.rank(), c.steps(),
+              c.stepSeconds(), c.stepsPerSecond(), c.stepsPerSecond() * batchSize);
           if (timePushPull) {
             line += String.format(Locale.ROOT, ", push and pull %.2f ms per step",
                 c.millisPerStep());

@@ -71,6 +71,7 @@ public final class DataParallel implements AutoCloseable {
   private boolean timed;
   private long steps;
   private long communicationNanos;
+  private long stepNanos;
 
   /** One copy of the model: its parameters and a classifier over them. */
   private record Replica(ParameterStore params, Classifier classifier, ExecutorCache owned) {}
@@ -152,14 +153,23 @@ public final class DataParallel implements AutoCloseable {
    * Updates#ON_SERVERS}, the servers' update).
    */
   public Communication communication() {
-    return new Communication(steps, communicationNanos / 1e9);
+    return new Communication(steps, stepNanos / 1e9, communicationNanos / 1e9);
   }
 
-  /** Steps and the seconds their pushes and pulls took. */
-  public record Communication(long steps, double seconds) {
-    /** Mean milliseconds per step, or NaN before the first. */
+  /**
+   * Steps, the seconds spent inside {@link #step} (training without validation or listeners;
+   * MXNet's engine finishes a step's work during the next one) and the seconds their pushes
+   * and pulls took.
+   */
+  public record Communication(long steps, double stepSeconds, double seconds) {
+    /** Mean milliseconds of push and pull per step, or NaN before the first. */
     public double millisPerStep() {
       return steps == 0 ? Double.NaN : seconds * 1000 / steps;
+    }
+
+    /** Steps per second of training, or NaN before the first. */
+    public double stepsPerSecond() {
+      return steps == 0 ? Double.NaN : steps / stepSeconds;
     }
   }
 
@@ -247,6 +257,7 @@ public final class DataParallel implements AutoCloseable {
    */
   public FitLoop.Step step(float[] features, int[] labels, FusedOptimizer optimizer,
       int examples) {
+    long begun = System.nanoTime();
     try (CallGuard.Scope call = model.runtime().guard().enter("dataParallel.step")) {
       int n = labels.length;
       int featureSize = features.length / Math.max(1, n);
@@ -270,6 +281,7 @@ public final class DataParallel implements AutoCloseable {
         r.params().updateApplied();
         r.params().gradientsConsumed();
       }
+      stepNanos += System.nanoTime() - begun;
       return () -> {
         double loss = 0;
         int correct = 0;
