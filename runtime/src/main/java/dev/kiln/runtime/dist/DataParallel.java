@@ -18,6 +18,8 @@ import dev.kiln.runtime.train.TrainingListener;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Trains one classifier data-parallel on MXNet's key-value store: replicas of the model, each
@@ -59,6 +61,7 @@ public final class DataParallel implements AutoCloseable {
   }
 
   private static final int WEIGHTS = 0;
+  private static final Logger LOG = LoggerFactory.getLogger(DataParallel.class);
 
   private final KilnModel model;
   private final KvStore store;
@@ -115,7 +118,25 @@ public final class DataParallel implements AutoCloseable {
     if (contexts < 1) {
       throw new IllegalArgumentException("contexts must be at least 1, got " + contexts);
     }
+    String omp = System.getenv("OMP_NUM_THREADS");
+    int cores = Runtime.getRuntime().availableProcessors();
+    int threads = omp == null ? cores : parsePositive(omp, cores);
+    if (contexts > 1 && (long) threads * contexts > cores) {
+      LOG.warn("{}: {} contexts with {} OpenMP threads each ({}) on {} cores oversubscribe "
+          + "them, which makes data-parallel training slower; start the JVM with "
+          + "OMP_NUM_THREADS=1 and use at most {} contexts", model.name(), contexts, threads,
+          omp == null ? "OMP_NUM_THREADS unset" : "OMP_NUM_THREADS=" + omp, cores, cores);
+    }
     return new DataParallel(model, KvStore.create("local"), contexts, Updates.ON_WORKERS);
+  }
+
+  private static int parsePositive(String text, int otherwise) {
+    try {
+      int n = Integer.parseInt(text.strip());
+      return n > 0 ? n : otherwise;
+    } catch (NumberFormatException e) {
+      return otherwise;
+    }
   }
 
   /**
