@@ -74,7 +74,7 @@ public final class Bench implements Callable<Integer> {
     if (!onClassPath(classpath)) {
       System.err.println("bench starts child JVMs with this JVM's class path, which does not "
           + "hold the sample app (running under 'mvn exec:java'?). Run it with java -cp, as "
-          + "the README shows.");
+          + "docs/benchmarks.md shows.");
       return 2;
     }
     Set<Part> todo = parts == null || parts.isEmpty()
