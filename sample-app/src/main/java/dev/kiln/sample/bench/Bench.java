@@ -21,9 +21,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bench}: trains the Fashion-MNIST MLP three ways (the hand-written MXNet floor, Kiln, DJL)
- * and reports steps per second, start-up time, native handles per step, a leak check, peak
- * memory, and the annotation processor's compile time.
+ * {@code bench}: trains Fashion-MNIST classifiers (an MLP, two LeNets, an LSTM) several ways (the
+ * hand-written MXNet floor, the floor's forward and backward passes only, Kiln, DJL) and reports
+ * steps per second with per-round ratios, what Kiln's gradient check costs, start-up time in
+ * phases, native handles per step, a leak check, peak memory, and the annotation processor's
+ * compile time; and keeps a place for the data-parallel rows.
  *
  * <p>Every MXNet measurement runs in a child JVM with {@code OMP_NUM_THREADS} fixed, so the
  * settings are the same whatever the caller's environment; this JVM never loads MXNet.
@@ -34,18 +36,23 @@ import picocli.CommandLine.Option;
 public final class Bench implements Callable<Integer> {
   /** The parts of the benchmark, in the order they run; all but PROFILE run by default. */
   enum Part {
-    THROUGHPUT, STARTUP, HANDLES, RSS, COMPILE, PROFILE
+    THROUGHPUT, STARTUP, HANDLES, RSS, COMPILE, DATA_PARALLEL, PROFILE
   }
 
   private static final String LEAK_HEAP = "256m";
 
-  @Option(names = "--quick", description = "A smoke run of about 20 seconds: few steps, one "
-      + "repetition of everything, a 30-node model to compile; numbers are not meaningful.")
+  @Option(names = "--quick", description = "A smoke run of about 20 seconds: few steps, two "
+      + "rounds, one fresh JVM per start-up, a 30-node model to compile; numbers are not "
+      + "meaningful.")
   boolean quick;
 
-  @Option(names = "--reps", description = "Timed repetitions per implementation and batch size "
-      + "(default: ${DEFAULT-VALUE}).", defaultValue = "7")
+  @Option(names = "--reps", description = "Timed rounds (every implementation of a workload "
+      + "once per round; default: ${DEFAULT-VALUE}).", defaultValue = "7")
   int reps;
+
+  @Option(names = "--workloads", split = ",", description = "Which workloads THROUGHPUT "
+      + "trains, of ${COMPLETION-CANDIDATES} (default: all).")
+  Set<Workload> workloads;
 
   @Option(names = "--omp-threads", description = "OMP_NUM_THREADS for the measured JVMs, or 0 "
       + "to leave it unset (default: ${DEFAULT-VALUE}).", defaultValue = "1")
@@ -87,65 +94,110 @@ public final class Bench implements Callable<Integer> {
     for (Part part : new TreeSet<>(todo)) {
       System.err.println("== " + part.name().toLowerCase(Locale.ROOT) + " ==");
       long partStart = System.nanoTime();
+      String loadBefore = loadavg();
       String section = switch (part) {
         case THROUGHPUT -> throughput(child);
         case STARTUP -> startup(child);
         case HANDLES -> handles(child);
         case RSS -> rss(child);
         case COMPILE -> compile(classpath);
+        case DATA_PARALLEL -> dataParallel();
         case PROFILE -> profile(child);
       };
+      section += String.format(Locale.ROOT, "%n(%.0f s; /proc/loadavg before: %s, after: %s)%n",
+          (System.nanoTime() - partStart) / 1e9, loadBefore, loadavg());
       System.out.println(section);
-      System.err.printf(Locale.ROOT, "(%s: %.0f s)%n", part.name().toLowerCase(Locale.ROOT),
-          (System.nanoTime() - partStart) / 1e9);
       report.append(section).append('\n');
     }
-    System.out.printf(Locale.ROOT, "== summary (%.0f s) ==%n%n%s", (System.nanoTime() - started)
-        / 1e9, report);
+    System.out.printf(Locale.ROOT, "== summary (%.0f s; /proc/loadavg at the end: %s) ==%n%n%s",
+        (System.nanoTime() - started) / 1e9, loadavg(), report);
     return 0;
   }
 
+  /** Steps per timed run and warm-up steps, full and quick, of a workload at a batch size. */
+  static int[] stepsFor(Workload w, int batch, boolean quick) {
+    int[] full = switch (w) {
+      case MLP -> batch <= 32 ? new int[] {1000, 400} : new int[] {250, 80};
+      case LENET -> new int[] {40, 15};
+      case LENET1632 -> new int[] {60, 20};
+      case LSTM -> new int[] {40, 15};
+    };
+    return quick ? new int[] {Math.max(5, full[0] / 10), Math.max(3, full[1] / 5)} : full;
+  }
+
   private String throughput(ChildJvm child) {
-    String steps = quick ? "150,40" : "2500,600";
-    String warmup = quick ? "50,10" : "500,100";
     int n = quick ? 2 : reps;
+    Set<Workload> chosen = workloads == null || workloads.isEmpty()
+        ? EnumSet.allOf(Workload.class) : workloads;
+    List<String> plan = new ArrayList<>();
+    StringBuilder planText = new StringBuilder();
+    for (Workload w : chosen) {
+      for (int b : w.batches()) {
+        int[] st = stepsFor(w, b, quick);
+        plan.add(w.label() + ":" + b + ":" + st[0] + ":" + st[1]);
+        planText.append(String.format(Locale.ROOT, "%s %s at batch %d: %d steps a run after %d "
+            + "warm-up steps%n", w.label(), "(" + w.description() + ")", b, st[0], st[1]));
+      }
+    }
     List<Sample> samples = new ArrayList<>();
     for (Map<String, String> r : child.run(List.of(), List.of("THROUGHPUT", "--data",
-        data.toString(), "--batch-sizes", "32,256", "--steps", steps, "--warmup", warmup,
-        "--reps", Integer.toString(n)))) {
-      samples.add(new Sample(Impl.of(r.get("impl")), Integer.parseInt(r.get("batch")),
-          Integer.parseInt(r.get("rep")), Integer.parseInt(r.get("steps")),
-          Double.parseDouble(r.get("seconds"))));
+        data.toString(), "--plan", String.join(",", plan), "--reps", Integer.toString(n)))) {
+      samples.add(new Sample(Workload.of(r.get("workload")), Impl.of(r.get("impl")),
+          Integer.parseInt(r.get("batch")), Integer.parseInt(r.get("rep")),
+          Integer.parseInt(r.get("steps")), Double.parseDouble(r.get("seconds"))));
     }
-    return "### Training throughput (steps/s: median (min–max) of " + n + " interleaved runs of "
-        + steps.replace(",", " / ") + " steps at batch 32 / 256, after " + warmup.replace(",",
-        " / ") + " warm-up steps; one JVM)\n\n" + ThroughputTable.format(samples);
+    String checks = ThroughputTable.checkCost(samples);
+    return "### Training throughput (one JVM, " + n + " rounds; in each round every "
+        + "implementation of a workload runs once, back to back, in an order that rotates "
+        + "from round to round; the same Fashion-MNIST batches for every implementation, "
+        + "converted inside the timed step)\n\n" + planText
+        + "\nSteps per second, median (min–max) over rounds:\n\n"
+        + ThroughputTable.stepsPerSecond(samples)
+        + "\nRatios of steps per second, computed round by round; median (min–max) over "
+        + "rounds:\n\n" + ThroughputTable.ratios(samples)
+        + (checks.isEmpty() ? "" : "\nWhat the per-update gradient check (one finiteness test "
+            + "of every gradient before the update, on by default) costs, per round:\n\n"
+            + checks);
   }
 
   private String startup(ChildJvm child) {
     int n = quick ? 1 : 3;
-    Map<Impl, List<Double>> first = new EnumMap<>(Impl.class);
-    Map<Impl, List<Double>> main = new EnumMap<>(Impl.class);
+    List<Impl> impls = List.of(Impl.FLOOR, Impl.KILN, Impl.DJL);
+    String[] keys = {"mainMs", "engineMs", "loadMs", "buildMs", "stepMs", "firstBatchMs"};
+    Map<Impl, Map<String, List<Double>>> ms = new EnumMap<>(Impl.class);
     for (int rep = 0; rep < n; rep++) {
-      for (Impl impl : Impl.values()) {
+      for (Impl impl : impls) {
         for (Map<String, String> r : child.run(List.of(), List.of("FIRST_BATCH", "--impl",
-            impl.label()))) {
-          first.computeIfAbsent(impl, k -> new ArrayList<>())
-              .add(Double.parseDouble(r.get("firstBatchMs")));
-          main.computeIfAbsent(impl, k -> new ArrayList<>())
-              .add(Double.parseDouble(r.get("mainMs")));
+            impl.name()))) {
+          for (String k : keys) {
+            ms.computeIfAbsent(impl, i -> new LinkedHashMap<>())
+                .computeIfAbsent(k, x -> new ArrayList<>()).add(Double.parseDouble(r.get(k)));
+          }
         }
       }
     }
     StringBuilder s = new StringBuilder("### Time from JVM start to the first trained batch "
-        + "(batch 32, synthetic data; median (min–max) of " + n + " fresh JVMs each)\n\n"
-        + "| impl | JVM start → main, ms | JVM start → first batch trained, ms |\n"
-        + "|---|---:|---:|\n");
-    for (Impl impl : Impl.values()) {
-      s.append("| ").append(impl.label()).append(" | ")
-          .append(ThroughputTable.cell(main.get(impl))).append(" | ")
-          .append(ThroughputTable.cell(first.get(impl))).append(" |\n");
+        + "(MLP, batch 32, synthetic data; ms, median (min–max) of " + n + " fresh JVMs each, "
+        + "run in turn)\n\n"
+        + "| impl | JVM start → main | load libmxnet | of which DJL's MXNet engine "
+        + "| build and bind | first step | JVM start → first batch trained |\n"
+        + "|---|---:|---:|---:|---:|---:|---:|\n");
+    for (Impl impl : impls) {
+      Map<String, List<Double>> m = ms.get(impl);
+      s.append("| ").append(impl.label());
+      for (String k : keys) {
+        s.append(" | ").append(k.equals("engineMs") && impl == Impl.FLOOR ? "none"
+            : ThroughputTable.cell(m.get(k)));
+      }
+      s.append(" |\n");
     }
+    List<Double> kiln = ms.get(Impl.KILN).get("firstBatchMs");
+    List<Double> floor = ms.get(Impl.FLOOR).get("firstBatchMs");
+    s.append(String.format(Locale.ROOT, "%nKiln − floor: %+.0f ms (medians). The floor loads "
+        + "%s with Native.load and never starts DJL's engine; Kiln (and DJL) load it through "
+        + "DJL's Engine.getEngine(\"MXNet\"), which first finds the platform and library (DJL's "
+        + "LibUtils, with its CUDA probe), loads its own JNA interface, and starts the "
+        + "engine.%n", Stats.median(kiln) - Stats.median(floor), FloorApi.libraryPath()));
     return s.toString();
   }
 
@@ -169,9 +221,9 @@ public final class Bench implements Callable<Integer> {
       if (!r.get("mode").equals("handles")) {
         continue;
       }
-      String impl = r.get("impl");
+      String impl = Impl.of(r.get("impl")).label();
       String closed = results.stream().filter(c -> c.get("mode").equals("handles-closed")
-          && c.get("impl").equals(impl)).map(c -> c.get("liveAfterClose")).findFirst()
+          && Impl.of(c.get("impl")).label().equals(impl)).map(c -> c.get("liveAfterClose")).findFirst()
           .orElse("?");
       s.append(String.format(Locale.ROOT, "| %s | %s | %.3f (%s in %s steps) | %s → %s "
           + "| %s → %s | %s → %s | %s |%n", impl, r.get("setupHandles"),
@@ -189,8 +241,8 @@ public final class Bench implements Callable<Integer> {
         + "32, " + steps + " steps, synthetic data, default JVM heap settings)\n\n| impl "
         + "| RSS at start, MiB | peak RSS (VmHWM), MiB | RSS at end, MiB | Java heap committed "
         + "at end (only touched pages are resident), MiB |\n|---|---:|---:|---:|---:|\n");
-    for (Impl impl : Impl.values()) {
-      for (Map<String, String> r : child.run(List.of(), List.of("RSS", "--impl", impl.label(),
+    for (Impl impl : List.of(Impl.FLOOR, Impl.KILN, Impl.DJL, Impl.KILN_LOSS)) {
+      for (Map<String, String> r : child.run(List.of(), List.of("RSS", "--impl", impl.name(),
           "--steps", Integer.toString(steps)))) {
         s.append("| ").append(impl.label()).append(" | ").append(mib(r.get("startRssKib")))
             .append(" | ").append(mib(r.get("peakRssKib"))).append(" | ")
@@ -260,6 +312,32 @@ public final class Bench implements Callable<Integer> {
     return s.append(" |\n").toString();
   }
 
+  /**
+   * The data-parallel rows, kept in place for the distribution layer ({@code
+   * runtime/.../dist/DataParallel}), which is being written: not measured yet.
+   */
+  private String dataParallel() {
+    return "### Data-parallel training (not measured yet: the rows are kept for "
+        + "dev.kiln.runtime.dist.DataParallel, which is being written)\n\n"
+        + "| configuration | steps/s | examples/s | vs. the one-context / one-worker run |\n"
+        + "|---|---:|---:|---:|\n"
+        + "| LeNet, batch 64, 1 CPU context | – | – | 1.00 |\n"
+        + "| LeNet, batch 64, 2 CPU contexts (local KVStore) | – | – | – |\n"
+        + "| LeNet, dist_sync on loopback, 1 worker | – | – | 1.00 |\n"
+        + "| LeNet, dist_sync on loopback, 2 workers | – | – | – |\n"
+        + "| LeNet, dist_sync on loopback, 4 workers | – | – | – |\n";
+  }
+
+  /** The first three fields of {@code /proc/loadavg}, or "?" off Linux. */
+  static String loadavg() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "?";
+    }
+  }
+
   private String compile(String classpath) {
     CompileTimer.Result r = new CompileTimer(classpath, System.err).measure(quick ? 30 : 300,
         quick ? 1 : 5);
@@ -304,14 +382,14 @@ public final class Bench implements Callable<Integer> {
     }
     String callerOmp = System.getenv("OMP_NUM_THREADS");
     return String.format(Locale.ROOT, "Kiln benchmark, %s%s%n"
-        + "machine: %s, %d cores, %s; %s %s on %s%n"
+        + "machine: %s, %d cores (nproc), %s; %s %s on %s; /proc/loadavg at the start: %s%n"
         + "measured JVMs: OMP_NUM_THREADS=%s (fixed by --omp-threads; caller's: %s), one Java "
         + "thread driving MXNet, MXNET_ENGINE_TYPE=%s%n",
         LocalDate.now(), quick ? " (--quick: smoke run, numbers not meaningful)" : "",
         cpu, Runtime.getRuntime().availableProcessors(),
         memKib < 0 ? "unknown memory" : Math.round(memKib / 1048576.0) + " GiB",
         System.getProperty("java.vm.name"), System.getProperty("java.version"),
-        System.getProperty("os.name"), ompThreads == 0 ? "unset (Kiln then calls "
+        System.getProperty("os.name"), loadavg(), ompThreads == 0 ? "unset (Kiln then calls "
             + "MXSetNumOMPThreads(1) on the thread that loads MXNet)" : ompThreads,
         callerOmp == null ? "unset" : callerOmp,
         System.getenv().getOrDefault("MXNET_ENGINE_TYPE", "default (ThreadedEnginePerDevice)"));
