@@ -168,7 +168,7 @@ public final class Bench implements Callable<Integer> {
   private String startup(ChildJvm child) {
     int n = quick ? 1 : 3;
     List<Impl> impls = List.of(Impl.FLOOR, Impl.KILN, Impl.DJL);
-    String[] keys = {"mainMs", "engineMs", "loadMs", "buildMs", "stepMs", "firstBatchMs"};
+    String[] keys = {"mainMs", "loadMs", "engineMs", "buildMs", "stepMs", "firstBatchMs"};
     Map<Impl, Map<String, List<Double>>> ms = new EnumMap<>(Impl.class);
     for (int rep = 0; rep < n; rep++) {
       for (Impl impl : impls) {
