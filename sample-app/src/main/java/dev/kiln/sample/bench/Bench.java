@@ -228,8 +228,8 @@ public final class Bench implements Callable<Integer> {
       }
       String impl = Impl.of(r.get("impl")).label();
       String closed = results.stream().filter(c -> c.get("mode").equals("handles-closed")
-          && Impl.of(c.get("impl")).label().equals(impl)).map(c -> c.get("liveAfterClose")).findFirst()
-          .orElse("?");
+          && Impl.of(c.get("impl")).label().equals(impl))
+          .map(c -> c.get("liveAfterClose")).findFirst().orElse("?");
       s.append(String.format(Locale.ROOT, "| %s | %s | %.3f (%s in %s steps) | %s → %s "
           + "| %s → %s | %s → %s | %s |%n", impl, r.get("setupHandles"),
           Double.parseDouble(r.get("createdInSteps")) / Double.parseDouble(r.get("countedSteps")),
