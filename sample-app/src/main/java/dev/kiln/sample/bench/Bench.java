@@ -145,8 +145,14 @@ public final class Bench implements Callable<Integer> {
       }
     }
     List<Sample> samples = new ArrayList<>();
+    Map<String, Double> inputChecks = new LinkedHashMap<>();
     for (Map<String, String> r : child.run(List.of(), List.of("THROUGHPUT", "--data",
         data.toString(), "--plan", String.join(",", plan), "--reps", Integer.toString(n)))) {
+      if (r.get("mode").equals("input-check")) {
+        inputChecks.put(r.get("workload") + " at batch " + r.get("batch"),
+            Double.parseDouble(r.get("micros")));
+        continue;
+      }
       samples.add(new Sample(Workload.of(r.get("workload")), Impl.of(r.get("impl")),
           Integer.parseInt(r.get("batch")), Integer.parseInt(r.get("rep")),
           Integer.parseInt(r.get("steps")), Double.parseDouble(r.get("seconds"))));
@@ -162,7 +168,21 @@ public final class Bench implements Callable<Integer> {
         + "rounds:\n\n" + ThroughputTable.ratios(samples)
         + (checks.isEmpty() ? "" : "\nWhat the per-update gradient check (one finiteness test "
             + "of every gradient before the update, on by default) costs, per round:\n\n"
-            + checks);
+            + checks)
+        + inputChecks(inputChecks);
+  }
+
+  private static String inputChecks(Map<String, Double> micros) {
+    if (micros.isEmpty()) {
+      return "";
+    }
+    StringBuilder s = new StringBuilder("\nThe classifier's checks of each training batch in "
+        + "Java (every feature finite, every label a class; always on), best of five passes "
+        + "over the batches:");
+    micros.forEach((row, us) -> s.append(String.format(Locale.ROOT, " %s %.1f µs a batch;",
+        row, us)));
+    s.setLength(s.length() - 1);
+    return s.append(".\n").toString();
   }
 
   private String startup(ChildJvm child) {

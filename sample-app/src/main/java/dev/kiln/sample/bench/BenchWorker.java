@@ -2,6 +2,7 @@ package dev.kiln.sample.bench;
 
 import dev.kiln.runtime.data.Batch;
 import dev.kiln.runtime.data.Dataset;
+import dev.kiln.runtime.exec.FiniteCheck;
 import dev.kiln.runtime.mxnet.HandleCounter;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.sample.data.DatasetNotFoundException;
@@ -157,10 +158,49 @@ public final class BenchWorker implements Callable<Integer> {
         }
         System.err.println(progress);
       }
+      for (int k = 0; k < rows.size(); k++) {
+        if (loops.get(k).containsKey(Impl.KILN_NO_CHECK)) {
+          System.out.println(BenchLine.format("mode", "input-check", "workload",
+              rows.get(k).workload().label(), "batch", rows.get(k).batch(), "micros",
+              inputCheckMicros(pools.get(k))));
+        }
+      }
     } finally {
       loops.forEach(m -> m.values().forEach(TrainLoop::close));
     }
     return 0;
+  }
+
+  /**
+   * Microseconds per batch of the checks a classifier makes of every training batch in Java
+   * before it reaches MXNet (every feature finite, every label a class), as {@code
+   * Classifier.checkBatch} makes them: the best of five passes over the pool's batches.
+   */
+  static double inputCheckMicros(Pool pool) {
+    double best = Double.MAX_VALUE;
+    long sink = 0;
+    for (int pass = 0; pass < 6; pass++) {
+      int n = 2000;
+      long t = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        Batch b = pool.next();
+        sink += FiniteCheck.firstNonFinite(b.features());
+        for (int label : b.labels()) {
+          if (label < 0 || label >= FashionMnist.NUM_CLASSES) {
+            sink++;
+          }
+        }
+      }
+      double micros = (System.nanoTime() - t) / 1e3 / n;
+      if (pass > 0) {
+        best = Math.min(best, micros); // the first pass warms the JIT up
+      }
+    }
+    if (sink != -12000) {
+      throw new IllegalStateException("a benchmark batch holds a non-finite feature or a bad "
+          + "label");
+    }
+    return best;
   }
 
   /**
