@@ -44,6 +44,7 @@ final class DjlLoop implements TrainLoop {
   private final Shape labelShape;
   private final float[] labelValues;
 
+  /** DJL's network of {@code w}, its trainer initialised for batches of {@code batch}. */
   DjlLoop(Workload w, int batch) {
     this.batch = batch;
     this.dataShape = new Shape(w.inputShape(batch));

@@ -171,6 +171,7 @@ enum FloorNet {
     private final FloorApi mx;
     private final List<Pointer> made = new ArrayList<>();
 
+    /** Symbols made through {@code mx}. */
     Symbols(FloorApi mx) {
       this.mx = mx;
     }
@@ -208,12 +209,14 @@ enum FloorNet {
       return ref.getValue();
     }
 
+    /** {@code FullyConnected} of {@code units} with bias, weights {@code <name>_weight}. */
     Pointer fc(String name, Pointer x, int units) {
       return op("FullyConnected", name, kv("flatten", "True", "no_bias", "False", "num_hidden",
           Integer.toString(units)), args("data", "weight", "bias"), x, var(name + "_weight"),
           var(name + "_bias"));
     }
 
+    /** A 5x5 {@code Convolution} of {@code filters}, stride 1, no padding. */
     Pointer conv(String name, Pointer x, int filters, boolean noBias) {
       String[] kv = kv("dilate", "(1,1)", "kernel", "(5,5)", "no_bias", noBias ? "True" : "False",
           "num_filter", Integer.toString(filters), "pad", "(0,0)", "stride", "(1,1)");
@@ -222,6 +225,7 @@ enum FloorNet {
               var(name + "_bias"));
     }
 
+    /** {@code BatchNorm} over the channels as Kiln emits it (eps 0.001, momentum 0.9). */
     Pointer bn(String name, Pointer x) {
       return op("BatchNorm", name, kv("axis", "1", "eps", "0.001", "fix_gamma", "False",
           "momentum", "0.9"), args("data", "gamma", "beta", "moving_mean", "moving_var"), x,
@@ -229,15 +233,18 @@ enum FloorNet {
           var(name + "_moving_var"));
     }
 
+    /** {@code Activation} relu. */
     Pointer relu(String name, Pointer x) {
       return op("Activation", name, kv("act_type", "relu"), args("data"), x);
     }
 
+    /** 2x2 max {@code Pooling}, stride 2. */
     Pointer pool(String name, Pointer x) {
       return op("Pooling", name, kv("kernel", "(2,2)", "pad", "(0,0)", "pool_type", "max",
           "pooling_convention", "valid", "stride", "(2,2)"), args("data"), x);
     }
 
+    /** The classifier head: {@code SoftmaxOutput} "probs" with label {@code probs_label}. */
     Pointer softmaxOutput(Pointer logits) {
       return op("SoftmaxOutput", "probs", kv("normalization", "batch", "preserve_shape", "True"),
           args("data", "label"), logits, var("probs_label"));

@@ -29,6 +29,7 @@ final class KilnLoop implements TrainLoop {
   private final Sgd sgd;
   private final Mode mode;
 
+  /** A new model of {@code w} seeded by {@code seed}, trained as {@code mode} says. */
   KilnLoop(Workload w, long seed, Mode mode) {
     this.mode = mode;
     model = create(w, seed);
