@@ -155,7 +155,8 @@ public final class Bench implements Callable<Integer> {
       }
       samples.add(new Sample(Workload.of(r.get("workload")), Impl.of(r.get("impl")),
           Integer.parseInt(r.get("batch")), Integer.parseInt(r.get("rep")),
-          Integer.parseInt(r.get("steps")), Double.parseDouble(r.get("seconds"))));
+          Integer.parseInt(r.get("steps")), Double.parseDouble(r.get("seconds")),
+          Double.parseDouble(r.get("cpuSeconds"))));
     }
     String checks = ThroughputTable.checkCost(samples);
     return "### Training throughput (one JVM, " + n + " rounds; in each round every "
@@ -166,6 +167,10 @@ public final class Bench implements Callable<Integer> {
         + ThroughputTable.stepsPerSecond(samples)
         + "\nRatios of steps per second, computed round by round; median (min–max) over "
         + "rounds:\n\n" + ThroughputTable.ratios(samples)
+        + "\nThe same ratios of steps per second of the process's CPU time (every thread, "
+        + "MXNet's engine included): much less sensitive to other processes on a busy "
+        + "machine, but blind to what overlapping saves and to what waiting costs:\n\n"
+        + ThroughputTable.ratios(samples, true)
         + (checks.isEmpty() ? "" : "\nWhat the per-update gradient check (one finiteness test "
             + "of every gradient before the update, on by default) costs, per round:\n\n"
             + checks)

@@ -36,13 +36,19 @@ final class ThroughputTable {
 
   /** Steps per second by row, implementation and round. */
   private static Map<Row, Map<Impl, Map<Integer, Double>>> group(List<Sample> samples) {
+    return group(samples, false);
+  }
+
+  /** Steps per second of wall-clock or of CPU time by row, implementation and round. */
+  private static Map<Row, Map<Impl, Map<Integer, Double>>> group(List<Sample> samples,
+      boolean cpu) {
     Map<Row, Map<Impl, Map<Integer, Double>>> rows = new TreeMap<>((a, b) ->
         a.workload() != b.workload() ? a.workload().compareTo(b.workload())
             : Integer.compare(a.batch(), b.batch()));
     for (Sample s : samples) {
       rows.computeIfAbsent(new Row(s.workload(), s.batch()), r -> new EnumMap<>(Impl.class))
           .computeIfAbsent(s.impl(), i -> new TreeMap<>())
-          .put(s.rep(), s.stepsPerSecond());
+          .put(s.rep(), cpu ? s.stepsPerCpuSecond() : s.stepsPerSecond());
     }
     return rows;
   }
@@ -70,15 +76,26 @@ final class ThroughputTable {
 
   /** The ratios of {@link #RATIOS}, each the median (min–max) of its per-round values. */
   static String ratios(List<Sample> samples) {
-    Map<Row, Map<Impl, Map<Integer, Double>>> rows = group(samples);
+    return ratios(samples, false);
+  }
+
+  /**
+   * The ratios of {@link #RATIOS} of steps per second of wall-clock time or, with {@code cpu},
+   * of the process's CPU time (all threads), each the median (min–max) of its per-round values.
+   */
+  static String ratios(List<Sample> samples, boolean cpu) {
+    Map<Row, Map<Impl, Map<Integer, Double>>> rows = group(samples, cpu);
     StringBuilder out = new StringBuilder("| workload | batch");
     RATIOS.forEach(r -> out.append(" | ").append(r.name()));
     out.append(" |\n|---|---:").append("|---:".repeat(RATIOS.size())).append("|\n");
     rows.forEach((row, byImpl) -> {
       out.append("| ").append(row.workload().label()).append(" | ").append(row.batch());
       for (Ratio r : RATIOS) {
-        out.append(" | ").append(cell(perRound(byImpl.get(r.top()), byImpl.get(r.bottom()),
-            (a, b) -> a / b), "%.2f"));
+        List<Double> v = perRound(byImpl.get(r.top()), byImpl.get(r.bottom()), (a, b) -> a / b);
+        if (v != null && v.stream().anyMatch(x -> !Double.isFinite(x))) {
+          v = null;
+        }
+        out.append(" | ").append(cell(v, "%.2f"));
       }
       out.append(" |\n");
     });

@@ -47,6 +47,27 @@ class ThroughputTableTest {
   }
 
   @Test
+  void cpuRatiosUseTheCpuSeconds() {
+    List<Sample> samples = new ArrayList<>();
+    // Same wall time; the floor used twice the CPU of Kiln: kiln/floor by CPU is 2.
+    samples.add(new Sample(Workload.MLP, Impl.FLOOR, 32, 1, 100, 1.0, 2.0));
+    samples.add(new Sample(Workload.MLP, Impl.KILN, 32, 1, 100, 1.0, 1.0));
+    assertEquals("| mlp | 32 | 1.00 (1.00–1.00) | – | – | – | – | – |",
+        ThroughputTable.ratios(samples, false).lines().toList().get(2));
+    assertEquals("| mlp | 32 | 2.00 (2.00–2.00) | – | – | – | – | – |",
+        ThroughputTable.ratios(samples, true).lines().toList().get(2));
+  }
+
+  @Test
+  void unmeasuredCpuGivesDashes() {
+    List<Sample> samples = new ArrayList<>();
+    add(samples, Workload.MLP, Impl.FLOOR, 32, 10);
+    add(samples, Workload.MLP, Impl.KILN, 32, 10);
+    assertEquals("| mlp | 32 | – | – | – | – | – | – |",
+        ThroughputTable.ratios(samples, true).lines().toList().get(2));
+  }
+
+  @Test
   void perRoundSkipsRoundsOneSideLacks() {
     assertEquals(List.of(2.0), ThroughputTable.perRound(Map.of(1, 4.0, 2, 6.0), Map.of(1, 2.0),
         (a, b) -> a / b));
