@@ -57,9 +57,9 @@ class BenchQuickTest {
     assertTrue(text.contains("| workload | batch | floor | fwd+bwd only | kiln | kiln+loss "
         + "| kiln, no grad check | djl | rounds |"), text);
     for (String row : new String[] {"| mlp | 32 | ", "| mlp | 256 | "}) {
-      // Steps per second, ratios and the check's cost: a row in each of three tables, printed
-      // once as the part finishes and once more in the summary.
-      assertEquals(6, text.lines().filter(l -> l.startsWith(row)).count(), text);
+      // Steps per second, ratios by wall-clock and by CPU time and the check's cost: a row in
+      // each of four tables, printed once as the part finishes and once more in the summary.
+      assertEquals(8, text.lines().filter(l -> l.startsWith(row)).count(), text);
     }
     assertTrue(text.contains("| kiln/floor | kiln/fwd+bwd only | kiln/djl |"), text);
     assertTrue(text.contains("| check µs/step | check, % of kiln's step |"), text);
