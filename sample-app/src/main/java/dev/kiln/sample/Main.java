@@ -1,18 +1,18 @@
 package dev.kiln.sample;
 
+import dev.kiln.listeners.ChartWriter;
+import dev.kiln.listeners.ProgressListener;
+import dev.kiln.runtime.data.DataLoader;
+import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.optim.Adam;
 import dev.kiln.runtime.optim.AdamW;
-import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.optim.LearningRate;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.optim.Sgd;
-import dev.kiln.runtime.data.DataLoader;
-import dev.kiln.runtime.data.Dataset;
-import dev.kiln.listeners.ChartWriter;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.train.CsvLogger;
 import dev.kiln.runtime.train.Evaluation;
 import dev.kiln.runtime.train.FitResult;
-import dev.kiln.listeners.ProgressListener;
 import dev.kiln.sample.bench.Bench;
 import dev.kiln.sample.data.DatasetNotFoundException;
 import dev.kiln.sample.data.FashionMnist;
@@ -28,16 +28,24 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The Kiln sample app: trains, evaluates, exports, inspects and benchmarks Fashion-MNIST models from the
- * command line.
+ * The Kiln sample app: trains, evaluates, exports, inspects and benchmarks Fashion-MNIST models
+ * from the command line.
  */
-@Command(name = "kiln-sample", mixinStandardHelpOptions = true, version = "kiln-sample 0.1.0",
+@Command(
+    name = "kiln-sample",
+    mixinStandardHelpOptions = true,
+    version = "kiln-sample 0.1.0",
     description = "Train, use and benchmark Kiln models on Fashion-MNIST, on MXNet.",
-    subcommands = {Main.Train.class, Main.Eval.class, Main.Predict.class, Main.Export.class,
-        Main.Summary.class, Bench.class})
+    subcommands = {
+      Main.Train.class,
+      Main.Eval.class,
+      Main.Predict.class,
+      Main.Export.class,
+      Main.Summary.class,
+      Bench.class
+    })
 public final class Main implements Runnable {
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** Entry point. */
   public static void main(String[] args) {
@@ -48,17 +56,18 @@ public final class Main implements Runnable {
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
     cl.registerConverter(SampleModel.Kind.class, SampleModel.Kind::parse);
-    cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      if (e instanceof DatasetNotFoundException || e instanceof IllegalArgumentException) {
-        cmd.getErr().println(e.getMessage());
-        return 1;
-      }
-      if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) {
-        cmd.getErr().println(u.getCause().getMessage());
-        return 1;
-      }
-      throw e;
-    });
+    cl.setExecutionExceptionHandler(
+        (e, cmd, parsed) -> {
+          if (e instanceof DatasetNotFoundException || e instanceof IllegalArgumentException) {
+            cmd.getErr().println(e.getMessage());
+            return 1;
+          }
+          if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) {
+            cmd.getErr().println(u.getCause().getMessage());
+            return 1;
+          }
+          throw e;
+        });
     return cl;
   }
 
@@ -74,27 +83,50 @@ public final class Main implements Runnable {
   static SampleModel loadCheckpoint(SampleModel.Kind kind, Path prefix) {
     Path params = prefix.resolveSibling(prefix.getFileName() + "-0000.params");
     if (!Files.isRegularFile(params)) {
-      throw new IllegalArgumentException("--checkpoint " + prefix + ": there is no checkpoint "
-          + "there (" + params + " does not exist); give the prefix a train run wrote, e.g. "
-          + "out/" + kind.cliName + " after `train --model " + kind.cliName + "`");
+      throw new IllegalArgumentException(
+          "--checkpoint "
+              + prefix
+              + ": there is no checkpoint "
+              + "there ("
+              + params
+              + " does not exist); give the prefix a train run wrote, e.g. "
+              + "out/"
+              + kind.cliName
+              + " after `train --model "
+              + kind.cliName
+              + "`");
     }
     try {
       return kind.load(prefix);
     } catch (java.io.UncheckedIOException e) {
       String why = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
-      throw new IllegalArgumentException("--checkpoint " + prefix + " does not load as --model "
-          + kind.cliName + ": " + why + "; if it is another model's checkpoint, give that "
-          + "model with --model (" + SampleModel.Kind.names() + ")", e);
+      throw new IllegalArgumentException(
+          "--checkpoint "
+              + prefix
+              + " does not load as --model "
+              + kind.cliName
+              + ": "
+              + why
+              + "; if it is another model's checkpoint, give that "
+              + "model with --model ("
+              + SampleModel.Kind.names()
+              + ")",
+          e);
     }
   }
 
   /** Options every command that reads data or a model shares. */
   static final class Common {
-    @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
+    @Option(
+        names = "--model",
+        paramLabel = "NAME",
+        defaultValue = "mlp",
         description = "Model: mlp, lenet or lstm (default: ${DEFAULT-VALUE}).")
     SampleModel.Kind model;
 
-    @Option(names = "--data", paramLabel = "DIR",
+    @Option(
+        names = "--data",
+        paramLabel = "DIR",
         defaultValue = "/usr/share/datasets/fashion-mnist",
         description = "Directory with the Fashion-MNIST IDX files (default: ${DEFAULT-VALUE}).")
     Path data;
@@ -105,48 +137,71 @@ public final class Main implements Runnable {
   }
 
   /** {@code train}: trains a model and writes checkpoint, metrics CSV and chart. */
-  @Command(name = "train", mixinStandardHelpOptions = true,
-      description = "Train a model; write its checkpoint, NAME-metrics.csv and NAME-training.png "
-          + "to --out.")
+  @Command(
+      name = "train",
+      mixinStandardHelpOptions = true,
+      description =
+          "Train a model; write its checkpoint, NAME-metrics.csv and NAME-training.png "
+              + "to --out.")
   static final class Train implements Callable<Integer> {
-    @Mixin
-    Common common;
+    @Mixin Common common;
 
-    @Option(names = "--epochs", description = "Passes over the training set (default: 10 for "
-        + "mlp and lstm, 8 for lenet).")
+    @Option(
+        names = "--epochs",
+        description =
+            "Passes over the training set (default: 10 for " + "mlp and lstm, 8 for lenet).")
     Integer epochs;
 
-    @Option(names = "--batch-size", description = "Examples per step (default: 32 for mlp "
-        + "and lenet, 64 for lstm).")
+    @Option(
+        names = "--batch-size",
+        description = "Examples per step (default: 32 for mlp " + "and lenet, 64 for lstm).")
     Integer batchSize;
 
-    @Option(names = "--optimizer", description = "sgd, momentum (SGD with Nesterov momentum "
-        + "0.9), adam or adamw (default: adam for mlp and lstm, sgd for lenet).")
+    @Option(
+        names = "--optimizer",
+        description =
+            "sgd, momentum (SGD with Nesterov momentum "
+                + "0.9), adam or adamw (default: adam for mlp and lstm, sgd for lenet).")
     String optimizer;
 
-    @Option(names = "--lr", description = "Learning rate (default: 0.001 for adam and adamw, "
-        + "0.1 for sgd, 0.05 for momentum).")
+    @Option(
+        names = "--lr",
+        description =
+            "Learning rate (default: 0.001 for adam and adamw, "
+                + "0.1 for sgd, 0.05 for momentum).")
     Float learningRate;
 
-    @Option(names = "--schedule", description = "Learning-rate schedule: constant, cosine "
-        + "(decays to 0 over the run) or decay (times --lr-decay after every epoch; default: "
-        + "cosine for mlp and lstm, decay for lenet).")
+    @Option(
+        names = "--schedule",
+        description =
+            "Learning-rate schedule: constant, cosine "
+                + "(decays to 0 over the run) or decay (times --lr-decay after every epoch; default: "
+                + "cosine for mlp and lstm, decay for lenet).")
     String schedule;
 
-    @Option(names = "--lr-decay", defaultValue = "0.8", description = "Factor per epoch of the "
-        + "decay schedule (default: ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--lr-decay",
+        defaultValue = "0.8",
+        description = "Factor per epoch of the " + "decay schedule (default: ${DEFAULT-VALUE}).")
     float lrDecay;
 
-    @Option(names = "--weight-decay", defaultValue = "0", description = "L2 weight decay "
-        + "(decoupled for adamw; default: ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--weight-decay",
+        defaultValue = "0",
+        description = "L2 weight decay " + "(decoupled for adamw; default: ${DEFAULT-VALUE}).")
     float weightDecay;
 
-    @Option(names = "--seed", defaultValue = "0", description = "Seed for initialisation and "
-        + "shuffling (default: ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--seed",
+        defaultValue = "0",
+        description = "Seed for initialisation and " + "shuffling (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "out", description = "Output "
-        + "directory (default: ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--out",
+        paramLabel = "DIR",
+        defaultValue = "out",
+        description = "Output " + "directory (default: ${DEFAULT-VALUE}).")
     Path out;
 
     @Override
@@ -160,24 +215,37 @@ public final class Main implements Runnable {
         schedule = common.model.schedule;
       }
       if (epochs < 1 || batchSize < 1) {
-        throw new IllegalArgumentException("--epochs and --batch-size must be at least 1, got "
-            + epochs + " and " + batchSize);
+        throw new IllegalArgumentException(
+            "--epochs and --batch-size must be at least 1, got " + epochs + " and " + batchSize);
       }
       FashionMnist data = common.load();
       stepsPerEpoch = data.train().batchCount(batchSize);
       totalSteps = (long) epochs * stepsPerEpoch;
       PrintStream o = System.out;
-      o.printf(Locale.ROOT, "Fashion-MNIST: %d training and %d test images from %s%n",
-          data.train().size(), data.test().size(), common.data);
+      o.printf(
+          Locale.ROOT,
+          "Fashion-MNIST: %d training and %d test images from %s%n",
+          data.train().size(),
+          data.test().size(),
+          common.data);
       Files.createDirectories(out);
       Path prefix = out.resolve(common.model.cliName);
       Path metrics = out.resolve(common.model.cliName + "-metrics.csv");
       Path chart = out.resolve(common.model.cliName + "-training.png");
-      try (SampleModel model = common.model.create(seed); Optimizer opt = optimizer()) {
+      try (SampleModel model = common.model.create(seed);
+          Optimizer opt = optimizer()) {
         o.print(model.summary());
-        FitResult r = model.classifier().fit(
-            DataLoader.of(data.train(), batchSize).shuffled(seed), data.test(), epochs, opt,
-            new ProgressListener(), new CsvLogger(metrics), new ChartWriter(chart));
+        FitResult r =
+            model
+                .classifier()
+                .fit(
+                    DataLoader.of(data.train(), batchSize).shuffled(seed),
+                    data.test(),
+                    epochs,
+                    opt,
+                    new ProgressListener(),
+                    new CsvLogger(metrics),
+                    new ChartWriter(chart));
         model.save().accept(prefix);
         if (r.stopReason() != null) {
           o.println("stopped early: " + r.stopReason());
@@ -185,8 +253,15 @@ public final class Main implements Runnable {
         if (r.last() != null) {
           o.printf(Locale.ROOT, "test accuracy %.4f%n", r.last().validation().accuracy());
         }
-        o.println("wrote " + prefix + "-symbol.json, " + prefix + "-0000.params, " + metrics
-            + ", " + chart);
+        o.println(
+            "wrote "
+                + prefix
+                + "-symbol.json, "
+                + prefix
+                + "-0000.params, "
+                + metrics
+                + ", "
+                + chart);
         return r.stopReason() == null ? 0 : 3;
       }
     }
@@ -196,39 +271,54 @@ public final class Main implements Runnable {
 
     private Optimizer optimizer() {
       String name = optimizer.toLowerCase(Locale.ROOT);
-      float lr = learningRate != null ? learningRate : switch (name) {
-        case "sgd" -> 0.1f;
-        case "momentum" -> 0.05f;
-        default -> 0.001f;
-      };
-      LearningRate rate = switch (schedule.toLowerCase(Locale.ROOT)) {
-        case "constant" -> LearningRate.constant(lr);
-        case "cosine" -> LearningRate.cosine(lr, 0f, (int) Math.min(Integer.MAX_VALUE,
-            totalSteps));
-        case "decay" -> LearningRate.step(lr, lrDecay, stepsPerEpoch);
-        default -> throw new IllegalArgumentException("unknown schedule '" + schedule
-            + "'; choose constant, cosine or decay");
-      };
+      float lr =
+          learningRate != null
+              ? learningRate
+              : switch (name) {
+                case "sgd" -> 0.1f;
+                case "momentum" -> 0.05f;
+                default -> 0.001f;
+              };
+      LearningRate rate =
+          switch (schedule.toLowerCase(Locale.ROOT)) {
+            case "constant" -> LearningRate.constant(lr);
+            case "cosine" ->
+                LearningRate.cosine(lr, 0f, (int) Math.min(Integer.MAX_VALUE, totalSteps));
+            case "decay" -> LearningRate.step(lr, lrDecay, stepsPerEpoch);
+            default ->
+                throw new IllegalArgumentException(
+                    "unknown schedule '" + schedule + "'; choose constant, cosine or decay");
+          };
       return switch (name) {
         case "sgd" -> Sgd.builder().schedule(rate).weightDecay(weightDecay).build();
-        case "momentum" -> Sgd.builder().schedule(rate).momentum(0.9f).nesterov(true)
-            .weightDecay(weightDecay).build();
+        case "momentum" ->
+            Sgd.builder()
+                .schedule(rate)
+                .momentum(0.9f)
+                .nesterov(true)
+                .weightDecay(weightDecay)
+                .build();
         case "adam" -> Adam.builder().schedule(rate).weightDecay(weightDecay).build();
         case "adamw" -> AdamW.builder().schedule(rate).weightDecay(weightDecay).build();
-        default -> throw new IllegalArgumentException("unknown optimizer '" + optimizer
-            + "'; choose sgd, momentum, adam or adamw");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown optimizer '" + optimizer + "'; choose sgd, momentum, adam or adamw");
       };
     }
   }
 
   /** {@code eval}: loss and accuracy of a checkpoint on the test set. */
-  @Command(name = "eval", mixinStandardHelpOptions = true,
+  @Command(
+      name = "eval",
+      mixinStandardHelpOptions = true,
       description = "Evaluate a checkpoint on the Fashion-MNIST test set.")
   static final class Eval implements Callable<Integer> {
-    @Mixin
-    Common common;
+    @Mixin Common common;
 
-    @Option(names = "--checkpoint", paramLabel = "PREFIX", required = true,
+    @Option(
+        names = "--checkpoint",
+        paramLabel = "PREFIX",
+        required = true,
         description = "Checkpoint prefix, e.g. out/mlp (reads PREFIX-0000.params).")
     Path checkpoint;
 
@@ -237,26 +327,37 @@ public final class Main implements Runnable {
       FashionMnist data = common.load();
       try (SampleModel model = loadCheckpoint(common.model, checkpoint)) {
         Evaluation e = model.classifier().evaluate(data.test());
-        System.out.printf(Locale.ROOT, "%s on %d test images: loss %.4f, accuracy %.4f%n",
-            checkpoint, e.examples(), e.loss(), e.accuracy());
+        System.out.printf(
+            Locale.ROOT,
+            "%s on %d test images: loss %.4f, accuracy %.4f%n",
+            checkpoint,
+            e.examples(),
+            e.loss(),
+            e.accuracy());
       }
       return 0;
     }
   }
 
   /** {@code predict}: class predictions for the first test images. */
-  @Command(name = "predict", mixinStandardHelpOptions = true,
+  @Command(
+      name = "predict",
+      mixinStandardHelpOptions = true,
       description = "Predict the class of the first --count test images.")
   static final class Predict implements Callable<Integer> {
-    @Mixin
-    Common common;
+    @Mixin Common common;
 
-    @Option(names = "--checkpoint", paramLabel = "PREFIX", required = true,
+    @Option(
+        names = "--checkpoint",
+        paramLabel = "PREFIX",
+        required = true,
         description = "Checkpoint prefix, e.g. out/mlp.")
     Path checkpoint;
 
-    @Option(names = "--count", defaultValue = "10", description = "Images to classify "
-        + "(default: ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--count",
+        defaultValue = "10",
+        description = "Images to classify " + "(default: ${DEFAULT-VALUE}).")
     int count;
 
     @Override
@@ -266,8 +367,14 @@ public final class Main implements Runnable {
       }
       Dataset all = common.load().test();
       if (count > all.size()) {
-        throw new IllegalArgumentException("--count must be at most " + all.size() + " (the "
-            + "test set has " + all.size() + " images), got " + count);
+        throw new IllegalArgumentException(
+            "--count must be at most "
+                + all.size()
+                + " (the "
+                + "test set has "
+                + all.size()
+                + " images), got "
+                + count);
       }
       Dataset test = all.first(count);
       try (SampleModel model = loadCheckpoint(common.model, checkpoint)) {
@@ -275,9 +382,14 @@ public final class Main implements Runnable {
         float[] probs = c.predict(test.features(), test.size());
         int[] predicted = c.predict(test);
         for (int i = 0; i < test.size(); i++) {
-          System.out.printf(Locale.ROOT, "%4d  predicted %-12s (p=%.3f)  actual %-12s %s%n", i,
-              FashionMnist.className(predicted[i]), probs[i * c.classes() + predicted[i]],
-              FashionMnist.className(test.label(i)), predicted[i] == test.label(i) ? "" : "✗");
+          System.out.printf(
+              Locale.ROOT,
+              "%4d  predicted %-12s (p=%.3f)  actual %-12s %s%n",
+              i,
+              FashionMnist.className(predicted[i]),
+              probs[i * c.classes() + predicted[i]],
+              FashionMnist.className(test.label(i)),
+              predicted[i] == test.label(i) ? "" : "✗");
         }
       }
       return 0;
@@ -285,36 +397,55 @@ public final class Main implements Runnable {
   }
 
   /** {@code export}: re-writes a checkpoint (validated) or an untrained model for MXNet/DJL. */
-  @Command(name = "export", mixinStandardHelpOptions = true,
-      description = "Write a model as an MXNet checkpoint (PREFIX-symbol.json, "
-          + "PREFIX-0000.params) that MXNet and DJL load: a validated copy of --checkpoint, or a "
-          + "freshly initialised model.")
+  @Command(
+      name = "export",
+      mixinStandardHelpOptions = true,
+      description =
+          "Write a model as an MXNet checkpoint (PREFIX-symbol.json, "
+              + "PREFIX-0000.params) that MXNet and DJL load: a validated copy of --checkpoint, or a "
+              + "freshly initialised model.")
   static final class Export implements Callable<Integer> {
-    @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
+    @Option(
+        names = "--model",
+        paramLabel = "NAME",
+        defaultValue = "mlp",
         description = "Model: mlp, lenet or lstm (default: ${DEFAULT-VALUE}).")
     SampleModel.Kind model;
 
     @Option(names = "--checkpoint", paramLabel = "PREFIX", description = "Checkpoint to export.")
     Path checkpoint;
 
-    @Option(names = "--seed", defaultValue = "0", description = "Seed when no checkpoint is "
-        + "given (default: ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--seed",
+        defaultValue = "0",
+        description = "Seed when no checkpoint is " + "given (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--to", paramLabel = "PREFIX", required = true, description = "Prefix to "
-        + "write.")
+    @Option(
+        names = "--to",
+        paramLabel = "PREFIX",
+        required = true,
+        description = "Prefix to " + "write.")
     Path to;
 
     @Override
     public Integer call() throws Exception {
       Path parent = to.toAbsolutePath().getParent();
       if (parent != null && !Files.isDirectory(parent)) {
-        throw new IllegalArgumentException("--to " + to + ": directory " + parent + " does not "
-            + "exist; create it first (export writes " + to.getFileName() + "-symbol.json and "
-            + to.getFileName() + "-0000.params into it)");
+        throw new IllegalArgumentException(
+            "--to "
+                + to
+                + ": directory "
+                + parent
+                + " does not "
+                + "exist; create it first (export writes "
+                + to.getFileName()
+                + "-symbol.json and "
+                + to.getFileName()
+                + "-0000.params into it)");
       }
-      try (SampleModel m = checkpoint == null ? model.create(seed)
-          : loadCheckpoint(model, checkpoint)) {
+      try (SampleModel m =
+          checkpoint == null ? model.create(seed) : loadCheckpoint(model, checkpoint)) {
         m.save().accept(to);
       }
       System.out.println("wrote " + to + "-symbol.json and " + to + "-0000.params");
@@ -323,11 +454,17 @@ public final class Main implements Runnable {
   }
 
   /** {@code summary}: the compile-time layer table. */
-  @Command(name = "summary", mixinStandardHelpOptions = true,
-      description = "Print a model's layers, output shapes and parameter counts, as computed "
-          + "at compile time.")
+  @Command(
+      name = "summary",
+      mixinStandardHelpOptions = true,
+      description =
+          "Print a model's layers, output shapes and parameter counts, as computed "
+              + "at compile time.")
   static final class Summary implements Callable<Integer> {
-    @Option(names = "--model", paramLabel = "NAME", defaultValue = "mlp",
+    @Option(
+        names = "--model",
+        paramLabel = "NAME",
+        defaultValue = "mlp",
         description = "Model: mlp, lenet or lstm (default: ${DEFAULT-VALUE}).")
     SampleModel.Kind model;
 

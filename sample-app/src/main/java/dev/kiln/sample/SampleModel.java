@@ -1,7 +1,7 @@
 package dev.kiln.sample;
 
-import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionLstmModel;
 import dev.kiln.sample.models.FashionMlpModel;
@@ -20,8 +20,9 @@ import java.util.function.Consumer;
  * @param save writes a checkpoint at a prefix
  * @param closer frees the model
  */
-record SampleModel(String name, String summary, Classifier classifier, Consumer<Path> save,
-    AutoCloseable closer) implements AutoCloseable {
+record SampleModel(
+    String name, String summary, Classifier classifier, Consumer<Path> save, AutoCloseable closer)
+    implements AutoCloseable {
 
   /** The models the app knows, by command-line name. */
   enum Kind {
@@ -82,8 +83,11 @@ record SampleModel(String name, String summary, Classifier classifier, Consumer<
           return k;
         }
       }
-      throw new IllegalArgumentException("unknown model '" + name + "'; choose one of "
-          + Arrays.stream(values()).map(k -> k.cliName).toList());
+      throw new IllegalArgumentException(
+          "unknown model '"
+              + name
+              + "'; choose one of "
+              + Arrays.stream(values()).map(k -> k.cliName).toList());
     }
   }
 

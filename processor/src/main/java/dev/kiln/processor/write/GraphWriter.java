@@ -33,72 +33,118 @@ final class GraphWriter {
 
   /** The generated file. */
   JavaFile write() {
-    Javadoc doc = Javadoc.type()
-        .paragraph("Builds the MXNet graph of {@link " + m.name() + "}: one method per node, "
-            + "each emitting its MXNet operator named after the node, with the inferred shape "
-            + "of every node and parameter as a constant and where each node was declared.")
-        .paragraph("The shapes were inferred at compile time; {@code BATCH} dimensions are "
-            + "fixed when an executor is bound. {@link " + names.model.simpleName() + "} lists "
-            + "every node in its layer table."
-            + (m.hasTracedNodes() ? " A custom layer's output shape is the one the layer "
-                + "declares; its forward body is traced and checked against it when the graph "
-                + "is built." : ""));
-    TypeSpec.Builder t = TypeSpec.classBuilder(names.graph)
-        .addOriginatingElement(m.spec().element())
-        .addAnnotation(Names.generated())
-        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-        .addSuperinterface(names.iface)
-        .addJavadoc("$L", doc.build());
+    Javadoc doc =
+        Javadoc.type()
+            .paragraph(
+                "Builds the MXNet graph of {@link "
+                    + m.name()
+                    + "}: one method per node, "
+                    + "each emitting its MXNet operator named after the node, with the inferred shape "
+                    + "of every node and parameter as a constant and where each node was declared.")
+            .paragraph(
+                "The shapes were inferred at compile time; {@code BATCH} dimensions are "
+                    + "fixed when an executor is bound. {@link "
+                    + names.model.simpleName()
+                    + "} lists "
+                    + "every node in its layer table."
+                    + (m.hasTracedNodes()
+                        ? " A custom layer's output shape is the one the layer "
+                            + "declares; its forward body is traced and checked against it when the graph "
+                            + "is built."
+                        : ""));
+    TypeSpec.Builder t =
+        TypeSpec.classBuilder(names.graph)
+            .addOriginatingElement(m.spec().element())
+            .addAnnotation(Names.generated())
+            .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+            .addSuperinterface(names.iface)
+            .addJavadoc("$L", doc.build());
 
     for (CheckedNode n : m.nodes()) {
       t.addField(shapeField(names.shape(n.name()), n.shape(), shapeDoc(n)));
       for (ParamInfo p : n.params()) {
-        t.addField(shapeField(names.shape(p.name()), p.shape(),
-            "Shape of parameter {@code " + p.name() + "}: {@code " + p.shape() + "}."));
+        t.addField(
+            shapeField(
+                names.shape(p.name()),
+                p.shape(),
+                "Shape of parameter {@code " + p.name() + "}: {@code " + p.shape() + "}."));
       }
       for (ParamInfo a : n.aux()) {
-        t.addField(shapeField(names.shape(a.name()), a.shape(),
-            "Shape of auxiliary state {@code " + a.name() + "}: {@code " + a.shape() + "}."));
+        t.addField(
+            shapeField(
+                names.shape(a.name()),
+                a.shape(),
+                "Shape of auxiliary state {@code " + a.name() + "}: {@code " + a.shape() + "}."));
       }
     }
     for (CheckedNode n : m.nodes()) {
       NodeSpec s = n.spec();
-      t.addField(FieldSpec.builder(Names.NODE_SOURCE, names.source(n.name()),
-              Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-          .initializer("$Znew $T($S,$W$S,$W$L)", Names.NODE_SOURCE, n.name(),
-              s.declaration(m.name()), Literals.string(s.annotationText()))
-          .build());
+      t.addField(
+          FieldSpec.builder(
+                  Names.NODE_SOURCE,
+                  names.source(n.name()),
+                  Modifier.PRIVATE,
+                  Modifier.STATIC,
+                  Modifier.FINAL)
+              .initializer(
+                  "$Znew $T($S,$W$S,$W$L)",
+                  Names.NODE_SOURCE,
+                  n.name(),
+                  s.declaration(m.name()),
+                  Literals.string(s.annotationText()))
+              .build());
     }
     t.addField(Names.GRAPH_BUILDER, "builder", Modifier.PRIVATE, Modifier.FINAL);
-    t.addMethod(MethodSpec.constructorBuilder()
-        .addModifiers(Modifier.PRIVATE)
-        .addParameter(Names.GRAPH_BUILDER, "builder")
-        .addStatement("this.builder = builder")
-        .build());
-    t.addMethod(MethodSpec.methodBuilder("build")
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .returns(Names.GRAPH)
-        .addJavadoc("$L", Javadoc.member().paragraph("Builds a new graph of {@code " + m.name()
-            + "}; the caller owns it and must close it.").build())
-        .beginControlFlow("try ($T builder = new $T($S))", Names.GRAPH_BUILDER,
-            Names.GRAPH_BUILDER, m.name())
-        .addStatement("return build(builder)")
-        .endControlFlow()
-        .build());
+    t.addMethod(
+        MethodSpec.constructorBuilder()
+            .addModifiers(Modifier.PRIVATE)
+            .addParameter(Names.GRAPH_BUILDER, "builder")
+            .addStatement("this.builder = builder")
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("build")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(Names.GRAPH)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Builds a new graph of {@code "
+                            + m.name()
+                            + "}; the caller owns it and must close it.")
+                    .build())
+            .beginControlFlow(
+                "try ($T builder = new $T($S))", Names.GRAPH_BUILDER, Names.GRAPH_BUILDER, m.name())
+            .addStatement("return build(builder)")
+            .endControlFlow()
+            .build());
     if (m.classifierHead() != null) {
       String head = m.classifierHead().name();
-      t.addMethod(MethodSpec.methodBuilder("buildClassifier")
-          .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-          .returns(Names.GRAPH)
-          .addJavadoc("$L", Javadoc.member().paragraph("Builds the graph for classifier "
-              + "training: node {@code " + head + "} becomes MXNet's {@code SoftmaxOutput} with "
-              + "label variable {@code " + head + "_label}. The caller owns the graph and must "
-              + "close it.").build())
-          .beginControlFlow("try ($T builder = new $T($S, true))", Names.GRAPH_BUILDER,
-              Names.GRAPH_BUILDER, m.name())
-          .addStatement("return build(builder)")
-          .endControlFlow()
-          .build());
+      t.addMethod(
+          MethodSpec.methodBuilder("buildClassifier")
+              .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+              .returns(Names.GRAPH)
+              .addJavadoc(
+                  "$L",
+                  Javadoc.member()
+                      .paragraph(
+                          "Builds the graph for classifier "
+                              + "training: node {@code "
+                              + head
+                              + "} becomes MXNet's {@code SoftmaxOutput} with "
+                              + "label variable {@code "
+                              + head
+                              + "_label}. The caller owns the graph and must "
+                              + "close it.")
+                      .build())
+              .beginControlFlow(
+                  "try ($T builder = new $T($S, true))",
+                  Names.GRAPH_BUILDER,
+                  Names.GRAPH_BUILDER,
+                  m.name())
+              .addStatement("return build(builder)")
+              .endControlFlow()
+              .build());
     }
     t.addMethod(build());
     for (CheckedNode n : m.nodes()) {
@@ -118,8 +164,13 @@ final class GraphWriter {
       return "Declared shape of input " + name + ": " + shape + ".";
     }
     if (n.spec().layer().tracedAtBuild()) {
-      return "Output shape of node " + name + " as its custom layer {@code "
-          + n.spec().annotationText() + "} declares it: " + shape + ". The layer's forward body "
+      return "Output shape of node "
+          + name
+          + " as its custom layer {@code "
+          + n.spec().annotationText()
+          + "} declares it: "
+          + shape
+          + ". The layer's forward body "
           + "is checked against it when the graph is built.";
     }
     return "Output shape of node " + name + ": " + shape + ".";
@@ -149,13 +200,17 @@ final class GraphWriter {
     for (CheckedNode n : m.order()) {
       locals.newName(n.name(), n.name());
     }
-    MethodSpec.Builder b = MethodSpec.methodBuilder("build")
-        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-        .returns(Names.GRAPH)
-        .addParameter(Names.GRAPH_BUILDER, "builder")
-        .addJavadoc("$L", Javadoc.member()
-            .paragraph("Calls every node method once, each after the nodes it reads.").build())
-        .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
+    MethodSpec.Builder b =
+        MethodSpec.methodBuilder("build")
+            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+            .returns(Names.GRAPH)
+            .addParameter(Names.GRAPH_BUILDER, "builder")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph("Calls every node method once, each after the nodes it reads.")
+                    .build())
+            .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
     for (CheckedNode n : m.order()) {
       CodeBlock.Builder args = CodeBlock.builder();
       List<NodeSpec.Wire> wires = n.spec().wires();
@@ -163,8 +218,8 @@ final class GraphWriter {
         args.add(i == 0 ? "$N" : ",$W$N", locals.get(wires.get(i).source()));
       }
       if (n.read() || n.output()) {
-        b.addStatement("$T $N =$Wgraph.$N($L)", Names.SYM, locals.get(n.name()), n.name(),
-            args.build());
+        b.addStatement(
+            "$T $N =$Wgraph.$N($L)", Names.SYM, locals.get(n.name()), n.name(), args.build());
       } else {
         b.addStatement("graph.$N($L)", n.name(), args.build()); // an input nothing reads
       }
@@ -179,15 +234,26 @@ final class GraphWriter {
 
   private MethodSpec nodeMethod(CheckedNode n) {
     NodeSpec s = n.spec();
-    String doc = "Node {@code " + n.name() + "}: {@code " + s.annotationText() + "}, "
-        + (s.layer().tracedAtBuild() ? "declared output {@code " + n.shape() + "}, against "
-            + "which the traced forward body is checked" : "output {@code " + n.shape() + "}")
-        + "." + (s.frozen() ? " Its parameters are frozen: no update changes them." : "");
-    MethodSpec.Builder b = MethodSpec.methodBuilder(n.name())
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .returns(Names.SYM)
-        .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
+    String doc =
+        "Node {@code "
+            + n.name()
+            + "}: {@code "
+            + s.annotationText()
+            + "}, "
+            + (s.layer().tracedAtBuild()
+                ? "declared output {@code "
+                    + n.shape()
+                    + "}, against "
+                    + "which the traced forward body is checked"
+                : "output {@code " + n.shape() + "}")
+            + "."
+            + (s.frozen() ? " Its parameters are frozen: no update changes them." : "");
+    MethodSpec.Builder b =
+        MethodSpec.methodBuilder(n.name())
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(Names.SYM)
+            .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
     List<String> params = new ArrayList<>();
     for (NodeSpec.Wire w : s.wires()) {
       b.addParameter(ParameterSpec.builder(Names.SYM, w.parameterName()).build());

@@ -20,27 +20,26 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Trains one classifier data-parallel on MXNet's key-value store: replicas of the model, each
- * on a batch's share, whose gradients the store sums (an all-reduce) before every replica applies
- * the same update, so every replica's parameters stay identical after every step.
+ * Trains one classifier data-parallel on MXNet's key-value store: replicas of the model, each on a
+ * batch's share, whose gradients the store sums (an all-reduce) before every replica applies the
+ * same update, so every replica's parameters stay identical after every step.
  *
  * <ul>
- *   <li>{@link #local(KilnModel, int)}: {@code n} replicas on the CPU contexts {@code cpu(0)}
- *       .. {@code cpu(n-1)} of this process, through a {@code local} store. Each context has its
- *       own MXNet engine worker, so the replicas compute at the same time; run with {@code
+ *   <li>{@link #local(KilnModel, int)}: {@code n} replicas on the CPU contexts {@code cpu(0)} ..
+ *       {@code cpu(n-1)} of this process, through a {@code local} store. Each context has its own
+ *       MXNet engine worker, so the replicas compute at the same time; run with {@code
  *       OMP_NUM_THREADS=1} (one core per context) so they do not oversubscribe the cores.
- *   <li>{@link #distributed(KilnModel)}: one replica per worker process of a {@code dist_sync}
- *       job (see {@link Launcher}); every worker must run the same number of steps ({@link
+ *   <li>{@link #distributed(KilnModel)}: one replica per worker process of a {@code dist_sync} job
+ *       (see {@link Launcher}); every worker must run the same number of steps ({@link
  *       DataLoader#shard}).
  * </ul>
  *
- * <p>The model itself is replica 0 and ends up holding the trained parameters. All the
- * parameters live in one fused array, so each step makes one push-and-pull of one key. The
- * gradients are those of the summed loss, scaled by {@code 1 / (examples in the step, across
- * every replica and worker)} through the optimizer's {@code rescaleGrad}, so a step is the same
- * as one step on the whole batch (within float rounding). Auxiliary states (batch-norm moving
- * averages), which each replica updates from its own share, are averaged at the end of every
- * epoch. Not thread-safe.
+ * <p>The model itself is replica 0 and ends up holding the trained parameters. All the parameters
+ * live in one fused array, so each step makes one push-and-pull of one key. The gradients are those
+ * of the summed loss, scaled by {@code 1 / (examples in the step, across every replica and worker)}
+ * through the optimizer's {@code rescaleGrad}, so a step is the same as one step on the whole batch
+ * (within float rounding). Auxiliary states (batch-norm moving averages), which each replica
+ * updates from its own share, are averaged at the end of every epoch. Not thread-safe.
  */
 public final class DataParallel implements AutoCloseable {
   private static final int WEIGHTS = 0;
@@ -64,12 +63,19 @@ public final class DataParallel implements AutoCloseable {
       ModelRuntime rt = model.runtime();
       Graph classifierGraph = model.classifier().graph();
       ParameterStore own = rt.executors().store();
-      replicas.add(new Replica(own, new Classifier(model.name(), own,
-          classifierGraph.copy(DataParallel::summedLoss)), null));
+      replicas.add(
+          new Replica(
+              own,
+              new Classifier(model.name(), own, classifierGraph.copy(DataParallel::summedLoss)),
+              null));
       for (int d = 1; d < contexts; d++) {
         ExecutorCache cache = new ExecutorCache(model.name(), rt.graph().copy(json -> json), d);
-        replicas.add(new Replica(cache.store(), new Classifier(model.name(), cache.store(),
-            classifierGraph.copy(DataParallel::summedLoss)), cache));
+        replicas.add(
+            new Replica(
+                cache.store(),
+                new Classifier(
+                    model.name(), cache.store(), classifierGraph.copy(DataParallel::summedLoss)),
+                cache));
       }
       broadcast(own);
     } catch (RuntimeException e) {
@@ -116,8 +122,7 @@ public final class DataParallel implements AutoCloseable {
 
   /**
    * Makes every replica start from {@code own}'s values: every parameter (frozen ones too) and
-   * auxiliary state. In a job, only rank 0's values are kept (the store's rule for
-   * initialisation).
+   * auxiliary state. In a job, only rank 0's values are kept (the store's rule for initialisation).
    */
   private void broadcast(ParameterStore own) {
     int key = WEIGHTS;
@@ -158,17 +163,16 @@ public final class DataParallel implements AutoCloseable {
   }
 
   /**
-   * One training step on a batch: each replica takes its share (as equal as they come),
-   * computes its gradient, the store sums them, and every replica applies {@code optimizer}'s
-   * update. Returns how to score the batch (this process's examples).
+   * One training step on a batch: each replica takes its share (as equal as they come), computes
+   * its gradient, the store sums them, and every replica applies {@code optimizer}'s update.
+   * Returns how to score the batch (this process's examples).
    *
    * @param features the batch's inputs, row-major, {@code labels.length} examples
    * @param labels class indices
-   * @param examples the examples of this step across every worker of the job (this batch's
-   *     size times the workers, when every worker's batch is full)
+   * @param examples the examples of this step across every worker of the job (this batch's size
+   *     times the workers, when every worker's batch is full)
    */
-  public FitLoop.Step step(float[] features, int[] labels, FusedOptimizer optimizer,
-      int examples) {
+  public FitLoop.Step step(float[] features, int[] labels, FusedOptimizer optimizer, int examples) {
     try (CallGuard.Scope call = model.runtime().guard().enter("dataParallel.step")) {
       int n = labels.length;
       int featureSize = features.length / Math.max(1, n);
@@ -179,9 +183,12 @@ public final class DataParallel implements AutoCloseable {
         int to = (int) ((long) (r + 1) * n / replicas.size());
         Replica replica = replicas.get(r);
         if (to > from) {
-          parts.add(replica.classifier().computeGradients(
-              Arrays.copyOfRange(features, from * featureSize, to * featureSize),
-              Arrays.copyOfRange(labels, from, to)));
+          parts.add(
+              replica
+                  .classifier()
+                  .computeGradients(
+                      Arrays.copyOfRange(features, from * featureSize, to * featureSize),
+                      Arrays.copyOfRange(labels, from, to)));
         } else {
           replica.params().zeroGrads();
         }
@@ -244,19 +251,33 @@ public final class DataParallel implements AutoCloseable {
 
   /**
    * Trains for {@code epochs} passes over {@code train} (for a job, this worker's {@link
-   * DataLoader#shard}, so that every worker runs the same number of full batches). Validation
-   * and the listeners run on rank 0 only; the others train and keep the job in step.
+   * DataLoader#shard}, so that every worker runs the same number of full batches). Validation and
+   * the listeners run on rank 0 only; the others train and keep the job in step.
    */
-  public FitResult fit(DataLoader train, Dataset validation, int epochs,
-      FusedOptimizer optimizer, TrainingListener... listeners) {
+  public FitResult fit(
+      DataLoader train,
+      Dataset validation,
+      int epochs,
+      FusedOptimizer optimizer,
+      TrainingListener... listeners) {
     boolean lead = rank == 0;
     int batch = train.batchSize();
     boolean fixed = train.steps() > 0;
-    return FitLoop.run(model.name(), train, lead ? validation : null, epochs,
-        b -> step(b.features(), b.labels(), optimizer,
-            fixed ? batch * workers : b.labels().length * workers),
-        this::averageAuxiliaryStates, data -> evaluate(data),
-        () -> model.runtime().guard().closing(), lead ? List.of(listeners) : List.of());
+    return FitLoop.run(
+        model.name(),
+        train,
+        lead ? validation : null,
+        epochs,
+        b ->
+            step(
+                b.features(),
+                b.labels(),
+                optimizer,
+                fixed ? batch * workers : b.labels().length * workers),
+        this::averageAuxiliaryStates,
+        data -> evaluate(data),
+        () -> model.runtime().guard().closing(),
+        lead ? List.of(listeners) : List.of());
   }
 
   private Evaluation evaluate(Dataset data) {

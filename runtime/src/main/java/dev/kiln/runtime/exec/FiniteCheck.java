@@ -8,18 +8,18 @@ import java.nio.FloatBuffer;
 import java.util.List;
 
 /**
- * Whether some arrays hold only finite values: waits for each array's pending writes, then reads
- * it where it lies in memory (MXNet's own CPU buffer, no copy) and tests every element in Java.
- * The answer is exact (a huge finite value is finite).
+ * Whether some arrays hold only finite values: waits for each array's pending writes, then reads it
+ * where it lies in memory (MXNet's own CPU buffer, no copy) and tests every element in Java. The
+ * answer is exact (a huge finite value is finite).
  *
- * <p>This replaced one {@code multi_sum_sq} over the arrays and a read of the sums: MXNet's
- * kernel for it is a scalar loop that took about 93 µs of CPU on the MLP's 101,770 gradients,
- * the scan about 32 µs (issue 14, {@code docs/benchmarks.md}).
+ * <p>This replaced one {@code multi_sum_sq} over the arrays and a read of the sums: MXNet's kernel
+ * for it is a scalar loop that took about 93 µs of CPU on the MLP's 101,770 gradients, the scan
+ * about 32 µs (issue 14, {@code docs/benchmarks.md}).
  *
- * <p>MXNet lets NaN and infinity pass through every operator silently; Kiln checks inputs
- * before they reach a model and gradients before an update applies them. Reading MXNet's buffer
- * is safe because nothing writes the arrays meanwhile: every MXNet call on a model's arrays is
- * made by the one thread inside the model's {@link CallGuard}, which is the thread checking.
+ * <p>MXNet lets NaN and infinity pass through every operator silently; Kiln checks inputs before
+ * they reach a model and gradients before an update applies them. Reading MXNet's buffer is safe
+ * because nothing writes the arrays meanwhile: every MXNet call on a model's arrays is made by the
+ * one thread inside the model's {@link CallGuard}, which is the thread checking.
  */
 public final class FiniteCheck implements AutoCloseable {
   private final Tensor[] arrays;
@@ -33,8 +33,8 @@ public final class FiniteCheck implements AutoCloseable {
   }
 
   /**
-   * The index of the first array holding a NaN or an infinity, or -1 when all are finite.
-   * Waits for every pending write to the arrays.
+   * The index of the first array holding a NaN or an infinity, or -1 when all are finite. Waits for
+   * every pending write to the arrays.
    */
   public int firstNonFinite() {
     for (int i = 0; i < arrays.length; i++) {
@@ -46,9 +46,9 @@ public final class FiniteCheck implements AutoCloseable {
   }
 
   /**
-   * The array's values where MXNet keeps them, after its pending writes: {@code
-   * MXNDArrayGetData} also turns an array oneDNN left in a blocked layout back to the default
-   * one, so the buffer is row-major.
+   * The array's values where MXNet keeps them, after its pending writes: {@code MXNDArrayGetData}
+   * also turns an array oneDNN left in a blocked layout back to the default one, so the buffer is
+   * row-major.
    */
   private static FloatBuffer buffer(Tensor t) {
     Mx.check(Mx.api().MXNDArrayWaitToRead(t.handle()), "MXNDArrayWaitToRead");

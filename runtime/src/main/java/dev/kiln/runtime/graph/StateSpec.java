@@ -12,13 +12,19 @@ package dev.kiln.runtime.graph;
  * @param cell whether this is an LSTM cell state rather than a hidden state
  * @param layout the layer's parameter layout (for the shape)
  * @param stateful whether the layer carries it from call to call
- * @param stateOutput for a stateful layer, the index among the graph's outputs (after the
- *     model's) of the final state; -1 otherwise
- * @param batch the layer input's first dimension as declared: a constant, or {@link
- *     Shape#BATCH} for the batch size an executor is bound for
+ * @param stateOutput for a stateful layer, the index among the graph's outputs (after the model's)
+ *     of the final state; -1 otherwise
+ * @param batch the layer input's first dimension as declared: a constant, or {@link Shape#BATCH}
+ *     for the batch size an executor is bound for
  */
-public record StateSpec(String name, String node, boolean cell, RnnLayout layout,
-    boolean stateful, int stateOutput, int batch) {
+public record StateSpec(
+    String name,
+    String node,
+    boolean cell,
+    RnnLayout layout,
+    boolean stateful,
+    int stateOutput,
+    int batch) {
   /** The state's shape for {@code batch}. */
   public Shape shape(int batch) {
     return layout.stateShape(batch);

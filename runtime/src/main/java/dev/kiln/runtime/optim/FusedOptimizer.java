@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An optimizer made of one MXNet fused update operator per parameter ({@code sgd_update},
- * {@code sgd_mom_update}, {@code nag_mom_update}, {@code adam_update}, {@code _adamw_update}),
- * run in place on the model's shared weight arrays.
+ * An optimizer made of one MXNet fused update operator per parameter ({@code sgd_update}, {@code
+ * sgd_mom_update}, {@code nag_mom_update}, {@code adam_update}, {@code _adamw_update}), run in
+ * place on the model's shared weight arrays.
  *
  * <p>What every such optimizer shares:
  *
@@ -41,8 +41,12 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
    * (e.g. a copy out of a scratch array), and an optional faster way to take a step that may
    * decline one (then the prepared update runs).
    */
-  record State(List<Tensor> tensors, List<Tensor> scratch, PreparedOp update,
-      PreparedOp followUp, FastStep fast) {
+  record State(
+      List<Tensor> tensors,
+      List<Tensor> scratch,
+      PreparedOp update,
+      PreparedOp followUp,
+      FastStep fast) {
     State(List<Tensor> tensors, PreparedOp update) {
       this(tensors, List.of(), update, null, null);
     }
@@ -71,8 +75,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   }
 
   /**
-   * Another way to run one parameter's update, giving exactly the prepared operator's result
-   * where it takes a step.
+   * Another way to run one parameter's update, giving exactly the prepared operator's result where
+   * it takes a step.
    */
   interface FastStep {
     /**
@@ -115,15 +119,15 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   }
 
   /**
-   * Creates the state and prepared update of one parameter. Runs once per parameter, on its
-   * first step; state arrays it creates must be zero-filled and are freed by {@link #close()}.
+   * Creates the state and prepared update of one parameter. Runs once per parameter, on its first
+   * step; state arrays it creates must be zero-filled and are freed by {@link #close()}.
    */
   abstract State newState(ParameterStore.Slot slot);
 
   /**
-   * Fills {@code out} (in the order of the keys given to the constructor) with the attribute
-   * values of step {@code t} (1 for the first step) at learning rate {@code lr} with gradients
-   * scaled by {@code rescale}.
+   * Fills {@code out} (in the order of the keys given to the constructor) with the attribute values
+   * of step {@code t} (1 for the first step) at learning rate {@code lr} with gradients scaled by
+   * {@code rescale}.
    */
   abstract void values(float[] out, float lr, float rescale, long t);
 
@@ -140,8 +144,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
         p.weight().handle();
         p.grad().handle();
       } catch (IllegalStateException e) {
-        throw new IllegalStateException(name + ": parameter " + p.name()
-            + " has been freed (is its model closed?)", e);
+        throw new IllegalStateException(
+            name + ": parameter " + p.name() + " has been freed (is its model closed?)", e);
       }
     }
     float rescale = rescaleGrad;
@@ -150,8 +154,15 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     }
     float lr = schedule.rate(steps);
     if (!(lr >= 0) || !Float.isFinite(lr)) {
-      throw new IllegalStateException(name + ": schedule " + schedule + " gave learning rate "
-          + lr + " at step " + steps + "; a learning rate must be >= 0 and finite");
+      throw new IllegalStateException(
+          name
+              + ": schedule "
+              + schedule
+              + " gave learning rate "
+              + lr
+              + " at step "
+              + steps
+              + "; a learning rate must be >= 0 and finite");
     }
     values(values, lr, rescale, steps + 1);
     String[] vals = strings(values);
@@ -215,11 +226,11 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   }
 
   /**
-   * The state arrays of {@code slot} in the optimizer's order (e.g. {@code [momentum]} or
-   * {@code [mean, var]}), empty before the parameter's first step or when the optimizer keeps
-   * none. For one real parameter of a model, whose arrays are views of the fused arrays the
-   * optimizer steps ({@link ParameterStore.Slot#fused()}), these are views of the fused state at
-   * that parameter's offset. They stay owned by the optimizer.
+   * The state arrays of {@code slot} in the optimizer's order (e.g. {@code [momentum]} or {@code
+   * [mean, var]}), empty before the parameter's first step or when the optimizer keeps none. For
+   * one real parameter of a model, whose arrays are views of the fused arrays the optimizer steps
+   * ({@link ParameterStore.Slot#fused()}), these are views of the fused state at that parameter's
+   * offset. They stay owned by the optimizer.
    */
   public List<Tensor> state(ParameterStore.Slot slot) {
     checkOpen();
@@ -290,14 +301,14 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   }
 
   /** A prepared in-place update {@code op(weight, grad, state..., more...) -> weight}. */
-  static PreparedOp inPlace(String op, ParameterStore.Slot slot, List<Tensor> state,
-      Pointer... more) {
+  static PreparedOp inPlace(
+      String op, ParameterStore.Slot slot, List<Tensor> state, Pointer... more) {
     return update(op, slot, state, slot.weight(), more);
   }
 
   /** A prepared update {@code op(weight, grad, state..., more...) -> out}. */
-  static PreparedOp update(String op, ParameterStore.Slot slot, List<Tensor> state, Tensor out,
-      Pointer... more) {
+  static PreparedOp update(
+      String op, ParameterStore.Slot slot, List<Tensor> state, Tensor out, Pointer... more) {
     Pointer[] inputs = new Pointer[2 + state.size() + more.length];
     inputs[0] = slot.weight().handle();
     inputs[1] = slot.grad().handle();
@@ -328,8 +339,13 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     }
     double norm = rescale * Math.sqrt(globalNorm.sumOfSquares());
     if (!Double.isFinite(norm)) {
-      throw new IllegalStateException(name + ": the global gradient norm is " + norm
-          + " at step " + steps + "; no parameter was updated");
+      throw new IllegalStateException(
+          name
+              + ": the global gradient norm is "
+              + norm
+              + " at step "
+              + steps
+              + "; no parameter was updated");
     }
     return norm > clipGlobalNorm ? clipGlobalNorm / norm : 1.0;
   }
@@ -342,8 +358,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
 
   static float checkRescale(float scale) {
     if (!(scale > 0) || !Float.isFinite(scale)) {
-      throw new IllegalArgumentException("gradient rescale factor must be positive and finite, "
-          + "got " + scale);
+      throw new IllegalArgumentException(
+          "gradient rescale factor must be positive and finite, " + "got " + scale);
     }
     return scale;
   }
@@ -356,8 +372,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   }
 
   /**
-   * The sum of squares of every gradient of one parameter list, with MXNet's {@code
-   * multi_sum_sq} in one call.
+   * The sum of squares of every gradient of one parameter list, with MXNet's {@code multi_sum_sq}
+   * in one call.
    */
   private static final class GlobalNorm implements AutoCloseable {
     private static final String[] KEYS = {"num_arrays"};
@@ -434,8 +450,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     abstract B self();
 
     /**
-     * A constant learning rate. Given together with {@link #schedule}, it must equal the
-     * schedule's {@linkplain LearningRate#base() base rate}.
+     * A constant learning rate. Given together with {@link #schedule}, it must equal the schedule's
+     * {@linkplain LearningRate#base() base rate}.
      */
     public B learningRate(float lr) {
       Schedules.checkRate("learning rate", lr);
@@ -464,8 +480,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     /** Clips every rescaled gradient element to {@code [-bound, bound]}; off by default. */
     public B clipGradient(float bound) {
       if (!(bound > 0) || !Float.isFinite(bound)) {
-        throw new IllegalArgumentException("gradient clipping bound must be positive and "
-            + "finite, got " + bound);
+        throw new IllegalArgumentException(
+            "gradient clipping bound must be positive and " + "finite, got " + bound);
       }
       this.clipGradient = bound;
       return self();
@@ -477,8 +493,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
      */
     public B clipGlobalNorm(float maxNorm) {
       if (!(maxNorm > 0) || !Float.isFinite(maxNorm)) {
-        throw new IllegalArgumentException("global gradient norm bound must be positive and "
-            + "finite, got " + maxNorm);
+        throw new IllegalArgumentException(
+            "global gradient norm bound must be positive and " + "finite, got " + maxNorm);
       }
       this.clipGlobalNorm = maxNorm;
       return self();
@@ -496,9 +512,15 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     LearningRate resolveSchedule(String optimizer) {
       if (schedule != null) {
         if (!Float.isNaN(learningRate) && schedule.base() != learningRate) {
-          throw new IllegalArgumentException(optimizer + ": learningRate(" + learningRate
-              + ") disagrees with the base rate " + schedule.base() + " of schedule "
-              + schedule + "; give one or the other");
+          throw new IllegalArgumentException(
+              optimizer
+                  + ": learningRate("
+                  + learningRate
+                  + ") disagrees with the base rate "
+                  + schedule.base()
+                  + " of schedule "
+                  + schedule
+                  + "; give one or the other");
         }
         return schedule;
       }
@@ -506,8 +528,10 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
         return LearningRate.constant(learningRate);
       }
       if (Float.isNaN(defaultRate)) {
-        throw new IllegalArgumentException(optimizer + " needs a learning rate: call "
-            + "learningRate(...) or schedule(...) on its builder");
+        throw new IllegalArgumentException(
+            optimizer
+                + " needs a learning rate: call "
+                + "learningRate(...) or schedule(...) on its builder");
       }
       return LearningRate.constant(defaultRate);
     }
@@ -519,8 +543,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
    *
    * @param <B> the concrete builder, returned by every setter
    */
-  public abstract static sealed class MomentsBuilder<B extends MomentsBuilder<B>>
-      extends Builder<B> permits Adam.Builder, AdamW.Builder {
+  public abstract static sealed class MomentsBuilder<B extends MomentsBuilder<B>> extends Builder<B>
+      permits Adam.Builder, AdamW.Builder {
     float beta1 = 0.9f;
     float beta2 = 0.999f;
     float epsilon = 1e-8f;
@@ -544,8 +568,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     /** The ε added to {@code sqrt(v)}, positive and finite; 1e-8 by default. */
     public B epsilon(float epsilon) {
       if (!(epsilon > 0) || !Float.isFinite(epsilon)) {
-        throw new IllegalArgumentException("epsilon must be positive and finite, got "
-            + epsilon);
+        throw new IllegalArgumentException("epsilon must be positive and finite, got " + epsilon);
       }
       this.epsilon = epsilon;
       return self();

@@ -21,7 +21,8 @@ class FiniteCheckTest {
   @Test
   void finiteArraysPassHugeValuesIncluded() {
     // The squares of these overflow float: a sum-of-squares test would have to look again.
-    try (Tensor a = array(3e38f, -3e38f, Float.MAX_VALUE); Tensor b = array(0f, -0f, 1e-45f);
+    try (Tensor a = array(3e38f, -3e38f, Float.MAX_VALUE);
+        Tensor b = array(0f, -0f, 1e-45f);
         FiniteCheck check = new FiniteCheck(List.of(a, b))) {
       assertEquals(-1, check.firstNonFinite());
     }
@@ -29,7 +30,8 @@ class FiniteCheckTest {
 
   @Test
   void theFirstArrayWithANanOrAnInfinityIsNamed() {
-    try (Tensor a = array(1f, 2f); Tensor b = array(1f, Float.NaN);
+    try (Tensor a = array(1f, 2f);
+        Tensor b = array(1f, Float.NaN);
         Tensor c = array(Float.NEGATIVE_INFINITY)) {
       assertEquals(1, new FiniteCheck(List.of(a, b, c)).firstNonFinite());
       assertEquals(0, new FiniteCheck(List.of(c, a)).firstNonFinite());
@@ -40,7 +42,8 @@ class FiniteCheckTest {
   @Test
   void aViewIsCheckedOverItsOwnElementsOnly() {
     try (Tensor flat = array(1f, 2f, Float.POSITIVE_INFINITY, 4f);
-        Tensor head = flat.view(0, Shape.of(2, 1)); Tensor tail = flat.view(2, Shape.of(2))) {
+        Tensor head = flat.view(0, Shape.of(2, 1));
+        Tensor tail = flat.view(2, Shape.of(2))) {
       assertEquals(-1, new FiniteCheck(List.of(head)).firstNonFinite());
       assertEquals(0, new FiniteCheck(List.of(tail)).firstNonFinite());
     }

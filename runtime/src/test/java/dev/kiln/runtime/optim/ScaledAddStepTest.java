@@ -13,18 +13,19 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Plain SGD on a model's fused parameter array runs as a oneDNN inner product and a copy
- * ({@link ScaledAddStep}): it must give {@code sgd_update}'s weights to the bit, whatever the
- * learning rate does, and leave the gradients alone.
+ * Plain SGD on a model's fused parameter array runs as a oneDNN inner product and a copy ({@link
+ * ScaledAddStep}): it must give {@code sgd_update}'s weights to the bit, whatever the learning rate
+ * does, and leave the gradients alone.
  */
 class ScaledAddStepTest {
   private static final int N = 5000;
 
   /** A store of two parameters, fused into one array of 3000 + 2000 values. */
   private static ParameterStore store() {
-    return new ParameterStore(List.of(
-        new ParamSpec("a_weight", Shape.of(30, 100), "a", ParamSpec.Kind.WEIGHT),
-        new ParamSpec("b_weight", Shape.of(2000), "b", ParamSpec.Kind.WEIGHT)));
+    return new ParameterStore(
+        List.of(
+            new ParamSpec("a_weight", Shape.of(30, 100), "a", ParamSpec.Kind.WEIGHT),
+            new ParamSpec("b_weight", Shape.of(2000), "b", ParamSpec.Kind.WEIGHT)));
   }
 
   private static float[] random(SplittableRandom rng, double scale) {
@@ -42,13 +43,15 @@ class ScaledAddStepTest {
   private static void sameAsSgdUpdate(Sgd sgd, float[] lrs, float rescale) {
     SplittableRandom rng = new SplittableRandom(7);
     float[] w0 = random(rng, 1);
-    try (ParameterStore s = store(); Tensor w = Tensor.zeros(Shape.of(N));
+    try (ParameterStore s = store();
+        Tensor w = Tensor.zeros(Shape.of(N));
         Tensor g = Tensor.zeros(Shape.of(N))) {
       ParameterStore.Slot fused = s.fusedSlots().get(0);
       fused.weight().copyFrom(w0);
       w.copyFrom(w0);
-      PreparedOp reference = new PreparedOp("sgd_update", new Pointer[] {w.handle(),
-          g.handle()}, new Pointer[] {w.handle()});
+      PreparedOp reference =
+          new PreparedOp(
+              "sgd_update", new Pointer[] {w.handle(), g.handle()}, new Pointer[] {w.handle()});
       for (int t = 0; t < lrs.length; t++) {
         float[] grad = random(rng, 0.05);
         grad[t] = t % 2 == 0 ? 3e-39f : -1e30f; // a subnormal and a huge one
@@ -56,12 +59,15 @@ class ScaledAddStepTest {
         g.copyFrom(grad);
         sgd.schedule(LearningRate.constant(lrs[t]));
         sgd.step(s.fusedSlots());
-        reference.run(new String[] {"lr", "rescale_grad"}, new String[] {Float.toString(lrs[t]),
-            Float.toString(rescale)});
+        reference.run(
+            new String[] {"lr", "rescale_grad"},
+            new String[] {Float.toString(lrs[t]), Float.toString(rescale)});
         float[] got = fused.weight().toFloatArray();
         float[] want = w.toFloatArray();
         for (int i = 0; i < N; i++) {
-          assertEquals(Float.floatToIntBits(want[i]), Float.floatToIntBits(got[i]),
+          assertEquals(
+              Float.floatToIntBits(want[i]),
+              Float.floatToIntBits(got[i]),
               "step " + (t + 1) + ", element " + i + ": " + want[i] + " vs " + got[i]);
         }
         assertEquals(grad[t], fused.grad().toFloatArray()[t], "the gradient is untouched");
@@ -102,7 +108,8 @@ class ScaledAddStepTest {
   @Test
   void theOtherParametersOfTheFusedArrayStayIntact() {
     // The inner product reads a view of the gradient as its weight; oneDNN must not rewrite it.
-    try (ParameterStore s = store(); Sgd sgd = new Sgd(0.5f)) {
+    try (ParameterStore s = store();
+        Sgd sgd = new Sgd(0.5f)) {
       ParameterStore.Slot fused = s.fusedSlots().get(0);
       float[] grad = random(new SplittableRandom(3), 1);
       fused.grad().copyFrom(grad);

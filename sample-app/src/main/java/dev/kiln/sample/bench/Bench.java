@@ -30,48 +30,84 @@ import picocli.CommandLine.Option;
  * <p>Every MXNet measurement runs in a child JVM with {@code OMP_NUM_THREADS} fixed, so the
  * settings are the same whatever the caller's environment; this JVM never loads MXNet.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
     description = "Benchmark Kiln against hand-written MXNet calls and DJL on Fashion-MNIST.",
-    subcommands = BenchWorker.class, synopsisSubcommandLabel = "")
+    subcommands = BenchWorker.class,
+    synopsisSubcommandLabel = "")
 public final class Bench implements Callable<Integer> {
   /** The parts of the benchmark, in the order they run; all but PROFILE run by default. */
   enum Part {
-    THROUGHPUT, STARTUP, HANDLES, RSS, COMPILE, DATA_PARALLEL, PROFILE
+    THROUGHPUT,
+    STARTUP,
+    HANDLES,
+    RSS,
+    COMPILE,
+    DATA_PARALLEL,
+    PROFILE
   }
 
   private static final String LEAK_HEAP = "256m";
 
-  @Option(names = "--quick", description = "A smoke run of about 20 seconds: few steps, two "
-      + "rounds, one fresh JVM per start-up, a 30-node model to compile; numbers are not "
-      + "meaningful.")
+  @Option(
+      names = "--quick",
+      description =
+          "A smoke run of about 20 seconds: few steps, two "
+              + "rounds, one fresh JVM per start-up, a 30-node model to compile; numbers are not "
+              + "meaningful.")
   boolean quick;
 
-  @Option(names = "--reps", description = "Timed rounds (every implementation of a workload "
-      + "once per round; default: ${DEFAULT-VALUE}).", defaultValue = "7")
+  @Option(
+      names = "--reps",
+      description =
+          "Timed rounds (every implementation of a workload "
+              + "once per round; default: ${DEFAULT-VALUE}).",
+      defaultValue = "7")
   int reps;
 
-  @Option(names = "--workloads", split = ",", description = "Which workloads THROUGHPUT "
-      + "trains, of ${COMPLETION-CANDIDATES} (default: all).")
+  @Option(
+      names = "--workloads",
+      split = ",",
+      description =
+          "Which workloads THROUGHPUT " + "trains, of ${COMPLETION-CANDIDATES} (default: all).")
   Set<Workload> workloads;
 
-  @Option(names = "--omp-threads", description = "OMP_NUM_THREADS for the measured JVMs, or 0 "
-      + "to leave it unset (default: ${DEFAULT-VALUE}).", defaultValue = "1")
+  @Option(
+      names = "--omp-threads",
+      description =
+          "OMP_NUM_THREADS for the measured JVMs, or 0 "
+              + "to leave it unset (default: ${DEFAULT-VALUE}).",
+      defaultValue = "1")
   int ompThreads;
 
-  @Option(names = "--leak-steps", description = "Kiln steps between the two live-handle counts "
-      + "(default: ${DEFAULT-VALUE}).", defaultValue = "20000")
+  @Option(
+      names = "--leak-steps",
+      description =
+          "Kiln steps between the two live-handle counts " + "(default: ${DEFAULT-VALUE}).",
+      defaultValue = "20000")
   int leakSteps;
 
-  @Option(names = "--parts", split = ",", description = "Which parts to run, of ${COMPLETION-"
-      + "CANDIDATES} (default: all but PROFILE, which breaks Kiln's extra time per step down).")
+  @Option(
+      names = "--parts",
+      split = ",",
+      description =
+          "Which parts to run, of ${COMPLETION-"
+              + "CANDIDATES} (default: all but PROFILE, which breaks Kiln's extra time per step down).")
   Set<Part> parts;
 
-  @Option(names = "--child-class-path", hidden = true, description = "The class path of the "
-      + "measured JVMs (default: this JVM's; a test runner's may differ).")
+  @Option(
+      names = "--child-class-path",
+      hidden = true,
+      description =
+          "The class path of the "
+              + "measured JVMs (default: this JVM's; a test runner's may differ).")
   String childClassPath;
 
-  @Option(names = "--data", description = "Directory with the Fashion-MNIST IDX files "
-      + "(default: ${DEFAULT-VALUE}).", defaultValue = "/usr/share/datasets/fashion-mnist")
+  @Option(
+      names = "--data",
+      description = "Directory with the Fashion-MNIST IDX files " + "(default: ${DEFAULT-VALUE}).",
+      defaultValue = "/usr/share/datasets/fashion-mnist")
   Path data;
 
   /** Runs the chosen parts and prints each section, then all of them again as a summary. */
@@ -81,16 +117,17 @@ public final class Bench implements Callable<Integer> {
       System.err.println("--reps and --leak-steps must be at least 1, --omp-threads at least 0");
       return 2;
     }
-    String classpath = childClassPath != null ? childClassPath
-        : System.getProperty("java.class.path");
+    String classpath =
+        childClassPath != null ? childClassPath : System.getProperty("java.class.path");
     if (!onClassPath(classpath)) {
-      System.err.println("bench starts child JVMs with this JVM's class path, which does not "
-          + "hold the sample app (running under 'mvn exec:java'?). Run it with java -cp, as "
-          + "the README shows.");
+      System.err.println(
+          "bench starts child JVMs with this JVM's class path, which does not "
+              + "hold the sample app (running under 'mvn exec:java'?). Run it with java -cp, as "
+              + "the README shows.");
       return 2;
     }
-    Set<Part> todo = parts == null || parts.isEmpty()
-        ? EnumSet.complementOf(EnumSet.of(Part.PROFILE)) : parts;
+    Set<Part> todo =
+        parts == null || parts.isEmpty() ? EnumSet.complementOf(EnumSet.of(Part.PROFILE)) : parts;
     long started = System.nanoTime();
     ChildJvm child = new ChildJvm(classpath, ompThreads, 900);
     StringBuilder report = new StringBuilder();
@@ -100,80 +137,118 @@ public final class Bench implements Callable<Integer> {
       System.err.println("== " + part.name().toLowerCase(Locale.ROOT) + " ==");
       long partStart = System.nanoTime();
       String loadBefore = loadavg();
-      String section = switch (part) {
-        case THROUGHPUT -> throughput(child);
-        case STARTUP -> startup(child);
-        case HANDLES -> handles(child);
-        case RSS -> rss(child);
-        case COMPILE -> compile(classpath);
-        case DATA_PARALLEL -> dataParallel();
-        case PROFILE -> profile(child);
-      };
-      section += String.format(Locale.ROOT, "%n(%.0f s; /proc/loadavg before: %s, after: %s)%n",
-          (System.nanoTime() - partStart) / 1e9, loadBefore, loadavg());
+      String section =
+          switch (part) {
+            case THROUGHPUT -> throughput(child);
+            case STARTUP -> startup(child);
+            case HANDLES -> handles(child);
+            case RSS -> rss(child);
+            case COMPILE -> compile(classpath);
+            case DATA_PARALLEL -> dataParallel();
+            case PROFILE -> profile(child);
+          };
+      section +=
+          String.format(
+              Locale.ROOT,
+              "%n(%.0f s; /proc/loadavg before: %s, after: %s)%n",
+              (System.nanoTime() - partStart) / 1e9,
+              loadBefore,
+              loadavg());
       System.out.println(section);
       report.append(section).append('\n');
     }
-    System.out.printf(Locale.ROOT, "== summary (%.0f s; /proc/loadavg at the end: %s) ==%n%n%s",
-        (System.nanoTime() - started) / 1e9, loadavg(), report);
+    System.out.printf(
+        Locale.ROOT,
+        "== summary (%.0f s; /proc/loadavg at the end: %s) ==%n%n%s",
+        (System.nanoTime() - started) / 1e9,
+        loadavg(),
+        report);
     return 0;
   }
 
   /** Steps per timed run and warm-up steps, full and quick, of a workload at a batch size. */
   static int[] stepsFor(Workload w, int batch, boolean quick) {
-    int[] full = switch (w) {
-      case MLP -> batch <= 32 ? new int[] {1000, 400} : new int[] {250, 80};
-      case LENET -> new int[] {40, 15};
-      case LENET1632 -> new int[] {60, 20};
-      case LSTM -> new int[] {40, 15};
-    };
+    int[] full =
+        switch (w) {
+          case MLP -> batch <= 32 ? new int[] {1000, 400} : new int[] {250, 80};
+          case LENET -> new int[] {40, 15};
+          case LENET1632 -> new int[] {60, 20};
+          case LSTM -> new int[] {40, 15};
+        };
     return quick ? new int[] {Math.max(5, full[0] / 20), Math.max(3, full[1] / 10)} : full;
   }
 
   private String throughput(ChildJvm child) {
     int n = quick ? 2 : reps;
-    Set<Workload> chosen = workloads == null || workloads.isEmpty()
-        ? EnumSet.allOf(Workload.class) : workloads;
+    Set<Workload> chosen =
+        workloads == null || workloads.isEmpty() ? EnumSet.allOf(Workload.class) : workloads;
     List<String> plan = new ArrayList<>();
     StringBuilder planText = new StringBuilder();
     for (Workload w : chosen) {
       for (int b : w.batches()) {
         int[] st = stepsFor(w, b, quick);
         plan.add(w.label() + ":" + b + ":" + st[0] + ":" + st[1]);
-        planText.append(String.format(Locale.ROOT, "%s %s at batch %d: %d steps a run after %d "
-            + "warm-up steps%n", w.label(), "(" + w.description() + ")", b, st[0], st[1]));
+        planText.append(
+            String.format(
+                Locale.ROOT,
+                "%s %s at batch %d: %d steps a run after %d " + "warm-up steps%n",
+                w.label(),
+                "(" + w.description() + ")",
+                b,
+                st[0],
+                st[1]));
       }
     }
     List<Sample> samples = new ArrayList<>();
     Map<String, Double> inputChecks = new LinkedHashMap<>();
-    for (Map<String, String> r : child.run(List.of(), List.of("THROUGHPUT", "--data",
-        data.toString(), "--plan", String.join(",", plan), "--reps", Integer.toString(n)))) {
+    for (Map<String, String> r :
+        child.run(
+            List.of(),
+            List.of(
+                "THROUGHPUT",
+                "--data",
+                data.toString(),
+                "--plan",
+                String.join(",", plan),
+                "--reps",
+                Integer.toString(n)))) {
       if (r.get("mode").equals("input-check")) {
-        inputChecks.put(r.get("workload") + " at batch " + r.get("batch"),
-            Double.parseDouble(r.get("micros")));
+        inputChecks.put(
+            r.get("workload") + " at batch " + r.get("batch"), Double.parseDouble(r.get("micros")));
         continue;
       }
-      samples.add(new Sample(Workload.of(r.get("workload")), Impl.of(r.get("impl")),
-          Integer.parseInt(r.get("batch")), Integer.parseInt(r.get("rep")),
-          Integer.parseInt(r.get("steps")), Double.parseDouble(r.get("seconds")),
-          Double.parseDouble(r.get("cpuSeconds"))));
+      samples.add(
+          new Sample(
+              Workload.of(r.get("workload")),
+              Impl.of(r.get("impl")),
+              Integer.parseInt(r.get("batch")),
+              Integer.parseInt(r.get("rep")),
+              Integer.parseInt(r.get("steps")),
+              Double.parseDouble(r.get("seconds")),
+              Double.parseDouble(r.get("cpuSeconds"))));
     }
     String checks = ThroughputTable.checkCost(samples);
-    return "### Training throughput (one JVM, " + n + " rounds; in each round every "
+    return "### Training throughput (one JVM, "
+        + n
+        + " rounds; in each round every "
         + "implementation of a workload runs once, back to back, in an order that rotates "
         + "from round to round; the same Fashion-MNIST batches for every implementation, "
-        + "converted inside the timed step)\n\n" + planText
+        + "converted inside the timed step)\n\n"
+        + planText
         + "\nSteps per second, median (min–max) over rounds:\n\n"
         + ThroughputTable.stepsPerSecond(samples)
         + "\nRatios of steps per second, computed round by round; median (min–max) over "
-        + "rounds:\n\n" + ThroughputTable.ratios(samples)
+        + "rounds:\n\n"
+        + ThroughputTable.ratios(samples)
         + "\nThe same ratios of steps per second of the process's CPU time (every thread, "
         + "MXNet's engine included): much less sensitive to other processes on a busy "
         + "machine, but blind to what overlapping saves and to what waiting costs:\n\n"
         + ThroughputTable.ratios(samples, true)
-        + (checks.isEmpty() ? "" : "\nWhat the per-update gradient check (one finiteness test "
-            + "of every gradient before the update, on by default) costs, per round:\n\n"
-            + checks)
+        + (checks.isEmpty()
+            ? ""
+            : "\nWhat the per-update gradient check (one finiteness test "
+                + "of every gradient before the update, on by default) costs, per round:\n\n"
+                + checks)
         + inputChecks(inputChecks);
   }
 
@@ -181,11 +256,13 @@ public final class Bench implements Callable<Integer> {
     if (micros.isEmpty()) {
       return "";
     }
-    StringBuilder s = new StringBuilder("\nThe classifier's checks of each training batch in "
-        + "Java (every feature finite, every label a class; always on), best of five passes "
-        + "over the batches:");
-    micros.forEach((row, us) -> s.append(String.format(Locale.ROOT, " %s %.1f µs a batch;",
-        row, us)));
+    StringBuilder s =
+        new StringBuilder(
+            "\nThe classifier's checks of each training batch in "
+                + "Java (every feature finite, every label a class; always on), best of five passes "
+                + "over the batches:");
+    micros.forEach(
+        (row, us) -> s.append(String.format(Locale.ROOT, " %s %.1f µs a batch;", row, us)));
     s.setLength(s.length() - 1);
     return s.append(".\n").toString();
   }
@@ -193,96 +270,160 @@ public final class Bench implements Callable<Integer> {
   private String startup(ChildJvm child) {
     int n = quick ? 1 : 3;
     // --quick starts two fresh JVMs, not three, to stay near 20 seconds.
-    List<Impl> impls = quick ? List.of(Impl.FLOOR, Impl.KILN)
-        : List.of(Impl.FLOOR, Impl.KILN, Impl.DJL);
+    List<Impl> impls =
+        quick ? List.of(Impl.FLOOR, Impl.KILN) : List.of(Impl.FLOOR, Impl.KILN, Impl.DJL);
     String[] keys = {"mainMs", "loadMs", "engineMs", "buildMs", "stepMs", "firstBatchMs"};
     Map<Impl, Map<String, List<Double>>> ms = new EnumMap<>(Impl.class);
     for (int rep = 0; rep < n; rep++) {
       for (Impl impl : impls) {
-        for (Map<String, String> r : child.run(List.of(), List.of("FIRST_BATCH", "--impl",
-            impl.name()))) {
+        for (Map<String, String> r :
+            child.run(List.of(), List.of("FIRST_BATCH", "--impl", impl.name()))) {
           for (String k : keys) {
             ms.computeIfAbsent(impl, i -> new LinkedHashMap<>())
-                .computeIfAbsent(k, x -> new ArrayList<>()).add(Double.parseDouble(r.get(k)));
+                .computeIfAbsent(k, x -> new ArrayList<>())
+                .add(Double.parseDouble(r.get(k)));
           }
         }
       }
     }
-    StringBuilder s = new StringBuilder("### Time from JVM start to the first trained batch "
-        + "(MLP, batch 32, synthetic data; ms, median (min–max) of " + n + " fresh JVMs each, "
-        + "run in turn)\n\n"
-        + "| impl | JVM start → main | load libmxnet | of which DJL's MXNet engine "
-        + "| build and bind | first step | JVM start → first batch trained |\n"
-        + "|---|---:|---:|---:|---:|---:|---:|\n");
+    StringBuilder s =
+        new StringBuilder(
+            "### Time from JVM start to the first trained batch "
+                + "(MLP, batch 32, synthetic data; ms, median (min–max) of "
+                + n
+                + " fresh JVMs each, "
+                + "run in turn)\n\n"
+                + "| impl | JVM start → main | load libmxnet | of which DJL's MXNet engine "
+                + "| build and bind | first step | JVM start → first batch trained |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|\n");
     for (Impl impl : impls) {
       Map<String, List<Double>> m = ms.get(impl);
       s.append("| ").append(impl.label());
       for (String k : keys) {
-        s.append(" | ").append(k.equals("engineMs") && impl == Impl.FLOOR ? "none"
-            : ThroughputTable.cell(m.get(k)));
+        s.append(" | ")
+            .append(
+                k.equals("engineMs") && impl == Impl.FLOOR
+                    ? "none"
+                    : ThroughputTable.cell(m.get(k)));
       }
       s.append(" |\n");
     }
     List<Double> kiln = ms.get(Impl.KILN).get("firstBatchMs");
     List<Double> floor = ms.get(Impl.FLOOR).get("firstBatchMs");
-    s.append(String.format(Locale.ROOT, "%nKiln − floor: %+.0f ms (medians). The floor loads "
-        + "%s with Native.load and never starts DJL's engine; Kiln (and DJL) load it through "
-        + "DJL's Engine.getEngine(\"MXNet\"), which first finds the platform and library (DJL's "
-        + "LibUtils, with its CUDA probe), loads its own JNA interface, and starts the "
-        + "engine.%n", Stats.median(kiln) - Stats.median(floor), FloorApi.libraryPath()));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "%nKiln − floor: %+.0f ms (medians). The floor loads "
+                + "%s with Native.load and never starts DJL's engine; Kiln (and DJL) load it through "
+                + "DJL's Engine.getEngine(\"MXNet\"), which first finds the platform and library (DJL's "
+                + "LibUtils, with its CUDA probe), loads its own JNA interface, and starts the "
+                + "engine.%n",
+            Stats.median(kiln) - Stats.median(floor),
+            FloorApi.libraryPath()));
     return s.toString();
   }
 
   private String handles(ChildJvm child) {
     int countSteps = quick ? 200 : 1000;
     int leak = quick ? Math.min(leakSteps, 1000) : leakSteps;
-    StringBuilder s = new StringBuilder("### MXNet handles (NDArray, symbol, executor) made "
-        + "through Kiln's binding, counted with -D" + HandleCounter.PROPERTY + "=true (batch "
-        + "32, one JVM with a fixed, pre-touched " + LEAK_HEAP + " heap so that RSS growth is "
-        + "native memory)\n\n"
-        + "| impl | handles to build, bind and train 1 step | per steady-state step "
-        + "| live before → after " + leak + " more steps | RSS before → after, MiB "
-        + "| Java heap committed before → after, MiB | live after close |\n"
-        + "|---|---:|---:|---:|---:|---:|---:|\n");
+    StringBuilder s =
+        new StringBuilder(
+            "### MXNet handles (NDArray, symbol, executor) made "
+                + "through Kiln's binding, counted with -D"
+                + HandleCounter.PROPERTY
+                + "=true (batch "
+                + "32, one JVM with a fixed, pre-touched "
+                + LEAK_HEAP
+                + " heap so that RSS growth is "
+                + "native memory)\n\n"
+                + "| impl | handles to build, bind and train 1 step | per steady-state step "
+                + "| live before → after "
+                + leak
+                + " more steps | RSS before → after, MiB "
+                + "| Java heap committed before → after, MiB | live after close |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|\n");
     // A fixed, pre-touched Java heap: RSS growth during the run is then native memory.
-    List<String> jvm = List.of("-D" + HandleCounter.PROPERTY + "=true", "-Xms" + LEAK_HEAP,
-        "-Xmx" + LEAK_HEAP, "-XX:+AlwaysPreTouch");
-    List<Map<String, String>> results = child.run(jvm, List.of("HANDLES", "--steps",
-        Integer.toString(countSteps), "--leak-steps", Integer.toString(leak)));
+    List<String> jvm =
+        List.of(
+            "-D" + HandleCounter.PROPERTY + "=true",
+            "-Xms" + LEAK_HEAP,
+            "-Xmx" + LEAK_HEAP,
+            "-XX:+AlwaysPreTouch");
+    List<Map<String, String>> results =
+        child.run(
+            jvm,
+            List.of(
+                "HANDLES",
+                "--steps",
+                Integer.toString(countSteps),
+                "--leak-steps",
+                Integer.toString(leak)));
     for (Map<String, String> r : results) {
       if (!r.get("mode").equals("handles")) {
         continue;
       }
       String impl = Impl.of(r.get("impl")).label();
-      String closed = results.stream().filter(c -> c.get("mode").equals("handles-closed")
-          && Impl.of(c.get("impl")).label().equals(impl))
-          .map(c -> c.get("liveAfterClose")).findFirst().orElse("?");
-      s.append(String.format(Locale.ROOT, "| %s | %s | %.3f (%s in %s steps) | %s → %s "
-          + "| %s → %s | %s → %s | %s |%n", impl, r.get("setupHandles"),
-          Double.parseDouble(r.get("createdInSteps")) / Double.parseDouble(r.get("countedSteps")),
-          r.get("createdInSteps"), r.get("countedSteps"), r.get("liveBefore"),
-          r.get("liveAfter"), mib(r.get("rssBeforeKib")), mib(r.get("rssAfterKib")),
-          mib(r.get("heapBeforeKib")), mib(r.get("heapAfterKib")), closed));
+      String closed =
+          results.stream()
+              .filter(
+                  c ->
+                      c.get("mode").equals("handles-closed")
+                          && Impl.of(c.get("impl")).label().equals(impl))
+              .map(c -> c.get("liveAfterClose"))
+              .findFirst()
+              .orElse("?");
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %.3f (%s in %s steps) | %s → %s " + "| %s → %s | %s → %s | %s |%n",
+              impl,
+              r.get("setupHandles"),
+              Double.parseDouble(r.get("createdInSteps"))
+                  / Double.parseDouble(r.get("countedSteps")),
+              r.get("createdInSteps"),
+              r.get("countedSteps"),
+              r.get("liveBefore"),
+              r.get("liveAfter"),
+              mib(r.get("rssBeforeKib")),
+              mib(r.get("rssAfterKib")),
+              mib(r.get("heapBeforeKib")),
+              mib(r.get("heapAfterKib")),
+              closed));
     }
     return s.toString();
   }
 
   private String rss(ChildJvm child) {
     int steps = quick ? 300 : 3000;
-    StringBuilder s = new StringBuilder("### Memory of a training run (fresh JVM each, batch "
-        + "32, " + steps + " steps, synthetic data, default JVM heap settings)\n\n| impl "
-        + "| RSS at start, MiB | peak RSS (VmHWM), MiB | RSS at end, MiB | Java heap committed "
-        + "at end (only touched pages are resident), MiB |\n|---|---:|---:|---:|---:|\n");
+    StringBuilder s =
+        new StringBuilder(
+            "### Memory of a training run (fresh JVM each, batch "
+                + "32, "
+                + steps
+                + " steps, synthetic data, default JVM heap settings)\n\n| impl "
+                + "| RSS at start, MiB | peak RSS (VmHWM), MiB | RSS at end, MiB | Java heap committed "
+                + "at end (only touched pages are resident), MiB |\n|---|---:|---:|---:|---:|\n");
     // --quick keeps two fresh JVMs of the four, to stay near 20 seconds.
-    List<Impl> impls = quick ? List.of(Impl.FLOOR, Impl.KILN)
-        : List.of(Impl.FLOOR, Impl.KILN, Impl.DJL, Impl.KILN_LOSS);
+    List<Impl> impls =
+        quick
+            ? List.of(Impl.FLOOR, Impl.KILN)
+            : List.of(Impl.FLOOR, Impl.KILN, Impl.DJL, Impl.KILN_LOSS);
     for (Impl impl : impls) {
-      for (Map<String, String> r : child.run(List.of(), List.of("RSS", "--impl", impl.name(),
-          "--steps", Integer.toString(steps)))) {
-        s.append("| ").append(impl.label()).append(" | ").append(mib(r.get("startRssKib")))
-            .append(" | ").append(mib(r.get("peakRssKib"))).append(" | ")
-            .append(mib(r.get("endRssKib"))).append(" | ")
-            .append(mib(r.get("heapCommittedKib"))).append(" |\n");
+      for (Map<String, String> r :
+          child.run(
+              List.of(),
+              List.of("RSS", "--impl", impl.name(), "--steps", Integer.toString(steps)))) {
+        s.append("| ")
+            .append(impl.label())
+            .append(" | ")
+            .append(mib(r.get("startRssKib")))
+            .append(" | ")
+            .append(mib(r.get("peakRssKib")))
+            .append(" | ")
+            .append(mib(r.get("endRssKib")))
+            .append(" | ")
+            .append(mib(r.get("heapCommittedKib")))
+            .append(" |\n");
       }
     }
     return s.toString();
@@ -301,29 +442,51 @@ public final class Bench implements Callable<Integer> {
       driver.put(variant, new TreeMap<>());
     }
     Map<String, Map<Integer, List<Double>>> stages = new LinkedHashMap<>();
-    for (Map<String, String> r : child.run(List.of(), List.of("PROFILE", "--batch-sizes",
-        "32,256", "--steps", steps, "--warmup", warmup, "--reps", Integer.toString(n)))) {
+    for (Map<String, String> r :
+        child.run(
+            List.of(),
+            List.of(
+                "PROFILE",
+                "--batch-sizes",
+                "32,256",
+                "--steps",
+                steps,
+                "--warmup",
+                warmup,
+                "--reps",
+                Integer.toString(n)))) {
       if (r.get("mode").equals("stage")) {
-        stages.computeIfAbsent(r.get("stage").replace('_', ' '), st -> new TreeMap<>())
+        stages
+            .computeIfAbsent(r.get("stage").replace('_', ' '), st -> new TreeMap<>())
             .computeIfAbsent(Integer.parseInt(r.get("batch")), b -> new ArrayList<>())
-            .add(Double.parseDouble(r.get("seconds")) * 1e6
-                / Double.parseDouble(r.get("steps")));
+            .add(Double.parseDouble(r.get("seconds")) * 1e6 / Double.parseDouble(r.get("steps")));
         continue;
       }
       int batch = Integer.parseInt(r.get("batch"));
       double stepCount = Double.parseDouble(r.get("steps"));
-      wall.get(r.get("variant")).computeIfAbsent(batch, b -> new ArrayList<>())
+      wall.get(r.get("variant"))
+          .computeIfAbsent(batch, b -> new ArrayList<>())
           .add(Double.parseDouble(r.get("seconds")) * 1e6 / stepCount);
-      cpu.get(r.get("variant")).computeIfAbsent(batch, b -> new ArrayList<>())
+      cpu.get(r.get("variant"))
+          .computeIfAbsent(batch, b -> new ArrayList<>())
           .add(Double.parseDouble(r.get("cpuSeconds")) * 1e6 / stepCount);
-      driver.get(r.get("variant")).computeIfAbsent(batch, b -> new ArrayList<>())
+      driver
+          .get(r.get("variant"))
+          .computeIfAbsent(batch, b -> new ArrayList<>())
           .add(Double.parseDouble(r.get("driverCpuSeconds")) * 1e6 / stepCount);
     }
     return "### Where Kiln's time goes: the floor plus one piece of Kiln's work at a time "
-        + "(synthetic data, " + n + " interleaved runs of " + steps.replace(",", " / ")
-        + " steps at batch 32 / 256; one JVM)\n\n" + ProfileTable.format(wall, cpu, driver)
+        + "(synthetic data, "
+        + n
+        + " interleaved runs of "
+        + steps.replace(",", " / ")
+        + " steps at batch 32 / 256; one JVM)\n\n"
+        + ProfileTable.format(wall, cpu, driver)
         + "\nThe floor's step stage by stage, MXNet made synchronous after each stage "
-        + "(wall µs per step, median of " + n + " runs):\n\n" + stageTable(stages);
+        + "(wall µs per step, median of "
+        + n
+        + " runs):\n\n"
+        + stageTable(stages);
   }
 
   private static String stageTable(Map<String, Map<Integer, List<Double>>> stages) {
@@ -333,15 +496,16 @@ public final class Bench implements Callable<Integer> {
     batches.forEach(b -> s.append(" | µs @").append(b));
     s.append(" |\n|---").append("|---:".repeat(batches.size())).append("|\n");
     Map<Integer, Double> total = new TreeMap<>();
-    stages.forEach((stage, byBatch) -> {
-      s.append("| ").append(stage);
-      for (int b : batches) {
-        double m = Stats.median(byBatch.get(b));
-        total.merge(b, m, Double::sum);
-        s.append(String.format(Locale.ROOT, " | %.0f", m));
-      }
-      s.append(" |\n");
-    });
+    stages.forEach(
+        (stage, byBatch) -> {
+          s.append("| ").append(stage);
+          for (int b : batches) {
+            double m = Stats.median(byBatch.get(b));
+            total.merge(b, m, Double::sum);
+            s.append(String.format(Locale.ROOT, " | %.0f", m));
+          }
+          s.append(" |\n");
+        });
     s.append("| total");
     total.values().forEach(t -> s.append(String.format(Locale.ROOT, " | %.0f", t)));
     return s.append(" |\n").toString();
@@ -374,10 +538,11 @@ public final class Bench implements Callable<Integer> {
   }
 
   private String compile(String classpath) {
-    CompileTimer.Result r = new CompileTimer(classpath, System.err).measure(quick ? 30 : 300,
-        quick ? 1 : 5);
+    CompileTimer.Result r =
+        new CompileTimer(classpath, System.err).measure(quick ? 30 : 300, quick ? 1 : 5);
     return "### Annotation processor compile time (javac in one JVM, after one warm-up compile "
-        + "of each variant)\n\n" + CompileTimer.format(r);
+        + "of each variant)\n\n"
+        + CompileTimer.format(r);
   }
 
   private static String mib(String kib) {
@@ -387,8 +552,10 @@ public final class Bench implements Callable<Integer> {
 
   private static boolean onClassPath(String classpath) {
     try {
-      Path self = Path.of(Bench.class.getProtectionDomain().getCodeSource().getLocation()
-          .toURI()).toAbsolutePath().normalize();
+      Path self =
+          Path.of(Bench.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+              .toAbsolutePath()
+              .normalize();
       for (String entry : classpath.split(java.io.File.pathSeparator)) {
         if (!entry.isEmpty() && Path.of(entry).toAbsolutePath().normalize().equals(self)) {
           return true;
@@ -416,16 +583,24 @@ public final class Bench implements Callable<Integer> {
       // Not Linux: leave the machine description short.
     }
     String callerOmp = System.getenv("OMP_NUM_THREADS");
-    return String.format(Locale.ROOT, "Kiln benchmark, %s%s%n"
-        + "machine: %s, %d cores (nproc), %s; %s %s on %s; /proc/loadavg at the start: %s%n"
-        + "measured JVMs: OMP_NUM_THREADS=%s (fixed by --omp-threads; caller's: %s), one Java "
-        + "thread driving MXNet, MXNET_ENGINE_TYPE=%s%n",
-        LocalDate.now(), quick ? " (--quick: smoke run, numbers not meaningful)" : "",
-        cpu, Runtime.getRuntime().availableProcessors(),
+    return String.format(
+        Locale.ROOT,
+        "Kiln benchmark, %s%s%n"
+            + "machine: %s, %d cores (nproc), %s; %s %s on %s; /proc/loadavg at the start: %s%n"
+            + "measured JVMs: OMP_NUM_THREADS=%s (fixed by --omp-threads; caller's: %s), one Java "
+            + "thread driving MXNet, MXNET_ENGINE_TYPE=%s%n",
+        LocalDate.now(),
+        quick ? " (--quick: smoke run, numbers not meaningful)" : "",
+        cpu,
+        Runtime.getRuntime().availableProcessors(),
         memKib < 0 ? "unknown memory" : Math.round(memKib / 1048576.0) + " GiB",
-        System.getProperty("java.vm.name"), System.getProperty("java.version"),
-        System.getProperty("os.name"), loadavg(), ompThreads == 0 ? "unset (Kiln then calls "
-            + "MXSetNumOMPThreads(1) on the thread that loads MXNet)" : ompThreads,
+        System.getProperty("java.vm.name"),
+        System.getProperty("java.version"),
+        System.getProperty("os.name"),
+        loadavg(),
+        ompThreads == 0
+            ? "unset (Kiln then calls " + "MXSetNumOMPThreads(1) on the thread that loads MXNet)"
+            : ompThreads,
         callerOmp == null ? "unset" : callerOmp,
         System.getenv().getOrDefault("MXNET_ENGINE_TYPE", "default (ThreadedEnginePerDevice)"));
   }

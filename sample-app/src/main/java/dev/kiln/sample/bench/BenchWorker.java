@@ -30,7 +30,9 @@ import picocli.CommandLine.Parameters;
  * measurement sees fixed thread settings and, where it matters, a fresh process. Results go to
  * standard output as {@link BenchLine}s, progress to standard error.
  */
-@Command(name = "worker", hidden = true,
+@Command(
+    name = "worker",
+    hidden = true,
     description = "Runs one measurement of the benchmark (started by 'bench').")
 public final class BenchWorker implements Callable<Integer> {
   private static final int FEATURES = FashionMnist.FEATURE_SIZE;
@@ -53,28 +55,45 @@ public final class BenchWorker implements Callable<Integer> {
   @Parameters(index = "0", description = "THROUGHPUT, FIRST_BATCH, HANDLES, RSS or PROFILE.")
   Mode mode;
 
-  @Option(names = "--impl", description = "floor, kiln or djl (FIRST_BATCH, RSS).",
+  @Option(
+      names = "--impl",
+      description = "floor, kiln or djl (FIRST_BATCH, RSS).",
       defaultValue = "kiln")
   String impl;
 
   @Option(names = "--data", defaultValue = "/usr/share/datasets/fashion-mnist")
   Path data;
 
-  @Option(names = "--plan", split = ",", description = "THROUGHPUT: what to time, as "
-      + "workload:batch:steps:warmup entries (e.g. mlp:32:1000:300).",
+  @Option(
+      names = "--plan",
+      split = ",",
+      description =
+          "THROUGHPUT: what to time, as "
+              + "workload:batch:steps:warmup entries (e.g. mlp:32:1000:300).",
       defaultValue = "mlp:32:1000:300,mlp:256:300:60")
   List<String> plan;
 
-  @Option(names = "--batch-sizes", split = ",", description = "PROFILE: MLP batch sizes.",
+  @Option(
+      names = "--batch-sizes",
+      split = ",",
+      description = "PROFILE: MLP batch sizes.",
       defaultValue = "32,256")
   int[] batchSizes;
 
-  @Option(names = "--steps", split = ",", description = "Steps per timed run, one per batch "
-      + "size (PROFILE), or steps of the run (HANDLES, RSS).", defaultValue = "4000,1000")
+  @Option(
+      names = "--steps",
+      split = ",",
+      description =
+          "Steps per timed run, one per batch "
+              + "size (PROFILE), or steps of the run (HANDLES, RSS).",
+      defaultValue = "4000,1000")
   int[] steps;
 
-  @Option(names = "--warmup", split = ",", description = "PROFILE: warm-up steps per batch "
-      + "size.", defaultValue = "500,100")
+  @Option(
+      names = "--warmup",
+      split = ",",
+      description = "PROFILE: warm-up steps per batch " + "size.",
+      defaultValue = "500,100")
   int[] warmup;
 
   @Option(names = "--reps", defaultValue = "5")
@@ -106,10 +125,13 @@ public final class BenchWorker implements Callable<Integer> {
     static Planned parse(String entry) {
       String[] p = entry.split(":");
       if (p.length != 4) {
-        throw new IllegalArgumentException("plan entry '" + entry + "' is not "
-            + "workload:batch:steps:warmup");
+        throw new IllegalArgumentException(
+            "plan entry '" + entry + "' is not " + "workload:batch:steps:warmup");
       }
-      return new Planned(Workload.of(p[0]), Integer.parseInt(p[1]), Integer.parseInt(p[2]),
+      return new Planned(
+          Workload.of(p[0]),
+          Integer.parseInt(p[1]),
+          Integer.parseInt(p[2]),
           Integer.parseInt(p[3]));
     }
   }
@@ -148,21 +170,48 @@ public final class BenchWorker implements Callable<Integer> {
             // Rotate the order every round so no implementation always runs first.
             Impl i = impls.get((j + rep) % impls.size());
             Timing t = timed(loops.get(k).get(i), pools.get(k), row.steps());
-            System.out.println(BenchLine.format("mode", "throughput", "workload",
-                row.workload().label(), "impl", i.name(), "batch", row.batch(), "rep", rep,
-                "steps", row.steps(), "seconds", t.wallSeconds(), "cpuSeconds",
-                t.cpuSeconds()));
-            progress.append(String.format(Locale.ROOT, "  %s@%d %s %.0f/s",
-                row.workload().label(), row.batch(), i.label(), row.steps() / t.wallSeconds()));
+            System.out.println(
+                BenchLine.format(
+                    "mode",
+                    "throughput",
+                    "workload",
+                    row.workload().label(),
+                    "impl",
+                    i.name(),
+                    "batch",
+                    row.batch(),
+                    "rep",
+                    rep,
+                    "steps",
+                    row.steps(),
+                    "seconds",
+                    t.wallSeconds(),
+                    "cpuSeconds",
+                    t.cpuSeconds()));
+            progress.append(
+                String.format(
+                    Locale.ROOT,
+                    "  %s@%d %s %.0f/s",
+                    row.workload().label(),
+                    row.batch(),
+                    i.label(),
+                    row.steps() / t.wallSeconds()));
           }
         }
         System.err.println(progress);
       }
       for (int k = 0; k < rows.size(); k++) {
         if (loops.get(k).containsKey(Impl.KILN_NO_CHECK)) {
-          System.out.println(BenchLine.format("mode", "input-check", "workload",
-              rows.get(k).workload().label(), "batch", rows.get(k).batch(), "micros",
-              inputCheckMicros(pools.get(k))));
+          System.out.println(
+              BenchLine.format(
+                  "mode",
+                  "input-check",
+                  "workload",
+                  rows.get(k).workload().label(),
+                  "batch",
+                  rows.get(k).batch(),
+                  "micros",
+                  inputCheckMicros(pools.get(k))));
         }
       }
     } finally {
@@ -172,9 +221,9 @@ public final class BenchWorker implements Callable<Integer> {
   }
 
   /**
-   * Microseconds per batch of the checks a classifier makes of every training batch in Java
-   * before it reaches MXNet (every feature finite, every label a class), as {@code
-   * Classifier.checkBatch} makes them: the best of five passes over the pool's batches.
+   * Microseconds per batch of the checks a classifier makes of every training batch in Java before
+   * it reaches MXNet (every feature finite, every label a class), as {@code Classifier.checkBatch}
+   * makes them: the best of five passes over the pool's batches.
    */
   static double inputCheckMicros(Pool pool) {
     double best = Double.MAX_VALUE;
@@ -197,15 +246,15 @@ public final class BenchWorker implements Callable<Integer> {
       }
     }
     if (sink != -12000) {
-      throw new IllegalStateException("a benchmark batch holds a non-finite feature or a bad "
-          + "label");
+      throw new IllegalStateException(
+          "a benchmark batch holds a non-finite feature or a bad " + "label");
     }
     return best;
   }
 
   /**
-   * Steps per second of the floor plus each piece of work Kiln's {@code trainBatch} adds, all
-   * of them together, and Kiln, interleaved like the throughput runs.
+   * Steps per second of the floor plus each piece of work Kiln's {@code trainBatch} adds, all of
+   * them together, and Kiln, interleaved like the throughput runs.
    */
   private void profile() {
     Map<String, Set<FloorLoop.Extra>> variants = profileVariants();
@@ -219,10 +268,12 @@ public final class BenchWorker implements Callable<Integer> {
         Map<String, TrainLoop> byName = new LinkedHashMap<>();
         loops.put(b, byName);
         for (String name : names) {
-          byName.put(name, variants.get(name) == null
-              ? new KilnLoop(Workload.MLP, SEED, KilnLoop.Mode.LOSS)
-              : new FloorLoop(FloorApi.shared(), FloorNet.MLP, b, SEED, true,
-                  variants.get(name)));
+          byName.put(
+              name,
+              variants.get(name) == null
+                  ? new KilnLoop(Workload.MLP, SEED, KilnLoop.Mode.LOSS)
+                  : new FloorLoop(
+                      FloorApi.shared(), FloorNet.MLP, b, SEED, true, variants.get(name)));
           run(byName.get(name), pools.get(b), warmup[k]);
         }
       }
@@ -232,9 +283,24 @@ public final class BenchWorker implements Callable<Integer> {
           for (int j = 0; j < names.size(); j++) {
             String name = names.get((j + rep) % names.size());
             Timing t = timed(loops.get(b).get(name), pools.get(b), steps[k]);
-            System.out.println(BenchLine.format("mode", "profile", "variant", name, "batch", b,
-                "rep", rep, "steps", steps[k], "seconds", t.wallSeconds(),
-                "cpuSeconds", t.cpuSeconds(), "driverCpuSeconds", t.driverCpuSeconds()));
+            System.out.println(
+                BenchLine.format(
+                    "mode",
+                    "profile",
+                    "variant",
+                    name,
+                    "batch",
+                    b,
+                    "rep",
+                    rep,
+                    "steps",
+                    steps[k],
+                    "seconds",
+                    t.wallSeconds(),
+                    "cpuSeconds",
+                    t.cpuSeconds(),
+                    "driverCpuSeconds",
+                    t.driverCpuSeconds()));
           }
         }
         System.err.println("profile rep " + rep + "/" + reps + " done");
@@ -249,9 +315,20 @@ public final class BenchWorker implements Callable<Integer> {
             floor.stepStaged(x.features(), x.labels(), nanos);
           }
           for (int st = 0; st < nanos.length; st++) {
-            System.out.println(BenchLine.format("mode", "stage", "stage",
-                FloorLoop.STAGES[st].replace(' ', '_'), "batch", b, "rep", rep,
-                "steps", steps[k], "seconds", nanos[st] / 1e9));
+            System.out.println(
+                BenchLine.format(
+                    "mode",
+                    "stage",
+                    "stage",
+                    FloorLoop.STAGES[st].replace(' ', '_'),
+                    "batch",
+                    b,
+                    "rep",
+                    rep,
+                    "steps",
+                    steps[k],
+                    "seconds",
+                    nanos[st] / 1e9));
           }
         }
       }
@@ -281,8 +358,8 @@ public final class BenchWorker implements Callable<Integer> {
   }
 
   /**
-   * Wall-clock time, process CPU time (all threads, MXNet's engine included; Linux counts it in
-   * 10 ms ticks) and the CPU time of the Java thread that drives MXNet, of {@code n} steps.
+   * Wall-clock time, process CPU time (all threads, MXNet's engine included; Linux counts it in 10
+   * ms ticks) and the CPU time of the Java thread that drives MXNet, of {@code n} steps.
    */
   record Timing(double wallSeconds, double cpuSeconds, double driverCpuSeconds) {}
 
@@ -297,20 +374,24 @@ public final class BenchWorker implements Callable<Integer> {
     }
     loop.sync();
     long wall = System.nanoTime() - start;
-    return new Timing(wall / 1e9, (processCpuNanos() - cpu) / 1e9,
+    return new Timing(
+        wall / 1e9,
+        (processCpuNanos() - cpu) / 1e9,
         (threads.getCurrentThreadCpuTime() - driver) / 1e9);
   }
 
   private static long processCpuNanos() {
     return ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : 0;
   }
 
   /**
    * Time from JVM start to the first trained MLP batch at batch 32, in phases: loading libmxnet
    * (for Kiln and DJL split into starting DJL's MXNet engine and the rest), building and binding,
-   * and the first step until MXNet finished it. The floor loads the library the cheapest way it
-   * can ({@link FloorApi#direct()}), without DJL's engine.
+   * and the first step until MXNet finished it. The floor loads the library the cheapest way it can
+   * ({@link FloorApi#direct()}), without DJL's engine.
    */
   private void firstBatch(long entryMillis) {
     Impl which = Impl.of(impl);
@@ -327,20 +408,34 @@ public final class BenchWorker implements Callable<Integer> {
       Mx.api();
     }
     long loaded = System.nanoTime();
-    TrainLoop loop = which == Impl.FLOOR
-        ? new FloorLoop(floorApi, FloorNet.MLP, 32, SEED, true)
-        : which.open(Workload.MLP, 32, SEED);
+    TrainLoop loop =
+        which == Impl.FLOOR
+            ? new FloorLoop(floorApi, FloorNet.MLP, 32, SEED, true)
+            : which.open(Workload.MLP, 32, SEED);
     try (loop) {
       long built = System.nanoTime();
       loop.step(b.features(), b.labels());
       loop.sync();
       long done = System.nanoTime();
       long doneMillis = System.currentTimeMillis();
-      System.out.println(BenchLine.format("mode", "first-batch", "impl", which.name(),
-          "mainMs", entryMillis - jvmStart, "firstBatchMs", doneMillis - jvmStart,
-          "engineMs", engine == 0 ? 0 : (engine - t0) / 1e6,
-          "loadMs", (loaded - t0) / 1e6, "buildMs", (built - loaded) / 1e6,
-          "stepMs", (done - built) / 1e6));
+      System.out.println(
+          BenchLine.format(
+              "mode",
+              "first-batch",
+              "impl",
+              which.name(),
+              "mainMs",
+              entryMillis - jvmStart,
+              "firstBatchMs",
+              doneMillis - jvmStart,
+              "engineMs",
+              engine == 0 ? 0 : (engine - t0) / 1e6,
+              "loadMs",
+              (loaded - t0) / 1e6,
+              "buildMs",
+              (built - loaded) / 1e6,
+              "stepMs",
+              (done - built) / 1e6));
     }
   }
 
@@ -360,22 +455,48 @@ public final class BenchWorker implements Callable<Integer> {
         long before = HandleCounter.created();
         run(loop, pool, countSteps);
         long inSteps = HandleCounter.created() - before;
-        System.err.println("leak check: " + leakSteps + " " + which.label()
-            + " steps at batch 32 ...");
+        System.err.println(
+            "leak check: " + leakSteps + " " + which.label() + " steps at batch 32 ...");
         Memory m0 = Memory.now();
         long liveBefore = HandleCounter.live();
         run(loop, pool, leakSteps);
         long liveAfter = HandleCounter.live();
         Memory m1 = Memory.now();
-        System.out.println(BenchLine.format("mode", "handles", "impl", which.name(),
-            "setupHandles", setup, "countedSteps", countSteps, "createdInSteps", inSteps,
-            "leakSteps", leakSteps, "liveBefore", liveBefore - live0,
-            "liveAfter", liveAfter - live0, "rssBeforeKib", m0.rssKib(),
-            "rssAfterKib", m1.rssKib(), "heapBeforeKib", m0.heapCommittedKib(),
-            "heapAfterKib", m1.heapCommittedKib()));
+        System.out.println(
+            BenchLine.format(
+                "mode",
+                "handles",
+                "impl",
+                which.name(),
+                "setupHandles",
+                setup,
+                "countedSteps",
+                countSteps,
+                "createdInSteps",
+                inSteps,
+                "leakSteps",
+                leakSteps,
+                "liveBefore",
+                liveBefore - live0,
+                "liveAfter",
+                liveAfter - live0,
+                "rssBeforeKib",
+                m0.rssKib(),
+                "rssAfterKib",
+                m1.rssKib(),
+                "heapBeforeKib",
+                m0.heapCommittedKib(),
+                "heapAfterKib",
+                m1.heapCommittedKib()));
       }
-      System.out.println(BenchLine.format("mode", "handles-closed", "impl", which.name(),
-          "liveAfterClose", HandleCounter.live() - live0));
+      System.out.println(
+          BenchLine.format(
+              "mode",
+              "handles-closed",
+              "impl",
+              which.name(),
+              "liveAfterClose",
+              HandleCounter.live() - live0));
     }
   }
 
@@ -383,7 +504,8 @@ public final class BenchWorker implements Callable<Integer> {
   record Memory(long rssKib, long heapCommittedKib) {
     static Memory now() {
       System.gc();
-      return new Memory(ProcStatus.rssKib(),
+      return new Memory(
+          ProcStatus.rssKib(),
           ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1024);
     }
   }
@@ -393,15 +515,29 @@ public final class BenchWorker implements Callable<Integer> {
     long atStart = ProcStatus.rssKib();
     Pool pool = Pool.synthetic(32, 16, SEED);
     long afterData = ProcStatus.rssKib();
-    try (TrainLoop loop = which == Impl.FLOOR
-        ? new FloorLoop(FloorApi.direct(), FloorNet.MLP, 32, SEED, true)
-        : which.open(Workload.MLP, 32, SEED)) {
+    try (TrainLoop loop =
+        which == Impl.FLOOR
+            ? new FloorLoop(FloorApi.direct(), FloorNet.MLP, 32, SEED, true)
+            : which.open(Workload.MLP, 32, SEED)) {
       run(loop, pool, steps[0]);
-      System.out.println(BenchLine.format("mode", "rss", "impl", which.name(),
-          "steps", steps[0], "startRssKib", atStart, "dataRssKib", afterData,
-          "endRssKib", ProcStatus.rssKib(), "peakRssKib", ProcStatus.peakRssKib(),
-          "heapCommittedKib",
-          ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1024));
+      System.out.println(
+          BenchLine.format(
+              "mode",
+              "rss",
+              "impl",
+              which.name(),
+              "steps",
+              steps[0],
+              "startRssKib",
+              atStart,
+              "dataRssKib",
+              afterData,
+              "endRssKib",
+              ProcStatus.rssKib(),
+              "peakRssKib",
+              ProcStatus.peakRssKib(),
+              "heapCommittedKib",
+              ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1024));
     }
   }
 

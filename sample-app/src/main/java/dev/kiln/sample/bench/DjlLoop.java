@@ -53,11 +53,13 @@ final class DjlLoop implements TrainLoop {
     Mx.api(); // the same libmxnet, thread settings and NumPy mode as the other loops
     model = Model.newInstance(w.label(), Device.cpu(), "MXNet");
     model.setBlock(block(w));
-    DefaultTrainingConfig config = new DefaultTrainingConfig(Loss.softmaxCrossEntropyLoss())
-        .optOptimizer(Optimizer.sgd().setLearningRateTracker(Tracker.fixed(0.1f)).build())
-        .optInitializer(new XavierInitializer(RandomType.UNIFORM, FactorType.AVG, 3f),
-            Parameter.Type.WEIGHT)
-        .optDevices(new Device[] {Device.cpu()});
+    DefaultTrainingConfig config =
+        new DefaultTrainingConfig(Loss.softmaxCrossEntropyLoss())
+            .optOptimizer(Optimizer.sgd().setLearningRateTracker(Tracker.fixed(0.1f)).build())
+            .optInitializer(
+                new XavierInitializer(RandomType.UNIFORM, FactorType.AVG, 3f),
+                Parameter.Type.WEIGHT)
+            .optDevices(new Device[] {Device.cpu()});
     trainer = model.newTrainer(config);
     trainer.initialize(dataShape);
   }
@@ -65,34 +67,60 @@ final class DjlLoop implements TrainLoop {
   /** The network of {@code w} as DJL blocks, layer for layer Kiln's model. */
   static Block block(Workload w) {
     return switch (w) {
-      case MLP -> new SequentialBlock()
-          .add(Linear.builder().setUnits(128).build())
-          .add(Activation.reluBlock())
-          .add(Linear.builder().setUnits(10).build());
-      case LENET -> new SequentialBlock()
-          .add(conv(20, false)).add(batchNorm()).add(Activation.reluBlock()).add(pool())
-          .add(conv(50, false)).add(batchNorm()).add(Activation.reluBlock()).add(pool())
-          .add(Blocks.batchFlattenBlock())
-          .add(Linear.builder().setUnits(256).build()).add(Activation.reluBlock())
-          .add(Linear.builder().setUnits(10).build());
-      case LENET1632 -> new SequentialBlock()
-          .add(conv(16, true)).add(Activation.reluBlock()).add(batchNorm()).add(pool())
-          .add(conv(32, true)).add(Activation.reluBlock()).add(pool())
-          .add(Blocks.batchFlattenBlock())
-          .add(Linear.builder().setUnits(64).build()).add(Activation.reluBlock())
-          .add(Linear.builder().setUnits(10).build());
-      case LSTM -> new SequentialBlock()
-          .add(LSTM.builder().setStateSize(128).setNumLayers(1).optBatchFirst(true)
-              .optReturnState(false).build())
-          // The output at the last step, which for one forward layer is its final state.
-          .add(new LambdaBlock(x -> new NDList(x.singletonOrThrow().get(":, -1, :")),
-              "last_step"))
-          .add(Linear.builder().setUnits(10).build());
+      case MLP ->
+          new SequentialBlock()
+              .add(Linear.builder().setUnits(128).build())
+              .add(Activation.reluBlock())
+              .add(Linear.builder().setUnits(10).build());
+      case LENET ->
+          new SequentialBlock()
+              .add(conv(20, false))
+              .add(batchNorm())
+              .add(Activation.reluBlock())
+              .add(pool())
+              .add(conv(50, false))
+              .add(batchNorm())
+              .add(Activation.reluBlock())
+              .add(pool())
+              .add(Blocks.batchFlattenBlock())
+              .add(Linear.builder().setUnits(256).build())
+              .add(Activation.reluBlock())
+              .add(Linear.builder().setUnits(10).build());
+      case LENET1632 ->
+          new SequentialBlock()
+              .add(conv(16, true))
+              .add(Activation.reluBlock())
+              .add(batchNorm())
+              .add(pool())
+              .add(conv(32, true))
+              .add(Activation.reluBlock())
+              .add(pool())
+              .add(Blocks.batchFlattenBlock())
+              .add(Linear.builder().setUnits(64).build())
+              .add(Activation.reluBlock())
+              .add(Linear.builder().setUnits(10).build());
+      case LSTM ->
+          new SequentialBlock()
+              .add(
+                  LSTM.builder()
+                      .setStateSize(128)
+                      .setNumLayers(1)
+                      .optBatchFirst(true)
+                      .optReturnState(false)
+                      .build())
+              // The output at the last step, which for one forward layer is its final state.
+              .add(
+                  new LambdaBlock(
+                      x -> new NDList(x.singletonOrThrow().get(":, -1, :")), "last_step"))
+              .add(Linear.builder().setUnits(10).build());
     };
   }
 
   private static Block conv(int filters, boolean bias) {
-    return Conv2d.builder().setKernelShape(new Shape(5, 5)).setFilters(filters).optBias(bias)
+    return Conv2d.builder()
+        .setKernelShape(new Shape(5, 5))
+        .setFilters(filters)
+        .optBias(bias)
         .build();
   }
 

@@ -13,8 +13,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The floor's door to libmxnet: Kiln's JNA interface ({@link MxApi}) and nothing above it, with
- * its own return-code checks and operator look-ups, so that a floor can run in a JVM where Kiln's
+ * The floor's door to libmxnet: Kiln's JNA interface ({@link MxApi}) and nothing above it, with its
+ * own return-code checks and operator look-ups, so that a floor can run in a JVM where Kiln's
  * {@link Mx} (which starts DJL's MXNet engine) was never touched.
  */
 final class FloorApi {
@@ -45,8 +45,10 @@ final class FloorApi {
   /** Where {@link #direct()} loads libmxnet from. */
   static String libraryPath() {
     String cache = System.getenv("DJL_CACHE_DIR");
-    Path root = cache != null ? Path.of(cache, "mxnet")
-        : Path.of(System.getProperty("user.home"), ".djl.ai", "mxnet");
+    Path root =
+        cache != null
+            ? Path.of(cache, "mxnet")
+            : Path.of(System.getProperty("user.home"), ".djl.ai", "mxnet");
     Path lib = root.resolve("1.9.1-20220812-mkl-linux-x86_64").resolve("libmxnet.so");
     return Files.isRegularFile(lib) ? lib.toString() : LibUtils.getLibName();
   }
@@ -65,11 +67,13 @@ final class FloorApi {
 
   /** The handle of operator {@code name}, looked up once. */
   Pointer op(String name) {
-    return ops.computeIfAbsent(name, n -> {
-      PointerByReference ref = new PointerByReference();
-      check(api.NNGetOpHandle(n, ref), "NNGetOpHandle(" + n + ")");
-      return ref.getValue();
-    });
+    return ops.computeIfAbsent(
+        name,
+        n -> {
+          PointerByReference ref = new PointerByReference();
+          check(api.NNGetOpHandle(n, ref), "NNGetOpHandle(" + n + ")");
+          return ref.getValue();
+        });
   }
 
   /** A native block of handles, for {@code NDArrayHandle*} parameters. */

@@ -15,13 +15,13 @@ import java.util.SplittableRandom;
  * API alone (Kiln's JNA interface, nothing above it). One executor is bound once with {@code
  * grad_req} write; each step copies the batch and its labels in, runs forward (training) and
  * backward, and calls {@code sgd_update} (learning rate 0.1) on each trained parameter. Same
- * kernels, no framework. Without updates it is "forward+backward only": the kernel limit with
- * the update folded away.
+ * kernels, no framework. Without updates it is "forward+backward only": the kernel limit with the
+ * update folded away.
  */
 final class FloorLoop implements TrainLoop {
   /**
-   * Work that Kiln's {@code Classifier.trainBatch} does and the floor does not, added one at a
-   * time to find where Kiln's time goes.
+   * Work that Kiln's {@code Classifier.trainBatch} does and the floor does not, added one at a time
+   * to find where Kiln's time goes.
    */
   enum Extra {
     /** Copy the probabilities out after the update and compute loss and accuracy. */
@@ -117,8 +117,25 @@ final class FloorLoop implements TrainLoop {
       this.label = labelArray;
       this.features = featureCount;
       PointerByReference bound = new PointerByReference();
-      mx.check(mx.api().MXExecutorBindEX(symbol, 1, 0, 0, null, null, null, args.length,
-          argArrays, gradArrays, reqs, aux.length, auxArrays, null, bound), "MXExecutorBindEX");
+      mx.check(
+          mx.api()
+              .MXExecutorBindEX(
+                  symbol,
+                  1,
+                  0,
+                  0,
+                  null,
+                  null,
+                  null,
+                  args.length,
+                  argArrays,
+                  gradArrays,
+                  reqs,
+                  aux.length,
+                  auxArrays,
+                  null,
+                  bound),
+          "MXExecutorBindEX");
       exec = bound.getValue();
       IntByReference n = new IntByReference();
       PointerByReference outs = new PointerByReference();
@@ -149,8 +166,16 @@ final class FloorLoop implements TrainLoop {
 
   private void copyIn(float[] x, int[] labels) {
     if (x.length != features || labels.length != batch) {
-      throw new IllegalArgumentException("a batch of " + batch + " needs " + features
-          + " features, got " + x.length + " and " + labels.length + " labels");
+      throw new IllegalArgumentException(
+          "a batch of "
+              + batch
+              + " needs "
+              + features
+              + " features, got "
+              + x.length
+              + " and "
+              + labels.length
+              + " labels");
     }
     mx.check(mx.api().MXNDArraySyncCopyFromCPU(data, x, features), "copy data");
     float[] y = labelValues;
@@ -171,8 +196,18 @@ final class FloorLoop implements TrainLoop {
   private void updateAll(String[] vals) {
     for (int p = 0; p < sgdInputs.size(); p++) {
       numOutputs.setValue(1);
-      mx.check(mx.api().MXImperativeInvoke(sgd, 2, sgdInputs.get(p), numOutputs,
-          sgdOutputs.get(p), SGD_KEYS.length, SGD_KEYS, vals), "sgd_update");
+      mx.check(
+          mx.api()
+              .MXImperativeInvoke(
+                  sgd,
+                  2,
+                  sgdInputs.get(p),
+                  numOutputs,
+                  sgdOutputs.get(p),
+                  SGD_KEYS.length,
+                  SGD_KEYS,
+                  vals),
+          "sgd_update");
     }
   }
 
@@ -250,23 +285,22 @@ final class FloorLoop implements TrainLoop {
     if (arguments) {
       mx.check(mx.api().MXSymbolListArguments(symbol, n, names), "MXSymbolListArguments");
     } else {
-      mx.check(mx.api().MXSymbolListAuxiliaryStates(symbol, n, names),
-          "MXSymbolListAuxiliaryStates");
+      mx.check(
+          mx.api().MXSymbolListAuxiliaryStates(symbol, n, names), "MXSymbolListAuxiliaryStates");
     }
     return n.getValue() == 0 ? new String[0] : names.getValue().getStringArray(0, n.getValue());
   }
 
   private Pointer array(int[] shape) {
     PointerByReference ref = new PointerByReference();
-    mx.check(mx.api().MXNDArrayCreateEx(shape, shape.length, 1, 0, 0, 0, ref),
-        "MXNDArrayCreateEx");
+    mx.check(mx.api().MXNDArrayCreateEx(shape, shape.length, 1, 0, 0, 0, ref), "MXNDArrayCreateEx");
     arrays.add(ref.getValue());
     return ref.getValue();
   }
 
   /**
-   * Initial values: Xavier uniform for weights ({@code U(-s, s)}, {@code s = sqrt(6 / (fan in +
-   * fan out))}, MXNet's default), U(-0.1, 0.1) for a recurrent layer's parameter vector, one for
+   * Initial values: Xavier uniform for weights ({@code U(-s, s)}, {@code s = sqrt(6 / (fan in + fan
+   * out))}, MXNet's default), U(-0.1, 0.1) for a recurrent layer's parameter vector, one for
    * batch-norm scales and variances, zero for the rest.
    */
   private void fill(Pointer array, String name, int[] shape, SplittableRandom rng) {

@@ -6,10 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The networks of the benchmark written by hand as MXNet symbols, node for node and attribute
- * for attribute what Kiln's classifier graph of the same model is (names included, so the
- * kernels and their order are the same), with the shapes of their arguments and auxiliary
- * states.
+ * The networks of the benchmark written by hand as MXNet symbols, node for node and attribute for
+ * attribute what Kiln's classifier graph of the same model is (names included, so the kernels and
+ * their order are the same), with the shapes of their arguments and auxiliary states.
  */
 enum FloorNet {
   /** {@code FashionMlp}: 784-128 relu-10. */
@@ -17,8 +16,8 @@ enum FloorNet {
     @Override
     Pointer build(Symbols s) {
       Pointer hidden = s.fc("hidden", s.var("pixels"), 128);
-      Pointer relu = s.op("Activation", "hidden_relu", kv("act_type", "relu"), args("data"),
-          hidden);
+      Pointer relu =
+          s.op("Activation", "hidden_relu", kv("act_type", "relu"), args("data"), hidden);
       return s.softmaxOutput(s.fc("logits", relu, 10));
     }
 
@@ -41,8 +40,13 @@ enum FloorNet {
       Pointer x = s.var("image");
       x = s.pool("pool1", s.relu("relu1", s.bn("bn1", s.conv("conv1", x, 20, true))));
       x = s.pool("pool2", s.relu("relu2", s.bn("bn2", s.conv("conv2", x, 50, true))));
-      x = s.op("Activation", "hidden_relu", kv("act_type", "relu"), args("data"),
-          s.fc("hidden", x, 256));
+      x =
+          s.op(
+              "Activation",
+              "hidden_relu",
+              kv("act_type", "relu"),
+              args("data"),
+              s.fc("hidden", x, 256));
       return s.softmaxOutput(s.fc("logits", x, 10));
     }
 
@@ -56,8 +60,10 @@ enum FloorNet {
         case "hidden_bias" -> new int[] {256};
         case "logits_weight" -> new int[] {10, 256};
         case "logits_bias" -> new int[] {10};
-        default -> name.startsWith("bn1_") ? new int[] {20}
-            : name.startsWith("bn2_") ? new int[] {50} : common(name, batch);
+        default ->
+            name.startsWith("bn1_")
+                ? new int[] {20}
+                : name.startsWith("bn2_") ? new int[] {50} : common(name, batch);
       };
     }
   },
@@ -69,8 +75,13 @@ enum FloorNet {
       x = s.relu("conv1_relu", s.conv("conv1", x, 16, false));
       x = s.pool("pool1", s.bn("bn1", x));
       x = s.pool("pool2", s.relu("conv2_relu", s.conv("conv2", x, 32, false)));
-      x = s.op("Activation", "hidden_relu", kv("act_type", "relu"), args("data"),
-          s.fc("hidden", x, 64));
+      x =
+          s.op(
+              "Activation",
+              "hidden_relu",
+              kv("act_type", "relu"),
+              args("data"),
+              s.fc("hidden", x, 64));
       return s.softmaxOutput(s.fc("logits", x, 10));
     }
 
@@ -91,22 +102,46 @@ enum FloorNet {
     }
   },
   /**
-   * {@code FashionLstm}: the 28 rows as steps into MXNet's fused {@code RNN} (LSTM, 128 units),
-   * its final hidden state into a dense layer of 10.
+   * {@code FashionLstm}: the 28 rows as steps into MXNet's fused {@code RNN} (LSTM, 128 units), its
+   * final hidden state into a dense layer of 10.
    */
   LSTM {
     @Override
     Pointer build(Symbols s) {
-      Pointer tnc = s.op("SwapAxis", "encoded_tnc", kv("dim1", "0", "dim2", "1"), args("data"),
-          s.var("rows"));
-      Pointer rnn = s.op("RNN", "encoded", kv("bidirectional", "False", "mode", "lstm",
-          "num_layers", "1", "p", "0.0", "state_outputs", "True", "state_size", "128"),
-          args("data", "parameters", "state", "state_cell"), tnc, s.var("encoded_parameters"),
-          s.var("encoded_state"), s.var("encoded_state_cell"));
-      Pointer last = s.op("slice_axis", "encoded_final", kv("axis", "0", "begin", "0", "end",
-          "1"), args("data"), s.output(rnn, 1));
-      last = s.op("SwapAxis", "encoded_final_ndh", kv("dim1", "0", "dim2", "1"), args("data"),
-          last);
+      Pointer tnc =
+          s.op(
+              "SwapAxis", "encoded_tnc", kv("dim1", "0", "dim2", "1"), args("data"), s.var("rows"));
+      Pointer rnn =
+          s.op(
+              "RNN",
+              "encoded",
+              kv(
+                  "bidirectional",
+                  "False",
+                  "mode",
+                  "lstm",
+                  "num_layers",
+                  "1",
+                  "p",
+                  "0.0",
+                  "state_outputs",
+                  "True",
+                  "state_size",
+                  "128"),
+              args("data", "parameters", "state", "state_cell"),
+              tnc,
+              s.var("encoded_parameters"),
+              s.var("encoded_state"),
+              s.var("encoded_state_cell"));
+      Pointer last =
+          s.op(
+              "slice_axis",
+              "encoded_final",
+              kv("axis", "0", "begin", "0", "end", "1"),
+              args("data"),
+              s.output(rnn, 1));
+      last =
+          s.op("SwapAxis", "encoded_final_ndh", kv("dim1", "0", "dim2", "1"), args("data"), last);
       last = s.op("Reshape", "encoded_last", kv("shape", "(0,-1)"), args("data"), last);
       return s.softmaxOutput(s.fc("logits", last, 10));
     }
@@ -193,10 +228,12 @@ enum FloorNet {
         vals[i] = kv[2 * i + 1];
       }
       PointerByReference ref = new PointerByReference();
-      mx.check(mx.api().MXSymbolCreateAtomicSymbol(mx.op(op), keys.length, keys, vals, ref),
+      mx.check(
+          mx.api().MXSymbolCreateAtomicSymbol(mx.op(op), keys.length, keys, vals, ref),
           "MXSymbolCreateAtomicSymbol(" + op + ")");
       made.add(ref.getValue());
-      mx.check(mx.api().MXSymbolCompose(ref.getValue(), name, inputs.length, argNames, inputs),
+      mx.check(
+          mx.api().MXSymbolCompose(ref.getValue(), name, inputs.length, argNames, inputs),
           "MXSymbolCompose(" + name + ")");
       return ref.getValue();
     }
@@ -211,25 +248,55 @@ enum FloorNet {
 
     /** {@code FullyConnected} of {@code units} with bias, weights {@code <name>_weight}. */
     Pointer fc(String name, Pointer x, int units) {
-      return op("FullyConnected", name, kv("flatten", "True", "no_bias", "False", "num_hidden",
-          Integer.toString(units)), args("data", "weight", "bias"), x, var(name + "_weight"),
+      return op(
+          "FullyConnected",
+          name,
+          kv("flatten", "True", "no_bias", "False", "num_hidden", Integer.toString(units)),
+          args("data", "weight", "bias"),
+          x,
+          var(name + "_weight"),
           var(name + "_bias"));
     }
 
     /** A 5x5 {@code Convolution} of {@code filters}, stride 1, no padding. */
     Pointer conv(String name, Pointer x, int filters, boolean noBias) {
-      String[] kv = kv("dilate", "(1,1)", "kernel", "(5,5)", "no_bias", noBias ? "True" : "False",
-          "num_filter", Integer.toString(filters), "pad", "(0,0)", "stride", "(1,1)");
-      return noBias ? op("Convolution", name, kv, args("data", "weight"), x, var(name + "_weight"))
-          : op("Convolution", name, kv, args("data", "weight", "bias"), x, var(name + "_weight"),
+      String[] kv =
+          kv(
+              "dilate",
+              "(1,1)",
+              "kernel",
+              "(5,5)",
+              "no_bias",
+              noBias ? "True" : "False",
+              "num_filter",
+              Integer.toString(filters),
+              "pad",
+              "(0,0)",
+              "stride",
+              "(1,1)");
+      return noBias
+          ? op("Convolution", name, kv, args("data", "weight"), x, var(name + "_weight"))
+          : op(
+              "Convolution",
+              name,
+              kv,
+              args("data", "weight", "bias"),
+              x,
+              var(name + "_weight"),
               var(name + "_bias"));
     }
 
     /** {@code BatchNorm} over the channels as Kiln emits it (eps 0.001, momentum 0.9). */
     Pointer bn(String name, Pointer x) {
-      return op("BatchNorm", name, kv("axis", "1", "eps", "0.001", "fix_gamma", "False",
-          "momentum", "0.9"), args("data", "gamma", "beta", "moving_mean", "moving_var"), x,
-          var(name + "_gamma"), var(name + "_beta"), var(name + "_moving_mean"),
+      return op(
+          "BatchNorm",
+          name,
+          kv("axis", "1", "eps", "0.001", "fix_gamma", "False", "momentum", "0.9"),
+          args("data", "gamma", "beta", "moving_mean", "moving_var"),
+          x,
+          var(name + "_gamma"),
+          var(name + "_beta"),
+          var(name + "_moving_mean"),
           var(name + "_moving_var"));
     }
 
@@ -240,14 +307,33 @@ enum FloorNet {
 
     /** 2x2 max {@code Pooling}, stride 2. */
     Pointer pool(String name, Pointer x) {
-      return op("Pooling", name, kv("kernel", "(2,2)", "pad", "(0,0)", "pool_type", "max",
-          "pooling_convention", "valid", "stride", "(2,2)"), args("data"), x);
+      return op(
+          "Pooling",
+          name,
+          kv(
+              "kernel",
+              "(2,2)",
+              "pad",
+              "(0,0)",
+              "pool_type",
+              "max",
+              "pooling_convention",
+              "valid",
+              "stride",
+              "(2,2)"),
+          args("data"),
+          x);
     }
 
     /** The classifier head: {@code SoftmaxOutput} "probs" with label {@code probs_label}. */
     Pointer softmaxOutput(Pointer logits) {
-      return op("SoftmaxOutput", "probs", kv("normalization", "batch", "preserve_shape", "True"),
-          args("data", "label"), logits, var("probs_label"));
+      return op(
+          "SoftmaxOutput",
+          "probs",
+          kv("normalization", "batch", "preserve_shape", "True"),
+          args("data", "label"),
+          logits,
+          var("probs_label"));
     }
 
     @Override

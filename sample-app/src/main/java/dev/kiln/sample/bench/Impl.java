@@ -13,8 +13,8 @@ enum Impl {
    */
   FWD_BWD("fwd+bwd only"),
   /**
-   * The generated model's classifier, as a Kiln user writes it for speed: {@code trainStep},
-   * which reads nothing back. Every update first checks the gradients are finite (the default).
+   * The generated model's classifier, as a Kiln user writes it for speed: {@code trainStep}, which
+   * reads nothing back. Every update first checks the gradients are finite (the default).
    */
   KILN("kiln"),
   /** Kiln's {@code trainBatch}, which also returns each batch's loss and accuracy. */
@@ -37,8 +37,7 @@ enum Impl {
 
   /** The implementations measured for {@code w}: the cheap extras only on the MLP. */
   static Set<Impl> of(Workload w) {
-    return w == Workload.MLP ? EnumSet.allOf(Impl.class)
-        : EnumSet.of(FLOOR, FWD_BWD, KILN, DJL);
+    return w == Workload.MLP ? EnumSet.allOf(Impl.class) : EnumSet.of(FLOOR, FWD_BWD, KILN, DJL);
   }
 
   /** A new loop of this kind for {@code w} at {@code batch} examples a step. */

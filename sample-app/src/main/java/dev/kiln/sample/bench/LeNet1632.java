@@ -13,9 +13,9 @@ import dev.kiln.annotations.Softmax;
 import dev.kiln.annotations.Sym;
 
 /**
- * The benchmark's second convolutional network (a copy of the test model of issue 8): a LeNet
- * with 16 and 32 filters of 5x5 with bias and ReLU, batch normalisation after the first, 2x2
- * max pooling, a dense layer of 64 with ReLU and one of 10.
+ * The benchmark's second convolutional network (a copy of the test model of issue 8): a LeNet with
+ * 16 and 32 filters of 5x5 with bias and ReLU, batch normalisation after the first, 2x2 max
+ * pooling, a dense layer of 64 with ReLU and one of 10.
  */
 @Model(classifier = true)
 public interface LeNet1632 {

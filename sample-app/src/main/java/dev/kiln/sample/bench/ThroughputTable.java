@@ -10,24 +10,24 @@ import java.util.TreeMap;
 import java.util.function.ToDoubleBiFunction;
 
 /**
- * The throughput tables. Steps per second per workload, batch size and implementation (median
- * and range over rounds), then the ratios between implementations computed <em>round by
- * round</em> (each round runs every implementation back to back, so a ratio compares runs that
- * saw the same machine load) with their median and range, and what Kiln's gradient check costs
- * a step.
+ * The throughput tables. Steps per second per workload, batch size and implementation (median and
+ * range over rounds), then the ratios between implementations computed <em>round by round</em>
+ * (each round runs every implementation back to back, so a ratio compares runs that saw the same
+ * machine load) with their median and range, and what Kiln's gradient check costs a step.
  */
 final class ThroughputTable {
   /** A ratio the table reports: {@code top} steps/s over {@code bottom} steps/s. */
   record Ratio(String name, Impl top, Impl bottom) {}
 
   /** The ratios reported, in column order. */
-  static final List<Ratio> RATIOS = List.of(
-      new Ratio("kiln/floor", Impl.KILN, Impl.FLOOR),
-      new Ratio("kiln/fwd+bwd only", Impl.KILN, Impl.FWD_BWD),
-      new Ratio("kiln/djl", Impl.KILN, Impl.DJL),
-      new Ratio("kiln+loss/floor", Impl.KILN_LOSS, Impl.FLOOR),
-      new Ratio("kiln no check/fwd+bwd only", Impl.KILN_NO_CHECK, Impl.FWD_BWD),
-      new Ratio("floor/fwd+bwd only", Impl.FLOOR, Impl.FWD_BWD));
+  static final List<Ratio> RATIOS =
+      List.of(
+          new Ratio("kiln/floor", Impl.KILN, Impl.FLOOR),
+          new Ratio("kiln/fwd+bwd only", Impl.KILN, Impl.FWD_BWD),
+          new Ratio("kiln/djl", Impl.KILN, Impl.DJL),
+          new Ratio("kiln+loss/floor", Impl.KILN_LOSS, Impl.FLOOR),
+          new Ratio("kiln no check/fwd+bwd only", Impl.KILN_NO_CHECK, Impl.FWD_BWD),
+          new Ratio("floor/fwd+bwd only", Impl.FLOOR, Impl.FWD_BWD));
 
   private ThroughputTable() {}
 
@@ -40,11 +40,14 @@ final class ThroughputTable {
   }
 
   /** Steps per second of wall-clock or of CPU time by row, implementation and round. */
-  private static Map<Row, Map<Impl, Map<Integer, Double>>> group(List<Sample> samples,
-      boolean cpu) {
-    Map<Row, Map<Impl, Map<Integer, Double>>> rows = new TreeMap<>((a, b) ->
-        a.workload() != b.workload() ? a.workload().compareTo(b.workload())
-            : Integer.compare(a.batch(), b.batch()));
+  private static Map<Row, Map<Impl, Map<Integer, Double>>> group(
+      List<Sample> samples, boolean cpu) {
+    Map<Row, Map<Impl, Map<Integer, Double>>> rows =
+        new TreeMap<>(
+            (a, b) ->
+                a.workload() != b.workload()
+                    ? a.workload().compareTo(b.workload())
+                    : Integer.compare(a.batch(), b.batch()));
     for (Sample s : samples) {
       rows.computeIfAbsent(new Row(s.workload(), s.batch()), r -> new EnumMap<>(Impl.class))
           .computeIfAbsent(s.impl(), i -> new TreeMap<>())
@@ -60,17 +63,20 @@ final class ThroughputTable {
     for (Impl i : Impl.values()) {
       out.append(" | ").append(i.label());
     }
-    out.append(" | rounds |\n|---|---:").append("|---:".repeat(Impl.values().length))
+    out.append(" | rounds |\n|---|---:")
+        .append("|---:".repeat(Impl.values().length))
         .append("|---:|\n");
-    rows.forEach((row, byImpl) -> {
-      out.append("| ").append(row.workload().label()).append(" | ").append(row.batch());
-      for (Impl i : Impl.values()) {
-        Map<Integer, Double> v = byImpl.get(i);
-        out.append(" | ").append(cell(v == null ? null : new ArrayList<>(v.values()), "%.0f"));
-      }
-      out.append(" | ").append(byImpl.values().stream().mapToInt(Map::size).max().orElse(0))
-          .append(" |\n");
-    });
+    rows.forEach(
+        (row, byImpl) -> {
+          out.append("| ").append(row.workload().label()).append(" | ").append(row.batch());
+          for (Impl i : Impl.values()) {
+            Map<Integer, Double> v = byImpl.get(i);
+            out.append(" | ").append(cell(v == null ? null : new ArrayList<>(v.values()), "%.0f"));
+          }
+          out.append(" | ")
+              .append(byImpl.values().stream().mapToInt(Map::size).max().orElse(0))
+              .append(" |\n");
+        });
     return out.toString();
   }
 
@@ -80,25 +86,26 @@ final class ThroughputTable {
   }
 
   /**
-   * The ratios of {@link #RATIOS} of steps per second of wall-clock time or, with {@code cpu},
-   * of the process's CPU time (all threads), each the median (min–max) of its per-round values.
+   * The ratios of {@link #RATIOS} of steps per second of wall-clock time or, with {@code cpu}, of
+   * the process's CPU time (all threads), each the median (min–max) of its per-round values.
    */
   static String ratios(List<Sample> samples, boolean cpu) {
     Map<Row, Map<Impl, Map<Integer, Double>>> rows = group(samples, cpu);
     StringBuilder out = new StringBuilder("| workload | batch");
     RATIOS.forEach(r -> out.append(" | ").append(r.name()));
     out.append(" |\n|---|---:").append("|---:".repeat(RATIOS.size())).append("|\n");
-    rows.forEach((row, byImpl) -> {
-      out.append("| ").append(row.workload().label()).append(" | ").append(row.batch());
-      for (Ratio r : RATIOS) {
-        List<Double> v = perRound(byImpl.get(r.top()), byImpl.get(r.bottom()), (a, b) -> a / b);
-        if (v != null && v.stream().anyMatch(x -> !Double.isFinite(x))) {
-          v = null;
-        }
-        out.append(" | ").append(cell(v, "%.2f"));
-      }
-      out.append(" |\n");
-    });
+    rows.forEach(
+        (row, byImpl) -> {
+          out.append("| ").append(row.workload().label()).append(" | ").append(row.batch());
+          for (Ratio r : RATIOS) {
+            List<Double> v = perRound(byImpl.get(r.top()), byImpl.get(r.bottom()), (a, b) -> a / b);
+            if (v != null && v.stream().anyMatch(x -> !Double.isFinite(x))) {
+              v = null;
+            }
+            out.append(" | ").append(cell(v, "%.2f"));
+          }
+          out.append(" |\n");
+        });
     return out.toString();
   }
 
@@ -109,21 +116,32 @@ final class ThroughputTable {
    */
   static String checkCost(List<Sample> samples) {
     StringBuilder out = new StringBuilder();
-    group(samples).forEach((row, byImpl) -> {
-      Map<Integer, Double> on = byImpl.get(Impl.KILN);
-      Map<Integer, Double> off = byImpl.get(Impl.KILN_NO_CHECK);
-      if (on == null || off == null) {
-        return;
-      }
-      if (out.length() == 0) {
-        out.append("| workload | batch | kiln µs/step | no grad check µs/step | check µs/step "
-            + "| check, % of kiln's step |\n|---|---:|---:|---:|---:|---:|\n");
-      }
-      out.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s |%n",
-          row.workload().label(), row.batch(), cell(micros(on), "%.0f"), cell(micros(off),
-          "%.0f"), cell(perRound(on, off, (a, b) -> 1e6 / a - 1e6 / b), "%.0f"),
-          cell(perRound(on, off, (a, b) -> 100 * (1e6 / a - 1e6 / b) / (1e6 / a)), "%.1f")));
-    });
+    group(samples)
+        .forEach(
+            (row, byImpl) -> {
+              Map<Integer, Double> on = byImpl.get(Impl.KILN);
+              Map<Integer, Double> off = byImpl.get(Impl.KILN_NO_CHECK);
+              if (on == null || off == null) {
+                return;
+              }
+              if (out.length() == 0) {
+                out.append(
+                    "| workload | batch | kiln µs/step | no grad check µs/step | check µs/step "
+                        + "| check, % of kiln's step |\n|---|---:|---:|---:|---:|---:|\n");
+              }
+              out.append(
+                  String.format(
+                      Locale.ROOT,
+                      "| %s | %d | %s | %s | %s | %s |%n",
+                      row.workload().label(),
+                      row.batch(),
+                      cell(micros(on), "%.0f"),
+                      cell(micros(off), "%.0f"),
+                      cell(perRound(on, off, (a, b) -> 1e6 / a - 1e6 / b), "%.0f"),
+                      cell(
+                          perRound(on, off, (a, b) -> 100 * (1e6 / a - 1e6 / b) / (1e6 / a)),
+                          "%.1f")));
+            });
     return out.toString();
   }
 
@@ -132,19 +150,20 @@ final class ThroughputTable {
   }
 
   /** {@code f(top, bottom)} for every round both have, or null when either is missing. */
-  static List<Double> perRound(Map<Integer, Double> top, Map<Integer, Double> bottom,
-      ToDoubleBiFunction<Double, Double> f) {
+  static List<Double> perRound(
+      Map<Integer, Double> top, Map<Integer, Double> bottom, ToDoubleBiFunction<Double, Double> f) {
     if (top == null || bottom == null) {
       return null;
     }
     List<Double> out = new ArrayList<>();
     Map<Integer, Double> b = new LinkedHashMap<>(bottom);
-    top.forEach((round, v) -> {
-      Double w = b.get(round);
-      if (w != null) {
-        out.add(f.applyAsDouble(v, w));
-      }
-    });
+    top.forEach(
+        (round, v) -> {
+          Double w = b.get(round);
+          if (w != null) {
+            out.add(f.applyAsDouble(v, w));
+          }
+        });
     return out.isEmpty() ? null : out;
   }
 
@@ -153,8 +172,12 @@ final class ThroughputTable {
     if (values == null || values.isEmpty()) {
       return "–";
     }
-    return String.format(Locale.ROOT, format + " (" + format + "–" + format + ")",
-        Stats.median(values), Stats.min(values), Stats.max(values));
+    return String.format(
+        Locale.ROOT,
+        format + " (" + format + "–" + format + ")",
+        Stats.median(values),
+        Stats.min(values),
+        Stats.max(values));
   }
 
   /** {@code median (min–max)} to whole numbers, or a dash when there is no measurement. */

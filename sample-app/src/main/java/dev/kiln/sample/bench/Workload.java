@@ -5,8 +5,8 @@ import java.util.Locale;
 /**
  * What the throughput part trains: a Fashion-MNIST classifier, at the batch sizes the benchmark
  * measures it at. Every implementation of a workload gets the same batches, as {@code float[]}
- * pixels (row-major, 784 a picture, the same values whatever the input's shape) and {@code
- * int[]} labels, and converts them inside its timed step.
+ * pixels (row-major, 784 a picture, the same values whatever the input's shape) and {@code int[]}
+ * labels, and converts them inside its timed step.
  */
 enum Workload {
   /** {@code FashionMlp}: 784-128 relu-10, at batch 32 and 256. */

@@ -34,11 +34,11 @@ class BenchQuickTest {
     IdxFiles.write(d.resolve("train-images-idx3-ubyte"), IdxFiles.images(n, 28, 28), false);
     IdxFiles.write(d.resolve("train-labels-idx1-ubyte"), IdxFiles.labels(labels), false);
     IdxFiles.write(d.resolve("t10k-images-idx3-ubyte"), IdxFiles.images(10, 28, 28), false);
-    IdxFiles.write(d.resolve("t10k-labels-idx1-ubyte"), IdxFiles.labels(0, 1, 2, 3, 4, 5, 6,
-        7, 8, 9), false);
+    IdxFiles.write(
+        d.resolve("t10k-labels-idx1-ubyte"), IdxFiles.labels(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), false);
     // Surefire may run tests from a manifest-only jar; its real class path is in this property.
-    String classpath = System.getProperty("surefire.test.class.path",
-        System.getProperty("java.class.path"));
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     CommandLine cl = new CommandLine(new Bench());
     StringWriter err = new StringWriter();
     cl.setErr(new PrintWriter(err));
@@ -47,15 +47,27 @@ class BenchQuickTest {
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     int code;
     try {
-      code = cl.execute("--quick", "--parts", "THROUGHPUT,DATA_PARALLEL", "--workloads",
-          "MLP", "--data", d.toString(), "--child-class-path", classpath);
+      code =
+          cl.execute(
+              "--quick",
+              "--parts",
+              "THROUGHPUT,DATA_PARALLEL",
+              "--workloads",
+              "MLP",
+              "--data",
+              d.toString(),
+              "--child-class-path",
+              classpath);
     } finally {
       System.setOut(saved);
     }
     String text = out.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, err + text);
-    assertTrue(text.contains("| workload | batch | floor | fwd+bwd only | kiln | kiln+loss "
-        + "| kiln, no grad check | djl | rounds |"), text);
+    assertTrue(
+        text.contains(
+            "| workload | batch | floor | fwd+bwd only | kiln | kiln+loss "
+                + "| kiln, no grad check | djl | rounds |"),
+        text);
     for (String row : new String[] {"| mlp | 32 | ", "| mlp | 256 | "}) {
       // Steps per second, ratios by wall-clock and by CPU time and the check's cost: a row in
       // each of four tables, printed once as the part finishes and once more in the summary.

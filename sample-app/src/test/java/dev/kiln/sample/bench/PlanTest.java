@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class PlanTest {
   @Test
   void planEntriesParse() {
-    assertEquals(new BenchWorker.Planned(Workload.LENET1632, 64, 60, 20),
+    assertEquals(
+        new BenchWorker.Planned(Workload.LENET1632, 64, 60, 20),
         BenchWorker.Planned.parse("lenet1632:64:60:20"));
     assertThrows(IllegalArgumentException.class, () -> BenchWorker.Planned.parse("mlp:32:10"));
   }
@@ -37,7 +38,8 @@ class PlanTest {
     assertEquals(Impl.FWD_BWD, Impl.of("fwd+bwd only"));
     assertEquals(Impl.KILN_NO_CHECK, Impl.of("KILN_NO_CHECK"));
     assertEquals(Workload.LSTM, Workload.of("lstm"));
-    assertEquals(64 * 28 * 28, java.util.Arrays.stream(Workload.LSTM.inputShape(64))
-        .reduce(1, (a, b) -> a * b));
+    assertEquals(
+        64 * 28 * 28,
+        java.util.Arrays.stream(Workload.LSTM.inputShape(64)).reduce(1, (a, b) -> a * b));
   }
 }

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class ThroughputTableTest {
   /** One sample per round: 100 steps in 100/rate seconds, so the table gives back the rate. */
-  private static void add(List<Sample> out, Workload w, Impl impl, int batch,
-      double... stepsPerSecond) {
+  private static void add(
+      List<Sample> out, Workload w, Impl impl, int batch, double... stepsPerSecond) {
     for (int i = 0; i < stepsPerSecond.length; i++) {
       out.add(new Sample(w, impl, batch, i + 1, 100, 100 / stepsPerSecond[i]));
     }
@@ -24,14 +24,16 @@ class ThroughputTableTest {
     add(samples, Workload.LSTM, Impl.KILN, 64, 30, 50, 40);
     add(samples, Workload.MLP, Impl.KILN, 256, 300, 200, 250);
     add(samples, Workload.MLP, Impl.FLOOR, 32, 1000, 1200, 1100);
-    assertEquals("""
+    assertEquals(
+        """
         | workload | batch | floor | fwd+bwd only | kiln | kiln+loss | kiln, no grad check | djl \
         | rounds |
         |---|---:|---:|---:|---:|---:|---:|---:|---:|
         | mlp | 32 | 1100 (1000–1200) | – | – | – | – | – | 3 |
         | mlp | 256 | – | – | 250 (200–300) | – | – | – | 3 |
         | lstm | 64 | – | – | 40 (30–50) | – | – | – | 3 |
-        """, ThroughputTable.stepsPerSecond(samples));
+        """,
+        ThroughputTable.stepsPerSecond(samples));
   }
 
   @Test
@@ -42,8 +44,9 @@ class ThroughputTableTest {
     add(samples, Workload.MLP, Impl.KILN, 32, 1200, 600, 1080);
     add(samples, Workload.MLP, Impl.FWD_BWD, 32, 1500, 1500, 1500);
     String row = ThroughputTable.ratios(samples).lines().toList().get(2);
-    assertEquals("| mlp | 32 | 1.20 (1.20–1.20) | 0.72 (0.40–0.80) | – | – | – "
-        + "| 0.60 (0.33–0.67) |", row);
+    assertEquals(
+        "| mlp | 32 | 1.20 (1.20–1.20) | 0.72 (0.40–0.80) | – | – | – " + "| 0.60 (0.33–0.67) |",
+        row);
   }
 
   @Test
@@ -52,9 +55,11 @@ class ThroughputTableTest {
     // Same wall time; the floor used twice the CPU of Kiln: kiln/floor by CPU is 2.
     samples.add(new Sample(Workload.MLP, Impl.FLOOR, 32, 1, 100, 1.0, 2.0));
     samples.add(new Sample(Workload.MLP, Impl.KILN, 32, 1, 100, 1.0, 1.0));
-    assertEquals("| mlp | 32 | 1.00 (1.00–1.00) | – | – | – | – | – |",
+    assertEquals(
+        "| mlp | 32 | 1.00 (1.00–1.00) | – | – | – | – | – |",
         ThroughputTable.ratios(samples, false).lines().toList().get(2));
-    assertEquals("| mlp | 32 | 2.00 (2.00–2.00) | – | – | – | – | – |",
+    assertEquals(
+        "| mlp | 32 | 2.00 (2.00–2.00) | – | – | – | – | – |",
         ThroughputTable.ratios(samples, true).lines().toList().get(2));
   }
 
@@ -63,14 +68,16 @@ class ThroughputTableTest {
     List<Sample> samples = new ArrayList<>();
     add(samples, Workload.MLP, Impl.FLOOR, 32, 10);
     add(samples, Workload.MLP, Impl.KILN, 32, 10);
-    assertEquals("| mlp | 32 | – | – | – | – | – | – |",
+    assertEquals(
+        "| mlp | 32 | – | – | – | – | – | – |",
         ThroughputTable.ratios(samples, true).lines().toList().get(2));
   }
 
   @Test
   void perRoundSkipsRoundsOneSideLacks() {
-    assertEquals(List.of(2.0), ThroughputTable.perRound(Map.of(1, 4.0, 2, 6.0), Map.of(1, 2.0),
-        (a, b) -> a / b));
+    assertEquals(
+        List.of(2.0),
+        ThroughputTable.perRound(Map.of(1, 4.0, 2, 6.0), Map.of(1, 2.0), (a, b) -> a / b));
     assertNull(ThroughputTable.perRound(Map.of(1, 4.0), Map.of(2, 2.0), (a, b) -> a / b));
     assertNull(ThroughputTable.perRound(null, Map.of(2, 2.0), (a, b) -> a / b));
   }
@@ -83,8 +90,9 @@ class ThroughputTableTest {
     add(samples, Workload.MLP, Impl.KILN_NO_CHECK, 32, 1e6 / 900, 1e6 / 900);
     add(samples, Workload.LENET, Impl.KILN, 64, 10);
     String table = ThroughputTable.checkCost(samples);
-    assertEquals("| mlp | 32 | 1000 (1000–1000) | 900 (900–900) | 100 (100–100) "
-        + "| 10.0 (10.0–10.0) |", table.lines().toList().get(2));
+    assertEquals(
+        "| mlp | 32 | 1000 (1000–1000) | 900 (900–900) | 100 (100–100) " + "| 10.0 (10.0–10.0) |",
+        table.lines().toList().get(2));
     assertEquals(3, table.lines().count(), table);
   }
 
