@@ -518,7 +518,11 @@ public final class Bench implements Callable<Integer> {
   /** {@code bench dist}'s tables: 2 CPU contexts against 1, and dist_sync jobs on loopback. */
   private String dataParallel() {
     try {
-      return "### Data-parallel training\n\n" + DistBench.report(data, quick);
+      return "### Data-parallel training\n\n"
+          + DistBench.report(
+              data,
+              quick,
+              childClassPath != null ? childClassPath : System.getProperty("java.class.path"));
     } catch (Exception e) {
       throw new IllegalStateException("the data-parallel part failed: " + e.getMessage(), e);
     }

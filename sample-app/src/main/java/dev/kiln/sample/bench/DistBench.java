@@ -85,6 +85,13 @@ public final class DistBench implements Callable<Integer> {
   List<Integer> workerCounts;
 
   @Option(
+      names = "--models",
+      split = ",",
+      defaultValue = "mlp,lenet",
+      description = "Models of the jobs table (default: ${DEFAULT-VALUE}).")
+  List<String> models;
+
+  @Option(
       names = "--parts",
       split = ",",
       defaultValue = "contexts,jobs",
@@ -115,12 +122,14 @@ public final class DistBench implements Callable<Integer> {
   /**
    * The tables {@code bench}'s {@code DATA_PARALLEL} part prints: a short run with {@code quick}.
    */
-  static String report(Path data, boolean quick) throws Exception {
+  static String report(Path data, boolean quick, String classPath) throws Exception {
     DistBench b = new DistBench();
+    b.classPath = classPath;
     b.data = data;
     b.steps = quick ? 20 : 200;
     b.rounds = quick ? 1 : 5;
-    b.workerCounts = quick ? List.of(1, 2) : List.of(1, 2, 4);
+    b.models = quick ? List.of("mlp") : List.of("mlp", "lenet");
+    b.workerCounts = quick ? List.of(2) : List.of(1, 2, 4);
     b.parts = List.of("contexts", "jobs");
     b.out = Files.createTempDirectory("kiln-bench-dist");
     return b.report();
@@ -184,7 +193,7 @@ public final class DistBench implements Callable<Integer> {
             "steps/s",
             "examples/s",
             "push+pull ms"));
-    for (String model : List.of("mlp", "lenet")) {
+    for (String model : models) {
       int batch = model.equals("mlp") ? 32 : 64;
       for (int w : workerCounts) {
         for (String updates : List.of("workers", "servers")) {
@@ -268,7 +277,10 @@ public final class DistBench implements Callable<Integer> {
     return new Job(slowest, pushPull / workers);
   }
 
-  private static List<String> java(String heap, String main, String... args) {
+  /** The class path of the JVMs this benchmark starts. */
+  private String classPath = System.getProperty("java.class.path");
+
+  private List<String> java(String heap, String main, String... args) {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -278,7 +290,7 @@ public final class DistBench implements Callable<Integer> {
                 "-Dai.djl.offline=true",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
                 "-cp",
-                System.getProperty("java.class.path"),
+                classPath,
                 main));
     command.addAll(Arrays.asList(args));
     return command;
@@ -343,6 +355,9 @@ public final class DistBench implements Callable<Integer> {
           if (i == warmup) {
             model.params().parameters().get(0).get();
             started = System.nanoTime();
+          }
+          if (!batches.hasNext()) {
+            batches = train.batches(batch, false, 0).iterator();
           }
           Batch b = batches.next();
           if (dp == null) {

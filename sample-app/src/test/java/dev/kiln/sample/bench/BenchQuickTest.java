@@ -75,7 +75,10 @@ class BenchQuickTest {
     }
     assertTrue(text.contains("| kiln/floor | kiln/fwd+bwd only | kiln/djl |"), text);
     assertTrue(text.contains("| check µs/step | check, % of kiln's step |"), text);
-    assertTrue(text.contains("| LeNet, dist_sync on loopback, 4 workers | – |"), text);
+    assertTrue(text.contains("model  batch   1 ctx/s   2 ctx/s   ratio"), text);
+    assertTrue(text.contains("model  batch workers  updates    steps/s   examples/s"), text);
+    assertEquals(
+        2, text.lines().filter(l -> l.matches("mlp +32 +2 +(workers|servers) .*")).count(), text);
     assertTrue(text.contains("/proc/loadavg before: "), text);
   }
 }
