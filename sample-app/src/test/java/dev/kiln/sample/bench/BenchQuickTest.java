@@ -77,8 +77,10 @@ class BenchQuickTest {
     assertTrue(text.contains("| check µs/step | check, % of kiln's step |"), text);
     assertTrue(text.contains("model  batch   1 ctx/s   2 ctx/s   ratio"), text);
     assertTrue(text.contains("model  batch workers  updates    steps/s   examples/s"), text);
+    // Two jobs (the optimizer on the workers, on the servers), printed as the part finishes and
+    // once more in the summary.
     assertEquals(
-        2, text.lines().filter(l -> l.matches("mlp +32 +2 +(workers|servers) .*")).count(), text);
+        4, text.lines().filter(l -> l.matches("mlp +32 +2 +(workers|servers) .*")).count(), text);
     assertTrue(text.contains("/proc/loadavg before: "), text);
   }
 }
