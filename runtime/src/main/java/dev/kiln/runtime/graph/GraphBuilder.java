@@ -67,24 +67,23 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   /**
-   * Unrolls every custom recurrent cell whose sequence has {@code Dim.STEPS} steps over {@code
-   * steps} steps (see {@link #cell}), and gives the graph {@code rebuild}, which builds the same
-   * model for any number of steps (generated {@code XGraph.build(int)}), so that an executor
-   * bound for another length gets a graph of its own ({@link Graph#unroll}). Shape inference in
-   * {@link #build} then gives every {@code STEPS} dimension {@code steps}. Call it before any node
-   * method; returns this builder.
+   * A builder for {@code model} (with {@code classifier} as above) that unrolls every custom
+   * recurrent cell whose sequence has {@code Dim.STEPS} steps over {@code steps} steps (see
+   * {@link #cell}), and gives the graph {@code rebuild}, which builds the same model for any
+   * number of steps (generated {@code XGraph.build(int)}), so that an executor bound for another
+   * length gets a graph of its own ({@link Graph#unroll}). Shape inference in {@link #build}
+   * gives every {@code STEPS} dimension {@code steps}.
    *
    * @throws IllegalArgumentException if {@code steps} is less than 1
    */
-  public GraphBuilder unrollSteps(int steps, IntFunction<Graph> rebuild) {
-    checkOpen();
+  public GraphBuilder(String model, boolean classifier, int steps, IntFunction<Graph> rebuild) {
+    this(model, classifier);
     if (steps < 1) {
       throw new IllegalArgumentException(model + ": a cell is unrolled over at least one step, "
           + "got " + steps);
     }
     this.steps = steps;
     this.rebuild = java.util.Objects.requireNonNull(rebuild, "rebuild");
-    return this;
   }
 
   /** A model input: an MXNet variable named after the node. */
@@ -221,16 +220,16 @@ public final class GraphBuilder implements AutoCloseable {
    * A custom recurrent cell used by node {@code src}, unrolled over a sequence {@code input} of
    * shape {@code inputShape}, {@code [N, steps, in...]}, where {@code steps} is a constant or
    * {@code Dim.STEPS}; over {@code STEPS}, the cell is unrolled over the number of steps this
-   * builder was given ({@link #unrollSteps}), so each number of steps has a graph of its own,
-   * all reading the same parameters. The sequence is split into its steps ({@code
-   * SliceChannel} {@code <node>_steps}, the steps axis squeezed); {@code step} is traced once
-   * per step, over that step's input and the previous step's state, checking every operation's
-   * shapes as {@link #custom} does, and each step's result must have the state shape (the
-   * declared {@code outputShape}, {@code [N, steps, state...]}, without the steps). Every step
-   * reads the same parameters {@code params} (from {@link #customParam}); step {@code t}'s
-   * operators are named {@code <node>_t<t>_<op><n>}. The first step's state is the state
-   * argument {@code <node>_state}, bound to zeros (see {@link StateSpec}), and the node's output
-   * is every step's state, stacked along axis 1 ({@code stack}, named after the node), so
+   * builder was made for ({@link #GraphBuilder(String, boolean, int, IntFunction)}), so each
+   * number of steps has a graph of its own, all reading the same parameters. The sequence is
+   * split into its steps ({@code SliceChannel} {@code <node>_steps}, the steps axis squeezed);
+   * {@code step} is traced once per step, over that step's input and the previous step's state,
+   * checking every operation's shapes as {@link #custom} does, and each step's result must have
+   * the state shape (the declared {@code outputShape}, {@code [N, steps, state...]}, without the
+   * steps). Every step reads the same parameters {@code params} (from {@link #customParam}); step
+   * {@code t}'s operators are named {@code <node>_t<t>_<op><n>}. The first step's state is the
+   * state argument {@code <node>_state}, bound to zeros (see {@link StateSpec}), and the node's
+   * output is every step's state, stacked along axis 1 ({@code stack}, named after the node), so
    * gradients flow back through every step.
    */
   public Sym cell(NodeSource src, String layer, Shape inputShape, Shape outputShape, Sym input,
@@ -249,8 +248,8 @@ public final class GraphBuilder implements AutoCloseable {
     if (overSteps && steps == 0) {
       throw new ModelException(src, src + ": cell " + layer + " reads " + inputShape + ", whose "
           + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
-          + "graph for a number of steps with GraphBuilder.unrollSteps (the generated "
-          + "XGraph.build(int steps) does)", null);
+          + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
+          + "rebuild), as the generated XGraph.build(int steps) does", null);
     }
     int steps = overSteps ? this.steps : declared;
     if (overSteps) {
