@@ -20,7 +20,9 @@ import javax.annotation.processing.Generated;
  * The trainable {@link AnyStepsNet} model on MXNet.
  *
  * <p>Executors are bound per set of input shapes on first use and cached; all of them share one set
- * of parameter and gradient arrays. Gradients add up over {@link #backward} calls until
+ * of parameter and gradient arrays. Its recurrent cell reads {@code STEPS} steps: the first
+ * executor of a new number of steps also unrolls a graph of its own for it, kept for that length,
+ * over the same parameters. Gradients add up over {@link #backward} calls until
  * {@link #update(float)} applies and zeroes them. {@link #close()} frees every native handle.
  *
  * <p>Its nodes as the processor checked them, with the output shape, parameter count and, per

@@ -76,7 +76,7 @@ final class GraphWriter {
         .addParameter(Names.GRAPH_BUILDER, "builder")
         .addStatement("this.builder = builder")
         .build());
-    List<String> stepCells = stepCells();
+    List<String> stepCells = m.cellsOverSteps();
     if (stepCells.isEmpty()) {
       t.addMethod(MethodSpec.methodBuilder("build")
           .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
@@ -119,18 +119,6 @@ final class GraphWriter {
         .skipJavaLangImports(true)
         .indent("  ")
         .build();
-  }
-
-  /** The nodes of the recurrent cells that read {@code STEPS} steps, in declaration order. */
-  private List<String> stepCells() {
-    List<String> out = new ArrayList<>();
-    for (CheckedNode n : m.nodes()) {
-      if (n.spec().layer() instanceof LayerSpec.Custom c && c.cell()
-          && n.shape().dim(1) == TShape.STEPS) {
-        out.add(n.name());
-      }
-    }
-    return out;
   }
 
   /**
