@@ -20,14 +20,18 @@ class CatalogueTest {
   static final Path DIAGNOSTICS_DOC = Path.of("../docs/diagnostics.md");
 
   private static Set<String> catalogue() {
-    return Arrays.stream(Message.values()).map(Message::id)
+    return Arrays.stream(Message.values())
+        .map(Message::id)
         .collect(Collectors.toCollection(TreeSet::new));
   }
 
   @Test
   void everyMessageHasABadCase() {
-    Set<String> tested = BadCases.ALL.stream().map(BadCase::id).filter(id -> id != null)
-        .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> tested =
+        BadCases.ALL.stream()
+            .map(BadCase::id)
+            .filter(id -> id != null)
+            .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(catalogue(), tested);
   }
 

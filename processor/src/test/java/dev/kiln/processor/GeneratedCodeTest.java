@@ -19,17 +19,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class GeneratedCodeTest {
   /** Models that compile cleanly, with the sources they need. */
-  static final List<List<String>> GOOD = List.of(
-      List.of("good/demo/FashionMlp"),
-      List.of("good/lenet/LeNet"),
-      List.of("good/custom/AffineNet", "layers/Affine"),
-      List.of("good/custom/GatedNet", "layers/Gated"),
-      List.of("good/cells/GruNet", "layers/GruCell"),
-      List.of("good/cells/AnyStepsNet", "layers/GruCell"),
-      List.of("good/heads/TwoHeads"),
-      List.of("good/layers/LayerZoo"),
-      List.of("good/noparams/Pools"),
-      List.of("good/stress/LongNamesAndWideLayers", "layers/WideAffine"));
+  static final List<List<String>> GOOD =
+      List.of(
+          List.of("good/demo/FashionMlp"),
+          List.of("good/lenet/LeNet"),
+          List.of("good/custom/AffineNet", "layers/Affine"),
+          List.of("good/custom/GatedNet", "layers/Gated"),
+          List.of("good/cells/GruNet", "layers/GruCell"),
+          List.of("good/cells/AnyStepsNet", "layers/GruCell"),
+          List.of("good/heads/TwoHeads"),
+          List.of("good/layers/LayerZoo"),
+          List.of("good/noparams/Pools"),
+          List.of("good/stress/LongNamesAndWideLayers", "layers/WideAffine"));
 
   static Stream<Arguments> good() {
     return Stream.of(TestCompiler.values())
@@ -47,8 +48,8 @@ class GeneratedCodeTest {
       List<String> lines = file.getValue().lines().toList();
       for (int i = 0; i < lines.size(); i++) {
         if (lines.get(i).length() > 100) {
-          tooLong.add(file.getKey() + ":" + (i + 1) + " (" + lines.get(i).length() + "): "
-              + lines.get(i));
+          tooLong.add(
+              file.getKey() + ":" + (i + 1) + " (" + lines.get(i).length() + "): " + lines.get(i));
         }
       }
     }
@@ -99,8 +100,10 @@ class GeneratedCodeTest {
       assertTrue(graph.contains(e), e + " in\n" + graph);
     }
     String model = r.source("good.layers.LayerZooModel");
-    assertTrue(model.contains("public Parameter bn1MovingMean()")
-        && model.contains("return runtime.auxState(\"bn1_moving_mean\");"), model);
+    assertTrue(
+        model.contains("public Parameter bn1MovingMean()")
+            && model.contains("return runtime.auxState(\"bn1_moving_mean\");"),
+        model);
     assertTrue(model.contains("case \"bn1_moving_mean\" -> bn1MovingMean();"), model);
   }
 
@@ -112,8 +115,10 @@ class GeneratedCodeTest {
     String graph = r.source("custom.AffineNetGraph");
     assertTrue(graph.contains("SCORES_WEIGHT_SHAPE = Shape.of(784, 10)"), graph);
     assertTrue(graph.contains("SCORES_BIAS_SHAPE = Shape.of(10)"), graph);
-    assertTrue(graph.contains("(input, params) -> Affine.Forward.apply(input, params.get(0), "
-        + "params.get(1))"), graph);
+    assertTrue(
+        graph.contains(
+            "(input, params) -> Affine.Forward.apply(input, params.get(0), " + "params.get(1))"),
+        graph);
     String model = r.source("custom.AffineNetModel");
     assertTrue(model.contains("public Parameter scoresWeight()"), model);
     assertTrue(model.contains("public Classifier classifier()"), model);
@@ -129,10 +134,14 @@ class GeneratedCodeTest {
     assertTrue(graph.contains("STATES_SHAPE = Shape.of(BATCH, 5, 4);"), graph);
     assertTrue(graph.contains("STATES_WXR_SHAPE = Shape.of(3, 4);"), graph);
     assertTrue(graph.contains("STATES_WHN_SHAPE = Shape.of(4, 4);"), graph);
-    assertTrue(graph.contains("return this.builder.cell(STATES_SOURCE, \"GruCell\", X_SHAPE, "
-        + "STATES_SHAPE, x,"), graph);
-    assertTrue(graph.contains("(input, state, params) -> GruCell.Step.apply(input, state, "
-        + "params.get(0),"), graph);
+    assertTrue(
+        graph.contains(
+            "return this.builder.cell(STATES_SOURCE, \"GruCell\", X_SHAPE, " + "STATES_SHAPE, x,"),
+        graph);
+    assertTrue(
+        graph.contains(
+            "(input, state, params) -> GruCell.Step.apply(input, state, " + "params.get(0),"),
+        graph);
     String model = r.source("cells.GruNetModel");
     assertTrue(model.contains("public Parameter statesWhn()"), model);
     assertTrue(model.contains("custom cell GruCell, unrolled"), model);
@@ -148,16 +157,20 @@ class GeneratedCodeTest {
     assertTrue(graph.contains("public static Graph build(int steps) {"), graph);
     // The builder unrolls over the steps and the graph can build itself for any other number.
     String flat = graph.replaceAll("\\s+", " ");
-    assertTrue(flat.contains("new GraphBuilder(\"AnyStepsNet\", false, steps, "
-        + "AnyStepsNetGraph::build)"), graph);
-    assertTrue(flat.contains("new GraphBuilder(\"AnyStepsNet\", true, steps, "
-        + "AnyStepsNetGraph::buildClassifier)"), graph);
+    assertTrue(
+        flat.contains(
+            "new GraphBuilder(\"AnyStepsNet\", false, steps, " + "AnyStepsNetGraph::build)"),
+        graph);
+    assertTrue(
+        flat.contains(
+            "new GraphBuilder(\"AnyStepsNet\", true, steps, "
+                + "AnyStepsNetGraph::buildClassifier)"),
+        graph);
     assertTrue(graph.contains("return build(1);"), graph);
     // Over a constant number of steps, one graph: no build(int).
-    String constant = compiler.compile("good/cells/GruNet", "layers/GruCell")
-        .source("cells.GruNetGraph");
-    assertTrue(!constant.contains("build(int steps)") && !constant.contains(", steps,"),
-        constant);
+    String constant =
+        compiler.compile("good/cells/GruNet", "layers/GruCell").source("cells.GruNetGraph");
+    assertTrue(!constant.contains("build(int steps)") && !constant.contains(", steps,"), constant);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -168,15 +181,21 @@ class GeneratedCodeTest {
     assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
     String graph = r.source("custom.GatedNetGraph");
     assertTrue(graph.contains("GATED_GATE_WEIGHT_SHAPE = Shape.of(3);"), graph);
-    assertTrue(graph.contains("Sym gateWeight =\n        this.builder.customParam(GATED_SOURCE, "
-        + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE, true);"), graph);
+    assertTrue(
+        graph.contains(
+            "Sym gateWeight =\n        this.builder.customParam(GATED_SOURCE, "
+                + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE, true);"),
+        graph);
     String model = r.source("custom.GatedNetModel");
-    assertTrue(model.contains("public Parameter gatedGateWeight() {\n"
-        + "      return runtime.param(\"gated_gate_weight\");"), model);
+    assertTrue(
+        model.contains(
+            "public Parameter gatedGateWeight() {\n"
+                + "      return runtime.param(\"gated_gate_weight\");"),
+        model);
     assertTrue(model.contains("case \"gated_gate_weight\" -> gatedGateWeight();"), model);
     String exec = r.source("custom.GatedNetExec");
-    assertTrue(exec.contains("this.gatedGateWeight = runtime.weightArray(\"gated_gate_weight\");"),
-        exec);
+    assertTrue(
+        exec.contains("this.gatedGateWeight = runtime.weightArray(\"gated_gate_weight\");"), exec);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -187,18 +206,31 @@ class GeneratedCodeTest {
     Result r = compiler.compile("good/custom/VectorWeightNet", "layers/VectorWeight");
     assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
     String model = r.source("custom.VectorWeightNetModel");
-    assertTrue(model.matches("(?s).*scores  @VectorWeight\\(out = 10\\) +\\[BATCH, 10\\]\\*.*"),
+    assertTrue(
+        model.matches("(?s).*scores  @VectorWeight\\(out = 10\\) +\\[BATCH, 10\\]\\*.*"), model);
+    assertTrue(
+        model.contains(
+            "* declared by the custom layer; its forward body is traced and "
+                + "checked when the graph is built"),
         model);
-    assertTrue(model.contains("* declared by the custom layer; its forward body is traced and "
-        + "checked when the graph is built"), model);
-    assertTrue(model.contains("@throws dev.kiln.runtime.graph.ModelException if the forward "
-        + "body of"), model);
-    assertTrue(model.replaceAll("\\s+\\*\\s+", " ").contains("custom layer {@code "
-        + "@VectorWeight(out = 10)} (node {@code scores}) does not fit the shapes it declares,"),
+    assertTrue(
+        model.contains("@throws dev.kiln.runtime.graph.ModelException if the forward " + "body of"),
+        model);
+    assertTrue(
+        model
+            .replaceAll("\\s+\\*\\s+", " ")
+            .contains(
+                "custom layer {@code "
+                    + "@VectorWeight(out = 10)} (node {@code scores}) does not fit the shapes it declares,"),
         model);
     String graph = r.source("custom.VectorWeightNetGraph");
-    assertTrue(graph.replaceAll("\\s+\\*\\s+", " ").contains("Output shape of node {@code "
-        + "scores} as its custom layer {@code "
-        + "@VectorWeight(out = 10)} declares it: {@code [BATCH, 10]}."), graph);
+    assertTrue(
+        graph
+            .replaceAll("\\s+\\*\\s+", " ")
+            .contains(
+                "Output shape of node {@code "
+                    + "scores} as its custom layer {@code "
+                    + "@VectorWeight(out = 10)} declares it: {@code [BATCH, 10]}."),
+        graph);
   }
 }

@@ -9,15 +9,18 @@ import java.util.Map;
 import javax.tools.Diagnostic;
 
 /**
- * What one compilation gave: whether it succeeded, every diagnostic, and the sources Kiln
- * generated (by qualified name, with their text).
+ * What one compilation gave: whether it succeeded, every diagnostic, and the sources Kiln generated
+ * (by qualified name, with their text).
  *
  * @param compiler the compiler that ran
  * @param succeeded whether it compiled without errors
  * @param diagnostics every diagnostic, in the order given
  * @param generated the sources Kiln created, in order, with their text
  */
-record Result(TestCompiler compiler, boolean succeeded, List<Diag> diagnostics,
+record Result(
+    TestCompiler compiler,
+    boolean succeeded,
+    List<Diag> diagnostics,
     Map<String, String> generated) {
 
   /**
@@ -64,8 +67,8 @@ record Result(TestCompiler compiler, boolean succeeded, List<Diag> diagnostics,
   String source(String qualifiedName) {
     String text = generated.get(qualifiedName);
     if (text == null) {
-      throw new AssertionError(qualifiedName + " was not generated under " + compiler + "; "
-          + diagnostics);
+      throw new AssertionError(
+          qualifiedName + " was not generated under " + compiler + "; " + diagnostics);
     }
     return text;
   }

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Custom recurrent cells unrolled by {@link GraphBuilder#cell}, driven by hand: the outputs of
- * every step against plain Java, for a batch fixed in the declaration, for steps of single
- * values and over {@code STEPS}, a graph per length, and the sequences the builder refuses.
+ * every step against plain Java, for a batch fixed in the declaration, for steps of single values
+ * and over {@code STEPS}, a graph per length, and the sequences the builder refuses.
  */
 class CellRuntimeTest {
   private static NodeSource src(String node, String annotation) {
@@ -44,8 +44,18 @@ class CellRuntimeTest {
       NodeSource cell = src("h", "@Tanh(hidden = 5)");
       Sym w = b.customParam(cell, "w", Shape.of(4, 5), false);
       Sym u = b.customParam(cell, "u", Shape.of(5, 5), false);
-      graph = b.build(List.of(b.cell(cell, "Tanh", in, Shape.of(2, 3, 5), x, List.of(w, u),
-          (step, h, p) -> step.dot(p.get(0)).add(h.dot(p.get(1))).activation(Act.TANH))));
+      graph =
+          b.build(
+              List.of(
+                  b.cell(
+                      cell,
+                      "Tanh",
+                      in,
+                      Shape.of(2, 3, 5),
+                      x,
+                      List.of(w, u),
+                      (step, h, p) ->
+                          step.dot(p.get(0)).add(h.dot(p.get(1))).activation(Act.TANH))));
     }
     Random r = new Random(1);
     try (ModelRuntime m = new ModelRuntime("Hand", graph, Init.normal(0.5f), 2);
@@ -53,8 +63,8 @@ class CellRuntimeTest {
       float[] x = random(r, 2 * 3 * 4);
       float[] w = m.param("h_w").get();
       float[] u = m.param("h_u").get();
-      float[] out = m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(2, 3, 4)))[0]
-          .toFloatArray();
+      float[] out =
+          m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(2, 3, 4)))[0].toFloatArray();
       float[] expected = new float[2 * 3 * 5];
       for (int n = 0; n < 2; n++) {
         double[] h = new double[5];
@@ -88,14 +98,28 @@ class CellRuntimeTest {
       Sym x = b.input(src("x", "@Input"), in);
       NodeSource cell = src("sum", "@Leaky");
       Sym a = b.customParam(cell, "a", Shape.of(1), false);
-      graph = b.build(List.of(b.cell(cell, "Leaky", in, Shape.of(Shape.BATCH, 4), x,
-          List.of(a), (step, h, p) -> step.add(h.mul(p.get(0))))));
+      graph =
+          b.build(
+              List.of(
+                  b.cell(
+                      cell,
+                      "Leaky",
+                      in,
+                      Shape.of(Shape.BATCH, 4),
+                      x,
+                      List.of(a),
+                      (step, h, p) -> step.add(h.mul(p.get(0))))));
     }
     try (ModelRuntime m = new ModelRuntime("Hand", graph, Init.normal(0.5f), 2);
         NDManager nd = NDManager.newBaseManager()) {
       m.param("sum_a").set(new float[] {0.5f});
-      float[] out = m.forward(nd.create(new float[] {1, 2, 3, 4, 0, 0, 8, 0},
-          new ai.djl.ndarray.types.Shape(2, 4)))[0].toFloatArray();
+      float[] out =
+          m
+              .forward(
+                  nd.create(
+                      new float[] {1, 2, 3, 4, 0, 0, 8, 0}, new ai.djl.ndarray.types.Shape(2, 4)))[
+              0]
+              .toFloatArray();
       assertArrayEquals(new float[] {1, 2.5f, 4.25f, 6.125f, 0, 0, 8, 4}, out, 1e-6f);
     }
   }
@@ -107,8 +131,16 @@ class CellRuntimeTest {
       Sym x = b.input(src("x", "@Input"), in);
       NodeSource cell = src("sum", "@Leaky");
       Sym a = b.customParam(cell, "a", Shape.of(1), false);
-      return b.build(List.of(b.cell(cell, "Leaky", in, Shape.of(Shape.BATCH, Shape.STEPS), x,
-          List.of(a), (step, h, p) -> step.add(h.mul(p.get(0))))));
+      return b.build(
+          List.of(
+              b.cell(
+                  cell,
+                  "Leaky",
+                  in,
+                  Shape.of(Shape.BATCH, Shape.STEPS),
+                  x,
+                  List.of(a),
+                  (step, h, p) -> step.add(h.mul(p.get(0))))));
     }
   }
 
@@ -139,16 +171,16 @@ class CellRuntimeTest {
       m.param("sum_a").set(new float[] {0.75f});
       for (int steps : new int[] {4, 7, 1, 4}) {
         float[] x = random(r, 3 * steps);
-        float[] out = m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(3, steps)))[0]
-            .toFloatArray();
+        float[] out =
+            m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(3, steps)))[0].toFloatArray();
         assertArrayEquals(leakySum(x, steps, 0.75f), out, 1e-5f, steps + " steps");
         assertEquals(steps, m.executors().latestGraph().unrolledSteps());
       }
       // One graph for each of 1 (the model's own), 4 and 7 steps; one parameter for all.
       assertEquals(3, m.executors().graphCount());
       assertEquals(3, m.executorCount());
-      assertEquals(List.of("sum_a"), m.executors().graph(7).params().stream()
-          .map(p -> p.name()).toList());
+      assertEquals(
+          List.of("sum_a"), m.executors().graph(7).params().stream().map(p -> p.name()).toList());
       assertEquals(7, m.graph().stepsIn(m.symbolJson(7)));
       assertEquals(-1, m.graph().stepsIn("{}"));
       assertThrows(IllegalArgumentException.class, () -> m.executors().graph(0));
@@ -161,12 +193,24 @@ class CellRuntimeTest {
       Shape in = Shape.of(Shape.BATCH, Shape.STEPS, 4);
       Sym x = b.input(src("x", "@Input"), in);
       NodeSource cell = src("h", "@Tanh(hidden = 5)");
-      ModelException e = assertThrows(ModelException.class, () -> b.cell(cell, "Tanh", in,
-          Shape.of(Shape.BATCH, Shape.STEPS, 5), x, List.of(), (step, h, p) -> h));
-      assertEquals("Hand.h() @Tanh(hidden = 5): cell Tanh reads [BATCH, STEPS, 4], whose "
-          + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
-          + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
-          + "rebuild), as the generated XGraph.build(int steps) does", e.getMessage());
+      ModelException e =
+          assertThrows(
+              ModelException.class,
+              () ->
+                  b.cell(
+                      cell,
+                      "Tanh",
+                      in,
+                      Shape.of(Shape.BATCH, Shape.STEPS, 5),
+                      x,
+                      List.of(),
+                      (step, h, p) -> h));
+      assertEquals(
+          "Hand.h() @Tanh(hidden = 5): cell Tanh reads [BATCH, STEPS, 4], whose "
+              + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
+              + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
+              + "rebuild), as the generated XGraph.build(int steps) does",
+          e.getMessage());
     }
   }
 
@@ -176,11 +220,23 @@ class CellRuntimeTest {
       Shape in = Shape.of(Shape.BATCH, Shape.BATCH, 4);
       Sym x = b.input(src("x", "@Input"), in);
       NodeSource cell = src("h", "@Tanh(hidden = 5)");
-      ModelException e = assertThrows(ModelException.class, () -> b.cell(cell, "Tanh", in,
-          Shape.of(Shape.BATCH, Shape.BATCH, 5), x, List.of(), (step, h, p) -> h));
-      assertEquals("Hand.h() @Tanh(hidden = 5): cell Tanh needs a sequence with a constant "
-          + "number of steps or Dim.STEPS after the first dimension, and STEPS nowhere else, got "
-          + "input [BATCH, BATCH, 4] and output [BATCH, BATCH, 5]", e.getMessage());
+      ModelException e =
+          assertThrows(
+              ModelException.class,
+              () ->
+                  b.cell(
+                      cell,
+                      "Tanh",
+                      in,
+                      Shape.of(Shape.BATCH, Shape.BATCH, 5),
+                      x,
+                      List.of(),
+                      (step, h, p) -> h));
+      assertEquals(
+          "Hand.h() @Tanh(hidden = 5): cell Tanh needs a sequence with a constant "
+              + "number of steps or Dim.STEPS after the first dimension, and STEPS nowhere else, got "
+              + "input [BATCH, BATCH, 4] and output [BATCH, BATCH, 5]",
+          e.getMessage());
     }
   }
 }

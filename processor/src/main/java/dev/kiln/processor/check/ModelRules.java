@@ -15,9 +15,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The rules of a model as a whole, once every node's shape is known: which nodes are its inputs
- * and outputs, which inputs and nodes nothing reads (warnings), and whether its last node can be
- * a classifier's head.
+ * The rules of a model as a whole, once every node's shape is known: which nodes are its inputs and
+ * outputs, which inputs and nodes nothing reads (warnings), and whether its last node can be a
+ * classifier's head.
  */
 final class ModelRules {
   private final ModelSpec spec;
@@ -37,8 +37,11 @@ final class ModelRules {
     if (report.hasErrors()) {
       return null;
     }
-    Set<String> consumed = spec.nodes().stream().flatMap(n -> n.wires().stream())
-        .map(NodeSpec.Wire::source).collect(Collectors.toSet());
+    Set<String> consumed =
+        spec.nodes().stream()
+            .flatMap(n -> n.wires().stream())
+            .map(NodeSpec.Wire::source)
+            .collect(Collectors.toSet());
     List<CheckedNode> nodes = new ArrayList<>();
     List<CheckedNode> inputs = new ArrayList<>();
     List<CheckedNode> outputs = new ArrayList<>();
@@ -65,8 +68,7 @@ final class ModelRules {
     }
     if (!spec.classifier()) {
       for (CheckedNode n : outputs) {
-        if (n.spec() != spec.last() && !n.spec().markedOutput()
-            && !consumed.contains(n.name())) {
+        if (n.spec() != spec.last() && !n.spec().markedOutput() && !consumed.contains(n.name())) {
           report.add(Message.UNUSED_NODE, n.spec().method(), n.name(), model);
         }
       }
@@ -74,38 +76,55 @@ final class ModelRules {
     CheckedNode classifierHead = null;
     String notClassifier = head.reason();
     if (head.softmax() != null) {
-      CheckedNode softmax = outputs.stream().filter(o -> o.spec() == head.softmax()).findFirst()
-          .orElse(null);
+      CheckedNode softmax =
+          outputs.stream().filter(o -> o.spec() == head.softmax()).findFirst().orElse(null);
       CheckedNode other = outputs.stream().filter(o -> o != softmax).findFirst().orElse(null);
       if (other == null) {
         classifierHead = softmax;
       } else {
         String why = other.spec().markedOutput() ? "is marked @Output" : "is read by no node";
         if (spec.classifier()) {
-          report.add(Message.CLASSIFIER_OUTPUTS, other.spec().method(), head.softmax().name(),
-              model, other.name(), why, other.name());
+          report.add(
+              Message.CLASSIFIER_OUTPUTS,
+              other.spec().method(),
+              head.softmax().name(),
+              model,
+              other.name(),
+              why,
+              other.name());
           return null;
         }
-        notClassifier = "besides its softmax " + head.softmax().name() + " it has the output "
-            + other.name() + ", which " + why;
+        notClassifier =
+            "besides its softmax "
+                + head.softmax().name()
+                + " it has the output "
+                + other.name()
+                + ", which "
+                + why;
       }
     }
     List<CheckedNode> order = orderOf(inferred, nodes);
-    return new CheckedModel(spec, nodes, order, inputs, outputs, classifierHead,
+    return new CheckedModel(
+        spec,
+        nodes,
+        order,
+        inputs,
+        outputs,
+        classifierHead,
         classifierHead == null ? notClassifier : null);
   }
 
   /** {@code nodes} in the order in which {@code inferred} was filled (the wiring order). */
-  private static List<CheckedNode> orderOf(Map<String, CheckedNode> inferred,
-      List<CheckedNode> nodes) {
+  private static List<CheckedNode> orderOf(
+      Map<String, CheckedNode> inferred, List<CheckedNode> nodes) {
     Map<String, CheckedNode> byName = new LinkedHashMap<>();
     nodes.forEach(n -> byName.put(n.name(), n));
     return inferred.keySet().stream().map(byName::get).toList();
   }
 
   /**
-   * What the last node says about classifier training: the softmax that can be its head, or
-   * why there is none.
+   * What the last node says about classifier training: the softmax that can be its head, or why
+   * there is none.
    *
    * @param softmax the last node, when it is a softmax along the last axis of {@code [BATCH,
    *     classes]}; otherwise null
@@ -124,25 +143,45 @@ final class ModelRules {
     }
     if (!(last.layer() instanceof LayerSpec.Softmax softmax)) {
       if (spec.classifier()) {
-        report.add(Message.CLASSIFIER_NEEDS_SOFTMAX, spec.element(), spec.mirror(),
-            "classifier", model, last.name(), last.annotationText());
+        report.add(
+            Message.CLASSIFIER_NEEDS_SOFTMAX,
+            spec.element(),
+            spec.mirror(),
+            "classifier",
+            model,
+            last.name(),
+            last.annotationText());
       }
-      return new Head(null, "its last node " + last.name() + " is " + last.annotationText()
-          + ", not a @Softmax");
+      return new Head(
+          null,
+          "its last node " + last.name() + " is " + last.annotationText() + ", not a @Softmax");
     }
     CheckedNode checked = inferred.get(last.name());
     if (checked == null) {
       return new Head(null, "its last node " + last.name() + " has an error");
     }
-    boolean fits = checked.shape().rank() == 2
-        && (softmax.axis() == -1 || softmax.axis() == 1);
+    boolean fits = checked.shape().rank() == 2 && (softmax.axis() == -1 || softmax.axis() == 1);
     if (!fits) {
       if (spec.classifier()) {
-        report.add(Message.CLASSIFIER_SHAPE, spec.element(), spec.mirror(), "classifier", model,
-            last.name(), checked.shape(), softmax.axis());
+        report.add(
+            Message.CLASSIFIER_SHAPE,
+            spec.element(),
+            spec.mirror(),
+            "classifier",
+            model,
+            last.name(),
+            checked.shape(),
+            softmax.axis());
       }
-      return new Head(null, "its softmax " + last.name() + " over axis " + softmax.axis()
-          + " of " + checked.shape() + " is not over the classes of a [BATCH, classes] tensor");
+      return new Head(
+          null,
+          "its softmax "
+              + last.name()
+              + " over axis "
+              + softmax.axis()
+              + " of "
+              + checked.shape()
+              + " is not over the classes of a [BATCH, classes] tensor");
     }
     return new Head(last, null);
   }

@@ -9,9 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The names the three generated classes share: the classes themselves and the graph's
- * constants, allocated once per model through JavaPoet's {@link NameAllocator} so that
- * user-derived names never collide.
+ * The names the three generated classes share: the classes themselves and the graph's constants,
+ * allocated once per model through JavaPoet's {@link NameAllocator} so that user-derived names
+ * never collide.
  */
 final class GeneratedNames {
   final ClassName iface;

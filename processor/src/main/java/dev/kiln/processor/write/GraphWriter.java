@@ -34,78 +34,123 @@ final class GraphWriter {
 
   /** The generated file. */
   JavaFile write() {
-    Javadoc doc = Javadoc.type()
-        .paragraph("Builds the MXNet graph of {@link " + m.name() + "}: one method per node, "
-            + "each emitting its MXNet operator named after the node, with the inferred shape "
-            + "of every node and parameter as a constant and where each node was declared.")
-        .paragraph("The shapes were inferred at compile time; {@code BATCH} dimensions are "
-            + "fixed when an executor is bound. {@link " + names.model.simpleName() + "} lists "
-            + "every node in its layer table."
-            + (m.hasTracedNodes() ? " A custom layer's output shape is the one the layer "
-                + "declares; its forward body is traced and checked against it when the graph "
-                + "is built." : ""));
-    TypeSpec.Builder t = TypeSpec.classBuilder(names.graph)
-        .addOriginatingElement(m.spec().element())
-        .addAnnotation(Names.generated())
-        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-        .addSuperinterface(names.iface)
-        .addJavadoc("$L", doc.build());
+    Javadoc doc =
+        Javadoc.type()
+            .paragraph(
+                "Builds the MXNet graph of {@link "
+                    + m.name()
+                    + "}: one method per node, "
+                    + "each emitting its MXNet operator named after the node, with the inferred shape "
+                    + "of every node and parameter as a constant and where each node was declared.")
+            .paragraph(
+                "The shapes were inferred at compile time; {@code BATCH} dimensions are "
+                    + "fixed when an executor is bound. {@link "
+                    + names.model.simpleName()
+                    + "} lists "
+                    + "every node in its layer table."
+                    + (m.hasTracedNodes()
+                        ? " A custom layer's output shape is the one the layer "
+                            + "declares; its forward body is traced and checked against it when the graph "
+                            + "is built."
+                        : ""));
+    TypeSpec.Builder t =
+        TypeSpec.classBuilder(names.graph)
+            .addOriginatingElement(m.spec().element())
+            .addAnnotation(Names.generated())
+            .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+            .addSuperinterface(names.iface)
+            .addJavadoc("$L", doc.build());
 
     for (CheckedNode n : m.nodes()) {
       t.addField(shapeField(names.shape(n.name()), n.shape(), shapeDoc(n)));
       for (ParamInfo p : n.params()) {
-        t.addField(shapeField(names.shape(p.name()), p.shape(),
-            "Shape of parameter {@code " + p.name() + "}: {@code " + p.shape() + "}."));
+        t.addField(
+            shapeField(
+                names.shape(p.name()),
+                p.shape(),
+                "Shape of parameter {@code " + p.name() + "}: {@code " + p.shape() + "}."));
       }
       for (ParamInfo a : n.aux()) {
-        t.addField(shapeField(names.shape(a.name()), a.shape(),
-            "Shape of auxiliary state {@code " + a.name() + "}: {@code " + a.shape() + "}."));
+        t.addField(
+            shapeField(
+                names.shape(a.name()),
+                a.shape(),
+                "Shape of auxiliary state {@code " + a.name() + "}: {@code " + a.shape() + "}."));
       }
     }
     for (CheckedNode n : m.nodes()) {
       NodeSpec s = n.spec();
-      t.addField(FieldSpec.builder(Names.NODE_SOURCE, names.source(n.name()),
-              Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-          .initializer("$Znew $T($S,$W$S,$W$L)", Names.NODE_SOURCE, n.name(),
-              s.declaration(m.name()), Literals.string(s.annotationText()))
-          .build());
+      t.addField(
+          FieldSpec.builder(
+                  Names.NODE_SOURCE,
+                  names.source(n.name()),
+                  Modifier.PRIVATE,
+                  Modifier.STATIC,
+                  Modifier.FINAL)
+              .initializer(
+                  "$Znew $T($S,$W$S,$W$L)",
+                  Names.NODE_SOURCE,
+                  n.name(),
+                  s.declaration(m.name()),
+                  Literals.string(s.annotationText()))
+              .build());
     }
     t.addField(Names.GRAPH_BUILDER, "builder", Modifier.PRIVATE, Modifier.FINAL);
-    t.addMethod(MethodSpec.constructorBuilder()
-        .addModifiers(Modifier.PRIVATE)
-        .addParameter(Names.GRAPH_BUILDER, "builder")
-        .addStatement("this.builder = builder")
-        .build());
+    t.addMethod(
+        MethodSpec.constructorBuilder()
+            .addModifiers(Modifier.PRIVATE)
+            .addParameter(Names.GRAPH_BUILDER, "builder")
+            .addStatement("this.builder = builder")
+            .build());
     List<String> stepCells = m.cellsOverSteps();
     if (stepCells.isEmpty()) {
-      t.addMethod(MethodSpec.methodBuilder("build")
-          .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-          .returns(Names.GRAPH)
-          .addJavadoc("$L", Javadoc.member().paragraph("Builds a new graph of {@code " + m.name()
-              + "}; the caller owns it and must close it.").build())
-          .beginControlFlow("try ($T builder = new $T($S))", Names.GRAPH_BUILDER,
-              Names.GRAPH_BUILDER, m.name())
-          .addStatement("return build(builder)")
-          .endControlFlow()
-          .build());
+      t.addMethod(
+          MethodSpec.methodBuilder("build")
+              .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+              .returns(Names.GRAPH)
+              .addJavadoc(
+                  "$L",
+                  Javadoc.member()
+                      .paragraph(
+                          "Builds a new graph of {@code "
+                              + m.name()
+                              + "}; the caller owns it and must close it.")
+                      .build())
+              .beginControlFlow(
+                  "try ($T builder = new $T($S))",
+                  Names.GRAPH_BUILDER,
+                  Names.GRAPH_BUILDER,
+                  m.name())
+              .addStatement("return build(builder)")
+              .endControlFlow()
+              .build());
     } else {
       addUnrolledBuilds(t, "build", "", stepCells);
     }
     if (m.classifierHead() != null) {
       String head = m.classifierHead().name();
-      String what = "Builds the graph for classifier training: node {@code " + head + "} becomes "
-          + "MXNet's {@code SoftmaxOutput} with label variable {@code " + head + "_label}. The "
-          + "caller owns the graph and must close it.";
+      String what =
+          "Builds the graph for classifier training: node {@code "
+              + head
+              + "} becomes "
+              + "MXNet's {@code SoftmaxOutput} with label variable {@code "
+              + head
+              + "_label}. The "
+              + "caller owns the graph and must close it.";
       if (stepCells.isEmpty()) {
-        t.addMethod(MethodSpec.methodBuilder("buildClassifier")
-            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-            .returns(Names.GRAPH)
-            .addJavadoc("$L", Javadoc.member().paragraph(what).build())
-            .beginControlFlow("try ($T builder = new $T($S, true))", Names.GRAPH_BUILDER,
-                Names.GRAPH_BUILDER, m.name())
-            .addStatement("return build(builder)")
-            .endControlFlow()
-            .build());
+        t.addMethod(
+            MethodSpec.methodBuilder("buildClassifier")
+                .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                .returns(Names.GRAPH)
+                .addJavadoc("$L", Javadoc.member().paragraph(what).build())
+                .beginControlFlow(
+                    "try ($T builder = new $T($S, true))",
+                    Names.GRAPH_BUILDER,
+                    Names.GRAPH_BUILDER,
+                    m.name())
+                .addStatement("return build(builder)")
+                .endControlFlow()
+                .build());
       } else {
         addUnrolledBuilds(t, "buildClassifier", what + " ", stepCells);
       }
@@ -123,38 +168,69 @@ final class GraphWriter {
 
   /**
    * {@code name()} and {@code name(int steps)} for a model whose cells {@code cells} read {@code
-   * STEPS} steps: the graph for one number of steps, which knows how to build itself for any
-   * other (the builder is given the steps and {@code name(int)}); {@code prefix} opens their
+   * STEPS} steps: the graph for one number of steps, which knows how to build itself for any other
+   * (the builder is given the steps and {@code name(int)}); {@code prefix} opens their
    * documentation.
    */
-  private void addUnrolledBuilds(TypeSpec.Builder t, String name, String prefix,
-      List<String> cells) {
+  private void addUnrolledBuilds(
+      TypeSpec.Builder t, String name, String prefix, List<String> cells) {
     boolean classifier = name.equals("buildClassifier");
-    String nodes = cells.size() == 1 ? "the recurrent cell of node {@code " + cells.get(0) + "}"
-        : "the recurrent cells of nodes {@code " + String.join("}, {@code ", cells) + "}";
-    t.addMethod(MethodSpec.methodBuilder(name)
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .returns(Names.GRAPH)
-        .addJavadoc("$L", Javadoc.member().paragraph((prefix.isEmpty() ? "Builds a new graph of "
-            + "{@code " + m.name() + "}; the caller owns it and must close it. " : prefix)
-            + "It is unrolled over one step, and executors bound for other numbers of steps "
-            + "unroll graphs of their own from it, all over the same parameters.").build())
-        .addStatement("return $N(1)", name)
-        .build());
-    t.addMethod(MethodSpec.methodBuilder(name)
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .returns(Names.GRAPH)
-        .addParameter(int.class, "steps")
-        .addJavadoc("$L", Javadoc.member().paragraph((prefix.isEmpty() ? "Builds a new graph of "
-            + "{@code " + m.name() + "} for inputs of {@code steps} steps: " + nodes
-            + " unrolled over them. The caller owns it and must close it." : prefix
-            + "Inputs have {@code steps} steps: " + nodes + " unrolled over them."))
-            .param("steps", "the number of steps, at least 1").build())
-        .beginControlFlow("try ($T builder = new $T($S, $L,$Wsteps, $T::$N))",
-            Names.GRAPH_BUILDER, Names.GRAPH_BUILDER, m.name(), classifier, names.graph, name)
-        .addStatement("return build(builder)")
-        .endControlFlow()
-        .build());
+    String nodes =
+        cells.size() == 1
+            ? "the recurrent cell of node {@code " + cells.get(0) + "}"
+            : "the recurrent cells of nodes {@code " + String.join("}, {@code ", cells) + "}";
+    t.addMethod(
+        MethodSpec.methodBuilder(name)
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(Names.GRAPH)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        (prefix.isEmpty()
+                                ? "Builds a new graph of "
+                                    + "{@code "
+                                    + m.name()
+                                    + "}; the caller owns it and must close it. "
+                                : prefix)
+                            + "It is unrolled over one step, and executors bound for other numbers of steps "
+                            + "unroll graphs of their own from it, all over the same parameters.")
+                    .build())
+            .addStatement("return $N(1)", name)
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder(name)
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(Names.GRAPH)
+            .addParameter(int.class, "steps")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        (prefix.isEmpty()
+                            ? "Builds a new graph of "
+                                + "{@code "
+                                + m.name()
+                                + "} for inputs of {@code steps} steps: "
+                                + nodes
+                                + " unrolled over them. The caller owns it and must close it."
+                            : prefix
+                                + "Inputs have {@code steps} steps: "
+                                + nodes
+                                + " unrolled over them."))
+                    .param("steps", "the number of steps, at least 1")
+                    .build())
+            .beginControlFlow(
+                "try ($T builder = new $T($S, $L,$Wsteps, $T::$N))",
+                Names.GRAPH_BUILDER,
+                Names.GRAPH_BUILDER,
+                m.name(),
+                classifier,
+                names.graph,
+                name)
+            .addStatement("return build(builder)")
+            .endControlFlow()
+            .build());
   }
 
   private static String shapeDoc(CheckedNode n) {
@@ -164,13 +240,23 @@ final class GraphWriter {
       return "Declared shape of input " + name + ": " + shape + ".";
     }
     if (n.spec().layer() instanceof LayerSpec.Custom c && c.cell()) {
-      return "Output shape of node " + name + ", every step's state of its recurrent cell {@code "
-          + n.spec().annotationText() + "}: " + shape + ". The cell's forward body is checked "
+      return "Output shape of node "
+          + name
+          + ", every step's state of its recurrent cell {@code "
+          + n.spec().annotationText()
+          + "}: "
+          + shape
+          + ". The cell's forward body is checked "
           + "against the state shape it declares when the graph is built.";
     }
     if (n.spec().layer().tracedAtBuild()) {
-      return "Output shape of node " + name + " as its custom layer {@code "
-          + n.spec().annotationText() + "} declares it: " + shape + ". The layer's forward body "
+      return "Output shape of node "
+          + name
+          + " as its custom layer {@code "
+          + n.spec().annotationText()
+          + "} declares it: "
+          + shape
+          + ". The layer's forward body "
           + "is checked against it when the graph is built.";
     }
     return "Output shape of node " + name + ": " + shape + ".";
@@ -200,13 +286,17 @@ final class GraphWriter {
     for (CheckedNode n : m.order()) {
       locals.newName(n.name(), n.name());
     }
-    MethodSpec.Builder b = MethodSpec.methodBuilder("build")
-        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-        .returns(Names.GRAPH)
-        .addParameter(Names.GRAPH_BUILDER, "builder")
-        .addJavadoc("$L", Javadoc.member()
-            .paragraph("Calls every node method once, each after the nodes it reads.").build())
-        .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
+    MethodSpec.Builder b =
+        MethodSpec.methodBuilder("build")
+            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+            .returns(Names.GRAPH)
+            .addParameter(Names.GRAPH_BUILDER, "builder")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph("Calls every node method once, each after the nodes it reads.")
+                    .build())
+            .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
     for (CheckedNode n : m.order()) {
       CodeBlock.Builder args = CodeBlock.builder();
       List<NodeSpec.Wire> wires = n.spec().wires();
@@ -214,8 +304,8 @@ final class GraphWriter {
         args.add(i == 0 ? "$N" : ",$W$N", locals.get(wires.get(i).source()));
       }
       if (n.read() || n.output()) {
-        b.addStatement("$T $N =$Wgraph.$N($L)", Names.SYM, locals.get(n.name()), n.name(),
-            args.build());
+        b.addStatement(
+            "$T $N =$Wgraph.$N($L)", Names.SYM, locals.get(n.name()), n.name(), args.build());
       } else {
         b.addStatement("graph.$N($L)", n.name(), args.build()); // an input nothing reads
       }
@@ -233,22 +323,35 @@ final class GraphWriter {
     String shape = "{@code " + n.shape() + "}";
     String output;
     if (s.layer() instanceof LayerSpec.Custom c && c.cell()) {
-      output = "a recurrent cell unrolled over " + (n.shape().dim(1) == TShape.STEPS
-          ? "the STEPS an executor is bound for" : n.shape().dim(1) + " steps")
-          + ", declared output " + shape + " (every step's state), against which each traced "
-          + "step is checked";
+      output =
+          "a recurrent cell unrolled over "
+              + (n.shape().dim(1) == TShape.STEPS
+                  ? "the STEPS an executor is bound for"
+                  : n.shape().dim(1) + " steps")
+              + ", declared output "
+              + shape
+              + " (every step's state), against which each traced "
+              + "step is checked";
     } else if (s.layer().tracedAtBuild()) {
       output = "declared output " + shape + ", against which the traced forward body is checked";
     } else {
       output = "output " + shape;
     }
-    String doc = "Node {@code " + n.name() + "}: {@code " + s.annotationText() + "}, " + output
-        + "." + (s.frozen() ? " Its parameters are frozen: no update changes them." : "");
-    MethodSpec.Builder b = MethodSpec.methodBuilder(n.name())
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .returns(Names.SYM)
-        .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
+    String doc =
+        "Node {@code "
+            + n.name()
+            + "}: {@code "
+            + s.annotationText()
+            + "}, "
+            + output
+            + "."
+            + (s.frozen() ? " Its parameters are frozen: no update changes them." : "");
+    MethodSpec.Builder b =
+        MethodSpec.methodBuilder(n.name())
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(Names.SYM)
+            .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
     List<String> params = new ArrayList<>();
     for (NodeSpec.Wire w : s.wires()) {
       b.addParameter(ParameterSpec.builder(Names.SYM, w.parameterName()).build());

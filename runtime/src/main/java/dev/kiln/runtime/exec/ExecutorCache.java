@@ -22,10 +22,10 @@ import java.util.Map;
  * ParameterStore#gradients()}.
  *
  * <p>A model whose custom recurrent cells read {@code Dim.STEPS} steps has a graph per number of
- * steps ({@link Graph#unrolledSteps()}): the first executor bound for a new number of steps
- * builds the graph unrolled over it ({@link Graph#unroll}), which this cache keeps for every
- * later executor of that length. Every graph binds the same parameter store, so all lengths
- * share the weights, gradients and optimizer state.
+ * steps ({@link Graph#unrolledSteps()}): the first executor bound for a new number of steps builds
+ * the graph unrolled over it ({@link Graph#unroll}), which this cache keeps for every later
+ * executor of that length. Every graph binds the same parameter store, so all lengths share the
+ * weights, gradients and optimizer state.
  *
  * <p>It owns the graphs, the store and every executor, and frees them in {@link #close()}. Not
  * thread-safe: MXNet executors are not.
@@ -50,16 +50,23 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   /**
-   * As {@link #ExecutorCache(String, Graph)}, with every array and executor on CPU context
-   * {@code cpu(device)} (one replica of a model trained data-parallel on several contexts).
+   * As {@link #ExecutorCache(String, Graph)}, with every array and executor on CPU context {@code
+   * cpu(device)} (one replica of a model trained data-parallel on several contexts).
    */
   public ExecutorCache(String modelName, Graph graph, int device) {
     this.modelName = modelName;
     this.graph = graph;
     this.guard = new CallGuard(modelName);
     try {
-      this.params = new ParameterStore(graph.params(), graph.auxStates(), graph::isFrozen,
-          graph.reorderedWeights(), guard, graph.states(), device);
+      this.params =
+          new ParameterStore(
+              graph.params(),
+              graph.auxStates(),
+              graph::isFrozen,
+              graph.reorderedWeights(),
+              guard,
+              graph.states(),
+              device);
     } catch (RuntimeException e) {
       graph.close();
       throw e;
@@ -73,8 +80,8 @@ public final class ExecutorCache implements AutoCloseable {
 
   /**
    * The graph (owned by this cache): the model's inputs, outputs, parameters and states, which
-   * every graph of the model shares; for a model with cells over {@code Dim.STEPS}, the one it
-   * was created with, unrolled over {@link Graph#unrolledSteps()}.
+   * every graph of the model shares; for a model with cells over {@code Dim.STEPS}, the one it was
+   * created with, unrolled over {@link Graph#unrolledSteps()}.
    */
   public Graph graph() {
     checkOpen();
@@ -105,8 +112,8 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   /**
-   * How many graphs this cache holds: one, and one more for every number of steps that a model
-   * with cells over {@code Dim.STEPS} was unrolled for besides the first.
+   * How many graphs this cache holds: one, and one more for every number of steps that a model with
+   * cells over {@code Dim.STEPS} was unrolled for besides the first.
    */
   public int graphCount() {
     return 1 + unrolled.size();
@@ -156,14 +163,27 @@ public final class ExecutorCache implements AutoCloseable {
     checkOpen();
     List<InputSpec> specs = graph.inputs();
     if (inputs == null || inputs.length != specs.size()) {
-      throw new IllegalArgumentException(modelName + ".forward takes " + specs.size()
-          + " inputs " + names(specs) + ", got " + (inputs == null ? "null" : inputs.length));
+      throw new IllegalArgumentException(
+          modelName
+              + ".forward takes "
+              + specs.size()
+              + " inputs "
+              + names(specs)
+              + ", got "
+              + (inputs == null ? "null" : inputs.length));
     }
     List<Shape> shapes = new ArrayList<>();
     for (int i = 0; i < inputs.length; i++) {
       if (inputs[i] == null) {
-        throw new IllegalArgumentException(modelName + ".forward: input '"
-            + specs.get(i).name() + "' (" + (i + 1) + " of " + specs.size() + ") is null");
+        throw new IllegalArgumentException(
+            modelName
+                + ".forward: input '"
+                + specs.get(i).name()
+                + "' ("
+                + (i + 1)
+                + " of "
+                + specs.size()
+                + ") is null");
       }
       shapes.add(checkInput(specs.get(i), inputs[i]));
     }
@@ -187,17 +207,26 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   /**
-   * The message for an input holding a NaN or an infinity: which example and which value.
-   * MXNet would carry it through every layer silently (a ReLU even turns NaN into a confident,
-   * finite output), so Kiln refuses it.
+   * The message for an input holding a NaN or an infinity: which example and which value. MXNet
+   * would carry it through every layer silently (a ReLU even turns NaN into a confident, finite
+   * output), so Kiln refuses it.
    */
   private String nonFinite(InputSpec spec, Tensor input) {
     float[] values = input.toFloatArray();
     int at = FiniteCheck.firstNonFinite(values);
     Shape shape = input.shape();
     long perExample = shape.size() / shape.dim(0);
-    return modelName + " input '" + spec.name() + "': example " + (at / perExample)
-        + ", value " + (at % perExample) + " of " + perExample + " is " + values[at]
+    return modelName
+        + " input '"
+        + spec.name()
+        + "': example "
+        + (at / perExample)
+        + ", value "
+        + (at % perExample)
+        + " of "
+        + perExample
+        + " is "
+        + values[at]
         + "; inputs must be finite (a NaN or infinity would silently poison the outputs and, "
         + "in training, the weights)";
   }
@@ -226,9 +255,21 @@ public final class ExecutorCache implements AutoCloseable {
           size = actual;
           first = "'" + specs.get(i).name() + "' has " + actual + " at axis " + d;
         } else if (actual != size) {
-          throw new IllegalArgumentException(modelName + " inputs disagree on " + what + ": "
-              + first + ", '" + specs.get(i).name() + "' has " + actual + " at axis " + d
-              + "; every " + what + " dimension of one call must have the same size");
+          throw new IllegalArgumentException(
+              modelName
+                  + " inputs disagree on "
+                  + what
+                  + ": "
+                  + first
+                  + ", '"
+                  + specs.get(i).name()
+                  + "' has "
+                  + actual
+                  + " at axis "
+                  + d
+                  + "; every "
+                  + what
+                  + " dimension of one call must have the same size");
         }
       }
     }
@@ -236,8 +277,8 @@ public final class ExecutorCache implements AutoCloseable {
 
   /**
    * Back-propagates head gradients (one per output, each of its output's shape) through the last
-   * forward pass, which must have run in training mode. Parameter gradients add up until an
-   * update consumes them; the returned input gradients are those of this call alone.
+   * forward pass, which must have run in training mode. Parameter gradients add up until an update
+   * consumes them; the returned input gradients are those of this call alone.
    */
   public NDArray[] backward(NDArray... headGrads) {
     try (CallGuard.Scope call = guard.enter("backward")) {
@@ -251,25 +292,41 @@ public final class ExecutorCache implements AutoCloseable {
       throw new IllegalStateException(modelName + ".backward needs a forward pass first");
     }
     if (!last.lastForwardTrained()) {
-      throw new IllegalStateException(modelName + ".backward needs the forward pass to run in "
-          + "training mode: call setTraining(true) before forward");
+      throw new IllegalStateException(
+          modelName
+              + ".backward needs the forward pass to run in "
+              + "training mode: call setTraining(true) before forward");
     }
     List<String> outputs = graph.outputs();
     if (headGrads == null || headGrads.length != outputs.size()) {
-      throw new IllegalArgumentException(modelName + ".backward takes one head gradient per "
-          + "output " + outputs + ", got " + (headGrads == null ? "null" : headGrads.length));
+      throw new IllegalArgumentException(
+          modelName
+              + ".backward takes one head gradient per "
+              + "output "
+              + outputs
+              + ", got "
+              + (headGrads == null ? "null" : headGrads.length));
     }
     for (int i = 0; i < headGrads.length; i++) {
       Tensor head = last.headGrad(i);
       if (headGrads[i] == null) {
-        throw new IllegalArgumentException(modelName + ".backward: the head gradient for "
-            + "output '" + outputs.get(i) + "' is null");
+        throw new IllegalArgumentException(
+            modelName
+                + ".backward: the head gradient for "
+                + "output '"
+                + outputs.get(i)
+                + "' is null");
       }
       Shape actual = shapeOf("head gradient for output '" + outputs.get(i) + "'", headGrads[i]);
       if (!actual.equals(head.shape())) {
-        throw new IllegalArgumentException(modelName + ".backward: head gradient for output '"
-            + outputs.get(i) + "' must have the output's shape " + head.shape() + ", got "
-            + actual);
+        throw new IllegalArgumentException(
+            modelName
+                + ".backward: head gradient for output '"
+                + outputs.get(i)
+                + "' must have the output's shape "
+                + head.shape()
+                + ", got "
+                + actual);
       }
       checkFloat32("head gradient for output '" + outputs.get(i) + "'", headGrads[i]);
       copyInto(head, headGrads[i]);
@@ -286,8 +343,8 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   /**
-   * The executor bound for {@code inputShapes} (complete, declaration order), binding it on
-   * first use. It stays owned by this cache.
+   * The executor bound for {@code inputShapes} (complete, declaration order), binding it on first
+   * use. It stays owned by this cache.
    */
   public BoundExecutor executor(List<Shape> inputShapes) {
     try (CallGuard.Scope call = guard.enter("exec")) {
@@ -299,32 +356,53 @@ public final class ExecutorCache implements AutoCloseable {
     checkOpen();
     List<InputSpec> specs = graph.inputs();
     if (inputShapes.size() != specs.size()) {
-      throw new IllegalArgumentException(modelName + " takes " + specs.size() + " inputs "
-          + names(specs) + ", got " + inputShapes.size() + " shapes");
+      throw new IllegalArgumentException(
+          modelName
+              + " takes "
+              + specs.size()
+              + " inputs "
+              + names(specs)
+              + ", got "
+              + inputShapes.size()
+              + " shapes");
     }
     for (int i = 0; i < specs.size(); i++) {
       Shape s = inputShapes.get(i);
       Shape declared = specs.get(i).shape();
       if (s == null) {
-        throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
-            + "': the shape is null; expected one accepted by " + declared);
+        throw new IllegalArgumentException(
+            modelName
+                + " input '"
+                + specs.get(i).name()
+                + "': the shape is null; expected one accepted by "
+                + declared);
       }
       if (!s.isComplete()) {
-        throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
-            + "': an executor needs a complete shape, with a size for every BATCH and STEPS, got "
-            + s + "; for example " + declared.withBatch(32).withSteps(10));
+        throw new IllegalArgumentException(
+            modelName
+                + " input '"
+                + specs.get(i).name()
+                + "': an executor needs a complete shape, with a size for every BATCH and STEPS, got "
+                + s
+                + "; for example "
+                + declared.withBatch(32).withSteps(10));
       }
       if (!declared.accepts(s)) {
-        throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
-            + "': expected shape " + declared + ", got " + s);
+        throw new IllegalArgumentException(
+            modelName
+                + " input '"
+                + specs.get(i).name()
+                + "': expected shape "
+                + declared
+                + ", got "
+                + s);
       }
     }
     checkBatchAgrees(inputShapes);
     BoundExecutor exec = executors.get(inputShapes);
     if (exec == null) {
       Graph bound = graph.unrolledSteps() == 0 ? graph : graph(steps(inputShapes));
-      exec = new BoundExecutor(bound, inputShapes, List.of(), params, GradReq.ADD,
-          GradReq.WRITE);
+      exec = new BoundExecutor(bound, inputShapes, List.of(), params, GradReq.ADD, GradReq.WRITE);
       executors.put(List.copyOf(inputShapes), exec);
     }
     return exec;
@@ -353,20 +431,21 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   /**
-   * Frees every executor, the parameters and the graph, once no other thread is inside a call
-   * (see {@link CallGuard#close}). Idempotent.
+   * Frees every executor, the parameters and the graph, once no other thread is inside a call (see
+   * {@link CallGuard#close}). Idempotent.
    */
   @Override
   public void close() {
-    close(() -> { });
+    close(() -> {});
   }
 
   /** As {@link #close()}, running {@code first} (under the guard) before anything is freed. */
   public void close(Runnable first) {
-    guard.close(() -> {
-      first.run();
-      release();
-    });
+    guard.close(
+        () -> {
+          first.run();
+          release();
+        });
   }
 
   private void release() {
@@ -400,16 +479,22 @@ public final class ExecutorCache implements AutoCloseable {
     checkFloat32("input '" + spec.name() + "'", array);
     Shape actual = shapeOf("input '" + spec.name() + "'", array);
     if (!spec.shape().accepts(actual)) {
-      throw new IllegalArgumentException(modelName + " input '" + spec.name()
-          + "': expected shape " + spec.shape() + ", got " + actual);
+      throw new IllegalArgumentException(
+          modelName
+              + " input '"
+              + spec.name()
+              + "': expected shape "
+              + spec.shape()
+              + ", got "
+              + actual);
     }
     return actual;
   }
 
   private void checkFloat32(String what, NDArray array) {
     if (array.getDataType() != DataType.FLOAT32) {
-      throw new IllegalArgumentException(modelName + " " + what + " must be float32, got "
-          + array.getDataType());
+      throw new IllegalArgumentException(
+          modelName + " " + what + " must be float32, got " + array.getDataType());
     }
   }
 
@@ -418,12 +503,27 @@ public final class ExecutorCache implements AutoCloseable {
     int[] dims = new int[s.length];
     for (int i = 0; i < s.length; i++) {
       if (s[i] <= 0) {
-        throw new IllegalArgumentException(modelName + " " + what + ": every dimension must be "
-            + "at least 1, got shape " + array.getShape() + (i == 0 ? " (an empty batch)" : ""));
+        throw new IllegalArgumentException(
+            modelName
+                + " "
+                + what
+                + ": every dimension must be "
+                + "at least 1, got shape "
+                + array.getShape()
+                + (i == 0 ? " (an empty batch)" : ""));
       }
       if (s[i] > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(modelName + " " + what + ": dimension " + i + " of "
-            + "shape " + array.getShape() + " exceeds " + Integer.MAX_VALUE);
+        throw new IllegalArgumentException(
+            modelName
+                + " "
+                + what
+                + ": dimension "
+                + i
+                + " of "
+                + "shape "
+                + array.getShape()
+                + " exceeds "
+                + Integer.MAX_VALUE);
       }
       dims[i] = (int) s[i];
     }

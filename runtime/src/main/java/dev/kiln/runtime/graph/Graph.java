@@ -13,10 +13,9 @@ import java.util.function.IntFunction;
  * parameters Kiln knows about it, and where every node was declared.
  *
  * <p>A model with a custom recurrent cell over {@code Dim.STEPS} has one symbol per number of
- * steps, since the cell is unrolled into it: such a graph is unrolled over {@link
- * #unrolledSteps()} steps and builds the same model for any other number with {@link #unroll}.
- * Every such variant has the same inputs, outputs, parameters, auxiliary and recurrent states;
- * only the symbol differs.
+ * steps, since the cell is unrolled into it: such a graph is unrolled over {@link #unrolledSteps()}
+ * steps and builds the same model for any other number with {@link #unroll}. Every such variant has
+ * the same inputs, outputs, parameters, auxiliary and recurrent states; only the symbol differs.
  *
  * <p>The graph owns its symbol handle and frees it in {@link #close()}.
  */
@@ -40,11 +39,23 @@ public final class Graph implements AutoCloseable {
   private Set<String> reordered;
   private boolean closed;
 
-  Graph(String model, Pointer symbol, List<InputSpec> inputs, List<String> outputs,
-      List<ParamSpec> params, List<String> labels, List<String> arguments, SourceMap sources,
-      List<AuxSpec> auxStates, Set<String> frozen, List<ReshapeGuard.Check> reshapes,
-      List<StateSpec> states, Map<String, RnnLayout> rnnLayouts, int unrolledSteps,
-      List<String> unrolledCells, IntFunction<Graph> rebuild) {
+  Graph(
+      String model,
+      Pointer symbol,
+      List<InputSpec> inputs,
+      List<String> outputs,
+      List<ParamSpec> params,
+      List<String> labels,
+      List<String> arguments,
+      SourceMap sources,
+      List<AuxSpec> auxStates,
+      Set<String> frozen,
+      List<ReshapeGuard.Check> reshapes,
+      List<StateSpec> states,
+      Map<String, RnnLayout> rnnLayouts,
+      int unrolledSteps,
+      List<String> unrolledCells,
+      IntFunction<Graph> rebuild) {
     this.unrolledSteps = unrolledSteps;
     this.unrolledCells = List.copyOf(unrolledCells);
     this.rebuild = rebuild;
@@ -78,10 +89,10 @@ public final class Graph implements AutoCloseable {
   }
 
   /**
-   * A new graph of the same model with its cells over {@code Dim.STEPS} unrolled over {@code
-   * steps} steps (the caller owns it and must close it): same inputs, outputs, parameters,
-   * auxiliary and recurrent states, checked here, over a symbol of its own (MXNet may list its
-   * arguments in another order; bind by name).
+   * A new graph of the same model with its cells over {@code Dim.STEPS} unrolled over {@code steps}
+   * steps (the caller owns it and must close it): same inputs, outputs, parameters, auxiliary and
+   * recurrent states, checked here, over a symbol of its own (MXNet may list its arguments in
+   * another order; bind by name).
    *
    * @throws IllegalStateException if this graph has no cell over {@code Dim.STEPS} ({@link
    *     #unrolledSteps()} is 0), or the graph built for {@code steps} differs in more than its
@@ -91,30 +102,45 @@ public final class Graph implements AutoCloseable {
    */
   public Graph unroll(int steps) {
     if (unrolledSteps == 0) {
-      throw new IllegalStateException(model + " has no recurrent cell over Dim.STEPS: one graph "
-          + "serves every number of steps");
+      throw new IllegalStateException(
+          model
+              + " has no recurrent cell over Dim.STEPS: one graph "
+              + "serves every number of steps");
     }
     if (steps < 1) {
-      throw new IllegalArgumentException(model + ": a cell is unrolled over at least one step, "
-          + "got " + steps);
+      throw new IllegalArgumentException(
+          model + ": a cell is unrolled over at least one step, " + "got " + steps);
     }
     Graph g = rebuild.apply(steps);
-    String difference = g.unrolledSteps != steps ? "it is unrolled over " + g.unrolledSteps
-        + " steps"
-        : !g.inputs.equals(inputs) ? "its inputs are " + g.inputs
-        : !g.outputs.equals(outputs) ? "its outputs are " + g.outputs
-        : !Set.copyOf(g.params).equals(Set.copyOf(params)) ? "its parameters are " + g.params
-        : !Set.copyOf(g.auxStates).equals(Set.copyOf(auxStates))
-            ? "its auxiliary states are " + g.auxStates
-        : !Set.copyOf(g.states).equals(Set.copyOf(states))
-            ? "its recurrent states are " + g.states
-        : !g.labels.equals(labels) ? "its labels are " + g.labels
-        : !g.frozen.equals(frozen) ? "its frozen parameters are " + g.frozen
-        : null;
+    String difference =
+        g.unrolledSteps != steps
+            ? "it is unrolled over " + g.unrolledSteps + " steps"
+            : !g.inputs.equals(inputs)
+                ? "its inputs are " + g.inputs
+                : !g.outputs.equals(outputs)
+                    ? "its outputs are " + g.outputs
+                    : !Set.copyOf(g.params).equals(Set.copyOf(params))
+                        ? "its parameters are " + g.params
+                        : !Set.copyOf(g.auxStates).equals(Set.copyOf(auxStates))
+                            ? "its auxiliary states are " + g.auxStates
+                            : !Set.copyOf(g.states).equals(Set.copyOf(states))
+                                ? "its recurrent states are " + g.states
+                                : !g.labels.equals(labels)
+                                    ? "its labels are " + g.labels
+                                    : !g.frozen.equals(frozen)
+                                        ? "its frozen parameters are " + g.frozen
+                                        : null;
     if (difference != null) {
       g.close();
-      throw new IllegalStateException(model + ": the graph built for " + steps + " steps differs "
-          + "from the one for " + unrolledSteps + " in more than its symbol: " + difference);
+      throw new IllegalStateException(
+          model
+              + ": the graph built for "
+              + steps
+              + " steps differs "
+              + "from the one for "
+              + unrolledSteps
+              + " in more than its symbol: "
+              + difference);
     }
     return g;
   }
@@ -229,8 +255,8 @@ public final class Graph implements AutoCloseable {
   /**
    * Checks, before an executor is bound for {@code inputShapes} (complete, one per input), that
    * every {@code Reshape} node keeps the number of values. MXNet 1.9.1 does not check this itself
-   * and a mismatched reshape overruns its output buffer; here it is a {@link ModelException}
-   * naming the node. Does nothing for a graph without reshapes.
+   * and a mismatched reshape overruns its output buffer; here it is a {@link ModelException} naming
+   * the node. Does nothing for a graph without reshapes.
    */
   public void checkReshapes(List<Shape> inputShapes) {
     if (!reshapes.isEmpty()) {
@@ -269,10 +295,10 @@ public final class Graph implements AutoCloseable {
   }
 
   /**
-   * The arguments that MXNet's oneDNN kernels may rewrite in place into their own layout during
-   * an inference-mode forward pass (the weights of {@code Convolution} and {@code
-   * FullyConnected} nodes, see {@link SymbolJson#REORDERING_INPUTS}). Such an argument must be
-   * bound, in inference, to an array of its own, never to a view of a larger array.
+   * The arguments that MXNet's oneDNN kernels may rewrite in place into their own layout during an
+   * inference-mode forward pass (the weights of {@code Convolution} and {@code FullyConnected}
+   * nodes, see {@link SymbolJson#REORDERING_INPUTS}). Such an argument must be bound, in inference,
+   * to an array of its own, never to a view of a larger array.
    */
   public Set<String> reorderedWeights() {
     if (reordered == null) {
@@ -282,22 +308,39 @@ public final class Graph implements AutoCloseable {
   }
 
   /**
-   * A new graph with the same inputs, outputs, parameters and sources over a copy of this
-   * graph's symbol, rebuilt from its JSON after {@code edit} (e.g. a replica on another context
-   * with an operator attribute changed). The caller owns the copy. A copy of a graph unrolled over
-   * {@link #unrolledSteps()} unrolls for other numbers of steps too, each with the same edit.
+   * A new graph with the same inputs, outputs, parameters and sources over a copy of this graph's
+   * symbol, rebuilt from its JSON after {@code edit} (e.g. a replica on another context with an
+   * operator attribute changed). The caller owns the copy. A copy of a graph unrolled over {@link
+   * #unrolledSteps()} unrolls for other numbers of steps too, each with the same edit.
    */
   public Graph copy(java.util.function.UnaryOperator<String> edit) {
     PointerByReference ref = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolCreateFromJSON(edit.apply(toJson()), ref),
-        "MXSymbolCreateFromJSON");
-    IntFunction<Graph> copies = rebuild == null ? null : steps -> {
-      try (Graph other = rebuild.apply(steps)) {
-        return other.copy(edit);
-      }
-    };
-    return new Graph(model, ref.getValue(), inputs, outputs, params, labels, arguments, sources,
-        auxStates, frozen, reshapes, states, rnnLayouts, unrolledSteps, unrolledCells, copies);
+    Mx.check(Mx.api().MXSymbolCreateFromJSON(edit.apply(toJson()), ref), "MXSymbolCreateFromJSON");
+    IntFunction<Graph> copies =
+        rebuild == null
+            ? null
+            : steps -> {
+              try (Graph other = rebuild.apply(steps)) {
+                return other.copy(edit);
+              }
+            };
+    return new Graph(
+        model,
+        ref.getValue(),
+        inputs,
+        outputs,
+        params,
+        labels,
+        arguments,
+        sources,
+        auxStates,
+        frozen,
+        reshapes,
+        states,
+        rnnLayouts,
+        unrolledSteps,
+        unrolledCells,
+        copies);
   }
 
   /** The parameter named {@code name}, or null. */

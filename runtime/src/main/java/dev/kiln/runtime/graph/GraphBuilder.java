@@ -19,16 +19,16 @@ import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 /**
- * Builds one model's MXNet symbol, node by node. Generated {@code XGraph} classes call one
- * method per declared node; every method names the MXNet operators it emits after the node
- * ({@code hidden}, {@code hidden_relu}) and its parameters {@code <node>_weight} and {@code
- * <node>_bias} (normalisations: {@code <node>_gamma}, {@code <node>_beta}, and the auxiliary
- * states {@code <node>_moving_mean}, {@code <node>_moving_var}), and remembers where the node was
- * declared so that errors can point back to it.
+ * Builds one model's MXNet symbol, node by node. Generated {@code XGraph} classes call one method
+ * per declared node; every method names the MXNet operators it emits after the node ({@code
+ * hidden}, {@code hidden_relu}) and its parameters {@code <node>_weight} and {@code <node>_bias}
+ * (normalisations: {@code <node>_gamma}, {@code <node>_beta}, and the auxiliary states {@code
+ * <node>_moving_mean}, {@code <node>_moving_var}), and remembers where the node was declared so
+ * that errors can point back to it.
  *
- * <p>The builder owns every symbol handle it makes until {@link #build} groups the outputs into
- * the {@link Graph}'s one symbol and frees the rest; {@link #close()} frees whatever a failed
- * build left, so generated code builds inside try-with-resources. A builder is used once.
+ * <p>The builder owns every symbol handle it makes until {@link #build} groups the outputs into the
+ * {@link Graph}'s one symbol and frees the rest; {@link #close()} frees whatever a failed build
+ * left, so generated code builds inside try-with-resources. A builder is used once.
  */
 public final class GraphBuilder implements AutoCloseable {
   private final String model;
@@ -68,19 +68,19 @@ public final class GraphBuilder implements AutoCloseable {
 
   /**
    * A builder for {@code model} (with {@code classifier} as above) that unrolls every custom
-   * recurrent cell whose sequence has {@code Dim.STEPS} steps over {@code steps} steps (see
-   * {@link #cell}), and gives the graph {@code rebuild}, which builds the same model for any
-   * number of steps (generated {@code XGraph.build(int)}), so that an executor bound for another
-   * length gets a graph of its own ({@link Graph#unroll}). Shape inference in {@link #build}
-   * gives every {@code STEPS} dimension {@code steps}.
+   * recurrent cell whose sequence has {@code Dim.STEPS} steps over {@code steps} steps (see {@link
+   * #cell}), and gives the graph {@code rebuild}, which builds the same model for any number of
+   * steps (generated {@code XGraph.build(int)}), so that an executor bound for another length gets
+   * a graph of its own ({@link Graph#unroll}). Shape inference in {@link #build} gives every {@code
+   * STEPS} dimension {@code steps}.
    *
    * @throws IllegalArgumentException if {@code steps} is less than 1
    */
   public GraphBuilder(String model, boolean classifier, int steps, IntFunction<Graph> rebuild) {
     this(model, classifier);
     if (steps < 1) {
-      throw new IllegalArgumentException(model + ": a cell is unrolled over at least one step, "
-          + "got " + steps);
+      throw new IllegalArgumentException(
+          model + ": a cell is unrolled over at least one step, " + "got " + steps);
     }
     this.steps = steps;
     this.rebuild = java.util.Objects.requireNonNull(rebuild, "rebuild");
@@ -94,9 +94,9 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   /**
-   * A fully connected layer ({@code FullyConnected}), then the activation unless {@code
-   * Act.NONE}: parameters {@code <node>_weight} {@code [units, in]} and, unless {@code noBias},
-   * {@code <node>_bias} {@code [units]}.
+   * A fully connected layer ({@code FullyConnected}), then the activation unless {@code Act.NONE}:
+   * parameters {@code <node>_weight} {@code [units, in]} and, unless {@code noBias}, {@code
+   * <node>_bias} {@code [units]}.
    */
   public Sym dense(NodeSource src, Sym x, DenseSpec spec) {
     int units = spec.units();
@@ -111,15 +111,26 @@ public final class GraphBuilder implements AutoCloseable {
       keys.add("bias");
       args.add(param(node, "bias", ParamSpec.Kind.BIAS));
     }
-    Sym fc = op(src, "FullyConnected", node,
-        attrs("num_hidden", units, "no_bias", noBias, "flatten", flatten), keys, args);
+    Sym fc =
+        op(
+            src,
+            "FullyConnected",
+            node,
+            attrs("num_hidden", units, "no_bias", noBias, "flatten", flatten),
+            keys,
+            args);
     return activation == Act.NONE ? fc : activate(src, fc, activation);
   }
 
   /** An element-wise activation ({@code Activation}). */
   public Sym activation(NodeSource src, Sym x, Act activation) {
-    return op(src, "Activation", src.node(), attrs("act_type", activation.mxnetName()),
-        List.of("data"), List.of(x));
+    return op(
+        src,
+        "Activation",
+        src.node(),
+        attrs("act_type", activation.mxnetName()),
+        List.of("data"),
+        List.of(x));
   }
 
   /** Softmax along {@code axis} ({@code softmax}). */
@@ -130,8 +141,8 @@ public final class GraphBuilder implements AutoCloseable {
   /**
    * A classifier's last {@code @Softmax}: a plain softmax when building the model, and when
    * building for classifier training MXNet's {@code SoftmaxOutput}, whose forward is the same
-   * softmax and whose backward is the gradient of the mean cross-entropy against the label
-   * variable {@code <node>_label} (class indices, one per example). It needs no head gradient.
+   * softmax and whose backward is the gradient of the mean cross-entropy against the label variable
+   * {@code <node>_label} (class indices, one per example). It needs no head gradient.
    */
   public Sym classifierHead(NodeSource src, Sym x, int axis) {
     if (!classifier) {
@@ -140,8 +151,12 @@ public final class GraphBuilder implements AutoCloseable {
     String labelName = src.node() + "_label";
     labels.add(labelName);
     Sym label = variable(labelName);
-    return op(src, "SoftmaxOutput", src.node(),
-        attrs("normalization", "batch", "preserve_shape", true), List.of("data", "label"),
+    return op(
+        src,
+        "SoftmaxOutput",
+        src.node(),
+        attrs("normalization", "batch", "preserve_shape", true),
+        List.of("data", "label"),
         List.of(x, label));
   }
 
@@ -160,14 +175,13 @@ public final class GraphBuilder implements AutoCloseable {
 
   /** Concatenation along {@code axis} ({@code Concat}). */
   public Sym concat(NodeSource src, int axis, Sym... xs) {
-    return op(src, "Concat", src.node(), attrs("num_args", xs.length, "dim", axis), null,
-        List.of(xs));
+    return op(
+        src, "Concat", src.node(), attrs("num_args", xs.length, "dim", axis), null, List.of(xs));
   }
 
   /**
-   * A parameter of a custom layer used by node {@code src}: the variable {@code
-   * <node>_<name>} of the given shape, initialised by the model's initialiser or, with {@code
-   * zeros}, to zero.
+   * A parameter of a custom layer used by node {@code src}: the variable {@code <node>_<name>} of
+   * the given shape, initialised by the model's initialiser or, with {@code zeros}, to zero.
    */
   public Sym customParam(NodeSource src, String name, Shape shape, boolean zeros) {
     String full = src.node() + "_" + name;
@@ -179,14 +193,20 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   /**
-   * A custom layer used by node {@code src}: traces {@code forward} once over {@code input}
-   * (whose shape the processor inferred as {@code inputShape}), checking every operation's
-   * shapes as it goes, then checks the result against the layer's declared output shape and
-   * names it after the node. {@code params} are the layer's parameters, from {@link
-   * #customParam}, in the forward method's order.
+   * A custom layer used by node {@code src}: traces {@code forward} once over {@code input} (whose
+   * shape the processor inferred as {@code inputShape}), checking every operation's shapes as it
+   * goes, then checks the result against the layer's declared output shape and names it after the
+   * node. {@code params} are the layer's parameters, from {@link #customParam}, in the forward
+   * method's order.
    */
-  public Sym custom(NodeSource src, String layer, Shape inputShape, Shape outputShape, Sym input,
-      List<Sym> params, java.util.function.BiFunction<Sym, List<Sym>, Sym> forward) {
+  public Sym custom(
+      NodeSource src,
+      String layer,
+      Shape inputShape,
+      Shape outputShape,
+      Sym input,
+      List<Sym> params,
+      java.util.function.BiFunction<Sym, List<Sym>, Sym> forward) {
     Trace trace = new Trace(src, layer, src.node());
     SymNode in = (SymNode) input;
     List<Sym> traced = new ArrayList<>();
@@ -196,19 +216,32 @@ public final class GraphBuilder implements AutoCloseable {
     }
     Sym result = forward.apply(new SymNode(in.name(), in.handle(), inputShape, trace), traced);
     if (!(result instanceof SymNode out) || (out.shape() == null)) {
-      throw new ModelException(src, src + ": the forward pass of layer " + layer
-          + " must return a Sym computed from its input", null);
+      throw new ModelException(
+          src,
+          src
+              + ": the forward pass of layer "
+              + layer
+              + " must return a Sym computed from its input",
+          null);
     }
     if (!out.shape().equals(outputShape)) {
-      throw new ModelException(src, src + ": layer " + layer + " declares output shape "
-          + outputShape + " but its forward pass returned " + out.shape(), null);
+      throw new ModelException(
+          src,
+          src
+              + ": layer "
+              + layer
+              + " declares output shape "
+              + outputShape
+              + " but its forward pass returned "
+              + out.shape(),
+          null);
     }
     return op(src, "identity", src.node(), attrs(), List.of("data"), List.of(out));
   }
 
   /**
-   * One step of a custom recurrent cell, as generated code passes it to {@link #cell}: the
-   * step's input, the previous step's state and the layer's parameters give the new state.
+   * One step of a custom recurrent cell, as generated code passes it to {@link #cell}: the step's
+   * input, the previous step's state and the layer's parameters give the new state.
    */
   @FunctionalInterface
   public interface CellStep {
@@ -220,36 +253,62 @@ public final class GraphBuilder implements AutoCloseable {
    * A custom recurrent cell used by node {@code src}, unrolled over a sequence {@code input} of
    * shape {@code inputShape}, {@code [N, steps, in...]}, where {@code steps} is a constant or
    * {@code Dim.STEPS}; over {@code STEPS}, the cell is unrolled over the number of steps this
-   * builder was made for ({@link #GraphBuilder(String, boolean, int, IntFunction)}), so each
-   * number of steps has a graph of its own, all reading the same parameters. The sequence is
-   * split into its steps ({@code SliceChannel} {@code <node>_steps}, the steps axis squeezed);
-   * {@code step} is traced once per step, over that step's input and the previous step's state,
-   * checking every operation's shapes as {@link #custom} does, and each step's result must have
-   * the state shape (the declared {@code outputShape}, {@code [N, steps, state...]}, without the
-   * steps). Every step reads the same parameters {@code params} (from {@link #customParam}); step
-   * {@code t}'s operators are named {@code <node>_t<t>_<op><n>}. The first step's state is the
-   * state argument {@code <node>_state}, bound to zeros (see {@link StateSpec}), and the node's
-   * output is every step's state, stacked along axis 1 ({@code stack}, named after the node), so
-   * gradients flow back through every step.
+   * builder was made for ({@link #GraphBuilder(String, boolean, int, IntFunction)}), so each number
+   * of steps has a graph of its own, all reading the same parameters. The sequence is split into
+   * its steps ({@code SliceChannel} {@code <node>_steps}, the steps axis squeezed); {@code step} is
+   * traced once per step, over that step's input and the previous step's state, checking every
+   * operation's shapes as {@link #custom} does, and each step's result must have the state shape
+   * (the declared {@code outputShape}, {@code [N, steps, state...]}, without the steps). Every step
+   * reads the same parameters {@code params} (from {@link #customParam}); step {@code t}'s
+   * operators are named {@code <node>_t<t>_<op><n>}. The first step's state is the state argument
+   * {@code <node>_state}, bound to zeros (see {@link StateSpec}), and the node's output is every
+   * step's state, stacked along axis 1 ({@code stack}, named after the node), so gradients flow
+   * back through every step.
    */
-  public Sym cell(NodeSource src, String layer, Shape inputShape, Shape outputShape, Sym input,
-      List<Sym> params, CellStep step) {
+  public Sym cell(
+      NodeSource src,
+      String layer,
+      Shape inputShape,
+      Shape outputShape,
+      Sym input,
+      List<Sym> params,
+      CellStep step) {
     checkOpen();
     int declared = inputShape.rank() < 2 ? 0 : inputShape.dim(1);
     boolean overSteps = declared == Shape.STEPS;
-    boolean fits = (declared > 0 || overSteps) && outputShape.rank() >= 2
-        && outputShape.dim(1) == declared && !hasSteps(withoutAxis(inputShape, 1))
-        && !hasSteps(withoutAxis(outputShape, 1));
+    boolean fits =
+        (declared > 0 || overSteps)
+            && outputShape.rank() >= 2
+            && outputShape.dim(1) == declared
+            && !hasSteps(withoutAxis(inputShape, 1))
+            && !hasSteps(withoutAxis(outputShape, 1));
     if (!fits) {
-      throw new ModelException(src, src + ": cell " + layer + " needs a sequence with a constant "
-          + "number of steps or Dim.STEPS after the first dimension, and STEPS nowhere else, got "
-          + "input " + inputShape + " and output " + outputShape, null);
+      throw new ModelException(
+          src,
+          src
+              + ": cell "
+              + layer
+              + " needs a sequence with a constant "
+              + "number of steps or Dim.STEPS after the first dimension, and STEPS nowhere else, got "
+              + "input "
+              + inputShape
+              + " and output "
+              + outputShape,
+          null);
     }
     if (overSteps && steps == 0) {
-      throw new ModelException(src, src + ": cell " + layer + " reads " + inputShape + ", whose "
-          + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
-          + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
-          + "rebuild), as the generated XGraph.build(int steps) does", null);
+      throw new ModelException(
+          src,
+          src
+              + ": cell "
+              + layer
+              + " reads "
+              + inputShape
+              + ", whose "
+              + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
+              + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
+              + "rebuild), as the generated XGraph.build(int steps) does",
+          null);
     }
     int steps = overSteps ? this.steps : declared;
     if (overSteps) {
@@ -263,9 +322,14 @@ public final class GraphBuilder implements AutoCloseable {
     states.add(new StateSpec(stateName, node, false, stateShape, false, -1, batch));
     knownShapes.put(stateName, stateShape.withBatch(1));
     SymNode state = (SymNode) variable(stateName);
-    Sym split = op(src, "SliceChannel", node + "_steps",
-        attrs("num_outputs", steps, "axis", 1, "squeeze_axis", true), List.of("data"),
-        List.of(input));
+    Sym split =
+        op(
+            src,
+            "SliceChannel",
+            node + "_steps",
+            attrs("num_outputs", steps, "axis", 1, "squeeze_axis", true),
+            List.of("data"),
+            List.of(input));
     List<Sym> stepStates = new ArrayList<>();
     for (int t = 0; t < steps; t++) {
       Trace trace = new Trace(src, layer, node + "_t" + t);
@@ -275,16 +339,33 @@ public final class GraphBuilder implements AutoCloseable {
         SymNode n = (SymNode) p;
         traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace));
       }
-      Sym next = step.apply(new SymNode(x.name(), x.handle(), stepShape, trace),
-          new SymNode(state.name(), state.handle(), stateShape, trace), traced);
+      Sym next =
+          step.apply(
+              new SymNode(x.name(), x.handle(), stepShape, trace),
+              new SymNode(state.name(), state.handle(), stateShape, trace),
+              traced);
       if (!(next instanceof SymNode out) || out.shape() == null) {
-        throw new ModelException(src, src + ": the forward pass of cell " + layer + " must "
-            + "return a Sym computed from its input and state", null);
+        throw new ModelException(
+            src,
+            src
+                + ": the forward pass of cell "
+                + layer
+                + " must "
+                + "return a Sym computed from its input and state",
+            null);
       }
       if (!out.shape().equals(stateShape)) {
-        throw new ModelException(src, src + ": cell " + layer + " declares state shape "
-            + stateShape + " but one step of its forward pass returned " + out.shape()
-            + "; a cell's forward pass returns the new state", null);
+        throw new ModelException(
+            src,
+            src
+                + ": cell "
+                + layer
+                + " declares state shape "
+                + stateShape
+                + " but one step of its forward pass returned "
+                + out.shape()
+                + "; a cell's forward pass returns the new state",
+            null);
       }
       stepStates.add(out);
       state = out;
@@ -310,9 +391,9 @@ public final class GraphBuilder implements AutoCloseable {
 
   /**
    * One custom layer's forward pass, or one step of a cell's, being traced: names its operators
-   * {@code <prefix>_<op><n>} and checks each operation's shapes, reporting the layer, the node,
-   * the operation and both shapes when they do not fit. {@code BATCH} is symbolic here: it
-   * matches only itself (and 1 when broadcasting).
+   * {@code <prefix>_<op><n>} and checks each operation's shapes, reporting the layer, the node, the
+   * operation and both shapes when they do not fit. {@code BATCH} is symbolic here: it matches only
+   * itself (and 1 when broadcasting).
    */
   final class Trace {
     private final NodeSource src;
@@ -330,8 +411,8 @@ public final class GraphBuilder implements AutoCloseable {
       Shape x = a.shape();
       Shape y = b.shape();
       if (x.rank() < 1 || y.rank() < 1 || !fits(x.dim(x.rank() - 1), y.dim(0))) {
-        throw error("dot", x, y, "the last dimension of the left must equal the first of the "
-            + "right");
+        throw error(
+            "dot", x, y, "the last dimension of the left must equal the first of the " + "right");
       }
       int[] out = new int[x.rank() - 1 + y.rank() - 1];
       for (int i = 0; i < x.rank() - 1; i++) {
@@ -365,8 +446,17 @@ public final class GraphBuilder implements AutoCloseable {
     SymNode sum(SymNode a, int axis) {
       Shape x = a.shape();
       if (axis < -x.rank() || axis >= x.rank()) {
-        throw new ModelException(src, src + ": in layer " + layer + ", sum over axis " + axis
-            + " of " + x + " is out of range", null);
+        throw new ModelException(
+            src,
+            src
+                + ": in layer "
+                + layer
+                + ", sum over axis "
+                + axis
+                + " of "
+                + x
+                + " is out of range",
+            null);
       }
       int ax = axis < 0 ? axis + x.rank() : axis;
       int[] d = x.dims();
@@ -377,16 +467,21 @@ public final class GraphBuilder implements AutoCloseable {
           out[j++] = d[i];
         }
       }
-      return emit("sum", "sum", List.of("data"), List.of(a), Shape.of(out), "axis",
-          Integer.toString(ax));
+      return emit(
+          "sum", "sum", List.of("data"), List.of(a), Shape.of(out), "axis", Integer.toString(ax));
     }
 
     SymNode unary(String op, String label, SymNode a, Shape out, String... keyValues) {
       return emit(op, label, List.of("data"), List.of(a), out, keyValues);
     }
 
-    private SymNode emit(String op, String label, List<String> keys, List<SymNode> args,
-        Shape out, String... keyValues) {
+    private SymNode emit(
+        String op,
+        String label,
+        List<String> keys,
+        List<SymNode> args,
+        Shape out,
+        String... keyValues) {
       String name = prefix + "_" + label + counter++;
       Object[] kv = new Object[keyValues.length];
       System.arraycopy(keyValues, 0, kv, 0, kv.length);
@@ -400,8 +495,20 @@ public final class GraphBuilder implements AutoCloseable {
     }
 
     private ModelException error(String op, Shape x, Shape y, String rule) {
-      return new ModelException(src, src + ": in layer " + layer + ", " + op + " of " + x
-          + " and " + y + " does not fit: " + rule, null);
+      return new ModelException(
+          src,
+          src
+              + ": in layer "
+              + layer
+              + ", "
+              + op
+              + " of "
+              + x
+              + " and "
+              + y
+              + " does not fit: "
+              + rule,
+          null);
     }
   }
 
@@ -426,16 +533,31 @@ public final class GraphBuilder implements AutoCloseable {
       keys.add("bias");
       args.add(param(node, "bias", ParamSpec.Kind.BIAS));
     }
-    Sym conv = op(src, "Convolution", node,
-        attrs("num_filter", filters, "kernel", tuple(kernel), "stride", tuple(stride), "pad",
-            tuple(pad), "dilate", tuple(dilation), "no_bias", noBias),
-        keys, args);
+    Sym conv =
+        op(
+            src,
+            "Convolution",
+            node,
+            attrs(
+                "num_filter",
+                filters,
+                "kernel",
+                tuple(kernel),
+                "stride",
+                tuple(stride),
+                "pad",
+                tuple(pad),
+                "dilate",
+                tuple(dilation),
+                "no_bias",
+                noBias),
+            keys,
+            args);
     return activation == Act.NONE ? conv : activate(src, conv, activation);
   }
 
   /**
-   * 2-D max pooling ({@code Pooling}, {@code pool_type = max}, {@code pooling_convention =
-   * valid}).
+   * 2-D max pooling ({@code Pooling}, {@code pool_type = max}, {@code pooling_convention = valid}).
    */
   public Sym maxPool(NodeSource src, Sym x, PoolSpec spec) {
     return pool(src, x, "max", spec);
@@ -450,13 +572,23 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   private Sym pool(NodeSource src, Sym x, String type, PoolSpec spec) {
-    return op(src, "Pooling", src.node(),
-        attrs("pool_type", type,
-            "kernel", tuple(new int[] {spec.kernelHeight(), spec.kernelWidth()}),
-            "stride", tuple(new int[] {spec.strideHeight(), spec.strideWidth()}),
-            "pad", tuple(new int[] {spec.padHeight(), spec.padWidth()}),
-            "pooling_convention", "valid"),
-        List.of("data"), List.of(x));
+    return op(
+        src,
+        "Pooling",
+        src.node(),
+        attrs(
+            "pool_type",
+            type,
+            "kernel",
+            tuple(new int[] {spec.kernelHeight(), spec.kernelWidth()}),
+            "stride",
+            tuple(new int[] {spec.strideHeight(), spec.strideWidth()}),
+            "pad",
+            tuple(new int[] {spec.padHeight(), spec.padWidth()}),
+            "pooling_convention",
+            "valid"),
+        List.of("data"),
+        List.of(x));
   }
 
   /**
@@ -464,9 +596,13 @@ public final class GraphBuilder implements AutoCloseable {
    * {@code pool_type = avg}): {@code [N, C, ...]} to {@code [N, C, 1, ...]}.
    */
   public Sym globalAvgPool(NodeSource src, Sym x) {
-    return op(src, "Pooling", src.node(),
+    return op(
+        src,
+        "Pooling",
+        src.node(),
         attrs("pool_type", "avg", "global_pool", true, "pooling_convention", "valid"),
-        List.of("data"), List.of(x));
+        List.of("data"),
+        List.of(x));
   }
 
   /**
@@ -474,8 +610,8 @@ public final class GraphBuilder implements AutoCloseable {
    * values 0 (copy), -1 (infer), -2 (copy the rest), -3 (merge two), -4 (split in two).
    */
   public Sym reshape(NodeSource src, Sym x, int... shape) {
-    Sym out = op(src, "Reshape", src.node(), attrs("shape", tuple(shape)), List.of("data"),
-        List.of(x));
+    Sym out =
+        op(src, "Reshape", src.node(), attrs("shape", tuple(shape)), List.of("data"), List.of(x));
     reshapes.add(new ReshapeGuard.Check(src, outputName(x), outputName(out)));
     return out;
   }
@@ -487,14 +623,14 @@ public final class GraphBuilder implements AutoCloseable {
 
   private boolean isVariable(Sym s) {
     return inputs.stream().anyMatch(i -> i.name().equals(s.name()))
-        || paramKinds.containsKey(s.name()) || auxKinds.containsKey(s.name())
+        || paramKinds.containsKey(s.name())
+        || auxKinds.containsKey(s.name())
         || states.stream().anyMatch(st -> st.name().equals(s.name()));
   }
 
   /**
-   * Dropout ({@code Dropout}, {@code p = rate}): active only in training-mode forward passes,
-   * where it zeroes values with probability {@code rate} and scales the rest by {@code 1 / (1 -
-   * rate)}.
+   * Dropout ({@code Dropout}, {@code p = rate}): active only in training-mode forward passes, where
+   * it zeroes values with probability {@code rate} and scales the rest by {@code 1 / (1 - rate)}.
    */
   public Sym dropout(NodeSource src, Sym x, double rate) {
     return op(src, "Dropout", src.node(), attrs("p", rate), List.of("data"), List.of(x));
@@ -514,7 +650,10 @@ public final class GraphBuilder implements AutoCloseable {
     Sym beta = param(node, "beta", ParamSpec.Kind.BIAS);
     Sym mean = aux(node, "moving_mean", AuxSpec.Kind.MOVING_MEAN);
     Sym var = aux(node, "moving_var", AuxSpec.Kind.MOVING_VAR);
-    return op(src, "BatchNorm", node,
+    return op(
+        src,
+        "BatchNorm",
+        node,
         attrs("eps", eps, "momentum", momentum, "axis", axis, "fix_gamma", false),
         List.of("data", "gamma", "beta", "moving_mean", "moving_var"),
         List.of(x, gamma, beta, mean, var));
@@ -530,8 +669,13 @@ public final class GraphBuilder implements AutoCloseable {
     String node = src.node();
     Sym gamma = param(node, "gamma", ParamSpec.Kind.GAMMA);
     Sym beta = param(node, "beta", ParamSpec.Kind.BIAS);
-    return op(src, "LayerNorm", node, attrs("axis", axis, "eps", eps),
-        List.of("data", "gamma", "beta"), List.of(x, gamma, beta));
+    return op(
+        src,
+        "LayerNorm",
+        node,
+        attrs("axis", axis, "eps", eps),
+        List.of("data", "gamma", "beta"),
+        List.of(x, gamma, beta));
   }
 
   /**
@@ -544,38 +688,54 @@ public final class GraphBuilder implements AutoCloseable {
     String node = src.node();
     Sym indices = op(src, "BlockGrad", node + "_indices", attrs(), List.of("data"), List.of(x));
     Sym weight = param(node, "weight", ParamSpec.Kind.WEIGHT);
-    return op(src, "Embedding", node, attrs("input_dim", inputDim, "output_dim", outputDim),
-        List.of("data", "weight"), List.of(indices, weight));
+    return op(
+        src,
+        "Embedding",
+        node,
+        attrs("input_dim", inputDim, "output_dim", outputDim),
+        List.of("data", "weight"),
+        List.of(indices, weight));
   }
 
   /**
    * A recurrent layer over a batch-first sequence {@code [N, T, in]} (whose shape the processor
    * inferred as {@code inputShape}): MXNet's fused {@code RNN} operator, which is time-major, so
    * the sequence is swapped to {@code [T, N, in]} and back. One parameter, {@code
-   * <node>_parameters}, the flat vector of {@link RnnLayout}; state arguments {@code
-   * <node>_state} (and an LSTM's {@code <node>_state_cell}), {@code [layers·dirs, N, units]}
-   * (see {@link StateSpec}). Output {@code [N, T, units·dirs]}, or with {@code
-   * returnSequences} off the final hidden state of the last layer, {@code [N, units·dirs]}
-   * (forward direction: its output at step T-1; reverse direction: at step 0).
+   * <node>_parameters}, the flat vector of {@link RnnLayout}; state arguments {@code <node>_state}
+   * (and an LSTM's {@code <node>_state_cell}), {@code [layers·dirs, N, units]} (see {@link
+   * StateSpec}). Output {@code [N, T, units·dirs]}, or with {@code returnSequences} off the final
+   * hidden state of the last layer, {@code [N, units·dirs]} (forward direction: its output at step
+   * T-1; reverse direction: at step 0).
    *
-   * <p>With dropout between stacked layers, each layer is its own one-layer operator reading
-   * its runs of the flat vector, with {@code Dropout} between them: oneDNN's fused kernel
-   * ignores the operator's {@code p} in MXNet 1.9.1.
+   * <p>With dropout between stacked layers, each layer is its own one-layer operator reading its
+   * runs of the flat vector, with {@code Dropout} between them: oneDNN's fused kernel ignores the
+   * operator's {@code p} in MXNet 1.9.1.
    */
   public Sym rnn(NodeSource src, Sym x, Shape inputShape, RnnSpec spec) {
     checkOpen();
     if (inputShape.rank() != 3 || inputShape.dim(2) < 1) {
-      throw new ModelException(src, src + ": a recurrent layer needs a [BATCH, steps, features] "
-          + "input, got " + inputShape, null);
+      throw new ModelException(
+          src,
+          src
+              + ": a recurrent layer needs a [BATCH, steps, features] "
+              + "input, got "
+              + inputShape,
+          null);
     }
     String node = src.node();
     for (String variable : new String[] {"MXNET_MKLDNN_ENABLED", "MXNET_USE_MKLDNN_RNN"}) {
       if ("0".equals(System.getenv(variable))) {
-        throw new ModelException(src, src + ": recurrent layers need MXNet's oneDNN RNN kernel, "
-            + "but " + variable + "=0 selects the native one, whose parameter gradients with "
-            + "grad_req add are wrong in MXNet 1.9.1 (apache/mxnet#17898; with "
-            + "MXNET_MKLDNN_ENABLED=0 alone the operator reads a state of the wrong kind); unset "
-            + variable, null);
+        throw new ModelException(
+            src,
+            src
+                + ": recurrent layers need MXNet's oneDNN RNN kernel, "
+                + "but "
+                + variable
+                + "=0 selects the native one, whose parameter gradients with "
+                + "grad_req add are wrong in MXNet 1.9.1 (apache/mxnet#17898; with "
+                + "MXNET_MKLDNN_ENABLED=0 alone the operator reads a state of the wrong kind); unset "
+                + variable,
+            null);
       }
     }
     RnnLayout layout = spec.layout(inputShape.dim(2));
@@ -589,8 +749,14 @@ public final class GraphBuilder implements AutoCloseable {
     int batch = inputShape.dim(0) > 0 ? inputShape.dim(0) : Shape.BATCH;
     Sym state = stateVariable(node + "_state", node, false, layout, batch);
     Sym cell = lstm ? stateVariable(node + "_state_cell", node, true, layout, batch) : null;
-    Sym data = op(src, "SwapAxis", node + "_tnc", attrs("dim1", 0, "dim2", 1), List.of("data"),
-        List.of(x));
+    Sym data =
+        op(
+            src,
+            "SwapAxis",
+            node + "_tnc",
+            attrs("dim1", 0, "dim2", 1),
+            List.of("data"),
+            List.of(x));
     Sym out;
     Sym hy;
     Sym cy = null;
@@ -609,11 +775,19 @@ public final class GraphBuilder implements AutoCloseable {
         long[] runs = layout.layerRuns(l);
         Sym w = slice(src, name + "_weights", params, 0, runs[0], runs[0] + runs[1]);
         Sym b = slice(src, name + "_biases", params, 0, runs[2], runs[2] + runs[3]);
-        Sym p = op(src, "Concat", name + "_parameters", attrs("num_args", 2, "dim", 0), null,
-            List.of(w, b));
+        Sym p =
+            op(
+                src,
+                "Concat",
+                name + "_parameters",
+                attrs("num_args", 2, "dim", 0),
+                null,
+                List.of(w, b));
         Sym h0 = slice(src, name + "_state", state, 0, (long) l * dirs, (long) (l + 1) * dirs);
-        Sym c0 = lstm ? slice(src, name + "_state_cell", cell, 0, (long) l * dirs,
-            (long) (l + 1) * dirs) : null;
+        Sym c0 =
+            lstm
+                ? slice(src, name + "_state_cell", cell, 0, (long) l * dirs, (long) (l + 1) * dirs)
+                : null;
         Sym rnn = rnnOp(src, name, layout.layer(l), in, p, h0, c0);
         in = output(rnn, 0);
         hys.add(output(rnn, 1));
@@ -621,15 +795,35 @@ public final class GraphBuilder implements AutoCloseable {
           cys.add(output(rnn, 2));
         }
         if (l < spec.layers() - 1) {
-          in = op(src, "Dropout", name + "_dropout", attrs("p", spec.dropout()),
-              List.of("data"), List.of(in));
+          in =
+              op(
+                  src,
+                  "Dropout",
+                  name + "_dropout",
+                  attrs("p", spec.dropout()),
+                  List.of("data"),
+                  List.of(in));
         }
       }
       out = in;
-      hy = op(src, "Concat", node + "_state_output", attrs("num_args", hys.size(), "dim", 0),
-          null, hys);
-      cy = lstm ? op(src, "Concat", node + "_statecell_output",
-          attrs("num_args", cys.size(), "dim", 0), null, cys) : null;
+      hy =
+          op(
+              src,
+              "Concat",
+              node + "_state_output",
+              attrs("num_args", hys.size(), "dim", 0),
+              null,
+              hys);
+      cy =
+          lstm
+              ? op(
+                  src,
+                  "Concat",
+                  node + "_statecell_output",
+                  attrs("num_args", cys.size(), "dim", 0),
+                  null,
+                  cys)
+              : null;
     }
     if (spec.stateful()) {
       addStateOutput(src, node + "_state", hy);
@@ -638,38 +832,74 @@ public final class GraphBuilder implements AutoCloseable {
       }
     }
     if (spec.returnSequences()) {
-      return op(src, "SwapAxis", node + "_ntc", attrs("dim1", 0, "dim2", 1), List.of("data"),
+      return op(
+          src,
+          "SwapAxis",
+          node + "_ntc",
+          attrs("dim1", 0, "dim2", 1),
+          List.of("data"),
           List.of(out));
     }
     int dirs = layout.directions();
     int rows = layout.layers() * dirs;
     Sym last = slice(src, node + "_final", hy, 0, rows - dirs, rows);
-    Sym batchFirst = op(src, "SwapAxis", node + "_final_ndh", attrs("dim1", 0, "dim2", 1),
-        List.of("data"), List.of(last));
-    return op(src, "Reshape", node + "_last", attrs("shape", "(0,-1)"), List.of("data"),
+    Sym batchFirst =
+        op(
+            src,
+            "SwapAxis",
+            node + "_final_ndh",
+            attrs("dim1", 0, "dim2", 1),
+            List.of("data"),
+            List.of(last));
+    return op(
+        src,
+        "Reshape",
+        node + "_last",
+        attrs("shape", "(0,-1)"),
+        List.of("data"),
         List.of(batchFirst));
   }
 
-  private Sym rnnOp(NodeSource src, String name, RnnLayout layout, Sym data, Sym params,
-      Sym state, Sym cell) {
+  private Sym rnnOp(
+      NodeSource src, String name, RnnLayout layout, Sym data, Sym params, Sym state, Sym cell) {
     List<String> keys = new ArrayList<>(List.of("data", "parameters", "state"));
     List<Sym> args = new ArrayList<>(List.of(data, params, state));
     if (cell != null) {
       keys.add("state_cell");
       args.add(cell);
     }
-    return op(src, "RNN", name, attrs("mode", layout.mode().mxnetName(), "state_size",
-        layout.units(), "num_layers", layout.layers(), "bidirectional", layout.bidirectional(),
-        "p", 0.0, "state_outputs", true), keys, args);
+    return op(
+        src,
+        "RNN",
+        name,
+        attrs(
+            "mode",
+            layout.mode().mxnetName(),
+            "state_size",
+            layout.units(),
+            "num_layers",
+            layout.layers(),
+            "bidirectional",
+            layout.bidirectional(),
+            "p",
+            0.0,
+            "state_outputs",
+            true),
+        keys,
+        args);
   }
 
   private Sym slice(NodeSource src, String name, Sym x, int axis, long begin, long end) {
-    return op(src, "slice_axis", name, attrs("axis", axis, "begin", begin, "end", end),
-        List.of("data"), List.of(x));
+    return op(
+        src,
+        "slice_axis",
+        name,
+        attrs("axis", axis, "begin", begin, "end", end),
+        List.of("data"),
+        List.of(x));
   }
 
-  private Sym stateVariable(String name, String node, boolean cell, RnnLayout layout,
-      int batch) {
+  private Sym stateVariable(String name, String node, boolean cell, RnnLayout layout, int batch) {
     states.add(new StateSpec(name, node, cell, layout.stateShape(batch), false, -1, batch));
     knownShapes.put(name, layout.stateShape(batch > 0 ? batch : 1));
     return variable(name);
@@ -681,8 +911,10 @@ public final class GraphBuilder implements AutoCloseable {
     for (int i = 0; i < states.size(); i++) {
       StateSpec s = states.get(i);
       if (s.name().equals(name)) {
-        states.set(i, new StateSpec(s.name(), s.node(), s.cell(), s.pattern(), true,
-            stateOutputs.size(), s.batch()));
+        states.set(
+            i,
+            new StateSpec(
+                s.name(), s.node(), s.cell(), s.pattern(), true, stateOutputs.size(), s.batch()));
       }
     }
     stateOutputs.add(blocked);
@@ -691,16 +923,17 @@ public final class GraphBuilder implements AutoCloseable {
   /** Output {@code index} of the multi-output symbol {@code s}, as a symbol of its own. */
   private Sym output(Sym s, int index) {
     PointerByReference ref = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolGetOutput(((SymNode) s).handle(), index, ref),
+    Mx.check(
+        Mx.api().MXSymbolGetOutput(((SymNode) s).handle(), index, ref),
         "MXSymbolGetOutput(" + s.name() + ", " + index + ")");
     handles.add(ref.getValue());
     return new SymNode(s.name() + "_output" + index, ref.getValue());
   }
 
   /**
-   * Freezes every parameter of the node declared at {@code src} (a {@code @Frozen} node): the
-   * graph reports them through {@link Graph#isFrozen}, executors bind them without gradients
-   * and updates skip them. Call it before or after the node's layer method.
+   * Freezes every parameter of the node declared at {@code src} (a {@code @Frozen} node): the graph
+   * reports them through {@link Graph#isFrozen}, executors bind them without gradients and updates
+   * skip them. Call it before or after the node's layer method.
    */
   public void freeze(NodeSource src) {
     checkOpen();
@@ -708,10 +941,10 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   /**
-   * Groups {@code outputs} into the model's symbol and returns the finished graph; MXNet's
-   * shape inference runs once here (with every {@code BATCH} set to 1) to learn the parameter
-   * shapes, so a shape error that the compiler could not see surfaces now, before any binding,
-   * naming its node.
+   * Groups {@code outputs} into the model's symbol and returns the finished graph; MXNet's shape
+   * inference runs once here (with every {@code BATCH} set to 1) to learn the parameter shapes, so
+   * a shape error that the compiler could not see surfaces now, before any binding, naming its
+   * node.
    */
   public Graph build(List<Sym> outputs) {
     if (built) {
@@ -736,8 +969,8 @@ public final class GraphBuilder implements AutoCloseable {
       List<String> auxNames = listAuxiliaryStates(group);
       SourceMap sourceMap = new SourceMap(model, sources);
       Map<String, Shape> auxShapes = new LinkedHashMap<>();
-      Map<String, Shape> shapes = inferArgumentShapes(group, arguments, sourceMap, auxNames,
-          auxShapes);
+      Map<String, Shape> shapes =
+          inferArgumentShapes(group, arguments, sourceMap, auxNames, auxShapes);
       List<ParamSpec> params = new ArrayList<>();
       Set<String> frozen = new HashSet<>();
       for (String arg : arguments) {
@@ -753,15 +986,30 @@ public final class GraphBuilder implements AutoCloseable {
       for (String aux : auxNames) {
         AuxSpec.Kind kind = auxKinds.get(aux);
         if (kind == null) {
-          throw new IllegalStateException(model + ": MXNet lists auxiliary state '" + aux
-              + "', which no Kiln layer made");
+          throw new IllegalStateException(
+              model + ": MXNet lists auxiliary state '" + aux + "', which no Kiln layer made");
         }
         auxStates.add(new AuxSpec(aux, auxShapes.get(aux), auxNodes.get(aux), kind));
       }
       boolean unrolled = !unrolledCells.isEmpty();
-      Graph graph = new Graph(model, group, inputs, outputNames, params, labels, arguments,
-          sourceMap, auxStates, frozen, reshapes, states, rnnLayouts, unrolled ? steps : 0,
-          unrolledCells, unrolled ? rebuild : null);
+      Graph graph =
+          new Graph(
+              model,
+              group,
+              inputs,
+              outputNames,
+              params,
+              labels,
+              arguments,
+              sourceMap,
+              auxStates,
+              frozen,
+              reshapes,
+              states,
+              rnnLayouts,
+              unrolled ? steps : 0,
+              unrolledCells,
+              unrolled ? rebuild : null);
       group = null;
       return graph;
     } finally {
@@ -772,14 +1020,21 @@ public final class GraphBuilder implements AutoCloseable {
     }
   }
 
-  private Map<String, Shape> inferArgumentShapes(Pointer symbol, List<String> arguments,
-      SourceMap sourceMap, List<String> auxNames, Map<String, Shape> auxShapes) {
+  private Map<String, Shape> inferArgumentShapes(
+      Pointer symbol,
+      List<String> arguments,
+      SourceMap sourceMap,
+      List<String> auxNames,
+      Map<String, Shape> auxShapes) {
     // Every BATCH is 1 here, and so is every STEPS unless cells are unrolled over a number of
     // steps; labels are left for MXNet to infer from what they are compared with.
     Map<String, int[]> known = new LinkedHashMap<>();
     for (InputSpec in : inputs) {
-      known.put(in.name(), Arrays.stream(in.shape().dims())
-          .map(d -> d == Shape.STEPS && steps > 0 ? steps : d < 0 ? 1 : d).toArray());
+      known.put(
+          in.name(),
+          Arrays.stream(in.shape().dims())
+              .map(d -> d == Shape.STEPS && steps > 0 ? steps : d < 0 ? 1 : d)
+              .toArray());
     }
     knownShapes.forEach((name, shape) -> known.put(name, shape.dims()));
     ShapeInference inferred;
@@ -790,30 +1045,28 @@ public final class GraphBuilder implements AutoCloseable {
     }
     Map<String, Shape> shapes = new LinkedHashMap<>();
     for (int i = 0; i < inferred.arguments().length; i++) {
-      shapes.put(arguments.get(i), complete(inferred.arguments()[i], "argument",
-          arguments.get(i)));
+      shapes.put(arguments.get(i), complete(inferred.arguments()[i], "argument", arguments.get(i)));
     }
     for (int i = 0; i < inferred.auxiliary().length; i++) {
-      auxShapes.put(auxNames.get(i), complete(inferred.auxiliary()[i], "auxiliary state",
-          auxNames.get(i)));
+      auxShapes.put(
+          auxNames.get(i), complete(inferred.auxiliary()[i], "auxiliary state", auxNames.get(i)));
     }
     return shapes;
   }
 
   private Shape complete(int[] dims, String what, String name) {
     if (dims.length == 0 || Arrays.stream(dims).anyMatch(d -> d <= 0)) {
-      throw new ModelException(null, model + ": MXNet could not infer the shape of " + what
-          + " '" + name + "'", null);
+      throw new ModelException(
+          null, model + ": MXNet could not infer the shape of " + what + " '" + name + "'", null);
     }
     return Shape.of(dims);
   }
 
-
   private static List<String> listAuxiliaryStates(Pointer symbol) {
     IntByReference size = new IntByReference();
     PointerByReference names = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolListAuxiliaryStates(symbol, size, names),
-        "MXSymbolListAuxiliaryStates");
+    Mx.check(
+        Mx.api().MXSymbolListAuxiliaryStates(symbol, size, names), "MXSymbolListAuxiliaryStates");
     return List.of(Mx.strings(names, size.getValue()));
   }
 
@@ -825,8 +1078,13 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   private Sym activate(NodeSource src, Sym x, Act activation) {
-    return op(src, "Activation", src.node() + "_" + activation.mxnetName(),
-        attrs("act_type", activation.mxnetName()), List.of("data"), List.of(x));
+    return op(
+        src,
+        "Activation",
+        src.node() + "_" + activation.mxnetName(),
+        attrs("act_type", activation.mxnetName()),
+        List.of("data"),
+        List.of(x));
   }
 
   private Sym param(String node, String role, ParamSpec.Kind kind) {
@@ -845,8 +1103,8 @@ public final class GraphBuilder implements AutoCloseable {
 
   /** {@code (5,5)}: an MXNet tuple attribute. */
   private static String tuple(int[] values) {
-    String inner = Arrays.stream(values).mapToObj(Integer::toString)
-        .collect(Collectors.joining(","));
+    String inner =
+        Arrays.stream(values).mapToObj(Integer::toString).collect(Collectors.joining(","));
     return "(" + inner + (values.length == 1 ? ",)" : ")");
   }
 
@@ -859,17 +1117,18 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   /**
-   * Creates operator {@code op} named {@code name} with {@code attrs} and composes it over
-   * {@code args} (by keyword when {@code keys} is given, else by position).
+   * Creates operator {@code op} named {@code name} with {@code attrs} and composes it over {@code
+   * args} (by keyword when {@code keys} is given, else by position).
    */
-  private Sym op(NodeSource src, String op, String name, String[][] attrs, List<String> keys,
-      List<Sym> args) {
+  private Sym op(
+      NodeSource src, String op, String name, String[][] attrs, List<String> keys, List<Sym> args) {
     checkOpen();
     sources.put(name, src);
     PointerByReference ref = new PointerByReference();
     try {
-      Mx.check(Mx.api().MXSymbolCreateAtomicSymbol(Mx.op(op), attrs[0].length, attrs[0],
-          attrs[1], ref), "MXSymbolCreateAtomicSymbol(" + op + ")");
+      Mx.check(
+          Mx.api().MXSymbolCreateAtomicSymbol(Mx.op(op), attrs[0].length, attrs[0], attrs[1], ref),
+          "MXSymbolCreateAtomicSymbol(" + op + ")");
       Pointer handle = ref.getValue();
       handles.add(handle);
       Pointer[] argHandles = new Pointer[args.size()];
@@ -877,7 +1136,8 @@ public final class GraphBuilder implements AutoCloseable {
         argHandles[i] = ((SymNode) args.get(i)).handle();
       }
       String[] keyArray = keys == null ? null : keys.toArray(new String[0]);
-      Mx.check(Mx.api().MXSymbolCompose(handle, name, argHandles.length, keyArray, argHandles),
+      Mx.check(
+          Mx.api().MXSymbolCompose(handle, name, argHandles.length, keyArray, argHandles),
           "MXSymbolCompose(" + name + ")");
       return new SymNode(name, handle);
     } catch (MxException e) {
@@ -905,8 +1165,8 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   /**
-   * Frees every symbol handle the builder still owns: all of them when the graph was never
-   * built (a node method threw), none after {@link #build}. Idempotent.
+   * Frees every symbol handle the builder still owns: all of them when the graph was never built (a
+   * node method threw), none after {@link #build}. Idempotent.
    */
   @Override
   public void close() {

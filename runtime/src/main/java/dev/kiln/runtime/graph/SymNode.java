@@ -43,8 +43,11 @@ final class SymNode implements Sym {
 
   private GraphBuilder.Trace trace() {
     if (trace == null) {
-      throw new IllegalStateException("Sym operations are only available inside a custom "
-          + "@Layer's forward pass; " + name + " is the output of a built-in node");
+      throw new IllegalStateException(
+          "Sym operations are only available inside a custom "
+              + "@Layer's forward pass; "
+              + name
+              + " is the output of a built-in node");
     }
     return trace;
   }
@@ -84,8 +87,7 @@ final class SymNode implements Sym {
     if (act == Act.NONE) {
       return this;
     }
-    return trace().unary("Activation", act.mxnetName(), this, shape, "act_type",
-        act.mxnetName());
+    return trace().unary("Activation", act.mxnetName(), this, shape, "act_type", act.mxnetName());
   }
 
   @Override
@@ -110,8 +112,8 @@ final class SymNode implements Sym {
 
   private SymNode node(Sym other) {
     if (!(other instanceof SymNode s) || s.trace != trace) {
-      throw new IllegalArgumentException("operand " + other.name() + " does not belong to the "
-          + "forward pass being traced");
+      throw new IllegalArgumentException(
+          "operand " + other.name() + " does not belong to the " + "forward pass being traced");
     }
     return s;
   }

@@ -103,8 +103,8 @@ class CellStepsTest {
         for (int j = 0; j < HIDDEN; j++) {
           double r = sigmoid(dot(x, at, IN, wxr, j) + dot(h, 0, HIDDEN, whr, j) + br[j]);
           double z = sigmoid(dot(x, at, IN, wxz, j) + dot(h, 0, HIDDEN, whz, j) + bz[j]);
-          double n = Math.tanh(dot(x, at, IN, wxn, j) + bxn[j]
-              + r * (dot(h, 0, HIDDEN, whn, j) + bhn[j]));
+          double n =
+              Math.tanh(dot(x, at, IN, wxn, j) + bxn[j] + r * (dot(h, 0, HIDDEN, whn, j) + bhn[j]));
           next[j] = (float) (n + z * (h[j] - n));
         }
         h = next;
@@ -119,12 +119,13 @@ class CellStepsTest {
   }
 
   /** One Adam step on the mean squared error at {@code steps} steps; returns the loss. */
-  private static double trainStep(AnyStepsGruModel m, NDManager nd, Adam adam, int batch,
-      int steps, int offset) {
+  private static double trainStep(
+      AnyStepsGruModel m, NDManager nd, Adam adam, int batch, int steps, int offset) {
     float[] target = targets(batch, steps, offset);
     m.setTraining(true);
-    float[] y = m.forward(nd.create(series(batch, steps, offset), new Shape(batch, steps, IN)))
-        .toFloatArray();
+    float[] y =
+        m.forward(nd.create(series(batch, steps, offset), new Shape(batch, steps, IN)))
+            .toFloatArray();
     float[] head = new float[y.length];
     double loss = 0;
     for (int i = 0; i < y.length; i++) {
@@ -147,7 +148,8 @@ class CellStepsTest {
   @Test
   void trainedOnTenStepsItRunsTwentyFiveWithTheSameWeights() {
     try (AnyStepsGruModel m = AnyStepsGruModel.create(Init.xavier(), 7);
-        Adam adam = new Adam(0.02f); NDManager nd = NDManager.newBaseManager()) {
+        Adam adam = new Adam(0.02f);
+        NDManager nd = NDManager.newBaseManager()) {
       double first = 0;
       double last = 0;
       for (int step = 0; step < 30; step++) {
@@ -181,8 +183,13 @@ class CellStepsTest {
     try (AnyStepsGruModel m = AnyStepsGruModel.create(Init.normal(0.5f), 5);
         NDManager nd = NDManager.newBaseManager()) {
       Random r = new Random(6);
-      for (Parameter b : new Parameter[] {m.params().statesBr(), m.params().statesBz(),
-          m.params().statesBxn(), m.params().statesBhn()}) {
+      for (Parameter b :
+          new Parameter[] {
+            m.params().statesBr(),
+            m.params().statesBz(),
+            m.params().statesBxn(),
+            m.params().statesBhn()
+          }) {
         float[] v = new float[HIDDEN];
         for (int i = 0; i < v.length; i++) {
           v[i] = (float) (r.nextGaussian() * 0.3);
@@ -191,8 +198,7 @@ class CellStepsTest {
       }
       int params = 140 + HIDDEN + 1;
       for (int steps : new int[] {3, 8}) {
-        int n = new GradientCheck(m.runtime(), nd, new long[][] {{2, steps, IN}}, 13 + steps)
-            .run();
+        int n = new GradientCheck(m.runtime(), nd, new long[][] {{2, steps, IN}}, 13 + steps).run();
         assertEquals(params + 2 * steps * IN, n, steps + " steps");
         m.runtime().zeroGradients();
       }
@@ -203,7 +209,8 @@ class CellStepsTest {
   @Test
   void gradientsOfTwoLengthsAddUpAndOneAdamStateServesBoth() {
     try (AnyStepsGruModel m = AnyStepsGruModel.create(Init.xavier(), 3);
-        Adam adam = new Adam(0.01f); NDManager nd = NDManager.newBaseManager()) {
+        Adam adam = new Adam(0.01f);
+        NDManager nd = NDManager.newBaseManager()) {
       Parameter whn = m.params().statesWhn();
       // The gradient of a ten-step and of a 25-step batch, each alone, then both before one update.
       float[][] alone = new float[2][];
@@ -235,12 +242,17 @@ class CellStepsTest {
       for (int j = 0; j < w0.length; j++) {
         double mom1 = (1 - b1) * g1[j];
         double var1 = (1 - b2) * g1[j] * g1[j];
-        double w1 = w0[j] - 0.01 * Math.sqrt(1 - b2) / (1 - b1) * mom1
-            / (Math.sqrt(var1) + adam.epsilon());
+        double w1 =
+            w0[j] - 0.01 * Math.sqrt(1 - b2) / (1 - b1) * mom1 / (Math.sqrt(var1) + adam.epsilon());
         double mom2 = b1 * mom1 + (1 - b1) * g2[j];
         double var2 = b2 * var1 + (1 - b2) * g2[j] * g2[j];
-        double w2 = w1 - 0.01 * Math.sqrt(1 - b2 * b2) / (1 - b1 * b1) * mom2
-            / (Math.sqrt(var2) + adam.epsilon());
+        double w2 =
+            w1
+                - 0.01
+                    * Math.sqrt(1 - b2 * b2)
+                    / (1 - b1 * b1)
+                    * mom2
+                    / (Math.sqrt(var2) + adam.epsilon());
         assertEquals(w2, actual[j], 1e-5, "states_whn[" + j + "] after steps at 10 and 25");
       }
       assertEquals(2, adam.stepCount());
@@ -262,7 +274,8 @@ class CellStepsTest {
   @Test
   void aCheckpointSavedAfterTrainingAtOneLengthLoadsAndRunsAtAnother() throws IOException {
     try (AnyStepsGruModel m = AnyStepsGruModel.create(Init.xavier(), 4);
-        Adam adam = new Adam(0.02f); NDManager nd = NDManager.newBaseManager()) {
+        Adam adam = new Adam(0.02f);
+        NDManager nd = NDManager.newBaseManager()) {
       for (int step = 0; step < 5; step++) {
         trainStep(m, nd, adam, 4, 10, step);
       }
@@ -277,13 +290,13 @@ class CellStepsTest {
       try (AnyStepsGruModel back = AnyStepsGruModel.load(prefix)) {
         assertArrayEquals(m.params().statesWhz().get(), back.params().statesWhz().get(), 0f);
         assertArrayEquals(expected, back.forward(x).toFloatArray(), 0f);
-        assertArrayEquals(reference(back, series(2, 25, 3), 2, 25),
-            back.forward(x).toFloatArray(), 1e-5f);
+        assertArrayEquals(
+            reference(back, series(2, 25, 3), 2, 25), back.forward(x).toFloatArray(), 1e-5f);
         // Loaded into a model that has run at 25 steps: compared with its 10-step graph.
         back.runtime().loadParams(prefix);
         // A model of another architecture (the cell over a constant 6 steps) is still refused.
-        UncheckedIOException e = assertThrows(UncheckedIOException.class,
-            () -> HandGruModel.load(prefix));
+        UncheckedIOException e =
+            assertThrows(UncheckedIOException.class, () -> HandGruModel.load(prefix));
         assertTrue(e.getMessage().contains("not this model's architecture"), e.getMessage());
       }
     }
@@ -293,7 +306,8 @@ class CellStepsTest {
   void closeFreesTheGraphsAndExecutorsOfEveryLength() {
     assertTrue(HandleCounter.enabled(), "tests run with -Dkiln.mx.countHandles=true");
     long before = HandleCounter.live();
-    try (NDManager nd = NDManager.newBaseManager(); Adam adam = new Adam(0.01f)) {
+    try (NDManager nd = NDManager.newBaseManager();
+        Adam adam = new Adam(0.01f)) {
       AnyStepsGruModel m = AnyStepsGruModel.create();
       for (int steps : new int[] {3, 10, 25}) {
         m.forward(nd.create(series(2, steps, 0), new Shape(2, steps, IN)));
@@ -318,17 +332,21 @@ class CellStepsTest {
     try (AnyStepsClassifierModel m = AnyStepsClassifierModel.create();
         NDManager nd = NDManager.newBaseManager()) {
       for (int steps : new int[] {4, 9}) {
-        float[] p = m.forward(nd.create(series(2, steps, 0), new Shape(2, steps, IN)))
-            .toFloatArray();
+        float[] p =
+            m.forward(nd.create(series(2, steps, 0), new Shape(2, steps, IN))).toFloatArray();
         assertEquals(2 * 3, p.length);
         assertEquals(1f, p[0] + p[1] + p[2], 1e-5f);
       }
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> m.classifier().trainBatch(new float[4 * 3], new int[] {0, 1, 2, 0},
-              new Adam()));
-      assertEquals("AnyStepsClassifierModel: the classifier reads examples of a fixed size, but "
-          + "input 'series' has shape [BATCH, STEPS, 3]; declare a constant number of steps, or "
-          + "train with forward and backward", e.getMessage());
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () ->
+                  m.classifier().trainBatch(new float[4 * 3], new int[] {0, 1, 2, 0}, new Adam()));
+      assertEquals(
+          "AnyStepsClassifierModel: the classifier reads examples of a fixed size, but "
+              + "input 'series' has shape [BATCH, STEPS, 3]; declare a constant number of steps, or "
+              + "train with forward and backward",
+          e.getMessage());
     }
   }
 }

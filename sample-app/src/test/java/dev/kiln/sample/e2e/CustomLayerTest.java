@@ -1,12 +1,12 @@
 package dev.kiln.sample.e2e;
 
-import dev.kiln.runtime.GradientCheck;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
+import dev.kiln.runtime.GradientCheck;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.graph.ModelException;
 import dev.kiln.sample.models.AffineOnlyModel;
@@ -27,7 +27,8 @@ class CustomLayerTest {
 
   @Test
   void affineComputesXTimesWPlusBWithWLaidOutInByOut() {
-    try (AffineOnlyModel m = AffineOnlyModel.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (AffineOnlyModel m = AffineOnlyModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
       float[] w = new float[20];
       for (int i = 0; i < 20; i++) {
         w[i] = i * 0.1f; // W[in][out] = (in * 4 + out) / 10
@@ -42,8 +43,7 @@ class CustomLayerTest {
           expected[o] += x[i] * w[i * 4 + o];
         }
       }
-      assertArrayEquals(expected, m.forward(nd.create(x, new Shape(1, 5))).toFloatArray(),
-          1e-5f);
+      assertArrayEquals(expected, m.forward(nd.create(x, new Shape(1, 5))).toFloatArray(), 1e-5f);
       assertArrayEquals(new float[4], new AffineZeroBias(m).bias(), 0f);
     }
   }
@@ -69,8 +69,9 @@ class CustomLayerTest {
   @Test
   void aShapeErrorInsideTheBodyNamesLayerNodeOperationAndShapes() {
     ModelException e = assertThrows(ModelException.class, BrokenNetModel::create);
-    assertEquals("BrokenNet.y() @BrokenLayer(out = 2): in layer BrokenLayer, mul of [BATCH, 6] "
-        + "and [6, 2] does not fit: each pair of trailing dimensions must be equal or 1",
+    assertEquals(
+        "BrokenNet.y() @BrokenLayer(out = 2): in layer BrokenLayer, mul of [BATCH, 6] "
+            + "and [6, 2] does not fit: each pair of trailing dimensions must be equal or 1",
         e.getMessage());
     assertEquals("y", e.source().node());
   }
@@ -78,7 +79,9 @@ class CustomLayerTest {
   @Test
   void aBodyThatBreaksItsOutputContractIsCaughtBeforeBinding() {
     ModelException e = assertThrows(ModelException.class, BackwardsNetModel::create);
-    assertEquals("BackwardsNet.y() @BackwardsLayer(out = 2): layer BackwardsLayer declares output "
-        + "shape [BATCH, 2] but its forward pass returned [2, BATCH]", e.getMessage());
+    assertEquals(
+        "BackwardsNet.y() @BackwardsLayer(out = 2): layer BackwardsLayer declares output "
+            + "shape [BATCH, 2] but its forward pass returned [2, BATCH]",
+        e.getMessage());
   }
 }
