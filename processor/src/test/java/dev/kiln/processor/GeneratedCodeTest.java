@@ -26,6 +26,7 @@ class GeneratedCodeTest {
           List.of("good/custom/AffineNet", "layers/Affine"),
           List.of("good/custom/GatedNet", "layers/Gated"),
           List.of("good/cells/GruNet", "layers/GruCell"),
+          List.of("good/cells/AnyStepsNet", "layers/GruCell"),
           List.of("good/heads/TwoHeads"),
           List.of("good/layers/LayerZoo"),
           List.of("good/noparams/Pools"),
@@ -144,6 +145,32 @@ class GeneratedCodeTest {
     String model = r.source("cells.GruNetModel");
     assertTrue(model.contains("public Parameter statesWhn()"), model);
     assertTrue(model.contains("custom cell GruCell, unrolled"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aCellOverStepsIsBuiltPerNumberOfStepsAndAModelWithoutOneIsNot(TestCompiler compiler) {
+    Result r = compiler.compile("good/cells/AnyStepsNet", "layers/GruCell");
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    String graph = r.source("cells.AnyStepsNetGraph");
+    assertTrue(graph.contains("STATES_SHAPE = Shape.of(BATCH, -5, 4);"), graph);
+    assertTrue(graph.contains("public static Graph build(int steps) {"), graph);
+    // The builder unrolls over the steps and the graph can build itself for any other number.
+    String flat = graph.replaceAll("\\s+", " ");
+    assertTrue(
+        flat.contains(
+            "new GraphBuilder(\"AnyStepsNet\", false, steps, " + "AnyStepsNetGraph::build)"),
+        graph);
+    assertTrue(
+        flat.contains(
+            "new GraphBuilder(\"AnyStepsNet\", true, steps, "
+                + "AnyStepsNetGraph::buildClassifier)"),
+        graph);
+    assertTrue(graph.contains("return build(1);"), graph);
+    // Over a constant number of steps, one graph: no build(int).
+    String constant =
+        compiler.compile("good/cells/GruNet", "layers/GruCell").source("cells.GruNetGraph");
+    assertTrue(!constant.contains("build(int steps)") && !constant.contains(", steps,"), constant);
   }
 
   @ParameterizedTest(name = "[{0}]")

@@ -102,50 +102,58 @@ final class GraphWriter {
             .addParameter(Names.GRAPH_BUILDER, "builder")
             .addStatement("this.builder = builder")
             .build());
-    t.addMethod(
-        MethodSpec.methodBuilder("build")
-            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-            .returns(Names.GRAPH)
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "Builds a new graph of {@code "
-                            + m.name()
-                            + "}; the caller owns it and must close it.")
-                    .build())
-            .beginControlFlow(
-                "try ($T builder = new $T($S))", Names.GRAPH_BUILDER, Names.GRAPH_BUILDER, m.name())
-            .addStatement("return build(builder)")
-            .endControlFlow()
-            .build());
-    if (m.classifierHead() != null) {
-      String head = m.classifierHead().name();
+    List<String> stepCells = m.cellsOverSteps();
+    if (stepCells.isEmpty()) {
       t.addMethod(
-          MethodSpec.methodBuilder("buildClassifier")
+          MethodSpec.methodBuilder("build")
               .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
               .returns(Names.GRAPH)
               .addJavadoc(
                   "$L",
                   Javadoc.member()
                       .paragraph(
-                          "Builds the graph for classifier "
-                              + "training: node {@code "
-                              + head
-                              + "} becomes MXNet's {@code SoftmaxOutput} with "
-                              + "label variable {@code "
-                              + head
-                              + "_label}. The caller owns the graph and must "
-                              + "close it.")
+                          "Builds a new graph of {@code "
+                              + m.name()
+                              + "}; the caller owns it and must close it.")
                       .build())
               .beginControlFlow(
-                  "try ($T builder = new $T($S, true))",
+                  "try ($T builder = new $T($S))",
                   Names.GRAPH_BUILDER,
                   Names.GRAPH_BUILDER,
                   m.name())
               .addStatement("return build(builder)")
               .endControlFlow()
               .build());
+    } else {
+      addUnrolledBuilds(t, "build", "", stepCells);
+    }
+    if (m.classifierHead() != null) {
+      String head = m.classifierHead().name();
+      String what =
+          "Builds the graph for classifier training: node {@code "
+              + head
+              + "} becomes "
+              + "MXNet's {@code SoftmaxOutput} with label variable {@code "
+              + head
+              + "_label}. The "
+              + "caller owns the graph and must close it.";
+      if (stepCells.isEmpty()) {
+        t.addMethod(
+            MethodSpec.methodBuilder("buildClassifier")
+                .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                .returns(Names.GRAPH)
+                .addJavadoc("$L", Javadoc.member().paragraph(what).build())
+                .beginControlFlow(
+                    "try ($T builder = new $T($S, true))",
+                    Names.GRAPH_BUILDER,
+                    Names.GRAPH_BUILDER,
+                    m.name())
+                .addStatement("return build(builder)")
+                .endControlFlow()
+                .build());
+      } else {
+        addUnrolledBuilds(t, "buildClassifier", what + " ", stepCells);
+      }
     }
     t.addMethod(build());
     for (CheckedNode n : m.nodes()) {
@@ -156,6 +164,73 @@ final class GraphWriter {
         .skipJavaLangImports(true)
         .indent("  ")
         .build();
+  }
+
+  /**
+   * {@code name()} and {@code name(int steps)} for a model whose cells {@code cells} read {@code
+   * STEPS} steps: the graph for one number of steps, which knows how to build itself for any other
+   * (the builder is given the steps and {@code name(int)}); {@code prefix} opens their
+   * documentation.
+   */
+  private void addUnrolledBuilds(
+      TypeSpec.Builder t, String name, String prefix, List<String> cells) {
+    boolean classifier = name.equals("buildClassifier");
+    String nodes =
+        cells.size() == 1
+            ? "the recurrent cell of node {@code " + cells.get(0) + "}"
+            : "the recurrent cells of nodes {@code " + String.join("}, {@code ", cells) + "}";
+    t.addMethod(
+        MethodSpec.methodBuilder(name)
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(Names.GRAPH)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        (prefix.isEmpty()
+                                ? "Builds a new graph of "
+                                    + "{@code "
+                                    + m.name()
+                                    + "}; the caller owns it and must close it. "
+                                : prefix)
+                            + "It is unrolled over one step, and executors bound for other numbers of steps "
+                            + "unroll graphs of their own from it, all over the same parameters.")
+                    .build())
+            .addStatement("return $N(1)", name)
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder(name)
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(Names.GRAPH)
+            .addParameter(int.class, "steps")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        (prefix.isEmpty()
+                            ? "Builds a new graph of "
+                                + "{@code "
+                                + m.name()
+                                + "} for inputs of {@code steps} steps: "
+                                + nodes
+                                + " unrolled over them. The caller owns it and must close it."
+                            : prefix
+                                + "Inputs have {@code steps} steps: "
+                                + nodes
+                                + " unrolled over them."))
+                    .param("steps", "the number of steps, at least 1")
+                    .build())
+            .beginControlFlow(
+                "try ($T builder = new $T($S, $L,$Wsteps, $T::$N))",
+                Names.GRAPH_BUILDER,
+                Names.GRAPH_BUILDER,
+                m.name(),
+                classifier,
+                names.graph,
+                name)
+            .addStatement("return build(builder)")
+            .endControlFlow()
+            .build());
   }
 
   private static String shapeDoc(CheckedNode n) {
@@ -250,10 +325,13 @@ final class GraphWriter {
     if (s.layer() instanceof LayerSpec.Custom c && c.cell()) {
       output =
           "a recurrent cell unrolled over "
-              + n.shape().dim(1)
-              + " steps, declared output "
+              + (n.shape().dim(1) == TShape.STEPS
+                  ? "the STEPS an executor is bound for"
+                  : n.shape().dim(1) + " steps")
+              + ", declared output "
               + shape
-              + " (every step's state), against which each traced step is checked";
+              + " (every step's state), against which each traced "
+              + "step is checked";
     } else if (s.layer().tracedAtBuild()) {
       output = "declared output " + shape + ", against which the traced forward body is checked";
     } else {

@@ -76,7 +76,13 @@ final class ModelWriter {
             .paragraph("The trainable {@link " + m.name() + "} model on MXNet.")
             .paragraph(
                 "Executors are bound per set of input shapes on first use and cached; all of "
-                    + "them share one set of parameter and gradient arrays. Gradients add up over "
+                    + "them share one set of parameter and gradient arrays. "
+                    + (!m.cellsOverSteps().isEmpty()
+                        ? "Its recurrent cell reads {@code STEPS} steps: the first "
+                            + "executor of a new number of steps also unrolls a graph of its own for it, "
+                            + "kept for that length, over the same parameters. "
+                        : "")
+                    + "Gradients add up over "
                     + "{@link #backward} calls until {@link #update(float)} applies and zeroes them. "
                     + "{@link #close()} frees every native handle.")
             .paragraph(
