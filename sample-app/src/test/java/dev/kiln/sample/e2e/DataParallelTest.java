@@ -67,6 +67,26 @@ class DataParallelTest {
   }
 
   @Test
+  void aStagedBatchRunsOnlyOnTheClassifierThatStagedItAndGivesTheSameGradient() {
+    Random r = new Random(4);
+    float[] x = random(r, 8 * 784);
+    int[] y = {0, 1, 2, 3, 4, 5, 6, 7};
+    try (FashionMlpModel staged = FashionMlpModel.create(Init.xavier(), 9);
+        FashionMlpModel direct = FashionMlpModel.create(Init.xavier(), 9)) {
+      Classifier.Staged batch = staged.classifier().stage(x, y);
+      IllegalArgumentException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class, () -> direct.classifier().computeGradients(batch));
+      assertTrue(e.getMessage().contains("staged by another classifier"), e.getMessage());
+      Classifier.Result a = staged.classifier().computeGradients(batch).score();
+      Classifier.Result b = direct.classifier().computeGradients(x, y).score();
+      assertEquals(b.lossSum(), a.lossSum(), 0.0);
+      assertArrayEquals(
+          direct.params().hiddenWeight().grad(), staged.params().hiddenWeight().grad(), 0f);
+    }
+  }
+
+  @Test
   void fitOnTwoContextsEqualsFitOnOne() {
     Dataset train = ClassifierFitTest.blobs(300, 2);
     Dataset test = ClassifierFitTest.blobs(100, 3);
