@@ -1,7 +1,5 @@
 package dev.kiln.runtime.mxnet;
 
-import ai.djl.engine.Engine;
-import ai.djl.mxnet.jna.LibUtils;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
@@ -15,12 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * Kiln's door to libmxnet: loads the library once, checks return codes and turns failures into
  * {@link MxException}s carrying MXNet's own text.
  *
- * <p>Loading goes through DJL's MXNet engine, which extracts the {@code libmxnet.so} bundled in
- * {@code mxnet-native-mkl} (no network when {@code ai.djl.offline=true}). Starting that engine
- * switches MXNet to NumPy shape semantics for the whole process; Kiln starts it deliberately,
- * always, so that its behaviour does not depend on whether the user touched DJL first. Kiln only
- * ever passes complete shapes and uses the {@code Ex} shape calls, which read the same in both
- * modes.
+ * <p>Kiln loads the {@code libmxnet.so} bundled in {@code mxnet-native-mkl} where DJL extracts it
+ * ({@link NativeLibrary}), without starting DJL's engine, which would first detect the platform,
+ * probe for CUDA and load DJL's own interface to the library (about 300 ms of start-up). It then
+ * switches MXNet to NumPy shape semantics for the whole process, as DJL's engine does when it
+ * starts, so that Kiln behaves the same whether or not the program also uses DJL. Kiln only ever
+ * passes complete shapes and uses the {@code Ex} shape calls, which read the same in both modes.
  *
  * <p>MXNet's engine threads take their OpenMP thread count from {@code OMP_NUM_THREADS} when the
  * library loads (without it: half the cores); nothing a process can call afterwards changes it, so
@@ -51,11 +49,13 @@ public final class Mx {
       System.setProperty("OPT_OUT_TRACKING", "true");
     }
     quietDefaults();
-    Engine.getEngine("MXNet");
-    MxApi api = Native.load(LibUtils.getLibName(), MxApi.class);
+    MxApi api = Native.load(NativeLibrary.path(), MxApi.class);
     if (HandleCounter.enabled()) {
       api = HandleCounter.wrap(api);
     }
+    // NumPy shape semantics for the whole process, as DJL's engine sets them when it starts:
+    // whether or not the program also uses DJL, MXNet reads shapes the same way.
+    check(api, api.MXSetIsNumpyShape(2, new IntByReference()), "MXSetIsNumpyShape");
     if (System.getenv("OMP_NUM_THREADS") == null) {
       check(api, api.MXSetNumOMPThreads(1), "MXSetNumOMPThreads");
     }

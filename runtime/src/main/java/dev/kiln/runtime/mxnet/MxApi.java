@@ -17,11 +17,15 @@ import java.nio.Buffer;
 public interface MxApi extends Library {
   String MXGetLastError();
 
+  int MXGetVersion(IntByReference out);
+
   int MXRandomSeed(int seed);
 
   int MXSetNumOMPThreads(int threads);
 
   int MXIsNumpyShape(IntByReference out);
+
+  int MXSetIsNumpyShape(int isNpShape, IntByReference previous);
 
   // --- operators -----------------------------------------------------------------------
 

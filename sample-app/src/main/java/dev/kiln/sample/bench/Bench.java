@@ -302,9 +302,7 @@ public final class Bench implements Callable<Integer> {
       for (String k : keys) {
         s.append(" | ")
             .append(
-                k.equals("engineMs") && impl == Impl.FLOOR
-                    ? "none"
-                    : ThroughputTable.cell(m.get(k)));
+                k.equals("engineMs") && impl != Impl.DJL ? "none" : ThroughputTable.cell(m.get(k)));
       }
       s.append(" |\n");
     }
@@ -314,10 +312,10 @@ public final class Bench implements Callable<Integer> {
         String.format(
             Locale.ROOT,
             "%nKiln − floor: %+.0f ms (medians). The floor loads "
-                + "%s with Native.load and never starts DJL's engine; Kiln (and DJL) load it through "
-                + "DJL's Engine.getEngine(\"MXNet\"), which first finds the platform and library (DJL's "
-                + "LibUtils, with its CUDA probe), loads its own JNA interface, and starts the "
-                + "engine.%n",
+                + "%s with Native.load and never starts DJL's engine; Kiln finds the same file from "
+                + "the native jar's mxnet.properties and loads it the same way; DJL starts its "
+                + "engine (Engine.getEngine(\"MXNet\")), which first finds the platform and library "
+                + "(DJL's LibUtils, with its CUDA probe) and loads its own JNA interface.%n",
             Stats.median(kiln) - Stats.median(floor),
             FloorApi.libraryPath()));
     return s.toString();
