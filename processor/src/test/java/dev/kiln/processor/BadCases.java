@@ -47,7 +47,8 @@ final class BadCases {
       // A node method whose layer annotation was forgotten.
       error("bad/MethodWithoutLayer", "Sym logits(Sym hidden)",
           "[kiln:MissingLayer] abstract method logits() is not a node: annotate it with a layer "
-              + "such as @Input or @Dense"),
+              + "such as @Input or @Dense (javac shows Kiln no annotation it cannot resolve: if "
+              + "logits() has one, the compiler's error on it is the one to fix)"),
       // @Dense and @Softmax on the same method, as if it were two layers.
       error("bad/TwoLayers", "Sym probs(Sym pixels)",
           "[kiln:SeveralLayers] probs has 2 layer annotations (@Dense, @Softmax); a node is "
@@ -183,10 +184,20 @@ final class BadCases {
       // so under javac the method looks as if it had none.
       BadCase.compilerError("bad/MisspeltLayer", "@Afine(out = 3)").with("layers/Affine")
           .butJavacAlso("[kiln:MissingLayer] abstract method y() is not a node: annotate it with "
-              + "a layer such as @Input or @Dense"),
+              + "a layer such as @Input or @Dense (javac shows Kiln no annotation it cannot "
+              + "resolve: if y() has one, the compiler's error on it is the one to fix)"),
       // A custom layer whose forward class does not exist: the error is in the layer's file.
       BadCase.compilerError("bad/MissingForwardNet", "Missing.class")
           .with("layers/MissingForward").in("layers/MissingForward"),
+      // @From(HIDEN), a misspelt string constant: javac gives processors the value "<error>",
+      // which must not be read as a wire named <error>.
+      BadCase.compilerError("bad/UnknownFromConstant", "@From(HIDEN)"),
+      // A custom layer's @Param shape naming a constant that does not exist.
+      BadCase.compilerError("bad/CustomUnknownDim", "shape = {INN}").with("layers/UnknownDim")
+          .in("layers/UnknownDim"),
+      // A custom layer's input pattern naming a constant that does not exist.
+      BadCase.compilerError("bad/CustomUnknownPattern", "input = {\"batch\", IN}")
+          .with("layers/UnknownPattern").in("layers/UnknownPattern"),
       // A custom layer from a library whose forward class is not on the class path: the
       // compiler says nothing, so Kiln does, once.
       error("bad/GoneNet", "@Gone Sym y(Sym x);",

@@ -22,7 +22,9 @@ public enum Message {
   NODE_NAME_TAKEN("NodeNameTaken",
       "two methods of %s are named %s; every node needs its own name"),
   MISSING_LAYER("MissingLayer",
-      "abstract method %s() is not a node: annotate it with a layer such as @Input or @Dense"),
+      "abstract method %s() is not a node: annotate it with a layer such as @Input or @Dense "
+          + "(javac shows Kiln no annotation it cannot resolve: if %<s() has one, the "
+          + "compiler's error on it is the one to fix)"),
   SEVERAL_LAYERS("SeveralLayers",
       "%s has %d layer annotations (%s); a node is exactly one layer, declare one node per layer"),
   NON_POSITIVE("NonPositive", "%s: %s must be positive, got %d"),
