@@ -192,6 +192,8 @@ final class BadCases {
       // @From(HIDEN), a misspelt string constant: javac gives processors the value "<error>",
       // which must not be read as a wire named <error>.
       BadCase.compilerError("bad/UnknownFromConstant", "@From(HIDEN)"),
+      // Act.RELUU, a misspelt enum constant.
+      BadCase.compilerError("bad/UnknownActivation", "Act.RELUU"),
       // A custom layer's @Param shape naming a constant that does not exist.
       BadCase.compilerError("bad/CustomUnknownDim", "shape = {INN}").with("layers/UnknownDim")
           .in("layers/UnknownDim"),
