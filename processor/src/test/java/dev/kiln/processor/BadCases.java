@@ -168,6 +168,11 @@ final class BadCases {
           "[kiln:ClassifierOutputs] classifier = true needs the softmax probs to be the only "
               + "output of ClassifierTwoOutputs, but probe also is read by no node; wire probe "
               + "into the network or remove it"),
+      // @Model(classifier = true) on a model with two inputs: classifier training feeds one.
+      error("bad/ClassifierTwoInputs", "classifier = true",
+          "[kiln:ClassifierInputs] classifier = true needs ClassifierTwoInputs to have one input "
+              + "(classifier training feeds each batch of features to it), but it has 2: pixels, "
+              + "meta; drop classifier = true and train with forward, backward and update"),
       // @Model(classifier = true) ending in a softmax over [BATCH, 20, 10].
       error("bad/ClassifierSoftmaxRank3", "classifier = true",
           "[kiln:ClassifierShape] classifier = true needs the last node of "

@@ -27,6 +27,7 @@ class GeneratedCodeTest {
       List.of("good/heads/TwoHeads"),
       List.of("good/layers/LayerZoo"),
       List.of("good/noparams/Pools"),
+      List.of("good/multi/TwoInputSoftmax"),
       List.of("good/stress/LongNamesAndWideLayers", "layers/WideAffine"));
 
   static Stream<Arguments> good() {
@@ -100,6 +101,23 @@ class GeneratedCodeTest {
     assertTrue(model.contains("public Parameter bn1MovingMean()")
         && model.contains("return runtime.auxState(\"bn1_moving_mean\");"), model);
     assertTrue(model.contains("case \"bn1_moving_mean\" -> bn1MovingMean();"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aSoftmaxModelWithSeveralInputsIsNoClassifierAndSaysWhy(TestCompiler compiler) {
+    // Classifier training feeds one batch of features: with several inputs the others would
+    // stay zero and their weights would never change.
+    Result r = compiler.compile("good/multi/TwoInputSoftmax");
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    String model = r.source("multi.TwoInputSoftmaxModel");
+    assertTrue(model.contains("public boolean isClassifier() {\n    return false;"), model);
+    String joined = model.replaceAll("\"\\s*\\+\\s*\"", "");
+    assertTrue(joined.contains("\"TwoInputSoftmaxModel is not a classifier: it has 2 inputs "
+        + "(pixels, meta), and classifier training feeds one batch of features to one input\""),
+        model);
+    assertTrue(!model.contains("runtime.classifier(") && !r.source("multi.TwoInputSoftmaxGraph")
+        .contains("classifierHead"), model);
   }
 
   @ParameterizedTest(name = "[{0}]")

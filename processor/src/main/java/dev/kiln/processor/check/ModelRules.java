@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
 /**
  * The rules of a model as a whole, once every node's shape is known: which nodes are its inputs
  * and outputs, which inputs and nodes nothing reads (warnings), and whether its last node can be
- * a classifier's head.
+ * a classifier's head (a softmax over {@code [BATCH, classes]}, the only output of a model with
+ * one input).
  */
 final class ModelRules {
   private final ModelSpec spec;
@@ -73,7 +74,16 @@ final class ModelRules {
     }
     CheckedNode classifierHead = null;
     String notClassifier = head.reason();
-    if (head.softmax() != null) {
+    if (head.softmax() != null && inputs.size() > 1) {
+      String names = inputs.stream().map(CheckedNode::name).collect(Collectors.joining(", "));
+      if (spec.classifier()) {
+        report.add(Message.CLASSIFIER_INPUTS, spec.element(), spec.mirror(), "classifier", model,
+            inputs.size(), names);
+        return null;
+      }
+      notClassifier = "it has " + inputs.size() + " inputs (" + names + "), and classifier "
+          + "training feeds one batch of features to one input";
+    } else if (head.softmax() != null) {
       CheckedNode softmax = outputs.stream().filter(o -> o.spec() == head.softmax()).findFirst()
           .orElse(null);
       CheckedNode other = outputs.stream().filter(o -> o != softmax).findFirst().orElse(null);

@@ -52,6 +52,10 @@ public enum Message {
   CLASSIFIER_OUTPUTS("ClassifierOutputs",
       "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; "
           + "wire %s into the network or remove it"),
+  CLASSIFIER_INPUTS("ClassifierInputs",
+      "classifier = true needs %s to have one input (classifier training feeds each batch of "
+          + "features to it), but it has %d: %s; drop classifier = true and train with forward, "
+          + "backward and update"),
   CLASSIFIER_SHAPE("ClassifierShape",
       "classifier = true needs the last node of %s to be a softmax over the classes of a "
           + "[BATCH, classes] tensor, but %s has shape %s and axis %d"),
