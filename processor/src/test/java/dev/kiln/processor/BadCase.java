@@ -33,9 +33,12 @@ import java.util.stream.Stream;
  * @param generated the sources that must be generated
  * @param javacAlso a Kiln error javac adds because it hides an annotation it cannot resolve
  *     from processors; null when javac gives exactly what ecj gives
+ * @param ecjWarns the beginning of a warning of ecj's own that ecj adds on the same mistake;
+ *     null when ecj gives no warning
  */
 record BadCase(String source, List<String> others, Library library, Kind kind, String message,
-    boolean prefix, String file, String line, List<String> generated, String javacAlso) {
+    boolean prefix, String file, String line, List<String> generated, String javacAlso,
+    String ecjWarns) {
 
   /** What a mistake gives. */
   enum Kind {
@@ -60,20 +63,20 @@ record BadCase(String source, List<String> others, Library library, Kind kind, S
   /** {@code source} must give the Kiln error {@code message} on the line with {@code line}. */
   static BadCase error(String source, String line, String message) {
     return new BadCase(source, List.of(), null, Kind.ERROR, message, false, source, line,
-        List.of(), null);
+        List.of(), null, null);
   }
 
   /** {@code source} must give the Kiln warning {@code message} and still be generated. */
   static BadCase warning(String source, String line, String message) {
     String model = source.replace('/', '.');
     return new BadCase(source, List.of(), null, Kind.WARNING, message, false, source, line,
-        List.of(model + "Graph", model + "Model", model + "Exec"), null);
+        List.of(model + "Graph", model + "Model", model + "Exec"), null, null);
   }
 
   /** {@code source} must give one error of the compiler's own, and none of Kiln's. */
   static BadCase compilerError(String source, String line) {
     return new BadCase(source, List.of(), null, Kind.COMPILER_ERROR, null, false, source, line,
-        List.of(), null);
+        List.of(), null, null);
   }
 
   /** This case, compiled together with {@code more}. */
@@ -81,37 +84,43 @@ record BadCase(String source, List<String> others, Library library, Kind kind, S
     List<String> all = new ArrayList<>(others);
     all.addAll(List.of(more));
     return new BadCase(source, all, library, kind, message, prefix, file, line, generated,
-        javacAlso);
+        javacAlso, ecjWarns);
   }
 
   /** This case with {@code sources} compiled to the class path first, minus {@code removed}. */
   BadCase onClassPath(String removed, String... sources) {
     return new BadCase(source, others, new Library(List.of(sources), removed), kind, message,
-        prefix, file, line, generated, javacAlso);
+        prefix, file, line, generated, javacAlso, ecjWarns);
   }
 
   /** This case with the diagnostic in resource {@code inFile} instead of the model's file. */
   BadCase in(String inFile) {
     return new BadCase(source, others, library, kind, message, prefix, inFile, line, generated,
-        javacAlso);
+        javacAlso, ecjWarns);
   }
 
   /** This case with {@code message} only the beginning of the text. */
   BadCase startingWith() {
     return new BadCase(source, others, library, kind, message, true, file, line, generated,
-        javacAlso);
+        javacAlso, ecjWarns);
   }
 
   /** This case, with {@code names} generated. */
   BadCase generating(String... names) {
     return new BadCase(source, others, library, kind, message, prefix, file, line,
-        List.of(names), javacAlso);
+        List.of(names), javacAlso, ecjWarns);
   }
 
   /** This case, with javac also giving {@code kilnError} (it hides the annotation at fault). */
   BadCase butJavacAlso(String kilnError) {
     return new BadCase(source, others, library, kind, message, prefix, file, line, generated,
-        kilnError);
+        kilnError, ecjWarns);
+  }
+
+  /** This case, with ecj also warning, in words starting {@code warning}. */
+  BadCase butEcjAlsoWarns(String warning) {
+    return new BadCase(source, others, library, kind, message, prefix, file, line, generated,
+        javacAlso, warning);
   }
 
   /** The Kiln id the case gives, or null for a compiler error. */
@@ -155,7 +164,13 @@ record BadCase(String source, List<String> others, Library library, Kind kind, S
     boolean javacHides = javacAlso != null && compiler == TestCompiler.JAVAC;
     int errors = (kind == Kind.WARNING ? 0 : 1) + (javacHides ? 1 : 0);
     assertEquals(errors, r.errors().size(), "errors:" + all);
-    assertEquals(kind == Kind.WARNING ? 1 : 0, r.warnings().size(), "warnings:" + all);
+    boolean ecjAlsoWarns = ecjWarns != null && compiler == TestCompiler.ECJ;
+    assertEquals((kind == Kind.WARNING ? 1 : 0) + (ecjAlsoWarns ? 1 : 0), r.warnings().size(),
+        "warnings:" + all);
+    if (ecjAlsoWarns) {
+      assertTrue(r.warnings().stream().anyMatch(w -> w.message().startsWith(ecjWarns)),
+          "ecj's warning:" + all);
+    }
     assertEquals(kind == Kind.WARNING, r.succeeded(), "succeeded:" + all);
     Result.Diag d = (kind == Kind.WARNING ? r.warnings() : r.errors()).stream()
         .filter(e -> !javacHides || !e.message().startsWith("[kiln:")).findFirst().orElseThrow();

@@ -49,6 +49,13 @@ final class BadCases {
           "[kiln:MissingLayer] abstract method logits() is not a node: annotate it with a layer "
               + "such as @Input or @Dense (javac shows Kiln no annotation it cannot resolve: if "
               + "logits() has one, the compiler's error on it is the one to fix)"),
+      // An input named finalize: the generated graph implements the model, so its finalize()
+      // would override Object's, whose result is void.
+      error("bad/InputNamedFinalize", "Sym finalize()",
+          "[kiln:ReservedName] InputNamedFinalize.finalize(): an input cannot be named finalize: "
+              + "InputNamedFinalizeGraph implements InputNamedFinalize, and its finalize() would "
+              + "override Object.finalize(), which returns void; rename it")
+          .butEcjAlsoWarns("The return type is incompatible with java.lang.Object.finalize()"),
       // @Dense and @Softmax on the same method, as if it were two layers.
       error("bad/TwoLayers", "Sym probs(Sym pixels)",
           "[kiln:SeveralLayers] probs has 2 layer annotations (@Dense, @Softmax); a node is "

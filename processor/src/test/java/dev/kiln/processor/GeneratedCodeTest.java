@@ -28,6 +28,8 @@ class GeneratedCodeTest {
       List.of("good/layers/LayerZoo"),
       List.of("good/noparams/Pools"),
       List.of("good/multi/TwoInputSoftmax"),
+      List.of("good/names/AwkwardNames", "layers/Named"),
+      List.of("good/names/ClassifierNamedBuild"),
       List.of("good/stress/LongNamesAndWideLayers", "layers/WideAffine"));
 
   static Stream<Arguments> good() {
@@ -101,6 +103,35 @@ class GeneratedCodeTest {
     assertTrue(model.contains("public Parameter bn1MovingMean()")
         && model.contains("return runtime.auxState(\"bn1_moving_mean\");"), model);
     assertTrue(model.contains("case \"bn1_moving_mean\" -> bn1MovingMean();"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void nodesNamedLikeGeneratedMembersCompileAndKeepTheirNames(TestCompiler compiler) {
+    // Every legal method name is a node name: the generated members it meets give way, and only
+    // where Java forbids the name itself (a record component hashCode) does the member differ.
+    Result r = compiler.compile("good/names/AwkwardNames", "layers/Named");
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    String graph = r.source("names.AwkwardNamesGraph");
+    assertTrue(graph.contains("public Sym build() {"), graph);
+    assertTrue(graph.contains("public Sym buildClassifier() {"), graph);
+    assertTrue(graph.contains("public static Graph build(GraphBuilder builder) {"), graph);
+    assertTrue(graph.contains("public Sym finalize(Sym getClass, Sym wait) {"), graph);
+    String model = r.source("names.AwkwardNamesModel");
+    assertTrue(model.contains("public record Gradients(NDArray build, NDArray buildClassifier,"),
+        model);
+    assertTrue(model.contains("NDArray clone_,"), model);
+    assertTrue(model.contains("NDArray hashCode_,"), model);
+    assertTrue(model.contains("public Parameter hashCode_() {"), model);
+    assertTrue(model.contains("public Parameter auxiliaryStates_() {"), model);
+    assertTrue(model.contains("public Parameter toString_() {"), model);
+    assertTrue(model.contains("public Parameter aBGates() {"), model);
+    assertTrue(model.contains("public RecurrentParameter aBGates_() {"), model);
+    assertTrue(r.source("names.AwkwardNamesExec").contains("public final ExecArray executor_;"));
+    Result c = compiler.compile("good/names/ClassifierNamedBuild");
+    assertTrue(c.succeeded() && c.diagnostics().isEmpty(), c.diagnostics().toString());
+    assertTrue(c.source("names.ClassifierNamedBuildGraph")
+        .contains("public Sym buildClassifier() {"));
   }
 
   @ParameterizedTest(name = "[{0}]")

@@ -19,6 +19,9 @@ public enum Message {
           + "(remove the body)"),
   NODE_RETURN_TYPE("NodeReturnType", "node %s must return Sym, not %s"),
   NODE_PARAM_TYPE("NodeParamType", "parameter %s of node %s must be a Sym, not %s"),
+  RESERVED_NAME("ReservedName",
+      "%s: an input cannot be named finalize: %s implements %s, and its finalize() would "
+          + "override Object.finalize(), which returns void; rename it"),
   NODE_NAME_TAKEN("NodeNameTaken",
       "two methods of %s are named %s; every node needs its own name"),
   MISSING_LAYER("MissingLayer",

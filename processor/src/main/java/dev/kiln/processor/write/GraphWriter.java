@@ -75,31 +75,6 @@ final class GraphWriter {
         .addParameter(Names.GRAPH_BUILDER, "builder")
         .addStatement("this.builder = builder")
         .build());
-    t.addMethod(MethodSpec.methodBuilder("build")
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .returns(Names.GRAPH)
-        .addJavadoc("$L", Javadoc.member().paragraph("Builds a new graph of {@code " + m.name()
-            + "}; the caller owns it and must close it.").build())
-        .beginControlFlow("try ($T builder = new $T($S))", Names.GRAPH_BUILDER,
-            Names.GRAPH_BUILDER, m.name())
-        .addStatement("return build(builder)")
-        .endControlFlow()
-        .build());
-    if (m.classifierHead() != null) {
-      String head = m.classifierHead().name();
-      t.addMethod(MethodSpec.methodBuilder("buildClassifier")
-          .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-          .returns(Names.GRAPH)
-          .addJavadoc("$L", Javadoc.member().paragraph("Builds the graph for classifier "
-              + "training: node {@code " + head + "} becomes MXNet's {@code SoftmaxOutput} with "
-              + "label variable {@code " + head + "_label}. The caller owns the graph and must "
-              + "close it.").build())
-          .beginControlFlow("try ($T builder = new $T($S, true))", Names.GRAPH_BUILDER,
-              Names.GRAPH_BUILDER, m.name())
-          .addStatement("return build(builder)")
-          .endControlFlow()
-          .build());
-    }
     t.addMethod(build());
     for (CheckedNode n : m.nodes()) {
       t.addMethod(nodeMethod(n));
@@ -149,12 +124,23 @@ final class GraphWriter {
     for (CheckedNode n : m.order()) {
       locals.newName(n.name(), n.name());
     }
+    // Its parameter is a GraphBuilder, which no node method takes: so whatever the nodes are
+    // called (build too), this method is not one of theirs.
+    Javadoc doc = Javadoc.member()
+        .paragraph("Builds the graph of {@code " + m.name() + "} with {@code builder}: calls "
+            + "every node method once, each after the nodes it reads, and returns the graph, "
+            + "which the caller owns and must close. The caller closes {@code builder} too.")
+        .param("builder", "a new builder for {@code " + m.name() + "}"
+            + (m.classifierHead() == null ? "" : "; with classifier training on, node {@code "
+                + m.classifierHead().name()
+                + "} becomes MXNet's {@code SoftmaxOutput} with label variable {@code "
+                + m.classifierHead().name() + "_label}"))
+        .returns("the graph");
     MethodSpec.Builder b = MethodSpec.methodBuilder("build")
-        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .returns(Names.GRAPH)
         .addParameter(Names.GRAPH_BUILDER, "builder")
-        .addJavadoc("$L", Javadoc.member()
-            .paragraph("Calls every node method once, each after the nodes it reads.").build())
+        .addJavadoc("$L", doc.build())
         .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
     for (CheckedNode n : m.order()) {
       CodeBlock.Builder args = CodeBlock.builder();
