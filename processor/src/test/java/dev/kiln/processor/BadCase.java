@@ -46,6 +46,8 @@ record BadCase(String source, List<String> others, Library library, Kind kind, S
     ERROR,
     /** One Kiln warning; the model is still generated. */
     WARNING,
+    /** One Kiln note and nothing else; the model is still generated. */
+    NOTE,
     /** One error of the compiler's own and none of Kiln's. */
     COMPILER_ERROR
   }
@@ -70,6 +72,13 @@ record BadCase(String source, List<String> others, Library library, Kind kind, S
   static BadCase warning(String source, String line, String message) {
     String model = source.replace('/', '.');
     return new BadCase(source, List.of(), null, Kind.WARNING, message, false, source, line,
+        List.of(model + "Graph", model + "Model", model + "Exec"), null, null);
+  }
+
+  /** {@code source} must give the Kiln note {@code message} alone and still be generated. */
+  static BadCase note(String source, String line, String message) {
+    String model = source.replace('/', '.');
+    return new BadCase(source, List.of(), null, Kind.NOTE, message, false, source, line,
         List.of(model + "Graph", model + "Model", model + "Exec"), null, null);
   }
 
@@ -162,7 +171,8 @@ record BadCase(String source, List<String> others, Library library, Kind kind, S
     String all = "\n" + String.join("\n", r.diagnostics().stream().map(Object::toString)
         .toList());
     boolean javacHides = javacAlso != null && compiler == TestCompiler.JAVAC;
-    int errors = (kind == Kind.WARNING ? 0 : 1) + (javacHides ? 1 : 0);
+    boolean generates = kind == Kind.WARNING || kind == Kind.NOTE;
+    int errors = (generates ? 0 : 1) + (javacHides ? 1 : 0);
     assertEquals(errors, r.errors().size(), "errors:" + all);
     boolean ecjAlsoWarns = ecjWarns != null && compiler == TestCompiler.ECJ;
     assertEquals((kind == Kind.WARNING ? 1 : 0) + (ecjAlsoWarns ? 1 : 0), r.warnings().size(),
@@ -171,8 +181,14 @@ record BadCase(String source, List<String> others, Library library, Kind kind, S
       assertTrue(r.warnings().stream().anyMatch(w -> w.message().startsWith(ecjWarns)),
           "ecj's warning:" + all);
     }
-    assertEquals(kind == Kind.WARNING, r.succeeded(), "succeeded:" + all);
-    Result.Diag d = (kind == Kind.WARNING ? r.warnings() : r.errors()).stream()
+    assertEquals(generates, r.succeeded(), "succeeded:" + all);
+    assertEquals(kind == Kind.NOTE ? 1 : 0, r.notes().size(), "notes:" + all);
+    List<Result.Diag> kindOf = switch (kind) {
+      case WARNING -> r.warnings();
+      case NOTE -> r.notes();
+      default -> r.errors();
+    };
+    Result.Diag d = kindOf.stream()
         .filter(e -> !javacHides || !e.message().startsWith("[kiln:")).findFirst().orElseThrow();
     if (kind == Kind.COMPILER_ERROR) {
       assertFalse(d.message().contains("[kiln:"), "the compiler's own error:" + all);

@@ -232,6 +232,21 @@ final class BadCases {
           "[kiln:UnusedNode] node forgotten of UnusedNode is read by no node and so becomes an "
               + "extra output; wire a node to it, or mark it @Output if it is meant as one"),
 
+      // --- Notes: the model is still generated ---
+
+      // A custom layer whose body does not fit its parameters (a vector weight where a matrix
+      // was meant): the compiler cannot see the body, so the note says where it is checked and
+      // with which shapes.
+      BadCase.note("good/custom/VectorWeightNet", "@VectorWeight(out = 10)",
+          "[kiln:CustomBodyAtBuild] VectorWeightNet.scores(): the forward body of @VectorWeight "
+              + "(VectorWeight.Forward.apply) is traced when the graph is built, in create() and "
+              + "load(), not checked by the compiler: it reads [BATCH, 784] from pixels, with "
+              + "parameters scores_weight [784] and scores_bias [10], and must return [BATCH, "
+              + "10]")
+          .with("layers/VectorWeight")
+          .generating("custom.VectorWeightNetGraph", "custom.VectorWeightNetModel",
+              "custom.VectorWeightNetExec"),
+
       // --- Failures inside the processor ---
 
       // A class of the user's named like a generated one, so the Filer throws: one error on

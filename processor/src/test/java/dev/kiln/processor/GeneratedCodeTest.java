@@ -41,7 +41,7 @@ class GeneratedCodeTest {
   @MethodSource("good")
   void everyGeneratedLineFitsInOneHundredColumns(TestCompiler compiler, List<String> sources) {
     Result r = compiler.compile(sources.toArray(String[]::new));
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     assertEquals(3, r.generated().size());
     List<String> tooLong = new ArrayList<>();
     for (Map.Entry<String, String> file : r.generated().entrySet()) {
@@ -60,7 +60,7 @@ class GeneratedCodeTest {
   @EnumSource(TestCompiler.class)
   void everyLayerIsEmittedWithItsInferredShapes(TestCompiler compiler) {
     Result r = compiler.compile("good/layers/LayerZoo");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("good.layers.LayerZooGraph");
     String[] expected = {
       "IMAGE_SHAPE = Shape.of(BATCH, 1, 28, 28);",
@@ -111,7 +111,7 @@ class GeneratedCodeTest {
     // Every legal method name is a node name: the generated members it meets give way, and only
     // where Java forbids the name itself (a record component hashCode) does the member differ.
     Result r = compiler.compile("good/names/AwkwardNames", "layers/Named");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("names.AwkwardNamesGraph");
     assertTrue(graph.contains("public Sym build() {"), graph);
     assertTrue(graph.contains("public Sym buildClassifier() {"), graph);
@@ -129,7 +129,7 @@ class GeneratedCodeTest {
     assertTrue(model.contains("public RecurrentParameter aBGates_() {"), model);
     assertTrue(r.source("names.AwkwardNamesExec").contains("public final ExecArray executor_;"));
     Result c = compiler.compile("good/names/ClassifierNamedBuild");
-    assertTrue(c.succeeded() && c.diagnostics().isEmpty(), c.diagnostics().toString());
+    assertTrue(c.clean(), c.diagnostics().toString());
     assertTrue(c.source("names.ClassifierNamedBuildGraph")
         .contains("public Sym buildClassifier() {"));
   }
@@ -140,7 +140,7 @@ class GeneratedCodeTest {
     // Classifier training feeds one batch of features: with several inputs the others would
     // stay zero and their weights would never change.
     Result r = compiler.compile("good/multi/TwoInputSoftmax");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     String model = r.source("multi.TwoInputSoftmaxModel");
     assertTrue(model.contains("public boolean isClassifier() {\n    return false;"), model);
     String joined = model.replaceAll("\"\\s*\\+\\s*\"", "");
@@ -155,7 +155,7 @@ class GeneratedCodeTest {
   @EnumSource(TestCompiler.class)
   void aCustomLayerIsUsedLikeABuiltInAndItsShapesAreInferred(TestCompiler compiler) {
     Result r = compiler.compile("good/custom/AffineNet", "layers/Affine");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("custom.AffineNetGraph");
     assertTrue(graph.contains("SCORES_WEIGHT_SHAPE = Shape.of(784, 10)"), graph);
     assertTrue(graph.contains("SCORES_BIAS_SHAPE = Shape.of(10)"), graph);
@@ -171,7 +171,7 @@ class GeneratedCodeTest {
   void customParametersAreNamedInSnakeCaseLikeBuiltInOnes(TestCompiler compiler) {
     // Parameter gateWeight of node gated is MXNet's gated_gate_weight, as in moving_mean.
     Result r = compiler.compile("good/custom/GatedNet", "layers/Gated");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("custom.GatedNetGraph");
     assertTrue(graph.contains("GATED_GATE_WEIGHT_SHAPE = Shape.of(3);"), graph);
     assertTrue(graph.contains("Sym gateWeight =\n        this.builder.customParam(GATED_SOURCE, "
@@ -191,7 +191,7 @@ class GeneratedCodeTest {
     // A custom layer's body is not visible at compile time: its output shape is the declared
     // one, and creating the model is where a body that does not fit it fails.
     Result r = compiler.compile("good/custom/VectorWeightNet", "layers/VectorWeight");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     String model = r.source("custom.VectorWeightNetModel");
     assertTrue(model.matches("(?s).*scores  @VectorWeight\\(out = 10\\) +\\[BATCH, 10\\]\\*.*"),
         model);

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.TypeElement;
 
 /**
  * The rules of a model as a whole, once every node's shape is known: which nodes are its inputs
@@ -100,9 +102,38 @@ final class ModelRules {
             + other.name() + ", which " + why;
       }
     }
+    for (CheckedNode n : nodes) {
+      if (n.spec().layer() instanceof LayerSpec.Custom c) {
+        noteBodyAtBuild(n, c, inferred);
+      }
+    }
     List<CheckedNode> order = orderOf(inferred, nodes);
     return new CheckedModel(spec, nodes, order, inputs, outputs, classifierHead,
         classifierHead == null ? notClassifier : null);
+  }
+
+  /**
+   * Notes, on a node of custom layer {@code c}, what the compiler cannot check (the forward
+   * body, which Kiln sees only when it traces it) and the shapes that body will meet.
+   */
+  private void noteBodyAtBuild(CheckedNode n, LayerSpec.Custom c,
+      Map<String, CheckedNode> inferred) {
+    String source = n.spec().wires().get(0).source();
+    List<String> params = n.params().stream().map(p -> p.name() + " " + p.shape()).toList();
+    String withParams = switch (params.size()) {
+      case 0 -> "no parameters";
+      case 1 -> "parameter " + params.get(0);
+      default -> "parameters " + String.join(", ", params.subList(0, params.size() - 1))
+          + " and " + params.get(params.size() - 1);
+    };
+    String forward = c.forwardType().getSimpleName() + "." + c.forwardMethod();
+    for (Element e = c.forwardType().getEnclosingElement(); e instanceof TypeElement t;
+        e = t.getEnclosingElement()) {
+      forward = t.getSimpleName() + "." + forward;
+    }
+    report.add(Message.CUSTOM_BODY_AT_BUILD, n.spec().method(), n.spec().mirror(), null,
+        n.spec().declaration(model), c.layerName(), forward, inferred.get(source).shape(),
+        source, withParams, n.shape());
   }
 
   /** {@code nodes} in the order in which {@code inferred} was filled (the wiring order). */

@@ -106,6 +106,10 @@ public enum Message {
   UNUSED_NODE("UnusedNode", Diagnostic.Kind.WARNING,
       "node %s of %s is read by no node and so becomes an extra output; wire a node to it, "
           + "or mark it @Output if it is meant as one"),
+  CUSTOM_BODY_AT_BUILD("CustomBodyAtBuild", Diagnostic.Kind.NOTE,
+      "%s: the forward body of @%s (%s) is traced when the graph is built, in create() and "
+          + "load(), not checked by the compiler: it reads %s from %s, with %s, and must return "
+          + "%s"),
   UNRESOLVED("Unresolved",
       "%s: %s names %s, which the compiler cannot find, so Kiln generated nothing for %s; put "
           + "it on the class path, or run the annotation processor that generates it"),
