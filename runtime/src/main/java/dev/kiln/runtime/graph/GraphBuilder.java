@@ -163,21 +163,25 @@ public final class GraphBuilder implements AutoCloseable {
    */
   public Sym custom(NodeSource src, String layer, Shape inputShape, Shape outputShape, Sym input,
       List<Sym> params, java.util.function.BiFunction<Sym, List<Sym>, Sym> forward) {
-    Trace trace = new Trace(src, layer);
     SymNode in = (SymNode) input;
+    NodeSource from = sources.get(in.name());
+    Trace trace = new Trace(src, layer);
+    SymNode tracedInput = new SymNode(in.name(), in.handle(), inputShape, trace,
+        from == null ? in.name() : from.node());
     List<Sym> traced = new ArrayList<>();
     for (Sym p : params) {
       SymNode n = (SymNode) p;
       traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace));
     }
-    Sym result = forward.apply(new SymNode(in.name(), in.handle(), inputShape, trace), traced);
+    trace.start(tracedInput, traced);
+    Sym result = forward.apply(tracedInput, traced);
     if (!(result instanceof SymNode out) || (out.shape() == null)) {
       throw new ModelException(src, src + ": the forward pass of layer " + layer
-          + " must return a Sym computed from its input", null);
+          + " must return a Sym computed from its input" + trace.steps(), null);
     }
     if (!out.shape().equals(outputShape)) {
       throw new ModelException(src, src + ": layer " + layer + " declares output shape "
-          + outputShape + " but its forward pass returned " + out.shape(), null);
+          + outputShape + " but its forward pass returned " + out.shape() + trace.steps(), null);
     }
     return op(src, "identity", src.node(), attrs(), List.of("data"), List.of(out));
   }
@@ -185,12 +189,13 @@ public final class GraphBuilder implements AutoCloseable {
   /**
    * One custom layer's forward pass being traced: names its operators {@code <node>_<op><n>}
    * and checks each operation's shapes, reporting the layer, the node, the operation and both
-   * shapes when they do not fit. {@code BATCH} is symbolic here: it matches only itself (and 1
-   * when broadcasting).
+   * shapes when they do not fit, with every operation traced before it and its shapes. {@code
+   * BATCH} is symbolic here: it matches only itself (and 1 when broadcasting).
    */
   final class Trace {
     private final NodeSource src;
     private final String layer;
+    private final StringBuilder steps = new StringBuilder();
     private int counter;
 
     Trace(NodeSource src, String layer) {
@@ -198,12 +203,31 @@ public final class GraphBuilder implements AutoCloseable {
       this.layer = layer;
     }
 
+    /** Begins the trace over {@code input} with {@code params}, as its first line says. */
+    void start(SymNode input, List<Sym> params) {
+      steps.append("\n  shapes through the body of ").append(layer).append(", from input ")
+          .append(input.operand());
+      List<String> shown = params.stream().map(p -> ((SymNode) p).operand()).toList();
+      if (shown.size() == 1) {
+        steps.append(" and parameter ").append(shown.get(0)).append(" (its @Param shape)");
+      } else if (!shown.isEmpty()) {
+        steps.append(" and parameters ").append(String.join(", ", shown))
+            .append(" (their @Param shapes)");
+      }
+      steps.append(':');
+    }
+
+    /** The lines of the trace so far, each starting a new line. */
+    String steps() {
+      return steps.toString();
+    }
+
     SymNode dot(SymNode a, SymNode b) {
       Shape x = a.shape();
       Shape y = b.shape();
       if (x.rank() < 1 || y.rank() < 1 || !fits(x.dim(x.rank() - 1), y.dim(0))) {
-        throw error("dot", x, y, "the last dimension of the left must equal the first of the "
-            + "right");
+        throw error("dot", List.of(a, b), "the last dimension of the left must equal the "
+            + "first of the right");
       }
       int[] out = new int[x.rank() - 1 + y.rank() - 1];
       for (int i = 0; i < x.rank() - 1; i++) {
@@ -228,7 +252,7 @@ public final class GraphBuilder implements AutoCloseable {
         } else if (p == 1) {
           out[rank - i] = q;
         } else {
-          throw error(label, x, y, "each pair of trailing dimensions must be equal or 1");
+          throw error(label, List.of(a, b), "each pair of trailing dimensions must be equal or 1");
         }
       }
       return emit(op, label, List.of("lhs", "rhs"), List.of(a, b), Shape.of(out));
@@ -237,8 +261,11 @@ public final class GraphBuilder implements AutoCloseable {
     SymNode sum(SymNode a, int axis) {
       Shape x = a.shape();
       if (axis < -x.rank() || axis >= x.rank()) {
+        steps.append("\n    sum(").append(a.operand()).append(", axis ").append(axis)
+            .append(") is out of range");
         throw new ModelException(src, src + ": in layer " + layer + ", sum over axis " + axis
-            + " of " + x + " is out of range", null);
+            + " of " + x + " is out of range (allowed: " + -x.rank() + " to " + (x.rank() - 1)
+            + ")" + steps, null);
       }
       int ax = axis < 0 ? axis + x.rank() : axis;
       int[] d = x.dims();
@@ -263,6 +290,14 @@ public final class GraphBuilder implements AutoCloseable {
       Object[] kv = new Object[keyValues.length];
       System.arraycopy(keyValues, 0, kv, 0, kv.length);
       Sym made = op(src, op, name, attrs(kv), keys, List.copyOf(args));
+      StringBuilder shown = new StringBuilder(operands(args));
+      for (int i = 0; i + 1 < keyValues.length; i += 2) {
+        if (!keyValues[i].equals("act_type")) {
+          shown.append(", ").append(keyValues[i]).append(' ').append(keyValues[i + 1]);
+        }
+      }
+      steps.append("\n    ").append(name).append(" = ").append(label).append('(')
+          .append(shown).append(") -> ").append(out);
       return new SymNode(made.name(), ((SymNode) made).handle(), out, this);
     }
 
@@ -271,9 +306,16 @@ public final class GraphBuilder implements AutoCloseable {
       return p == q;
     }
 
-    private ModelException error(String op, Shape x, Shape y, String rule) {
-      return new ModelException(src, src + ": in layer " + layer + ", " + op + " of " + x
-          + " and " + y + " does not fit: " + rule, null);
+    private static String operands(List<SymNode> args) {
+      return String.join(", ", args.stream().map(SymNode::operand).toList());
+    }
+
+    private ModelException error(String op, List<SymNode> args, String rule) {
+      steps.append("\n    ").append(op).append('(').append(operands(args))
+          .append(") does not fit");
+      return new ModelException(src, src + ": in layer " + layer + ", " + op + " of "
+          + args.get(0).shape() + " and " + args.get(1).shape() + " does not fit: " + rule
+          + steps, null);
     }
   }
 

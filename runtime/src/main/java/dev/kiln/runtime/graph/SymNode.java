@@ -15,16 +15,28 @@ final class SymNode implements Sym {
   private final Pointer handle;
   private final Shape shape;
   private final GraphBuilder.Trace trace;
+  private final String label;
 
   SymNode(String name, Pointer handle) {
     this(name, handle, null, null);
   }
 
   SymNode(String name, Pointer handle, Shape shape, GraphBuilder.Trace trace) {
+    this(name, handle, shape, trace, name);
+  }
+
+  /** A symbol that a trace shows as {@code label} (the input as the node it comes from). */
+  SymNode(String name, Pointer handle, Shape shape, GraphBuilder.Trace trace, String label) {
     this.name = name;
     this.handle = handle;
     this.shape = shape;
     this.trace = trace;
+    this.label = label;
+  }
+
+  /** How a trace shows this operand: its label and shape, e.g. {@code scores_weight [32]}. */
+  String operand() {
+    return label + " " + shape;
   }
 
   @Override

@@ -14,6 +14,7 @@ import dev.kiln.sample.models.BackwardsNetModel;
 import dev.kiln.sample.models.BrokenNetModel;
 import dev.kiln.sample.models.CustomNetGraph;
 import dev.kiln.sample.models.CustomNetModel;
+import dev.kiln.sample.models.VectorWeightNetModel;
 import org.junit.jupiter.api.Test;
 
 /** Custom {@code @Layer}s: shapes, parameters, gradients and errors. */
@@ -70,15 +71,37 @@ class CustomLayerTest {
   void aShapeErrorInsideTheBodyNamesLayerNodeOperationAndShapes() {
     ModelException e = assertThrows(ModelException.class, BrokenNetModel::create);
     assertEquals("BrokenNet.y() @BrokenLayer(out = 2): in layer BrokenLayer, mul of [BATCH, 6] "
-        + "and [6, 2] does not fit: each pair of trailing dimensions must be equal or 1",
-        e.getMessage());
+        + "and [6, 2] does not fit: each pair of trailing dimensions must be equal or 1\n"
+        + "  shapes through the body of BrokenLayer, from input x [BATCH, 6] and parameter "
+        + "y_weight [6, 2] (its @Param shape):\n"
+        + "    mul(x [BATCH, 6], y_weight [6, 2]) does not fit", e.getMessage());
     assertEquals("y", e.source().node());
+  }
+
+  @Test
+  void aBodyErrorShowsTheShapesThroughEveryOperationBeforeIt() {
+    // The weight is declared {"in"} where {"in", "out"} was meant: the dot fits, and the add of
+    // the bias is where the shapes part; the trace shows where [BATCH] came from.
+    ModelException e = assertThrows(ModelException.class, VectorWeightNetModel::create);
+    assertEquals("VectorWeightNet.scores() @VectorWeight(out = 10): in layer VectorWeight, add "
+        + "of [BATCH] and [10] does not fit: each pair of trailing dimensions must be equal or 1\n"
+        + "  shapes through the body of VectorWeight, from input hidden [BATCH, 32] and "
+        + "parameters scores_weight [32], scores_bias [10] (their @Param shapes):\n"
+        + "    scores_dot0 = dot(hidden [BATCH, 32], scores_weight [32]) -> [BATCH]\n"
+        + "    add(scores_dot0 [BATCH], scores_bias [10]) does not fit", e.getMessage());
+    assertEquals("scores", e.source().node());
   }
 
   @Test
   void aBodyThatBreaksItsOutputContractIsCaughtBeforeBinding() {
     ModelException e = assertThrows(ModelException.class, BackwardsNetModel::create);
     assertEquals("BackwardsNet.y() @BackwardsLayer(out = 2): layer BackwardsLayer declares output "
-        + "shape [BATCH, 2] but its forward pass returned [2, BATCH]", e.getMessage());
+        + "shape [BATCH, 2] but its forward pass returned [2, BATCH]\n"
+        + "  shapes through the body of BackwardsLayer, from input x [BATCH, 6] and parameter "
+        + "y_weight [6, 2] (its @Param shape):\n"
+        + "    y_transpose0 = transpose(y_weight [6, 2]) -> [2, 6]\n"
+        + "    y_transpose1 = transpose(x [BATCH, 6]) -> [6, BATCH]\n"
+        + "    y_dot2 = dot(y_transpose0 [2, 6], y_transpose1 [6, BATCH]) -> [2, BATCH]",
+        e.getMessage());
   }
 }
