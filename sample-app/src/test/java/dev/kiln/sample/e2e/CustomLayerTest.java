@@ -4,18 +4,27 @@ import dev.kiln.runtime.GradientCheck;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.graph.ModelException;
+import dev.kiln.runtime.io.NamedArray;
+import dev.kiln.runtime.io.ParamsFile;
 import dev.kiln.sample.models.AffineOnlyModel;
 import dev.kiln.sample.models.BackwardsNetModel;
 import dev.kiln.sample.models.BrokenNetModel;
 import dev.kiln.sample.models.CustomNetGraph;
 import dev.kiln.sample.models.CustomNetModel;
+import dev.kiln.sample.models.GatedSaveModel;
 import dev.kiln.sample.models.VectorWeightNetModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Custom {@code @Layer}s: shapes, parameters, gradients and errors. */
 class CustomLayerTest {
@@ -103,5 +112,29 @@ class CustomLayerTest {
         + "    y_transpose1 = transpose(x [BATCH, 6]) -> [6, BATCH]\n"
         + "    y_dot2 = dot(y_transpose0 [2, 6], y_transpose1 [6, BATCH]) -> [2, BATCH]",
         e.getMessage());
+  }
+
+  @Test
+  void mixedCaseParametersAreSnakeCaseInMxnetAndSurviveACheckpoint(@TempDir Path dir)
+      throws IOException {
+    try (GatedSaveModel m = GatedSaveModel.create(Init.xavier(), 3);
+        NDManager nd = NDManager.newBaseManager()) {
+      m.params().gatedGateWeight().set(new float[] {0.5f, -1f, 2f});
+      m.save(dir.resolve("gated"));
+      assertEquals(List.of("arg:gated_input_weight", "arg:gated_gate_weight"),
+          ParamsFile.read(dir.resolve("gated-0000.params")).stream().map(NamedArray::key)
+              .toList());
+      assertTrue(Files.readString(dir.resolve("gated-symbol.json"))
+          .contains("\"gated_gate_weight\""));
+      float[] x = {1, -2, 0.5f, 3, 0, -1, 1, 1, 2, -0.5f};
+      try (GatedSaveModel loaded = GatedSaveModel.load(dir.resolve("gated"))) {
+        assertArrayEquals(m.params().gatedInputWeight().get(),
+            loaded.params().gatedInputWeight().get(), 0f);
+        assertArrayEquals(new float[] {0.5f, -1f, 2f}, loaded.params().gatedGateWeight().get(),
+            0f);
+        assertArrayEquals(m.forward(nd.create(x, new Shape(2, 5))).toFloatArray(),
+            loaded.forward(nd.create(x, new Shape(2, 5))).toFloatArray(), 0f);
+      }
+    }
   }
 }
