@@ -362,7 +362,8 @@ class RecurrentRuntimeTest {
       }
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> p.weight(0, 0, Part.INPUT_TO_HIDDEN, Gate.FORGET));
-      assertEquals("a gru layer has gates [RESET, UPDATE, NEW], not FORGET", e.getMessage());
+      assertEquals("SeqModel parameter rnn_parameters: a gru layer has gates [RESET, UPDATE, "
+          + "NEW], not FORGET", e.getMessage());
     }
   }
 

@@ -45,6 +45,7 @@ public final class GraphBuilder implements AutoCloseable {
   private final Map<String, RnnLayout> rnnLayouts = new LinkedHashMap<>();
   private final List<StateSpec> states = new ArrayList<>();
   private final List<Sym> stateOutputs = new ArrayList<>();
+  private final List<AxisCheck> axisChecks = new ArrayList<>();
   private final boolean classifier;
   private boolean built;
 
@@ -66,7 +67,8 @@ public final class GraphBuilder implements AutoCloseable {
   public Sym input(NodeSource src, Shape shape) {
     sources.put(src.node(), src);
     inputs.add(new InputSpec(src.node(), shape));
-    return variable(src.node());
+    SymNode v = (SymNode) variable(src.node());
+    return new SymNode(v.name(), v.handle(), src);
   }
 
   /**
@@ -100,6 +102,7 @@ public final class GraphBuilder implements AutoCloseable {
 
   /** Softmax along {@code axis} ({@code softmax}). */
   public Sym softmax(NodeSource src, Sym x, int axis) {
+    axisChecks.add(new AxisCheck(src, "softmax", List.of(x), axis, false));
     return op(src, "softmax", src.node(), attrs("axis", axis), List.of("data"), List.of(x));
   }
 
@@ -113,6 +116,7 @@ public final class GraphBuilder implements AutoCloseable {
     if (!classifier) {
       return softmax(src, x, axis);
     }
+    axisChecks.add(new AxisCheck(src, "softmax", List.of(x), axis, true));
     String labelName = src.node() + "_label";
     labels.add(labelName);
     Sym label = variable(labelName);
@@ -136,6 +140,7 @@ public final class GraphBuilder implements AutoCloseable {
 
   /** Concatenation along {@code axis} ({@code Concat}). */
   public Sym concat(NodeSource src, int axis, Sym... xs) {
+    axisChecks.add(new AxisCheck(src, "concat", List.of(xs), axis, false));
     return op(src, "Concat", src.node(), attrs("num_args", xs.length, "dim", axis), null,
         List.of(xs));
   }
@@ -147,6 +152,11 @@ public final class GraphBuilder implements AutoCloseable {
    */
   public Sym customParam(NodeSource src, String name, Shape shape, boolean zeros) {
     String full = src.node() + "_" + name;
+    if (!shape.isComplete()) {
+      throw new IllegalArgumentException(src + ": custom parameter " + full + " needs a "
+          + "complete shape (each dimension a size: it is allocated once, for every batch), got "
+          + shape);
+    }
     paramKinds.put(full, zeros ? ParamSpec.Kind.BIAS : ParamSpec.Kind.WEIGHT);
     paramNodes.put(full, src.node());
     knownShapes.put(full, shape);
@@ -301,6 +311,13 @@ public final class GraphBuilder implements AutoCloseable {
       return new SymNode(made.name(), ((SymNode) made).handle(), out, this);
     }
 
+    /** The error for an operand of {@code op} named {@code operand} that is not this pass's. */
+    IllegalArgumentException foreign(String op, String operand) {
+      return new IllegalArgumentException(src + ": in layer " + layer + ", " + op + " reads "
+          + operand + ", which is not a value of this forward pass; a body computes from its "
+          + "input and its parameters only");
+    }
+
     /** Dimensions fit when equal; BATCH only equals BATCH, since its size is not known yet. */
     private boolean fits(int p, int q) {
       return p == q;
@@ -411,6 +428,10 @@ public final class GraphBuilder implements AutoCloseable {
    * rate)}.
    */
   public Sym dropout(NodeSource src, Sym x, double rate) {
+    if (!(rate >= 0 && rate < 1)) {
+      throw new IllegalArgumentException(src + ": a dropout rate must be in [0, 1) (the "
+          + "probability of dropping a value in training), got " + rate);
+    }
     return op(src, "Dropout", src.node(), attrs("p", rate), List.of("data"), List.of(x));
   }
 
@@ -628,9 +649,7 @@ public final class GraphBuilder implements AutoCloseable {
    * naming its node.
    */
   public Graph build(List<Sym> outputs) {
-    if (built) {
-      throw new IllegalStateException("GraphBuilder.build called twice for " + model);
-    }
+    checkOpen();
     built = true;
     Pointer group = null;
     try {
@@ -684,14 +703,26 @@ public final class GraphBuilder implements AutoCloseable {
     }
   }
 
-  private Map<String, Shape> inferArgumentShapes(Pointer symbol, List<String> arguments,
-      SourceMap sourceMap, List<String> auxNames, Map<String, Shape> auxShapes) {
-    // Every BATCH is 1 here; labels are left for MXNet to infer from what they are compared with.
+  /**
+   * The shapes Kiln knows of the graph's variables: the inputs with every {@code BATCH} 1, the
+   * parameters and states it shaped itself. Labels are left for MXNet to infer from what they
+   * are compared with.
+   */
+  private Map<String, int[]> knownShapes() {
     Map<String, int[]> known = new LinkedHashMap<>();
     for (InputSpec in : inputs) {
       known.put(in.name(), Arrays.stream(in.shape().dims()).map(d -> d < 0 ? 1 : d).toArray());
     }
     knownShapes.forEach((name, shape) -> known.put(name, shape.dims()));
+    return known;
+  }
+
+  private Map<String, Shape> inferArgumentShapes(Pointer symbol, List<String> arguments,
+      SourceMap sourceMap, List<String> auxNames, Map<String, Shape> auxShapes) {
+    Map<String, int[]> known = knownShapes();
+    for (AxisCheck c : axisChecks) {
+      c.check(this, known);
+    }
     ShapeInference inferred;
     try {
       inferred = ShapeInference.infer(symbol, known);
@@ -712,10 +743,45 @@ public final class GraphBuilder implements AutoCloseable {
 
   private Shape complete(int[] dims, String what, String name) {
     if (dims.length == 0 || Arrays.stream(dims).anyMatch(d -> d <= 0)) {
-      throw new ModelException(null, model + ": MXNet could not infer the shape of " + what
-          + " '" + name + "'", null);
+      String node = paramNodes.containsKey(name) ? paramNodes.get(name) : auxNodes.get(name);
+      NodeSource src = node == null ? null : sources.get(node);
+      throw new ModelException(src, (src == null ? model : src.toString()) + ": MXNet could not "
+          + "infer the shape of " + what + " '" + name + "' (got " + Arrays.toString(dims)
+          + "); nothing in the graph fixes it", null);
     }
     return Shape.of(dims);
+  }
+
+  /**
+   * The ranks of what {@code xs} compute, inferred from {@code known}; null when MXNet cannot
+   * infer them (an error the graph's own inference then reports, naming its node).
+   */
+  int[] ranks(List<Sym> xs, Map<String, int[]> known) {
+    Pointer[] handles = xs.stream().map(x -> ((SymNode) x).handle()).toArray(Pointer[]::new);
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolCreateGroup(handles.length, handles, ref), "MXSymbolCreateGroup");
+    Pointer group = ref.getValue();
+    try {
+      Map<String, int[]> used = new LinkedHashMap<>();
+      for (String arg : listArguments(group)) {
+        if (known.containsKey(arg)) {
+          used.put(arg, known.get(arg));
+        }
+      }
+      int[][] outputs = ShapeInference.infer(group, used).outputs();
+      int[] ranks = new int[outputs.length];
+      for (int i = 0; i < outputs.length; i++) {
+        if (outputs[i].length == 0) {
+          return null;
+        }
+        ranks[i] = outputs[i].length;
+      }
+      return ranks;
+    } catch (MxException e) {
+      return null;
+    } finally {
+      Mx.api().MXSymbolFree(group);
+    }
   }
 
 
@@ -789,7 +855,7 @@ public final class GraphBuilder implements AutoCloseable {
       String[] keyArray = keys == null ? null : keys.toArray(new String[0]);
       Mx.check(Mx.api().MXSymbolCompose(handle, name, argHandles.length, keyArray, argHandles),
           "MXSymbolCompose(" + name + ")");
-      return new SymNode(name, handle);
+      return new SymNode(name, handle, src);
     } catch (MxException e) {
       throw new SourceMap(model, Map.of(name, src)).trace("building the graph", e);
     }
@@ -810,7 +876,8 @@ public final class GraphBuilder implements AutoCloseable {
 
   private void checkOpen() {
     if (built) {
-      throw new IllegalStateException("the graph of " + model + " is already built");
+      throw new IllegalStateException(model + ": this GraphBuilder has built its graph already; "
+          + "a builder builds one graph, so make a new one");
     }
   }
 

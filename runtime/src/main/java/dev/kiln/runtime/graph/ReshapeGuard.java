@@ -39,8 +39,10 @@ final class ReshapeGuard {
         int[] in = shapes.get(c.input());
         int[] out = shapes.get(c.output());
         if (in == null || out == null) {
-          throw new IllegalStateException(graph.model() + ": no inferred shape for reshape "
-              + c.source().node());
+          throw new IllegalStateException(c.source() + ": MXNet inferred no shape for the "
+              + "reshape's " + (in == null ? "input " + c.input() : "output " + c.output())
+              + " for input shapes " + inputShapes + ", so Kiln cannot check that it keeps the "
+              + "number of values");
         }
         if (size(in) != size(out)) {
           throw new ModelException(c.source(), c.source() + ": cannot reshape "
