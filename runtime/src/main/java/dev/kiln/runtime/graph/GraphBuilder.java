@@ -513,7 +513,12 @@ public final class GraphBuilder implements AutoCloseable {
             + variable, null);
       }
     }
-    RnnLayout layout = spec.layout(inputShape.dim(2));
+    RnnLayout layout;
+    try {
+      layout = spec.layout(inputShape.dim(2));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(src + ": " + e.getMessage(), e);
+    }
     boolean lstm = spec.mode() == RnnLayout.Mode.LSTM;
     String paramName = node + "_parameters";
     paramKinds.put(paramName, ParamSpec.Kind.RECURRENT);

@@ -111,4 +111,13 @@ class GraphBuilderMessagesTest {
           + "graph, so make a new one", after.getMessage());
     }
   }
+
+  @Test
+  void aRecurrentLayerOfNoUnitsNamesTheNode() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> build(Shape.of(-1, 5, 4), (b, x) -> b.rnn(src("r", "@Lstm(units = 0)"), x,
+            Shape.of(-1, 5, 4), RnnSpec.lstm(0))));
+    assertEquals("Hand.r() @Lstm(units = 0): a recurrent layer needs positive sizes, got input "
+        + "4, units 0, layers 1", e.getMessage());
+  }
 }
