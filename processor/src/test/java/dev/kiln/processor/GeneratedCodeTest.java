@@ -30,6 +30,7 @@ class GeneratedCodeTest {
       List.of("good/multi/TwoInputSoftmax"),
       List.of("good/names/AwkwardNames", "layers/Named"),
       List.of("good/names/ClassifierNamedBuild"),
+      List.of("good/names/ShadowingMembers"),
       List.of("good/stress/LongNamesAndWideLayers", "layers/WideAffine"));
 
   static Stream<Arguments> good() {
@@ -132,6 +133,22 @@ class GeneratedCodeTest {
     assertTrue(c.clean(), c.diagnostics().toString());
     assertTrue(c.source("names.ClassifierNamedBuildGraph")
         .contains("public Sym buildClassifier() {"));
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void membersOfTheModelDoNotShadowWhatTheGraphRefersTo(TestCompiler compiler) {
+    // The graph implements the model, so the model's BATCH (32) and nested Shape, List and
+    // Graph would win over the static import of Dim.BATCH and the imported types.
+    Result r = compiler.compile("good/names/ShadowingMembers");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("names.ShadowingMembersGraph");
+    String oneLine = graph.replaceAll("\\s+", " ");
+    assertTrue(oneLine.contains("PIXELS_SHAPE = dev.kiln.runtime.graph.Shape.of(Dim.BATCH, 784);"),
+        graph);
+    assertTrue(oneLine.contains("HIDDEN_SHAPE = dev.kiln.runtime.graph.Shape.of(Dim.BATCH, 32);"),
+        graph);
+    assertTrue(!graph.contains("import static"), graph);
   }
 
   @ParameterizedTest(name = "[{0}]")

@@ -48,6 +48,9 @@ final class GraphWriter {
         .addAnnotation(Names.generated())
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
         .addSuperinterface(names.iface)
+        // The graph inherits the model's member types, which would shadow imports of the same
+        // simple names.
+        .avoidClashesWithNestedClasses(m.spec().element())
         .addJavadoc("$L", doc.build());
 
     for (CheckedNode n : m.nodes()) {
@@ -79,11 +82,11 @@ final class GraphWriter {
     for (CheckedNode n : m.nodes()) {
       t.addMethod(nodeMethod(n));
     }
-    return JavaFile.builder(m.packageName(), t.build())
-        .addStaticImport(Names.DIM, "BATCH")
-        .skipJavaLangImports(true)
-        .indent("  ")
-        .build();
+    JavaFile.Builder file = JavaFile.builder(m.packageName(), t.build());
+    if (names.importBatch) {
+      file.addStaticImport(Names.DIM, "BATCH");
+    }
+    return file.skipJavaLangImports(true).indent("  ").build();
   }
 
   private static String shapeDoc(CheckedNode n) {
@@ -100,7 +103,7 @@ final class GraphWriter {
     return "Output shape of node " + name + ": " + shape + ".";
   }
 
-  private static FieldSpec shapeField(String name, TShape shape, String doc) {
+  private FieldSpec shapeField(String name, TShape shape, String doc) {
     return FieldSpec.builder(Names.SHAPE, name, Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
         .addJavadoc("$L", Javadoc.member().paragraph(doc).build())
         .initializer("$Z$T.of($L)", Names.SHAPE, dims(shape))
@@ -108,11 +111,11 @@ final class GraphWriter {
   }
 
   /** {@code BATCH, 784}: the arguments of {@code Shape.of}, each a wrapping point. */
-  private static CodeBlock dims(TShape shape) {
+  private CodeBlock dims(TShape shape) {
     CodeBlock.Builder b = CodeBlock.builder();
     for (int i = 0; i < shape.rank(); i++) {
       int d = shape.dim(i);
-      b.add(i == 0 ? "$L" : ",$W$L", d == TShape.BATCH ? "BATCH" : Integer.toString(d));
+      b.add(i == 0 ? "$L" : ",$W$L", d == TShape.BATCH ? names.batch : Integer.toString(d));
     }
     return b.build();
   }
