@@ -13,7 +13,9 @@ public final class Dim {
    * fixed only when an executor is bound, and distinct from it, so that the compiler and its
    * messages can tell the two apart. Executors are cached per batch size and number of steps,
    * all sharing the parameters: training on sequences of 10 steps and predicting on 25 uses the
-   * same weights. Its value is one no {@link Reshape} code uses.
+   * same weights. Its value is one no {@link Reshape} code uses. A custom recurrent cell (a
+   * {@link Layer} with a state) is unrolled when the graph is built, so it needs a constant
+   * number of steps instead.
    */
   public static final int STEPS = -5;
 

@@ -39,6 +39,32 @@ import java.lang.annotation.Target;
  * above). The processor checks the input against the pattern, infers the output and parameter
  * shapes, and reports a name it cannot bind. The body's own operations are checked when the
  * graph is built, before anything is bound.
+ *
+ * <p><b>Recurrent cells.</b> A layer with a {@link #state()} pattern is a recurrent cell: its
+ * forward method computes one step, taking the step's input and then the previous step's state,
+ * and returns the new state. Used on a sequence, the step input's pattern with a constant number
+ * of steps after its first dimension ({@code [BATCH, 10, 4]} for {@code input = {"batch",
+ * "in"}}), it is unrolled over the steps when the graph is built, every step sharing the
+ * parameters; the state starts at zeros, and the node's output is every step's state, stacked
+ * after the first dimension ({@code [BATCH, 10, hidden]}).
+ *
+ * <pre>{@code
+ * // h' = tanh(x·W + h·U + b): the plain recurrent cell
+ * @Layer(input = {"batch", "in"}, state = {"batch", "hidden"}, output = {"batch", "hidden"},
+ *     forward = TanhCell.Step.class)
+ * public @interface TanhCell {
+ *   int hidden();
+ *
+ *   final class Step {
+ *     public static Sym apply(Sym x, Sym h,
+ *         @Param(shape = {"in", "hidden"}) Sym w,
+ *         @Param(shape = {"hidden", "hidden"}) Sym u,
+ *         @Param(shape = {"hidden"}, zeros = true) Sym b) {
+ *       return x.dot(w).add(h.dot(u)).add(b).activation(Act.TANH);
+ *     }
+ *   }
+ * }
+ * }</pre>
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -47,12 +73,22 @@ public @interface Layer {
   /** The input's shape pattern, one dimension name (or a number) per dimension. */
   String[] input();
 
-  /** The output's shape pattern, in the same names. */
+  /**
+   * The output's shape pattern, in the same names; for a recurrent cell, one step's output,
+   * which is its new state, so it must equal {@link #state()}.
+   */
   String[] output();
 
   /**
+   * For a recurrent cell, the shape pattern of the state it carries from step to step, in the
+   * same names; empty (the default) for a layer without state.
+   */
+  String[] state() default {};
+
+  /**
    * The class holding the forward pass: one public static method returning {@link Sym} whose
-   * first parameter is the input and whose other parameters are the layer's {@link Param}s.
+   * first parameter is the input and whose other parameters are the layer's {@link Param}s (and
+   * constants); a recurrent cell's takes the previous state second, before the parameters.
    */
   Class<?> forward();
 }

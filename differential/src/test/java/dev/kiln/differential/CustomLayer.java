@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * A random custom {@code @Layer} (README "Custom layers"): an annotation type whose {@code int}
+ * A random custom {@code @Layer} (docs/custom-layers.md): an annotation type whose {@code int}
  * elements are dimensions (some with defaults, so the use site may leave them out), an optional
  * {@code float} constant passed to the forward method by name, and a forward body that chains
  * {@code Sym} operations drawn from the whole symbolic API ({@code dot}, {@code transpose},

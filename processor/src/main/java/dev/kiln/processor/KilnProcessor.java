@@ -9,11 +9,13 @@ import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.read.ModelReader;
 import dev.kiln.processor.read.Validation;
+import dev.kiln.processor.write.DescriptionWriter;
 import dev.kiln.processor.write.GeneratedFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import javax.annotation.processing.AbstractProcessor;
@@ -55,6 +57,15 @@ public final class KilnProcessor extends AbstractProcessor {
   @Override
   public Set<String> getSupportedAnnotationTypes() {
     return Set.of(Model.class.getCanonicalName());
+  }
+
+  /**
+   * {@code kiln.describe} (any value but {@code false}): also write {@code <Model>.kiln.properties}, what was inferred, beside
+   * the model's classes (see {@link DescriptionWriter}).
+   */
+  @Override
+  public Set<String> getSupportedOptions() {
+    return Set.of(DescriptionWriter.OPTION);
   }
 
   @Override
@@ -119,6 +130,11 @@ public final class KilnProcessor extends AbstractProcessor {
       return;
     }
     GeneratedFiles.write(checked, processingEnv.getFiler());
+    Map<String, String> options = processingEnv.getOptions();
+    if (options.containsKey(DescriptionWriter.OPTION)
+        && !"false".equals(options.get(DescriptionWriter.OPTION))) {
+      DescriptionWriter.write(checked, processingEnv.getFiler());
+    }
   }
 
   /** {@code Net.y()} for a method of {@code model}, {@code Net} for the model itself. */

@@ -514,5 +514,63 @@ final class BadCases {
       // A layer dimension written as zero where the layer is used.
       error("bad/CustomNonPositiveDim", "@Affine(out = 0)",
           "[kiln:NonPositive] CustomNonPositiveDim.y() @Affine: out must be positive, got 0")
-          .with("layers/Affine"));
+          .with("layers/Affine"),
+
+      // --- Custom recurrent cells ---
+
+      // A cell fed one flat row instead of a sequence of steps.
+      error("bad/cells/CellOnRows", "@GruCell(hidden = 4)",
+          "[kiln:CustomInput] CellOnRows.states(): layer @GruCell takes an input of shape "
+              + "[batch, steps, in], got [BATCH, 8] from x (@Input(shape = {BATCH, 8})): the "
+              + "ranks differ; a cell reads a sequence, one step of [batch, in] at a time, with "
+              + "the steps after the first dimension")
+          .with("layers/GruCell"),
+      // Steps of 3 values into a cell whose step input must have its state's 4.
+      error("bad/cells/CellStepMismatch", "@ResidualCell(hidden = 4)",
+          "[kiln:CustomInput] CellStepMismatch.states(): layer @ResidualCell takes an input of "
+              + "shape [batch, steps, hidden], got [BATCH, 10, 3] from x (@Input(shape = {BATCH, "
+              + "10, 3})): dimension 2 ('hidden') must be 4")
+          .with("layers/ResidualCell"),
+      // A cell over sequences of any length: unrolling needs the steps when the graph is built.
+      error("bad/cells/CellAnySteps", "@GruCell(hidden = 4)",
+          "[kiln:CellSteps] CellAnySteps.states(): cell @GruCell is unrolled over the steps when "
+              + "the graph is built, so it needs a constant number of steps, got [BATCH, STEPS, "
+              + "3] from x (@Input(shape = {BATCH, STEPS, 3})), whose steps (dimension 1) are "
+              + "fixed only when an executor is bound; declare the steps as a constant, or use "
+              + "@Gru, @Lstm or @Rnn, which take Dim.STEPS")
+          .with("layers/GruCell"),
+      // A cell whose output pattern is not its state's.
+      error("bad/cells/CellOutputNotState", "@WideCell(hidden = 4, out = 2)",
+          "[kiln:CellOutput] CellOutputNotState.states(): cell @WideCell declares output "
+              + "[batch, out] and state [batch, hidden]; a cell's output at each step is its new "
+              + "state, so the two patterns must be the same: declare output = {\"batch\", "
+              + "\"hidden\"}")
+          .with("layers/WideCell"),
+      // A cell whose forward method forgot the previous state.
+      error("bad/cells/CellWithoutState", "@StatelessStep(hidden = 4)",
+          "[kiln:CustomForward] CellWithoutState.states(): custom layer @StatelessStep cannot be "
+              + "used: Step.apply must take the previous step's state (a Sym without @Param) as "
+              + "its second parameter, after the step's input, since @StatelessStep declares a "
+              + "state")
+          .with("layers/StatelessStep"),
+      // A constant where the previous state goes.
+      error("bad/cells/CellConstantBeforeState", "@ScaleFirstCell(hidden = 4)",
+          "[kiln:CustomForward] CellConstantBeforeState.states(): custom layer @ScaleFirstCell "
+              + "cannot be used: Step.apply must take the previous step's state (a Sym without "
+              + "@Param) as its second parameter, after the step's input, since @ScaleFirstCell "
+              + "declares a state")
+          .with("layers/ScaleFirstCell"),
+      // A state shaped by a name that nothing binds.
+      error("bad/cells/CellUnboundState", "@UnboundState(hidden = 4)",
+          "[kiln:CustomUnbound] CellUnboundState.states(): layer @UnboundState uses dimension "
+              + "'memory' in its state, but it is neither an int element of @UnboundState nor "
+              + "bound by the input pattern [batch, in]")
+          .with("layers/UnboundState"),
+      // A cell's forward method on a layer that does not declare a state.
+      error("bad/cells/CellUndeclaredState", "@UndeclaredState(hidden = 4)",
+          "[kiln:CustomForward] CellUndeclaredState.states(): custom layer @UndeclaredState "
+              + "cannot be used: parameter 'h' of Step.apply is neither a @Param Sym nor an "
+              + "element of @UndeclaredState; if it is the previous step's state of a recurrent "
+              + "cell, declare the state's shape: @Layer(state = {...})")
+          .with("layers/UndeclaredState"));
 }

@@ -24,6 +24,7 @@ class GeneratedCodeTest {
       List.of("good/lenet/LeNet"),
       List.of("good/custom/AffineNet", "layers/Affine"),
       List.of("good/custom/GatedNet", "layers/Gated"),
+      List.of("good/cells/GruNet", "layers/GruCell"),
       List.of("good/heads/TwoHeads"),
       List.of("good/layers/LayerZoo"),
       List.of("good/noparams/Pools"),
@@ -181,6 +182,32 @@ class GeneratedCodeTest {
     String model = r.source("custom.AffineNetModel");
     assertTrue(model.contains("public Parameter scoresWeight()"), model);
     assertTrue(model.contains("public Classifier classifier()"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aCellIsUnrolledOverTheStepsAndItsOutputIsEveryStepsState(TestCompiler compiler) {
+    Result r = compiler.compile("good/cells/GruNet", "layers/GruCell");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    assertEquals("[kiln:CustomBodyAtBuild] GruNet.states(): the step of @GruCell "
+        + "(GruCell.Step.apply) is traced when the graph is built, in create() and load(), not "
+        + "checked by the compiler: once per step; each step reads [BATCH, 3] of [BATCH, 5, 3] "
+        + "from x and the previous state [BATCH, 4], with parameters states_wxr [3, 4], "
+        + "states_wxz [3, 4], states_wxn [3, 4], states_whr [4, 4], states_whz [4, 4], states_whn "
+        + "[4, 4], states_br [4], states_bz [4], states_bxn [4] and states_bhn [4], and must "
+        + "return the new state [BATCH, 4]", r.notes().get(0).message());
+    String graph = r.source("cells.GruNetGraph");
+    // [BATCH, 5, 3] read one step of [BATCH, 3] at a time: the state [BATCH, 4] at each step.
+    assertTrue(graph.contains("STATES_SHAPE = Shape.of(BATCH, 5, 4);"), graph);
+    assertTrue(graph.contains("STATES_WXR_SHAPE = Shape.of(3, 4);"), graph);
+    assertTrue(graph.contains("STATES_WHN_SHAPE = Shape.of(4, 4);"), graph);
+    assertTrue(graph.contains("return this.builder.cell(STATES_SOURCE, \"GruCell\", X_SHAPE, "
+        + "STATES_SHAPE, x,"), graph);
+    assertTrue(graph.contains("(input, state, params) -> GruCell.Step.apply(input, state, "
+        + "params.get(0),"), graph);
+    String model = r.source("cells.GruNetModel");
+    assertTrue(model.contains("public Parameter statesWhn()"), model);
+    assertTrue(model.contains("custom cell GruCell, unrolled"), model);
   }
 
   @ParameterizedTest(name = "[{0}]")

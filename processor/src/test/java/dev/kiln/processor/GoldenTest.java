@@ -14,10 +14,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Compiles four models that between them use every kind of generated code (a dense MLP; a
+ * Compiles five models that between them use every kind of generated code (a dense MLP; a
  * LeNet with convolutions, pooling and batch norm's auxiliary states; a custom layer; several
- * inputs and outputs with a frozen node and no classifier) and compares the generated files
- * with the goldens under {@code src/test/resources/golden}, byte for byte, under javac and ecj.
+ * inputs and outputs with a frozen node and no classifier; a custom recurrent cell) and compares
+ * the generated files with the goldens under {@code src/test/resources/golden}, byte for byte,
+ * under javac and ecj.
  * Set {@code KILN_UPDATE_GOLDEN} to any non-empty value to rewrite the goldens from javac's
  * output instead; never edit them by hand.
  */
@@ -45,7 +46,8 @@ class GoldenTest {
       new Golden(List.of("good/demo/FashionMlp"), "demo.FashionMlp"),
       new Golden(List.of("good/lenet/LeNet"), "lenet.LeNet"),
       new Golden(List.of("good/custom/AffineNet", "layers/Affine"), "custom.AffineNet"),
-      new Golden(List.of("good/heads/TwoHeads"), "heads.TwoHeads"));
+      new Golden(List.of("good/heads/TwoHeads"), "heads.TwoHeads"),
+      new Golden(List.of("good/cells/GruNet", "layers/GruCell"), "cells.GruNet"));
 
   static Stream<Arguments> goldens() {
     return Stream.of(TestCompiler.values())

@@ -175,6 +175,17 @@ public final class Main implements Runnable {
         + "and N test images (for a quick try; default: all).")
     Integer limit;
 
+    @Option(names = "--updates", defaultValue = "workers", description = "In a distributed job, "
+        + "where the optimizer runs: workers (each applies it to the summed gradients) or "
+        + "servers (MXNet's parameter servers apply it and the workers pull the parameters; "
+        + "default: ${DEFAULT-VALUE}).")
+    String updates;
+
+    @Option(names = "--time-pushpull", description = "In a data-parallel run, measure the time "
+        + "every step spends in the key-value store's push and pull and print it at the end "
+        + "(waits for each step's arrays, so it costs a little speed).")
+    boolean timePushPull;
+
     @Option(names = "--resume", paramLabel = "PREFIX", description = "Start from checkpoint "
         + "PREFIX (a run's out/NAME) instead of a fresh model.")
     Path resume;
@@ -200,7 +211,10 @@ public final class Main implements Runnable {
         }
         data = data.first(limit);
       }
-      stepsPerEpoch = data.train().batchCount(batchSize);
+      // A worker of a job trains on its shard: its schedule runs over the steps it takes.
+      stepsPerEpoch = Node.isWorker()
+          ? DataLoader.of(data.train(), batchSize).shard(0, Node.workers()).batchesPerEpoch()
+          : data.train().batchCount(batchSize);
       totalSteps = (long) epochs * stepsPerEpoch;
       PrintStream o = System.out;
       o.printf(Locale.ROOT, "Fashion-MNIST: %d training and %d test images from %s%n",
@@ -220,7 +234,7 @@ public final class Main implements Runnable {
       try (SampleModel model = resume != null ? loadCheckpoint(common.model, resume)
           : common.model.create(seed);
           Optimizer opt = optimizer();
-          DataParallel dp = distributed ? DataParallel.distributed(model.model())
+          DataParallel dp = distributed ? DataParallel.distributed(model.model(), updates())
               : contexts > 1 ? DataParallel.local(model.model(), contexts) : null) {
         boolean lead = dp == null || dp.rank() == 0;
         if (lead) {
@@ -250,8 +264,18 @@ public final class Main implements Runnable {
             o.println("data-parallel: " + dp.contexts() + " contexts × " + dp.workers()
                 + " workers, " + batchSize + " examples per step per worker");
           }
+          dp.timeCommunication(timePushPull);
           r = dp.fit(distributed ? loader.shard(dp.rank(), dp.workers()) : loader, data.test(),
               epochs, fused, all);
+          DataParallel.Communication c = dp.communication();
+          String line = String.format(Locale.ROOT, "data-parallel rank %d: %d steps in %.1f s "
+              + "of training (%.1f steps/s, %.0f examples/s per worker)", dp.rank(), c.steps(),
+              c.stepSeconds(), c.stepsPerSecond(), c.stepsPerSecond() * batchSize);
+          if (timePushPull) {
+            line += String.format(Locale.ROOT, ", push and pull %.2f ms per step",
+                c.millisPerStep());
+          }
+          o.println(line);
         }
         if (!lead) {
           return r.stopReason() == null ? 0 : 3;
@@ -276,6 +300,15 @@ public final class Main implements Runnable {
 
     private long totalSteps;
     private int stepsPerEpoch;
+
+    private DataParallel.Updates updates() {
+      return switch (updates.toLowerCase(Locale.ROOT)) {
+        case "workers" -> DataParallel.Updates.ON_WORKERS;
+        case "servers" -> DataParallel.Updates.ON_SERVERS;
+        default -> throw new IllegalArgumentException("--updates " + updates + ": choose "
+            + "workers or servers");
+      };
+    }
 
     private Optimizer optimizer() {
       String name = optimizer.toLowerCase(Locale.ROOT);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.runtime.data.IdxFiles;
+import dev.kiln.sample.models.FashionMlpModel;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -158,5 +159,75 @@ class MainTest {
     Run r = run("summary");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("total") && r.out().contains("101770"), r.out());
+  }
+
+  @Test
+  void trainOnTwoContextsSplitsEveryBatchAndWritesTheCheckpoint() throws Exception {
+    Path data = data();
+    Path out = dir.resolve("out");
+    Run r = run("train", "--data", data.toString(), "--epochs", "1", "--batch-size", "8",
+        "--contexts", "2", "--out", out.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("data-parallel: 2 contexts × 1 workers, 8 examples per step"),
+        r.out());
+    assertTrue(r.out().contains("test accuracy"), r.out());
+    assertTrue(Files.size(out.resolve("mlp-0000.params")) > 400_000);
+  }
+
+  @Test
+  void resumeContinuesFromTheCheckpointNotFromAFreshModel() throws Exception {
+    Path data = data();
+    // Plain SGD keeps no state and one batch of all 40 images makes an epoch one step whatever
+    // the shuffle, so one epoch resumed after one epoch is two epochs in one run.
+    String[] sgd = {"train", "--data", data.toString(), "--batch-size", "40", "--optimizer", "sgd",
+        "--lr", "0.1", "--schedule", "constant"};
+    Path two = dir.resolve("two");
+    Path one = dir.resolve("one");
+    Path resumed = dir.resolve("resumed");
+    Run first = run(concat(sgd, "--epochs", "2", "--out", two.toString()));
+    assertEquals(0, first.code(), first.err());
+    assertEquals(0, run(concat(sgd, "--epochs", "1", "--out", one.toString())).code());
+    Run r = run(concat(sgd, "--epochs", "1", "--resume", one.resolve("mlp").toString(),
+        "--out", resumed.toString()));
+    assertEquals(0, r.code(), r.err());
+    try (FashionMlpModel a = FashionMlpModel.load(two.resolve("mlp"));
+        FashionMlpModel b = FashionMlpModel.load(resumed.resolve("mlp"));
+        FashionMlpModel c = FashionMlpModel.load(one.resolve("mlp"))) {
+      float[] expected = a.params().hiddenWeight().get();
+      float[] actual = b.params().hiddenWeight().get();
+      float[] halfway = c.params().hiddenWeight().get();
+      double moved = 0;
+      for (int i = 0; i < expected.length; i++) {
+        assertEquals(expected[i], actual[i], 1e-5, "hidden_weight[" + i + "]");
+        moved = Math.max(moved, Math.abs(expected[i] - halfway[i]));
+      }
+      assertTrue(moved > 1e-3, "the second epoch moved the weights by " + moved);
+    }
+  }
+
+  private static String[] concat(String[] head, String... tail) {
+    String[] all = java.util.Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, all, head.length, tail.length);
+    return all;
+  }
+
+  @Test
+  void contextsAndLimitBelowOneAreRefused() throws Exception {
+    Path data = data();
+    Run contexts = run("train", "--data", data.toString(), "--contexts", "0");
+    assertEquals(1, contexts.code());
+    assertTrue(contexts.err().startsWith("--contexts must be at least 1, got 0"),
+        contexts.err());
+    Run limit = run("train", "--data", data.toString(), "--limit", "0");
+    assertEquals(1, limit.code());
+    assertTrue(limit.err().startsWith("--limit must be at least 1, got 0"), limit.err());
+  }
+
+  @Test
+  void launchRefusesZeroWorkers() {
+    Run r = run("launch", "--workers", "0", "--", "--model", "mlp");
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("--workers and --servers must be at least 1, got 0 and 1"),
+        r.err());
   }
 }

@@ -7,6 +7,7 @@ import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.TShape;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -131,9 +132,26 @@ final class ModelRules {
         e = t.getEnclosingElement()) {
       forward = t.getSimpleName() + "." + forward;
     }
-    report.add(Message.CUSTOM_BODY_AT_BUILD, n.spec().method(), n.spec().mirror(), null,
-        n.spec().declaration(model), c.layerName(), forward, inferred.get(source).shape(),
-        source, withParams, n.shape());
+    TShape in = inferred.get(source).shape();
+    if (c.cell()) {
+      // One step at a time: the sequence without its steps axis, and the state.
+      report.add(Message.CUSTOM_BODY_AT_BUILD, n.spec().method(), n.spec().mirror(), null,
+          n.spec().declaration(model), "step", c.layerName(), forward,
+          "once per step; each step reads " + withoutSteps(in) + " of " + in + " from " + source
+              + " and the previous state " + withoutSteps(n.shape()),
+          withParams, "the new state " + withoutSteps(n.shape()));
+    } else {
+      report.add(Message.CUSTOM_BODY_AT_BUILD, n.spec().method(), n.spec().mirror(), null,
+          n.spec().declaration(model), "forward body", c.layerName(), forward,
+          "it reads " + in + " from " + source, withParams, n.shape());
+    }
+  }
+
+  /** {@code [N, steps, d...]} without its steps: {@code [N, d...]}. */
+  private static TShape withoutSteps(TShape s) {
+    List<Integer> dims = new ArrayList<>(s.dims());
+    dims.remove(1);
+    return new TShape(dims);
   }
 
   /** {@code nodes} in the order in which {@code inferred} was filled (the wiring order). */

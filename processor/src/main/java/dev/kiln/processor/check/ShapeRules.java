@@ -424,18 +424,34 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
    * each name consistently, names that are layer elements to their written values); the output
    * and parameter shapes are the patterns with every name replaced by its value. The body itself
    * is traced and checked against the output pattern when the graph is built.
+   *
+   * <p>A recurrent cell's input pattern is one step's: the node reads that pattern with a
+   * constant number of steps inserted after its first dimension, and its output is the state
+   * pattern with the same steps inserted, every step's state.
    */
   @Override
   public Result visitCustom(LayerSpec.Custom c) {
-    String pattern = "[" + String.join(", ", c.input()) + "]";
+    List<String> tokens = new ArrayList<>(c.input());
+    if (c.cell()) {
+      tokens.add(Math.min(1, tokens.size()), "steps");
+    }
+    String pattern = "[" + String.join(", ", tokens) + "]";
     TShape s = x().shape();
-    if (s.rank() != c.input().size()) {
+    if (s.rank() != tokens.size()) {
       throw new RuleError(Message.CUSTOM_INPUT, null, where, c.layerName(), pattern,
-          x().describe(), "the ranks differ");
+          x().describe(), "the ranks differ" + (c.cell() ? "; a cell reads a sequence, one "
+              + "step of [" + String.join(", ", c.input()) + "] at a time, with the steps after "
+              + "the first dimension" : ""));
+    }
+    if (c.cell() && s.dim(1) < 0) {
+      throw new RuleError(Message.CELL_STEPS, null, where, c.layerName(), x().describe());
     }
     Map<String, Integer> bound = new LinkedHashMap<>(c.dims());
     for (int i = 0; i < s.rank(); i++) {
-      String t = c.input().get(i);
+      if (c.cell() && i == 1) {
+        continue;
+      }
+      String t = tokens.get(i);
       int actual = s.dim(i);
       Integer want = Character.isDigit(t.charAt(0)) ? Integer.valueOf(t) : bound.get(t);
       if (want == null) {
@@ -446,7 +462,14 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
                 + (want < 0 ? "BATCH" : want.toString()));
       }
     }
-    TShape out = resolve(c, c.output(), "its output", bound);
+    TShape out;
+    if (c.cell()) {
+      List<Integer> states = new ArrayList<>(resolve(c, c.state(), "its state", bound).dims());
+      states.add(Math.min(1, states.size()), s.dim(1));
+      out = new TShape(states);
+    } else {
+      out = resolve(c, c.output(), "its output", bound);
+    }
     List<ParamInfo> params = new ArrayList<>();
     for (LayerSpec.CustomParam p : c.params()) {
       TShape shape = resolve(c, p.shape(), "parameter " + p.name(), bound);

@@ -73,6 +73,14 @@ public enum Message {
   CUSTOM_PARAM_BATCH("CustomParamBatch",
       "%s: parameter %s of layer @%s would have shape %s; a parameter's dimensions must not "
           + "depend on BATCH"),
+  CELL_OUTPUT("CellOutput",
+      "%s: cell @%s declares output %s and state %s; a cell's output at each step is its new "
+          + "state, so the two patterns must be the same: declare output = %s"),
+  CELL_STEPS("CellSteps",
+      "%s: cell @%s is unrolled over the steps when the graph is built, so it needs a constant "
+          + "number of steps, got %s, whose steps (dimension 1) are fixed only when an executor "
+          + "is bound; declare the steps as a constant, or use @Gru, @Lstm or @Rnn, which take "
+          + "Dim.STEPS"),
   WRONG_RANK("WrongRank", "%s: %s needs a rank-%s %s input, got %s%s"),
   UNKNOWN_CHANNELS("UnknownChannels",
       "%s: %s needs the size of axis %d (%s) known at compile time to shape its parameters, "
@@ -107,9 +115,8 @@ public enum Message {
       "node %s of %s is read by no node and so becomes an extra output; wire a node to it, "
           + "or mark it @Output if it is meant as one"),
   CUSTOM_BODY_AT_BUILD("CustomBodyAtBuild", Diagnostic.Kind.NOTE,
-      "%s: the forward body of @%s (%s) is traced when the graph is built, in create() and "
-          + "load(), not checked by the compiler: it reads %s from %s, with %s, and must return "
-          + "%s"),
+      "%s: the %s of @%s (%s) is traced when the graph is built, in create() and load(), not "
+          + "checked by the compiler: %s, with %s, and must return %s"),
   UNRESOLVED("Unresolved",
       "%s: %s names %s, which the compiler cannot find, so Kiln generated nothing for %s; put "
           + "it on the class path, or run the annotation processor that generates it"),

@@ -627,17 +627,19 @@ public sealed interface LayerSpec {
    * @param forwardMethod the forward method's name
    * @param input the input's shape pattern
    * @param output the output's shape pattern
+   * @param state a recurrent cell's state pattern; empty for a layer without state
    * @param dims the layer's int elements as written where it is used (dimension values)
    * @param params the layer's parameters, in the forward method's order
-   * @param args the forward method's arguments after the input, in order
+   * @param args the forward method's arguments after the input (and a cell's state), in order
    */
   record Custom(String layerName, TypeElement forwardType, String forwardMethod,
-      List<String> input, List<String> output, Map<String, Integer> dims,
+      List<String> input, List<String> output, List<String> state, Map<String, Integer> dims,
       List<CustomParam> params, List<ForwardArg> args) implements LayerSpec {
     /** Copies the collections, keeping the order of {@code dims}. */
     public Custom {
       input = List.copyOf(input);
       output = List.copyOf(output);
+      state = List.copyOf(state);
       dims = Collections.unmodifiableMap(new LinkedHashMap<>(dims));
       params = List.copyOf(params);
       args = List.copyOf(args);
@@ -648,9 +650,17 @@ public sealed interface LayerSpec {
       return layerName;
     }
 
+    /**
+     * Whether the layer is a recurrent cell: its forward pass is one step, unrolled over the
+     * input sequence's steps.
+     */
+    public boolean cell() {
+      return !state.isEmpty();
+    }
+
     @Override
     public String op() {
-      return "custom " + layerName;
+      return cell() ? "custom cell " + layerName + ", unrolled" : "custom " + layerName;
     }
 
     @Override

@@ -56,16 +56,23 @@ final class CustomLayerReader {
     AnnotationMirror layer = layerOf(layerType);
     List<String> input = strings(value(layer, "input"));
     List<String> output = strings(value(layer, "output"));
+    List<String> state = strings(value(layer, "state"));
     TypeMirror forward = (TypeMirror) value(layer, "forward").getValue();
     if (forward.getKind() != TypeKind.DECLARED) {
       report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
           "its forward class " + forward + " is not a class");
       return null;
     }
-    for (List<String> pattern : List.of(input, output)) {
+    for (List<String> pattern : List.of(input, output, state)) {
       if (!tokens(where, method, use, layerName, pattern)) {
         return null;
       }
+    }
+    boolean cell = !state.isEmpty();
+    if (cell && !output.equals(state)) {
+      report.add(Message.CELL_OUTPUT, method, use, null, where, layerName, pattern(output),
+          pattern(state), quoted(state));
+      return null;
     }
 
     Map<String, Integer> dims = new LinkedHashMap<>();
@@ -120,9 +127,16 @@ final class CustomLayerReader {
               + "parameter");
       return null;
     }
+    if (cell && (ps.size() < 2 || !ps.get(1).asType().toString().equals(ModelReader.SYM)
+        || paramMirror(ps.get(1)) != null)) {
+      report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
+          fwdName + " must take the previous step's state (a Sym without @Param) as its second "
+              + "parameter, after the step's input, since @" + layerName + " declares a state");
+      return null;
+    }
     List<LayerSpec.CustomParam> params = new ArrayList<>();
     List<LayerSpec.ForwardArg> args = new ArrayList<>();
-    for (VariableElement p : ps.subList(1, ps.size())) {
+    for (VariableElement p : ps.subList(cell ? 2 : 1, ps.size())) {
       String n = p.getSimpleName().toString();
       AnnotationMirror pm = paramMirror(p);
       if (pm != null && p.asType().toString().equals(ModelReader.SYM)) {
@@ -147,14 +161,28 @@ final class CustomLayerReader {
       } else if (pm == null && constants.containsKey(n) && p.asType().getKind().isPrimitive()) {
         args.add(new LayerSpec.ForwardArg(-1, constants.get(n)));
       } else {
+        boolean stateLike = !cell && p == ps.get(1) && pm == null
+            && p.asType().toString().equals(ModelReader.SYM);
         report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
             "parameter '" + n + "' of " + fwdName + " is neither a @Param Sym nor an element "
-                + "of @" + layerName);
+                + "of @" + layerName + (stateLike ? "; if it is the previous step's state of a "
+                + "recurrent cell, declare the state's shape: @Layer(state = {...})" : ""));
         return null;
       }
     }
     return new LayerSpec.Custom(layerName, forwardType, fwd.getSimpleName().toString(), input,
-        output, dims, params, args);
+        output, state, dims, params, args);
+  }
+
+  /** {@code [batch, hidden]}: a shape pattern as messages write it. */
+  private static String pattern(List<String> tokens) {
+    return "[" + String.join(", ", tokens) + "]";
+  }
+
+  /** {@code {"batch", "hidden"}}: a shape pattern as the user writes it. */
+  private static String quoted(List<String> tokens) {
+    return tokens.stream().map(t -> '"' + t + '"')
+        .collect(java.util.stream.Collectors.joining(", ", "{", "}"));
   }
 
   /**

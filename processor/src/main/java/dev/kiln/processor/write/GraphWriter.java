@@ -9,6 +9,7 @@ import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.TypeSpec;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.NodeSpec;
 import dev.kiln.processor.model.ParamInfo;
 import dev.kiln.processor.model.TShape;
@@ -95,6 +96,11 @@ final class GraphWriter {
     if (n.spec().isInput()) {
       return "Declared shape of input " + name + ": " + shape + ".";
     }
+    if (n.spec().layer() instanceof LayerSpec.Custom c && c.cell()) {
+      return "Output shape of node " + name + ", every step's state of its recurrent cell {@code "
+          + n.spec().annotationText() + "}: " + shape + ". The cell's forward body is checked "
+          + "against the state shape it declares when the graph is built.";
+    }
     if (n.spec().layer().tracedAtBuild()) {
       return "Output shape of node " + name + " as its custom layer {@code "
           + n.spec().annotationText() + "} declares it: " + shape + ". The layer's forward body "
@@ -168,9 +174,17 @@ final class GraphWriter {
 
   private MethodSpec nodeMethod(CheckedNode n) {
     NodeSpec s = n.spec();
-    String doc = "Node {@code " + n.name() + "}: {@code " + s.annotationText() + "}, "
-        + (s.layer().tracedAtBuild() ? "declared output {@code " + n.shape() + "}, against "
-            + "which the traced forward body is checked" : "output {@code " + n.shape() + "}")
+    String shape = "{@code " + n.shape() + "}";
+    String output;
+    if (s.layer() instanceof LayerSpec.Custom c && c.cell()) {
+      output = "a recurrent cell unrolled over " + n.shape().dim(1) + " steps, declared output "
+          + shape + " (every step's state), against which each traced step is checked";
+    } else if (s.layer().tracedAtBuild()) {
+      output = "declared output " + shape + ", against which the traced forward body is checked";
+    } else {
+      output = "output " + shape;
+    }
+    String doc = "Node {@code " + n.name() + "}: {@code " + s.annotationText() + "}, " + output
         + "." + (s.frozen() ? " Its parameters are frozen: no update changes them." : "");
     MethodSpec.Builder b = MethodSpec.methodBuilder(n.name())
         .addAnnotation(Override.class)

@@ -257,13 +257,16 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
    * A custom layer: one local per parameter, made by the builder, then one traced call of its
    * forward method, e.g. {@code return this.builder.custom(SCORES_SOURCE, "Affine",
    * PIXELS_SHAPE, SCORES_SHAPE, pixels, List.of(weight, bias), (input, params) ->
-   * Affine.Forward.apply(input, params.get(0), params.get(1)));}.
+   * Affine.Forward.apply(input, params.get(0), params.get(1)));}. A recurrent cell calls {@code
+   * this.builder.cell} instead, whose forward also takes the previous state: {@code (input,
+   * state, params) -> GruCell.Step.apply(input, state, params.get(0), ...)}.
    */
   @Override
   public CodeBlock visitCustom(LayerSpec.Custom c) {
     NameAllocator locals = new NameAllocator();
     in.forEach(locals::newName);
     String input = locals.newName("input");
+    String state = c.cell() ? locals.newName("state") : null;
     String params = locals.newName("params");
     CodeBlock.Builder body = CodeBlock.builder();
     List<String> made = new ArrayList<>();
@@ -284,23 +287,27 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
     }
     List<String> args = new ArrayList<>();
     args.add(input);
+    if (state != null) {
+      args.add(state);
+    }
     for (LayerSpec.ForwardArg a : c.args()) {
       args.add(a.param() >= 0 ? params + ".get(" + a.param() + ")" : a.literal());
     }
+    String lambda = "(" + input + (state == null ? "" : ", " + state) + ", " + params + ")";
     ClassName forwardType = ClassName.get(c.forwardType());
     String call = String.join(".", forwardType.simpleNames()) + "." + c.forwardMethod() + "("
         + String.join(", ", args) + ")";
-    boolean oneLine = input.length() + params.length() + call.length() + 8 <= 88;
-    CodeBlock forward = CodeBlock.of("($L, $L) ->$W$T.$L($L)", input, params, forwardType,
+    boolean oneLine = lambda.length() + call.length() + 4 <= 88;
+    CodeBlock forward = CodeBlock.of("$L ->$W$T.$L($L)", lambda, forwardType,
         c.forwardMethod(), oneLine ? String.join(", ", args) : commas(args));
     String list = String.join(", ", made);
     Object listed = list.length() <= 60 ? list : commas(made);
     String source = node.spec().wires().get(0).source();
     // The forward pass gets a line of its own, as a reader would write it.
     return body.addStatement(
-        "return this.builder.custom($Z$L,$W$L,$W$L,$W$L,$W$L,$W$T.of($L),\n$L)", src,
-        Literals.string(c.layerName()), names.shape(source), names.shape(node.name()), x(),
-        List.class, listed, forward).build();
+        "return this.builder.$L($Z$L,$W$L,$W$L,$W$L,$W$L,$W$T.of($L),\n$L)",
+        c.cell() ? "cell" : "custom", src, Literals.string(c.layerName()), names.shape(source),
+        names.shape(node.name()), x(), List.class, listed, forward).build();
   }
 
   /** {@code a, b, c} with a wrapping point after each comma. */

@@ -41,7 +41,8 @@ class CostsTest {
     assertEquals(0, Costs.flops(new LayerSpec.Concat(1),
         List.of(TShape.of(-1, 4), TShape.of(-1, 4)), TShape.of(-1, 8)));
     assertEquals(-1, Costs.flops(new LayerSpec.Custom("Affine", null, "apply", List.of("b"),
-        List.of("b"), java.util.Map.of(), List.of(), List.of()), List.of(TShape.of(-1)),
+        List.of("b"), List.of(), java.util.Map.of(), List.of(), List.of()),
+        List.of(TShape.of(-1)),
         TShape.of(-1)));
   }
 }

@@ -54,6 +54,21 @@ public final class Idx {
     public int imageSize() {
       return rows * cols;
     }
+
+    /**
+     * Returns the pixels as floats scaled from {@code [0, 255]} to {@code [0, 1]} ({@code p /
+     * 255}), in the same order: the features of a {@link Dataset} of {@link #imageSize()} floats
+     * per example.
+     *
+     * @return a new array of {@code count * rows * cols} floats in {@code [0, 1]}
+     */
+    public float[] scaledPixels() {
+      float[] scaled = new float[pixels.length];
+      for (int i = 0; i < pixels.length; i++) {
+        scaled[i] = (pixels[i] & 0xff) / 255f;
+      }
+      return scaled;
+    }
   }
 
   /** The two kinds of IDX file this reader understands. */

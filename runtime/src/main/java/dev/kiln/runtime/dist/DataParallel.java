@@ -18,6 +18,8 @@ import dev.kiln.runtime.train.TrainingListener;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Trains one classifier data-parallel on MXNet's key-value store: replicas of the model, each
@@ -43,7 +45,23 @@ import java.util.List;
  * epoch. Not thread-safe.
  */
 public final class DataParallel implements AutoCloseable {
+  /** Where a distributed job applies the optimizer's update. */
+  public enum Updates {
+    /**
+     * Every worker applies the update itself to the summed gradients it pulls (the store as an
+     * all-reduce), in the fused optimizer's one call.
+     */
+    ON_WORKERS,
+    /**
+     * The servers apply it, each to its share of the parameters (MXNet's {@code
+     * set_optimizer}), and the workers pull the updated parameters. Needs an optimizer without
+     * {@code clipGlobalNorm} (a server sees only its slice).
+     */
+    ON_SERVERS
+  }
+
   private static final int WEIGHTS = 0;
+  private static final Logger LOG = LoggerFactory.getLogger(DataParallel.class);
 
   private final KilnModel model;
   private final KvStore store;
@@ -51,21 +69,34 @@ public final class DataParallel implements AutoCloseable {
   private final int rank;
   private final int workers;
   private final List<Integer> auxKeys = new ArrayList<>();
+  private final Updates updates;
+  private boolean serversReady;
+  private boolean timed;
+  private long steps;
+  private long communicationNanos;
+  private long stepNanos;
 
   /** One copy of the model: its parameters and a classifier over them. */
   private record Replica(ParameterStore params, Classifier classifier, ExecutorCache owned) {}
 
-  private DataParallel(KilnModel model, KvStore store, int contexts) {
+  private DataParallel(KilnModel model, KvStore store, int contexts, Updates updates) {
     this.model = model;
     this.store = store;
+    this.updates = updates;
     try {
       this.rank = store.rank();
       this.workers = store.workers();
       ModelRuntime rt = model.runtime();
-      Graph classifierGraph = model.classifier().graph();
+      if (contexts > 1 && !model.isClassifier()) {
+        throw new IllegalArgumentException(model.name() + " is not a classifier: it can train "
+            + "data-parallel one context per process (DataParallel.distributed, then forward, "
+            + "backward and update(optimizer) on every worker), not on " + contexts
+            + " contexts of one process");
+      }
+      Graph classifierGraph = model.isClassifier() ? model.classifier().graph() : null;
       ParameterStore own = rt.executors().store();
-      replicas.add(new Replica(own, new Classifier(model.name(), own,
-          classifierGraph.copy(DataParallel::summedLoss)), null));
+      replicas.add(new Replica(own, classifierGraph == null ? null : new Classifier(
+          model.name(), own, classifierGraph.copy(DataParallel::summedLoss)), null));
       for (int d = 1; d < contexts; d++) {
         ExecutorCache cache = new ExecutorCache(model.name(), rt.graph().copy(json -> json), d);
         replicas.add(new Replica(cache.store(), new Classifier(model.name(), cache.store(),
@@ -87,7 +118,25 @@ public final class DataParallel implements AutoCloseable {
     if (contexts < 1) {
       throw new IllegalArgumentException("contexts must be at least 1, got " + contexts);
     }
-    return new DataParallel(model, KvStore.create("local"), contexts);
+    String omp = System.getenv("OMP_NUM_THREADS");
+    int cores = Runtime.getRuntime().availableProcessors();
+    int threads = omp == null ? cores : parsePositive(omp, cores);
+    if (contexts > 1 && (long) threads * contexts > cores) {
+      LOG.warn("{}: {} contexts with {} OpenMP threads each ({}) on {} cores oversubscribe "
+          + "them, which makes data-parallel training slower; start the JVM with "
+          + "OMP_NUM_THREADS=1 and use at most {} contexts", model.name(), contexts, threads,
+          omp == null ? "OMP_NUM_THREADS unset" : "OMP_NUM_THREADS=" + omp, cores, cores);
+    }
+    return new DataParallel(model, KvStore.create("local"), contexts, Updates.ON_WORKERS);
+  }
+
+  private static int parsePositive(String text, int otherwise) {
+    try {
+      int n = Integer.parseInt(text.strip());
+      return n > 0 ? n : otherwise;
+    } catch (NumberFormatException e) {
+      return otherwise;
+    }
   }
 
   /**
@@ -96,10 +145,58 @@ public final class DataParallel implements AutoCloseable {
    * starts from rank 0's parameters.
    */
   public static DataParallel distributed(KilnModel model) {
-    DataParallel dp = new DataParallel(model, KvStore.create("dist_sync"), 1);
+    return distributed(model, Updates.ON_WORKERS);
+  }
+
+  /**
+   * As {@link #distributed(KilnModel)}, with the optimizer's update applied where {@code
+   * updates} says.
+   */
+  public static DataParallel distributed(KilnModel model, Updates updates) {
+    DataParallel dp = new DataParallel(model, KvStore.create("dist_sync"), 1, updates);
     Node.say("NODE role=worker rank=" + dp.rank + " pid=" + ProcessHandle.current().pid()
-        + " workers=" + dp.workers);
+        + " workers=" + dp.workers + " updates=" + updates);
     return dp;
+  }
+
+  /**
+   * Measures the time of every step's push and pull from now on ({@link #communication()}):
+   * waits for the gradients before the push and for the pulled arrays after it, which keeps
+   * MXNet's engine from overlapping the two with other work. Off by default.
+   */
+  public void timeCommunication(boolean on) {
+    this.timed = on;
+  }
+
+  /**
+   * The steps taken so far and, when {@link #timeCommunication} is on, the seconds spent in their
+   * push and pull (including waiting for the other workers and, with {@link
+   * Updates#ON_SERVERS}, the servers' update).
+   */
+  public Communication communication() {
+    return new Communication(steps, stepNanos / 1e9, communicationNanos / 1e9);
+  }
+
+  /**
+   * Steps, the seconds spent inside {@link #step} (training without validation or listeners;
+   * MXNet's engine finishes a step's work during the next one) and the seconds their pushes
+   * and pulls took.
+   */
+  public record Communication(long steps, double stepSeconds, double seconds) {
+    /** Mean milliseconds of push and pull per step, or NaN before the first. */
+    public double millisPerStep() {
+      return steps == 0 ? Double.NaN : seconds * 1000 / steps;
+    }
+
+    /** Steps per second of training, or NaN before the first. */
+    public double stepsPerSecond() {
+      return steps == 0 ? Double.NaN : steps / stepSeconds;
+    }
+  }
+
+  /** Where this trainer applies the update. */
+  public Updates updates() {
+    return updates;
   }
 
   /** This worker's rank (0 for local training). */
@@ -181,6 +278,7 @@ public final class DataParallel implements AutoCloseable {
    */
   public FitLoop.Step step(float[] features, int[] labels, FusedOptimizer optimizer,
       int examples) {
+    long begun = System.nanoTime();
     try (CallGuard.Scope call = model.runtime().guard().enter("dataParallel.step")) {
       int n = labels.length;
       int featureSize = features.length / Math.max(1, n);
@@ -199,23 +297,12 @@ public final class DataParallel implements AutoCloseable {
         }
         grads.add(replica.params().fusedSlots().get(0).grad());
       }
-      store.pushPull(WEIGHTS, grads);
-      replicas.get(0).params().checkBeforeUpdate(model.name());
-      List<ParameterStore.Slot> slots = new ArrayList<>();
-      for (Replica r : replicas) {
-        slots.addAll(r.params().fusedSlots());
-      }
-      float base = optimizer.rescaleGrad();
-      optimizer.rescaleGrad(base / examples);
-      try {
-        optimizer.step(slots);
-      } finally {
-        optimizer.rescaleGrad(base);
-      }
+      exchangeAndUpdate(grads, optimizer, examples);
       for (Replica r : replicas) {
         r.params().updateApplied();
         r.params().gradientsConsumed();
       }
+      stepNanos += System.nanoTime() - begun;
       return () -> {
         double loss = 0;
         int correct = 0;
@@ -229,6 +316,106 @@ public final class DataParallel implements AutoCloseable {
         return new Classifier.Result(loss, correct, count);
       };
     }
+  }
+
+  /**
+   * Sums {@code grads} (one per replica) over the replicas and workers through the store and
+   * applies {@code optimizer} with its rescale divided by {@code divisor}: on every replica
+   * here, or on the servers, whose updated parameters replica 0 then pulls.
+   */
+  private void exchangeAndUpdate(List<Tensor> grads, FusedOptimizer optimizer, int divisor) {
+    List<Tensor> pulled = updates == Updates.ON_SERVERS
+        ? List.of(replicas.get(0).params().fusedSlots().get(0).weight()) : grads;
+    if (updates == Updates.ON_SERVERS) {
+      // Each worker checks its own gradient: the servers cannot stop the job cleanly.
+      replicas.get(0).params().checkBeforeUpdate(model.name());
+      installOnServers(optimizer, divisor);
+    }
+    long started = 0;
+    if (timed) {
+      grads.forEach(Tensor::waitToRead);
+      started = System.nanoTime();
+    }
+    if (updates == Updates.ON_SERVERS) {
+      store.pushPull(WEIGHTS, grads, pulled);
+    } else {
+      store.pushPull(WEIGHTS, grads);
+    }
+    if (timed) {
+      pulled.forEach(Tensor::waitToRead);
+      communicationNanos += System.nanoTime() - started;
+    }
+    steps++;
+    if (updates != Updates.ON_SERVERS) {
+      replicas.get(0).params().checkBeforeUpdate(model.name());
+      List<ParameterStore.Slot> slots = new ArrayList<>();
+      for (Replica r : replicas) {
+        slots.addAll(r.params().fusedSlots());
+      }
+      float base = optimizer.rescaleGrad();
+      optimizer.rescaleGrad(base / divisor);
+      try {
+        optimizer.step(slots);
+      } finally {
+        optimizer.rescaleGrad(base);
+      }
+    }
+  }
+
+  /**
+   * One step of any model, classifier or not, on every worker of the job: the gradients that
+   * this process's {@code backward} passes accumulated since the last update are averaged over
+   * the workers (each worker's own gradient counts once, as when every worker back-propagates
+   * the mean loss of a batch of the same size) and {@code optimizer} applies them, here or on
+   * the servers as {@link #updates()} says. Every worker must call it once per step; the
+   * gradients are then consumed, as after {@link KilnModel#update(dev.kiln.runtime.optim
+   * .Optimizer)}.
+   *
+   * @throws IllegalStateException if no backward pass ran since the last update, or this
+   *     trainer has several contexts (use {@link #fit} for classifiers there)
+   */
+  public void update(FusedOptimizer optimizer) {
+    if (replicas.size() != 1) {
+      throw new IllegalStateException(model.name() + ": update(optimizer) steps one context "
+          + "per process; with " + replicas.size() + " contexts train with fit");
+    }
+    try (CallGuard.Scope call = model.runtime().guard().enter("dataParallel.update")) {
+      ParameterStore params = replicas.get(0).params();
+      if (params.gradients() != ParameterStore.Gradients.ACCUMULATED) {
+        throw new IllegalStateException(model.name() + ".update: no gradient to apply: no "
+            + "backward pass since the last update; each gradient is applied once");
+      }
+      exchangeAndUpdate(List.of(params.fusedSlots().get(0).grad()), optimizer, workers);
+      params.updateApplied();
+      params.zeroGrads();
+    }
+  }
+
+  /**
+   * Before the first step on the servers: rank 0 sends them {@code optimizer} with the rescale
+   * of a step of {@code examples}, and every worker waits at a barrier until they have it.
+   */
+  private void installOnServers(FusedOptimizer optimizer, int examples) {
+    if (serversReady) {
+      return;
+    }
+    if (optimizer.clipGlobalNorm() > 0) {
+      throw new IllegalArgumentException(model.name() + ": an optimizer with clipGlobalNorm("
+          + optimizer.clipGlobalNorm() + ") cannot run on the servers, which see a slice of "
+          + "the parameters each; use Updates.ON_WORKERS");
+    }
+    if (rank == 0) {
+      float base = optimizer.rescaleGrad();
+      optimizer.rescaleGrad(base / examples);
+      try {
+        store.sendCommandToServers(ServerUpdates.COMMAND, ServerUpdates.command(optimizer,
+            List.of(WEIGHTS)));
+      } finally {
+        optimizer.rescaleGrad(base);
+      }
+    }
+    store.barrier();
+    serversReady = true;
   }
 
   /**
@@ -261,10 +448,14 @@ public final class DataParallel implements AutoCloseable {
    */
   public FitResult fit(DataLoader train, Dataset validation, int epochs,
       FusedOptimizer optimizer, TrainingListener... listeners) {
+    if (!model.isClassifier()) {
+      throw new IllegalStateException(model.name() + " is not a classifier, so fit cannot train "
+          + "it; run forward and backward on every worker and then update(optimizer)");
+    }
     boolean lead = rank == 0;
     int batch = train.batchSize();
     boolean fixed = train.steps() > 0;
-    if (workers > 1 && !fixed) {
+    if ((workers > 1 || updates == Updates.ON_SERVERS) && !fixed) {
       throw new IllegalArgumentException(model.name() + ": every worker of a job must run the "
           + "same number of steps, or the synchronous ones wait for ever; train on "
           + "loader.shard(rank(), workers())");
@@ -313,7 +504,14 @@ public final class DataParallel implements AutoCloseable {
    * different sizes add up to the whole batch's.
    */
   private static String summedLoss(String json) {
-    return json.replace("\"normalization\": \"batch\"", "\"normalization\": \"null\"");
+    String mean = "\"normalization\": \"batch\"";
+    if (!json.contains(mean)) {
+      // Without it the replicas would back-propagate means and the 1/examples rescale would
+      // shrink every step by the batch size: refuse rather than train silently wrong.
+      throw new IllegalStateException("the classifier graph has no SoftmaxOutput with "
+          + mean + " to turn into a summed loss");
+    }
+    return json.replace(mean, "\"normalization\": \"null\"");
   }
 
   /**
@@ -325,7 +523,9 @@ public final class DataParallel implements AutoCloseable {
     RuntimeException failure = null;
     for (Replica r : replicas) {
       try {
-        r.classifier().close();
+        if (r.classifier() != null) {
+          r.classifier().close();
+        }
         if (r.owned() != null) {
           r.owned().close();
         }

@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * One MXNet key-value store, the engine of data parallelism: {@code local} sums the values
  * several CPU contexts of this process push under one key; {@code dist_sync} sums them across
- * the worker processes of a job through ps-lite's servers. With no updater on the store (Kiln
- * never installs one), a pull after a round of pushes returns the round's sum: an all-reduce.
+ * the worker processes of a job through ps-lite's servers. With no updater on the store, a pull
+ * after a round of pushes returns the round's sum: an all-reduce. A job's servers can instead
+ * run the optimizer ({@link ServerUpdates}), and a pull then returns the updated parameters.
  *
  * <p>Keys are integers, and every worker of a job must initialise the same keys in the same
  * order (ps-lite numbers them by it); only rank 0's initial value is kept. The store owns its
@@ -64,6 +65,26 @@ public final class KvStore implements AutoCloseable {
     Pointer[] arrays = handles(values);
     Mx.check(Mx.api().MXKVStorePushPull(handle(), keys.length, keys, keys.length, keys, arrays,
         arrays, 0), "MXKVStorePushPull(" + key + ")");
+  }
+
+  /**
+   * Pushes every array of {@code values} under {@code key} and pulls what the store then holds
+   * into every array of {@code into}: with an updater on the servers, the updated parameters.
+   */
+  public void pushPull(int key, List<Tensor> values, List<Tensor> into) {
+    int[] in = repeat(key, values.size());
+    int[] out = repeat(key, into.size());
+    Mx.check(Mx.api().MXKVStorePushPull(handle(), in.length, in, out.length, out,
+        handles(values), handles(into), 0), "MXKVStorePushPull(" + key + ")");
+  }
+
+  /**
+   * Sends {@code body} to every server's controller under command {@code head} and waits until
+   * every server has handled it (a worker's call; see {@link Node}).
+   */
+  public void sendCommandToServers(int head, String body) {
+    Mx.check(Mx.api().MXKVStoreSendCommmandToServers(handle(), head, body),
+        "MXKVStoreSendCommmandToServers(" + head + ")");
   }
 
   /** This worker's rank in the job, in {@code [0, workers())}; 0 for a local store. */

@@ -159,8 +159,9 @@ public final class Launcher {
       out.println("FAILED: could not start the job: " + e);
       return PROCESS_FAILED;
     }
-    out.println("job: 1 scheduler, " + spec.servers() + " servers, " + spec.workers()
-        + " workers on 127.0.0.1:" + port + "; logs in " + spec.logs());
+    out.println("job: 1 scheduler, " + count(spec.servers(), "server") + ", "
+        + count(spec.workers(), "worker") + " on 127.0.0.1:" + port + "; logs in "
+        + spec.logs());
     long workersDoneAt = -1;
     while (true) {
       long now = System.nanoTime();
@@ -314,6 +315,10 @@ public final class Launcher {
         }
       }
     }
+  }
+
+  private static String count(int n, String what) {
+    return n + " " + what + (n == 1 ? "" : "s");
   }
 
   private static String describeExit(int code) {

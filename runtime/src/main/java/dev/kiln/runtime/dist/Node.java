@@ -44,8 +44,10 @@ public final class Node {
     void _exit(int status);
   }
 
-  // Kept reachable: MXNet calls it from the server thread for as long as RunServer runs.
-  private static final MxApi.KvController CONTROLLER = (head, body, handle) -> { };
+  // Kept reachable: MXNet calls them from the server thread for as long as RunServer runs.
+  private static final MxApi.KvController CONTROLLER = Node::control;
+  private static KvStore served;
+  private static ServerUpdates updates;
 
   private Node() {}
 
@@ -57,6 +59,22 @@ public final class Node {
   /** Whether this process is a worker of a {@code dist_sync} job. */
   public static boolean isWorker() {
     return "worker".equals(role());
+  }
+
+  /**
+   * The number of workers of this process's job, as its environment ({@code DMLC_NUM_WORKER})
+   * says before any store connects; 1 outside a job.
+   */
+  public static int workers() {
+    String n = System.getenv("DMLC_NUM_WORKER");
+    if (role() == null || n == null) {
+      return 1;
+    }
+    try {
+      return Integer.parseInt(n.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException("DMLC_NUM_WORKER is not a number: '" + n + "'", e);
+    }
   }
 
   /** Whether a {@link Launcher} started this process. */
@@ -87,6 +105,7 @@ public final class Node {
     say("NODE role=" + role + " rank=" + (role.equals("scheduler") ? 0 : -1) + " pid="
         + ProcessHandle.current().pid());
     KvStore store = KvStore.create("dist_sync");
+    served = store;
     if (role.equals("scheduler") && System.getenv("PS_HEARTBEAT_INTERVAL") != null) {
       watchHeartbeats(store, Integer.parseInt(System.getenv().getOrDefault(
           "PS_HEARTBEAT_TIMEOUT", "5")));
@@ -96,9 +115,33 @@ public final class Node {
       say("ERROR role=" + role + " " + Mx.api().MXGetLastError());
       halt(FAILED);
     }
+    if (updates != null) {
+      updates.close();
+    }
     store.close();
     say("DONE role=" + role);
     halt(0);
+  }
+
+  /**
+   * A worker's command, on the server's thread: {@link ServerUpdates#COMMAND} installs the
+   * optimizer on this server (MXNet accepts an updater only from here, once the server runs).
+   */
+  private static void control(int head, String body, Pointer handle) {
+    try {
+      if (head != ServerUpdates.COMMAND) {
+        throw new IllegalArgumentException("unknown server command " + head);
+      }
+      ServerUpdates u = ServerUpdates.parse(body);
+      Mx.check(Mx.api().MXKVStoreSetUpdater(served.handleForServing(), u, Pointer.NULL),
+          "MXKVStoreSetUpdater");
+      updates = u;
+      say("UPDATES role=server " + body);
+    } catch (Throwable t) {
+      say("ERROR role=server command " + head + ": " + t);
+      t.printStackTrace(System.out);
+      halt(FAILED);
+    }
   }
 
   /** A line of the launcher's protocol: {@code KILN <what>}. */

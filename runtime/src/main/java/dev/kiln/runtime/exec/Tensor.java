@@ -138,6 +138,11 @@ public final class Tensor implements AutoCloseable {
     Mx.check(Mx.api().MXNDArraySyncCopyFromNDArray(handle(), source, -1), "copy between arrays");
   }
 
+  /** Waits until every pending write of this array is done. */
+  public void waitToRead() {
+    Mx.check(Mx.api().MXNDArrayWaitToRead(handle()), "MXNDArrayWaitToRead");
+  }
+
   /** Sets every element to {@code value}. */
   public void fill(float value) {
     float[] v = new float[(int) size];

@@ -175,7 +175,7 @@ public final class GraphBuilder implements AutoCloseable {
       List<Sym> params, java.util.function.BiFunction<Sym, List<Sym>, Sym> forward) {
     SymNode in = (SymNode) input;
     NodeSource from = sources.get(in.name());
-    Trace trace = new Trace(src, layer);
+    Trace trace = new Trace(src, layer, src.node());
     SymNode tracedInput = new SymNode(in.name(), in.handle(), inputShape, trace,
         from == null ? in.name() : from.node());
     List<Sym> traced = new ArrayList<>();
@@ -197,20 +197,109 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   /**
-   * One custom layer's forward pass being traced: names its operators {@code <node>_<op><n>}
-   * and checks each operation's shapes, reporting the layer, the node, the operation and both
-   * shapes when they do not fit, with every operation traced before it and its shapes. {@code
-   * BATCH} is symbolic here: it matches only itself (and 1 when broadcasting).
+   * One step of a custom recurrent cell, as generated code passes it to {@link #cell}: the
+   * step's input, the previous step's state and the layer's parameters give the new state.
+   */
+  @FunctionalInterface
+  public interface CellStep {
+    /** The new state after {@code input}, from {@code state}, with {@code params}. */
+    Sym apply(Sym input, Sym state, List<Sym> params);
+  }
+
+  /**
+   * A custom recurrent cell used by node {@code src}, unrolled over a sequence {@code input} of
+   * shape {@code inputShape}, {@code [N, steps, in...]} with a constant number of steps. The
+   * sequence is split into its steps ({@code SliceChannel} {@code <node>_steps}, the steps axis
+   * squeezed); {@code step} is traced once per step, over that step's input and the previous
+   * step's state, checking every operation's shapes as {@link #custom} does, and each step's
+   * result must have the state shape (the declared {@code outputShape}, {@code [N, steps,
+   * state...]}, without the steps). Every step reads the same parameters {@code params} (from
+   * {@link #customParam}); step {@code t}'s operators are named {@code <node>_t<t>_<op><n>}. The
+   * first step's state is the state argument {@code <node>_state}, bound to zeros (see {@link
+   * StateSpec}), and the node's output is every step's state, stacked along axis 1 ({@code
+   * stack}, named after the node), so gradients flow back through every step.
+   */
+  public Sym cell(NodeSource src, String layer, Shape inputShape, Shape outputShape, Sym input,
+      List<Sym> params, CellStep step) {
+    checkOpen();
+    int steps = inputShape.rank() < 2 ? -1 : inputShape.dim(1);
+    if (steps < 1 || outputShape.rank() < 2 || outputShape.dim(1) != steps) {
+      throw new ModelException(src, src + ": cell " + layer + " needs a sequence with a constant "
+          + "number of steps after the first dimension, got input " + inputShape + " and output "
+          + outputShape, null);
+    }
+    String node = src.node();
+    Shape stepShape = withoutAxis(inputShape, 1);
+    Shape stateShape = withoutAxis(outputShape, 1);
+    String stateName = node + "_state";
+    int batch = inputShape.dim(0) > 0 ? inputShape.dim(0) : Shape.BATCH;
+    states.add(new StateSpec(stateName, node, false, stateShape, false, -1, batch));
+    knownShapes.put(stateName, stateShape.withBatch(1));
+    SymNode state = (SymNode) variable(stateName);
+    Sym split = op(src, "SliceChannel", node + "_steps",
+        attrs("num_outputs", steps, "axis", 1, "squeeze_axis", true), List.of("data"),
+        List.of(input));
+    List<Sym> stepStates = new ArrayList<>();
+    NodeSource from = sources.get(input.name());
+    String sequence = from == null ? input.name() : from.node();
+    for (int t = 0; t < steps; t++) {
+      Trace trace = new Trace(src, layer, node + "_t" + t);
+      SymNode x = (SymNode) output(split, t);
+      List<Sym> traced = new ArrayList<>();
+      for (Sym p : params) {
+        SymNode n = (SymNode) p;
+        traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace));
+      }
+      SymNode stepInput = new SymNode(x.name(), x.handle(), stepShape, trace,
+          sequence + " step " + t);
+      trace.start(stepInput, traced);
+      Sym next = step.apply(stepInput,
+          new SymNode(state.name(), state.handle(), stateShape, trace), traced);
+      if (!(next instanceof SymNode out) || out.shape() == null) {
+        throw new ModelException(src, src + ": the forward pass of cell " + layer + " must "
+            + "return a Sym computed from its input and state" + trace.steps(), null);
+      }
+      if (!out.shape().equals(stateShape)) {
+        throw new ModelException(src, src + ": cell " + layer + " declares state shape "
+            + stateShape + " but one step of its forward pass returned " + out.shape()
+            + "; a cell's forward pass returns the new state" + trace.steps(), null);
+      }
+      stepStates.add(out);
+      state = out;
+    }
+    return op(src, "stack", node, attrs("axis", 1, "num_args", steps), null, stepStates);
+  }
+
+  /** {@code shape} without dimension {@code axis}. */
+  private static Shape withoutAxis(Shape shape, int axis) {
+    int[] d = shape.dims();
+    int[] out = new int[d.length - 1];
+    for (int i = 0, j = 0; i < d.length; i++) {
+      if (i != axis) {
+        out[j++] = d[i];
+      }
+    }
+    return Shape.of(out);
+  }
+
+  /**
+   * One custom layer's forward pass, or one step of a cell's, being traced: names its operators
+   * {@code <prefix>_<op><n>} and checks each operation's shapes, reporting the layer, the node,
+   * the operation and both shapes when they do not fit, with every operation traced before it
+   * and its shapes. {@code BATCH} is symbolic here: it matches only itself (and 1 when
+   * broadcasting).
    */
   final class Trace {
     private final NodeSource src;
     private final String layer;
+    private final String prefix;
     private final StringBuilder steps = new StringBuilder();
     private int counter;
 
-    Trace(NodeSource src, String layer) {
+    Trace(NodeSource src, String layer, String prefix) {
       this.src = src;
       this.layer = layer;
+      this.prefix = prefix;
     }
 
     /** Begins the trace over {@code input} with {@code params}, as its first line says. */
@@ -296,7 +385,7 @@ public final class GraphBuilder implements AutoCloseable {
 
     private SymNode emit(String op, String label, List<String> keys, List<SymNode> args,
         Shape out, String... keyValues) {
-      String name = src.node() + "_" + label + counter++;
+      String name = prefix + "_" + label + counter++;
       Object[] kv = new Object[keyValues.length];
       System.arraycopy(keyValues, 0, kv, 0, kv.length);
       Sym made = op(src, op, name, attrs(kv), keys, List.copyOf(args));
@@ -610,7 +699,7 @@ public final class GraphBuilder implements AutoCloseable {
 
   private Sym stateVariable(String name, String node, boolean cell, RnnLayout layout,
       int batch) {
-    states.add(new StateSpec(name, node, cell, layout, false, -1, batch));
+    states.add(new StateSpec(name, node, cell, layout.stateShape(batch), false, -1, batch));
     knownShapes.put(name, layout.stateShape(batch > 0 ? batch : 1));
     return variable(name);
   }
@@ -621,7 +710,7 @@ public final class GraphBuilder implements AutoCloseable {
     for (int i = 0; i < states.size(); i++) {
       StateSpec s = states.get(i);
       if (s.name().equals(name)) {
-        states.set(i, new StateSpec(s.name(), s.node(), s.cell(), s.layout(), true,
+        states.set(i, new StateSpec(s.name(), s.node(), s.cell(), s.pattern(), true,
             stateOutputs.size(), s.batch()));
       }
     }

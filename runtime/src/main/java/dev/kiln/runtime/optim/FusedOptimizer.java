@@ -188,6 +188,11 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     return clipGradient;
   }
 
+  /** The bound of the gradients' global norm, or 0 when there is none. */
+  public float clipGlobalNorm() {
+    return clipGlobalNorm;
+  }
+
   /**
    * The state arrays of {@code slot} in the optimizer's order (e.g. {@code [momentum]} or
    * {@code [mean, var]}), empty before the parameter's first step or when the optimizer keeps

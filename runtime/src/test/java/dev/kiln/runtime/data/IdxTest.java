@@ -42,6 +42,13 @@ class IdxTest {
     assertArrayEquals(IdxFiles.pattern(60), images.pixels());
   }
 
+  @Test
+  void scalesPixelsToTheUnitInterval() {
+    Idx.Images images = new Idx.Images(1, 2, 2, new byte[] {0, 51, (byte) 128, (byte) 255});
+
+    assertArrayEquals(new float[] {0f, 0.2f, 128 / 255f, 1f}, images.scaledPixels());
+  }
+
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void readsLabelsAsUnsigned(boolean gzip) throws Exception {

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmark Kiln against hand-written MXNet calls and DJL on Fashion-MNIST.",
-    subcommands = BenchWorker.class, synopsisSubcommandLabel = "")
+    subcommands = {BenchWorker.class, DistBench.class}, synopsisSubcommandLabel = "")
 public final class Bench implements Callable<Integer> {
   /** The parts of the benchmark, in the order they run; all but PROFILE run by default. */
   enum Part {
@@ -74,7 +74,7 @@ public final class Bench implements Callable<Integer> {
     if (!onClassPath(classpath)) {
       System.err.println("bench starts child JVMs with this JVM's class path, which does not "
           + "hold the sample app (running under 'mvn exec:java'?). Run it with java -cp, as "
-          + "the README shows.");
+          + "docs/benchmarks.md shows.");
       return 2;
     }
     Set<Part> todo = parts == null || parts.isEmpty()

@@ -164,11 +164,6 @@ public final class FashionMnist {
                 labelFile, NUM_CLASSES - 1, labels[i], i));
       }
     }
-    byte[] pixels = images.pixels();
-    float[] features = new float[pixels.length];
-    for (int i = 0; i < pixels.length; i++) {
-      features[i] = (pixels[i] & 0xff) / 255f;
-    }
-    return new Dataset(features, labels, FEATURE_SIZE, NUM_CLASSES);
+    return new Dataset(images.scaledPixels(), labels, FEATURE_SIZE, NUM_CLASSES);
   }
 }

@@ -1,0 +1,17 @@
+package bad.cells;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.Input;
+import dev.kiln.annotations.Model;
+import dev.kiln.annotations.Sym;
+import layers.UnboundState;
+
+@Model
+public interface CellUnboundState {
+  @Input(shape = {BATCH, 10, 3})
+  Sym x();
+
+  @UnboundState(hidden = 4)
+  Sym states(Sym x);
+}
