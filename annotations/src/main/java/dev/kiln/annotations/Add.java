@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Element-wise sum of two or more nodes of equal shape, MXNet's {@code elemwise_add} (two
- * inputs) or {@code add_n} (more).
+ * Element-wise sum of two or more nodes of equal shape, MXNet's {@code elemwise_add} (two inputs)
+ * or {@code add_n} (more).
  *
  * <pre>{@code @Add Sym skip(Sym inner, Sym x);}</pre>
  */

@@ -13,14 +13,14 @@ import java.lang.annotation.Target;
  *
  * <pre>{@code @AvgPool(kernel = 2) Sym pool(Sym conv);   // stride 2: halves H and W}</pre>
  *
- * <p>Shape rule (MXNet's {@code PoolingShape}, valid convention): the output is {@code [N, C,
- * H', W']} with {@code H' = floor((H + 2·pad - kernel) / stride) + 1}, and the same for {@code
- * W'}; the kernel must fit in the padded input and {@code pad} must be smaller than the kernel.
- * No parameters.
+ * <p>Shape rule (MXNet's {@code PoolingShape}, valid convention): the output is {@code [N, C, H',
+ * W']} with {@code H' = floor((H + 2·pad - kernel) / stride) + 1}, and the same for {@code W'}; the
+ * kernel must fit in the padded input and {@code pad} must be smaller than the kernel. No
+ * parameters.
  *
- * <p><b>Stride default:</b> unlike MXNet's operator, whose stride defaults to 1, an omitted
- * {@code stride} here equals the kernel, so windows do not overlap (as in Gluon, Keras and
- * PyTorch). Kiln always passes the stride to MXNet explicitly.
+ * <p><b>Stride default:</b> unlike MXNet's operator, whose stride defaults to 1, an omitted {@code
+ * stride} here equals the kernel, so windows do not overlap (as in Gluon, Keras and PyTorch). Kiln
+ * always passes the stride to MXNet explicitly.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -30,8 +30,8 @@ public @interface AvgPool {
   int[] kernel();
 
   /**
-   * Step between windows: {@code s} or {@code {sh, sw}}; positive; empty (the default) means
-   * the kernel.
+   * Step between windows: {@code s} or {@code {sh, sw}}; positive; empty (the default) means the
+   * kernel.
    */
   int[] stride() default {};
 

@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Joins two or more nodes along one axis, MXNet's {@code Concat}. All other dimensions must
- * be equal; the output's size along {@code axis} is the sum of the inputs' sizes.
+ * Joins two or more nodes along one axis, MXNet's {@code Concat}. All other dimensions must be
+ * equal; the output's size along {@code axis} is the sum of the inputs' sizes.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

@@ -7,23 +7,23 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A 2-D convolution over an {@code [N, C, H, W]} input, MXNet's {@code Convolution}
- * ({@code num_filter}, {@code kernel}, {@code stride}, {@code pad}, {@code dilate}, {@code
- * no_bias}), optionally followed by an {@code Activation}.
+ * A 2-D convolution over an {@code [N, C, H, W]} input, MXNet's {@code Convolution} ({@code
+ * num_filter}, {@code kernel}, {@code stride}, {@code pad}, {@code dilate}, {@code no_bias}),
+ * optionally followed by an {@code Activation}.
  *
  * <pre>{@code @Conv2D(filters = 32, kernel = 3, pad = 1) Sym conv(Sym x);}</pre>
  *
- * <p>{@code kernel}, {@code stride}, {@code pad} and {@code dilation} each take one value, used
- * for both height and width ({@code kernel = 3}), or two, {@code {height, width}} ({@code kernel
- * = {3, 5}}).
+ * <p>{@code kernel}, {@code stride}, {@code pad} and {@code dilation} each take one value, used for
+ * both height and width ({@code kernel = 3}), or two, {@code {height, width}} ({@code kernel = {3,
+ * 5}}).
  *
- * <p>Shape rule (MXNet's {@code ConvolutionShape}): the output is {@code [N, filters, H', W']}
- * with {@code H' = floor((H + 2·pad - dilation·(kernel - 1) - 1) / stride) + 1}, and the same
- * for {@code W'}. The dilated kernel must fit in the padded input, and {@code C} must be known at
- * compile time; {@code N}, {@code H} and {@code W} may be {@link Dim#BATCH}.
+ * <p>Shape rule (MXNet's {@code ConvolutionShape}): the output is {@code [N, filters, H', W']} with
+ * {@code H' = floor((H + 2·pad - dilation·(kernel - 1) - 1) / stride) + 1}, and the same for {@code
+ * W'}. The dilated kernel must fit in the padded input, and {@code C} must be known at compile
+ * time; {@code N}, {@code H} and {@code W} may be {@link Dim#BATCH}.
  *
- * <p>Parameters: {@code <node>_weight} of shape {@code [filters, C, kernelH, kernelW]} and,
- * unless {@link #noBias()}, {@code <node>_bias} of shape {@code [filters]}.
+ * <p>Parameters: {@code <node>_weight} of shape {@code [filters, C, kernelH, kernelW]} and, unless
+ * {@link #noBias()}, {@code <node>_bias} of shape {@code [filters]}.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -42,8 +42,8 @@ public @interface Conv2D {
   int[] pad() default 0;
 
   /**
-   * Spacing of the kernel's taps (MXNet's {@code dilate}): {@code d} or {@code {dh, dw}};
-   * positive; 1 by default.
+   * Spacing of the kernel's taps (MXNet's {@code dilate}): {@code d} or {@code {dh, dw}}; positive;
+   * 1 by default.
    */
   int[] dilation() default 1;
 

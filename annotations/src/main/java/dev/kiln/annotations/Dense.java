@@ -10,12 +10,12 @@ import java.lang.annotation.Target;
  * A fully connected layer, MXNet's {@code FullyConnected}: {@code y = x·Wᵀ + b}, optionally
  * followed by an activation.
  *
- * <p>Like MXNet, it flattens every dimension after the first by default: an input of shape
- * {@code [N, a, b]} is treated as {@code [N, a·b]} and the output is {@code [N, units]}. With
- * {@code flatten = false} it acts on the last dimension only and keeps the others.
+ * <p>Like MXNet, it flattens every dimension after the first by default: an input of shape {@code
+ * [N, a, b]} is treated as {@code [N, a·b]} and the output is {@code [N, units]}. With {@code
+ * flatten = false} it acts on the last dimension only and keeps the others.
  *
- * <p>Parameters: {@code <node>_weight} of shape {@code [units, in]} and, unless {@link
- * #noBias()}, {@code <node>_bias} of shape {@code [units]}.
+ * <p>Parameters: {@code <node>_weight} of shape {@code [units, in]} and, unless {@link #noBias()},
+ * {@code <node>_bias} of shape {@code [units]}.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

@@ -7,10 +7,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Dropout, MXNet's {@code Dropout} with {@code p = rate} (and its default {@code mode =
- * training}). In training mode each value is zeroed with probability {@code rate} and the others
- * are scaled by {@code 1 / (1 - rate)}; in inference mode (the default of a model) it is the
- * identity.
+ * Dropout, MXNet's {@code Dropout} with {@code p = rate} (and its default {@code mode = training}).
+ * In training mode each value is zeroed with probability {@code rate} and the others are scaled by
+ * {@code 1 / (1 - rate)}; in inference mode (the default of a model) it is the identity.
  *
  * <pre>{@code @Dropout(rate = 0.5) Sym dropped(Sym hidden);}</pre>
  *

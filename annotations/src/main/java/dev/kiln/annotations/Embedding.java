@@ -7,9 +7,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A lookup table, MXNet's {@code Embedding} ({@code input_dim}, {@code output_dim}): every
- * value of the input is an index in {@code [0, inputDim)} (whole numbers held in float32; MXNet
- * clips indices outside the range) and is replaced by that row of the weight.
+ * A lookup table, MXNet's {@code Embedding} ({@code input_dim}, {@code output_dim}): every value of
+ * the input is an index in {@code [0, inputDim)} (whole numbers held in float32; MXNet clips
+ * indices outside the range) and is replaced by that row of the weight.
  *
  * <pre>{@code @Embedding(inputDim = 1000, outputDim = 16) Sym vectors(Sym tokens);}</pre>
  *

@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Collapses every dimension after the first, MXNet's {@code Flatten}: {@code [N, a, b, c]}
- * becomes {@code [N, a·b·c]}.
+ * Collapses every dimension after the first, MXNet's {@code Flatten}: {@code [N, a, b, c]} becomes
+ * {@code [N, a·b·c]}.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Wires a node parameter to the node or input with the given name instead of the
- * parameter's own name.
+ * Wires a node parameter to the node or input with the given name instead of the parameter's own
+ * name.
  *
  * <pre>{@code @Dense(units = 10) Sym logits(@From("hidden") Sym h);}</pre>
  */

@@ -12,10 +12,10 @@ import java.lang.annotation.Target;
  *
  * <pre>{@code @GlobalAvgPool Sym gap(Sym conv);   // [N, C, H, W] -> [N, C, 1, 1]}</pre>
  *
- * <p>Shape rule (MXNet's {@code PoolingShape}, global pooling, channels-first): the input has
- * rank 3 to 5, {@code [N, C, ...]}; the output keeps {@code N} and {@code C} and sets every
- * other dimension to 1, e.g. {@code [N, C, H, W]} to {@code [N, C, 1, 1]}. {@code H} and {@code
- * W} may be {@link Dim#BATCH}. No parameters.
+ * <p>Shape rule (MXNet's {@code PoolingShape}, global pooling, channels-first): the input has rank
+ * 3 to 5, {@code [N, C, ...]}; the output keeps {@code N} and {@code C} and sets every other
+ * dimension to 1, e.g. {@code [N, C, H, W]} to {@code [N, C, 1, 1]}. {@code H} and {@code W} may be
+ * {@link Dim#BATCH}. No parameters.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

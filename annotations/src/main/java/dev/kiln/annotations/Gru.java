@@ -8,19 +8,19 @@ import java.lang.annotation.Target;
 
 /**
  * A gated recurrent unit layer: MXNet's fused {@code RNN} operator with {@code mode = gru}
- * (oneDNN's kernel on the CPU), over a batch-first sequence {@code [BATCH, steps, features]}
- * where {@code steps} is a constant or {@link Dim#STEPS}.
+ * (oneDNN's kernel on the CPU), over a batch-first sequence {@code [BATCH, steps, features]} where
+ * {@code steps} is a constant or {@link Dim#STEPS}.
  *
  * <pre>{@code @Gru(units = 64) Sym states(Sym tokens);}</pre>
  *
  * <p>At each step, with reset {@code r}, update {@code z} and candidate {@code n}: {@code r, z =
- * σ(W_x x + b_x + W_h h + b_h)}, {@code n = tanh(W_xn x + b_xn + r ∘ (W_hn h + b_hn))}, {@code h'
- * = (1 - z) ∘ n + z ∘ h}.
+ * σ(W_x x + b_x + W_h h + b_h)}, {@code n = tanh(W_xn x + b_xn + r ∘ (W_hn h + b_hn))}, {@code h' =
+ * (1 - z) ∘ n + z ∘ h}.
  *
  * <p>One parameter, {@code <node>_parameters}: a flat vector in MXNet's own layout (all weights,
- * then all biases; by layer, then direction; input-to-hidden before hidden-to-hidden; gates in
- * the order r, z, n). Each gate's matrices start from the model's initialiser with their own
- * fans; the biases start at zero.
+ * then all biases; by layer, then direction; input-to-hidden before hidden-to-hidden; gates in the
+ * order r, z, n). Each gate's matrices start from the model's initialiser with their own fans; the
+ * biases start at zero.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -33,22 +33,22 @@ public @interface Gru {
   int layers() default 1;
 
   /**
-   * Runs a second layer over the sequence reversed and concatenates both outputs, so the output
-   * has {@code 2 · units} features.
+   * Runs a second layer over the sequence reversed and concatenates both outputs, so the output has
+   * {@code 2 · units} features.
    */
   boolean bidirectional() default false;
 
   /**
-   * Dropout between stacked layers in training (not after the last layer), in {@code [0, 1)}; 0
-   * by default.
+   * Dropout between stacked layers in training (not after the last layer), in {@code [0, 1)}; 0 by
+   * default.
    */
   double dropout() default 0;
 
   /**
-   * Whether the output is every step, {@code [BATCH, steps, units × directions]} (the default),
-   * or only the last one, {@code [BATCH, units × directions]}: the final hidden state of the last
-   * layer in each direction, which for the forward direction is its output at the last step and
-   * for the reverse direction its output at the first step (the last one it reads).
+   * Whether the output is every step, {@code [BATCH, steps, units × directions]} (the default), or
+   * only the last one, {@code [BATCH, units × directions]}: the final hidden state of the last
+   * layer in each direction, which for the forward direction is its output at the last step and for
+   * the reverse direction its output at the first step (the last one it reads).
    */
   boolean returnSequences() default true;
 

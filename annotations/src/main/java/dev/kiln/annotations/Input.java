@@ -20,8 +20,8 @@ import java.lang.annotation.Target;
 public @interface Input {
   /**
    * The input's shape; {@link Dim#BATCH} marks a dimension fixed at bind time. Required: the
-   * processor reports an input without one (the empty default exists only so that it can say so
-   * in its own words).
+   * processor reports an input without one (the empty default exists only so that it can say so in
+   * its own words).
    */
   int[] shape() default {};
 }

@@ -7,15 +7,15 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Layer normalisation along one axis, MXNet's {@code LayerNorm} ({@code axis}, {@code eps}):
- * every slice along {@code axis} is normalised to mean 0 and variance 1 with its own statistics,
- * then scaled by gamma and shifted by beta. It behaves the same in training and inference.
+ * Layer normalisation along one axis, MXNet's {@code LayerNorm} ({@code axis}, {@code eps}): every
+ * slice along {@code axis} is normalised to mean 0 and variance 1 with its own statistics, then
+ * scaled by gamma and shifted by beta. It behaves the same in training and inference.
  *
  * <pre>{@code @LayerNorm Sym norm(Sym hidden);   // over the last axis}</pre>
  *
- * <p>Shape rule (MXNet's {@code LayerNormShape}): the output has the input's shape; the size
- * {@code C} of {@code axis} must be known at compile time. Parameters {@code <node>_gamma}
- * (starts at 1) and {@code <node>_beta} (starts at 0), shape {@code [C]}.
+ * <p>Shape rule (MXNet's {@code LayerNormShape}): the output has the input's shape; the size {@code
+ * C} of {@code axis} must be known at compile time. Parameters {@code <node>_gamma} (starts at 1)
+ * and {@code <node>_beta} (starts at 0), shape {@code [C]}.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

@@ -7,19 +7,19 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * 2-D max pooling over an {@code [N, C, H, W]} input, MXNet's {@code Pooling} with {@code
- * pool_type = max} and {@code pooling_convention = valid}.
+ * 2-D max pooling over an {@code [N, C, H, W]} input, MXNet's {@code Pooling} with {@code pool_type
+ * = max} and {@code pooling_convention = valid}.
  *
  * <pre>{@code @MaxPool(kernel = 2) Sym pool(Sym conv);   // stride 2: halves H and W}</pre>
  *
- * <p>Shape rule (MXNet's {@code PoolingShape}, valid convention): the output is {@code [N, C,
- * H', W']} with {@code H' = floor((H + 2·pad - kernel) / stride) + 1}, and the same for {@code
- * W'}; the kernel must fit in the padded input and {@code pad} must be smaller than the kernel
- * (a window made only of padding has no maximum). No parameters.
+ * <p>Shape rule (MXNet's {@code PoolingShape}, valid convention): the output is {@code [N, C, H',
+ * W']} with {@code H' = floor((H + 2·pad - kernel) / stride) + 1}, and the same for {@code W'}; the
+ * kernel must fit in the padded input and {@code pad} must be smaller than the kernel (a window
+ * made only of padding has no maximum). No parameters.
  *
- * <p><b>Stride default:</b> unlike MXNet's operator, whose stride defaults to 1, an omitted
- * {@code stride} here equals the kernel, so windows do not overlap (as in Gluon, Keras and
- * PyTorch). Kiln always passes the stride to MXNet explicitly.
+ * <p><b>Stride default:</b> unlike MXNet's operator, whose stride defaults to 1, an omitted {@code
+ * stride} here equals the kernel, so windows do not overlap (as in Gluon, Keras and PyTorch). Kiln
+ * always passes the stride to MXNet explicitly.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -29,8 +29,8 @@ public @interface MaxPool {
   int[] kernel();
 
   /**
-   * Step between windows: {@code s} or {@code {sh, sw}}; positive; empty (the default) means
-   * the kernel.
+   * Step between windows: {@code s} or {@code {sh, sw}}; positive; empty (the default) means the
+   * kernel.
    */
   int[] stride() default {};
 

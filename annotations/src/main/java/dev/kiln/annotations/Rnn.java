@@ -7,16 +7,16 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A plain (Elman) recurrent layer: MXNet's fused {@code RNN} operator with {@code mode =
- * rnn_tanh} or {@code rnn_relu} (oneDNN's kernel on the CPU), over a batch-first sequence
- * {@code [BATCH, steps, features]} where {@code steps} is a constant or {@link Dim#STEPS}: {@code
- * h' = act(W_x x + b_x + W_h h + b_h)}.
+ * A plain (Elman) recurrent layer: MXNet's fused {@code RNN} operator with {@code mode = rnn_tanh}
+ * or {@code rnn_relu} (oneDNN's kernel on the CPU), over a batch-first sequence {@code [BATCH,
+ * steps, features]} where {@code steps} is a constant or {@link Dim#STEPS}: {@code h' = act(W_x x +
+ * b_x + W_h h + b_h)}.
  *
  * <pre>{@code @Rnn(units = 32, activation = Act.RELU) Sym states(Sym series);}</pre>
  *
  * <p>One parameter, {@code <node>_parameters}: a flat vector in MXNet's own layout (all weights,
- * then all biases; by layer, then direction; input-to-hidden before hidden-to-hidden). The
- * matrices start from the model's initialiser; the biases start at zero.
+ * then all biases; by layer, then direction; input-to-hidden before hidden-to-hidden). The matrices
+ * start from the model's initialiser; the biases start at zero.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -32,22 +32,22 @@ public @interface Rnn {
   int layers() default 1;
 
   /**
-   * Runs a second layer over the sequence reversed and concatenates both outputs, so the output
-   * has {@code 2 · units} features.
+   * Runs a second layer over the sequence reversed and concatenates both outputs, so the output has
+   * {@code 2 · units} features.
    */
   boolean bidirectional() default false;
 
   /**
-   * Dropout between stacked layers in training (not after the last layer), in {@code [0, 1)}; 0
-   * by default.
+   * Dropout between stacked layers in training (not after the last layer), in {@code [0, 1)}; 0 by
+   * default.
    */
   double dropout() default 0;
 
   /**
-   * Whether the output is every step, {@code [BATCH, steps, units × directions]} (the default),
-   * or only the last one, {@code [BATCH, units × directions]}: the final hidden state of the last
-   * layer in each direction, which for the forward direction is its output at the last step and
-   * for the reverse direction its output at the first step (the last one it reads).
+   * Whether the output is every step, {@code [BATCH, steps, units × directions]} (the default), or
+   * only the last one, {@code [BATCH, units × directions]}: the final hidden state of the last
+   * layer in each direction, which for the forward direction is its output at the last step and for
+   * the reverse direction its output at the first step (the last one it reads).
    */
   boolean returnSequences() default true;
 

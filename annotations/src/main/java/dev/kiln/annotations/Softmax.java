@@ -7,9 +7,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Softmax along one axis, MXNet's {@code softmax}; the output has the input's shape. When it
- * is a classifier's last node, training replaces it with MXNet's {@code SoftmaxOutput}
- * (softmax with cross-entropy loss against a label input).
+ * Softmax along one axis, MXNet's {@code softmax}; the output has the input's shape. When it is a
+ * classifier's last node, training replaces it with MXNet's {@code SoftmaxOutput} (softmax with
+ * cross-entropy loss against a label input).
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

@@ -1,21 +1,21 @@
 package dev.kiln.annotations;
 
 /**
- * A symbolic tensor: the output of one node of a model's graph. In a {@link Model} interface
- * every node method returns {@code Sym} and takes the {@code Sym}s it reads; in a custom {@link
- * Layer}'s forward pass its operations build the layer's graph. The Kiln runtime implements this
- * interface while it builds the graph; user code never implements it.
+ * A symbolic tensor: the output of one node of a model's graph. In a {@link Model} interface every
+ * node method returns {@code Sym} and takes the {@code Sym}s it reads; in a custom {@link Layer}'s
+ * forward pass its operations build the layer's graph. The Kiln runtime implements this interface
+ * while it builds the graph; user code never implements it.
  *
- * <p>Every operation checks its operands' shapes when the graph is built and names the layer,
- * the node and both shapes when they do not fit. Element-wise operations broadcast like NumPy.
+ * <p>Every operation checks its operands' shapes when the graph is built and names the layer, the
+ * node and both shapes when they do not fit. Element-wise operations broadcast like NumPy.
  */
 public interface Sym {
   /** The name of the graph node this tensor is the output of. */
   String name();
 
   /**
-   * Matrix product over the last axis of this and the first axis of {@code other} (MXNet's
-   * {@code dot}): {@code [.., k] · [k, n] -> [.., n]}.
+   * Matrix product over the last axis of this and the first axis of {@code other} (MXNet's {@code
+   * dot}): {@code [.., k] · [k, n] -> [.., n]}.
    */
   Sym dot(Sym other);
 

@@ -24,8 +24,8 @@ final class ArrayFile {
 
   /** Writes {@code arrays} (in their order) to {@code file}. */
   static void write(Path file, Map<String, Array> arrays) {
-    try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(
-        Files.newOutputStream(file)))) {
+    try (DataOutputStream out =
+        new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)))) {
       out.writeInt(arrays.size());
       for (Map.Entry<String, Array> e : arrays.entrySet()) {
         out.writeUTF(e.getKey());
@@ -47,8 +47,8 @@ final class ArrayFile {
 
   /** Reads what {@link #write} wrote, in order. */
   static Map<String, Array> read(Path file) {
-    try (DataInputStream in = new DataInputStream(new BufferedInputStream(
-        Files.newInputStream(file)))) {
+    try (DataInputStream in =
+        new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
       int n = in.readInt();
       Map<String, Array> arrays = new LinkedHashMap<>();
       for (int i = 0; i < n; i++) {

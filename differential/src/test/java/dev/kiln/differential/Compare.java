@@ -3,8 +3,8 @@ package dev.kiln.differential;
 import java.util.Locale;
 
 /**
- * Element-wise comparisons of float arrays that explain the first mismatch: where, both values,
- * and how many elements differ.
+ * Element-wise comparisons of float arrays that explain the first mismatch: where, both values, and
+ * how many elements differ.
  */
 final class Compare {
   private Compare() {}
@@ -22,15 +22,22 @@ final class Compare {
         first = first < 0 ? i : first;
       }
     }
-    return bad == 0 ? null : String.format(Locale.ROOT,
-        "%d of %d values differ; first at [%d]: %s, then %s", bad, expected.length, first,
-        expected[first], actual[first]);
+    return bad == 0
+        ? null
+        : String.format(
+            Locale.ROOT,
+            "%d of %d values differ; first at [%d]: %s, then %s",
+            bad,
+            expected.length,
+            first,
+            expected[first],
+            actual[first]);
   }
 
   /**
-   * Null when every pair is within {@code rtol} of the larger magnitude plus {@code atol} times
-   * the largest magnitude in {@code expected} (so rounding in a sum of large terms that cancel is
-   * not a mismatch), plus {@code 1e-6}.
+   * Null when every pair is within {@code rtol} of the larger magnitude plus {@code atol} times the
+   * largest magnitude in {@code expected} (so rounding in a sum of large terms that cancel is not a
+   * mismatch), plus {@code 1e-6}.
    */
   static String close(float[] expected, float[] actual, double rtol, double atol) {
     return close(expected, actual, rtol, atol, maxAbs(expected));
@@ -51,8 +58,7 @@ final class Compare {
    * e.g. every gradient of a model, so that a gradient that is 0 up to rounding (a bias before a
    * batch norm) is compared at the scale of the rounding that made it.
    */
-  static String close(float[] expected, float[] actual, double rtol, double atol,
-      double scale) {
+  static String close(float[] expected, float[] actual, double rtol, double atol, double scale) {
     if (expected.length != actual.length) {
       return "lengths differ: " + expected.length + " and " + actual.length;
     }
@@ -73,22 +79,38 @@ final class Compare {
         }
       }
     }
-    return bad == 0 ? null : String.format(Locale.ROOT,
-        "%d of %d values differ beyond rtol %.0e + atol %.0e x scale %.3g; worst at "
-            + "[%d]: expected %s, got %s", bad, expected.length, rtol, atol, scale, worst,
-        expected[worst], actual[worst]);
+    return bad == 0
+        ? null
+        : String.format(
+            Locale.ROOT,
+            "%d of %d values differ beyond rtol %.0e + atol %.0e x scale %.3g; worst at "
+                + "[%d]: expected %s, got %s",
+            bad,
+            expected.length,
+            rtol,
+            atol,
+            scale,
+            worst,
+            expected[worst],
+            actual[worst]);
   }
 
   /**
    * As {@link #close(float[], float[], double, double, double)}, but a few values may miss the
-   * tolerance by up to {@code factor} times: at most {@code fraction} of them (at least one).
-   * For two implementations of the same operators, where an ill-conditioned step (a layer norm
-   * of a row that padding made constant divides rounding noise by {@code sqrt(eps)}) can
-   * magnify a last-bit difference in a handful of values, while a real defect changes many
-   * values or changes them by far more.
+   * tolerance by up to {@code factor} times: at most {@code fraction} of them (at least one). For
+   * two implementations of the same operators, where an ill-conditioned step (a layer norm of a row
+   * that padding made constant divides rounding noise by {@code sqrt(eps)}) can magnify a last-bit
+   * difference in a handful of values, while a real defect changes many values or changes them by
+   * far more.
    */
-  static String closeMostly(float[] expected, float[] actual, double rtol, double atol,
-      double scale, double fraction, double factor) {
+  static String closeMostly(
+      float[] expected,
+      float[] actual,
+      double rtol,
+      double atol,
+      double scale,
+      double fraction,
+      double factor) {
     if (close(expected, actual, rtol, atol, scale) == null) {
       return null;
     }
@@ -98,8 +120,8 @@ final class Compare {
     }
     int bad = 0;
     for (int i = 0; i < expected.length; i++) {
-      double allowed = rtol * Math.max(Math.abs(expected[i]), Math.abs(actual[i]))
-          + atol * scale + 1e-6;
+      double allowed =
+          rtol * Math.max(Math.abs(expected[i]), Math.abs(actual[i])) + atol * scale + 1e-6;
       if (!(Math.abs(expected[i] - actual[i]) <= allowed)) {
         bad++;
       }
@@ -107,7 +129,9 @@ final class Compare {
     if (bad <= Math.max(1, (int) (fraction * expected.length))) {
       return null;
     }
-    return close(expected, actual, rtol, atol, scale) + " (more than " + fraction * 100
+    return close(expected, actual, rtol, atol, scale)
+        + " (more than "
+        + fraction * 100
         + "% of the values)";
   }
 
@@ -121,8 +145,14 @@ final class Compare {
         first = first < 0 ? i : first;
       }
     }
-    return bad == 0 ? null
-        : bad + " of " + values.length + " values are not finite; first at [" + first + "]: "
+    return bad == 0
+        ? null
+        : bad
+            + " of "
+            + values.length
+            + " values are not finite; first at ["
+            + first
+            + "]: "
             + values[first];
   }
 }

@@ -11,11 +11,11 @@ import java.util.Random;
  * A random custom {@code @Layer} (docs/custom-layers.md): an annotation type whose {@code int}
  * elements are dimensions (some with defaults, so the use site may leave them out), an optional
  * {@code float} constant passed to the forward method by name, and a forward body that chains
- * {@code Sym} operations drawn from the whole symbolic API ({@code dot}, {@code transpose},
- * {@code add}, {@code sub}, {@code mul}, {@code div}, {@code scale}, {@code activation}, {@code
- * exp}, {@code sum}) over {@code @Param}s shaped by the layer's dimensions, tracking the shape
- * as it goes. The input is {@code [batch, in]} or {@code [batch, steps, in]}; the batch is never
- * reduced, transposed or mixed.
+ * {@code Sym} operations drawn from the whole symbolic API ({@code dot}, {@code transpose}, {@code
+ * add}, {@code sub}, {@code mul}, {@code div}, {@code scale}, {@code activation}, {@code exp},
+ * {@code sum}) over {@code @Param}s shaped by the layer's dimensions, tracking the shape as it
+ * goes. The input is {@code [batch, in]} or {@code [batch, steps, in]}; the batch is never reduced,
+ * transposed or mixed.
  */
 final class CustomLayer {
   private static final String[] ACTS = {"RELU", "SIGMOID", "TANH", "SOFTRELU", "SOFTSIGN"};
@@ -40,8 +40,8 @@ final class CustomLayer {
   private long macs;
 
   /**
-   * Draws a layer named {@code name} for an input of {@code inputShape} ({@code [-1, in]} or
-   * {@code [-1, steps, in]}); a positive {@code width} fixes the output's last dimension.
+   * Draws a layer named {@code name} for an input of {@code inputShape} ({@code [-1, in]} or {@code
+   * [-1, steps, in]}); a positive {@code width} fixes the output's last dimension.
    */
   CustomLayer(String name, int[] inputShape, int width, Random rng) {
     this.name = name;
@@ -109,7 +109,9 @@ final class CustomLayer {
       } else if (r < 80) {
         e = e + ".activation(Act.TANH).exp()";
         features.add("Custom.exp");
-      } else if (r < 88 && curValue == inputShape[inputShape.length - 1] && cur.equals(in)
+      } else if (r < 88
+          && curValue == inputShape[inputShape.length - 1]
+          && cur.equals(in)
           && !reduced) {
         e = e + ".add(x)";
         features.add("Custom.residual");
@@ -145,8 +147,8 @@ final class CustomLayer {
       output.add(steps);
     }
     output.add(cur);
-    outputShape = rank3 && !reduced ? new int[] {-1, inputShape[1], curValue}
-        : new int[] {-1, curValue};
+    outputShape =
+        rank3 && !reduced ? new int[] {-1, inputShape[1], curValue} : new int[] {-1, curValue};
   }
 
   private static float tenths(double v) {
@@ -232,15 +234,26 @@ final class CustomLayer {
     s.append("import dev.kiln.annotations.Layer;\n");
     s.append("import dev.kiln.annotations.Param;\n");
     s.append("import dev.kiln.annotations.Sym;\n\n");
-    s.append("/** A custom layer drawn for ").append(model).append(" (seed ").append(seed)
+    s.append("/** A custom layer drawn for ")
+        .append(model)
+        .append(" (seed ")
+        .append(seed)
         .append("). */\n");
-    s.append("@Layer(input = ").append(strings(input)).append(", output = ")
-        .append(strings(output)).append(", forward = ").append(name).append(".Forward.class)\n");
+    s.append("@Layer(input = ")
+        .append(strings(input))
+        .append(", output = ")
+        .append(strings(output))
+        .append(", forward = ")
+        .append(name)
+        .append(".Forward.class)\n");
     s.append("public @interface ").append(name).append(" {\n");
     for (Element e : elements.values()) {
       s.append("  /** Dimension ").append(e.name()).append(". */\n");
-      s.append("  int ").append(e.name()).append("()")
-          .append(e.hasDefault() ? " default " + e.value() : "").append(";\n\n");
+      s.append("  int ")
+          .append(e.name())
+          .append("()")
+          .append(e.hasDefault() ? " default " + e.value() : "")
+          .append(";\n\n");
     }
     if (scaleDefault != null) {
       s.append("  /** A constant factor. */\n");
@@ -253,8 +266,12 @@ final class CustomLayer {
     List<String> args = new ArrayList<>();
     args.add("Sym x");
     for (Param p : params) {
-      args.add("@Param(shape = " + strings(p.shape()) + (p.zeros() ? ", zeros = true" : "")
-          + ") Sym " + p.name());
+      args.add(
+          "@Param(shape = "
+              + strings(p.shape())
+              + (p.zeros() ? ", zeros = true" : "")
+              + ") Sym "
+              + p.name());
     }
     if (scaleDefault != null) {
       args.add("float scale");

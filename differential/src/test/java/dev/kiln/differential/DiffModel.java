@@ -21,19 +21,18 @@ import java.util.List;
 
 /**
  * The one place where the differential suite touches Kiln's runtime API and a generated {@code
- * XModel}: everything else in the suite sees models through this adapter (plain Java arrays,
- * names and DJL {@link NDArray}s), so that a later rename of the runtime's packages or classes
- * changes this file alone.
+ * XModel}: everything else in the suite sees models through this adapter (plain Java arrays, names
+ * and DJL {@link NDArray}s), so that a later rename of the runtime's packages or classes changes
+ * this file alone.
  *
  * <p>The generated class is compiled inside the test and loaded by a class loader of its own, so
  * its static factories {@code create(Init, long)} and {@code load(Path)} and the typed {@code
- * params()} accessors are reached by reflection; everything else goes through the {@link
- * KilnModel} interface every generated model implements and its untyped {@code ModelRuntime}.
+ * params()} accessors are reached by reflection; everything else goes through the {@link KilnModel}
+ * interface every generated model implements and its untyped {@code ModelRuntime}.
  */
 final class DiffModel implements AutoCloseable {
   /** The initialisers a generated model can be created with, by name. */
-  static final List<String> INITS = List.of("xavier", "xavierNormal", "he", "normal",
-      "uniform");
+  static final List<String> INITS = List.of("xavier", "xavierNormal", "he", "normal", "uniform");
 
   private final KilnModel model;
   private final ModelRuntime runtime;
@@ -46,14 +45,14 @@ final class DiffModel implements AutoCloseable {
   }
 
   /**
-   * A new model of the {@code @Model} interface {@code modelInterface} (qualified name) loaded
-   * by {@code loader}, its weights drawn by the initialiser named {@code init} (one of {@link
-   * #INITS}) from {@code seed}.
+   * A new model of the {@code @Model} interface {@code modelInterface} (qualified name) loaded by
+   * {@code loader}, its weights drawn by the initialiser named {@code init} (one of {@link #INITS})
+   * from {@code seed}.
    */
   static DiffModel create(ClassLoader loader, String modelInterface, String init, long seed) {
     Class<?> type = modelClass(loader, modelInterface);
-    return new DiffModel(invokeStatic(type, "create", new Class<?>[] {Init.class, long.class},
-        init(init), seed));
+    return new DiffModel(
+        invokeStatic(type, "create", new Class<?>[] {Init.class, long.class}, init(init), seed));
   }
 
   /** The model of {@code modelInterface} read from the checkpoint at {@code prefix}. */
@@ -197,8 +196,7 @@ final class DiffModel implements AutoCloseable {
   }
 
   /**
-   * One {@code classifier().trainBatch} with plain SGD; returns the batch's mean loss and
-   * accuracy.
+   * One {@code classifier().trainBatch} with plain SGD; returns the batch's mean loss and accuracy.
    */
   double[] trainClassifierBatch(float[] features, int[] labels, float learningRate) {
     try (Sgd sgd = new Sgd(learningRate)) {
@@ -209,15 +207,20 @@ final class DiffModel implements AutoCloseable {
 
   /**
    * {@code classifier().fit} with plain SGD over {@code features} ({@code featureSize} values per
-   * example), shuffled from {@code seed}, validating on the same data; returns each epoch's
-   * train loss and validation loss, {@code [epoch][2]}.
+   * example), shuffled from {@code seed}, validating on the same data; returns each epoch's train
+   * loss and validation loss, {@code [epoch][2]}.
    */
-  double[][] fitClassifier(float[] features, int[] labels, int featureSize, int batch,
-      int epochs, float learningRate, long seed) {
+  double[][] fitClassifier(
+      float[] features,
+      int[] labels,
+      int featureSize,
+      int batch,
+      int epochs,
+      float learningRate,
+      long seed) {
     Dataset data = new Dataset(features, labels, featureSize, classes());
     try (Sgd sgd = new Sgd(learningRate)) {
-      FitResult r = classifier().fit(DataLoader.of(data, batch).shuffled(seed), data, epochs,
-          sgd);
+      FitResult r = classifier().fit(DataLoader.of(data, batch).shuffled(seed), data, epochs, sgd);
       return r.epochs().stream()
           .map(e -> new double[] {e.trainLoss(), e.validation().loss()})
           .toArray(double[][]::new);
@@ -253,8 +256,8 @@ final class DiffModel implements AutoCloseable {
     return invoke(target, method, new Class<?>[0]);
   }
 
-  private static Object invokeStatic(Class<?> type, String method, Class<?>[] types,
-      Object... args) {
+  private static Object invokeStatic(
+      Class<?> type, String method, Class<?>[] types, Object... args) {
     try {
       return run(type.getMethod(method, types), null, args);
     } catch (NoSuchMethodException e) {
@@ -262,13 +265,11 @@ final class DiffModel implements AutoCloseable {
     }
   }
 
-  private static Object invoke(Object target, String method, Class<?>[] types,
-      Object... args) {
+  private static Object invoke(Object target, String method, Class<?>[] types, Object... args) {
     try {
       return run(target.getClass().getMethod(method, types), target, args);
     } catch (NoSuchMethodException e) {
-      throw new IllegalStateException(target.getClass().getName() + " has no method " + method,
-          e);
+      throw new IllegalStateException(target.getClass().getName() + " has no method " + method, e);
     }
   }
 

@@ -20,8 +20,8 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * The differential suite: every kept regression model and a slice of random models (see {@link
- * ModelGenerator}) compiled with the Kiln processor and checked on MXNet ({@link ModelRun}),
- * then all of them once more in a second JVM without oneDNN ({@link SecondJvm}).
+ * ModelGenerator}) compiled with the Kiln processor and checked on MXNet ({@link ModelRun}), then
+ * all of them once more in a second JVM without oneDNN ({@link SecondJvm}).
  *
  * <p>System properties (the module's pom passes Maven properties of the same names): {@code
  * kiln.differential.models} (default 100) random models from seed {@code
@@ -30,10 +30,10 @@ import org.opentest4j.TestAbortedException;
  * the regression models out; {@code kiln.differential.workDir} for the files (default {@code
  * target/differential}). {@code -Dkiln.differential.models=0} runs the regression models alone.
  *
- * <p>Besides the test reports, the work folder holds {@code results.txt} (one line per check as
- * it finishes), {@code running.txt} (the model being checked, with its source: what MXNet was
- * running if it killed the JVM), {@code failed/<name>/} (the sources of every failing model),
- * {@code summary.txt} (timings) and {@code second-jvm.log}.
+ * <p>Besides the test reports, the work folder holds {@code results.txt} (one line per check as it
+ * finishes), {@code running.txt} (the model being checked, with its source: what MXNet was running
+ * if it killed the JVM), {@code failed/<name>/} (the sources of every failing model), {@code
+ * summary.txt} (timings) and {@code second-jvm.log}.
  */
 class DifferentialTest {
   private static final String FIRST_SEED = "kiln.differential.firstSeed";
@@ -45,8 +45,7 @@ class DifferentialTest {
   static long[] seeds() {
     String listed = System.getProperty(SEEDS, "").trim();
     if (!listed.isEmpty()) {
-      return Stream.of(listed.split(",")).map(String::trim).mapToLong(Long::parseLong)
-          .toArray();
+      return Stream.of(listed.split(",")).map(String::trim).mapToLong(Long::parseLong).toArray();
     }
     long first = Long.getLong(FIRST_SEED, 1L);
     int count = Integer.getInteger(MODELS, 100);
@@ -71,83 +70,108 @@ class DifferentialTest {
     }
     List<SecondJvm.Job> jobs = new ArrayList<>();
     long start = System.nanoTime();
-    Stream<DynamicNode> models = cases.stream().map(c -> {
-      ModelRun run = new ModelRun(c, work.resolve("models").resolve(c.name()), classes);
-      List<Map.Entry<String, Runnable>> steps = run.steps();
-      List<DynamicNode> tests = new ArrayList<>();
-      for (int i = 0; i < steps.size(); i++) {
-        Map.Entry<String, Runnable> step = steps.get(i);
-        boolean last = i == steps.size() - 1;
-        boolean first = i == 0;
-        tests.add(dynamicTest(step.getKey(), () -> {
-          if (first) {
-            // If MXNet kills the JVM, this says which model it was running.
-            System.out.println("differential: checking " + c.label());
-            write(work.resolve("running.txt"), c.label() + "\n" + c.listing());
-          }
-          String outcome = "FAIL";
-          try {
-            run.run(step.getKey(), step.getValue());
-            outcome = "PASS";
-          } catch (TestAbortedException e) {
-            outcome = "SKIP";
-            throw e;
-          } finally {
-            append(work.resolve("results.txt"), outcome + "\t" + c.label() + "\t"
-                + step.getKey() + "\n");
-            if (last) {
-              if (run.job() != null) {
-                jobs.add(run.job());
-              }
-              run.close();
-            }
-          }
-        }));
-      }
-      return dynamicContainer(c.label(), tests.stream());
-    });
-    Stream<DynamicNode> second = Stream.of(0).flatMap(x -> secondJvm(jobs, work, classes,
-        start, cases.size()));
+    Stream<DynamicNode> models =
+        cases.stream()
+            .map(
+                c -> {
+                  ModelRun run = new ModelRun(c, work.resolve("models").resolve(c.name()), classes);
+                  List<Map.Entry<String, Runnable>> steps = run.steps();
+                  List<DynamicNode> tests = new ArrayList<>();
+                  for (int i = 0; i < steps.size(); i++) {
+                    Map.Entry<String, Runnable> step = steps.get(i);
+                    boolean last = i == steps.size() - 1;
+                    boolean first = i == 0;
+                    tests.add(
+                        dynamicTest(
+                            step.getKey(),
+                            () -> {
+                              if (first) {
+                                // If MXNet kills the JVM, this says which model it was running.
+                                System.out.println("differential: checking " + c.label());
+                                write(work.resolve("running.txt"), c.label() + "\n" + c.listing());
+                              }
+                              String outcome = "FAIL";
+                              try {
+                                run.run(step.getKey(), step.getValue());
+                                outcome = "PASS";
+                              } catch (TestAbortedException e) {
+                                outcome = "SKIP";
+                                throw e;
+                              } finally {
+                                append(
+                                    work.resolve("results.txt"),
+                                    outcome + "\t" + c.label() + "\t" + step.getKey() + "\n");
+                                if (last) {
+                                  if (run.job() != null) {
+                                    jobs.add(run.job());
+                                  }
+                                  run.close();
+                                }
+                              }
+                            }));
+                  }
+                  return dynamicContainer(c.label(), tests.stream());
+                });
+    Stream<DynamicNode> second =
+        Stream.of(0).flatMap(x -> secondJvm(jobs, work, classes, start, cases.size()));
     return Stream.concat(models, second);
   }
 
   /** Runs the second JVM over every job and turns its results into one test per model. */
-  private static Stream<DynamicNode> secondJvm(List<SecondJvm.Job> jobs, Path work,
-      Path classes, long start, int models) {
+  private static Stream<DynamicNode> secondJvm(
+      List<SecondJvm.Job> jobs, Path work, Path classes, long start, int models) {
     double mainSeconds = (System.nanoTime() - start) / 1e9;
     SecondJvm.Outcome outcome = jobs.isEmpty() ? null : SecondJvm.run(jobs, work, classes);
-    String summary = String.format(java.util.Locale.ROOT, "%d models checked in %.1f s in this "
-        + "JVM; second JVM (MKLDNN off) %s%n", models, mainSeconds, outcome == null ? "not run"
-        : String.format(java.util.Locale.ROOT, "%.1f s, exit %d", outcome.took().toMillis()
-            / 1e3, outcome.exitCode()));
+    String summary =
+        String.format(
+            java.util.Locale.ROOT,
+            "%d models checked in %.1f s in this " + "JVM; second JVM (MKLDNN off) %s%n",
+            models,
+            mainSeconds,
+            outcome == null
+                ? "not run"
+                : String.format(
+                    java.util.Locale.ROOT,
+                    "%.1f s, exit %d",
+                    outcome.took().toMillis() / 1e3,
+                    outcome.exitCode()));
     System.out.print(summary);
     write(work.resolve("summary.txt"), summary);
     List<DynamicNode> tests = new ArrayList<>();
     Path results = work.resolve("results.txt");
-    tests.add(dynamicTest("second JVM ran to the end", () -> {
-      if (outcome == null) {
-        throw new TestAbortedException("no model got as far as a checkpoint");
-      }
-      if (outcome.timedOut() || outcome.exitCode() != 0
-          || !outcome.log().contains("second JVM finished, MKLDNN off")) {
-        throw new AssertionFailedError("the second JVM (MXNET_MKLDNN_ENABLED=0) "
-            + (outcome.timedOut() ? "timed out" : "exited with " + outcome.exitCode())
-            + "; its log:\n" + tail(outcome.log()));
-      }
-    }));
+    tests.add(
+        dynamicTest(
+            "second JVM ran to the end",
+            () -> {
+              if (outcome == null) {
+                throw new TestAbortedException("no model got as far as a checkpoint");
+              }
+              if (outcome.timedOut()
+                  || outcome.exitCode() != 0
+                  || !outcome.log().contains("second JVM finished, MKLDNN off")) {
+                throw new AssertionFailedError(
+                    "the second JVM (MXNET_MKLDNN_ENABLED=0) "
+                        + (outcome.timedOut() ? "timed out" : "exited with " + outcome.exitCode())
+                        + "; its log:\n"
+                        + tail(outcome.log()));
+              }
+            }));
     for (SecondJvm.Job job : jobs) {
-      tests.add(dynamicTest(job.model().label(), () -> {
-        String verdict = "FAIL";
-        try {
-          compare(job);
-          verdict = "PASS";
-        } finally {
-          append(results, verdict + "\t" + job.model().label() + "\t7 MKLDNN off\n");
-        }
-      }));
+      tests.add(
+          dynamicTest(
+              job.model().label(),
+              () -> {
+                String verdict = "FAIL";
+                try {
+                  compare(job);
+                  verdict = "PASS";
+                } finally {
+                  append(results, verdict + "\t" + job.model().label() + "\t7 MKLDNN off\n");
+                }
+              }));
     }
-    return Stream.of(dynamicContainer("7 same results with MKLDNN off (second JVM)",
-        tests.stream()));
+    return Stream.of(
+        dynamicContainer("7 same results with MKLDNN off (second JVM)", tests.stream()));
   }
 
   private static void compare(SecondJvm.Job job) {
@@ -155,13 +179,20 @@ class DifferentialTest {
     Path error = SecondJvm.errorFile(job);
     if (Files.exists(error)) {
       keep(job.model());
-      throw new AssertionFailedError(label + "the second JVM failed on it:\n" + read(error)
-          + "\n\nFull source:\n" + job.model().listing());
+      throw new AssertionFailedError(
+          label
+              + "the second JVM failed on it:\n"
+              + read(error)
+              + "\n\nFull source:\n"
+              + job.model().listing());
     }
     if (!Files.exists(job.result())) {
       keep(job.model());
-      throw new AssertionFailedError(label + "the second JVM wrote no result (crashed or timed "
-          + "out before it)\n\nFull source:\n" + job.model().listing());
+      throw new AssertionFailedError(
+          label
+              + "the second JVM wrote no result (crashed or timed "
+              + "out before it)\n\nFull source:\n"
+              + job.model().listing());
     }
     Map<String, ArrayFile.Array> actual = ArrayFile.read(job.result());
     double outputScale = 0;
@@ -182,22 +213,37 @@ class DifferentialTest {
         continue;
       }
       boolean output = e.getKey().startsWith("out:");
-      String diff = output
-          ? Compare.closeMostly(e.getValue().values(), a.values(), SecondJvm.OUTPUT_RTOL,
-              SecondJvm.OUTPUT_ATOL, outputScale, SecondJvm.OUTLIERS, SecondJvm.OUTLIER_FACTOR)
-          : Compare.closeMostly(e.getValue().values(), a.values(), SecondJvm.GRADIENT_RTOL,
-              SecondJvm.GRADIENT_ATOL, gradientScale, SecondJvm.OUTLIERS,
-              SecondJvm.OUTLIER_FACTOR);
+      String diff =
+          output
+              ? Compare.closeMostly(
+                  e.getValue().values(),
+                  a.values(),
+                  SecondJvm.OUTPUT_RTOL,
+                  SecondJvm.OUTPUT_ATOL,
+                  outputScale,
+                  SecondJvm.OUTLIERS,
+                  SecondJvm.OUTLIER_FACTOR)
+              : Compare.closeMostly(
+                  e.getValue().values(),
+                  a.values(),
+                  SecondJvm.GRADIENT_RTOL,
+                  SecondJvm.GRADIENT_ATOL,
+                  gradientScale,
+                  SecondJvm.OUTLIERS,
+                  SecondJvm.OUTLIER_FACTOR);
       if (diff != null) {
-        problems.add(e.getKey() + (output ? " (inference output)" : " (gradient)") + ": "
-            + diff);
+        problems.add(e.getKey() + (output ? " (inference output)" : " (gradient)") + ": " + diff);
       }
     }
     if (!problems.isEmpty()) {
       keep(job.model());
-      throw new AssertionFailedError(label + "MKLDNN on (this JVM) and off (second JVM) "
-          + "disagree:\n" + String.join("\n", problems) + "\n\nFull source:\n"
-          + job.model().listing());
+      throw new AssertionFailedError(
+          label
+              + "MKLDNN on (this JVM) and off (second JVM) "
+              + "disagree:\n"
+              + String.join("\n", problems)
+              + "\n\nFull source:\n"
+              + job.model().listing());
     }
   }
 
@@ -205,8 +251,7 @@ class DifferentialTest {
   private static void keep(ModelCase c) {
     for (Map.Entry<String, String> e : c.sources().entrySet()) {
       String simple = e.getKey().substring(e.getKey().lastIndexOf('.') + 1);
-      write(workDir().resolve("failed").resolve(c.name()).resolve(simple + ".java"),
-          e.getValue());
+      write(workDir().resolve("failed").resolve(c.name()).resolve(simple + ".java"), e.getValue());
     }
   }
 
@@ -234,7 +279,10 @@ class DifferentialTest {
   private static void append(Path p, String text) {
     try {
       Files.createDirectories(p.getParent());
-      Files.writeString(p, text, java.nio.file.StandardOpenOption.CREATE,
+      Files.writeString(
+          p,
+          text,
+          java.nio.file.StandardOpenOption.CREATE,
           java.nio.file.StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

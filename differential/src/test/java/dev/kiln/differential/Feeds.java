@@ -5,8 +5,8 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 
 /**
- * Runs a model's forward and backward passes on plain float arrays: each call makes its DJL
- * arrays in a sub-manager and frees them before it returns, so long runs hold no native memory.
+ * Runs a model's forward and backward passes on plain float arrays: each call makes its DJL arrays
+ * in a sub-manager and frees them before it returns, so long runs hold no native memory.
  */
 final class Feeds {
   private Feeds() {}

@@ -7,30 +7,34 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * Compares MXNet's {@code backward} with central finite differences (float32, steps {@value
- * #EPS} down to 3e-4, relative tolerance {@value #RTOL}) of the scalar loss {@code L = sum_k
- * <h_k, out_k>} for fixed random head gradients {@code h_k}, on a few sampled elements of every
- * trainable parameter and every real input.
+ * Compares MXNet's {@code backward} with central finite differences (float32, steps {@value #EPS}
+ * down to 3e-4, relative tolerance {@value #RTOL}) of the scalar loss {@code L = sum_k <h_k,
+ * out_k>} for fixed random head gradients {@code h_k}, on a few sampled elements of every trainable
+ * parameter and every real input.
  *
- * <p>Kinks (ReLU at 0, max-pool ties, padding) are found, not guessed: three central
- * differences of an element with consecutive steps must agree before the finest counts, so a
- * perturbation that crosses a kink is skipped (and another element drawn) instead of failing; a
- * wrong gradient on smooth ground still fails, because the differences then agree with each
- * other and not with {@code backward}. When the model's training-mode function differs from its
- * inference one (dropout, batch norm) the differences are taken in training mode with MXNet's
- * generator reseeded before every pass, so dropout masks repeat; otherwise in inference mode,
- * which also exercises the refresh of oneDNN's inference weights after every parameter write.
- * Index inputs of an embedding are not differentiable: their analytic gradient must be exactly
- * 0. Frozen parameters have no gradient and are skipped.
+ * <p>Kinks (ReLU at 0, max-pool ties, padding) are found, not guessed: three central differences of
+ * an element with consecutive steps must agree before the finest counts, so a perturbation that
+ * crosses a kink is skipped (and another element drawn) instead of failing; a wrong gradient on
+ * smooth ground still fails, because the differences then agree with each other and not with {@code
+ * backward}. When the model's training-mode function differs from its inference one (dropout, batch
+ * norm) the differences are taken in training mode with MXNet's generator reseeded before every
+ * pass, so dropout masks repeat; otherwise in inference mode, which also exercises the refresh of
+ * oneDNN's inference weights after every parameter write. Index inputs of an embedding are not
+ * differentiable: their analytic gradient must be exactly 0. Frozen parameters have no gradient and
+ * are skipped.
  */
 final class GradientChecker {
   static final float EPS = 1e-2f;
   static final double RTOL = 1e-2;
+
   /** Both values below this count as equal (float32 rounding of {@code L}). */
   static final double ABSOLUTE_FLOOR = 5e-4;
+
   private static final int SAMPLES = 3;
+
   /** The steps of the central differences, coarse to fine (see {@link #judge}). */
   static final float[] STEPS = {EPS, 3e-3f, 1e-3f, 3e-4f};
+
   private static final int ATTEMPTS = 12;
 
   /** What a run found. */
@@ -49,8 +53,8 @@ final class GradientChecker {
   private double skew = 1;
   private double jitter;
 
-  GradientChecker(DiffModel model, NDManager nd, SymbolInfo info, Feeds.Arrays inputs,
-      Random rng, int mxSeed) {
+  GradientChecker(
+      DiffModel model, NDManager nd, SymbolInfo info, Feeds.Arrays inputs, Random rng, int mxSeed) {
     this.model = model;
     this.nd = nd;
     this.info = info;
@@ -72,9 +76,9 @@ final class GradientChecker {
   /**
    * Moves every trainable parameter by Gaussian noise of standard deviation {@code sigma} before
    * the check, so that it runs at a generic point: a fresh model's zero biases and betas can put
-   * many units exactly at a kink at once (a layer norm over one value outputs its beta, a ReLU
-   * of exactly 0 follows), where the one-sided slopes of the loss can agree by chance while
-   * {@code backward} rightly takes one side of each unit.
+   * many units exactly at a kink at once (a layer norm over one value outputs its beta, a ReLU of
+   * exactly 0 follows), where the one-sided slopes of the loss can agree by chance while {@code
+   * backward} rightly takes one side of each unit.
    */
   GradientChecker jittered(double sigma) {
     this.jitter = sigma;
@@ -143,15 +147,23 @@ final class GradientChecker {
       String p = params.get(i);
       float[] values = model.param(p);
       float[] grad = analytic.get(i);
-      int[] counts = check(values.length, j -> delta -> {
-        float saved = values[j];
-        values[j] = saved + (float) delta;
-        model.setParam(p, values);
-        double l = loss();
-        values[j] = saved;
-        model.setParam(p, values);
-        return l;
-      }, j -> p + "[" + j + "]", grad, center, failures);
+      int[] counts =
+          check(
+              values.length,
+              j ->
+                  delta -> {
+                    float saved = values[j];
+                    values[j] = saved + (float) delta;
+                    model.setParam(p, values);
+                    double l = loss();
+                    values[j] = saved;
+                    model.setParam(p, values);
+                    return l;
+                  },
+              j -> p + "[" + j + "]",
+              grad,
+              center,
+              failures);
       checked += counts[0];
       kinks += counts[1];
       if (counts[0] == 0) {
@@ -170,13 +182,21 @@ final class GradientChecker {
         continue;
       }
       float[] values = inputs.values()[i];
-      int[] counts = check(values.length, j -> delta -> {
-        float saved = values[j];
-        values[j] = saved + (float) delta;
-        double l = loss();
-        values[j] = saved;
-        return l;
-      }, j -> "input " + name + "[" + j + "]", grad, center, failures);
+      int[] counts =
+          check(
+              values.length,
+              j ->
+                  delta -> {
+                    float saved = values[j];
+                    values[j] = saved + (float) delta;
+                    double l = loss();
+                    values[j] = saved;
+                    return l;
+                  },
+              j -> "input " + name + "[" + j + "]",
+              grad,
+              center,
+              failures);
       checked += counts[0];
       kinks += counts[1];
       if (counts[0] == 0) {
@@ -185,12 +205,22 @@ final class GradientChecker {
     }
     double after = loss();
     if (after != center) {
-      failures.add(String.format(Locale.ROOT, "the loss changed after restoring every "
-          + "perturbed value: %.9g before, %.9g after", center, after));
+      failures.add(
+          String.format(
+              Locale.ROOT,
+              "the loss changed after restoring every "
+                  + "perturbed value: %.9g before, %.9g after",
+              center,
+              after));
     }
     model.setTraining(false);
-    notes.add((trainingLoss ? "training-mode" : "inference-mode") + " differences, " + checked
-        + " elements compared, " + kinks + " skipped at kinks");
+    notes.add(
+        (trainingLoss ? "training-mode" : "inference-mode")
+            + " differences, "
+            + checked
+            + " elements compared, "
+            + kinks
+            + " skipped at kinks");
     return new Result(failures, notes, checked, kinks);
   }
 
@@ -199,8 +229,12 @@ final class GradientChecker {
    * #ATTEMPTS} tries); {@code loss.apply(j)} gives the loss with element {@code j} moved by a
    * delta. Returns the number compared and the number skipped at kinks.
    */
-  private int[] check(int n, java.util.function.IntFunction<java.util.function.DoubleUnaryOperator>
-      loss, java.util.function.IntFunction<String> what, float[] analytic, double center,
+  private int[] check(
+      int n,
+      java.util.function.IntFunction<java.util.function.DoubleUnaryOperator> loss,
+      java.util.function.IntFunction<String> what,
+      float[] analytic,
+      double center,
       List<String> failures) {
     int done = 0;
     int skipped = 0;
@@ -224,23 +258,22 @@ final class GradientChecker {
   }
 
   /**
-   * Null when the finite difference matches {@code analytic}; an empty string when the loss is
-   * not smooth enough at these scales to tell (a kink, or many small ones: ReLUs or max-pool
-   * windows that a perturbation of a whole channel pushes across, or curvature too strong for
-   * the step, as a layer norm over a few values has); otherwise the failure.
+   * Null when the finite difference matches {@code analytic}; an empty string when the loss is not
+   * smooth enough at these scales to tell (a kink, or many small ones: ReLUs or max-pool windows
+   * that a perturbation of a whole channel pushes across, or curvature too strong for the step, as
+   * a layer norm over a few values has); otherwise the failure.
    *
-   * <p>Central differences are taken with the steps {@link #STEPS}, coarse to fine; the first
-   * three consecutive ones that agree with each other within half the tolerance (and a quarter of
-   * the rounding floor) decide, and the
-   * finest of them is compared with {@code backward}, unless its two one-sided differences
-   * disagree: a kink at the point itself (a ReLU whose input is exactly 0), which every central
-   * difference averages alike. On smooth ground all of them agree and the first three decide,
-   * whatever {@code backward} says, so a wrong gradient still fails.
+   * <p>Central differences are taken with the steps {@link #STEPS}, coarse to fine; the first three
+   * consecutive ones that agree with each other within half the tolerance (and a quarter of the
+   * rounding floor) decide, and the finest of them is compared with {@code backward}, unless its
+   * two one-sided differences disagree: a kink at the point itself (a ReLU whose input is exactly
+   * 0), which every central difference averages alike. On smooth ground all of them agree and the
+   * first three decide, whatever {@code backward} says, so a wrong gradient still fails.
    *
    * @param center the loss at the unperturbed point
    */
-  private String judge(String what, java.util.function.DoubleUnaryOperator loss,
-      double analytic, double center) {
+  private String judge(
+      String what, java.util.function.DoubleUnaryOperator loss, double analytic, double center) {
     double[] plus = new double[STEPS.length];
     double[] minus = new double[STEPS.length];
     double[] c = new double[STEPS.length];
@@ -264,14 +297,21 @@ final class GradientChecker {
       if (Math.abs(right - left) > RTOL * scale + floor) {
         return "";
       }
-      if (Math.abs(c[q] - analytic) <= RTOL * Math.max(Math.abs(c[q]), Math.abs(analytic))
-          + floor) {
+      if (Math.abs(c[q] - analytic)
+          <= RTOL * Math.max(Math.abs(c[q]), Math.abs(analytic)) + floor) {
         return null;
       }
-      return String.format(Locale.ROOT, "%s: numeric %.6g (steps %s: %s; one-sided %.6g, "
-          + "%.6g; absolute floor %.2g), backward %.6g", what, c[q],
+      return String.format(
+          Locale.ROOT,
+          "%s: numeric %.6g (steps %s: %s; one-sided %.6g, "
+              + "%.6g; absolute floor %.2g), backward %.6g",
+          what,
+          c[q],
           java.util.Arrays.toString(java.util.Arrays.copyOf(STEPS, q + 1)),
-          java.util.Arrays.toString(java.util.Arrays.copyOf(c, q + 1)), right, left, floor,
+          java.util.Arrays.toString(java.util.Arrays.copyOf(c, q + 1)),
+          right,
+          left,
+          floor,
           analytic);
     }
     return "";

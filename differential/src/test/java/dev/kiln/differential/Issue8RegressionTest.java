@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The scenarios of issue 8 on its two models, and the frozen-weight write that failed on the way
- * to its fix, beyond the generic checks the differential suite runs on the same sources (they
- * are kept under {@code regressions/}): while every trainable parameter was a view of one array,
- * oneDNN's in-place weight reorder in inference passes corrupted the others.
+ * The scenarios of issue 8 on its two models, and the frozen-weight write that failed on the way to
+ * its fix, beyond the generic checks the differential suite runs on the same sources (they are kept
+ * under {@code regressions/}): while every trainable parameter was a view of one array, oneDNN's
+ * in-place weight reorder in inference passes corrupted the others.
  */
 class Issue8RegressionTest {
   @TempDir Path dir;
@@ -70,15 +70,20 @@ class Issue8RegressionTest {
       double[] eval = m.evaluateClassifier(features, labels, 784);
       assertTrue(Double.isFinite(eval[0]), "loss " + eval[0]);
       assertEquals(epochs[2][1], eval[0], 1e-6, "evaluate gives fit's last validation loss");
-      assertEquals(eval[0], m.evaluateClassifier(features, labels, 784)[0], 1e-9,
+      assertEquals(
+          eval[0],
+          m.evaluateClassifier(features, labels, 784)[0],
+          1e-9,
           "evaluating twice gives the same loss");
-      assertTrue(epochs[2][0] < epochs[0][0], "training loss falls: " + Arrays.deepToString(
-          epochs));
+      assertTrue(
+          epochs[2][0] < epochs[0][0], "training loss falls: " + Arrays.deepToString(epochs));
       int[] predicted = m.predictClassifier(features, labels, 784);
       for (int i = 0; i < n; i++) {
         float[] image = Arrays.copyOfRange(features, i * 784, (i + 1) * 784);
-        float[] probs = Feeds.forward(m, nd, new Feeds.Arrays(new float[][] {image},
-            new int[][] {{1, 1, 28, 28}})).values()[0];
+        float[] probs =
+            Feeds.forward(
+                    m, nd, new Feeds.Arrays(new float[][] {image}, new int[][] {{1, 1, 28, 28}}))
+                .values()[0];
         int best = 0;
         for (int k = 1; k < 10; k++) {
           best = probs[k] > probs[best] ? k : best;
@@ -113,7 +118,9 @@ class Issue8RegressionTest {
       assertArrayEquals(changed, m.param("conv_weight"), "the write reads back");
       float[] after = Feeds.forward(m, nd, x).values()[0];
       fresh.setParamTyped("convWeight", changed);
-      assertArrayEquals(Feeds.forward(fresh, nd, x).values()[0], after,
+      assertArrayEquals(
+          Feeds.forward(fresh, nd, x).values()[0],
+          after,
           "after the write the model computes what a model given these weights before any "
               + "inference computes");
       assertFalse(Arrays.equals(before, after), "the write changed the output");
@@ -124,7 +131,9 @@ class Issue8RegressionTest {
       assertTrue(Files.exists(dir.resolve("frozen-0000.params")));
       m.loadParams(prefix);
       assertArrayEquals(saved, m.param("conv_weight"), "load wrote the frozen weight");
-      assertArrayEquals(before, Feeds.forward(m, nd, x).values()[0],
+      assertArrayEquals(
+          before,
+          Feeds.forward(m, nd, x).values()[0],
           "after loading the first weights the first outputs come back");
       assertNull(Compare.finite(after));
     }

@@ -5,37 +5,41 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Models the differential suite found failing whose defect is not fixed yet, kept under {@code
- * src/test/resources/known-defects/}: each test runs every check of {@link ModelRun} on one of
- * them and is disabled until the defect is fixed (then move the folder to {@code regressions/},
- * where it runs with every build, and delete its test here).
+ * src/test/resources/known-defects/}: each test runs every check of {@link ModelRun} on one of them
+ * and is disabled until the defect is fixed (then move the folder to {@code regressions/}, where it
+ * runs with every build, and delete its test here).
  */
 class KnownDefectsTest {
   @Test
-  @Disabled("defect: MXNet 1.9.1 oneDNN, a BatchNorm over a non-channel axis of a convolution's "
-      + "output fails backward with \"Check failed: !is_view\"; the generator avoids it")
+  @Disabled(
+      "defect: MXNet 1.9.1 oneDNN, a BatchNorm over a non-channel axis of a convolution's "
+          + "output fails backward with \"Check failed: !is_view\"; the generator avoids it")
   void convolutionThenBatchNormOverTheLastAxis() {
     run("ConvBatchNormLastAxis");
   }
 
   @Test
-  @Disabled("defect: MXNet 1.9.1 dies with SIGSEGV in MKLDNNSoftmaxForward on a softmax over the "
-      + "last axis of a convolution output that is also a model output; enabled, this kills the "
-      + "JVM; the generator avoids it")
+  @Disabled(
+      "defect: MXNet 1.9.1 dies with SIGSEGV in MKLDNNSoftmaxForward on a softmax over the "
+          + "last axis of a convolution output that is also a model output; enabled, this kills the "
+          + "JVM; the generator avoids it")
   void softmaxOverTheLastAxisOfAConvolutionThatIsAnOutput() {
     run("ConvOutputSoftmax");
   }
 
   @Test
-  @Disabled("defect: MXNet 1.9.1 oneDNN dies with SIGFPE in the backward pass of a convolution "
-      + "over a concatenation of an input, a convolution and the input again; enabled, this "
-      + "kills the JVM")
+  @Disabled(
+      "defect: MXNet 1.9.1 oneDNN dies with SIGFPE in the backward pass of a convolution "
+          + "over a concatenation of an input, a convolution and the input again; enabled, this "
+          + "kills the JVM")
   void convolutionOverAConcatenationWithTheInputTwice() {
     run("ConcatConvBackwardSigfpe");
   }
 
   @Test
-  @Disabled("defect: MXNet 1.9.1 under DJL dies with SIGSEGV in MKLDNNSoftmaxForward on a "
-      + "softmax over the last axis of a convolution's output; enabled, this kills the JVM")
+  @Disabled(
+      "defect: MXNet 1.9.1 under DJL dies with SIGSEGV in MKLDNNSoftmaxForward on a "
+          + "softmax over the last axis of a convolution's output; enabled, this kills the JVM")
   void djlRunsASoftmaxOverTheLastAxisOfAConvolution() throws Exception {
     ModelCase c = Regressions.knownDefect("DjlSoftmaxOfConvolution");
     ModelCompiler.Compiled compiled = ModelCompiler.compile(c);
@@ -55,10 +59,10 @@ class KnownDefectsTest {
       djl.load(dir, "model");
       try (ai.djl.inference.Predictor<ai.djl.ndarray.NDList, ai.djl.ndarray.NDList> p =
           djl.newPredictor(new ai.djl.translate.NoopTranslator())) {
-        float[] actual = p.predict(new ai.djl.ndarray.NDList(Feeds.make(nd, in))).head()
-            .toFloatArray();
-        org.junit.jupiter.api.Assertions.assertNull(Compare.close(expected, actual,
-            ModelRun.BATCH_RTOL, ModelRun.BATCH_ATOL));
+        float[] actual =
+            p.predict(new ai.djl.ndarray.NDList(Feeds.make(nd, in))).head().toFloatArray();
+        org.junit.jupiter.api.Assertions.assertNull(
+            Compare.close(expected, actual, ModelRun.BATCH_RTOL, ModelRun.BATCH_ATOL));
       }
     }
   }

@@ -10,15 +10,21 @@ import java.util.stream.Collectors;
  *
  * @param name a short name for test reports, e.g. {@code Gen17} or {@code Issue8Conv32}
  * @param modelInterface the {@code @Model} interface's qualified name
- * @param seed the generator seed that drew it (for a regression source, the one it was found
- *     with, or 0); it also seeds the checks' batch sizes, inputs and head gradients
+ * @param seed the generator seed that drew it (for a regression source, the one it was found with,
+ *     or 0); it also seeds the checks' batch sizes, inputs and head gradients
  * @param regression whether this is a kept regression source rather than a fresh draw
  * @param init the initialiser to create it with (see {@link DiffModel#INITS})
  * @param sources every source file, qualified type name to text; the model comes first
  * @param features what the generator drew (layer and attribute tags), for coverage reports
  */
-record ModelCase(String name, String modelInterface, long seed, boolean regression, String init,
-    Map<String, String> sources, List<String> features) {
+record ModelCase(
+    String name,
+    String modelInterface,
+    long seed,
+    boolean regression,
+    String init,
+    Map<String, String> sources,
+    List<String> features) {
   /** Copies the collections. */
   ModelCase {
     sources = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sources));

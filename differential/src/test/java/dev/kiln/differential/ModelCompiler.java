@@ -18,16 +18,16 @@ import javax.tools.Diagnostic;
 import javax.tools.JavaFileObject;
 
 /**
- * Compiles a {@link ModelCase}'s sources in the test JVM with javac and Kiln's annotation
- * processor (compile-testing), and loads the resulting classes with a class loader of their own
- * whose parent sees the runtime.
+ * Compiles a {@link ModelCase}'s sources in the test JVM with javac and Kiln's annotation processor
+ * (compile-testing), and loads the resulting classes with a class loader of their own whose parent
+ * sees the runtime.
  */
 final class ModelCompiler {
   private ModelCompiler() {}
 
   /** A compiled model: its class files by binary name and a loader over them. */
-  record Compiled(ModelCase model, Map<String, byte[]> classes, ClassLoader loader,
-      List<String> warnings) {
+  record Compiled(
+      ModelCase model, Map<String, byte[]> classes, ClassLoader loader, List<String> warnings) {
     /** Writes every class file under {@code root}, in its package's folder. */
     void writeClasses(Path root) {
       try {
@@ -52,20 +52,23 @@ final class ModelCompiler {
   }
 
   /**
-   * Compiles {@code model} with {@code -Xlint:all}; every error (the processor rejecting the
-   * model, or generated code that does not compile) is a {@link CompileException}.
+   * Compiles {@code model} with {@code -Xlint:all}; every error (the processor rejecting the model,
+   * or generated code that does not compile) is a {@link CompileException}.
    */
   static Compiled compile(ModelCase model) {
     List<JavaFileObject> sources = new ArrayList<>();
-    model.sources().forEach((name, text) -> sources.add(JavaFileObjects.forSourceString(name,
-        text)));
-    Compilation c = Compiler.javac()
-        .withProcessors(new KilnProcessor())
-        .withOptions("-Xlint:all", "-Xlint:-processing")
-        .compile(sources);
+    model
+        .sources()
+        .forEach((name, text) -> sources.add(JavaFileObjects.forSourceString(name, text)));
+    Compilation c =
+        Compiler.javac()
+            .withProcessors(new KilnProcessor())
+            .withOptions("-Xlint:all", "-Xlint:-processing")
+            .compile(sources);
     if (c.status() != Compilation.Status.SUCCESS) {
-      throw new CompileException("javac with the Kiln processor rejected the model:\n"
-          + c.errors().stream().map(ModelCompiler::describe).collect(Collectors.joining("\n")));
+      throw new CompileException(
+          "javac with the Kiln processor rejected the model:\n"
+              + c.errors().stream().map(ModelCompiler::describe).collect(Collectors.joining("\n")));
     }
     Map<String, byte[]> classes = new TreeMap<>();
     for (JavaFileObject f : c.generatedFiles()) {
@@ -74,8 +77,9 @@ final class ModelCompiler {
       }
       String path = f.toUri().getPath();
       int at = path.indexOf("CLASS_OUTPUT/");
-      String binary = path.substring(at + "CLASS_OUTPUT/".length(),
-          path.length() - ".class".length()).replace('/', '.');
+      String binary =
+          path.substring(at + "CLASS_OUTPUT/".length(), path.length() - ".class".length())
+              .replace('/', '.');
       try (InputStream in = f.openInputStream()) {
         classes.put(binary, in.readAllBytes());
       } catch (IOException e) {
@@ -87,9 +91,11 @@ final class ModelCompiler {
   }
 
   private static String describe(Diagnostic<? extends JavaFileObject> d) {
-    String where = d.getSource() == null ? ""
-        : d.getSource().getName() + ":" + d.getLineNumber() + ": ";
-    return where + d.getKind().toString().toLowerCase(java.util.Locale.ROOT) + ": "
+    String where =
+        d.getSource() == null ? "" : d.getSource().getName() + ":" + d.getLineNumber() + ": ";
+    return where
+        + d.getKind().toString().toLowerCase(java.util.Locale.ROOT)
+        + ": "
         + d.getMessage(null);
   }
 

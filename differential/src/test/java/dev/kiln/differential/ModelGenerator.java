@@ -13,46 +13,71 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Draws random <em>valid</em> Kiln models: one {@code long} seed gives one {@code @Model}
- * interface (package {@value #PACKAGE}, named {@code Gen<seed>}) and the custom layers it uses.
+ * Draws random <em>valid</em> Kiln models: one {@code long} seed gives one {@code @Model} interface
+ * (package {@value #PACKAGE}, named {@code Gen<seed>}) and the custom layers it uses.
  *
- * <p>The generator tracks every node's shape itself with the processor's rules ({@code
- * ShapeRules}, {@code LayerRules}, which mirror MXNet 1.9.1's operators) and draws only
- * attribute values those rules accept, so the processor rejecting a drawn model is a generator
- * bug (or a processor bug). It covers the whole layer library: {@code @Dense} (units,
- * activation, noBias, flatten), {@code @Conv2D} (1 to 64 filters, kernels 1 to 7, stride, pad,
- * dilation, activation, noBias; one value or {@code {h, w}}), {@code @MaxPool} and {@code
- * @AvgPool} (kernel, stride, pad), {@code @GlobalAvgPool} (rank 3 to 5), {@code @Flatten},
- * {@code @Reshape} (every special value), {@code @Dropout}, {@code @BatchNorm} and {@code
- * @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an indices input, {@code
- * @Activation}, {@code @Softmax} (axis), {@code @Add} and {@code @Concat} (two or three
- * operands, the same node twice through {@code @From}), {@code @Frozen}, {@code @Output},
- * several inputs and outputs, classifiers, declaration order shuffled, and custom {@code @Layer}s
- * whose forward bodies are drawn from the whole symbolic API.
+ * <p>The generator tracks every node's shape itself with the processor's rules ({@code ShapeRules},
+ * {@code LayerRules}, which mirror MXNet 1.9.1's operators) and draws only attribute values those
+ * rules accept, so the processor rejecting a drawn model is a generator bug (or a processor bug).
+ * It covers the whole layer library: {@code @Dense} (units, activation, noBias, flatten),
+ * {@code @Conv2D} (1 to 64 filters, kernels 1 to 7, stride, pad, dilation, activation, noBias; one
+ * value or {@code {h, w}}), {@code @MaxPool} and {@code @AvgPool} (kernel, stride, pad),
+ * {@code @GlobalAvgPool} (rank 3 to 5), {@code @Flatten}, {@code @Reshape} (every special value),
+ * {@code @Dropout}, {@code @BatchNorm} and {@code @LayerNorm} (axis, eps, momentum),
+ * {@code @Embedding} over an indices input, {@code @Activation}, {@code @Softmax} (axis),
+ * {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
+ * {@code @From}), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers,
+ * declaration order shuffled, and custom {@code @Layer}s whose forward bodies are drawn from the
+ * whole symbolic API.
  *
- * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the
- * caller's, spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in
- * any tensor and about {@value #MAC_BUDGET} multiply-adds per example in all, but convolutions
- * do draw up to 64 filters and 7x7 kernels. Every model keeps the batch as its first dimension
- * everywhere (no softmax, concatenation or reshape across it), so rows of a batch stay
- * independent in inference.
+ * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
+ * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
+ * about {@value #MAC_BUDGET} multiply-adds per example in all, but convolutions do draw up to 64
+ * filters and 7x7 kernels. Every model keeps the batch as its first dimension everywhere (no
+ * softmax, concatenation or reshape across it), so rows of a batch stay independent in inference.
  */
 final class ModelGenerator {
   /** The package of every generated model. */
   static final String PACKAGE = "gen";
+
   /** Largest number of values per example in any tensor. */
   static final int MAX_VALUES = 8192;
+
   /** Multiply-adds per example the convolutions and dense layers may spend in all. */
   static final long MAC_BUDGET = 3_000_000;
+
   private static final int MAX_SPATIAL = 20;
   private static final String[] ACTS = {"RELU", "SIGMOID", "TANH", "SOFTRELU", "SOFTSIGN"};
+
   /**
-   * Valid Java names that the generated classes also use for their own fields, locals and
-   * methods; the processor must keep them apart.
+   * Valid Java names that the generated classes also use for their own fields, locals and methods;
+   * the processor must keep them apart.
    */
-  static final List<String> AWKWARD_NAMES = List.of("runtime", "out", "graph", "builder",
-      "params", "input", "exec", "model", "prefix", "init", "seed", "training", "grads",
-      "value", "values", "shape", "e", "x", "build", "forward", "summary", "create", "load");
+  static final List<String> AWKWARD_NAMES =
+      List.of(
+          "runtime",
+          "out",
+          "graph",
+          "builder",
+          "params",
+          "input",
+          "exec",
+          "model",
+          "prefix",
+          "init",
+          "seed",
+          "training",
+          "grads",
+          "value",
+          "values",
+          "shape",
+          "e",
+          "x",
+          "build",
+          "forward",
+          "summary",
+          "create",
+          "load");
 
   /** A node of the model being drawn. */
   private static final class Node {
@@ -67,7 +92,12 @@ final class ModelGenerator {
     int consumers;
     boolean output;
 
-    Node(String name, String layer, String annotation, List<Node> inputs, int[] shape,
+    Node(
+        String name,
+        String layer,
+        String annotation,
+        List<Node> inputs,
+        int[] shape,
         boolean isInput) {
       this.name = name;
       this.layer = layer;
@@ -172,11 +202,17 @@ final class ModelGenerator {
     } else if (kind < 80) {
       add(inputNode(new int[] {-1, 1 + rng.nextInt(6), 1 + rng.nextInt(12)}), "Input.rank3");
     } else if (kind < 85) {
-      add(inputNode(new int[] {-1, 1 + rng.nextInt(3), 1 + rng.nextInt(4), 1 + rng.nextInt(4),
-          1 + rng.nextInt(4)}), "Input.rank5");
+      add(
+          inputNode(
+              new int[] {
+                -1, 1 + rng.nextInt(3), 1 + rng.nextInt(4), 1 + rng.nextInt(4), 1 + rng.nextInt(4)
+              }),
+          "Input.rank5");
     } else {
-      int[] shape = rng.nextInt(100) < 80 ? new int[] {-1, 1 + rng.nextInt(6)}
-          : new int[] {-1, 1 + rng.nextInt(3), 1 + rng.nextInt(4)};
+      int[] shape =
+          rng.nextInt(100) < 80
+              ? new int[] {-1, 1 + rng.nextInt(6)}
+              : new int[] {-1, 1 + rng.nextInt(3), 1 + rng.nextInt(4)};
       Node in = inputNode(shape);
       in.indices = true;
       add(in, "Input.indices");
@@ -192,12 +228,13 @@ final class ModelGenerator {
   private Node inputNode(int[] shape) {
     // Awkward names must work for inputs too (regressions/InputNamedBuild).
     String name = name("in");
-    return new Node(name, "Input", "@Input(shape = " + shapeText(shape) + ")", List.of(),
-        shape, true);
+    return new Node(
+        name, "Input", "@Input(shape = " + shapeText(shape) + ")", List.of(), shape, true);
   }
 
   private static String shapeText(int[] shape) {
-    return Arrays.stream(shape).mapToObj(d -> d == -1 ? "BATCH" : Integer.toString(d))
+    return Arrays.stream(shape)
+        .mapToObj(d -> d == -1 ? "BATCH" : Integer.toString(d))
         .collect(Collectors.joining(", ", "{", "}"));
   }
 
@@ -221,23 +258,24 @@ final class ModelGenerator {
   private void step(Node x) {
     for (int attempt = 0; attempt < 20; attempt++) {
       String op = pickOp(x);
-      Node made = switch (op) {
-        case "Dense" -> dense(x, -1);
-        case "Conv2D" -> conv(x);
-        case "MaxPool", "AvgPool" -> pool(x, op);
-        case "GlobalAvgPool" -> globalPool(x);
-        case "Flatten" -> flatten(x);
-        case "Reshape" -> reshape(x);
-        case "Dropout" -> dropout(x);
-        case "BatchNorm" -> batchNorm(x);
-        case "LayerNorm" -> layerNorm(x);
-        case "Activation" -> activation(x);
-        case "Softmax" -> softmax(x);
-        case "Add" -> addNode(x);
-        case "Concat" -> concat(x);
-        case "Custom" -> custom(x);
-        default -> throw new IllegalStateException(op);
-      };
+      Node made =
+          switch (op) {
+            case "Dense" -> dense(x, -1);
+            case "Conv2D" -> conv(x);
+            case "MaxPool", "AvgPool" -> pool(x, op);
+            case "GlobalAvgPool" -> globalPool(x);
+            case "Flatten" -> flatten(x);
+            case "Reshape" -> reshape(x);
+            case "Dropout" -> dropout(x);
+            case "BatchNorm" -> batchNorm(x);
+            case "LayerNorm" -> layerNorm(x);
+            case "Activation" -> activation(x);
+            case "Softmax" -> softmax(x);
+            case "Add" -> addNode(x);
+            case "Concat" -> concat(x);
+            case "Custom" -> custom(x);
+            default -> throw new IllegalStateException(op);
+          };
       if (made != null) {
         return;
       }
@@ -376,11 +414,17 @@ final class ModelGenerator {
     int[] out = new int[2];
     for (int axis = 0; axis < 2; axis++) {
       int padded = x.shape[2 + axis] + 2 * pad[axis];
-      int k = axis == 1 && !kernelPair && kernel[0] <= padded ? kernel[0]
-          : 1 + rng.nextInt(Math.min(7, padded));
+      int k =
+          axis == 1 && !kernelPair && kernel[0] <= padded
+              ? kernel[0]
+              : 1 + rng.nextInt(Math.min(7, padded));
       int maxD = k == 1 ? 3 : Math.min(3, (padded - 1) / (k - 1));
-      int d = !dilate ? 1 : axis == 1 && !dilationPair && dilation[0] <= maxD ? dilation[0]
-          : 1 + rng.nextInt(maxD);
+      int d =
+          !dilate
+              ? 1
+              : axis == 1 && !dilationPair && dilation[0] <= maxD
+                  ? dilation[0]
+                  : 1 + rng.nextInt(maxD);
       int span = d * (k - 1) + 1;
       kernel[axis] = k;
       dilation[axis] = d;
@@ -392,20 +436,19 @@ final class ModelGenerator {
     // Multiples of 8 as real networks use (and oneDNN's blocked kernels need: only then does it
     // reorder the weight in place, which issue 8 was about), and any other count.
     int r = rng.nextInt(100);
-    int filters = r < 45 ? 8 * (1 + rng.nextInt(8)) : r < 65 ? 32 + rng.nextInt(33)
-        : 1 + rng.nextInt(31);
+    int filters =
+        r < 45 ? 8 * (1 + rng.nextInt(8)) : r < 65 ? 32 + rng.nextInt(33) : 1 + rng.nextInt(31);
     long perFilter = (long) c * kernel[0] * kernel[1] * out[0] * out[1];
     long left = MAC_BUDGET - macs;
-    while (filters > 1 && (perFilter * filters > left
-        || (long) filters * out[0] * out[1] > MAX_VALUES)) {
+    while (filters > 1
+        && (perFilter * filters > left || (long) filters * out[0] * out[1] > MAX_VALUES)) {
       filters = filters > 8 && filters % 8 == 0 ? filters - 8 : filters / 2;
     }
     if ((long) filters * out[0] * out[1] > MAX_VALUES) {
       return null;
     }
     macs += perFilter * filters;
-    Attrs a = new Attrs("Conv2D").put("filters", filters)
-        .put("kernel", window(kernel, kernelPair));
+    Attrs a = new Attrs("Conv2D").put("filters", filters).put("kernel", window(kernel, kernelPair));
     if (stride[0] != 1 || stride[1] != 1 || rng.nextInt(100) < 10) {
       a.put("stride", window(stride, stride[0] != stride[1] || rng.nextBoolean()));
       features.add("Conv2D.stride");
@@ -433,8 +476,7 @@ final class ModelGenerator {
     if (kernelPair && kernel[0] != kernel[1]) {
       features.add("Conv2D.kernel={h,w}");
     }
-    Node n = node("conv", "Conv2D", a.text(),
-        List.of(x), new int[] {-1, filters, out[0], out[1]});
+    Node n = node("conv", "Conv2D", a.text(), List.of(x), new int[] {-1, filters, out[0], out[1]});
     n.hasParams = true;
     return n;
   }
@@ -457,8 +499,13 @@ final class ModelGenerator {
       a.put("activation", "Act." + act);
     }
     features.add("Conv2D");
-    Node n = node("conv", "Conv2D", a.text(), List.of(x),
-        new int[] {-1, filters, x.shape[2], x.shape[3]});
+    Node n =
+        node(
+            "conv",
+            "Conv2D",
+            a.text(),
+            List.of(x),
+            new int[] {-1, filters, x.shape[2], x.shape[3]});
     n.hasParams = true;
     return n;
   }
@@ -499,7 +546,11 @@ final class ModelGenerator {
       features.add(type + ".pad");
     }
     features.add(type);
-    return node(type.equals("MaxPool") ? "maxpool" : "avgpool", type, a.text(), List.of(x),
+    return node(
+        type.equals("MaxPool") ? "maxpool" : "avgpool",
+        type,
+        a.text(),
+        List.of(x),
         new int[] {-1, x.shape[1], out[0], out[1]});
   }
 
@@ -509,8 +560,12 @@ final class ModelGenerator {
     boolean three = x.shape[2] >= 1 && rng.nextBoolean();
     String attrs = three ? "kernel = 3, stride = 1, pad = 1" : "kernel = 1";
     features.add(type);
-    return node(type.equals("MaxPool") ? "maxpool" : "avgpool", type,
-        "@" + type + "(" + attrs + ")", List.of(x), x.shape.clone());
+    return node(
+        type.equals("MaxPool") ? "maxpool" : "avgpool",
+        type,
+        "@" + type + "(" + attrs + ")",
+        List.of(x),
+        x.shape.clone());
   }
 
   private Node globalPool(Node x) {
@@ -550,8 +605,13 @@ final class ModelGenerator {
       int a = ds.get(rng.nextInt(ds.size()));
       int b = x.shape[1] / a;
       int infer = rng.nextInt(3);
-      spec.addAll(List.of(copy(), split(), infer == 0 ? "-1" : Integer.toString(a),
-          infer == 1 ? "-1" : Integer.toString(b), copyRest()));
+      spec.addAll(
+          List.of(
+              copy(),
+              split(),
+              infer == 0 ? "-1" : Integer.toString(a),
+              infer == 1 ? "-1" : Integer.toString(b),
+              copyRest()));
       shape = new int[x.rank() + 1];
       shape[0] = -1;
       shape[1] = a;
@@ -579,13 +639,17 @@ final class ModelGenerator {
       shape = new int[target.length + 1];
       shape[0] = -1;
       System.arraycopy(target, 0, shape, 1, target.length);
-      features.add(inferBatch ? "Reshape.BATCH" : inferAt >= 0 ? "Reshape.INFER"
-          : "Reshape.explicit");
+      features.add(
+          inferBatch ? "Reshape.BATCH" : inferAt >= 0 ? "Reshape.INFER" : "Reshape.explicit");
     }
     features.add("Reshape");
     features.add("Reshape.rank" + x.rank() + "to" + shape.length);
-    return node("reshape", "Reshape", "@Reshape(shape = {" + String.join(", ", spec) + "})",
-        List.of(x), shape);
+    return node(
+        "reshape",
+        "Reshape",
+        "@Reshape(shape = {" + String.join(", ", spec) + "})",
+        List.of(x),
+        shape);
   }
 
   private String copy() {
@@ -635,12 +699,18 @@ final class ModelGenerator {
 
   private Node dropout(Node x) {
     double[] rates = {0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9};
-    double rate = rng.nextInt(100) < 80 ? rates[rng.nextInt(rates.length)]
-        : Math.round(rng.nextDouble() * 90) / 100.0;
+    double rate =
+        rng.nextInt(100) < 80
+            ? rates[rng.nextInt(rates.length)]
+            : Math.round(rng.nextDouble() * 90) / 100.0;
     String text = rate == 0.5 && rng.nextBoolean() ? "@Dropout" : "@Dropout(rate = " + rate + ")";
     features.add("Dropout");
-    features.add(rate == 0 ? "Dropout.rate=0" : rate < 0.5 ? "Dropout.rate<0.5"
-        : rate == 0.5 ? "Dropout.rate=0.5" : "Dropout.rate>0.5");
+    features.add(
+        rate == 0
+            ? "Dropout.rate=0"
+            : rate < 0.5
+                ? "Dropout.rate<0.5"
+                : rate == 0.5 ? "Dropout.rate=0.5" : "Dropout.rate>0.5");
     return node("drop", "Dropout", text, List.of(x), x.shape.clone());
   }
 
@@ -702,8 +772,13 @@ final class ModelGenerator {
     int[] shape = Arrays.copyOf(indices.shape, indices.rank() + 1);
     shape[shape.length - 1] = outputDim;
     features.add("Embedding");
-    Node n = node("embed", "Embedding", "@Embedding(inputDim = " + inputDim + ", outputDim = "
-        + outputDim + ")", List.of(indices), shape);
+    Node n =
+        node(
+            "embed",
+            "Embedding",
+            "@Embedding(inputDim = " + inputDim + ", outputDim = " + outputDim + ")",
+            List.of(indices),
+            shape);
     n.hasParams = true;
   }
 
@@ -711,8 +786,7 @@ final class ModelGenerator {
     String act = ACTS[rng.nextInt(ACTS.length)];
     features.add("Activation");
     features.add("Activation=" + act);
-    return node("act", "Activation", "@Activation(Act." + act + ")", List.of(x),
-        x.shape.clone());
+    return node("act", "Activation", "@Activation(Act." + act + ")", List.of(x), x.shape.clone());
   }
 
   private Node softmax(Node x) {
@@ -739,7 +813,8 @@ final class ModelGenerator {
     if (x.layer.equals("Conv2D")) {
       return true;
     }
-    return x.rank() == 4 && !x.layer.equals("Reshape")
+    return x.rank() == 4
+        && !x.layer.equals("Reshape")
         && x.inputs.stream().anyMatch(ModelGenerator::fromConvolution);
   }
 
@@ -801,9 +876,8 @@ final class ModelGenerator {
     operands.add(x);
     int count = rng.nextInt(100) < 75 ? 2 : 3;
     while (operands.size() < count) {
-      List<Node> same = nodes.stream()
-          .filter(n -> !n.indices && Arrays.equals(n.shape, x.shape))
-          .toList();
+      List<Node> same =
+          nodes.stream().filter(n -> !n.indices && Arrays.equals(n.shape, x.shape)).toList();
       int r = rng.nextInt(100);
       if (r < 15) {
         operands.add(x);
@@ -827,8 +901,7 @@ final class ModelGenerator {
     int count = rng.nextInt(100) < 75 ? 2 : 3;
     int total = x.shape[axis];
     while (operands.size() < count) {
-      List<Node> fits = nodes.stream().filter(n -> !n.indices && fitsConcat(n, x, axis))
-          .toList();
+      List<Node> fits = nodes.stream().filter(n -> !n.indices && fitsConcat(n, x, axis)).toList();
       int r = rng.nextInt(100);
       Node o;
       if (r < 15) {
@@ -884,9 +957,9 @@ final class ModelGenerator {
   }
 
   /**
-   * A custom {@code @Layer} drawn for this model over a rank-2 or rank-3 input, its body a
-   * random chain of {@code Sym} operations; {@code width} fixes the output's last dimension
-   * (rank 2 only) when positive.
+   * A custom {@code @Layer} drawn for this model over a rank-2 or rank-3 input, its body a random
+   * chain of {@code Sym} operations; {@code width} fixes the output's last dimension (rank 2 only)
+   * when positive.
    */
   private Node custom(Node x, int width) {
     if (x.rank() != 2 && x.rank() != 3) {
@@ -927,17 +1000,31 @@ final class ModelGenerator {
     Node features = vectors.get(0);
     if (vectors.size() > 1) {
       int[] shape = {-1, vectors.stream().mapToInt(n -> n.shape[1]).sum()};
-      features = node("concat", "Concat", rng.nextBoolean() ? "@Concat" : "@Concat(axis = -1)",
-          vectors, shape);
+      features =
+          node(
+              "concat",
+              "Concat",
+              rng.nextBoolean() ? "@Concat" : "@Concat(axis = -1)",
+              vectors,
+              shape);
       this.features.add("Concat");
     }
     int classes = 2 + rng.nextInt(9);
-    Node logits = node("logits", "Dense", "@Dense(units = " + classes + ")", List.of(features),
-        new int[] {-1, classes});
+    Node logits =
+        node(
+            "logits",
+            "Dense",
+            "@Dense(units = " + classes + ")",
+            List.of(features),
+            new int[] {-1, classes});
     logits.hasParams = true;
     macs += (long) features.shape[1] * classes;
     String[] axes = {"@Softmax", "@Softmax(axis = 1)", "@Softmax(axis = -1)"};
-    node("probs", "Softmax", axes[rng.nextInt(axes.length)], List.of(logits),
+    node(
+        "probs",
+        "Softmax",
+        axes[rng.nextInt(axes.length)],
+        List.of(logits),
         new int[] {-1, classes});
     this.features.add("Softmax");
   }
@@ -948,8 +1035,8 @@ final class ModelGenerator {
 
   /**
    * Every dangling node is an output; beyond four they are merged first. The others are marked
-   * {@code @Output} (most of the time; otherwise the processor warns and still outputs them),
-   * and now and then a consumed node is marked too.
+   * {@code @Output} (most of the time; otherwise the processor warns and still outputs them), and
+   * now and then a consumed node is marked too.
    */
   private void finishOutputs() {
     while (dangling().size() > 4) {
@@ -990,8 +1077,8 @@ final class ModelGenerator {
   // ---------------------------------------------------------------------------------------------
   // Bookkeeping and rendering
 
-  private Node node(String prefix, String layer, String annotation, List<Node> inputs,
-      int[] shape) {
+  private Node node(
+      String prefix, String layer, String annotation, List<Node> inputs, int[] shape) {
     Node n = new Node(name(prefix), layer, annotation, List.copyOf(inputs), shape, false);
     add(n, null);
     return n;
@@ -1052,31 +1139,33 @@ final class ModelGenerator {
     s.append("package ").append(PACKAGE).append(";\n\n");
     s.append("import static dev.kiln.annotations.Dim.BATCH;\n\n");
     s.append("import dev.kiln.annotations.*;\n\n");
-    s.append("/** Drawn by the differential suite's generator from seed ").append(seed)
+    s.append("/** Drawn by the differential suite's generator from seed ")
+        .append(seed)
         .append(". */\n");
     s.append(classifier ? "@Model(classifier = true)\n" : "@Model\n");
     s.append("public interface ").append(model).append(" {\n");
-    Function<Node, String> params = n -> {
-      List<String> ps = new ArrayList<>();
-      Set<String> taken = new TreeSet<>();
-      for (Node in : n.inputs) {
-        boolean rename = taken.contains(in.name) || rng.nextInt(100) < 12;
-        if (rename) {
-          String p;
-          int k = 0;
-          do {
-            p = "arg" + k++;
-          } while (taken.contains(p) || names.contains(p));
-          taken.add(p);
-          ps.add("@From(\"" + in.name + "\") Sym " + p);
-          features.add("From");
-        } else {
-          taken.add(in.name);
-          ps.add("Sym " + in.name);
-        }
-      }
-      return String.join(", ", ps);
-    };
+    Function<Node, String> params =
+        n -> {
+          List<String> ps = new ArrayList<>();
+          Set<String> taken = new TreeSet<>();
+          for (Node in : n.inputs) {
+            boolean rename = taken.contains(in.name) || rng.nextInt(100) < 12;
+            if (rename) {
+              String p;
+              int k = 0;
+              do {
+                p = "arg" + k++;
+              } while (taken.contains(p) || names.contains(p));
+              taken.add(p);
+              ps.add("@From(\"" + in.name + "\") Sym " + p);
+              features.add("From");
+            } else {
+              taken.add(in.name);
+              ps.add("Sym " + in.name);
+            }
+          }
+          return String.join(", ", ps);
+        };
     for (Node n : order) {
       s.append('\n');
       for (String a : n.annotations) {

@@ -19,24 +19,27 @@ import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
 /**
- * The checks of one model, run in order as the steps of one test container: compile, then
- * (1) repeated inference is exact and leaves the parameters alone, (2) rows do not depend on the
- * batch size, (3) outputs are finite, (6) {@code backward} matches finite differences, (4) after
- * a few training steps 1 to 3 still hold, (5) a saved and loaded model computes the same
- * outputs, (8) DJL loading the checkpoint computes them too; and it prepares the job that the
- * second JVM, without oneDNN, runs for check 7.
+ * The checks of one model, run in order as the steps of one test container: compile, then (1)
+ * repeated inference is exact and leaves the parameters alone, (2) rows do not depend on the batch
+ * size, (3) outputs are finite, (6) {@code backward} matches finite differences, (4) after a few
+ * training steps 1 to 3 still hold, (5) a saved and loaded model computes the same outputs, (8) DJL
+ * loading the checkpoint computes them too; and it prepares the job that the second JVM, without
+ * oneDNN, runs for check 7.
  *
- * <p>Every failure names the model, its seed and the check, and carries the model's full source
- * so that it can be kept as a regression case; the source is also written to {@code
- * failed/<name>/} under the work folder.
+ * <p>Every failure names the model, its seed and the check, and carries the model's full source so
+ * that it can be kept as a regression case; the source is also written to {@code failed/<name>/}
+ * under the work folder.
  */
 final class ModelRun implements AutoCloseable {
   /** Batch tolerance: oneDNN may pick other kernels for another batch size. */
   static final double BATCH_RTOL = 1e-4;
+
   static final double BATCH_ATOL = 1e-5;
   private static final float LEARNING_RATE = 0.01f;
+
   /** How far check 6 moves every trainable parameter first (see GradientChecker#jittered). */
   private static final double JITTER = 0.05;
+
   private static final int TRAINING_STEPS = 3;
 
   private final ModelCase c;
@@ -120,12 +123,13 @@ final class ModelRun implements AutoCloseable {
       compiled = ModelCompiler.compile(c);
     } catch (ModelCompiler.CompileException e) {
       broken = "the model did not compile";
-      throw failure("compile", (c.regression() ? "" : "generator bug or processor bug: ")
-          + e.getMessage(), null);
+      throw failure(
+          "compile",
+          (c.regression() ? "" : "generator bug or processor bug: ") + e.getMessage(),
+          null);
     }
     compiled.writeClasses(classesDir);
-    List<String> lint = compiled.warnings().stream().filter(w -> !w.contains("[kiln:"))
-        .toList();
+    List<String> lint = compiled.warnings().stream().filter(w -> !w.contains("[kiln:")).toList();
     try {
       model = DiffModel.create(compiled.loader(), c.modelInterface(), c.init(), c.seed());
     } catch (RuntimeException e) {
@@ -138,8 +142,12 @@ final class ModelRun implements AutoCloseable {
     big = inputs(batch);
     small = firstRows(big, smaller);
     if (!lint.isEmpty()) {
-      throw failure("compile", "javac warned about generated code (it must compile without "
-          + "warnings under -Xlint:all):\n" + String.join("\n", lint), null);
+      throw failure(
+          "compile",
+          "javac warned about generated code (it must compile without "
+              + "warnings under -Xlint:all):\n"
+              + String.join("\n", lint),
+          null);
     }
   }
 
@@ -198,8 +206,8 @@ final class ModelRun implements AutoCloseable {
     return s;
   }
 
-  private void sameState(String check, Map<String, float[]> expected, Map<String, float[]> actual,
-      String what) {
+  private void sameState(
+      String check, Map<String, float[]> expected, Map<String, float[]> actual, String what) {
     for (Map.Entry<String, float[]> e : expected.entrySet()) {
       String diff = Compare.exact(e.getValue(), actual.get(e.getKey()));
       if (diff != null) {
@@ -217,8 +225,17 @@ final class ModelRun implements AutoCloseable {
       for (int k = 0; k < first.count(); k++) {
         String diff = Compare.exact(first.values()[k], again.values()[k]);
         if (diff != null) {
-          throw failure(check, "inference pass " + r + " on the same batch of " + batch
-              + " differs from pass 1 in output " + output(k) + ": " + diff, null);
+          throw failure(
+              check,
+              "inference pass "
+                  + r
+                  + " on the same batch of "
+                  + batch
+                  + " differs from pass 1 in output "
+                  + output(k)
+                  + ": "
+                  + diff,
+              null);
         }
       }
     }
@@ -233,17 +250,38 @@ final class ModelRun implements AutoCloseable {
       float[] rows = java.util.Arrays.copyOf(full.values()[k], part.values()[k].length);
       String diff = Compare.close(rows, part.values()[k], BATCH_RTOL, BATCH_ATOL);
       if (diff != null) {
-        throw failure(check, "output " + output(k) + ": the first " + smaller + " rows of a "
-            + "batch of " + batch + " differ from a batch of " + smaller + ": " + diff, null);
+        throw failure(
+            check,
+            "output "
+                + output(k)
+                + ": the first "
+                + smaller
+                + " rows of a "
+                + "batch of "
+                + batch
+                + " differ from a batch of "
+                + smaller
+                + ": "
+                + diff,
+            null);
       }
     }
     Feeds.Arrays again = infer(model, big);
     for (int k = 0; k < full.count(); k++) {
       String diff = Compare.exact(full.values()[k], again.values()[k]);
       if (diff != null) {
-        throw failure(check, "output " + output(k) + " for the batch of " + batch + " changed "
-            + "after a pass with batch " + smaller + " (executors share the parameters): "
-            + diff, null);
+        throw failure(
+            check,
+            "output "
+                + output(k)
+                + " for the batch of "
+                + batch
+                + " changed "
+                + "after a pass with batch "
+                + smaller
+                + " (executors share the parameters): "
+                + diff,
+            null);
       }
     }
   }
@@ -255,26 +293,38 @@ final class ModelRun implements AutoCloseable {
       for (int k = 0; k < out.count(); k++) {
         String bad = Compare.finite(out.values()[k]);
         if (bad != null) {
-          throw failure(check, "output " + output(k) + " for a batch of " + in.shapes()[0][0]
-              + ": " + bad, null);
+          throw failure(
+              check,
+              "output " + output(k) + " for a batch of " + in.shapes()[0][0] + ": " + bad,
+              null);
         }
       }
     }
   }
 
   private void gradients() {
-    GradientChecker.Result r = new GradientChecker(model, nd, info, copy(big), rng, mxSeed)
-        .jittered(JITTER).run();
+    GradientChecker.Result r =
+        new GradientChecker(model, nd, info, copy(big), rng, mxSeed).jittered(JITTER).run();
     if (!r.failures().isEmpty()) {
-      throw failure("6 gradients", r.failures().size() + " gradients differ from finite "
-          + "differences:\n" + String.join("\n", r.failures()) + "\n(" + String.join("; ",
-          r.notes()) + ")", null);
+      throw failure(
+          "6 gradients",
+          r.failures().size()
+              + " gradients differ from finite "
+              + "differences:\n"
+              + String.join("\n", r.failures())
+              + "\n("
+              + String.join("; ", r.notes())
+              + ")",
+          null);
     }
-    boolean differentiable = model.paramNames().stream().anyMatch(p -> !model.isFrozen(p))
-        || model.inputNames().stream().anyMatch(i -> !info.indexInputs().containsKey(i));
+    boolean differentiable =
+        model.paramNames().stream().anyMatch(p -> !model.isFrozen(p))
+            || model.inputNames().stream().anyMatch(i -> !info.indexInputs().containsKey(i));
     if (differentiable && r.checked() == 0) {
-      throw failure("6 gradients", "no gradient element could be compared: "
-          + String.join("; ", r.notes()), null);
+      throw failure(
+          "6 gradients",
+          "no gradient element could be compared: " + String.join("; ", r.notes()),
+          null);
     }
     Path notes = dir.resolve("gradient-notes.txt");
     write(notes, String.join("\n", r.notes()) + "\n");
@@ -300,8 +350,8 @@ final class ModelRun implements AutoCloseable {
       for (int k = 0; k < heads.length; k++) {
         String bad = Compare.finite(out.values()[k]);
         if (bad != null) {
-          throw failure(check, "training-mode output " + output(k) + " at step " + step + ": "
-              + bad, null);
+          throw failure(
+              check, "training-mode output " + output(k) + " at step " + step + ": " + bad, null);
         }
         heads[k] = new float[out.values()[k].length];
         for (int j = 0; j < heads[k].length; j++) {
@@ -334,8 +384,10 @@ final class ModelRun implements AutoCloseable {
       }
     }
     if (anyGradient && !changed) {
-      throw failure(check, TRAINING_STEPS + " updates with non-zero gradients changed no "
-          + "trainable parameter", null);
+      throw failure(
+          check,
+          TRAINING_STEPS + " updates with non-zero gradients changed no " + "trainable parameter",
+          null);
     }
     if (model.isClassifier() && model.inputNames().size() == 1) {
       int classes = model.classes();
@@ -346,8 +398,8 @@ final class ModelRun implements AutoCloseable {
       for (int step = 0; step < 2; step++) {
         double[] r = model.trainClassifierBatch(big.values()[0], labels, LEARNING_RATE);
         if (!Double.isFinite(r[0])) {
-          throw failure(check, "classifier().trainBatch loss is " + r[0] + " at step " + step,
-              null);
+          throw failure(
+              check, "classifier().trainBatch loss is " + r[0] + " at step " + step, null);
         }
       }
     }
@@ -376,8 +428,8 @@ final class ModelRun implements AutoCloseable {
       for (int k = 0; k < expected.count(); k++) {
         String diff = Compare.exact(expected.values()[k], actual.values()[k]);
         if (diff != null) {
-          throw failure(check, "output " + output(k) + " of the loaded model differs: " + diff,
-              null);
+          throw failure(
+              check, "output " + output(k) + " of the loaded model differs: " + diff, null);
         }
       }
       job = prepareJob(loaded, actual);
@@ -386,13 +438,14 @@ final class ModelRun implements AutoCloseable {
 
   /**
    * The second JVM's job, and this JVM's answers to it from the loaded model: inference outputs,
-   * then one training-mode pass (MXNet reseeded, so dropout masks can repeat) and its backward
-   * pass with random head gradients.
+   * then one training-mode pass (MXNet reseeded, so dropout masks can repeat) and its backward pass
+   * with random head gradients.
    */
   private SecondJvm.Job prepareJob(DiffModel loaded, Feeds.Arrays outputs) {
     Map<String, ArrayFile.Array> in = new LinkedHashMap<>();
     for (int i = 0; i < big.count(); i++) {
-      in.put("input:" + model.inputNames().get(i),
+      in.put(
+          "input:" + model.inputNames().get(i),
           new ArrayFile.Array(big.shapes()[i], big.values()[i]));
     }
     float[][] heads = new float[outputs.count()][];
@@ -403,12 +456,18 @@ final class ModelRun implements AutoCloseable {
       }
       in.put("head:" + output(k), new ArrayFile.Array(outputs.shapes()[k], heads[k]));
     }
-    Map<String, ArrayFile.Array> expected = SecondJvm.compute(loaded, nd, big,
-        new Feeds.Arrays(heads, outputs.shapes()), mxSeed);
+    Map<String, ArrayFile.Array> expected =
+        SecondJvm.compute(loaded, nd, big, new Feeds.Arrays(heads, outputs.shapes()), mxSeed);
     Path inputsFile = dir.resolve("job-inputs.bin");
     ArrayFile.write(inputsFile, in);
-    return new SecondJvm.Job(c, checkpoint(), inputsFile, mxSeed,
-        dir.resolve("mkldnn-off.bin"), expected, info.ops().contains("Dropout"));
+    return new SecondJvm.Job(
+        c,
+        checkpoint(),
+        inputsFile,
+        mxSeed,
+        dir.resolve("mkldnn-off.bin"),
+        expected,
+        info.ops().contains("Dropout"));
   }
 
   private void djl() {
@@ -416,15 +475,17 @@ final class ModelRun implements AutoCloseable {
     if (model.paramNames().isEmpty() && model.auxNames().isEmpty()) {
       // DJL 0.36's JnaUtils.loadNdArray dereferences the name list MXNet returns as null for a
       // file of no arrays (NullPointerException); MXNet itself reads the file.
-      throw new TestAbortedException(c.label() + ": DJL cannot load a checkpoint of a model "
-          + "without parameters");
+      throw new TestAbortedException(
+          c.label() + ": DJL cannot load a checkpoint of a model " + "without parameters");
     }
     if (info.lastAxisSoftmaxOfConvolution()) {
       // MXNet 1.9.1 run by DJL (CachedOp) dies with SIGSEGV in MKLDNNSoftmaxForward on a softmax
       // over the last axis of a oneDNN-layout convolution output (a multiple of 8 filters);
       // Kiln's executors run the same symbol fine. A crash would end the whole run.
-      throw new TestAbortedException(c.label() + ": DJL crashes on a softmax over the last "
-          + "axis of a convolution's output (MXNet 1.9.1, MKLDNNSoftmaxForward)");
+      throw new TestAbortedException(
+          c.label()
+              + ": DJL crashes on a softmax over the last "
+              + "axis of a convolution's output (MXNet 1.9.1, MKLDNNSoftmaxForward)");
     }
     Feeds.Arrays expected = infer(model, big);
     List<String> args = model.argumentNames();
@@ -441,20 +502,19 @@ final class ModelRun implements AutoCloseable {
       try (Predictor<NDList, NDList> p = djl.newPredictor(new NoopTranslator())) {
         NDList out = p.predict(feed);
         if (out.size() != expected.count()) {
-          throw failure(check, "DJL returned " + out.size() + " outputs, Kiln "
-              + expected.count(), null);
+          throw failure(
+              check, "DJL returned " + out.size() + " outputs, Kiln " + expected.count(), null);
         }
         for (int k = 0; k < out.size(); k++) {
-          String diff = Compare.close(expected.values()[k], out.get(k).toFloatArray(),
-              BATCH_RTOL, BATCH_ATOL);
+          String diff =
+              Compare.close(
+                  expected.values()[k], out.get(k).toFloatArray(), BATCH_RTOL, BATCH_ATOL);
           if (diff != null) {
-            throw failure(check, "output " + output(k) + " computed by DJL differs: " + diff,
-                null);
+            throw failure(check, "output " + output(k) + " computed by DJL differs: " + diff, null);
           }
         }
       }
-    } catch (ai.djl.MalformedModelException | ai.djl.translate.TranslateException
-        | IOException e) {
+    } catch (ai.djl.MalformedModelException | ai.djl.translate.TranslateException | IOException e) {
       throw failure(check, "DJL cannot load or run the checkpoint: " + e, e);
     }
   }
@@ -478,11 +538,24 @@ final class ModelRun implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    String message = c.label() + ", check '" + check + "' (init " + c.init() + (batch > 0
-        ? ", batch " + batch + " and " + smaller : "") + "): " + detail + "\n\nFull source ("
-        + "also in " + kept + "; to keep it, copy it to src/test/resources/regressions/"
-        + c.name() + "/):\n" + c.listing();
-    return cause == null ? new AssertionFailedError(message)
+    String message =
+        c.label()
+            + ", check '"
+            + check
+            + "' (init "
+            + c.init()
+            + (batch > 0 ? ", batch " + batch + " and " + smaller : "")
+            + "): "
+            + detail
+            + "\n\nFull source ("
+            + "also in "
+            + kept
+            + "; to keep it, copy it to src/test/resources/regressions/"
+            + c.name()
+            + "/):\n"
+            + c.listing();
+    return cause == null
+        ? new AssertionFailedError(message)
         : new AssertionFailedError(message, cause);
   }
 

@@ -14,12 +14,12 @@ import java.util.stream.Stream;
 
 /**
  * The kept regression models: every model that ever failed, one folder per case under {@code
- * src/test/resources/regressions/<Name>/}, holding the {@code @Model} interface {@code
- * <Name>.java} (package {@code regression}) and any custom layers it uses. A line {@code
- * differential: seed=17 init=he} in the model's comment replays the checks' random choices of
- * the run that found it (default seed 0, init xavier). Models of defects not fixed yet live the
- * same way under {@code known-defects/} and run only from {@link KnownDefectsTest}, whose tests
- * are disabled until the defect is fixed.
+ * src/test/resources/regressions/<Name>/}, holding the {@code @Model} interface {@code <Name>.java}
+ * (package {@code regression}) and any custom layers it uses. A line {@code differential: seed=17
+ * init=he} in the model's comment replays the checks' random choices of the run that found it
+ * (default seed 0, init xavier). Models of defects not fixed yet live the same way under {@code
+ * known-defects/} and run only from {@link KnownDefectsTest}, whose tests are disabled until the
+ * defect is fixed.
  */
 final class Regressions {
   static final String PACKAGE = "regression";
@@ -61,8 +61,8 @@ final class Regressions {
       Map<String, String> sources = new LinkedHashMap<>();
       Path main = dir.resolve(name + ".java");
       sources.put(PACKAGE + "." + name, Files.readString(main));
-      for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.equals(main))
-          .sorted().toList()) {
+      for (Path f :
+          files.filter(p -> p.toString().endsWith(".java") && !p.equals(main)).sorted().toList()) {
         String type = f.getFileName().toString().replace(".java", "");
         sources.put(PACKAGE + "." + type, Files.readString(f));
       }

@@ -14,24 +14,29 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Check 7: the same inference outputs and the same gradients must come out of a second JVM in
- * which MXNet runs without oneDNN ({@code MXNET_MKLDNN_ENABLED=0}: MXNet's own CPU kernels, an
- * independent implementation). One child JVM per test run processes every model: it is given
- * the class files, each model's checkpoint, inputs and head gradients through files, runs {@link
+ * Check 7: the same inference outputs and the same gradients must come out of a second JVM in which
+ * MXNet runs without oneDNN ({@code MXNET_MKLDNN_ENABLED=0}: MXNet's own CPU kernels, an
+ * independent implementation). One child JVM per test run processes every model: it is given the
+ * class files, each model's checkpoint, inputs and head gradients through files, runs {@link
  * #compute} on each ({@link Worker}) and writes the results beside them, under a timeout.
  */
 final class SecondJvm {
   /** Outputs agree within this (relative, and times the largest magnitude). */
   static final double OUTPUT_RTOL = 1e-3;
+
   static final double OUTPUT_ATOL = 1e-4;
+
   /** Gradients sum more terms in other orders; a little more slack. */
   static final double GRADIENT_RTOL = 2e-3;
+
   static final double GRADIENT_ATOL = 3e-4;
+
   /**
    * At most this fraction of an array's values (at least one) may miss the tolerance, by at most
    * {@link #OUTLIER_FACTOR} times (see {@link Compare#closeMostly}).
    */
   static final double OUTLIERS = 0.01;
+
   static final double OUTLIER_FACTOR = 10;
 
   /**
@@ -41,13 +46,18 @@ final class SecondJvm {
    * @param checkpoint the checkpoint prefix to load
    * @param inputs the file with {@code input:<name>} and {@code head:<output>} arrays
    * @param mxSeed MXNet's seed before the training-mode pass
-   * @param result where the second JVM writes its results ({@code .error} beside it if it
-   *     fails)
+   * @param result where the second JVM writes its results ({@code .error} beside it if it fails)
    * @param expected this JVM's results
    * @param dropout whether the model has dropout (masks come from MXNet's generator)
    */
-  record Job(ModelCase model, Path checkpoint, Path inputs, int mxSeed, Path result,
-      Map<String, ArrayFile.Array> expected, boolean dropout) {}
+  record Job(
+      ModelCase model,
+      Path checkpoint,
+      Path inputs,
+      int mxSeed,
+      Path result,
+      Map<String, ArrayFile.Array> expected,
+      boolean dropout) {}
 
   /** How the child JVM ended. */
   record Outcome(int exitCode, boolean timedOut, String log, Duration took) {}
@@ -59,8 +69,8 @@ final class SecondJvm {
    * training-mode forward pass with MXNet seeded by {@code mxSeed} and its backward pass with
    * {@code heads}: {@code ingrad:<input>} and {@code grad:<param>} for every trainable parameter.
    */
-  static Map<String, ArrayFile.Array> compute(DiffModel m, NDManager nd, Feeds.Arrays inputs,
-      Feeds.Arrays heads, int mxSeed) {
+  static Map<String, ArrayFile.Array> compute(
+      DiffModel m, NDManager nd, Feeds.Arrays inputs, Feeds.Arrays heads, int mxSeed) {
     Map<String, ArrayFile.Array> r = new LinkedHashMap<>();
     m.setTraining(false);
     Feeds.Arrays out = Feeds.forward(m, nd, inputs);
@@ -74,8 +84,7 @@ final class SecondJvm {
     Feeds.Arrays grads = Feeds.backward(m, nd, heads);
     List<String> names = m.inputNames();
     for (int i = 0; i < grads.count(); i++) {
-      r.put("ingrad:" + names.get(i), new ArrayFile.Array(grads.shapes()[i],
-          grads.values()[i]));
+      r.put("ingrad:" + names.get(i), new ArrayFile.Array(grads.shapes()[i], grads.values()[i]));
     }
     for (String p : m.paramNames()) {
       if (!m.isFrozen(p)) {
@@ -96,19 +105,30 @@ final class SecondJvm {
       Path list = work.resolve("second-jvm-jobs.txt");
       List<String> lines = new ArrayList<>();
       for (Job j : jobs) {
-        lines.add(String.join("\t", j.model().modelInterface(), j.checkpoint().toString(),
-            j.inputs().toString(), Integer.toString(j.mxSeed()), j.result().toString()));
+        lines.add(
+            String.join(
+                "\t",
+                j.model().modelInterface(),
+                j.checkpoint().toString(),
+                j.inputs().toString(),
+                Integer.toString(j.mxSeed()),
+                j.result().toString()));
         Files.deleteIfExists(j.result());
         Files.deleteIfExists(errorFile(j));
       }
       Files.write(list, lines);
-      String classPath = System.getProperty("surefire.test.class.path",
-          System.getProperty("java.class.path"));
+      String classPath =
+          System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      ProcessBuilder pb = new ProcessBuilder(java, "-cp",
-          classes + File.pathSeparator + classPath, "-Dai.djl.offline=true",
-          "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", Worker.class.getName(),
-          list.toString());
+      ProcessBuilder pb =
+          new ProcessBuilder(
+              java,
+              "-cp",
+              classes + File.pathSeparator + classPath,
+              "-Dai.djl.offline=true",
+              "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+              Worker.class.getName(),
+              list.toString());
       pb.environment().put("MXNET_MKLDNN_ENABLED", "0");
       pb.environment().put("OMP_NUM_THREADS", "1");
       pb.environment().put("OPT_OUT_TRACKING", "true");
@@ -165,8 +185,7 @@ final class SecondJvm {
             failed++;
             java.io.StringWriter w = new java.io.StringWriter();
             e.printStackTrace(new java.io.PrintWriter(w));
-            Files.writeString(result.resolveSibling(result.getFileName() + ".error"),
-                w.toString());
+            Files.writeString(result.resolveSibling(result.getFileName() + ".error"), w.toString());
             System.out.println("failed " + f[0] + ": " + e);
           }
         }
@@ -175,8 +194,11 @@ final class SecondJvm {
     }
 
     private static Feeds.Arrays arrays(Map<String, ArrayFile.Array> all, String prefix) {
-      List<ArrayFile.Array> picked = all.entrySet().stream()
-          .filter(e -> e.getKey().startsWith(prefix)).map(Map.Entry::getValue).toList();
+      List<ArrayFile.Array> picked =
+          all.entrySet().stream()
+              .filter(e -> e.getKey().startsWith(prefix))
+              .map(Map.Entry::getValue)
+              .toList();
       float[][] v = new float[picked.size()][];
       int[][] s = new int[picked.size()][];
       for (int i = 0; i < v.length; i++) {

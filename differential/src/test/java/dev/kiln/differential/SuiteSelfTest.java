@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * mismatches, and a model the processor rejects fails at compile with its errors.
  */
 class SuiteSelfTest {
-  private static final String SMOOTH = """
+  private static final String SMOOTH =
+      """
       package regression;
 
       import static dev.kiln.annotations.Dim.BATCH;
@@ -38,8 +39,14 @@ class SuiteSelfTest {
       """;
 
   private static ModelCase smooth(String source) {
-    return new ModelCase("Smooth", "regression.Smooth", 0, true, "xavier",
-        Map.of("regression.Smooth", source), java.util.List.of());
+    return new ModelCase(
+        "Smooth",
+        "regression.Smooth",
+        0,
+        true,
+        "xavier",
+        Map.of("regression.Smooth", source),
+        java.util.List.of());
   }
 
   @Test
@@ -54,9 +61,11 @@ class SuiteSelfTest {
           x[i] = (float) rng.nextGaussian();
         }
         SymbolInfo info = SymbolInfo.parse(m.symbolJson(), m.inputNames());
-        GradientChecker.Result r = new GradientChecker(m, nd, info,
-            new Feeds.Arrays(new float[][] {x}, new int[][] {{3, 5}}), rng, 1).skewed(skew)
-            .run();
+        GradientChecker.Result r =
+            new GradientChecker(
+                    m, nd, info, new Feeds.Arrays(new float[][] {x}, new int[][] {{3, 5}}), rng, 1)
+                .skewed(skew)
+                .run();
         assertTrue(r.checked() >= 12, r.notes().toString());
         if (skew == 1) {
           assertEquals(java.util.List.of(), r.failures());
@@ -90,9 +99,12 @@ class SuiteSelfTest {
 
   @Test
   void aModelTheProcessorRejectsFailsToCompileWithItsErrors() {
-    ModelCompiler.CompileException e = assertThrows(ModelCompiler.CompileException.class,
-        () -> ModelCompiler.compile(smooth(SMOOTH.replace("Sym score(Sym hidden)",
-            "Sym score(Sym hiden)"))));
+    ModelCompiler.CompileException e =
+        assertThrows(
+            ModelCompiler.CompileException.class,
+            () ->
+                ModelCompiler.compile(
+                    smooth(SMOOTH.replace("Sym score(Sym hidden)", "Sym score(Sym hiden)"))));
     assertTrue(e.getMessage().contains("[kiln:UnknownWire]"), e.getMessage());
   }
 }

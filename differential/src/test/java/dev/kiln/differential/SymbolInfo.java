@@ -11,22 +11,21 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What the checks need to know about a compiled model, read from its own MXNet symbol JSON (so
- * that a regression source needs no metadata beside it): the operators it uses, and which inputs
- * are indices of an {@code Embedding} (through the {@code BlockGrad} Kiln puts before it) with
- * the table size their values must stay below.
+ * What the checks need to know about a compiled model, read from its own MXNet symbol JSON (so that
+ * a regression source needs no metadata beside it): the operators it uses, and which inputs are
+ * indices of an {@code Embedding} (through the {@code BlockGrad} Kiln puts before it) with the
+ * table size their values must stay below.
  *
  * @param ops every operator in the symbol
  * @param indexInputs input name to the smallest {@code input_dim} of the embeddings it feeds
  * @param lastAxisSoftmaxOfConvolution whether a softmax over the last axis reads a convolution's
- *     output, directly or through layers that keep it four-dimensional (see {@link
- *     ModelRun#djl})
+ *     output, directly or through layers that keep it four-dimensional (see {@link ModelRun#djl})
  */
-record SymbolInfo(Set<String> ops, Map<String, Integer> indexInputs,
-    boolean lastAxisSoftmaxOfConvolution) {
+record SymbolInfo(
+    Set<String> ops, Map<String, Integer> indexInputs, boolean lastAxisSoftmaxOfConvolution) {
   /** Operators after which a tensor is no longer a convolution's four-dimensional output. */
-  private static final Set<String> RESHAPING = Set.of("Reshape", "Flatten", "FullyConnected",
-      "Embedding", "dot");
+  private static final Set<String> RESHAPING =
+      Set.of("Reshape", "Flatten", "FullyConnected", "Embedding", "dot");
 
   /** Parses {@code json} (MXNet's {@code -symbol.json}) for the model's {@code inputs}. */
   static SymbolInfo parse(String json, List<String> inputs) {
@@ -69,13 +68,13 @@ record SymbolInfo(Set<String> ops, Map<String, Integer> indexInputs,
       JsonObject n = todo.pop();
       JsonArray in = n.getAsJsonArray("inputs");
       for (int i = 0; in != null && i < in.size(); i++) {
-        JsonObject src = nodes.get(in.get(i).getAsJsonArray().get(0).getAsInt())
-            .getAsJsonObject();
+        JsonObject src = nodes.get(in.get(i).getAsJsonArray().get(0).getAsInt()).getAsJsonObject();
         String op = src.get("op").getAsString();
         if (op.equals("Convolution")) {
           return true;
         }
-        if (!op.equals("null") && !RESHAPING.contains(op)
+        if (!op.equals("null")
+            && !RESHAPING.contains(op)
             && seen.add(src.get("name").getAsString())) {
           todo.push(src);
         }

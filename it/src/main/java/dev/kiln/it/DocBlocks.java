@@ -11,8 +11,8 @@ import java.util.Map;
 /**
  * The code blocks of a Markdown document that are marked as files of an example project: a line
  * {@code <!-- file: src/main/java/demo/Train.java -->} followed, after blank lines at most, by a
- * fenced block ({@code ```java} ... {@code ```}). Tests build what a document shows from these,
- * so the document cannot drift from the code.
+ * fenced block ({@code ```java} ... {@code ```}). Tests build what a document shows from these, so
+ * the document cannot drift from the code.
  */
 public final class DocBlocks {
   private static final String MARK = "<!-- file: ";
@@ -46,8 +46,8 @@ public final class DocBlocks {
         open++;
       }
       if (open == lines.size() || !lines.get(open).startsWith("```")) {
-        throw new IllegalArgumentException(doc + ":" + (i + 1) + ": mark for " + name
-            + " is not followed by a fenced code block");
+        throw new IllegalArgumentException(
+            doc + ":" + (i + 1) + ": mark for " + name + " is not followed by a fenced code block");
       }
       StringBuilder text = new StringBuilder();
       int close = open + 1;
@@ -56,12 +56,11 @@ public final class DocBlocks {
         close++;
       }
       if (close == lines.size()) {
-        throw new IllegalArgumentException(doc + ":" + (open + 1) + ": the block for " + name
-            + " is not closed");
+        throw new IllegalArgumentException(
+            doc + ":" + (open + 1) + ": the block for " + name + " is not closed");
       }
       if (blocks.put(name, text.toString()) != null) {
-        throw new IllegalArgumentException(doc + ":" + (i + 1) + ": " + name
-            + " is marked twice");
+        throw new IllegalArgumentException(doc + ":" + (i + 1) + ": " + name + " is marked twice");
       }
       i = close;
     }
@@ -71,8 +70,8 @@ public final class DocBlocks {
   /**
    * Writes the marked blocks of a document as files of a project, for the invoker plugin.
    *
-   * @param args the document, the project directory to write into, and the file names that must
-   *     be among the blocks
+   * @param args the document, the project directory to write into, and the file names that must be
+   *     among the blocks
    * @throws IOException if a file cannot be written
    */
   public static void main(String[] args) throws IOException {
@@ -81,8 +80,8 @@ public final class DocBlocks {
     Map<String, String> blocks = read(doc);
     for (int i = 2; i < args.length; i++) {
       if (!blocks.containsKey(args[i])) {
-        throw new IllegalArgumentException(doc + " marks no block for " + args[i] + "; it marks "
-            + blocks.keySet());
+        throw new IllegalArgumentException(
+            doc + " marks no block for " + args[i] + "; it marks " + blocks.keySet());
       }
     }
     for (Map.Entry<String, String> block : blocks.entrySet()) {

@@ -24,15 +24,13 @@ import org.junit.jupiter.api.io.TempDir;
  * is only on the class path: nothing, silently, unless {@code -proc:full} is given.
  */
 class PlainJavacTest {
-  private static final Path JARS = Path.of(System.getProperty("kiln.it.javacDir",
-      "target/javac"));
+  private static final Path JARS = Path.of(System.getProperty("kiln.it.javacDir", "target/javac"));
   private static final String VERSION = System.getProperty("kiln.it.version");
   private static final String PROCESSOR = "kiln-processor-" + VERSION + ".jar";
-  private static final List<String> GENERATED = List.of("FashionMlpGraph", "FashionMlpModel",
-      "FashionMlpExec");
+  private static final List<String> GENERATED =
+      List.of("FashionMlpGraph", "FashionMlpModel", "FashionMlpExec");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @BeforeEach
   void stage() throws IOException {
@@ -45,8 +43,8 @@ class PlainJavacTest {
     }
     Path model = dir.resolve("demo/FashionMlp.java");
     Files.createDirectories(model.getParent());
-    Files.writeString(model, DocBlocks.read(Path.of("../README.md"))
-        .get("src/main/java/demo/FashionMlp.java"));
+    Files.writeString(
+        model, DocBlocks.read(Path.of("../README.md")).get("src/main/java/demo/FashionMlp.java"));
   }
 
   @Test
@@ -73,8 +71,8 @@ class PlainJavacTest {
   void jdk23AndLaterIgnoreAProcessorOnlyOnTheClassPathUnlessProcFull() throws Exception {
     Path jdk = newestJdk().orElse(null);
     assumeTrue(jdk != null && feature(jdk) >= 23, "no JDK 23+ under /usr/lib/jvm or /opt");
-    String classPathOnly = "javac -cp 'lib/*:" + PROCESSOR + "' -d classes -s generated "
-        + "demo/FashionMlp.java";
+    String classPathOnly =
+        "javac -cp 'lib/*:" + PROCESSOR + "' -d classes -s generated " + "demo/FashionMlp.java";
 
     Run ignored = bash(jdk, classPathOnly);
     assertEquals(0, ignored.exit(), ignored.toString());
@@ -90,8 +88,13 @@ class PlainJavacTest {
   void jdk17RunsAProcessorOnTheClassPath() throws Exception {
     assumeTrue(feature(javaHome()) < 23, "the tests run on JDK 23+");
 
-    Run run = bash(javaHome(), "javac -cp 'lib/*:" + PROCESSOR + "' -d classes -s generated "
-        + "demo/FashionMlp.java");
+    Run run =
+        bash(
+            javaHome(),
+            "javac -cp 'lib/*:"
+                + PROCESSOR
+                + "' -d classes -s generated "
+                + "demo/FashionMlp.java");
 
     assertEquals(0, run.exit(), run.toString());
     assertGenerated(true);
@@ -100,16 +103,19 @@ class PlainJavacTest {
   /** The javac block of docs/guide.md, which must name this build's processor jar. */
   private static String documentedCommand() {
     String command = DocBlocks.read(Path.of("../docs/guide.md")).get("compile.sh");
-    assertTrue(command != null && command.contains(PROCESSOR), "docs/guide.md marks no "
-        + "compile.sh block naming " + PROCESSOR + ": " + command);
+    assertTrue(
+        command != null && command.contains(PROCESSOR),
+        "docs/guide.md marks no " + "compile.sh block naming " + PROCESSOR + ": " + command);
     return command;
   }
 
   private void assertGenerated(boolean expected) {
     for (String name : GENERATED) {
       Path source = dir.resolve("generated/demo/" + name + ".java");
-      assertEquals(expected, Files.isRegularFile(source), source + (expected ? " is missing"
-          : " should not exist"));
+      assertEquals(
+          expected,
+          Files.isRegularFile(source),
+          source + (expected ? " is missing" : " should not exist"));
     }
   }
 
@@ -125,8 +131,10 @@ class PlainJavacTest {
   private Run bash(Path jdk, String script) throws Exception {
     deleteIfExists(dir.resolve("classes"));
     deleteIfExists(dir.resolve("generated"));
-    ProcessBuilder pb = new ProcessBuilder("bash", "-euo", "pipefail", "-c", script)
-        .directory(dir.toFile()).redirectErrorStream(true);
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", "-euo", "pipefail", "-c", script)
+            .directory(dir.toFile())
+            .redirectErrorStream(true);
     Map<String, String> env = pb.environment();
     env.put("PATH", jdk.resolve("bin") + java.io.File.pathSeparator + env.get("PATH"));
     env.put("JAVA_HOME", jdk.toString());
@@ -145,8 +153,11 @@ class PlainJavacTest {
     for (Path root : List.of(Path.of("/usr/lib/jvm"), Path.of("/opt"))) {
       if (Files.isDirectory(root)) {
         try (Stream<Path> dirs = Files.list(root)) {
-          dirs.filter(d -> Files.isExecutable(d.resolve("bin/javac"))
-              && Files.isRegularFile(d.resolve("release"))).forEach(jdks::add);
+          dirs.filter(
+                  d ->
+                      Files.isExecutable(d.resolve("bin/javac"))
+                          && Files.isRegularFile(d.resolve("release")))
+              .forEach(jdks::add);
         }
       }
     }

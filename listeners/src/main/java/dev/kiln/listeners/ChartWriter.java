@@ -14,8 +14,8 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 
 /**
- * Draws the loss and accuracy curves (training, and validation when there is a validation set)
- * per epoch as a PNG with XChart, rewritten after every epoch.
+ * Draws the loss and accuracy curves (training, and validation when there is a validation set) per
+ * epoch as a PNG with XChart, rewritten after every epoch.
  */
 public final class ChartWriter implements TrainingListener {
   private final Path file;
@@ -41,16 +41,24 @@ public final class ChartWriter implements TrainingListener {
     if (System.getProperty("java.awt.headless") == null) {
       System.setProperty("java.awt.headless", "true");
     }
-    XYChart chart = new XYChartBuilder().width(800).height(500)
-        .title(model + " training").xAxisTitle("epoch").yAxisTitle("loss / accuracy").build();
+    XYChart chart =
+        new XYChartBuilder()
+            .width(800)
+            .height(500)
+            .title(model + " training")
+            .xAxisTitle("epoch")
+            .yAxisTitle("loss / accuracy")
+            .build();
     double[] x = epochs.stream().mapToDouble(EpochStats::epoch).toArray();
     chart.addSeries("train loss", x, epochs.stream().mapToDouble(EpochStats::trainLoss).toArray());
-    chart.addSeries("train accuracy", x,
-        epochs.stream().mapToDouble(EpochStats::trainAccuracy).toArray());
+    chart.addSeries(
+        "train accuracy", x, epochs.stream().mapToDouble(EpochStats::trainAccuracy).toArray());
     if (epochs.stream().allMatch(e -> e.validation() != null)) {
-      chart.addSeries("validation loss", x,
-          epochs.stream().mapToDouble(e -> e.validation().loss()).toArray());
-      chart.addSeries("validation accuracy", x,
+      chart.addSeries(
+          "validation loss", x, epochs.stream().mapToDouble(e -> e.validation().loss()).toArray());
+      chart.addSeries(
+          "validation accuracy",
+          x,
           epochs.stream().mapToDouble(e -> e.validation().accuracy()).toArray());
     }
     try {

@@ -14,11 +14,11 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * Shows training progress: on a terminal, a progress bar per epoch with rate, ETA and the
- * running loss, then one line per epoch; otherwise (CI, redirected output) a line every {@code
- * logEvery} batches and one per epoch. Lines go to standard output by default, so progress shows
- * without any logging set up; give a {@code Consumer} (e.g. an SLF4J logger's {@code info}) to
- * send them elsewhere.
+ * Shows training progress: on a terminal, a progress bar per epoch with rate, ETA and the running
+ * loss, then one line per epoch; otherwise (CI, redirected output) a line every {@code logEvery}
+ * batches and one per epoch. Lines go to standard output by default, so progress shows without any
+ * logging set up; give a {@code Consumer} (e.g. an SLF4J logger's {@code info}) to send them
+ * elsewhere.
  */
 public final class ProgressListener implements TrainingListener {
   private final PrintStream terminal;
@@ -34,8 +34,8 @@ public final class ProgressListener implements TrainingListener {
   }
 
   /**
-   * A bar drawn on {@code terminal} when it is not null; otherwise lines given to {@code log}
-   * every {@code logEvery} batches and once per epoch.
+   * A bar drawn on {@code terminal} when it is not null; otherwise lines given to {@code log} every
+   * {@code logEvery} batches and once per epoch.
    */
   public ProgressListener(PrintStream terminal, Consumer<String> log, int logEvery) {
     if (logEvery < 1) {
@@ -52,10 +52,15 @@ public final class ProgressListener implements TrainingListener {
       lossSum = 0;
       examples = 0;
       if (terminal != null) {
-        bar = new ProgressBarBuilder().setTaskName("epoch " + b.epoch() + "/" + context.epochs())
-            .setInitialMax(context.batchesPerEpoch()).setStyle(ProgressBarStyle.ASCII)
-            .setConsumer(new ConsoleProgressBarConsumer(terminal))
-            .setUnit(" batches", 1).showSpeed().build();
+        bar =
+            new ProgressBarBuilder()
+                .setTaskName("epoch " + b.epoch() + "/" + context.epochs())
+                .setInitialMax(context.batchesPerEpoch())
+                .setStyle(ProgressBarStyle.ASCII)
+                .setConsumer(new ConsoleProgressBarConsumer(terminal))
+                .setUnit(" batches", 1)
+                .showSpeed()
+                .build();
       }
     }
     lossSum += b.loss() * b.examples();
@@ -65,9 +70,16 @@ public final class ProgressListener implements TrainingListener {
       bar.stepTo(b.batch());
       bar.setExtraMessage(String.format(Locale.ROOT, "  loss %.4f", running));
     } else if (b.batch() % logEvery == 0) {
-      log.accept(String.format(Locale.ROOT, "%s epoch %d/%d batch %d/%d loss %.4f",
-          context.model(), b.epoch(), context.epochs(), b.batch(), context.batchesPerEpoch(),
-          running));
+      log.accept(
+          String.format(
+              Locale.ROOT,
+              "%s epoch %d/%d batch %d/%d loss %.4f",
+              context.model(),
+              b.epoch(),
+              context.epochs(),
+              b.batch(),
+              context.batchesPerEpoch(),
+              running));
     }
   }
 
@@ -77,12 +89,25 @@ public final class ProgressListener implements TrainingListener {
       bar.close();
       bar = null;
     }
-    String val = e.validation() == null ? ""
-        : String.format(Locale.ROOT, "  validation loss %.4f acc %.4f", e.validation().loss(),
-            e.validation().accuracy());
-    log.accept(String.format(Locale.ROOT, "%s epoch %d/%d  train loss %.4f acc %.4f%s  %.1f s",
-        context.model(), e.epoch(), context.epochs(), e.trainLoss(), e.trainAccuracy(), val,
-        e.seconds()));
+    String val =
+        e.validation() == null
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                "  validation loss %.4f acc %.4f",
+                e.validation().loss(),
+                e.validation().accuracy());
+    log.accept(
+        String.format(
+            Locale.ROOT,
+            "%s epoch %d/%d  train loss %.4f acc %.4f%s  %.1f s",
+            context.model(),
+            e.epoch(),
+            context.epochs(),
+            e.trainLoss(),
+            e.trainAccuracy(),
+            val,
+            e.seconds()));
   }
 
   @Override

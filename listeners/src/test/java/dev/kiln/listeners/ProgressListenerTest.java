@@ -29,16 +29,20 @@ class ProgressListenerTest {
       p.onBatchEnd(c, new BatchStats(1, b, b, 0.5, 10));
     }
     p.onEpochEnd(c, epoch(1, 0.25));
-    assertEquals(List.of("Mlp epoch 1/3 batch 2/4 loss 1.5000", "Mlp epoch 1/3 batch 4/4 loss "
-        + "2.5000", "Mlp epoch 1/3  train loss 0.2500 acc 0.5000  validation loss 0.2500 acc "
-        + "0.5000  1.0 s"), lines);
+    assertEquals(
+        List.of(
+            "Mlp epoch 1/3 batch 2/4 loss 1.5000",
+            "Mlp epoch 1/3 batch 4/4 loss " + "2.5000",
+            "Mlp epoch 1/3  train loss 0.2500 acc 0.5000  validation loss 0.2500 acc "
+                + "0.5000  1.0 s"),
+        lines);
   }
 
   @Test
   void progressDrawsABarOnATerminal() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ProgressListener p = new ProgressListener(new PrintStream(out, true, StandardCharsets.UTF_8),
-        line -> { }, 100);
+    ProgressListener p =
+        new ProgressListener(new PrintStream(out, true, StandardCharsets.UTF_8), line -> {}, 100);
     FitContext c = new FitContext("Mlp", 2, 3, 30);
     for (int b = 1; b <= 3; b++) {
       p.onBatchEnd(c, new BatchStats(2, b, 0.75, 0.5, 10));

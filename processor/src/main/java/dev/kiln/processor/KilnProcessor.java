@@ -28,23 +28,23 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.ElementFilter;
 
 /**
- * Kiln's annotation processor. For every {@code @Model} interface it runs three phases, each
- * only if the one before found no error: read the interface into a description ({@code read}),
- * check its wiring and shapes ({@code check}), and write {@code XGraph}, {@code XModel} and
- * {@code XExec} ({@code write}). A model with an error gets no generated code, so the user sees
- * their mistake and not a wall of missing classes. Diagnostics come from one catalogue ({@code
- * diag.Message}) and are printed once per model.
+ * Kiln's annotation processor. For every {@code @Model} interface it runs three phases, each only
+ * if the one before found no error: read the interface into a description ({@code read}), check its
+ * wiring and shapes ({@code check}), and write {@code XGraph}, {@code XModel} and {@code XExec}
+ * ({@code write}). A model with an error gets no generated code, so the user sees their mistake and
+ * not a wall of missing classes. Diagnostics come from one catalogue ({@code diag.Message}) and are
+ * printed once per model.
  *
- * <p>Defer, don't guess: a model is read only once {@link Validation} finds every type and value
- * it refers to resolved; until then it waits, by name, for a later round, where another processor
- * may have generated what is missing. In the last round a model still waiting is read if what it
- * waits for is a layer annotation javac may have hidden (so a missing one is reported); a model
- * with an unresolved reference is reported once, and only if the compiler has no error of its
- * own for it: none raised so far, and the reference not written in a source file of this
- * compilation (javac and ecj report those after the last round).
+ * <p>Defer, don't guess: a model is read only once {@link Validation} finds every type and value it
+ * refers to resolved; until then it waits, by name, for a later round, where another processor may
+ * have generated what is missing. In the last round a model still waiting is read if what it waits
+ * for is a layer annotation javac may have hidden (so a missing one is reported); a model with an
+ * unresolved reference is reported once, and only if the compiler has no error of its own for it:
+ * none raised so far, and the reference not written in a source file of this compilation (javac and
+ * ecj report those after the last round).
  *
- * <p>It never claims annotations, and an unexpected exception while handling one model becomes
- * one error on that model; other models still compile.
+ * <p>It never claims annotations, and an unexpected exception while handling one model becomes one
+ * error on that model; other models still compile.
  */
 @AutoService(Processor.class)
 public final class KilnProcessor extends AbstractProcessor {
@@ -60,8 +60,9 @@ public final class KilnProcessor extends AbstractProcessor {
   }
 
   /**
-   * {@code kiln.describe} (any value but {@code false}): also write {@code <Model>.kiln.properties}, what was inferred, beside
-   * the model's classes (see {@link DescriptionWriter}).
+   * {@code kiln.describe} (any value but {@code false}): also write {@code
+   * <Model>.kiln.properties}, what was inferred, beside the model's classes (see {@link
+   * DescriptionWriter}).
    */
   @Override
   public Set<String> getSupportedOptions() {
@@ -102,10 +103,15 @@ public final class KilnProcessor extends AbstractProcessor {
         return;
       }
       if (incomplete instanceof Validation.Unresolved u) {
-        boolean compilerReports = u.writtenIn() != null
-            && sources.contains(u.writtenIn().getQualifiedName().toString());
+        boolean compilerReports =
+            u.writtenIn() != null && sources.contains(u.writtenIn().getQualifiedName().toString());
         if (!round.errorRaised() && !compilerReports) {
-          report.add(Message.UNRESOLVED, u.site(), where(model, u.site()), u.what(), u.missing(),
+          report.add(
+              Message.UNRESOLVED,
+              u.site(),
+              where(model, u.site()),
+              u.what(),
+              u.missing(),
               model.getSimpleName());
         }
       } else {
@@ -140,6 +146,7 @@ public final class KilnProcessor extends AbstractProcessor {
   /** {@code Net.y()} for a method of {@code model}, {@code Net} for the model itself. */
   private static String where(TypeElement model, Element site) {
     return site instanceof ExecutableElement m
-        ? model.getSimpleName() + "." + m.getSimpleName() + "()" : model.getSimpleName().toString();
+        ? model.getSimpleName() + "." + m.getSimpleName() + "()"
+        : model.getSimpleName().toString();
   }
 }

@@ -6,571 +6,778 @@ import static dev.kiln.processor.BadCase.warning;
 import java.util.List;
 
 /**
- * Every mistake the processor diagnoses, one model each under {@code src/test/resources/bad},
- * with the one diagnostic it must give. {@link DiagnosticsTest} runs each under javac and ecj;
- * {@link CatalogueTest} checks that every message of the catalogue is here.
+ * Every mistake the processor diagnoses, one model each under {@code src/test/resources/bad}, with
+ * the one diagnostic it must give. {@link DiagnosticsTest} runs each under javac and ecj; {@link
+ * CatalogueTest} checks that every message of the catalogue is here.
  */
 final class BadCases {
   private BadCases() {}
 
-  static final List<BadCase> ALL = List.of(
-      // --- The model type ---
+  static final List<BadCase> ALL =
+      List.of(
+          // --- The model type ---
 
-      // @Model on an abstract class instead of an interface.
-      error("bad/ModelOnClass", "abstract class ModelOnClass",
-          "[kiln:ModelNotInterface] @Model must annotate an interface, but ModelOnClass is a "
-              + "class; declare it as `interface ModelOnClass`"),
-      // A type parameter on the model interface.
-      error("bad/GenericModel", "interface GenericModel<T>",
-          "[kiln:ModelGeneric] @Model interface GenericModel must not have type parameters"),
-      // A model interface with no methods at all.
-      error("bad/EmptyModel", "interface EmptyModel",
-          "[kiln:ModelEmpty] @Model interface EmptyModel has no layer to compute; add an @Input "
-              + "and at least one layer that reads it"),
-      // An input and no layer: one error, not also an "unused input" warning.
-      error("bad/InputsOnly", "interface InputsOnly",
-          "[kiln:ModelEmpty] @Model interface InputsOnly has no layer to compute; add an @Input "
-              + "and at least one layer that reads it"),
+          // @Model on an abstract class instead of an interface.
+          error(
+              "bad/ModelOnClass",
+              "abstract class ModelOnClass",
+              "[kiln:ModelNotInterface] @Model must annotate an interface, but ModelOnClass is a "
+                  + "class; declare it as `interface ModelOnClass`"),
+          // A type parameter on the model interface.
+          error(
+              "bad/GenericModel",
+              "interface GenericModel<T>",
+              "[kiln:ModelGeneric] @Model interface GenericModel must not have type parameters"),
+          // A model interface with no methods at all.
+          error(
+              "bad/EmptyModel",
+              "interface EmptyModel",
+              "[kiln:ModelEmpty] @Model interface EmptyModel has no layer to compute; add an @Input "
+                  + "and at least one layer that reads it"),
+          // An input and no layer: one error, not also an "unused input" warning.
+          error(
+              "bad/InputsOnly",
+              "interface InputsOnly",
+              "[kiln:ModelEmpty] @Model interface InputsOnly has no layer to compute; add an @Input "
+                  + "and at least one layer that reads it"),
 
-      // --- One method at a time ---
+          // --- One method at a time ---
 
-      // A @Dense node written as a default method with a body.
-      error("bad/DefaultNode", "default Sym hidden(Sym pixels)",
-          "[kiln:NodeNotAbstract] hidden is annotated @Dense(units = 128) but has a body; a "
-              + "built-in node is declared by an abstract method (remove the body)"),
-      // A node method that returns int instead of Sym.
-      error("bad/NodeReturnsInt", "int logits(Sym pixels)",
-          "[kiln:NodeReturnType] node logits must return Sym, not int"),
-      // A node that takes an int parameter besides its Sym input.
-      error("bad/IntParameter", "int units",
-          "[kiln:NodeParamType] parameter units of node logits must be a Sym, not int"),
-      // A node method whose layer annotation was forgotten.
-      error("bad/MethodWithoutLayer", "Sym logits(Sym hidden)",
-          "[kiln:MissingLayer] abstract method logits() is not a node: annotate it with a layer "
-              + "such as @Input or @Dense (javac shows Kiln no annotation it cannot resolve: if "
-              + "logits() has one, the compiler's error on it is the one to fix)"),
-      // An input named finalize: the generated graph implements the model, so its finalize()
-      // would override Object's, whose result is void.
-      error("bad/InputNamedFinalize", "Sym finalize()",
-          "[kiln:ReservedName] InputNamedFinalize.finalize(): an input cannot be named finalize: "
-              + "InputNamedFinalizeGraph implements InputNamedFinalize, and its finalize() would "
-              + "override Object.finalize(), which returns void; rename it")
-          .butEcjAlsoWarns("The return type is incompatible with java.lang.Object.finalize()"),
-      // @Dense and @Softmax on the same method, as if it were two layers.
-      error("bad/TwoLayers", "Sym probs(Sym pixels)",
-          "[kiln:SeveralLayers] probs has 2 layer annotations (@Dense, @Softmax); a node is "
-              + "exactly one layer, declare one node per layer"),
-      // Two node methods that overload one name.
-      error("bad/OverloadedNode", "@Add Sym hidden",
-          "[kiln:NodeNameTaken] two methods of OverloadedNode are named hidden; every node needs "
-              + "its own name"),
-      // @Dense(units = 0); the error underlines the units value, not the method.
-      error("bad/DenseZeroUnits", "units = 0",
-          "[kiln:NonPositive] DenseZeroUnits.hidden() @Dense: units must be positive, got 0"),
-      // @Input with no shape at all.
-      error("bad/InputWithoutShape", "@Input",
-          "[kiln:InputWithoutShape] InputWithoutShape.pixels(): @Input has no shape; give it "
-              + "one, e.g. @Input(shape = {BATCH, 784})"),
-      // @Input(shape = {}): a shape with no dimensions.
-      error("bad/InputEmptyShape", "@Input(shape = {})",
-          "[kiln:InputWithoutShape] InputEmptyShape.pixels(): @Input has no shape; give it one, "
-              + "e.g. @Input(shape = {BATCH, 784})"),
-      // An input dimension of 0.
-      error("bad/InputZeroDim", "shape = {BATCH, 0}",
-          "[kiln:BadInputDim] input pixels: dimension 1 is 0; a dimension must be positive, or "
-              + "BATCH or STEPS for one fixed at bind time"),
-      // @Activation(Act.NONE), an activation that does nothing.
-      error("bad/ActivationNone", "Act.NONE",
-          "[kiln:BadActivation] ActivationNone.act(): @Activation needs a function such as "
-              + "Act.RELU; Act.NONE is no activation"),
+          // A @Dense node written as a default method with a body.
+          error(
+              "bad/DefaultNode",
+              "default Sym hidden(Sym pixels)",
+              "[kiln:NodeNotAbstract] hidden is annotated @Dense(units = 128) but has a body; a "
+                  + "built-in node is declared by an abstract method (remove the body)"),
+          // A node method that returns int instead of Sym.
+          error(
+              "bad/NodeReturnsInt",
+              "int logits(Sym pixels)",
+              "[kiln:NodeReturnType] node logits must return Sym, not int"),
+          // A node that takes an int parameter besides its Sym input.
+          error(
+              "bad/IntParameter",
+              "int units",
+              "[kiln:NodeParamType] parameter units of node logits must be a Sym, not int"),
+          // A node method whose layer annotation was forgotten.
+          error(
+              "bad/MethodWithoutLayer",
+              "Sym logits(Sym hidden)",
+              "[kiln:MissingLayer] abstract method logits() is not a node: annotate it with a layer "
+                  + "such as @Input or @Dense (javac shows Kiln no annotation it cannot resolve: if "
+                  + "logits() has one, the compiler's error on it is the one to fix)"),
+          // An input named finalize: the generated graph implements the model, so its finalize()
+          // would override Object's, whose result is void.
+          error(
+                  "bad/InputNamedFinalize",
+                  "Sym finalize()",
+                  "[kiln:ReservedName] InputNamedFinalize.finalize(): an input cannot be named finalize: "
+                      + "InputNamedFinalizeGraph implements InputNamedFinalize, and its finalize() would "
+                      + "override Object.finalize(), which returns void; rename it")
+              .butEcjAlsoWarns("The return type is incompatible with java.lang.Object.finalize()"),
+          // @Dense and @Softmax on the same method, as if it were two layers.
+          error(
+              "bad/TwoLayers",
+              "Sym probs(Sym pixels)",
+              "[kiln:SeveralLayers] probs has 2 layer annotations (@Dense, @Softmax); a node is "
+                  + "exactly one layer, declare one node per layer"),
+          // Two node methods that overload one name.
+          error(
+              "bad/OverloadedNode",
+              "@Add Sym hidden",
+              "[kiln:NodeNameTaken] two methods of OverloadedNode are named hidden; every node needs "
+                  + "its own name"),
+          // @Dense(units = 0); the error underlines the units value, not the method.
+          error(
+              "bad/DenseZeroUnits",
+              "units = 0",
+              "[kiln:NonPositive] DenseZeroUnits.hidden() @Dense: units must be positive, got 0"),
+          // @Input with no shape at all.
+          error(
+              "bad/InputWithoutShape",
+              "@Input",
+              "[kiln:InputWithoutShape] InputWithoutShape.pixels(): @Input has no shape; give it "
+                  + "one, e.g. @Input(shape = {BATCH, 784})"),
+          // @Input(shape = {}): a shape with no dimensions.
+          error(
+              "bad/InputEmptyShape",
+              "@Input(shape = {})",
+              "[kiln:InputWithoutShape] InputEmptyShape.pixels(): @Input has no shape; give it one, "
+                  + "e.g. @Input(shape = {BATCH, 784})"),
+          // An input dimension of 0.
+          error(
+              "bad/InputZeroDim",
+              "shape = {BATCH, 0}",
+              "[kiln:BadInputDim] input pixels: dimension 1 is 0; a dimension must be positive, or "
+                  + "BATCH or STEPS for one fixed at bind time"),
+          // @Activation(Act.NONE), an activation that does nothing.
+          error(
+              "bad/ActivationNone",
+              "Act.NONE",
+              "[kiln:BadActivation] ActivationNone.act(): @Activation needs a function such as "
+                  + "Act.RELU; Act.NONE is no activation"),
 
-      // --- Wiring ---
+          // --- Wiring ---
 
-      // A parameter named hiden where the node is hidden.
-      error("bad/UnknownWireTypo", "Sym hiden",
-          "[kiln:UnknownWire] UnknownWireTypo.logits() reads 'hiden', but UnknownWireTypo has no "
-              + "node or input of that name; did you mean 'hidden'?"),
-      // A parameter named features, which is close to no node: no "did you mean".
-      error("bad/UnknownWireNoHint", "Sym features",
-          "[kiln:UnknownWire] UnknownWireNoHint.logits() reads 'features', but "
-              + "UnknownWireNoHint has no node or input of that name"),
-      // @From("hiden") where the node is hidden; the error is on the parameter.
-      error("bad/UnknownFromTypo", "@From(\"hiden\")",
-          "[kiln:UnknownWire] UnknownFromTypo.logits() reads 'hiden', but UnknownFromTypo has no "
-              + "node or input of that name; did you mean 'hidden'?"),
-      // A parameter named pixles: one error, and no "unused input" warning for pixels.
-      error("bad/InputNameTypo", "Sym pixles",
-          "[kiln:UnknownWire] InputNameTypo.hidden() reads 'pixles', but InputNameTypo has no "
-              + "node or input of that name; did you mean 'pixels'?"),
-      // Two nodes that read each other.
-      error("bad/CycleOfTwo", "Sym first(",
-          "[kiln:Cycle] the nodes of CycleOfTwo form a cycle: first -> second -> first; a node "
-              + "cannot depend on its own output"),
-      // A @Dense that reads two nodes.
-      error("bad/DenseTwoInputs", "Sym hidden(",
-          "[kiln:InputCount] DenseTwoInputs.hidden(): @Dense takes exactly 1 input, but hidden "
-              + "declares 2 (pixels, mask)"),
-      // An @Add of a single node.
-      error("bad/AddOneInput", "Sym skip(",
-          "[kiln:InputCount] AddOneInput.skip(): @Add takes at least 2 inputs, but skip declares "
-              + "1 (hidden)"),
+          // A parameter named hiden where the node is hidden.
+          error(
+              "bad/UnknownWireTypo",
+              "Sym hiden",
+              "[kiln:UnknownWire] UnknownWireTypo.logits() reads 'hiden', but UnknownWireTypo has no "
+                  + "node or input of that name; did you mean 'hidden'?"),
+          // A parameter named features, which is close to no node: no "did you mean".
+          error(
+              "bad/UnknownWireNoHint",
+              "Sym features",
+              "[kiln:UnknownWire] UnknownWireNoHint.logits() reads 'features', but "
+                  + "UnknownWireNoHint has no node or input of that name"),
+          // @From("hiden") where the node is hidden; the error is on the parameter.
+          error(
+              "bad/UnknownFromTypo",
+              "@From(\"hiden\")",
+              "[kiln:UnknownWire] UnknownFromTypo.logits() reads 'hiden', but UnknownFromTypo has no "
+                  + "node or input of that name; did you mean 'hidden'?"),
+          // A parameter named pixles: one error, and no "unused input" warning for pixels.
+          error(
+              "bad/InputNameTypo",
+              "Sym pixles",
+              "[kiln:UnknownWire] InputNameTypo.hidden() reads 'pixles', but InputNameTypo has no "
+                  + "node or input of that name; did you mean 'pixels'?"),
+          // Two nodes that read each other.
+          error(
+              "bad/CycleOfTwo",
+              "Sym first(",
+              "[kiln:Cycle] the nodes of CycleOfTwo form a cycle: first -> second -> first; a node "
+                  + "cannot depend on its own output"),
+          // A @Dense that reads two nodes.
+          error(
+              "bad/DenseTwoInputs",
+              "Sym hidden(",
+              "[kiln:InputCount] DenseTwoInputs.hidden(): @Dense takes exactly 1 input, but hidden "
+                  + "declares 2 (pixels, mask)"),
+          // An @Add of a single node.
+          error(
+              "bad/AddOneInput",
+              "Sym skip(",
+              "[kiln:InputCount] AddOneInput.skip(): @Add takes at least 2 inputs, but skip declares "
+                  + "1 (hidden)"),
 
-      // --- Shapes ---
+          // --- Shapes ---
 
-      // @Add of [BATCH, 128] and [BATCH, 784]: both shapes, where each came from, and how to
-      // make them fit.
-      error("bad/AddShapeMismatch", "@Add",
-          "[kiln:ShapeMismatch] AddShapeMismatch.skip(): @Add needs equal shapes, got "
-              + "[BATCH, 128] from hidden (@Dense(units = 128)) and [BATCH, 784] from pixels "
-              + "(@Input(shape = {BATCH, 784})); project pixels to [BATCH, 128] first, with a "
-              + "node @Dense(units = 128) that reads pixels, and add that node instead"),
-      // @Add of [BATCH, 16] and [BATCH, 2, 8]: the same values, another shape.
-      error("bad/AddReshapeable", "@Add",
-          "[kiln:ShapeMismatch] AddReshapeable.sum(): @Add needs equal shapes, got [BATCH, 16] "
-              + "from flat (@Input(shape = {BATCH, 16})) and [BATCH, 2, 8] from grid "
-              + "(@Input(shape = {BATCH, 2, 8})); reshape grid to [BATCH, 16] first, with a node "
-              + "@Reshape(shape = {BATCH, 16}) that reads grid, and add that node instead"),
-      // @Add of two images of different sizes.
-      error("bad/AddUnrelated", "@Add",
-          "[kiln:ShapeMismatch] AddUnrelated.sum(): @Add needs equal shapes, got "
-              + "[BATCH, 1, 4, 4] from image (@Input(shape = {BATCH, 1, 4, 4})) and "
-              + "[BATCH, 1, 3, 3] from other (@Input(shape = {BATCH, 1, 3, 3})); give every "
-              + "input the shape of image, [BATCH, 1, 4, 4], e.g. by changing the layers that "
-              + "make other"),
-      // A bad @Add read by two nodes, themselves read by a third: still one error.
-      error("bad/BadNodeReadTwice", "@Add",
-          "[kiln:ShapeMismatch] BadNodeReadTwice.skip(): @Add needs equal shapes, got "
-              + "[BATCH, 128] from hidden (@Dense(units = 128)) and [BATCH, 784] from pixels "
-              + "(@Input(shape = {BATCH, 784})); project pixels to [BATCH, 128] first, with a "
-              + "node @Dense(units = 128) that reads pixels, and add that node instead"),
-      // @Concat along axis 1 of [BATCH, 4, 8] and [BATCH, 4, 9]: axis 2 differs.
-      error("bad/ConcatMismatch", "@Concat(axis = 1)",
-          "[kiln:ConcatMismatch] ConcatMismatch.joined(): @Concat(axis = 1) needs every "
-              + "dimension but axis 1 equal, got [BATCH, 4, 8] from left (@Input(shape = "
-              + "{BATCH, 4, 8})) and [BATCH, 4, 9] from right (@Input(shape = {BATCH, 4, 9}))"),
-      // @Concat of a rank-2 and a rank-3 tensor.
-      error("bad/ConcatRankMismatch", "@Concat",
-          "[kiln:RankMismatch] ConcatRankMismatch.joined(): @Concat needs inputs of equal rank, "
-              + "got [BATCH, 4] from left (@Input(shape = {BATCH, 4})) and [BATCH, 4, 2] from "
-              + "right (@Input(shape = {BATCH, 4, 2}))"),
-      // @Dense fed [BATCH, BATCH]: its weight shape cannot be known.
-      error("bad/DenseOnBatchFeatures", "@Dense(units = 10)",
-          "[kiln:UnknownFeatures] DenseOnBatchFeatures.logits(): @Dense needs its input's "
-              + "feature dimensions known at compile time, got [BATCH, BATCH] from tokens; only "
-              + "the first (batch) dimension may be BATCH"),
-      // @Softmax(axis = 5) on a rank-2 tensor.
-      error("bad/SoftmaxAxisFive", "axis = 5",
-          "[kiln:BadAxis] SoftmaxAxisFive.probs(): axis 5 is out of range for [BATCH, 10] from "
-              + "logits (@Dense(units = 10)) of rank 2 (allowed: -2 to 1)"),
+          // @Add of [BATCH, 128] and [BATCH, 784]: both shapes, where each came from, and how to
+          // make them fit.
+          error(
+              "bad/AddShapeMismatch",
+              "@Add",
+              "[kiln:ShapeMismatch] AddShapeMismatch.skip(): @Add needs equal shapes, got "
+                  + "[BATCH, 128] from hidden (@Dense(units = 128)) and [BATCH, 784] from pixels "
+                  + "(@Input(shape = {BATCH, 784})); project pixels to [BATCH, 128] first, with a "
+                  + "node @Dense(units = 128) that reads pixels, and add that node instead"),
+          // @Add of [BATCH, 16] and [BATCH, 2, 8]: the same values, another shape.
+          error(
+              "bad/AddReshapeable",
+              "@Add",
+              "[kiln:ShapeMismatch] AddReshapeable.sum(): @Add needs equal shapes, got [BATCH, 16] "
+                  + "from flat (@Input(shape = {BATCH, 16})) and [BATCH, 2, 8] from grid "
+                  + "(@Input(shape = {BATCH, 2, 8})); reshape grid to [BATCH, 16] first, with a node "
+                  + "@Reshape(shape = {BATCH, 16}) that reads grid, and add that node instead"),
+          // @Add of two images of different sizes.
+          error(
+              "bad/AddUnrelated",
+              "@Add",
+              "[kiln:ShapeMismatch] AddUnrelated.sum(): @Add needs equal shapes, got "
+                  + "[BATCH, 1, 4, 4] from image (@Input(shape = {BATCH, 1, 4, 4})) and "
+                  + "[BATCH, 1, 3, 3] from other (@Input(shape = {BATCH, 1, 3, 3})); give every "
+                  + "input the shape of image, [BATCH, 1, 4, 4], e.g. by changing the layers that "
+                  + "make other"),
+          // A bad @Add read by two nodes, themselves read by a third: still one error.
+          error(
+              "bad/BadNodeReadTwice",
+              "@Add",
+              "[kiln:ShapeMismatch] BadNodeReadTwice.skip(): @Add needs equal shapes, got "
+                  + "[BATCH, 128] from hidden (@Dense(units = 128)) and [BATCH, 784] from pixels "
+                  + "(@Input(shape = {BATCH, 784})); project pixels to [BATCH, 128] first, with a "
+                  + "node @Dense(units = 128) that reads pixels, and add that node instead"),
+          // @Concat along axis 1 of [BATCH, 4, 8] and [BATCH, 4, 9]: axis 2 differs.
+          error(
+              "bad/ConcatMismatch",
+              "@Concat(axis = 1)",
+              "[kiln:ConcatMismatch] ConcatMismatch.joined(): @Concat(axis = 1) needs every "
+                  + "dimension but axis 1 equal, got [BATCH, 4, 8] from left (@Input(shape = "
+                  + "{BATCH, 4, 8})) and [BATCH, 4, 9] from right (@Input(shape = {BATCH, 4, 9}))"),
+          // @Concat of a rank-2 and a rank-3 tensor.
+          error(
+              "bad/ConcatRankMismatch",
+              "@Concat",
+              "[kiln:RankMismatch] ConcatRankMismatch.joined(): @Concat needs inputs of equal rank, "
+                  + "got [BATCH, 4] from left (@Input(shape = {BATCH, 4})) and [BATCH, 4, 2] from "
+                  + "right (@Input(shape = {BATCH, 4, 2}))"),
+          // @Dense fed [BATCH, BATCH]: its weight shape cannot be known.
+          error(
+              "bad/DenseOnBatchFeatures",
+              "@Dense(units = 10)",
+              "[kiln:UnknownFeatures] DenseOnBatchFeatures.logits(): @Dense needs its input's "
+                  + "feature dimensions known at compile time, got [BATCH, BATCH] from tokens; only "
+                  + "the first (batch) dimension may be BATCH"),
+          // @Softmax(axis = 5) on a rank-2 tensor.
+          error(
+              "bad/SoftmaxAxisFive",
+              "axis = 5",
+              "[kiln:BadAxis] SoftmaxAxisFive.probs(): axis 5 is out of range for [BATCH, 10] from "
+                  + "logits (@Dense(units = 10)) of rank 2 (allowed: -2 to 1)"),
 
-      // --- Classifiers ---
+          // --- Classifiers ---
 
-      // @Model(classifier = true) on a model that ends in @Dense.
-      error("bad/ClassifierWithoutSoftmax", "classifier = true",
-          "[kiln:ClassifierNeedsSoftmax] classifier = true needs the last node of "
-              + "ClassifierWithoutSoftmax to be @Softmax (training replaces it with MXNet's "
-              + "SoftmaxOutput), but the last node logits is @Dense(units = 10)"),
-      // @Model(classifier = true) where a dense node nothing reads is a second output.
-      error("bad/ClassifierTwoOutputs", "Sym probe(",
-          "[kiln:ClassifierOutputs] classifier = true needs the softmax probs to be the only "
-              + "output of ClassifierTwoOutputs, but probe also is read by no node; wire probe "
-              + "into the network or remove it"),
-      // @Model(classifier = true) on a model with two inputs: classifier training feeds one.
-      error("bad/ClassifierTwoInputs", "classifier = true",
-          "[kiln:ClassifierInputs] classifier = true needs ClassifierTwoInputs to have one input "
-              + "(classifier training feeds each batch of features to it), but it has 2: pixels, "
-              + "meta; drop classifier = true and train with forward, backward and update"),
-      // @Model(classifier = true) ending in a softmax over [BATCH, 20, 10].
-      error("bad/ClassifierSoftmaxRank3", "classifier = true",
-          "[kiln:ClassifierShape] classifier = true needs the last node of "
-              + "ClassifierSoftmaxRank3 to be a softmax over the classes of a [BATCH, classes] "
-              + "tensor, but probs has shape [BATCH, 20, 10] and axis -1"),
+          // @Model(classifier = true) on a model that ends in @Dense.
+          error(
+              "bad/ClassifierWithoutSoftmax",
+              "classifier = true",
+              "[kiln:ClassifierNeedsSoftmax] classifier = true needs the last node of "
+                  + "ClassifierWithoutSoftmax to be @Softmax (training replaces it with MXNet's "
+                  + "SoftmaxOutput), but the last node logits is @Dense(units = 10)"),
+          // @Model(classifier = true) where a dense node nothing reads is a second output.
+          error(
+              "bad/ClassifierTwoOutputs",
+              "Sym probe(",
+              "[kiln:ClassifierOutputs] classifier = true needs the softmax probs to be the only "
+                  + "output of ClassifierTwoOutputs, but probe also is read by no node; wire probe "
+                  + "into the network or remove it"),
+          // @Model(classifier = true) on a model with two inputs: classifier training feeds one.
+          error(
+              "bad/ClassifierTwoInputs",
+              "classifier = true",
+              "[kiln:ClassifierInputs] classifier = true needs ClassifierTwoInputs to have one input "
+                  + "(classifier training feeds each batch of features to it), but it has 2: pixels, "
+                  + "meta; drop classifier = true and train with forward, backward and update"),
+          // @Model(classifier = true) ending in a softmax over [BATCH, 20, 10].
+          error(
+              "bad/ClassifierSoftmaxRank3",
+              "classifier = true",
+              "[kiln:ClassifierShape] classifier = true needs the last node of "
+                  + "ClassifierSoftmaxRank3 to be a softmax over the classes of a [BATCH, classes] "
+                  + "tensor, but probs has shape [BATCH, 20, 10] and axis -1"),
 
-      // --- What the compiler cannot resolve: its own error only ---
+          // --- What the compiler cannot resolve: its own error only ---
 
-      // units = HIDEN, a misspelt constant.
-      BadCase.compilerError("bad/UnknownUnitsConstant", "units = HIDEN"),
-      // A parameter of type Symbol, which does not exist.
-      BadCase.compilerError("bad/UnknownParameterType", "Symbol pixels"),
-      // @Afine for @Affine. javac shows processors no annotation whose type it cannot resolve,
-      // so under javac the method looks as if it had none.
-      BadCase.compilerError("bad/MisspeltLayer", "@Afine(out = 3)").with("layers/Affine")
-          .butJavacAlso("[kiln:MissingLayer] abstract method y() is not a node: annotate it with "
-              + "a layer such as @Input or @Dense (javac shows Kiln no annotation it cannot "
-              + "resolve: if y() has one, the compiler's error on it is the one to fix)"),
-      // A custom layer whose forward class does not exist: the error is in the layer's file.
-      BadCase.compilerError("bad/MissingForwardNet", "Missing.class")
-          .with("layers/MissingForward").in("layers/MissingForward"),
-      // @From(HIDEN), a misspelt string constant: javac gives processors the value "<error>",
-      // which must not be read as a wire named <error>.
-      BadCase.compilerError("bad/UnknownFromConstant", "@From(HIDEN)"),
-      // Act.RELUU, a misspelt enum constant.
-      BadCase.compilerError("bad/UnknownActivation", "Act.RELUU"),
-      // A custom layer's @Param shape naming a constant that does not exist.
-      BadCase.compilerError("bad/CustomUnknownDim", "shape = {INN}").with("layers/UnknownDim")
-          .in("layers/UnknownDim"),
-      // A custom layer's input pattern naming a constant that does not exist.
-      BadCase.compilerError("bad/CustomUnknownPattern", "input = {\"batch\", IN}")
-          .with("layers/UnknownPattern").in("layers/UnknownPattern"),
-      // A custom layer from a library whose forward class is not on the class path: the
-      // compiler says nothing, so Kiln does, once.
-      error("bad/GoneNet", "@Gone Sym y(Sym x);",
-          "[kiln:Unresolved] GoneNet.y(): the value of forward in @Layer of custom layer @Gone "
-              + "names layers.Gone.Forward, which the compiler cannot find, so Kiln generated "
-              + "nothing for GoneNet; put it on the class path, or run the annotation processor "
-              + "that generates it")
-          .onClassPath("layers/Gone$Forward.class", "layers/Gone"),
+          // units = HIDEN, a misspelt constant.
+          BadCase.compilerError("bad/UnknownUnitsConstant", "units = HIDEN"),
+          // A parameter of type Symbol, which does not exist.
+          BadCase.compilerError("bad/UnknownParameterType", "Symbol pixels"),
+          // @Afine for @Affine. javac shows processors no annotation whose type it cannot resolve,
+          // so under javac the method looks as if it had none.
+          BadCase.compilerError("bad/MisspeltLayer", "@Afine(out = 3)")
+              .with("layers/Affine")
+              .butJavacAlso(
+                  "[kiln:MissingLayer] abstract method y() is not a node: annotate it with "
+                      + "a layer such as @Input or @Dense (javac shows Kiln no annotation it cannot "
+                      + "resolve: if y() has one, the compiler's error on it is the one to fix)"),
+          // A custom layer whose forward class does not exist: the error is in the layer's file.
+          BadCase.compilerError("bad/MissingForwardNet", "Missing.class")
+              .with("layers/MissingForward")
+              .in("layers/MissingForward"),
+          // @From(HIDEN), a misspelt string constant: javac gives processors the value "<error>",
+          // which must not be read as a wire named <error>.
+          BadCase.compilerError("bad/UnknownFromConstant", "@From(HIDEN)"),
+          // Act.RELUU, a misspelt enum constant.
+          BadCase.compilerError("bad/UnknownActivation", "Act.RELUU"),
+          // A custom layer's @Param shape naming a constant that does not exist.
+          BadCase.compilerError("bad/CustomUnknownDim", "shape = {INN}")
+              .with("layers/UnknownDim")
+              .in("layers/UnknownDim"),
+          // A custom layer's input pattern naming a constant that does not exist.
+          BadCase.compilerError("bad/CustomUnknownPattern", "input = {\"batch\", IN}")
+              .with("layers/UnknownPattern")
+              .in("layers/UnknownPattern"),
+          // A custom layer from a library whose forward class is not on the class path: the
+          // compiler says nothing, so Kiln does, once.
+          error(
+                  "bad/GoneNet",
+                  "@Gone Sym y(Sym x);",
+                  "[kiln:Unresolved] GoneNet.y(): the value of forward in @Layer of custom layer @Gone "
+                      + "names layers.Gone.Forward, which the compiler cannot find, so Kiln generated "
+                      + "nothing for GoneNet; put it on the class path, or run the annotation processor "
+                      + "that generates it")
+              .onClassPath("layers/Gone$Forward.class", "layers/Gone"),
 
-      // --- Warnings: the model is still generated ---
+          // --- Warnings: the model is still generated ---
 
-      // An input that no node reads.
-      warning("bad/UnusedInput", "Sym weights()",
-          "[kiln:UnusedInput] input weights of UnusedInput is read by no node; remove it or "
-              + "wire a node to it"),
-      // A dense node left dangling before the last node: it becomes an output.
-      warning("bad/UnusedNode", "Sym forgotten(",
-          "[kiln:UnusedNode] node forgotten of UnusedNode is read by no node and so becomes an "
-              + "extra output; wire a node to it, or mark it @Output if it is meant as one"),
+          // An input that no node reads.
+          warning(
+              "bad/UnusedInput",
+              "Sym weights()",
+              "[kiln:UnusedInput] input weights of UnusedInput is read by no node; remove it or "
+                  + "wire a node to it"),
+          // A dense node left dangling before the last node: it becomes an output.
+          warning(
+              "bad/UnusedNode",
+              "Sym forgotten(",
+              "[kiln:UnusedNode] node forgotten of UnusedNode is read by no node and so becomes an "
+                  + "extra output; wire a node to it, or mark it @Output if it is meant as one"),
 
-      // --- Notes: the model is still generated ---
+          // --- Notes: the model is still generated ---
 
-      // A custom layer whose body does not fit its parameters (a vector weight where a matrix
-      // was meant): the compiler cannot see the body, so the note says where it is checked and
-      // with which shapes.
-      BadCase.note("good/custom/VectorWeightNet", "@VectorWeight(out = 10)",
-          "[kiln:CustomBodyAtBuild] VectorWeightNet.scores(): the forward body of @VectorWeight "
-              + "(VectorWeight.Forward.apply) is traced when the graph is built, in create() and "
-              + "load(), not checked by the compiler: it reads [BATCH, 784] from pixels, with "
-              + "parameters scores_weight [784] and scores_bias [10], and must return [BATCH, "
-              + "10]")
-          .with("layers/VectorWeight")
-          .generating("custom.VectorWeightNetGraph", "custom.VectorWeightNetModel",
-              "custom.VectorWeightNetExec"),
+          // A custom layer whose body does not fit its parameters (a vector weight where a matrix
+          // was meant): the compiler cannot see the body, so the note says where it is checked and
+          // with which shapes.
+          BadCase.note(
+                  "good/custom/VectorWeightNet",
+                  "@VectorWeight(out = 10)",
+                  "[kiln:CustomBodyAtBuild] VectorWeightNet.scores(): the forward body of @VectorWeight "
+                      + "(VectorWeight.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler: it reads [BATCH, 784] from pixels, with "
+                      + "parameters scores_weight [784] and scores_bias [10], and must return [BATCH, "
+                      + "10]")
+              .with("layers/VectorWeight")
+              .generating(
+                  "custom.VectorWeightNetGraph",
+                  "custom.VectorWeightNetModel",
+                  "custom.VectorWeightNetExec"),
 
-      // --- Failures inside the processor ---
+          // --- Failures inside the processor ---
 
-      // A class of the user's named like a generated one, so the Filer throws: one error on
-      // that model, and the other model still compiles.
-      error("bad/GraphNameTaken", "interface GraphNameTaken",
-          "[kiln:Internal] internal error in the Kiln processor while handling GraphNameTaken; "
-              + "please report it with this trace: javax.annotation.processing.FilerException")
-          .startingWith().with("good/demo/FashionMlp")
-          .generating("demo.FashionMlpGraph", "demo.FashionMlpModel", "demo.FashionMlpExec"),
+          // A class of the user's named like a generated one, so the Filer throws: one error on
+          // that model, and the other model still compiles.
+          error(
+                  "bad/GraphNameTaken",
+                  "interface GraphNameTaken",
+                  "[kiln:Internal] internal error in the Kiln processor while handling GraphNameTaken; "
+                      + "please report it with this trace: javax.annotation.processing.FilerException")
+              .startingWith()
+              .with("good/demo/FashionMlp")
+              .generating("demo.FashionMlpGraph", "demo.FashionMlpModel", "demo.FashionMlpExec"),
 
-      // --- The layer library ---
+          // --- The layer library ---
 
-      // An MLP's rows fed straight into a convolution.
-      error("bad/layers/ConvOnRows", "@Conv2D(filters = 6, kernel = 5)",
-          "[kiln:WrongRank] ConvOnRows.conv(): @Conv2D needs a rank-4 [N, C, H, W] input, got "
-              + "[BATCH, 784] from pixels (@Input(shape = {BATCH, 784})); to read each row as a "
-              + "28x28 image, reshape it first: @Reshape(shape = {BATCH, 1, 28, 28})"),
-      // A pool over a rank-3 tensor.
-      error("bad/layers/PoolOnRank3", "@AvgPool(kernel = 2)",
-          "[kiln:WrongRank] PoolOnRank3.pool(): @AvgPool needs a rank-4 [N, C, H, W] input, got "
-              + "[BATCH, 3, 8] from x (@Input(shape = {BATCH, 3, 8}))"),
-      // A global pool over rows.
-      error("bad/layers/GlobalPoolOnRank2", "@GlobalAvgPool",
-          "[kiln:WrongRank] GlobalPoolOnRank2.gap(): @GlobalAvgPool needs a rank-3 to 5 "
-              + "[N, C, ...] input, got [BATCH, 8] from x (@Input(shape = {BATCH, 8}))"),
-      // A convolution whose input channels are BATCH.
-      error("bad/layers/ConvUnknownChannels", "@Conv2D(filters = 4, kernel = 3)",
-          "[kiln:UnknownChannels] ConvUnknownChannels.conv(): @Conv2D needs the size of axis 1 "
-              + "(its input channels) known at compile time to shape its parameters, got "
-              + "[BATCH, BATCH, 8, 8] from x (@Input(shape = {BATCH, BATCH, 8, 8})); only other "
-              + "dimensions may be BATCH"),
-      // A batch norm over an axis of unknown size.
-      error("bad/layers/BatchNormUnknownChannels", "@BatchNorm(axis = -1)",
-          "[kiln:UnknownChannels] BatchNormUnknownChannels.bn(): @BatchNorm needs the size of "
-              + "axis 2 (the normalised axis) known at compile time to shape its parameters, got "
-              + "[BATCH, 8, BATCH] from x (@Input(shape = {BATCH, 8, BATCH})); only other "
-              + "dimensions may be BATCH"),
-      // No filters.
-      error("bad/layers/ConvZeroFilters", "@Conv2D(filters = 0, kernel = 3)",
-          "[kiln:NonPositive] ConvZeroFilters.conv() @Conv2D(filters = 0, kernel = 3): filters "
-              + "must be positive, got 0"),
-      // A kernel of width 0.
-      error("bad/layers/ConvZeroKernel", "@Conv2D(filters = 2, kernel = {3, 0})",
-          "[kiln:NonPositive] ConvZeroKernel.conv() @Conv2D(filters = 2, kernel = {3, 0}): "
-              + "kernel must be positive, got 0"),
-      // A stride of 0.
-      error("bad/layers/PoolZeroStride", "@MaxPool(kernel = 2, stride = 0)",
-          "[kiln:NonPositive] PoolZeroStride.pool() @MaxPool(kernel = 2, stride = 0): stride "
-              + "must be positive, got 0"),
-      // A dilation of 0.
-      error("bad/layers/ConvZeroDilation", "@Conv2D(filters = 2, kernel = 3, dilation = 0)",
-          "[kiln:NonPositive] ConvZeroDilation.conv() @Conv2D(filters = 2, kernel = 3, "
-              + "dilation = 0): dilation must be positive, got 0"),
-      // A negative pad.
-      error("bad/layers/ConvNegativePad", "@Conv2D(filters = 2, kernel = 3, pad = {1, -1})",
-          "[kiln:Negative] ConvNegativePad.conv() @Conv2D(filters = 2, kernel = 3, pad = "
-              + "{1, -1}): pad must be 0 or more, got -1"),
-      // Three kernel values for a 2-D window.
-      error("bad/layers/ConvThreeKernelValues", "@Conv2D(filters = 2, kernel = {3, 3, 3})",
-          "[kiln:BadWindow] ConvThreeKernelValues.conv() @Conv2D(filters = 2, kernel = {3, 3, "
-              + "3}): kernel takes one value (used for height and width) or two ({height, "
-              + "width}), got 3"),
-      // A pool's pad as large as its kernel.
-      error("bad/layers/PoolPadTooLarge", "@MaxPool(kernel = 2, pad = {0, 2})",
-          "[kiln:PadTooLarge] PoolPadTooLarge.pool() @MaxPool(kernel = 2, pad = {0, 2}): pad 2 "
-              + "must be smaller than the kernel 2 along the width, or a window at the border "
-              + "covers only padding"),
-      // A 5x5 kernel over a 4x4 image.
-      error("bad/layers/ConvKernelTooLarge", "@Conv2D(filters = 2, kernel = 5)",
-          "[kiln:KernelTooLarge] ConvKernelTooLarge.conv(): the window spans 5 along the height "
-              + "(kernel 5), more than the 4 (4 with padding) of [BATCH, 1, 4, 4] from x "
-              + "(@Input(shape = {BATCH, 1, 4, 4})); use a smaller kernel or dilation, or more "
-              + "padding"),
-      // A dilated kernel wider than the image.
-      error("bad/layers/ConvDilatedTooLarge", "dilation = {1, 2}",
-          "[kiln:KernelTooLarge] ConvDilatedTooLarge.conv(): the window spans 5 along the width "
-              + "(kernel 3 dilated by 2), more than the 4 (4 with padding) of [BATCH, 1, 8, 4] "
-              + "from x (@Input(shape = {BATCH, 1, 8, 4})); use a smaller kernel or dilation, or "
-              + "more padding"),
-      // A third pool on an image the first two shrank to 4x4.
-      error("bad/layers/PoolKernelTooLarge", "@MaxPool(kernel = 5)",
-          "[kiln:KernelTooLarge] PoolKernelTooLarge.pool3(): the window spans 5 along the "
-              + "height (kernel 5), more than the 4 (4 with padding) of [BATCH, 8, 4, 4] from "
-              + "pool2 (@MaxPool(kernel = 2)); use a smaller kernel or dilation, or more "
-              + "padding"),
-      // --- Recurrent layers ---
+          // An MLP's rows fed straight into a convolution.
+          error(
+              "bad/layers/ConvOnRows",
+              "@Conv2D(filters = 6, kernel = 5)",
+              "[kiln:WrongRank] ConvOnRows.conv(): @Conv2D needs a rank-4 [N, C, H, W] input, got "
+                  + "[BATCH, 784] from pixels (@Input(shape = {BATCH, 784})); to read each row as a "
+                  + "28x28 image, reshape it first: @Reshape(shape = {BATCH, 1, 28, 28})"),
+          // A pool over a rank-3 tensor.
+          error(
+              "bad/layers/PoolOnRank3",
+              "@AvgPool(kernel = 2)",
+              "[kiln:WrongRank] PoolOnRank3.pool(): @AvgPool needs a rank-4 [N, C, H, W] input, got "
+                  + "[BATCH, 3, 8] from x (@Input(shape = {BATCH, 3, 8}))"),
+          // A global pool over rows.
+          error(
+              "bad/layers/GlobalPoolOnRank2",
+              "@GlobalAvgPool",
+              "[kiln:WrongRank] GlobalPoolOnRank2.gap(): @GlobalAvgPool needs a rank-3 to 5 "
+                  + "[N, C, ...] input, got [BATCH, 8] from x (@Input(shape = {BATCH, 8}))"),
+          // A convolution whose input channels are BATCH.
+          error(
+              "bad/layers/ConvUnknownChannels",
+              "@Conv2D(filters = 4, kernel = 3)",
+              "[kiln:UnknownChannels] ConvUnknownChannels.conv(): @Conv2D needs the size of axis 1 "
+                  + "(its input channels) known at compile time to shape its parameters, got "
+                  + "[BATCH, BATCH, 8, 8] from x (@Input(shape = {BATCH, BATCH, 8, 8})); only other "
+                  + "dimensions may be BATCH"),
+          // A batch norm over an axis of unknown size.
+          error(
+              "bad/layers/BatchNormUnknownChannels",
+              "@BatchNorm(axis = -1)",
+              "[kiln:UnknownChannels] BatchNormUnknownChannels.bn(): @BatchNorm needs the size of "
+                  + "axis 2 (the normalised axis) known at compile time to shape its parameters, got "
+                  + "[BATCH, 8, BATCH] from x (@Input(shape = {BATCH, 8, BATCH})); only other "
+                  + "dimensions may be BATCH"),
+          // No filters.
+          error(
+              "bad/layers/ConvZeroFilters",
+              "@Conv2D(filters = 0, kernel = 3)",
+              "[kiln:NonPositive] ConvZeroFilters.conv() @Conv2D(filters = 0, kernel = 3): filters "
+                  + "must be positive, got 0"),
+          // A kernel of width 0.
+          error(
+              "bad/layers/ConvZeroKernel",
+              "@Conv2D(filters = 2, kernel = {3, 0})",
+              "[kiln:NonPositive] ConvZeroKernel.conv() @Conv2D(filters = 2, kernel = {3, 0}): "
+                  + "kernel must be positive, got 0"),
+          // A stride of 0.
+          error(
+              "bad/layers/PoolZeroStride",
+              "@MaxPool(kernel = 2, stride = 0)",
+              "[kiln:NonPositive] PoolZeroStride.pool() @MaxPool(kernel = 2, stride = 0): stride "
+                  + "must be positive, got 0"),
+          // A dilation of 0.
+          error(
+              "bad/layers/ConvZeroDilation",
+              "@Conv2D(filters = 2, kernel = 3, dilation = 0)",
+              "[kiln:NonPositive] ConvZeroDilation.conv() @Conv2D(filters = 2, kernel = 3, "
+                  + "dilation = 0): dilation must be positive, got 0"),
+          // A negative pad.
+          error(
+              "bad/layers/ConvNegativePad",
+              "@Conv2D(filters = 2, kernel = 3, pad = {1, -1})",
+              "[kiln:Negative] ConvNegativePad.conv() @Conv2D(filters = 2, kernel = 3, pad = "
+                  + "{1, -1}): pad must be 0 or more, got -1"),
+          // Three kernel values for a 2-D window.
+          error(
+              "bad/layers/ConvThreeKernelValues",
+              "@Conv2D(filters = 2, kernel = {3, 3, 3})",
+              "[kiln:BadWindow] ConvThreeKernelValues.conv() @Conv2D(filters = 2, kernel = {3, 3, "
+                  + "3}): kernel takes one value (used for height and width) or two ({height, "
+                  + "width}), got 3"),
+          // A pool's pad as large as its kernel.
+          error(
+              "bad/layers/PoolPadTooLarge",
+              "@MaxPool(kernel = 2, pad = {0, 2})",
+              "[kiln:PadTooLarge] PoolPadTooLarge.pool() @MaxPool(kernel = 2, pad = {0, 2}): pad 2 "
+                  + "must be smaller than the kernel 2 along the width, or a window at the border "
+                  + "covers only padding"),
+          // A 5x5 kernel over a 4x4 image.
+          error(
+              "bad/layers/ConvKernelTooLarge",
+              "@Conv2D(filters = 2, kernel = 5)",
+              "[kiln:KernelTooLarge] ConvKernelTooLarge.conv(): the window spans 5 along the height "
+                  + "(kernel 5), more than the 4 (4 with padding) of [BATCH, 1, 4, 4] from x "
+                  + "(@Input(shape = {BATCH, 1, 4, 4})); use a smaller kernel or dilation, or more "
+                  + "padding"),
+          // A dilated kernel wider than the image.
+          error(
+              "bad/layers/ConvDilatedTooLarge",
+              "dilation = {1, 2}",
+              "[kiln:KernelTooLarge] ConvDilatedTooLarge.conv(): the window spans 5 along the width "
+                  + "(kernel 3 dilated by 2), more than the 4 (4 with padding) of [BATCH, 1, 8, 4] "
+                  + "from x (@Input(shape = {BATCH, 1, 8, 4})); use a smaller kernel or dilation, or "
+                  + "more padding"),
+          // A third pool on an image the first two shrank to 4x4.
+          error(
+              "bad/layers/PoolKernelTooLarge",
+              "@MaxPool(kernel = 5)",
+              "[kiln:KernelTooLarge] PoolKernelTooLarge.pool3(): the window spans 5 along the "
+                  + "height (kernel 5), more than the 4 (4 with padding) of [BATCH, 8, 4, 4] from "
+                  + "pool2 (@MaxPool(kernel = 2)); use a smaller kernel or dilation, or more "
+                  + "padding"),
+          // --- Recurrent layers ---
 
-      // An LSTM fed a flat [BATCH, 784] row instead of a sequence.
-      error("bad/recurrent/LstmOnRank2", "@Lstm(units = 32)",
-          "[kiln:WrongRank] LstmOnRank2.encoded(): @Lstm needs a rank-3 [BATCH, steps, "
-              + "features] input, got [BATCH, 784] from pixels (@Input(shape = {BATCH, 784})); to "
-              + "read each row as 28 steps of 28 features, reshape it first: @Reshape(shape = "
-              + "{BATCH, 28, 28})"),
-      // A GRU of no units.
-      error("bad/recurrent/GruZeroUnits", "units = 0",
-          "[kiln:NonPositive] GruZeroUnits.states() @Gru(units = 0): units must be positive, got "
-              + "0"),
-      // A stack of no layers.
-      error("bad/recurrent/LstmZeroLayers", "layers = 0",
-          "[kiln:NonPositive] LstmZeroLayers.states() @Lstm(units = 16, layers = 0): layers must "
-              + "be positive, got 0"),
-      // Dropping everything between stacked layers.
-      error("bad/recurrent/LstmDropoutOne", "dropout = 1.0",
-          "[kiln:OutOfRange] LstmDropoutOne.states() @Lstm(units = 16, layers = 2, dropout = "
-              + "1.0): dropout must be in [0, 1) (the probability of dropping a value between "
-              + "stacked layers in training), got 1.0"),
-      // A plain recurrent layer with an activation MXNet's operator does not have.
-      error("bad/recurrent/RnnSigmoid", "activation = Act.SIGMOID",
-          "[kiln:RecurrentActivation] RnnSigmoid.states() @Rnn(units = 8, activation = "
-              + "Act.SIGMOID): @Rnn's activation is Act.TANH or Act.RELU (MXNet's rnn_tanh and "
-              + "rnn_relu), got Act.SIGMOID; for gates use @Lstm or @Gru"),
-      // An activation on an LSTM, which has none to choose: the compiler's own error is the one
-      // error. The annotation the processor sees simply lacks the attribute, so the model is
-      // generated (and compiles), as if it had not been written.
-      BadCase.compilerError("bad/recurrent/LstmActivation", "activation = Act.TANH")
-          .generating("bad.recurrent.LstmActivationGraph", "bad.recurrent.LstmActivationModel",
-              "bad.recurrent.LstmActivationExec"),
-      // A stateful layer that also reads the sequence backwards.
-      error("bad/recurrent/StatefulBidirectional", "stateful = true",
-          "[kiln:StatefulBidirectional] StatefulBidirectional.states() @Gru(units = 8, "
-              + "bidirectional = true, stateful = true): a stateful layer must read in one "
-              + "direction: the reverse direction starts at the end of each call's sequence, so "
-              + "it has no state to carry into the next call; drop bidirectional or stateful"),
-      // A time-major sequence, as MXNet's own operator takes it.
-      error("bad/recurrent/TimeMajor", "@Lstm(units = 32)",
-          "[kiln:SequenceLayout] TimeMajor.encoded(): @Lstm reads a batch-first sequence "
-              + "[BATCH, steps, features], got [STEPS, BATCH, 28] from rows (@Input(shape = "
-              + "{STEPS, BATCH, 28})): BATCH comes first (Kiln swaps to MXNet's time-major "
-              + "layout itself); declare the input as {BATCH, STEPS, 28}"),
-      // Features per step that are only known at bind time.
-      error("bad/recurrent/UnknownFeatures", "@Rnn(units = 8)",
-          "[kiln:SequenceLayout] UnknownFeatures.states(): @Rnn reads a batch-first sequence "
-              + "[BATCH, steps, features], got [BATCH, 10, STEPS] from x (@Input(shape = {BATCH, "
-              + "10, STEPS})): the features (the last dimension) must be known at compile time to "
-              + "shape the parameters"),
+          // An LSTM fed a flat [BATCH, 784] row instead of a sequence.
+          error(
+              "bad/recurrent/LstmOnRank2",
+              "@Lstm(units = 32)",
+              "[kiln:WrongRank] LstmOnRank2.encoded(): @Lstm needs a rank-3 [BATCH, steps, "
+                  + "features] input, got [BATCH, 784] from pixels (@Input(shape = {BATCH, 784})); to "
+                  + "read each row as 28 steps of 28 features, reshape it first: @Reshape(shape = "
+                  + "{BATCH, 28, 28})"),
+          // A GRU of no units.
+          error(
+              "bad/recurrent/GruZeroUnits",
+              "units = 0",
+              "[kiln:NonPositive] GruZeroUnits.states() @Gru(units = 0): units must be positive, got "
+                  + "0"),
+          // A stack of no layers.
+          error(
+              "bad/recurrent/LstmZeroLayers",
+              "layers = 0",
+              "[kiln:NonPositive] LstmZeroLayers.states() @Lstm(units = 16, layers = 0): layers must "
+                  + "be positive, got 0"),
+          // Dropping everything between stacked layers.
+          error(
+              "bad/recurrent/LstmDropoutOne",
+              "dropout = 1.0",
+              "[kiln:OutOfRange] LstmDropoutOne.states() @Lstm(units = 16, layers = 2, dropout = "
+                  + "1.0): dropout must be in [0, 1) (the probability of dropping a value between "
+                  + "stacked layers in training), got 1.0"),
+          // A plain recurrent layer with an activation MXNet's operator does not have.
+          error(
+              "bad/recurrent/RnnSigmoid",
+              "activation = Act.SIGMOID",
+              "[kiln:RecurrentActivation] RnnSigmoid.states() @Rnn(units = 8, activation = "
+                  + "Act.SIGMOID): @Rnn's activation is Act.TANH or Act.RELU (MXNet's rnn_tanh and "
+                  + "rnn_relu), got Act.SIGMOID; for gates use @Lstm or @Gru"),
+          // An activation on an LSTM, which has none to choose: the compiler's own error is the one
+          // error. The annotation the processor sees simply lacks the attribute, so the model is
+          // generated (and compiles), as if it had not been written.
+          BadCase.compilerError("bad/recurrent/LstmActivation", "activation = Act.TANH")
+              .generating(
+                  "bad.recurrent.LstmActivationGraph",
+                  "bad.recurrent.LstmActivationModel",
+                  "bad.recurrent.LstmActivationExec"),
+          // A stateful layer that also reads the sequence backwards.
+          error(
+              "bad/recurrent/StatefulBidirectional",
+              "stateful = true",
+              "[kiln:StatefulBidirectional] StatefulBidirectional.states() @Gru(units = 8, "
+                  + "bidirectional = true, stateful = true): a stateful layer must read in one "
+                  + "direction: the reverse direction starts at the end of each call's sequence, so "
+                  + "it has no state to carry into the next call; drop bidirectional or stateful"),
+          // A time-major sequence, as MXNet's own operator takes it.
+          error(
+              "bad/recurrent/TimeMajor",
+              "@Lstm(units = 32)",
+              "[kiln:SequenceLayout] TimeMajor.encoded(): @Lstm reads a batch-first sequence "
+                  + "[BATCH, steps, features], got [STEPS, BATCH, 28] from rows (@Input(shape = "
+                  + "{STEPS, BATCH, 28})): BATCH comes first (Kiln swaps to MXNet's time-major "
+                  + "layout itself); declare the input as {BATCH, STEPS, 28}"),
+          // Features per step that are only known at bind time.
+          error(
+              "bad/recurrent/UnknownFeatures",
+              "@Rnn(units = 8)",
+              "[kiln:SequenceLayout] UnknownFeatures.states(): @Rnn reads a batch-first sequence "
+                  + "[BATCH, steps, features], got [BATCH, 10, STEPS] from x (@Input(shape = {BATCH, "
+                  + "10, STEPS})): the features (the last dimension) must be known at compile time to "
+                  + "shape the parameters"),
 
-      // Dropping every value.
-      error("bad/layers/DropoutRateOne", "@Dropout(rate = 1.0)",
-          "[kiln:RateOutOfRange] DropoutRateOne.dropped() @Dropout(rate = 1.0): rate must be in "
-              + "[0, 1) (the probability of dropping a value in training), got 1.0"),
-      // A negative dropout rate.
-      error("bad/layers/DropoutNegativeRate", "@Dropout(rate = -0.1)",
-          "[kiln:RateOutOfRange] DropoutNegativeRate.dropped() @Dropout(rate = -0.1): rate must "
-              + "be in [0, 1) (the probability of dropping a value in training), got -0.1"),
-      // A batch norm with eps 0.
-      error("bad/layers/BatchNormZeroEps", "@BatchNorm(eps = 0)",
-          "[kiln:OutOfRange] BatchNormZeroEps.bn() @BatchNorm(eps = 0.0): eps must be positive, "
-              + "got 0.0"),
-      // A momentum above 1.
-      error("bad/layers/BatchNormMomentum", "@BatchNorm(momentum = 1.5)",
-          "[kiln:OutOfRange] BatchNormMomentum.bn() @BatchNorm(momentum = 1.5): momentum must be "
-              + "in [0, 1], got 1.5"),
-      // A layer norm with a negative eps.
-      error("bad/layers/LayerNormNegativeEps", "@LayerNorm(eps = -1e-5)",
-          "[kiln:OutOfRange] LayerNormNegativeEps.norm() @LayerNorm(eps = -1.0E-5): eps must be "
-              + "positive, got -1.0E-5"),
-      // A batch norm over axis 4 of a rank-4 tensor.
-      error("bad/layers/BatchNormBadAxis", "@BatchNorm(axis = 4)",
-          "[kiln:BadAxis] BatchNormBadAxis.bn(): axis 4 is out of range for [BATCH, 3, 8, 8] "
-              + "from x (@Input(shape = {BATCH, 3, 8, 8})) of rank 4 (allowed: -4 to 3)"),
-      // A layer norm over axis -3 of a rank-2 tensor.
-      error("bad/layers/LayerNormBadAxis", "@LayerNorm(axis = -3)",
-          "[kiln:BadAxis] LayerNormBadAxis.norm(): axis -3 is out of range for [BATCH, 8] from "
-              + "x (@Input(shape = {BATCH, 8})) of rank 2 (allowed: -2 to 1)"),
-      // An embedding of no rows.
-      error("bad/layers/EmbeddingZeroInputDim", "@Embedding(inputDim = 0, outputDim = 8)",
-          "[kiln:NonPositive] EmbeddingZeroInputDim.vectors() @Embedding(inputDim = 0, "
-              + "outputDim = 8): inputDim must be positive, got 0"),
-      // An embedding of negative width.
-      error("bad/layers/EmbeddingZeroOutputDim", "@Embedding(inputDim = 100, outputDim = -2)",
-          "[kiln:NonPositive] EmbeddingZeroOutputDim.vectors() @Embedding(inputDim = 100, "
-              + "outputDim = -2): outputDim must be positive, got -2"),
-      // Two dimensions to infer.
-      error("bad/layers/ReshapeTwoInferred", "@Reshape(shape = {BATCH, 1, BATCH, 28})",
-          "[kiln:BadReshape] ReshapeTwoInferred.image() @Reshape(shape = {BATCH, 1, BATCH, 28}): "
-              + "cannot reshape to {BATCH, 1, BATCH, 28}: only one dimension can be inferred "
-              + "(BATCH or -1), got 2"),
-      // A code MXNet's reshape does not know.
-      error("bad/layers/ReshapeUnknownCode", "@Reshape(shape = {0, -5})",
-          "[kiln:BadReshape] ReshapeUnknownCode.image() @Reshape(shape = {0, -5}): "
-              + "cannot reshape to {0, -5}: -5 at position 1 is neither a size nor one of MXNet's "
-              + "special values 0 (copy), -1 (infer), -2 (copy the rest), -3 (merge two), -4 "
-              + "(split one)"),
-      // SPLIT without the two sizes.
-      error("bad/layers/ReshapeSplitWithoutSizes", "@Reshape(shape = {0, Reshape.SPLIT, 28})",
-          "[kiln:BadReshape] ReshapeSplitWithoutSizes.image() @Reshape(shape = {0, -4, 28}): "
-              + "cannot reshape to {0, -4, 28}: SPLIT (-4) at position 1 needs the two sizes it "
-              + "splits into after it"),
-      // An empty target.
-      error("bad/layers/ReshapeEmpty", "@Reshape(shape = {})",
-          "[kiln:BadReshape] ReshapeEmpty.image() @Reshape(shape = {}): cannot reshape to {}: "
-              + "the shape is empty; give at least one dimension"),
-      // 784 values into 28 x 27.
-      error("bad/layers/ReshapeWrongSize", "@Reshape(shape = {BATCH, 1, 28, 27})",
-          "[kiln:BadReshape] ReshapeWrongSize.image(): cannot reshape to {BATCH, 1, 28, 27}: the "
-              + "input has 784 × BATCH values, which the other dimensions (756 values) do not "
-              + "divide for every batch size (input [BATCH, 784] from pixels (@Input(shape = "
-              + "{BATCH, 784})))"),
-      // A reshape that works only for even batches.
-      error("bad/layers/ReshapeNotEveryBatch", "@Reshape(shape = {8, BATCH})",
-          "[kiln:BadReshape] ReshapeNotEveryBatch.pairs(): cannot reshape to {8, BATCH}: the "
-              + "input has 4 × BATCH values, which the other dimensions (8 values) do not divide "
-              + "for every batch size (input [BATCH, 4] from x (@Input(shape = {BATCH, 4})))"),
-      // A reshape that drops the batch.
-      error("bad/layers/ReshapeDropsBatch", "@Reshape(shape = {4, 4})",
-          "[kiln:BadReshape] ReshapeDropsBatch.square(): cannot reshape to {4, 4}: the input has "
-              + "4 × BATCH values but the target has 16; a reshape must keep the number of values "
-              + "for every batch size (input [BATCH, 4] from x (@Input(shape = {BATCH, 4})))"),
-      // COPY past the input's rank.
-      error("bad/layers/ReshapeCopyPastRank", "@Reshape(shape = {0, 0, 0})",
-          "[kiln:BadReshape] ReshapeCopyPastRank.copied(): cannot reshape to {0, 0, 0}: COPY (0) "
-              + "at position 2 has no input dimension 2 to copy (input [BATCH, 4] from x "
-              + "(@Input(shape = {BATCH, 4})))"),
-      // MERGE past the input's rank.
-      error("bad/layers/ReshapeMergePastRank", "@Reshape(shape = {0, Reshape.MERGE})",
-          "[kiln:BadReshape] ReshapeMergePastRank.merged(): cannot reshape to {0, -3}: MERGE (-3) "
-              + "at position 1 needs input dimensions 1 and 2 (input [BATCH, 4] from x "
-              + "(@Input(shape = {BATCH, 4})))"),
-      // SPLIT into parts that do not divide.
-      error("bad/layers/ReshapeBadSplit", "@Reshape(shape = {0, Reshape.SPLIT, 5, BATCH})",
-          "[kiln:BadReshape] ReshapeBadSplit.split(): cannot reshape to {0, -4, 5, BATCH}: SPLIT "
-              + "(-4) cannot split dimension 1 of size 12 into parts of 5 (input [BATCH, 12] from "
-              + "x (@Input(shape = {BATCH, 12})))"),
-      // @Frozen on a layer without parameters.
-      error("bad/layers/FrozenFlatten", "@Frozen",
-          "[kiln:FrozenWithoutParams] FrozenFlatten.flat() is @Frozen, but @Flatten has no "
-              + "parameters to freeze; remove @Frozen"),
+          // Dropping every value.
+          error(
+              "bad/layers/DropoutRateOne",
+              "@Dropout(rate = 1.0)",
+              "[kiln:RateOutOfRange] DropoutRateOne.dropped() @Dropout(rate = 1.0): rate must be in "
+                  + "[0, 1) (the probability of dropping a value in training), got 1.0"),
+          // A negative dropout rate.
+          error(
+              "bad/layers/DropoutNegativeRate",
+              "@Dropout(rate = -0.1)",
+              "[kiln:RateOutOfRange] DropoutNegativeRate.dropped() @Dropout(rate = -0.1): rate must "
+                  + "be in [0, 1) (the probability of dropping a value in training), got -0.1"),
+          // A batch norm with eps 0.
+          error(
+              "bad/layers/BatchNormZeroEps",
+              "@BatchNorm(eps = 0)",
+              "[kiln:OutOfRange] BatchNormZeroEps.bn() @BatchNorm(eps = 0.0): eps must be positive, "
+                  + "got 0.0"),
+          // A momentum above 1.
+          error(
+              "bad/layers/BatchNormMomentum",
+              "@BatchNorm(momentum = 1.5)",
+              "[kiln:OutOfRange] BatchNormMomentum.bn() @BatchNorm(momentum = 1.5): momentum must be "
+                  + "in [0, 1], got 1.5"),
+          // A layer norm with a negative eps.
+          error(
+              "bad/layers/LayerNormNegativeEps",
+              "@LayerNorm(eps = -1e-5)",
+              "[kiln:OutOfRange] LayerNormNegativeEps.norm() @LayerNorm(eps = -1.0E-5): eps must be "
+                  + "positive, got -1.0E-5"),
+          // A batch norm over axis 4 of a rank-4 tensor.
+          error(
+              "bad/layers/BatchNormBadAxis",
+              "@BatchNorm(axis = 4)",
+              "[kiln:BadAxis] BatchNormBadAxis.bn(): axis 4 is out of range for [BATCH, 3, 8, 8] "
+                  + "from x (@Input(shape = {BATCH, 3, 8, 8})) of rank 4 (allowed: -4 to 3)"),
+          // A layer norm over axis -3 of a rank-2 tensor.
+          error(
+              "bad/layers/LayerNormBadAxis",
+              "@LayerNorm(axis = -3)",
+              "[kiln:BadAxis] LayerNormBadAxis.norm(): axis -3 is out of range for [BATCH, 8] from "
+                  + "x (@Input(shape = {BATCH, 8})) of rank 2 (allowed: -2 to 1)"),
+          // An embedding of no rows.
+          error(
+              "bad/layers/EmbeddingZeroInputDim",
+              "@Embedding(inputDim = 0, outputDim = 8)",
+              "[kiln:NonPositive] EmbeddingZeroInputDim.vectors() @Embedding(inputDim = 0, "
+                  + "outputDim = 8): inputDim must be positive, got 0"),
+          // An embedding of negative width.
+          error(
+              "bad/layers/EmbeddingZeroOutputDim",
+              "@Embedding(inputDim = 100, outputDim = -2)",
+              "[kiln:NonPositive] EmbeddingZeroOutputDim.vectors() @Embedding(inputDim = 100, "
+                  + "outputDim = -2): outputDim must be positive, got -2"),
+          // Two dimensions to infer.
+          error(
+              "bad/layers/ReshapeTwoInferred",
+              "@Reshape(shape = {BATCH, 1, BATCH, 28})",
+              "[kiln:BadReshape] ReshapeTwoInferred.image() @Reshape(shape = {BATCH, 1, BATCH, 28}): "
+                  + "cannot reshape to {BATCH, 1, BATCH, 28}: only one dimension can be inferred "
+                  + "(BATCH or -1), got 2"),
+          // A code MXNet's reshape does not know.
+          error(
+              "bad/layers/ReshapeUnknownCode",
+              "@Reshape(shape = {0, -5})",
+              "[kiln:BadReshape] ReshapeUnknownCode.image() @Reshape(shape = {0, -5}): "
+                  + "cannot reshape to {0, -5}: -5 at position 1 is neither a size nor one of MXNet's "
+                  + "special values 0 (copy), -1 (infer), -2 (copy the rest), -3 (merge two), -4 "
+                  + "(split one)"),
+          // SPLIT without the two sizes.
+          error(
+              "bad/layers/ReshapeSplitWithoutSizes",
+              "@Reshape(shape = {0, Reshape.SPLIT, 28})",
+              "[kiln:BadReshape] ReshapeSplitWithoutSizes.image() @Reshape(shape = {0, -4, 28}): "
+                  + "cannot reshape to {0, -4, 28}: SPLIT (-4) at position 1 needs the two sizes it "
+                  + "splits into after it"),
+          // An empty target.
+          error(
+              "bad/layers/ReshapeEmpty",
+              "@Reshape(shape = {})",
+              "[kiln:BadReshape] ReshapeEmpty.image() @Reshape(shape = {}): cannot reshape to {}: "
+                  + "the shape is empty; give at least one dimension"),
+          // 784 values into 28 x 27.
+          error(
+              "bad/layers/ReshapeWrongSize",
+              "@Reshape(shape = {BATCH, 1, 28, 27})",
+              "[kiln:BadReshape] ReshapeWrongSize.image(): cannot reshape to {BATCH, 1, 28, 27}: the "
+                  + "input has 784 × BATCH values, which the other dimensions (756 values) do not "
+                  + "divide for every batch size (input [BATCH, 784] from pixels (@Input(shape = "
+                  + "{BATCH, 784})))"),
+          // A reshape that works only for even batches.
+          error(
+              "bad/layers/ReshapeNotEveryBatch",
+              "@Reshape(shape = {8, BATCH})",
+              "[kiln:BadReshape] ReshapeNotEveryBatch.pairs(): cannot reshape to {8, BATCH}: the "
+                  + "input has 4 × BATCH values, which the other dimensions (8 values) do not divide "
+                  + "for every batch size (input [BATCH, 4] from x (@Input(shape = {BATCH, 4})))"),
+          // A reshape that drops the batch.
+          error(
+              "bad/layers/ReshapeDropsBatch",
+              "@Reshape(shape = {4, 4})",
+              "[kiln:BadReshape] ReshapeDropsBatch.square(): cannot reshape to {4, 4}: the input has "
+                  + "4 × BATCH values but the target has 16; a reshape must keep the number of values "
+                  + "for every batch size (input [BATCH, 4] from x (@Input(shape = {BATCH, 4})))"),
+          // COPY past the input's rank.
+          error(
+              "bad/layers/ReshapeCopyPastRank",
+              "@Reshape(shape = {0, 0, 0})",
+              "[kiln:BadReshape] ReshapeCopyPastRank.copied(): cannot reshape to {0, 0, 0}: COPY (0) "
+                  + "at position 2 has no input dimension 2 to copy (input [BATCH, 4] from x "
+                  + "(@Input(shape = {BATCH, 4})))"),
+          // MERGE past the input's rank.
+          error(
+              "bad/layers/ReshapeMergePastRank",
+              "@Reshape(shape = {0, Reshape.MERGE})",
+              "[kiln:BadReshape] ReshapeMergePastRank.merged(): cannot reshape to {0, -3}: MERGE (-3) "
+                  + "at position 1 needs input dimensions 1 and 2 (input [BATCH, 4] from x "
+                  + "(@Input(shape = {BATCH, 4})))"),
+          // SPLIT into parts that do not divide.
+          error(
+              "bad/layers/ReshapeBadSplit",
+              "@Reshape(shape = {0, Reshape.SPLIT, 5, BATCH})",
+              "[kiln:BadReshape] ReshapeBadSplit.split(): cannot reshape to {0, -4, 5, BATCH}: SPLIT "
+                  + "(-4) cannot split dimension 1 of size 12 into parts of 5 (input [BATCH, 12] from "
+                  + "x (@Input(shape = {BATCH, 12})))"),
+          // @Frozen on a layer without parameters.
+          error(
+              "bad/layers/FrozenFlatten",
+              "@Frozen",
+              "[kiln:FrozenWithoutParams] FrozenFlatten.flat() is @Frozen, but @Flatten has no "
+                  + "parameters to freeze; remove @Frozen"),
 
-      // --- Custom layers ---
+          // --- Custom layers ---
 
-      // An image fed straight into a layer whose input pattern is [batch, in].
-      error("bad/CustomWrongRank", "@Affine(out = 10)",
-          "[kiln:CustomInput] CustomWrongRank.scores(): layer @Affine takes an input of shape "
-              + "[batch, in], got [BATCH, 1, 28, 28] from image (@Input(shape = {BATCH, 1, 28, "
-              + "28})): the ranks differ")
-          .with("layers/Affine"),
-      // The layer's forward method was left package-private.
-      error("bad/CustomNoForward", "@NoForward",
-          "[kiln:CustomForward] CustomNoForward.y(): custom layer @NoForward cannot be used: its "
-              + "forward class Body must have exactly one public static method returning Sym, "
-              + "found 0")
-          .with("layers/NoForward"),
-      // The output pattern says "width", which is neither an element nor in the input pattern.
-      error("bad/CustomUnbound", "@Unbound(out = 4)",
-          "[kiln:CustomUnbound] CustomUnbound.y(): layer @Unbound uses dimension 'width' in its "
-              + "output, but it is neither an int element of @Unbound nor bound by the input "
-              + "pattern [batch, in]")
-          .with("layers/Unbound"),
-      // A parameter shaped by the batch dimension cannot be allocated once for every batch.
-      error("bad/CustomBatchParam", "@BatchParam",
-          "[kiln:CustomParamBatch] CustomBatchParam.y(): parameter scale of layer @BatchParam "
-              + "would have shape [BATCH, 8]; a parameter's dimensions must not depend on BATCH")
-          .with("layers/BatchParam"),
-      // A shape pattern with a dimension name that is not an identifier.
-      error("bad/CustomBadToken", "@BadToken",
-          "[kiln:CustomPattern] CustomBadToken.y(): custom layer @BadToken has shape token "
-              + "'in-features'; a token is a dimension name or a positive number")
-          .with("layers/BadToken"),
-      // Two parameters whose MXNet names, in snake case, would be the same.
-      error("bad/CustomSameParamName", "@SameName",
-          "[kiln:CustomForward] CustomSameParamName.y(): custom layer @SameName cannot be used: "
-              + "parameters 'gateWeight' and 'gate_weight' of Forward.apply would both be named "
-              + "y_gate_weight; rename one of them")
-          .with("layers/SameName"),
-      // A layer dimension written as zero where the layer is used.
-      error("bad/CustomNonPositiveDim", "@Affine(out = 0)",
-          "[kiln:NonPositive] CustomNonPositiveDim.y() @Affine: out must be positive, got 0")
-          .with("layers/Affine"),
+          // An image fed straight into a layer whose input pattern is [batch, in].
+          error(
+                  "bad/CustomWrongRank",
+                  "@Affine(out = 10)",
+                  "[kiln:CustomInput] CustomWrongRank.scores(): layer @Affine takes an input of shape "
+                      + "[batch, in], got [BATCH, 1, 28, 28] from image (@Input(shape = {BATCH, 1, 28, "
+                      + "28})): the ranks differ")
+              .with("layers/Affine"),
+          // The layer's forward method was left package-private.
+          error(
+                  "bad/CustomNoForward",
+                  "@NoForward",
+                  "[kiln:CustomForward] CustomNoForward.y(): custom layer @NoForward cannot be used: its "
+                      + "forward class Body must have exactly one public static method returning Sym, "
+                      + "found 0")
+              .with("layers/NoForward"),
+          // The output pattern says "width", which is neither an element nor in the input pattern.
+          error(
+                  "bad/CustomUnbound",
+                  "@Unbound(out = 4)",
+                  "[kiln:CustomUnbound] CustomUnbound.y(): layer @Unbound uses dimension 'width' in its "
+                      + "output, but it is neither an int element of @Unbound nor bound by the input "
+                      + "pattern [batch, in]")
+              .with("layers/Unbound"),
+          // A parameter shaped by the batch dimension cannot be allocated once for every batch.
+          error(
+                  "bad/CustomBatchParam",
+                  "@BatchParam",
+                  "[kiln:CustomParamBatch] CustomBatchParam.y(): parameter scale of layer @BatchParam "
+                      + "would have shape [BATCH, 8]; a parameter's dimensions must not depend on BATCH")
+              .with("layers/BatchParam"),
+          // A shape pattern with a dimension name that is not an identifier.
+          error(
+                  "bad/CustomBadToken",
+                  "@BadToken",
+                  "[kiln:CustomPattern] CustomBadToken.y(): custom layer @BadToken has shape token "
+                      + "'in-features'; a token is a dimension name or a positive number")
+              .with("layers/BadToken"),
+          // Two parameters whose MXNet names, in snake case, would be the same.
+          error(
+                  "bad/CustomSameParamName",
+                  "@SameName",
+                  "[kiln:CustomForward] CustomSameParamName.y(): custom layer @SameName cannot be used: "
+                      + "parameters 'gateWeight' and 'gate_weight' of Forward.apply would both be named "
+                      + "y_gate_weight; rename one of them")
+              .with("layers/SameName"),
+          // A layer dimension written as zero where the layer is used.
+          error(
+                  "bad/CustomNonPositiveDim",
+                  "@Affine(out = 0)",
+                  "[kiln:NonPositive] CustomNonPositiveDim.y() @Affine: out must be positive, got 0")
+              .with("layers/Affine"),
 
-      // --- Custom recurrent cells ---
+          // --- Custom recurrent cells ---
 
-      // A cell fed one flat row instead of a sequence of steps.
-      error("bad/cells/CellOnRows", "@GruCell(hidden = 4)",
-          "[kiln:CustomInput] CellOnRows.states(): layer @GruCell takes an input of shape "
-              + "[batch, steps, in], got [BATCH, 8] from x (@Input(shape = {BATCH, 8})): the "
-              + "ranks differ; a cell reads a sequence, one step of [batch, in] at a time, with "
-              + "the steps after the first dimension")
-          .with("layers/GruCell"),
-      // Steps of 3 values into a cell whose step input must have its state's 4.
-      error("bad/cells/CellStepMismatch", "@ResidualCell(hidden = 4)",
-          "[kiln:CustomInput] CellStepMismatch.states(): layer @ResidualCell takes an input of "
-              + "shape [batch, steps, hidden], got [BATCH, 10, 3] from x (@Input(shape = {BATCH, "
-              + "10, 3})): dimension 2 ('hidden') must be 4")
-          .with("layers/ResidualCell"),
-      // A cell over sequences of any length: unrolling needs the steps when the graph is built.
-      error("bad/cells/CellAnySteps", "@GruCell(hidden = 4)",
-          "[kiln:CellSteps] CellAnySteps.states(): cell @GruCell is unrolled over the steps when "
-              + "the graph is built, so it needs a constant number of steps, got [BATCH, STEPS, "
-              + "3] from x (@Input(shape = {BATCH, STEPS, 3})), whose steps (dimension 1) are "
-              + "fixed only when an executor is bound; declare the steps as a constant, or use "
-              + "@Gru, @Lstm or @Rnn, which take Dim.STEPS")
-          .with("layers/GruCell"),
-      // A cell whose output pattern is not its state's.
-      error("bad/cells/CellOutputNotState", "@WideCell(hidden = 4, out = 2)",
-          "[kiln:CellOutput] CellOutputNotState.states(): cell @WideCell declares output "
-              + "[batch, out] and state [batch, hidden]; a cell's output at each step is its new "
-              + "state, so the two patterns must be the same: declare output = {\"batch\", "
-              + "\"hidden\"}")
-          .with("layers/WideCell"),
-      // A cell whose forward method forgot the previous state.
-      error("bad/cells/CellWithoutState", "@StatelessStep(hidden = 4)",
-          "[kiln:CustomForward] CellWithoutState.states(): custom layer @StatelessStep cannot be "
-              + "used: Step.apply must take the previous step's state (a Sym without @Param) as "
-              + "its second parameter, after the step's input, since @StatelessStep declares a "
-              + "state")
-          .with("layers/StatelessStep"),
-      // A constant where the previous state goes.
-      error("bad/cells/CellConstantBeforeState", "@ScaleFirstCell(hidden = 4)",
-          "[kiln:CustomForward] CellConstantBeforeState.states(): custom layer @ScaleFirstCell "
-              + "cannot be used: Step.apply must take the previous step's state (a Sym without "
-              + "@Param) as its second parameter, after the step's input, since @ScaleFirstCell "
-              + "declares a state")
-          .with("layers/ScaleFirstCell"),
-      // A state shaped by a name that nothing binds.
-      error("bad/cells/CellUnboundState", "@UnboundState(hidden = 4)",
-          "[kiln:CustomUnbound] CellUnboundState.states(): layer @UnboundState uses dimension "
-              + "'memory' in its state, but it is neither an int element of @UnboundState nor "
-              + "bound by the input pattern [batch, in]")
-          .with("layers/UnboundState"),
-      // A cell's forward method on a layer that does not declare a state.
-      error("bad/cells/CellUndeclaredState", "@UndeclaredState(hidden = 4)",
-          "[kiln:CustomForward] CellUndeclaredState.states(): custom layer @UndeclaredState "
-              + "cannot be used: parameter 'h' of Step.apply is neither a @Param Sym nor an "
-              + "element of @UndeclaredState; if it is the previous step's state of a recurrent "
-              + "cell, declare the state's shape: @Layer(state = {...})")
-          .with("layers/UndeclaredState"));
+          // A cell fed one flat row instead of a sequence of steps.
+          error(
+                  "bad/cells/CellOnRows",
+                  "@GruCell(hidden = 4)",
+                  "[kiln:CustomInput] CellOnRows.states(): layer @GruCell takes an input of shape "
+                      + "[batch, steps, in], got [BATCH, 8] from x (@Input(shape = {BATCH, 8})): the "
+                      + "ranks differ; a cell reads a sequence, one step of [batch, in] at a time, with "
+                      + "the steps after the first dimension")
+              .with("layers/GruCell"),
+          // Steps of 3 values into a cell whose step input must have its state's 4.
+          error(
+                  "bad/cells/CellStepMismatch",
+                  "@ResidualCell(hidden = 4)",
+                  "[kiln:CustomInput] CellStepMismatch.states(): layer @ResidualCell takes an input of "
+                      + "shape [batch, steps, hidden], got [BATCH, 10, 3] from x (@Input(shape = {BATCH, "
+                      + "10, 3})): dimension 2 ('hidden') must be 4")
+              .with("layers/ResidualCell"),
+          // A cell over sequences of any length: unrolling needs the steps when the graph is built.
+          error(
+                  "bad/cells/CellAnySteps",
+                  "@GruCell(hidden = 4)",
+                  "[kiln:CellSteps] CellAnySteps.states(): cell @GruCell is unrolled over the steps when "
+                      + "the graph is built, so it needs a constant number of steps, got [BATCH, STEPS, "
+                      + "3] from x (@Input(shape = {BATCH, STEPS, 3})), whose steps (dimension 1) are "
+                      + "fixed only when an executor is bound; declare the steps as a constant, or use "
+                      + "@Gru, @Lstm or @Rnn, which take Dim.STEPS")
+              .with("layers/GruCell"),
+          // A cell whose output pattern is not its state's.
+          error(
+                  "bad/cells/CellOutputNotState",
+                  "@WideCell(hidden = 4, out = 2)",
+                  "[kiln:CellOutput] CellOutputNotState.states(): cell @WideCell declares output "
+                      + "[batch, out] and state [batch, hidden]; a cell's output at each step is its new "
+                      + "state, so the two patterns must be the same: declare output = {\"batch\", "
+                      + "\"hidden\"}")
+              .with("layers/WideCell"),
+          // A cell whose forward method forgot the previous state.
+          error(
+                  "bad/cells/CellWithoutState",
+                  "@StatelessStep(hidden = 4)",
+                  "[kiln:CustomForward] CellWithoutState.states(): custom layer @StatelessStep cannot be "
+                      + "used: Step.apply must take the previous step's state (a Sym without @Param) as "
+                      + "its second parameter, after the step's input, since @StatelessStep declares a "
+                      + "state")
+              .with("layers/StatelessStep"),
+          // A constant where the previous state goes.
+          error(
+                  "bad/cells/CellConstantBeforeState",
+                  "@ScaleFirstCell(hidden = 4)",
+                  "[kiln:CustomForward] CellConstantBeforeState.states(): custom layer @ScaleFirstCell "
+                      + "cannot be used: Step.apply must take the previous step's state (a Sym without "
+                      + "@Param) as its second parameter, after the step's input, since @ScaleFirstCell "
+                      + "declares a state")
+              .with("layers/ScaleFirstCell"),
+          // A state shaped by a name that nothing binds.
+          error(
+                  "bad/cells/CellUnboundState",
+                  "@UnboundState(hidden = 4)",
+                  "[kiln:CustomUnbound] CellUnboundState.states(): layer @UnboundState uses dimension "
+                      + "'memory' in its state, but it is neither an int element of @UnboundState nor "
+                      + "bound by the input pattern [batch, in]")
+              .with("layers/UnboundState"),
+          // A cell's forward method on a layer that does not declare a state.
+          error(
+                  "bad/cells/CellUndeclaredState",
+                  "@UndeclaredState(hidden = 4)",
+                  "[kiln:CustomForward] CellUndeclaredState.states(): custom layer @UndeclaredState "
+                      + "cannot be used: parameter 'h' of Step.apply is neither a @Param Sym nor an "
+                      + "element of @UndeclaredState; if it is the previous step's state of a recurrent "
+                      + "cell, declare the state's shape: @Layer(state = {...})")
+              .with("layers/UndeclaredState"));
 }

@@ -23,14 +23,18 @@ class CatalogueTest {
   static final Path DIAGNOSTICS_LIST = Path.of("../docs/diagnostics.md");
 
   private static Set<String> catalogue() {
-    return Arrays.stream(Message.values()).map(Message::id)
+    return Arrays.stream(Message.values())
+        .map(Message::id)
         .collect(Collectors.toCollection(TreeSet::new));
   }
 
   @Test
   void everyMessageHasABadCase() {
-    Set<String> tested = BadCases.ALL.stream().map(BadCase::id).filter(id -> id != null)
-        .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> tested =
+        BadCases.ALL.stream()
+            .map(BadCase::id)
+            .filter(id -> id != null)
+            .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(catalogue(), tested);
   }
 
@@ -51,9 +55,11 @@ class CatalogueTest {
   void theDiagnosticsListHasASectionWithAnExamplePerId() throws IOException {
     String doc = Files.readString(DIAGNOSTICS_LIST);
     // ### Id, a blank line, **Kind.** and the rule, a blank line, the example in a code block.
-    Matcher m = Pattern.compile("(?m)^### ([A-Za-z]+)\n\n\\*\\*[A-Z][a-z]+\\.\\*\\* [^\n]+\n"
-        + "(?:[^\n]+\n)*?\n```\n\\[kiln:([A-Za-z]+)\\] ")
-        .matcher(doc);
+    Matcher m =
+        Pattern.compile(
+                "(?m)^### ([A-Za-z]+)\n\n\\*\\*[A-Z][a-z]+\\.\\*\\* [^\n]+\n"
+                    + "(?:[^\n]+\n)*?\n```\n\\[kiln:([A-Za-z]+)\\] ")
+            .matcher(doc);
     Set<String> documented = new TreeSet<>();
     while (m.find()) {
       assertEquals(m.group(1), m.group(2), "the example under ### " + m.group(1));

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Defer, don't guess: a model that refers to something another processor generates is read in
- * the round after it exists, not reported as broken in the round before.
+ * Defer, don't guess: a model that refers to something another processor generates is read in the
+ * round after it exists, not reported as broken in the round before.
  */
 class DeferralTest {
 
@@ -60,13 +60,18 @@ class DeferralTest {
   @EnumSource(TestCompiler.class)
   void aModelUsingAGeneratedConstantCompiles(TestCompiler compiler) {
     // The model's sizes come from a class that exists only after the first round.
-    Generator sizes = new Generator("sized.Sizes", "package sized;\n\n/** Sizes. */\n"
-        + "public final class Sizes {\n  public static final int PIXELS = 784;\n"
-        + "  public static final int HIDDEN = 32;\n\n  private Sizes() {}\n}\n");
-    Result r = compiler.compile(List.of(sizes), List.of(),
-        List.of(TestCompiler.resource("good/sized/SizedMlp")));
+    Generator sizes =
+        new Generator(
+            "sized.Sizes",
+            "package sized;\n\n/** Sizes. */\n"
+                + "public final class Sizes {\n  public static final int PIXELS = 784;\n"
+                + "  public static final int HIDDEN = 32;\n\n  private Sizes() {}\n}\n");
+    Result r =
+        compiler.compile(
+            List.of(sizes), List.of(), List.of(TestCompiler.resource("good/sized/SizedMlp")));
     assertTrue(r.clean(), r.diagnostics().toString());
-    assertEquals(List.of("sized.SizedMlpGraph", "sized.SizedMlpModel", "sized.SizedMlpExec"),
+    assertEquals(
+        List.of("sized.SizedMlpGraph", "sized.SizedMlpModel", "sized.SizedMlpExec"),
         List.copyOf(r.generated().keySet()));
     assertTrue(r.source("sized.SizedMlpGraph").contains("HIDDEN_WEIGHT_SHAPE = Shape.of(32, 784)"));
   }
@@ -75,19 +80,22 @@ class DeferralTest {
   @EnumSource(TestCompiler.class)
   void aModelUsingAGeneratedLayerAnnotationCompiles(TestCompiler compiler) {
     // javac hides @Scale from processors until another processor has generated it.
-    Generator layer = new Generator("layers.Scale", "package layers;\n\n"
-        + "import dev.kiln.annotations.Layer;\nimport dev.kiln.annotations.Param;\n"
-        + "import dev.kiln.annotations.Sym;\n\n/** Scales each feature. */\n"
-        + "@Layer(input = {\"batch\", \"in\"}, output = {\"batch\", \"in\"}, "
-        + "forward = Scale.Forward.class)\npublic @interface Scale {\n"
-        + "  /** The forward pass. */\n  final class Forward {\n    private Forward() {}\n\n"
-        + "    /** x times a learned factor per feature. */\n"
-        + "    public static Sym apply(Sym x, @Param(shape = {\"in\"}) Sym factor) {\n"
-        + "      return x.mul(factor);\n    }\n  }\n}\n");
-    Result r = compiler.compile(List.of(layer), List.of(),
-        List.of(TestCompiler.resource("good/generated/ScaledNet")));
+    Generator layer =
+        new Generator(
+            "layers.Scale",
+            "package layers;\n\n"
+                + "import dev.kiln.annotations.Layer;\nimport dev.kiln.annotations.Param;\n"
+                + "import dev.kiln.annotations.Sym;\n\n/** Scales each feature. */\n"
+                + "@Layer(input = {\"batch\", \"in\"}, output = {\"batch\", \"in\"}, "
+                + "forward = Scale.Forward.class)\npublic @interface Scale {\n"
+                + "  /** The forward pass. */\n  final class Forward {\n    private Forward() {}\n\n"
+                + "    /** x times a learned factor per feature. */\n"
+                + "    public static Sym apply(Sym x, @Param(shape = {\"in\"}) Sym factor) {\n"
+                + "      return x.mul(factor);\n    }\n  }\n}\n");
+    Result r =
+        compiler.compile(
+            List.of(layer), List.of(), List.of(TestCompiler.resource("good/generated/ScaledNet")));
     assertTrue(r.clean(), r.diagnostics().toString());
-    assertTrue(r.source("generated.ScaledNetGraph")
-        .contains("SCALED_FACTOR_SHAPE = Shape.of(8)"));
+    assertTrue(r.source("generated.ScaledNetGraph").contains("SCALED_FACTOR_SHAPE = Shape.of(8)"));
   }
 }

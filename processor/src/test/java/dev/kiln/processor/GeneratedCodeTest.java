@@ -19,20 +19,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class GeneratedCodeTest {
   /** Models that compile cleanly, with the sources they need. */
-  static final List<List<String>> GOOD = List.of(
-      List.of("good/demo/FashionMlp"),
-      List.of("good/lenet/LeNet"),
-      List.of("good/custom/AffineNet", "layers/Affine"),
-      List.of("good/custom/GatedNet", "layers/Gated"),
-      List.of("good/cells/GruNet", "layers/GruCell"),
-      List.of("good/heads/TwoHeads"),
-      List.of("good/layers/LayerZoo"),
-      List.of("good/noparams/Pools"),
-      List.of("good/multi/TwoInputSoftmax"),
-      List.of("good/names/AwkwardNames", "layers/Named"),
-      List.of("good/names/ClassifierNamedBuild"),
-      List.of("good/names/ShadowingMembers"),
-      List.of("good/stress/LongNamesAndWideLayers", "layers/WideAffine"));
+  static final List<List<String>> GOOD =
+      List.of(
+          List.of("good/demo/FashionMlp"),
+          List.of("good/lenet/LeNet"),
+          List.of("good/custom/AffineNet", "layers/Affine"),
+          List.of("good/custom/GatedNet", "layers/Gated"),
+          List.of("good/cells/GruNet", "layers/GruCell"),
+          List.of("good/heads/TwoHeads"),
+          List.of("good/layers/LayerZoo"),
+          List.of("good/noparams/Pools"),
+          List.of("good/multi/TwoInputSoftmax"),
+          List.of("good/names/AwkwardNames", "layers/Named"),
+          List.of("good/names/ClassifierNamedBuild"),
+          List.of("good/names/ShadowingMembers"),
+          List.of("good/stress/LongNamesAndWideLayers", "layers/WideAffine"));
 
   static Stream<Arguments> good() {
     return Stream.of(TestCompiler.values())
@@ -50,8 +51,8 @@ class GeneratedCodeTest {
       List<String> lines = file.getValue().lines().toList();
       for (int i = 0; i < lines.size(); i++) {
         if (lines.get(i).length() > 100) {
-          tooLong.add(file.getKey() + ":" + (i + 1) + " (" + lines.get(i).length() + "): "
-              + lines.get(i));
+          tooLong.add(
+              file.getKey() + ":" + (i + 1) + " (" + lines.get(i).length() + "): " + lines.get(i));
         }
       }
     }
@@ -102,8 +103,10 @@ class GeneratedCodeTest {
       assertTrue(graph.contains(e), e + " in\n" + graph);
     }
     String model = r.source("good.layers.LayerZooModel");
-    assertTrue(model.contains("public Parameter bn1MovingMean()")
-        && model.contains("return runtime.auxState(\"bn1_moving_mean\");"), model);
+    assertTrue(
+        model.contains("public Parameter bn1MovingMean()")
+            && model.contains("return runtime.auxState(\"bn1_moving_mean\");"),
+        model);
     assertTrue(model.contains("case \"bn1_moving_mean\" -> bn1MovingMean();"), model);
   }
 
@@ -120,8 +123,8 @@ class GeneratedCodeTest {
     assertTrue(graph.contains("public static Graph build(GraphBuilder builder) {"), graph);
     assertTrue(graph.contains("public Sym finalize(Sym getClass, Sym wait) {"), graph);
     String model = r.source("names.AwkwardNamesModel");
-    assertTrue(model.contains("public record Gradients(NDArray build, NDArray buildClassifier,"),
-        model);
+    assertTrue(
+        model.contains("public record Gradients(NDArray build, NDArray buildClassifier,"), model);
     assertTrue(model.contains("NDArray clone_,"), model);
     assertTrue(model.contains("NDArray hashCode_,"), model);
     assertTrue(model.contains("public Parameter hashCode_() {"), model);
@@ -132,8 +135,8 @@ class GeneratedCodeTest {
     assertTrue(r.source("names.AwkwardNamesExec").contains("public final ExecArray executor_;"));
     Result c = compiler.compile("good/names/ClassifierNamedBuild");
     assertTrue(c.clean(), c.diagnostics().toString());
-    assertTrue(c.source("names.ClassifierNamedBuildGraph")
-        .contains("public Sym buildClassifier() {"));
+    assertTrue(
+        c.source("names.ClassifierNamedBuildGraph").contains("public Sym buildClassifier() {"));
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -145,10 +148,10 @@ class GeneratedCodeTest {
     assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("names.ShadowingMembersGraph");
     String oneLine = graph.replaceAll("\\s+", " ");
-    assertTrue(oneLine.contains("PIXELS_SHAPE = dev.kiln.runtime.graph.Shape.of(Dim.BATCH, 784);"),
-        graph);
-    assertTrue(oneLine.contains("HIDDEN_SHAPE = dev.kiln.runtime.graph.Shape.of(Dim.BATCH, 32);"),
-        graph);
+    assertTrue(
+        oneLine.contains("PIXELS_SHAPE = dev.kiln.runtime.graph.Shape.of(Dim.BATCH, 784);"), graph);
+    assertTrue(
+        oneLine.contains("HIDDEN_SHAPE = dev.kiln.runtime.graph.Shape.of(Dim.BATCH, 32);"), graph);
     assertTrue(!graph.contains("import static"), graph);
   }
 
@@ -162,11 +165,15 @@ class GeneratedCodeTest {
     String model = r.source("multi.TwoInputSoftmaxModel");
     assertTrue(model.contains("public boolean isClassifier() {\n    return false;"), model);
     String joined = model.replaceAll("\"\\s*\\+\\s*\"", "");
-    assertTrue(joined.contains("\"TwoInputSoftmaxModel is not a classifier: it has 2 inputs "
-        + "(pixels, meta), and classifier training feeds one batch of features to one input\""),
+    assertTrue(
+        joined.contains(
+            "\"TwoInputSoftmaxModel is not a classifier: it has 2 inputs "
+                + "(pixels, meta), and classifier training feeds one batch of features to one input\""),
         model);
-    assertTrue(!model.contains("runtime.classifier(") && !r.source("multi.TwoInputSoftmaxGraph")
-        .contains("classifierHead"), model);
+    assertTrue(
+        !model.contains("runtime.classifier(")
+            && !r.source("multi.TwoInputSoftmaxGraph").contains("classifierHead"),
+        model);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -177,8 +184,10 @@ class GeneratedCodeTest {
     String graph = r.source("custom.AffineNetGraph");
     assertTrue(graph.contains("SCORES_WEIGHT_SHAPE = Shape.of(784, 10)"), graph);
     assertTrue(graph.contains("SCORES_BIAS_SHAPE = Shape.of(10)"), graph);
-    assertTrue(graph.contains("(input, params) -> Affine.Forward.apply(input, params.get(0), "
-        + "params.get(1))"), graph);
+    assertTrue(
+        graph.contains(
+            "(input, params) -> Affine.Forward.apply(input, params.get(0), " + "params.get(1))"),
+        graph);
     String model = r.source("custom.AffineNetModel");
     assertTrue(model.contains("public Parameter scoresWeight()"), model);
     assertTrue(model.contains("public Classifier classifier()"), model);
@@ -189,22 +198,28 @@ class GeneratedCodeTest {
   void aCellIsUnrolledOverTheStepsAndItsOutputIsEveryStepsState(TestCompiler compiler) {
     Result r = compiler.compile("good/cells/GruNet", "layers/GruCell");
     assertTrue(r.clean(), r.diagnostics().toString());
-    assertEquals("[kiln:CustomBodyAtBuild] GruNet.states(): the step of @GruCell "
-        + "(GruCell.Step.apply) is traced when the graph is built, in create() and load(), not "
-        + "checked by the compiler: once per step; each step reads [BATCH, 3] of [BATCH, 5, 3] "
-        + "from x and the previous state [BATCH, 4], with parameters states_wxr [3, 4], "
-        + "states_wxz [3, 4], states_wxn [3, 4], states_whr [4, 4], states_whz [4, 4], states_whn "
-        + "[4, 4], states_br [4], states_bz [4], states_bxn [4] and states_bhn [4], and must "
-        + "return the new state [BATCH, 4]", r.notes().get(0).message());
+    assertEquals(
+        "[kiln:CustomBodyAtBuild] GruNet.states(): the step of @GruCell "
+            + "(GruCell.Step.apply) is traced when the graph is built, in create() and load(), not "
+            + "checked by the compiler: once per step; each step reads [BATCH, 3] of [BATCH, 5, 3] "
+            + "from x and the previous state [BATCH, 4], with parameters states_wxr [3, 4], "
+            + "states_wxz [3, 4], states_wxn [3, 4], states_whr [4, 4], states_whz [4, 4], states_whn "
+            + "[4, 4], states_br [4], states_bz [4], states_bxn [4] and states_bhn [4], and must "
+            + "return the new state [BATCH, 4]",
+        r.notes().get(0).message());
     String graph = r.source("cells.GruNetGraph");
     // [BATCH, 5, 3] read one step of [BATCH, 3] at a time: the state [BATCH, 4] at each step.
     assertTrue(graph.contains("STATES_SHAPE = Shape.of(BATCH, 5, 4);"), graph);
     assertTrue(graph.contains("STATES_WXR_SHAPE = Shape.of(3, 4);"), graph);
     assertTrue(graph.contains("STATES_WHN_SHAPE = Shape.of(4, 4);"), graph);
-    assertTrue(graph.contains("return this.builder.cell(STATES_SOURCE, \"GruCell\", X_SHAPE, "
-        + "STATES_SHAPE, x,"), graph);
-    assertTrue(graph.contains("(input, state, params) -> GruCell.Step.apply(input, state, "
-        + "params.get(0),"), graph);
+    assertTrue(
+        graph.contains(
+            "return this.builder.cell(STATES_SOURCE, \"GruCell\", X_SHAPE, " + "STATES_SHAPE, x,"),
+        graph);
+    assertTrue(
+        graph.contains(
+            "(input, state, params) -> GruCell.Step.apply(input, state, " + "params.get(0),"),
+        graph);
     String model = r.source("cells.GruNetModel");
     assertTrue(model.contains("public Parameter statesWhn()"), model);
     assertTrue(model.contains("custom cell GruCell, unrolled"), model);
@@ -218,15 +233,21 @@ class GeneratedCodeTest {
     assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("custom.GatedNetGraph");
     assertTrue(graph.contains("GATED_GATE_WEIGHT_SHAPE = Shape.of(3);"), graph);
-    assertTrue(graph.contains("Sym gateWeight =\n        this.builder.customParam(GATED_SOURCE, "
-        + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE, true);"), graph);
+    assertTrue(
+        graph.contains(
+            "Sym gateWeight =\n        this.builder.customParam(GATED_SOURCE, "
+                + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE, true);"),
+        graph);
     String model = r.source("custom.GatedNetModel");
-    assertTrue(model.contains("public Parameter gatedGateWeight() {\n"
-        + "      return runtime.param(\"gated_gate_weight\");"), model);
+    assertTrue(
+        model.contains(
+            "public Parameter gatedGateWeight() {\n"
+                + "      return runtime.param(\"gated_gate_weight\");"),
+        model);
     assertTrue(model.contains("case \"gated_gate_weight\" -> gatedGateWeight();"), model);
     String exec = r.source("custom.GatedNetExec");
-    assertTrue(exec.contains("this.gatedGateWeight = runtime.weightArray(\"gated_gate_weight\");"),
-        exec);
+    assertTrue(
+        exec.contains("this.gatedGateWeight = runtime.weightArray(\"gated_gate_weight\");"), exec);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -237,18 +258,31 @@ class GeneratedCodeTest {
     Result r = compiler.compile("good/custom/VectorWeightNet", "layers/VectorWeight");
     assertTrue(r.clean(), r.diagnostics().toString());
     String model = r.source("custom.VectorWeightNetModel");
-    assertTrue(model.matches("(?s).*scores  @VectorWeight\\(out = 10\\) +\\[BATCH, 10\\]\\*.*"),
+    assertTrue(
+        model.matches("(?s).*scores  @VectorWeight\\(out = 10\\) +\\[BATCH, 10\\]\\*.*"), model);
+    assertTrue(
+        model.contains(
+            "* declared by the custom layer; its forward body is traced and "
+                + "checked when the graph is built"),
         model);
-    assertTrue(model.contains("* declared by the custom layer; its forward body is traced and "
-        + "checked when the graph is built"), model);
-    assertTrue(model.contains("@throws dev.kiln.runtime.graph.ModelException if the forward "
-        + "body of"), model);
-    assertTrue(model.replaceAll("\\s+\\*\\s+", " ").contains("custom layer {@code "
-        + "@VectorWeight(out = 10)} (node {@code scores}) does not fit the shapes it declares,"),
+    assertTrue(
+        model.contains("@throws dev.kiln.runtime.graph.ModelException if the forward " + "body of"),
+        model);
+    assertTrue(
+        model
+            .replaceAll("\\s+\\*\\s+", " ")
+            .contains(
+                "custom layer {@code "
+                    + "@VectorWeight(out = 10)} (node {@code scores}) does not fit the shapes it declares,"),
         model);
     String graph = r.source("custom.VectorWeightNetGraph");
-    assertTrue(graph.replaceAll("\\s+\\*\\s+", " ").contains("Output shape of node {@code "
-        + "scores} as its custom layer {@code "
-        + "@VectorWeight(out = 10)} declares it: {@code [BATCH, 10]}."), graph);
+    assertTrue(
+        graph
+            .replaceAll("\\s+\\*\\s+", " ")
+            .contains(
+                "Output shape of node {@code "
+                    + "scores} as its custom layer {@code "
+                    + "@VectorWeight(out = 10)} declares it: {@code [BATCH, 10]}."),
+        graph);
   }
 }

@@ -14,12 +14,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Compiles five models that between them use every kind of generated code (a dense MLP; a
- * LeNet with convolutions, pooling and batch norm's auxiliary states; a custom layer; several
- * inputs and outputs with a frozen node and no classifier; a custom recurrent cell) and compares
- * the generated files with the goldens under {@code src/test/resources/golden}, byte for byte,
- * under javac and ecj.
- * Set {@code KILN_UPDATE_GOLDEN} to any non-empty value to rewrite the goldens from javac's
+ * Compiles five models that between them use every kind of generated code (a dense MLP; a LeNet
+ * with convolutions, pooling and batch norm's auxiliary states; a custom layer; several inputs and
+ * outputs with a frozen node and no classifier; a custom recurrent cell) and compares the generated
+ * files with the goldens under {@code src/test/resources/golden}, byte for byte, under javac and
+ * ecj. Set {@code KILN_UPDATE_GOLDEN} to any non-empty value to rewrite the goldens from javac's
  * output instead; never edit them by hand.
  */
 class GoldenTest {
@@ -42,12 +41,13 @@ class GoldenTest {
     }
   }
 
-  static final List<Golden> GOLDENS = List.of(
-      new Golden(List.of("good/demo/FashionMlp"), "demo.FashionMlp"),
-      new Golden(List.of("good/lenet/LeNet"), "lenet.LeNet"),
-      new Golden(List.of("good/custom/AffineNet", "layers/Affine"), "custom.AffineNet"),
-      new Golden(List.of("good/heads/TwoHeads"), "heads.TwoHeads"),
-      new Golden(List.of("good/cells/GruNet", "layers/GruCell"), "cells.GruNet"));
+  static final List<Golden> GOLDENS =
+      List.of(
+          new Golden(List.of("good/demo/FashionMlp"), "demo.FashionMlp"),
+          new Golden(List.of("good/lenet/LeNet"), "lenet.LeNet"),
+          new Golden(List.of("good/custom/AffineNet", "layers/Affine"), "custom.AffineNet"),
+          new Golden(List.of("good/heads/TwoHeads"), "heads.TwoHeads"),
+          new Golden(List.of("good/cells/GruNet", "layers/GruCell"), "cells.GruNet"));
 
   static Stream<Arguments> goldens() {
     return Stream.of(TestCompiler.values())
@@ -61,8 +61,8 @@ class GoldenTest {
 
   @ParameterizedTest(name = "[{0}] {1}")
   @MethodSource("goldens")
-  void generatedFilesMatchTheGoldensAndCompileWithoutWarnings(TestCompiler compiler,
-      Golden golden) throws IOException {
+  void generatedFilesMatchTheGoldensAndCompileWithoutWarnings(TestCompiler compiler, Golden golden)
+      throws IOException {
     Result r = compiler.compile(golden.sources().toArray(String[]::new));
     assertTrue(r.clean(), r.diagnostics().toString());
     assertEquals(golden.generated(), List.copyOf(r.generated().keySet()));

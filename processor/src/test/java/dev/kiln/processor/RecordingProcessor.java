@@ -25,8 +25,8 @@ import javax.tools.JavaFileObject;
 
 /**
  * Runs a {@link KilnProcessor} and records every source file it creates. compile-testing shows
- * generated files only when compilation succeeds; this shows them when it fails too, so a test
- * can check that a model with an error generated nothing.
+ * generated files only when compilation succeeds; this shows them when it fails too, so a test can
+ * check that a model with an error generated nothing.
  */
 final class RecordingProcessor implements Processor {
   private final Processor kiln = new KilnProcessor();
@@ -63,8 +63,8 @@ final class RecordingProcessor implements Processor {
   }
 
   @Override
-  public Iterable<? extends Completion> getCompletions(Element element,
-      AnnotationMirror annotation, ExecutableElement member, String userText) {
+  public Iterable<? extends Completion> getCompletions(
+      Element element, AnnotationMirror annotation, ExecutableElement member, String userText) {
     return kiln.getCompletions(element, annotation, member, userText);
   }
 
@@ -141,14 +141,19 @@ final class RecordingProcessor implements Processor {
     }
 
     @Override
-    public FileObject createResource(JavaFileManager.Location location, CharSequence moduleAndPkg,
-        CharSequence relativeName, Element... originatingElements) throws IOException {
+    public FileObject createResource(
+        JavaFileManager.Location location,
+        CharSequence moduleAndPkg,
+        CharSequence relativeName,
+        Element... originatingElements)
+        throws IOException {
       return filer.createResource(location, moduleAndPkg, relativeName, originatingElements);
     }
 
     @Override
-    public FileObject getResource(JavaFileManager.Location location, CharSequence moduleAndPkg,
-        CharSequence relativeName) throws IOException {
+    public FileObject getResource(
+        JavaFileManager.Location location, CharSequence moduleAndPkg, CharSequence relativeName)
+        throws IOException {
       return filer.getResource(location, moduleAndPkg, relativeName);
     }
   }

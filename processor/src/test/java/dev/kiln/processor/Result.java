@@ -9,15 +9,18 @@ import java.util.Map;
 import javax.tools.Diagnostic;
 
 /**
- * What one compilation gave: whether it succeeded, every diagnostic, and the sources Kiln
- * generated (by qualified name, with their text).
+ * What one compilation gave: whether it succeeded, every diagnostic, and the sources Kiln generated
+ * (by qualified name, with their text).
  *
  * @param compiler the compiler that ran
  * @param succeeded whether it compiled without errors
  * @param diagnostics every diagnostic, in the order given
  * @param generated the sources Kiln created, in order, with their text
  */
-record Result(TestCompiler compiler, boolean succeeded, List<Diag> diagnostics,
+record Result(
+    TestCompiler compiler,
+    boolean succeeded,
+    List<Diag> diagnostics,
     Map<String, String> generated) {
 
   /**
@@ -61,12 +64,16 @@ record Result(TestCompiler compiler, boolean succeeded, List<Diag> diagnostics,
   }
 
   /**
-   * Whether it succeeded with no diagnostic but the notes that say where a custom layer's body
-   * is checked ({@code CustomBodyAtBuild}), which every model with a custom layer gets.
+   * Whether it succeeded with no diagnostic but the notes that say where a custom layer's body is
+   * checked ({@code CustomBodyAtBuild}), which every model with a custom layer gets.
    */
   boolean clean() {
-    return succeeded && diagnostics.stream().allMatch(d -> d.kind() == Diagnostic.Kind.NOTE
-        && d.message().startsWith("[kiln:CustomBodyAtBuild] "));
+    return succeeded
+        && diagnostics.stream()
+            .allMatch(
+                d ->
+                    d.kind() == Diagnostic.Kind.NOTE
+                        && d.message().startsWith("[kiln:CustomBodyAtBuild] "));
   }
 
   List<Diag> warnings() {
@@ -77,8 +84,8 @@ record Result(TestCompiler compiler, boolean succeeded, List<Diag> diagnostics,
   String source(String qualifiedName) {
     String text = generated.get(qualifiedName);
     if (text == null) {
-      throw new AssertionError(qualifiedName + " was not generated under " + compiler + "; "
-          + diagnostics);
+      throw new AssertionError(
+          qualifiedName + " was not generated under " + compiler + "; " + diagnostics);
     }
     return text;
   }

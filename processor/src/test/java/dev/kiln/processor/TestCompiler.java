@@ -70,8 +70,8 @@ enum TestCompiler {
 
   /** Compiles {@code sources} (resource names) with Kiln and nothing else on the class path. */
   Result compile(String... sources) {
-    return compile(List.of(), List.of(), List.of(sources).stream()
-        .map(TestCompiler::resource).toList());
+    return compile(
+        List.of(), List.of(), List.of(sources).stream().map(TestCompiler::resource).toList());
   }
 
   /**
@@ -101,13 +101,13 @@ enum TestCompiler {
     }
   }
 
-  private Result compileIn(Path dir, List<Processor> processors, List<Path> classPath,
-      List<Path> sources) {
+  private Result compileIn(
+      Path dir, List<Processor> processors, List<Path> classPath, List<Path> sources) {
     JavaCompiler compiler = tool();
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     RecordingProcessor kiln = new RecordingProcessor();
-    try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics,
-        Locale.ROOT, StandardCharsets.UTF_8)) {
+    try (StandardJavaFileManager files =
+        compiler.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
       Path gen = Files.createDirectories(dir.resolve("gen"));
       Path classes = Files.createDirectories(dir.resolve("classes"));
       Path empty = Files.createDirectories(dir.resolve("sourcepath"));
@@ -119,8 +119,14 @@ enum TestCompiler {
       files.setLocationFromPaths(StandardLocation.CLASS_OUTPUT, List.of(classes));
       files.setLocationFromPaths(StandardLocation.SOURCE_PATH, List.of(empty));
       files.setLocationFromPaths(StandardLocation.CLASS_PATH, path);
-      JavaCompiler.CompilationTask task = compiler.getTask(new StringWriter(), files,
-          diagnostics, options(), null, files.getJavaFileObjectsFromPaths(sources));
+      JavaCompiler.CompilationTask task =
+          compiler.getTask(
+              new StringWriter(),
+              files,
+              diagnostics,
+              options(),
+              null,
+              files.getJavaFileObjectsFromPaths(sources));
       List<Processor> all = new ArrayList<>(processors);
       all.add(kiln);
       task.setProcessors(all);
@@ -132,9 +138,14 @@ enum TestCompiler {
       }
       List<Result.Diag> diags = new ArrayList<>();
       for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
-        diags.add(new Result.Diag(d.getKind(), d.getSource() == null ? null
-            : Path.of(d.getSource().toUri()).toAbsolutePath().normalize(), d.getLineNumber(),
-            d.getMessage(Locale.ROOT)));
+        diags.add(
+            new Result.Diag(
+                d.getKind(),
+                d.getSource() == null
+                    ? null
+                    : Path.of(d.getSource().toUri()).toAbsolutePath().normalize(),
+                d.getLineNumber(),
+                d.getMessage(Locale.ROOT)));
       }
       return new Result(this, ok, diags, generated);
     } catch (IOException e) {

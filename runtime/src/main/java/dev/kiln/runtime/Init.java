@@ -5,14 +5,14 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * How a model's weights are initialised. Biases always start at zero. Initialisation runs in
- * Java from a seeded generator, so the same seed gives the same parameters on every machine.
+ * How a model's weights are initialised. Biases always start at zero. Initialisation runs in Java
+ * from a seeded generator, so the same seed gives the same parameters on every machine.
  *
- * <p>The built-in initialisers follow MXNet's ({@code python/mxnet/initializer.py}). Fans are
- * those of MXNet's layout: for a weight of shape {@code [out, in, k...]}, {@code fanIn = in·k...}
- * and {@code fanOut = out·k...}; a one-dimensional weight {@code [n]} has both fans {@code n}.
- * Normal samples come from the Box–Muller transform over the generator's doubles computed with
- * {@link StrictMath}, so they too are identical on every JVM.
+ * <p>The built-in initialisers follow MXNet's ({@code python/mxnet/initializer.py}). Fans are those
+ * of MXNet's layout: for a weight of shape {@code [out, in, k...]}, {@code fanIn = in·k...} and
+ * {@code fanOut = out·k...}; a one-dimensional weight {@code [n]} has both fans {@code n}. Normal
+ * samples come from the Box–Muller transform over the generator's doubles computed with {@link
+ * StrictMath}, so they too are identical on every JVM.
  *
  * <pre>{@code
  * Init.xavier()                                 // MXNet's default Xavier(): uniform, avg, 3
@@ -53,9 +53,9 @@ public interface Init {
   }
 
   /**
-   * Xavier normal as MXNet's {@code Xavier(rnd_type="gaussian")}: standard deviation {@code
-   * sqrt(3 / ((fanIn + fanOut) / 2))}. (Glorot's own normal initialiser, standard deviation
-   * {@code sqrt(2 / (fanIn + fanOut))}, is {@code xavier(NORMAL, AVG, 1)}.)
+   * Xavier normal as MXNet's {@code Xavier(rnd_type="gaussian")}: standard deviation {@code sqrt(3
+   * / ((fanIn + fanOut) / 2))}. (Glorot's own normal initialiser, standard deviation {@code sqrt(2
+   * / (fanIn + fanOut))}, is {@code xavier(NORMAL, AVG, 1)}.)
    */
   static Init xavierNormal() {
     return xavier(Distribution.NORMAL, Factor.AVG, 3f);
@@ -68,12 +68,12 @@ public interface Init {
    */
   static Init xavier(Distribution distribution, Factor factor, float magnitude) {
     if (distribution == null || factor == null) {
-      throw new IllegalArgumentException("Xavier needs a distribution and a factor, got "
-          + distribution + " and " + factor);
+      throw new IllegalArgumentException(
+          "Xavier needs a distribution and a factor, got " + distribution + " and " + factor);
     }
     if (!(magnitude > 0) || !Float.isFinite(magnitude)) {
-      throw new IllegalArgumentException("Xavier magnitude must be positive and finite, got "
-          + magnitude);
+      throw new IllegalArgumentException(
+          "Xavier magnitude must be positive and finite, got " + magnitude);
     }
     return (spec, values, rng) -> {
       int[] d = spec.shape().dims();
@@ -83,11 +83,12 @@ public interface Init {
       }
       double fanOut = d[0] * receptive;
       double fanIn = d.length > 1 ? d[1] * receptive : d[0];
-      double f = switch (factor) {
-        case AVG -> (fanIn + fanOut) / 2.0;
-        case IN -> fanIn;
-        case OUT -> fanOut;
-      };
+      double f =
+          switch (factor) {
+            case AVG -> (fanIn + fanOut) / 2.0;
+            case IN -> fanIn;
+            case OUT -> fanOut;
+          };
       double scale = Math.sqrt(magnitude / f);
       if (distribution == Distribution.UNIFORM) {
         uniformFill(values, scale, rng);
@@ -119,8 +120,7 @@ public interface Init {
   /** Normal with mean 0 and standard deviation {@code sigma} (MXNet's {@code Normal}). */
   static Init normal(float sigma) {
     if (!(sigma > 0) || !Float.isFinite(sigma)) {
-      throw new IllegalArgumentException("normal sigma must be positive and finite, got "
-          + sigma);
+      throw new IllegalArgumentException("normal sigma must be positive and finite, got " + sigma);
     }
     return (spec, values, rng) -> normalFill(values, sigma, rng);
   }
@@ -128,8 +128,7 @@ public interface Init {
   /** Uniform on {@code [-scale, scale)} (MXNet's {@code Uniform}). */
   static Init uniform(float scale) {
     if (!(scale > 0) || !Float.isFinite(scale)) {
-      throw new IllegalArgumentException("uniform scale must be positive and finite, got "
-          + scale);
+      throw new IllegalArgumentException("uniform scale must be positive and finite, got " + scale);
     }
     return (spec, values, rng) -> uniformFill(values, scale, rng);
   }

@@ -34,9 +34,9 @@ public interface KilnModel extends AutoCloseable {
   NDList forward(NDList inputs);
 
   /**
-   * Back-propagates one head gradient per output through the latest forward pass, which must
-   * have run in training mode; returns one gradient per input. Parameter gradients add up until
-   * the next update.
+   * Back-propagates one head gradient per output through the latest forward pass, which must have
+   * run in training mode; returns one gradient per input. Parameter gradients add up until the next
+   * update.
    */
   NDList backward(NDList headGradients);
 
@@ -62,8 +62,8 @@ public interface KilnModel extends AutoCloseable {
   boolean isClassifier();
 
   /**
-   * The classifier view of this model (softmax trained as MXNet's {@code SoftmaxOutput} on
-   * this model's own parameters).
+   * The classifier view of this model (softmax trained as MXNet's {@code SoftmaxOutput} on this
+   * model's own parameters).
    *
    * @throws UnsupportedOperationException unless {@link #isClassifier()}
    */
@@ -73,8 +73,8 @@ public interface KilnModel extends AutoCloseable {
   String symbolJson();
 
   /**
-   * Starts new sequences: every stateful recurrent layer goes back to a zero state (a model
-   * without one has nothing to reset).
+   * Starts new sequences: every stateful recurrent layer goes back to a zero state (a model without
+   * one has nothing to reset).
    */
   default void resetState() {
     runtime().resetState();

@@ -6,8 +6,8 @@ import dev.kiln.runtime.exec.CallGuard;
 import dev.kiln.runtime.exec.ExecArray;
 import dev.kiln.runtime.exec.ExecutorCache;
 import dev.kiln.runtime.exec.Parameter;
-import dev.kiln.runtime.exec.RecurrentParameter;
 import dev.kiln.runtime.exec.ParameterStore;
+import dev.kiln.runtime.exec.RecurrentParameter;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.ParamSpec;
@@ -30,9 +30,9 @@ import java.util.function.Supplier;
 
 /**
  * The runtime half of a generated {@code XModel}: the facade over Kiln's layers that generated
- * models delegate to. It holds the model's {@link ExecutorCache} (graph, parameters, executors
- * per input shape), initialises the weights, applies updates with an {@link Optimizer}, makes
- * the {@link Classifier} view on demand, and reads and writes checkpoints.
+ * models delegate to. It holds the model's {@link ExecutorCache} (graph, parameters, executors per
+ * input shape), initialises the weights, applies updates with an {@link Optimizer}, makes the
+ * {@link Classifier} view on demand, and reads and writes checkpoints.
  *
  * <p>It owns everything it holds and frees it all in {@link #close()}. Not thread-safe.
  */
@@ -42,8 +42,8 @@ public final class ModelRuntime implements AutoCloseable {
   private Classifier classifier;
 
   /**
-   * Takes ownership of {@code graph}, allocates its parameters and initialises the weights
-   * with {@code init} from {@code seed} (biases start at zero, normalisation scales at one).
+   * Takes ownership of {@code graph}, allocates its parameters and initialises the weights with
+   * {@code init} from {@code seed} (biases start at zero, normalisation scales at one).
    */
   public ModelRuntime(String modelName, Graph graph, Init init, long seed) {
     this(modelName, graph, init, seed, 0);
@@ -74,8 +74,7 @@ public final class ModelRuntime implements AutoCloseable {
       } else if (slot.spec().kind() == ParamSpec.Kind.GAMMA) {
         Arrays.fill(values, 1f);
       } else if (slot.spec().kind() == ParamSpec.Kind.RECURRENT) {
-        initializeRecurrent(slot.spec(), cache.graph().rnnLayout(slot.name()), init, rng,
-            values);
+        initializeRecurrent(slot.spec(), cache.graph().rnnLayout(slot.name()), init, rng, values);
       }
       slot.weight().copyFrom(values);
     }
@@ -83,15 +82,15 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * Fills a fused recurrent vector gate by gate: each gate's matrix ({@code [units, in]} or
-   * {@code [units, units]}) from {@code init} with its own fans, as if it were a layer of its
-   * own; biases at zero, except an LSTM's forget-gate input-to-hidden bias at 1, so that the
-   * cell starts out remembering (Gers, Schmidhuber and Cummins 2000; Jozefowicz, Zaremba and
-   * Sutskever, "An Empirical Exploration of Recurrent Network Architectures", ICML 2015), as
-   * MXNet's legacy {@code FusedRNNCell}, Keras and Flux do.
+   * Fills a fused recurrent vector gate by gate: each gate's matrix ({@code [units, in]} or {@code
+   * [units, units]}) from {@code init} with its own fans, as if it were a layer of its own; biases
+   * at zero, except an LSTM's forget-gate input-to-hidden bias at 1, so that the cell starts out
+   * remembering (Gers, Schmidhuber and Cummins 2000; Jozefowicz, Zaremba and Sutskever, "An
+   * Empirical Exploration of Recurrent Network Architectures", ICML 2015), as MXNet's legacy {@code
+   * FusedRNNCell}, Keras and Flux do.
    */
-  private static void initializeRecurrent(ParamSpec spec, RnnLayout layout, Init init,
-      SplittableRandom rng, float[] values) {
+  private static void initializeRecurrent(
+      ParamSpec spec, RnnLayout layout, Init init, SplittableRandom rng, float[] values) {
     for (RnnLayout.Block b : layout.blocks()) {
       if (b.bias()) {
         if (b.gate() == RnnLayout.Gate.FORGET && b.part() == RnnLayout.Part.INPUT_TO_HIDDEN) {
@@ -100,16 +99,30 @@ public final class ModelRuntime implements AutoCloseable {
         continue;
       }
       float[] block = new float[(int) b.size()];
-      init.fill(new ParamSpec(spec.name() + "[l" + b.layer() + " d" + b.direction() + " "
-          + b.part() + " " + b.gate() + "]", b.shape(), spec.node(), ParamSpec.Kind.WEIGHT),
-          block, rng);
+      init.fill(
+          new ParamSpec(
+              spec.name()
+                  + "[l"
+                  + b.layer()
+                  + " d"
+                  + b.direction()
+                  + " "
+                  + b.part()
+                  + " "
+                  + b.gate()
+                  + "]",
+              b.shape(),
+              spec.node(),
+              ParamSpec.Kind.WEIGHT),
+          block,
+          rng);
       System.arraycopy(block, 0, values, (int) b.offset(), block.length);
     }
   }
 
   /**
-   * Starts new sequences: every stateful recurrent layer's carried state goes back to zeros,
-   * and the next call may have any batch size.
+   * Starts new sequences: every stateful recurrent layer's carried state goes back to zeros, and
+   * the next call may have any batch size.
    */
   public void resetState() {
     try (CallGuard.Scope call = guard().enter("resetState")) {
@@ -119,8 +132,8 @@ public final class ModelRuntime implements AutoCloseable {
 
   /**
    * The state every stateful recurrent layer carries into the next call, by state name ({@code
-   * <node>_state}, an LSTM's {@code <node>_state_cell}), each {@code [layers·dirs, batch,
-   * units]} row-major; empty when no call ran since the last reset (the state is then zeros).
+   * <node>_state}, an LSTM's {@code <node>_state_cell}), each {@code [layers·dirs, batch, units]}
+   * row-major; empty when no call ran since the last reset (the state is then zeros).
    */
   public Map<String, float[]> readState() {
     try (CallGuard.Scope call = guard().enter("state")) {
@@ -136,8 +149,8 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * Replaces the carried state of every stateful layer (the map {@link #readState()} returns)
-   * for a batch of {@code batch}; the next call must have that batch size.
+   * Replaces the carried state of every stateful layer (the map {@link #readState()} returns) for a
+   * batch of {@code batch}; the next call must have that batch size.
    */
   public void writeState(int batch, Map<String, float[]> state) {
     try (CallGuard.Scope call = guard().enter("setState")) {
@@ -181,8 +194,8 @@ public final class ModelRuntime implements AutoCloseable {
 
   /**
    * Back-propagates head gradients (one per output, each of its output's shape) through the last
-   * forward pass, which must have run in training mode. Parameter gradients add up until the
-   * next {@link #update}; the returned input gradients are those of this call alone.
+   * forward pass, which must have run in training mode. Parameter gradients add up until the next
+   * {@link #update}; the returned input gradients are those of this call alone.
    */
   public NDArray[] backward(NDArray... headGrads) {
     return cache.backward(headGrads);
@@ -197,10 +210,10 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * One step of {@code optimizer} on every trainable parameter (those of {@code @Frozen} nodes
-   * are left alone) with the gradients accumulated by {@link #backward} since the last update,
-   * then the gradients are zeroed: each gradient is applied once. Unless {@link
-   * #checkGradients(boolean) turned off}, the gradients are first checked to be finite.
+   * One step of {@code optimizer} on every trainable parameter (those of {@code @Frozen} nodes are
+   * left alone) with the gradients accumulated by {@link #backward} since the last update, then the
+   * gradients are zeroed: each gradient is applied once. Unless {@link #checkGradients(boolean)
+   * turned off}, the gradients are first checked to be finite.
    *
    * @throws IllegalStateException if no {@code backward} ran since the last update (or the
    *     classifier's training step already applied the gradients): there is nothing to apply
@@ -211,11 +224,13 @@ public final class ModelRuntime implements AutoCloseable {
     try (CallGuard.Scope call = guard().enter("update")) {
       ParameterStore params = cache.store();
       if (params.gradients() != ParameterStore.Gradients.ACCUMULATED) {
-        throw new IllegalStateException(modelName() + ".update: no gradient to apply: "
-            + (params.gradients() == ParameterStore.Gradients.CONSUMED
-                ? "the classifier's training step already applied the latest gradients"
-                : "no backward pass since the last update")
-            + "; each gradient is applied once (call backward after a training-mode forward)");
+        throw new IllegalStateException(
+            modelName()
+                + ".update: no gradient to apply: "
+                + (params.gradients() == ParameterStore.Gradients.CONSUMED
+                    ? "the classifier's training step already applied the latest gradients"
+                    : "no backward pass since the last update")
+                + "; each gradient is applied once (call backward after a training-mode forward)");
       }
       params.checkBeforeUpdate(modelName());
       optimizer.step(params.fusedSlots());
@@ -225,8 +240,8 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * Discards the gradients accumulated since the last update without applying them (e.g.
-   * after a backward pass run only for its input gradients).
+   * Discards the gradients accumulated since the last update without applying them (e.g. after a
+   * backward pass run only for its input gradients).
    */
   public void zeroGradients() {
     try (CallGuard.Scope call = guard().enter("zeroGradients")) {
@@ -235,9 +250,9 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * Whether every update checks first that the gradients are finite (on by default): one MXNet
-   * call and one wait per update, so that a NaN never reaches the weights. Off, a NaN loss still
-   * stops {@code fit} one batch late, with the weights already poisoned.
+   * Whether every update checks first that the gradients are finite (on by default): one MXNet call
+   * and one wait per update, so that a NaN never reaches the weights. Off, a NaN loss still stops
+   * {@code fit} one batch late, with the weights already poisoned.
    */
   public void checkGradients(boolean on) {
     try (CallGuard.Scope call = guard().enter("checkGradients")) {
@@ -274,8 +289,8 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * The executor bound for {@code inputShapes} (complete, declaration order), binding it on
-   * first use. It stays owned by this runtime.
+   * The executor bound for {@code inputShapes} (complete, declaration order), binding it on first
+   * use. It stays owned by this runtime.
    */
   public BoundExecutor executor(List<Shape> inputShapes) {
     return cache.executor(inputShapes);
@@ -300,15 +315,15 @@ public final class ModelRuntime implements AutoCloseable {
   public RecurrentParameter recurrent(String name) {
     RnnLayout layout = cache.graph().rnnLayout(name);
     if (layout == null) {
-      throw new IllegalArgumentException(modelName() + " has no recurrent parameter vector '"
-          + name + "'");
+      throw new IllegalArgumentException(
+          modelName() + " has no recurrent parameter vector '" + name + "'");
     }
     return new RecurrentParameter(param(name), layout);
   }
 
   /**
-   * Typed access to auxiliary state {@code name} (e.g. {@code bn_moving_mean}): read and write
-   * like a parameter; it has no gradient.
+   * Typed access to auxiliary state {@code name} (e.g. {@code bn_moving_mean}): read and write like
+   * a parameter; it has no gradient.
    */
   public Parameter auxState(String name) {
     cache.checkOpen();
@@ -356,8 +371,9 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * The parameters an optimizer changes, one by one: every parameter except those of {@code
-   * @Frozen} nodes, in MXNet's argument order. Their arrays are views of {@link #updateSlots()}.
+   * The parameters an optimizer changes, one by one: every parameter except those of
+   * {@code @Frozen} nodes, in MXNet's argument order. Their arrays are views of {@link
+   * #updateSlots()}.
    */
   public List<ParameterStore.Slot> trainableSlots() {
     Graph graph = cache.graph();
@@ -374,8 +390,7 @@ public final class ModelRuntime implements AutoCloseable {
   public ParameterStore.AuxSlot auxSlot(String name) {
     ParameterStore.AuxSlot s = cache.store().aux(name);
     if (s == null) {
-      throw new IllegalArgumentException(modelName() + " has no auxiliary state '" + name
-          + "'");
+      throw new IllegalArgumentException(modelName() + " has no auxiliary state '" + name + "'");
     }
     return s;
   }
@@ -393,10 +408,9 @@ public final class ModelRuntime implements AutoCloseable {
   /**
    * Writes an MXNet checkpoint: {@code prefix-symbol.json} and {@code prefix-0000.params} (an
    * NDArray list keyed {@code arg:<name>} for parameters and {@code aux:<name>} for auxiliary
-   * states, see {@link Checkpoint}) and {@code prefix-0000.params.sha256} (its SHA-256). Each
-   * file is written beside its target and renamed into place, in an order that leaves a
-   * loadable checkpoint whenever the process dies; temporary files that killed saves left are
-   * removed first.
+   * states, see {@link Checkpoint}) and {@code prefix-0000.params.sha256} (its SHA-256). Each file
+   * is written beside its target and renamed into place, in an order that leaves a loadable
+   * checkpoint whenever the process dies; temporary files that killed saves left are removed first.
    *
    * @throws UncheckedIOException if a file cannot be written
    */
@@ -404,18 +418,18 @@ public final class ModelRuntime implements AutoCloseable {
     try {
       Checkpoint.save(prefix, symbolJson(), checkpointArrays());
     } catch (IOException e) {
-      throw new UncheckedIOException(modelName() + ": cannot write checkpoint " + prefix + ": "
-          + describe(e), e);
+      throw new UncheckedIOException(
+          modelName() + ": cannot write checkpoint " + prefix + ": " + describe(e), e);
     }
   }
 
   /**
-   * Reads the parameters (and auxiliary states) of checkpoint {@code prefix} into this model.
-   * The checkpoint's symbol must be this model's architecture (same operators, wiring and
-   * attributes; see {@link Checkpoint#load}), the parameters must have the SHA-256 their
-   * integrity file records when there is one, every parameter of the model must be in the file
-   * with its exact shape, and the file may hold nothing else; nothing is changed unless all of
-   * that holds. Stale temporary files of killed saves of this checkpoint are removed.
+   * Reads the parameters (and auxiliary states) of checkpoint {@code prefix} into this model. The
+   * checkpoint's symbol must be this model's architecture (same operators, wiring and attributes;
+   * see {@link Checkpoint#load}), the parameters must have the SHA-256 their integrity file records
+   * when there is one, every parameter of the model must be in the file with its exact shape, and
+   * the file may hold nothing else; nothing is changed unless all of that holds. Stale temporary
+   * files of killed saves of this checkpoint are removed.
    *
    * @throws UncheckedIOException if the file is missing, unreadable or does not fit (its cause is
    *     then a {@link CheckpointException} naming the file and the problem)
@@ -425,17 +439,17 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * As {@link #loadParams(Path)}; when {@code lenient}, for loading into a different
-   * architecture, the symbol is not compared (nor needed) and arrays in the file that the model
-   * does not have are skipped instead of being an error.
+   * As {@link #loadParams(Path)}; when {@code lenient}, for loading into a different architecture,
+   * the symbol is not compared (nor needed) and arrays in the file that the model does not have are
+   * skipped instead of being an error.
    */
   public void loadParams(Path prefix, boolean lenient) {
     ParameterStore params = cache.store();
     try {
       Checkpoint.load(prefix, symbolJson(), checkpointArrays(), lenient);
     } catch (IOException e) {
-      throw new UncheckedIOException(modelName() + ": cannot load checkpoint " + prefix + ": "
-          + describe(e), e);
+      throw new UncheckedIOException(
+          modelName() + ": cannot load checkpoint " + prefix + ": " + describe(e), e);
     } finally {
       params.weightsChanged();
     }
@@ -462,18 +476,19 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * Frees every executor, the parameters and the graph. Safe from any thread at any time: it
-   * waits for a call in progress on another thread (asking a {@code fit} to stop after its
-   * current batch). Idempotent.
+   * Frees every executor, the parameters and the graph. Safe from any thread at any time: it waits
+   * for a call in progress on another thread (asking a {@code fit} to stop after its current
+   * batch). Idempotent.
    */
   @Override
   public void close() {
-    cache.close(() -> {
-      if (classifier != null) {
-        classifier.close();
-      }
-      plainSgd.close();
-    });
+    cache.close(
+        () -> {
+          if (classifier != null) {
+            classifier.close();
+          }
+          plainSgd.close();
+        });
   }
 
   /** Whether {@link #close()} has run. */

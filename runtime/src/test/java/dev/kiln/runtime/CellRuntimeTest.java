@@ -44,8 +44,18 @@ class CellRuntimeTest {
       NodeSource cell = src("h", "@Tanh(hidden = 5)");
       Sym w = b.customParam(cell, "w", Shape.of(4, 5), false);
       Sym u = b.customParam(cell, "u", Shape.of(5, 5), false);
-      graph = b.build(List.of(b.cell(cell, "Tanh", in, Shape.of(2, 3, 5), x, List.of(w, u),
-          (step, h, p) -> step.dot(p.get(0)).add(h.dot(p.get(1))).activation(Act.TANH))));
+      graph =
+          b.build(
+              List.of(
+                  b.cell(
+                      cell,
+                      "Tanh",
+                      in,
+                      Shape.of(2, 3, 5),
+                      x,
+                      List.of(w, u),
+                      (step, h, p) ->
+                          step.dot(p.get(0)).add(h.dot(p.get(1))).activation(Act.TANH))));
     }
     Random r = new Random(1);
     try (ModelRuntime m = new ModelRuntime("Hand", graph, Init.normal(0.5f), 2);
@@ -53,8 +63,8 @@ class CellRuntimeTest {
       float[] x = random(r, 2 * 3 * 4);
       float[] w = m.param("h_w").get();
       float[] u = m.param("h_u").get();
-      float[] out = m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(2, 3, 4)))[0]
-          .toFloatArray();
+      float[] out =
+          m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(2, 3, 4)))[0].toFloatArray();
       float[] expected = new float[2 * 3 * 5];
       for (int n = 0; n < 2; n++) {
         double[] h = new double[5];
@@ -88,14 +98,28 @@ class CellRuntimeTest {
       Sym x = b.input(src("x", "@Input"), in);
       NodeSource cell = src("sum", "@Leaky");
       Sym a = b.customParam(cell, "a", Shape.of(1), false);
-      graph = b.build(List.of(b.cell(cell, "Leaky", in, Shape.of(Shape.BATCH, 4), x,
-          List.of(a), (step, h, p) -> step.add(h.mul(p.get(0))))));
+      graph =
+          b.build(
+              List.of(
+                  b.cell(
+                      cell,
+                      "Leaky",
+                      in,
+                      Shape.of(Shape.BATCH, 4),
+                      x,
+                      List.of(a),
+                      (step, h, p) -> step.add(h.mul(p.get(0))))));
     }
     try (ModelRuntime m = new ModelRuntime("Hand", graph, Init.normal(0.5f), 2);
         NDManager nd = NDManager.newBaseManager()) {
       m.param("sum_a").set(new float[] {0.5f});
-      float[] out = m.forward(nd.create(new float[] {1, 2, 3, 4, 0, 0, 8, 0},
-          new ai.djl.ndarray.types.Shape(2, 4)))[0].toFloatArray();
+      float[] out =
+          m
+              .forward(
+                  nd.create(
+                      new float[] {1, 2, 3, 4, 0, 0, 8, 0}, new ai.djl.ndarray.types.Shape(2, 4)))[
+              0]
+              .toFloatArray();
       assertArrayEquals(new float[] {1, 2.5f, 4.25f, 6.125f, 0, 0, 8, 4}, out, 1e-6f);
     }
   }
@@ -106,11 +130,23 @@ class CellRuntimeTest {
       Shape in = Shape.of(Shape.BATCH, Shape.STEPS, 4);
       Sym x = b.input(src("x", "@Input"), in);
       NodeSource cell = src("h", "@Tanh(hidden = 5)");
-      ModelException e = assertThrows(ModelException.class, () -> b.cell(cell, "Tanh", in,
-          Shape.of(Shape.BATCH, Shape.STEPS, 5), x, List.of(), (step, h, p) -> h));
-      assertEquals("Hand.h() @Tanh(hidden = 5): cell Tanh needs a sequence with a constant "
-          + "number of steps after the first dimension, got input [BATCH, STEPS, 4] and output "
-          + "[BATCH, STEPS, 5]", e.getMessage());
+      ModelException e =
+          assertThrows(
+              ModelException.class,
+              () ->
+                  b.cell(
+                      cell,
+                      "Tanh",
+                      in,
+                      Shape.of(Shape.BATCH, Shape.STEPS, 5),
+                      x,
+                      List.of(),
+                      (step, h, p) -> h));
+      assertEquals(
+          "Hand.h() @Tanh(hidden = 5): cell Tanh needs a sequence with a constant "
+              + "number of steps after the first dimension, got input [BATCH, STEPS, 4] and output "
+              + "[BATCH, STEPS, 5]",
+          e.getMessage());
     }
   }
 }

@@ -11,19 +11,20 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Checks a model's analytic gradients (MXNet's backward) against central finite differences of
- * the scalar loss {@code L = sum_k <w_k, output_k>} for fixed random weights {@code w_k}; the
- * head gradients of that loss are exactly {@code w_k}. Every parameter element and every input
- * element is perturbed (unless {@link #skipInputGradient}); float32 throughout.
+ * Checks a model's analytic gradients (MXNet's backward) against central finite differences of the
+ * scalar loss {@code L = sum_k <w_k, output_k>} for fixed random weights {@code w_k}; the head
+ * gradients of that loss are exactly {@code w_k}. Every parameter element and every input element
+ * is perturbed (unless {@link #skipInputGradient}); float32 throughout.
  *
- * <p>By default the finite differences run in inference mode. {@link #trainingModeLoss()} runs
- * them in training mode instead, for layers whose training forward differs but is deterministic
- * (a batch norm normalises with the batch's own statistics there; its moving averages are updated
- * by every such forward, but a training-mode output never reads them).
+ * <p>By default the finite differences run in inference mode. {@link #trainingModeLoss()} runs them
+ * in training mode instead, for layers whose training forward differs but is deterministic (a batch
+ * norm normalises with the batch's own statistics there; its moving averages are updated by every
+ * such forward, but a training-mode output never reads them).
  */
 public final class GradientCheck {
   public static final float EPS = 1e-2f;
   static final double RELATIVE_TOLERANCE = 1e-2;
+
   /** Below this magnitude both values count as zero (float32 rounding of L dominates there). */
   static final double ABSOLUTE_FLOOR = 2e-3;
 
@@ -55,14 +56,14 @@ public final class GradientCheck {
   }
 
   /**
-   * Uses {@code values} for input {@code i} instead of random ones, e.g. whole-number indices
-   * for an embedding or well-separated values for a max pool (so that no perturbation changes
-   * which value is largest).
+   * Uses {@code values} for input {@code i} instead of random ones, e.g. whole-number indices for
+   * an embedding or well-separated values for a max pool (so that no perturbation changes which
+   * value is largest).
    */
   public GradientCheck withInput(int i, float[] values) {
     if (values.length != inputs[i].length) {
-      throw new IllegalArgumentException("input " + i + " takes " + inputs[i].length
-          + " values, got " + values.length);
+      throw new IllegalArgumentException(
+          "input " + i + " takes " + inputs[i].length + " values, got " + values.length);
     }
     inputs[i] = values.clone();
     return this;
@@ -124,8 +125,13 @@ public final class GradientCheck {
       }
     }
     model.setTraining(false);
-    assertTrue(failures.isEmpty(), failures.size() + " of " + checked
-        + " gradients differ from finite differences:\n" + String.join("\n", failures));
+    assertTrue(
+        failures.isEmpty(),
+        failures.size()
+            + " of "
+            + checked
+            + " gradients differ from finite differences:\n"
+            + String.join("\n", failures));
     return checked;
   }
 

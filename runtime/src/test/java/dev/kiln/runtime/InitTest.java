@@ -89,21 +89,26 @@ class InitTest {
 
   @Test
   void xavierFactorTypesChooseTheFan() {
-    assertUniform(sample(Init.xavier(Init.Distribution.UNIFORM, Init.Factor.IN, 3f), DENSE, 2),
+    assertUniform(
+        sample(Init.xavier(Init.Distribution.UNIFORM, Init.Factor.IN, 3f), DENSE, 2),
         Math.sqrt(3.0 / 512));
-    assertUniform(sample(Init.xavier(Init.Distribution.UNIFORM, Init.Factor.OUT, 6f), DENSE, 3),
+    assertUniform(
+        sample(Init.xavier(Init.Distribution.UNIFORM, Init.Factor.OUT, 6f), DENSE, 3),
         Math.sqrt(6.0 / 256));
     // Convolution kernels multiply both fans by the receptive field 3·3.
-    assertUniform(sample(Init.xavier(Init.Distribution.UNIFORM, Init.Factor.AVG, 3f), CONV, 4),
+    assertUniform(
+        sample(Init.xavier(Init.Distribution.UNIFORM, Init.Factor.AVG, 3f), CONV, 4),
         Math.sqrt(3.0 / ((576 + 1152) / 2.0)));
-    assertNormal(sample(Init.xavier(Init.Distribution.NORMAL, Init.Factor.OUT, 2f), CONV, 5),
+    assertNormal(
+        sample(Init.xavier(Init.Distribution.NORMAL, Init.Factor.OUT, 2f), CONV, 5),
         Math.sqrt(2.0 / 1152));
   }
 
   @Test
   void xavierNormalUsesTheScaleAsStandardDeviation() {
     assertNormal(sample(Init.xavierNormal(), DENSE, 6), Math.sqrt(3.0 / 384));
-    assertNormal(sample(Init.xavier(Init.Distribution.NORMAL, Init.Factor.AVG, 1f), DENSE, 7),
+    assertNormal(
+        sample(Init.xavier(Init.Distribution.NORMAL, Init.Factor.AVG, 1f), DENSE, 7),
         Math.sqrt(2.0 / (512 + 256)));
   }
 
@@ -112,8 +117,8 @@ class InitTest {
     assertNormal(sample(Init.he(), DENSE, 8), Math.sqrt(2.0 / 512));
     assertNormal(sample(Init.he(), CONV, 9), Math.sqrt(2.0 / 576));
     // MSRAPrelu's magnitude 2 / (1 + slope²).
-    assertNormal(sample(Init.msraPrelu(Init.Factor.AVG, 0.25f), DENSE, 10),
-        Math.sqrt(2.0 / 1.0625 / 384));
+    assertNormal(
+        sample(Init.msraPrelu(Init.Factor.AVG, 0.25f), DENSE, 10), Math.sqrt(2.0 / 1.0625 / 384));
   }
 
   @Test
@@ -136,8 +141,8 @@ class InitTest {
 
   @Test
   void samplesDependOnlyOnTheSeed() {
-    for (Init init : List.of(Init.xavier(), Init.xavierNormal(), Init.he(), Init.normal(1f),
-        Init.uniform(1f))) {
+    for (Init init :
+        List.of(Init.xavier(), Init.xavierNormal(), Init.he(), Init.normal(1f), Init.uniform(1f))) {
       float[] a = sample(init, CONV, 42);
       assertArrayEquals(a, sample(init, CONV, 42), "same seed, same values");
       assertFalse(Arrays.equals(a, sample(init, CONV, 43)), "another seed, other values");
@@ -146,9 +151,12 @@ class InitTest {
 
   private static Graph mlp() {
     GraphBuilder b = new GraphBuilder("Mlp");
-    Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"),
-        Shape.of(-1, 6));
-    Sym h = b.dense(new NodeSource("h", "Mlp.h()", "@Dense(units = 5)"), x, DenseSpec.units(5).activation(Act.RELU));
+    Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"), Shape.of(-1, 6));
+    Sym h =
+        b.dense(
+            new NodeSource("h", "Mlp.h()", "@Dense(units = 5)"),
+            x,
+            DenseSpec.units(5).activation(Act.RELU));
     Sym y = b.dense(new NodeSource("y", "Mlp.y()", "@Dense(units = 3)"), h, DenseSpec.units(3));
     return b.build(List.of(y));
   }
@@ -175,16 +183,21 @@ class InitTest {
 
   @Test
   void badArgumentsAreRejectedWithTheirValue() {
-    assertEquals("normal sigma must be positive and finite, got 0.0",
+    assertEquals(
+        "normal sigma must be positive and finite, got 0.0",
         assertThrows(IllegalArgumentException.class, () -> Init.normal(0f)).getMessage());
-    assertEquals("uniform scale must be positive and finite, got -1.0",
+    assertEquals(
+        "uniform scale must be positive and finite, got -1.0",
         assertThrows(IllegalArgumentException.class, () -> Init.uniform(-1f)).getMessage());
-    assertEquals("Xavier magnitude must be positive and finite, got NaN",
-        assertThrows(IllegalArgumentException.class,
-            () -> Init.xavier(Init.Distribution.NORMAL, Init.Factor.IN, Float.NaN))
+    assertEquals(
+        "Xavier magnitude must be positive and finite, got NaN",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Init.xavier(Init.Distribution.NORMAL, Init.Factor.IN, Float.NaN))
             .getMessage());
-    assertEquals("constant initial value must be finite, got Infinity",
-        assertThrows(IllegalArgumentException.class,
-            () -> Init.constant(Float.POSITIVE_INFINITY)).getMessage());
+    assertEquals(
+        "constant initial value must be finite, got Infinity",
+        assertThrows(IllegalArgumentException.class, () -> Init.constant(Float.POSITIVE_INFINITY))
+            .getMessage());
   }
 }

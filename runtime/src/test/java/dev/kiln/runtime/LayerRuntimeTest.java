@@ -50,34 +50,56 @@ class LayerRuntimeTest {
 
   @Test
   void convolutionPassesKernelStrideAndBias() {
-    Graph g = graph(Shape.of(-1, 1, 4, 4), (b, x) -> b.conv2d(src("conv", "@Conv2D"), x,
-        Conv2DSpec.filters(1).kernel(2, 2).stride(2, 2)));
+    Graph g =
+        graph(
+            Shape.of(-1, 1, 4, 4),
+            (b, x) ->
+                b.conv2d(
+                    src("conv", "@Conv2D"), x, Conv2DSpec.filters(1).kernel(2, 2).stride(2, 2)));
     try (ModelRuntime m = new ModelRuntime("HandModel", g, Init.constant(1f), 0);
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(1, 1, 2, 2), m.param("conv_weight").shape());
       m.param("conv_bias").set(new float[] {0.5f});
       // sums of the 2x2 blocks of 0..15, plus the bias
-      assertArrayEquals(new float[] {10.5f, 18.5f, 42.5f, 50.5f},
-          run(m, nd, range(16), 1, 1, 4, 4), 1e-5f);
+      assertArrayEquals(
+          new float[] {10.5f, 18.5f, 42.5f, 50.5f}, run(m, nd, range(16), 1, 1, 4, 4), 1e-5f);
     }
   }
 
   @Test
   void poolingMaxAverageWithPaddingAndGlobal() {
     try (NDManager nd = NDManager.newBaseManager()) {
-      try (ModelRuntime max = new ModelRuntime("Max", graph(Shape.of(-1, 1, 4, 4),
-          (b, x) -> b.maxPool(src("p", "@MaxPool"), x, PoolSpec.kernel(2, 2))), Init.xavier(), 0)) {
+      try (ModelRuntime max =
+          new ModelRuntime(
+              "Max",
+              graph(
+                  Shape.of(-1, 1, 4, 4),
+                  (b, x) -> b.maxPool(src("p", "@MaxPool"), x, PoolSpec.kernel(2, 2))),
+              Init.xavier(),
+              0)) {
         assertArrayEquals(new float[] {5, 7, 13, 15}, run(max, nd, range(16), 1, 1, 4, 4), 0f);
       }
-      try (ModelRuntime avg = new ModelRuntime("Avg", graph(Shape.of(-1, 1, 4, 4),
-          (b, x) -> b.avgPool(src("p", "@AvgPool"), x,
-              PoolSpec.kernel(3, 3).pad(1, 1))), Init.xavier(), 0)) {
+      try (ModelRuntime avg =
+          new ModelRuntime(
+              "Avg",
+              graph(
+                  Shape.of(-1, 1, 4, 4),
+                  (b, x) -> b.avgPool(src("p", "@AvgPool"), x, PoolSpec.kernel(3, 3).pad(1, 1))),
+              Init.xavier(),
+              0)) {
         // windows start at -1 and 2; padding counts as zeros: (0+1+4+5)/9, (2+3+6+7)/9, ...
-        assertArrayEquals(new float[] {10 / 9f, 18 / 9f, 42 / 9f, 50 / 9f},
-            run(avg, nd, range(16), 1, 1, 4, 4), 1e-5f);
+        assertArrayEquals(
+            new float[] {10 / 9f, 18 / 9f, 42 / 9f, 50 / 9f},
+            run(avg, nd, range(16), 1, 1, 4, 4),
+            1e-5f);
       }
-      try (ModelRuntime gap = new ModelRuntime("Gap", graph(Shape.of(-1, 2, 2, 2),
-          (b, x) -> b.globalAvgPool(src("p", "@GlobalAvgPool"), x)), Init.xavier(), 0)) {
+      try (ModelRuntime gap =
+          new ModelRuntime(
+              "Gap",
+              graph(
+                  Shape.of(-1, 2, 2, 2), (b, x) -> b.globalAvgPool(src("p", "@GlobalAvgPool"), x)),
+              Init.xavier(),
+              0)) {
         assertArrayEquals(new float[] {1.5f, 5.5f}, run(gap, nd, range(8), 1, 2, 2, 2), 1e-5f);
       }
     }
@@ -85,25 +107,34 @@ class LayerRuntimeTest {
 
   @Test
   void layerNormNormalisesEachRowAndAppliesGammaAndBeta() {
-    Graph g = graph(Shape.of(-1, 4), (b, x) -> b.layerNorm(src("ln", "@LayerNorm"), x,
-        LayerNormSpec.axis(-1)));
+    Graph g =
+        graph(
+            Shape.of(-1, 4),
+            (b, x) -> b.layerNorm(src("ln", "@LayerNorm"), x, LayerNormSpec.axis(-1)));
     try (ModelRuntime m = new ModelRuntime("Ln", g, Init.xavier(), 0);
         NDManager nd = NDManager.newBaseManager()) {
       assertArrayEquals(new float[] {1, 1, 1, 1}, m.param("ln_gamma").get(), 0f);
       m.param("ln_beta").set(new float[] {0, 0, 0, 1});
       float[] out = run(m, nd, new float[] {1, 2, 3, 4}, 1, 4);
       double s = Math.sqrt(1.25 + 1e-5);
-      assertArrayEquals(new float[] {(float) (-1.5 / s), (float) (-0.5 / s), (float) (0.5 / s),
-          (float) (1.5 / s) + 1}, out, 1e-5f);
+      assertArrayEquals(
+          new float[] {
+            (float) (-1.5 / s), (float) (-0.5 / s), (float) (0.5 / s), (float) (1.5 / s) + 1
+          },
+          out,
+          1e-5f);
     }
   }
 
   @Test
   void batchNormHasGammaBetaAndTwoAuxiliaryStates() {
-    Graph g = graph(Shape.of(-1, 3, 2, 2), (b, x) -> b.batchNorm(src("bn", "@BatchNorm"), x,
-        BatchNormSpec.channelAxis(1)));
+    Graph g =
+        graph(
+            Shape.of(-1, 3, 2, 2),
+            (b, x) -> b.batchNorm(src("bn", "@BatchNorm"), x, BatchNormSpec.channelAxis(1)));
     try (ModelRuntime m = new ModelRuntime("Bn", g, Init.xavier(), 0)) {
-      assertEquals(List.of("bn_moving_mean", "bn_moving_var"),
+      assertEquals(
+          List.of("bn_moving_mean", "bn_moving_var"),
           g.auxStates().stream().map(AuxSpec::name).toList());
       assertEquals(AuxSpec.Kind.MOVING_VAR, g.auxState("bn_moving_var").kind());
       assertEquals(Shape.of(3), g.auxState("bn_moving_mean").shape());
@@ -121,15 +152,17 @@ class LayerRuntimeTest {
    */
   @Test
   void reshapeThatChangesTheNumberOfValuesIsRefusedBeforeBinding() {
-    Graph g = graph(Shape.of(-1, 4), (b, x) -> b.reshape(src("r", "@Reshape(shape = {8, -1})"),
-        x, 8, -1));
+    Graph g =
+        graph(
+            Shape.of(-1, 4), (b, x) -> b.reshape(src("r", "@Reshape(shape = {8, -1})"), x, 8, -1));
     try (ModelRuntime m = new ModelRuntime("Reshaper", g, Init.xavier(), 0);
         NDManager nd = NDManager.newBaseManager()) {
-      ModelException e = assertThrows(ModelException.class,
-          () -> run(m, nd, range(12), 3, 4));
-      assertEquals("Hand.r() @Reshape(shape = {8, -1}): cannot reshape [3, 4] (12 values) to "
-          + "[8, 1] (8 values) for input shapes [[3, 4]]; a reshape must keep the number of "
-          + "values", e.getMessage());
+      ModelException e = assertThrows(ModelException.class, () -> run(m, nd, range(12), 3, 4));
+      assertEquals(
+          "Hand.r() @Reshape(shape = {8, -1}): cannot reshape [3, 4] (12 values) to "
+              + "[8, 1] (8 values) for input shapes [[3, 4]]; a reshape must keep the number of "
+              + "values",
+          e.getMessage());
       assertEquals(0, m.executorCount());
       // An even batch size reshapes correctly.
       assertArrayEquals(range(8), run(m, nd, range(8), 2, 4), 0f);

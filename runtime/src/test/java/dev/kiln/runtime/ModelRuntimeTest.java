@@ -21,9 +21,15 @@ import org.junit.jupiter.api.Test;
 class ModelRuntimeTest {
   private static Graph affine(int in, int out) {
     GraphBuilder b = new GraphBuilder("Affine");
-    Sym x = b.input(new NodeSource("x", "Affine.x()", "@Input(shape = {BATCH, " + in + "})"),
-        Shape.of(-1, in));
-    Sym y = b.dense(new NodeSource("y", "Affine.y()", "@Dense(units = " + out + ")"), x, DenseSpec.units(out));
+    Sym x =
+        b.input(
+            new NodeSource("x", "Affine.x()", "@Input(shape = {BATCH, " + in + "})"),
+            Shape.of(-1, in));
+    Sym y =
+        b.dense(
+            new NodeSource("y", "Affine.y()", "@Dense(units = " + out + ")"),
+            x,
+            DenseSpec.units(out));
     return b.build(List.of(y));
   }
 
@@ -34,7 +40,8 @@ class ModelRuntimeTest {
       assertEquals(Shape.of(1, 2), m.param("y_weight").shape());
       m.param("y_weight").set(new float[] {2f, -1f});
       m.param("y_bias").set(new float[] {0.5f});
-      NDArray out = m.forward(nd.create(new float[] {1, 2, 3, 4}, new ai.djl.ndarray.types.Shape(2, 2)))[0];
+      NDArray out =
+          m.forward(nd.create(new float[] {1, 2, 3, 4}, new ai.djl.ndarray.types.Shape(2, 2)))[0];
       assertArrayEquals(new float[] {0.5f, 2.5f}, out.toFloatArray(), 1e-6f);
     }
   }
@@ -46,7 +53,8 @@ class ModelRuntimeTest {
       m.param("y_weight").set(new float[] {2f, -1f});
       m.setTraining(true);
       m.forward(nd.create(new float[] {1, 2, 3, 4}, new ai.djl.ndarray.types.Shape(2, 2)));
-      NDArray dx = m.backward(nd.create(new float[] {1, 10}, new ai.djl.ndarray.types.Shape(2, 1)))[0];
+      NDArray dx =
+          m.backward(nd.create(new float[] {1, 10}, new ai.djl.ndarray.types.Shape(2, 1)))[0];
       // dL/dx = head * W ; dL/dW = sum_i head_i * x_i ; dL/db = sum head
       assertArrayEquals(new float[] {2, -1, 20, -10}, dx.toFloatArray(), 1e-6f);
       assertArrayEquals(new float[] {31, 42}, m.param("y_weight").grad(), 1e-5f);
@@ -61,8 +69,10 @@ class ModelRuntimeTest {
   void wrongInputShapeNamesInputExpectedAndActual() {
     try (ModelRuntime m = new ModelRuntime("AffineModel", affine(3, 1), Init.xavier(), 0);
         NDManager nd = NDManager.newBaseManager()) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> m.forward(nd.zeros(new ai.djl.ndarray.types.Shape(4, 5))));
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> m.forward(nd.zeros(new ai.djl.ndarray.types.Shape(4, 5))));
       assertEquals("AffineModel input 'x': expected shape [BATCH, 3], got [4, 5]", e.getMessage());
     }
   }
@@ -83,34 +93,41 @@ class ModelRuntimeTest {
     Sym z = b.input(new NodeSource("z", "Bad.z()", "@Input(shape = {BATCH, 4})"), Shape.of(-1, 4));
     Sym s = b.add(new NodeSource("sum", "Bad.sum()", "@Add"), x, z);
     ModelException e = assertThrows(ModelException.class, () -> b.build(List.of(s)));
-    assertTrue(e.getMessage().startsWith("Bad.sum() @Add: MXNet rejected node 'sum'"),
-        e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith("Bad.sum() @Add: MXNet rejected node 'sum'"), e.getMessage());
   }
 
   /** Two inputs concatenated, a dense layer and a softmax; with {@code classifier}, its head. */
   private static Graph twoInputSoftmax(boolean classifier) {
     try (GraphBuilder b = new GraphBuilder("TwoIn", classifier)) {
-      Sym x = b.input(new NodeSource("x", "TwoIn.x()", "@Input(shape = {BATCH, 3})"),
-          Shape.of(-1, 3));
-      Sym z = b.input(new NodeSource("z", "TwoIn.z()", "@Input(shape = {BATCH, 2})"),
-          Shape.of(-1, 2));
+      Sym x =
+          b.input(new NodeSource("x", "TwoIn.x()", "@Input(shape = {BATCH, 3})"), Shape.of(-1, 3));
+      Sym z =
+          b.input(new NodeSource("z", "TwoIn.z()", "@Input(shape = {BATCH, 2})"), Shape.of(-1, 2));
       Sym both = b.concat(new NodeSource("both", "TwoIn.both()", "@Concat"), 1, x, z);
-      Sym logits = b.dense(new NodeSource("logits", "TwoIn.logits()", "@Dense(units = 4)"),
-          both, DenseSpec.units(4));
-      return b.build(List.of(b.classifierHead(new NodeSource("probs", "TwoIn.probs()",
-          "@Softmax"), logits, -1)));
+      Sym logits =
+          b.dense(
+              new NodeSource("logits", "TwoIn.logits()", "@Dense(units = 4)"),
+              both,
+              DenseSpec.units(4));
+      return b.build(
+          List.of(
+              b.classifierHead(new NodeSource("probs", "TwoIn.probs()", "@Softmax"), logits, -1)));
     }
   }
 
   @Test
   void aClassifierOfSeveralInputsIsRefusedNamingTheModelAndItsInputs() {
     // Classifier training feeds one batch of features: the other inputs would stay zero.
-    try (ModelRuntime m = new ModelRuntime("TwoInModel", twoInputSoftmax(false), Init.xavier(),
-        0)) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> m.classifier(() -> twoInputSoftmax(true)));
-      assertEquals("TwoInModel is not a classifier: classifier training feeds one input, but "
-          + "TwoIn has 2 (x [BATCH, 3], z [BATCH, 2])", e.getMessage());
+    try (ModelRuntime m =
+        new ModelRuntime("TwoInModel", twoInputSoftmax(false), Init.xavier(), 0)) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> m.classifier(() -> twoInputSoftmax(true)));
+      assertEquals(
+          "TwoInModel is not a classifier: classifier training feeds one input, but "
+              + "TwoIn has 2 (x [BATCH, 3], z [BATCH, 2])",
+          e.getMessage());
     }
   }
 }

@@ -5,11 +5,11 @@ import dev.kiln.runtime.graph.RnnLayout.Gate;
 import dev.kiln.runtime.graph.RnnLayout.Part;
 
 /**
- * A plain-Java forward pass of a fused recurrent layer, computed in double from the flat vector
- * as {@link RnnLayout} documents it (all weights, then all biases; layer, direction, input-to-
- * hidden before hidden-to-hidden; LSTM gates i, f, g, o and GRU gates r, z, n with the reset gate
- * applied to {@code W_hn h + b_hn}). Tests compare MXNet's outputs and final states with it,
- * which pins the layout and the gate order.
+ * A plain-Java forward pass of a fused recurrent layer, computed in double from the flat vector as
+ * {@link RnnLayout} documents it (all weights, then all biases; layer, direction, input-to- hidden
+ * before hidden-to-hidden; LSTM gates i, f, g, o and GRU gates r, z, n with the reset gate applied
+ * to {@code W_hn h + b_hn}). Tests compare MXNet's outputs and final states with it, which pins the
+ * layout and the gate order.
  */
 public final class RecurrentReference {
   /** Every step's output {@code [N][T][dirs·units]} and the final states {@code [L·D][N][H]}. */
@@ -21,16 +21,16 @@ public final class RecurrentReference {
   /** A reference over {@code parameters} laid out as {@code layout}. */
   public RecurrentReference(RnnLayout layout, float[] parameters) {
     if (parameters.length != layout.size()) {
-      throw new IllegalArgumentException("expected " + layout.size() + " values, got "
-          + parameters.length);
+      throw new IllegalArgumentException(
+          "expected " + layout.size() + " values, got " + parameters.length);
     }
     this.layout = layout;
     this.w = parameters;
   }
 
   /**
-   * Runs the layer over {@code x} ({@code [N][T][in]}) from the states {@code h0} and {@code
-   * c0} ({@code [L·D][N][H]}; null for zeros).
+   * Runs the layer over {@code x} ({@code [N][T][in]}) from the states {@code h0} and {@code c0}
+   * ({@code [L·D][N][H]}; null for zeros).
    */
   public Result run(double[][][] x, double[][][] h0, double[][][] c0) {
     int n = x.length;

@@ -10,8 +10,8 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * One of the sample app's models, behind the interface every generated model implements, so
- * that the commands work on any of them.
+ * One of the sample app's models, behind the interface every generated model implements, so that
+ * the commands work on any of them.
  *
  * @param name the name the command line knows the model by
  * @param model the model
@@ -49,20 +49,24 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
 
     /** A freshly initialised model. */
     SampleModel create(long seed) {
-      return new SampleModel(cliName, switch (this) {
-        case MLP -> FashionMlpModel.create(Init.xavier(), seed);
-        case LENET -> FashionLeNetModel.create(Init.xavier(), seed);
-        case LSTM -> FashionLstmModel.create(Init.xavier(), seed);
-      });
+      return new SampleModel(
+          cliName,
+          switch (this) {
+            case MLP -> FashionMlpModel.create(Init.xavier(), seed);
+            case LENET -> FashionLeNetModel.create(Init.xavier(), seed);
+            case LSTM -> FashionLstmModel.create(Init.xavier(), seed);
+          });
     }
 
     /** A model loaded from checkpoint {@code prefix}. */
     SampleModel load(Path prefix) {
-      return new SampleModel(cliName, switch (this) {
-        case MLP -> FashionMlpModel.load(prefix);
-        case LENET -> FashionLeNetModel.load(prefix);
-        case LSTM -> FashionLstmModel.load(prefix);
-      });
+      return new SampleModel(
+          cliName,
+          switch (this) {
+            case MLP -> FashionMlpModel.load(prefix);
+            case LENET -> FashionLeNetModel.load(prefix);
+            case LSTM -> FashionLstmModel.load(prefix);
+          });
     }
 
     /** The layer table the processor computed, without creating the model (or MXNet). */
@@ -86,8 +90,11 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
           return k;
         }
       }
-      throw new IllegalArgumentException("unknown model '" + name + "'; choose one of "
-          + Arrays.stream(values()).map(k -> k.cliName).toList());
+      throw new IllegalArgumentException(
+          "unknown model '"
+              + name
+              + "'; choose one of "
+              + Arrays.stream(values()).map(k -> k.cliName).toList());
     }
   }
 

@@ -29,16 +29,16 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Real {@code dist_sync} jobs on loopback: a scheduler, servers and workers, each a JVM running
- * the sample app's {@code train} on the first Fashion-MNIST images, started and watched by {@link
+ * Real {@code dist_sync} jobs on loopback: a scheduler, servers and workers, each a JVM running the
+ * sample app's {@code train} on the first Fashion-MNIST images, started and watched by {@link
  * Launcher} on a free port. Every job runs under the launcher's own limits and the test's timeout.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LaunchTest {
-  private static final Pattern EPOCH = Pattern.compile(
-      "^KILN EPOCH rank=(\\d+) epoch=(\\d+) params=(\\w+)$");
-  private static final Pattern NODE = Pattern.compile(
-      "^KILN NODE role=worker rank=(\\d+) pid=(\\d+).*");
+  private static final Pattern EPOCH =
+      Pattern.compile("^KILN EPOCH rank=(\\d+) epoch=(\\d+) params=(\\w+)$");
+  private static final Pattern NODE =
+      Pattern.compile("^KILN NODE role=worker rank=(\\d+) pid=(\\d+).*");
 
   @TempDir Path dir;
 
@@ -56,7 +56,8 @@ class LaunchTest {
         for (String line : Files.readAllLines(log)) {
           Matcher m = EPOCH.matcher(line);
           if (m.matches()) {
-            hashes.computeIfAbsent(Integer.parseInt(m.group(2)), e -> new TreeMap<>())
+            hashes
+                .computeIfAbsent(Integer.parseInt(m.group(2)), e -> new TreeMap<>())
                 .put(Integer.parseInt(m.group(1)), m.group(3));
           }
         }
@@ -66,42 +67,64 @@ class LaunchTest {
 
     List<Path> workerLogs() throws IOException {
       try (Stream<Path> files = Files.list(logs)) {
-        return files.filter(p -> p.getFileName().toString().startsWith("worker-")).sorted()
+        return files
+            .filter(p -> p.getFileName().toString().startsWith("worker-"))
+            .sorted()
             .toList();
       }
     }
   }
 
   private static List<String> trainCommand(String... trainArgs) {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
-        "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "train"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx1g",
+                "-Dai.djl.offline=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "train"));
     command.addAll(List.of(trainArgs));
     return command;
   }
 
-  private Job run(String name, int workers, int servers, Map<String, String> env,
-      String... trainArgs) {
+  private Job run(
+      String name, int workers, int servers, Map<String, String> env, String... trainArgs) {
     return run(dir, name, workers, servers, env, trainArgs);
   }
 
-  private static Job run(Path dir, String name, int workers, int servers,
-      Map<String, String> env, String... trainArgs) {
+  private static Job run(
+      Path dir,
+      String name,
+      int workers,
+      int servers,
+      Map<String, String> env,
+      String... trainArgs) {
     Path logs = dir.resolve(name + "-logs");
     Path out = dir.resolve(name + "-out");
     List<String> args = new ArrayList<>(List.of(trainArgs));
     args.addAll(List.of("--out", out.toString()));
     ByteArrayOutputStream text = new ByteArrayOutputStream();
-    int status = Launcher.run(new Launcher.Spec(workers, servers,
-        trainCommand(args.toArray(new String[0])), logs, env, Duration.ofSeconds(120),
-        Duration.ofSeconds(60), Duration.ofSeconds(30)),
-        new PrintStream(text, true, StandardCharsets.UTF_8));
+    int status =
+        Launcher.run(
+            new Launcher.Spec(
+                workers,
+                servers,
+                trainCommand(args.toArray(new String[0])),
+                logs,
+                env,
+                Duration.ofSeconds(120),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(30)),
+            new PrintStream(text, true, StandardCharsets.UTF_8));
     return new Job(status, text.toString(StandardCharsets.UTF_8), logs, out);
   }
 
-  private static final String[] SHORT_RUN = {"--model", "mlp", "--limit", "3000", "--epochs",
-      "2", "--batch-size", "50", "--seed", "7"};
+  private static final String[] SHORT_RUN = {
+    "--model", "mlp", "--limit", "3000", "--epochs", "2", "--batch-size", "50", "--seed", "7"
+  };
 
   /** Two workers and one server on the MLP, the job every other comparison uses. */
   private synchronized Job oneServerJob() {
@@ -138,15 +161,23 @@ class LaunchTest {
   void twoServersHoldingSlicesOfTheFusedArrayTrainTheSameParametersAsOne() throws Exception {
     // The MLP's fused gradient (101,770 floats) is above the lowered bound, so the workers cut
     // it into one slice per server; each server sums its slice.
-    Job two = run("two-servers", 2, 2, Map.of("OPT_OUT_TRACKING", "true",
-        "MXNET_KVSTORE_BIGARRAY_BOUND", "20000"), SHORT_RUN);
+    Job two =
+        run(
+            "two-servers",
+            2,
+            2,
+            Map.of("OPT_OUT_TRACKING", "true", "MXNET_KVSTORE_BIGARRAY_BOUND", "20000"),
+            SHORT_RUN);
     assertEquals(0, two.status(), two.output());
     Job one = oneServerJob();
     assertEquals(0, one.status(), one.output());
-    assertEquals(one.epochHashes(), two.epochHashes(),
+    assertEquals(
+        one.epochHashes(),
+        two.epochHashes(),
         "the sum of two workers' gradients does not depend on how keys spread over servers");
-    assertEquals(-1L, Files.mismatch(one.out().resolve("mlp-0000.params"),
-        two.out().resolve("mlp-0000.params")));
+    assertEquals(
+        -1L,
+        Files.mismatch(one.out().resolve("mlp-0000.params"), two.out().resolve("mlp-0000.params")));
   }
 
   @Test
@@ -158,8 +189,8 @@ class LaunchTest {
     Job servers = run("on-servers", 2, 1, Map.of("OPT_OUT_TRACKING", "true"), args);
     assertEquals(0, servers.status(), servers.output());
     String server = Files.readString(servers.logs().resolve("server-0.log"));
-    assertTrue(server.contains("KILN UPDATES role=server kiln-updates keys=0 optimizer=adam "),
-        server);
+    assertTrue(
+        server.contains("KILN UPDATES role=server kiln-updates keys=0 optimizer=adam "), server);
     Job workers = oneServerJob();
     assertEquals(0, workers.status(), workers.output());
     // The same fused Adam step on the same summed gradients, run by the server instead.
@@ -172,11 +203,28 @@ class LaunchTest {
     Path logs = dir.resolve("kill-logs");
     ByteArrayOutputStream text = new ByteArrayOutputStream();
     PrintStream sink = new PrintStream(text, true, StandardCharsets.UTF_8);
-    CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> Launcher.run(
-        new Launcher.Spec(2, 1, trainCommand("--model", "mlp", "--epochs", "50",
-            "--batch-size", "50", "--out", dir.resolve("kill-out").toString()), logs,
-            Map.of("OPT_OUT_TRACKING", "true"), Duration.ofSeconds(120),
-            Duration.ofSeconds(60), Duration.ofSeconds(30)), sink));
+    CompletableFuture<Integer> status =
+        CompletableFuture.supplyAsync(
+            () ->
+                Launcher.run(
+                    new Launcher.Spec(
+                        2,
+                        1,
+                        trainCommand(
+                            "--model",
+                            "mlp",
+                            "--epochs",
+                            "50",
+                            "--batch-size",
+                            "50",
+                            "--out",
+                            dir.resolve("kill-out").toString()),
+                        logs,
+                        Map.of("OPT_OUT_TRACKING", "true"),
+                        Duration.ofSeconds(120),
+                        Duration.ofSeconds(60),
+                        Duration.ofSeconds(30)),
+                    sink));
     long victim = waitForProgress(logs, 1, 60);
     List<ProcessHandle> job = ProcessHandle.current().descendants().toList();
     assertTrue(job.size() >= 4, "scheduler, server and two workers: " + job);
@@ -192,8 +240,12 @@ class LaunchTest {
     assertTrue(output.contains("137 (SIGKILL)"), output);
     assertTrue(output.contains("log: " + logs), output);
     for (ProcessHandle p : job) {
-      assertFalse(p.isAlive(), "still running after the launcher returned: " + p.pid() + " "
-          + p.info().commandLine().orElse(""));
+      assertFalse(
+          p.isAlive(),
+          "still running after the launcher returned: "
+              + p.pid()
+              + " "
+              + p.info().commandLine().orElse(""));
     }
   }
 
@@ -201,14 +253,35 @@ class LaunchTest {
   @Timeout(value = 150, unit = TimeUnit.SECONDS)
   void whenTheLauncherDiesEveryProcessOfItsJobHalts() throws Exception {
     Path logs = dir.resolve("orphan-logs");
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "launch", "--workers", "2", "--servers", "1", "--logs",
-        logs.toString(), "--", "--model", "mlp", "--epochs", "50", "--batch-size", "50",
-        "--out", dir.resolve("orphan-out").toString()));
-    Process launcher = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("launcher.log").toFile()).start();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dai.djl.offline=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "launch",
+                "--workers",
+                "2",
+                "--servers",
+                "1",
+                "--logs",
+                logs.toString(),
+                "--",
+                "--model",
+                "mlp",
+                "--epochs",
+                "50",
+                "--batch-size",
+                "50",
+                "--out",
+                dir.resolve("orphan-out").toString()));
+    Process launcher =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("launcher.log").toFile())
+            .start();
     try {
       waitForProgress(logs, 1, 60);
       List<ProcessHandle> job = launcher.toHandle().descendants().toList();
@@ -220,8 +293,11 @@ class LaunchTest {
         try {
           p.onExit().get(Math.max(1, left), TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-          fail("pid " + p.pid() + " still running 20 s after its launcher died: "
-              + p.info().commandLine().orElse(""));
+          fail(
+              "pid "
+                  + p.pid()
+                  + " still running 20 s after its launcher died: "
+                  + p.info().commandLine().orElse(""));
         }
       }
     } finally {
@@ -235,14 +311,27 @@ class LaunchTest {
   void aModelThatIsNotAClassifierTrainsByHandOnEveryWorkerAsOneModelOnTheJoinedBatch()
       throws Exception {
     Path logs = dir.resolve("regression-logs");
-    List<String> command = List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"),
-        RegressionJob.class.getName());
+    List<String> command =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx512m",
+            "-Dai.djl.offline=true",
+            "-cp",
+            System.getProperty("java.class.path"),
+            RegressionJob.class.getName());
     ByteArrayOutputStream text = new ByteArrayOutputStream();
-    int status = Launcher.run(new Launcher.Spec(2, 1, command, logs,
-        Map.of("OPT_OUT_TRACKING", "true"), Duration.ofSeconds(120), Duration.ofSeconds(60),
-        Duration.ofSeconds(30)), new PrintStream(text, true, StandardCharsets.UTF_8));
+    int status =
+        Launcher.run(
+            new Launcher.Spec(
+                2,
+                1,
+                command,
+                logs,
+                Map.of("OPT_OUT_TRACKING", "true"),
+                Duration.ofSeconds(120),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(30)),
+            new PrintStream(text, true, StandardCharsets.UTF_8));
     assertEquals(0, status, text.toString(StandardCharsets.UTF_8));
     Map<Integer, String> results = new TreeMap<>();
     Pattern result = Pattern.compile("^KILN RESULT rank=(\\d+) (.*)$");
@@ -265,28 +354,47 @@ class LaunchTest {
   }
 
   private static float[] numbers(String text) {
-    return Pattern.compile("-?\\d+\\.\\d+(E-?\\d+)?").matcher(text).results()
-        .map(m -> Float.parseFloat(m.group())).collect(java.util.stream.Collectors
-            .collectingAndThen(java.util.stream.Collectors.toList(), list -> {
-              float[] f = new float[list.size()];
-              for (int i = 0; i < f.length; i++) {
-                f[i] = list.get(i);
-              }
-              return f;
-            }));
+    return Pattern.compile("-?\\d+\\.\\d+(E-?\\d+)?")
+        .matcher(text)
+        .results()
+        .map(m -> Float.parseFloat(m.group()))
+        .collect(
+            java.util.stream.Collectors.collectingAndThen(
+                java.util.stream.Collectors.toList(),
+                list -> {
+                  float[] f = new float[list.size()];
+                  for (int i = 0; i < f.length; i++) {
+                    f[i] = list.get(i);
+                  }
+                  return f;
+                }));
   }
 
   @Test
   void aHostsFileGetsOneCommandPerProcessWithPsLitesEnvironment() throws Exception {
-    Path hosts = Files.writeString(dir.resolve("hosts"), "# the scheduler's host first\n"
-        + "10.0.0.1\n10.0.0.2\n\n");
+    Path hosts =
+        Files.writeString(
+            dir.resolve("hosts"), "# the scheduler's host first\n" + "10.0.0.1\n10.0.0.2\n\n");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream saved = System.out;
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     int code;
     try {
-      code = Main.commandLine().execute("launch", "--workers", "3", "--servers", "1",
-          "--hosts", hosts.toString(), "--port", "9200", "--", "--model", "lenet");
+      code =
+          Main.commandLine()
+              .execute(
+                  "launch",
+                  "--workers",
+                  "3",
+                  "--servers",
+                  "1",
+                  "--hosts",
+                  hosts.toString(),
+                  "--port",
+                  "9200",
+                  "--",
+                  "--model",
+                  "lenet");
     } finally {
       System.setOut(saved);
     }
@@ -294,9 +402,14 @@ class LaunchTest {
     assertEquals(0, code, text);
     List<String> lines = text.lines().filter(l -> !l.startsWith("#")).toList();
     assertEquals(5, lines.size(), text);
-    assertTrue(lines.get(0).startsWith("10.0.0.1: env DMLC_ROLE=scheduler "
-        + "DMLC_PS_ROOT_URI=10.0.0.1 DMLC_PS_ROOT_PORT=9200 DMLC_NUM_WORKER=3 "
-        + "DMLC_NUM_SERVER=1 DMLC_NODE_HOST=10.0.0.1"), lines.get(0));
+    assertTrue(
+        lines
+            .get(0)
+            .startsWith(
+                "10.0.0.1: env DMLC_ROLE=scheduler "
+                    + "DMLC_PS_ROOT_URI=10.0.0.1 DMLC_PS_ROOT_PORT=9200 DMLC_NUM_WORKER=3 "
+                    + "DMLC_NUM_SERVER=1 DMLC_NODE_HOST=10.0.0.1"),
+        lines.get(0));
     assertTrue(lines.get(1).startsWith("10.0.0.1: env DMLC_ROLE=server "), lines.get(1));
     assertTrue(lines.get(2).startsWith("10.0.0.1: env DMLC_ROLE=worker "), lines.get(2));
     assertTrue(lines.get(3).startsWith("10.0.0.2: env DMLC_ROLE=worker "), lines.get(3));
@@ -319,8 +432,7 @@ class LaunchTest {
   }
 
   /**
-   * Waits until the worker of {@code rank} is past its first steps (mid-epoch) and returns its
-   * pid.
+   * Waits until the worker of {@code rank} is past its first steps (mid-epoch) and returns its pid.
    */
   private static long waitForProgress(Path logs, int rank, int seconds) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -331,8 +443,8 @@ class LaunchTest {
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("worker " + rank + " made no progress in " + seconds + " s; logs in "
-        + logs);
+    throw new AssertionError(
+        "worker " + rank + " made no progress in " + seconds + " s; logs in " + logs);
   }
 
   private static Optional<Long> progressed(Path logs, int rank) throws IOException {
@@ -340,8 +452,8 @@ class LaunchTest {
       return Optional.empty();
     }
     try (Stream<Path> files = Files.list(logs)) {
-      for (Path log : files.filter(p -> p.getFileName().toString().startsWith("worker-"))
-          .toList()) {
+      for (Path log :
+          files.filter(p -> p.getFileName().toString().startsWith("worker-")).toList()) {
         List<String> lines = Files.readAllLines(log);
         Long pid = null;
         boolean midEpoch = false;
@@ -350,8 +462,9 @@ class LaunchTest {
           if (m.matches() && Integer.parseInt(m.group(1)) == rank) {
             pid = Long.parseLong(m.group(2));
           }
-          midEpoch |= line.startsWith("KILN STEP rank=" + rank + " epoch=1 batch=")
-              && !line.contains("batch=1 ");
+          midEpoch |=
+              line.startsWith("KILN STEP rank=" + rank + " epoch=1 batch=")
+                  && !line.contains("batch=1 ");
         }
         if (pid != null && midEpoch) {
           return Optional.of(pid);

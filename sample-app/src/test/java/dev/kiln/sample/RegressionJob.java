@@ -12,10 +12,10 @@ import dev.kiln.sample.models.DenseTanhModel;
 import java.util.Arrays;
 
 /**
- * A model that is not a classifier, trained data-parallel by hand: every worker runs forward on
- * its own batch, back-propagates the gradient of its batch's mean squared error against a target
- * and calls {@link DataParallel#update}. Run by {@code LaunchTest} as every process of a job; the
- * same steps on one model and the union of the batches are {@link #reference}.
+ * A model that is not a classifier, trained data-parallel by hand: every worker runs forward on its
+ * own batch, back-propagates the gradient of its batch's mean squared error against a target and
+ * calls {@link DataParallel#update}. Run by {@code LaunchTest} as every process of a job; the same
+ * steps on one model and the union of the batches are {@link #reference}.
  */
 public final class RegressionJob {
   static final int STEPS = 12;
@@ -35,14 +35,18 @@ public final class RegressionJob {
       for (int step = 0; step < STEPS; step++) {
         float[] x = inputs(step, dp.rank());
         NDArray y = model.forward(nd.create(x, new Shape(BATCH, 2, 3)));
-        model.backward(nd.create(meanSquaredErrorGradient(y.toFloatArray(), x, BATCH),
-            new Shape(BATCH, 4)));
+        model.backward(
+            nd.create(meanSquaredErrorGradient(y.toFloatArray(), x, BATCH), new Shape(BATCH, 4)));
         dp.update(sgd);
         Node.say("STEP rank=" + dp.rank() + " epoch=1 batch=" + (step + 1));
       }
-      Node.say("RESULT rank=" + dp.rank() + " weight="
-          + Arrays.toString(model.params().yWeight().get()) + " bias="
-          + Arrays.toString(model.params().yBias().get()));
+      Node.say(
+          "RESULT rank="
+              + dp.rank()
+              + " weight="
+              + Arrays.toString(model.params().yWeight().get())
+              + " bias="
+              + Arrays.toString(model.params().yBias().get()));
     } catch (RuntimeException e) {
       Node.fail(e);
     }
@@ -79,9 +83,9 @@ public final class RegressionJob {
   }
 
   /**
-   * One model trained on the batches of {@code workers} workers joined, step by step: the mean
-   * over the whole joined batch, which is the average of the workers' own means. Returns the
-   * final weights and biases, as the workers print them.
+   * One model trained on the batches of {@code workers} workers joined, step by step: the mean over
+   * the whole joined batch, which is the average of the workers' own means. Returns the final
+   * weights and biases, as the workers print them.
    */
   static String reference(int workers) {
     try (DenseTanhModel model = DenseTanhModel.create(Init.xavier(), 11);
@@ -94,11 +98,15 @@ public final class RegressionJob {
           System.arraycopy(inputs(step, r), 0, x, r * BATCH * 6, BATCH * 6);
         }
         NDArray y = model.forward(nd.create(x, new Shape(workers * BATCH, 2, 3)));
-        model.backward(nd.create(meanSquaredErrorGradient(y.toFloatArray(), x,
-            workers * BATCH), new Shape(workers * BATCH, 4)));
+        model.backward(
+            nd.create(
+                meanSquaredErrorGradient(y.toFloatArray(), x, workers * BATCH),
+                new Shape(workers * BATCH, 4)));
         model.update(sgd);
       }
-      return "weight=" + Arrays.toString(model.params().yWeight().get()) + " bias="
+      return "weight="
+          + Arrays.toString(model.params().yWeight().get())
+          + " bias="
           + Arrays.toString(model.params().yBias().get());
     }
   }

@@ -16,7 +16,10 @@ public final class Compilation {
   private final Map<String, String> generated;
   private final Map<String, ModelDescription> models;
 
-  Compilation(boolean succeeded, List<KilnDiagnostic> diagnostics, Map<String, String> generated,
+  Compilation(
+      boolean succeeded,
+      List<KilnDiagnostic> diagnostics,
+      Map<String, String> generated,
       Map<String, ModelDescription> models) {
     this.succeeded = succeeded;
     this.diagnostics = List.copyOf(diagnostics);
@@ -61,8 +64,7 @@ public final class Compilation {
   }
 
   /**
-   * Returns the sources Kiln generated, by qualified name. A model with an error generates
-   * none.
+   * Returns the sources Kiln generated, by qualified name. A model with an error generates none.
    *
    * @return for example {@code demo.FashionMlpModel -> "package demo; ..."}
    */
@@ -84,18 +86,18 @@ public final class Compilation {
     if (m != null) {
       return m;
     }
-    List<ModelDescription> bySimpleName = models.values().stream()
-        .filter(d -> d.name().endsWith("." + name)).toList();
+    List<ModelDescription> bySimpleName =
+        models.values().stream().filter(d -> d.name().endsWith("." + name)).toList();
     if (bySimpleName.size() == 1) {
       return bySimpleName.get(0);
     }
-    throw new AssertionError("no model " + name + " was generated; models generated: "
-        + models.keySet() + report());
+    throw new AssertionError(
+        "no model " + name + " was generated; models generated: " + models.keySet() + report());
   }
 
   /**
-   * Asserts that compilation succeeded without a single error or warning, Kiln's or the
-   * compiler's (with {@code -Xlint:all}), on the model sources and the generated ones.
+   * Asserts that compilation succeeded without a single error or warning, Kiln's or the compiler's
+   * (with {@code -Xlint:all}), on the model sources and the generated ones.
    *
    * @return this compilation, for further checks
    * @throws AssertionError otherwise, listing the diagnostics
@@ -108,8 +110,8 @@ public final class Compilation {
   }
 
   /**
-   * Asserts that compilation failed with exactly one error, Kiln's diagnostic {@code id}, on
-   * {@code line} of a model source: one mistake gives one error.
+   * Asserts that compilation failed with exactly one error, Kiln's diagnostic {@code id}, on {@code
+   * line} of a model source: one mistake gives one error.
    *
    * @param id the diagnostic id, {@code ShapeMismatch} for {@code [kiln:ShapeMismatch]}
    * @param line the line the error must point at, counted from 1
@@ -119,15 +121,21 @@ public final class Compilation {
   public KilnDiagnostic assertFails(String id, long line) {
     List<KilnDiagnostic> errors = errors();
     if (succeeded || errors.size() != 1) {
-      throw new AssertionError("expected exactly one error, [kiln:" + id + "] on line " + line
-          + ", got " + errors.size() + report());
+      throw new AssertionError(
+          "expected exactly one error, [kiln:"
+              + id
+              + "] on line "
+              + line
+              + ", got "
+              + errors.size()
+              + report());
     }
     return check(errors.get(0), id, line);
   }
 
   /**
-   * Asserts that compilation succeeded and gave exactly one warning, Kiln's diagnostic {@code
-   * id} (e.g. {@code UnusedNode}), on {@code line}.
+   * Asserts that compilation succeeded and gave exactly one warning, Kiln's diagnostic {@code id}
+   * (e.g. {@code UnusedNode}), on {@code line}.
    *
    * @param id the diagnostic id
    * @param line the line the warning must point at, counted from 1
@@ -137,17 +145,28 @@ public final class Compilation {
   public KilnDiagnostic assertWarns(String id, long line) {
     List<KilnDiagnostic> warnings = warnings();
     if (!succeeded || warnings.size() != 1) {
-      throw new AssertionError("expected success with exactly one warning, [kiln:" + id
-          + "] on line " + line + report());
+      throw new AssertionError(
+          "expected success with exactly one warning, [kiln:"
+              + id
+              + "] on line "
+              + line
+              + report());
     }
     return check(warnings.get(0), id, line);
   }
 
   private KilnDiagnostic check(KilnDiagnostic d, String id, long line) {
     if (!id.equals(d.id()) || d.line() != line) {
-      throw new AssertionError("expected [kiln:" + id + "] on line " + line + ", got "
-          + (d.id() == null ? "a diagnostic that is not Kiln's" : "[kiln:" + d.id() + "]")
-          + " on line " + d.line() + report());
+      throw new AssertionError(
+          "expected [kiln:"
+              + id
+              + "] on line "
+              + line
+              + ", got "
+              + (d.id() == null ? "a diagnostic that is not Kiln's" : "[kiln:" + d.id() + "]")
+              + " on line "
+              + d.line()
+              + report());
     }
     return d;
   }
@@ -156,7 +175,8 @@ public final class Compilation {
     if (diagnostics.isEmpty()) {
       return "; the compiler reported nothing";
     }
-    return diagnostics.stream().map(KilnDiagnostic::toString)
+    return diagnostics.stream()
+        .map(KilnDiagnostic::toString)
         .collect(Collectors.joining("\n  ", ":\n  ", ""));
   }
 
@@ -167,7 +187,14 @@ public final class Compilation {
    */
   @Override
   public String toString() {
-    return "Compilation[" + (succeeded ? "succeeded" : "failed") + ", " + errors().size()
-        + " errors, " + warnings().size() + " warnings, models " + models.keySet() + "]";
+    return "Compilation["
+        + (succeeded ? "succeeded" : "failed")
+        + ", "
+        + errors().size()
+        + " errors, "
+        + warnings().size()
+        + " warnings, models "
+        + models.keySet()
+        + "]";
   }
 }

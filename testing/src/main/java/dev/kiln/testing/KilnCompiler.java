@@ -28,8 +28,8 @@ import javax.tools.ToolProvider;
  * Compiles model sources with Kiln's processor inside a test, the way a build does: javac (the
  * running JDK's), Kiln's processor and no other, the test's own class path (which holds {@code
  * kiln-annotations}, {@code kiln-runtime} and whatever else the models use), {@code -Xlint:all},
- * and the generated sources compiled too. Nothing is written outside a temporary directory,
- * which is deleted before {@link #compile} returns.
+ * and the generated sources compiled too. Nothing is written outside a temporary directory, which
+ * is deleted before {@link #compile} returns.
  *
  * <pre>{@code
  * Compilation c = KilnCompiler.compile(Path.of("src/main/java/demo/FashionMlp.java"));
@@ -70,8 +70,8 @@ public final class KilnCompiler {
   /**
    * Compiles one source given as text with the defaults of {@link #javac()}.
    *
-   * @param fileName its path relative to a source root, e.g. {@code demo/Broken.java}; line
-   *     numbers in diagnostics count from the text's first line
+   * @param fileName its path relative to a source root, e.g. {@code demo/Broken.java}; line numbers
+   *     in diagnostics count from the text's first line
    * @param text the source
    * @return the outcome
    */
@@ -148,12 +148,12 @@ public final class KilnCompiler {
   private Compilation compileIn(Path dir, List<Path> sources) {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     if (javac == null) {
-      throw new IllegalStateException("no system Java compiler: run the tests on a JDK, not a "
-          + "JRE");
+      throw new IllegalStateException(
+          "no system Java compiler: run the tests on a JDK, not a " + "JRE");
     }
     DiagnosticCollector<JavaFileObject> collector = new DiagnosticCollector<>();
-    try (StandardJavaFileManager files = javac.getStandardFileManager(collector, Locale.ROOT,
-        StandardCharsets.UTF_8)) {
+    try (StandardJavaFileManager files =
+        javac.getStandardFileManager(collector, Locale.ROOT, StandardCharsets.UTF_8)) {
       Path gen = Files.createDirectories(dir.resolve("gen"));
       Path classes = Files.createDirectories(dir.resolve("classes"));
       Path noSources = Files.createDirectories(dir.resolve("sourcepath"));
@@ -167,20 +167,37 @@ public final class KilnCompiler {
       files.setLocationFromPaths(StandardLocation.CLASS_OUTPUT, List.of(classes));
       files.setLocationFromPaths(StandardLocation.SOURCE_PATH, List.of(noSources));
       files.setLocationFromPaths(StandardLocation.CLASS_PATH, path);
-      List<String> all = new ArrayList<>(List.of("-Xlint:all", "-Xlint:-processing",
-          "-Xlint:-path", "-Xlint:-options", "-A" + DESCRIBE));
+      List<String> all =
+          new ArrayList<>(
+              List.of(
+                  "-Xlint:all",
+                  "-Xlint:-processing",
+                  "-Xlint:-path",
+                  "-Xlint:-options",
+                  "-A" + DESCRIBE));
       all.addAll(options);
-      JavaCompiler.CompilationTask task = javac.getTask(new StringWriter(), files, collector, all,
-          null, files.getJavaFileObjectsFromPaths(sources));
+      JavaCompiler.CompilationTask task =
+          javac.getTask(
+              new StringWriter(),
+              files,
+              collector,
+              all,
+              null,
+              files.getJavaFileObjectsFromPaths(sources));
       task.setProcessors(List.of(new KilnProcessor()));
       boolean ok = task.call();
       List<KilnDiagnostic> diagnostics = new ArrayList<>();
       for (Diagnostic<? extends JavaFileObject> d : collector.getDiagnostics()) {
         String message = d.getMessage(Locale.ROOT);
-        diagnostics.add(new KilnDiagnostic(d.getKind(), KilnDiagnostic.idOf(message),
-            d.getSource() == null ? null
-                : Path.of(d.getSource().toUri()).toAbsolutePath().normalize(),
-            d.getLineNumber() == Diagnostic.NOPOS ? -1 : d.getLineNumber(), message));
+        diagnostics.add(
+            new KilnDiagnostic(
+                d.getKind(),
+                KilnDiagnostic.idOf(message),
+                d.getSource() == null
+                    ? null
+                    : Path.of(d.getSource().toUri()).toAbsolutePath().normalize(),
+                d.getLineNumber() == Diagnostic.NOPOS ? -1 : d.getLineNumber(),
+                message));
       }
       return new Compilation(ok, diagnostics, read(gen, ".java", true), models(classes));
     } catch (IOException e) {

@@ -15,8 +15,8 @@ import javax.tools.Diagnostic;
  * @param line its line, counted from 1; -1 when it has none
  * @param message its text, the id included
  */
-public record KilnDiagnostic(Diagnostic.Kind kind, String id, Path file, long line,
-    String message) {
+public record KilnDiagnostic(
+    Diagnostic.Kind kind, String id, Path file, long line, String message) {
   private static final Pattern ID = Pattern.compile("^\\[kiln:([A-Za-z]+)]");
 
   /**

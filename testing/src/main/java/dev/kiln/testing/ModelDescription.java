@@ -12,12 +12,11 @@ import java.util.Properties;
 import java.util.stream.Collectors;
 
 /**
- * What Kiln's processor inferred for one {@code @Model}, read from the description it writes
- * beside the generated classes when asked to ({@code -Akiln.describe}, which {@link KilnCompiler}
- * always passes): the nodes in declaration order, each node's output shape and parameter count,
- * and every parameter's and auxiliary state's shape. A shape is an {@code int[]} in which
- * {@code -1} stands for {@code Dim.BATCH} and {@code -5} for {@code Dim.STEPS}, as in the
- * annotations.
+ * What Kiln's processor inferred for one {@code @Model}, read from the description it writes beside
+ * the generated classes when asked to ({@code -Akiln.describe}, which {@link KilnCompiler} always
+ * passes): the nodes in declaration order, each node's output shape and parameter count, and every
+ * parameter's and auxiliary state's shape. A shape is an {@code int[]} in which {@code -1} stands
+ * for {@code Dim.BATCH} and {@code -5} for {@code Dim.STEPS}, as in the annotations.
  */
 public final class ModelDescription {
   private final String name;
@@ -187,15 +186,17 @@ public final class ModelDescription {
    */
   @Override
   public String toString() {
-    return name + shapes.entrySet().stream().map(e -> e.getKey() + " " + text(e.getValue()))
-        .collect(Collectors.joining(", ", "[", "]"));
+    return name
+        + shapes.entrySet().stream()
+            .map(e -> e.getKey() + " " + text(e.getValue()))
+            .collect(Collectors.joining(", ", "[", "]"));
   }
 
   private <T> T known(Map<String, T> map, String key, String what) {
     T value = map.get(key);
     if (value == null) {
-      throw new IllegalArgumentException(name + " has no " + what + " '" + key + "'; its "
-          + what + "s are " + map.keySet());
+      throw new IllegalArgumentException(
+          name + " has no " + what + " '" + key + "'; its " + what + "s are " + map.keySet());
     }
     return value;
   }
@@ -211,12 +212,14 @@ public final class ModelDescription {
   }
 
   private static int[] dims(String value) {
-    return value == null || value.isEmpty() ? new int[0]
+    return value == null || value.isEmpty()
+        ? new int[0]
         : Arrays.stream(value.split(",")).mapToInt(Integer::parseInt).toArray();
   }
 
   private static String text(int[] dims) {
-    return Arrays.stream(dims).mapToObj(d -> d == -5 ? "STEPS" : d < 0 ? "BATCH"
-        : Integer.toString(d)).collect(Collectors.joining(", ", "[", "]"));
+    return Arrays.stream(dims)
+        .mapToObj(d -> d == -5 ? "STEPS" : d < 0 ? "BATCH" : Integer.toString(d))
+        .collect(Collectors.joining(", ", "[", "]"));
   }
 }

@@ -20,7 +20,8 @@ class KilnCompilerTest {
   void aGoodModelCompilesCleanAndDescribesItsShapes() {
     Compilation c = KilnCompiler.compile(GOOD).assertClean();
 
-    assertEquals(List.of("demo.MlpExec", "demo.MlpGraph", "demo.MlpModel"),
+    assertEquals(
+        List.of("demo.MlpExec", "demo.MlpGraph", "demo.MlpModel"),
         List.copyOf(new java.util.TreeSet<>(c.generatedSources().keySet())));
     ModelDescription m = c.model("Mlp");
     assertEquals("demo.Mlp", m.name());
@@ -36,10 +37,18 @@ class KilnCompilerTest {
     assertEquals(2 * 128, m.parameterCount("normed"));
     assertEquals(0, m.parameterCount("probs"));
     assertEquals(784 * 128 + 128 + 2 * 128 + 128 * 10 + 10, m.parameterCount());
-    assertEquals(List.of("hidden_weight", "hidden_bias", "normed_gamma", "normed_beta",
-        "logits_weight", "logits_bias"), List.copyOf(m.parameters().keySet()));
+    assertEquals(
+        List.of(
+            "hidden_weight",
+            "hidden_bias",
+            "normed_gamma",
+            "normed_beta",
+            "logits_weight",
+            "logits_bias"),
+        List.copyOf(m.parameters().keySet()));
     assertArrayEquals(new int[] {128, 784}, m.parameterShape("hidden_weight"));
-    assertEquals(List.of("normed_moving_mean", "normed_moving_var"),
+    assertEquals(
+        List.of("normed_moving_mean", "normed_moving_var"),
         List.copyOf(m.auxiliaryStates().keySet()));
     assertArrayEquals(new int[] {128}, m.auxiliaryStates().get("normed_moving_var"));
   }
@@ -48,10 +57,11 @@ class KilnCompilerTest {
   void aNameTheModelLacksIsNamedWithTheOnesItHas() {
     ModelDescription m = KilnCompiler.compile(GOOD).model("Mlp");
 
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> m.shape("hiden"));
-    assertEquals("demo.Mlp has no node 'hiden'; its nodes are [pixels, hidden, normed, logits, "
-        + "probs]", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> m.shape("hiden"));
+    assertEquals(
+        "demo.Mlp has no node 'hiden'; its nodes are [pixels, hidden, normed, logits, " + "probs]",
+        e.getMessage());
   }
 
   @Test
@@ -70,16 +80,21 @@ class KilnCompilerTest {
   void theWrongIdOrLineFailsTheAssertionWithTheDiagnostics() {
     Compilation c = KilnCompiler.compile(SKIP);
 
-    AssertionError wrongId = assertThrows(AssertionError.class,
-        () -> c.assertFails("UnknownWire", 15));
-    assertTrue(wrongId.getMessage().startsWith("expected [kiln:UnknownWire] on line 15, got "
-        + "[kiln:ShapeMismatch] on line 15"), wrongId.getMessage());
+    AssertionError wrongId =
+        assertThrows(AssertionError.class, () -> c.assertFails("UnknownWire", 15));
+    assertTrue(
+        wrongId
+            .getMessage()
+            .startsWith(
+                "expected [kiln:UnknownWire] on line 15, got " + "[kiln:ShapeMismatch] on line 15"),
+        wrongId.getMessage());
     assertThrows(AssertionError.class, () -> c.assertFails("ShapeMismatch", 14));
     AssertionError notClean = assertThrows(AssertionError.class, c::assertClean);
-    assertTrue(notClean.getMessage().contains("Skip.java:15: error: [kiln:ShapeMismatch]"),
+    assertTrue(
+        notClean.getMessage().contains("Skip.java:15: error: [kiln:ShapeMismatch]"),
         notClean.getMessage());
-    assertThrows(AssertionError.class,
-        () -> KilnCompiler.compile(GOOD).assertFails("ShapeMismatch", 15));
+    assertThrows(
+        AssertionError.class, () -> KilnCompiler.compile(GOOD).assertFails("ShapeMismatch", 15));
   }
 
   @Test
@@ -89,8 +104,9 @@ class KilnCompilerTest {
     c.assertWarns("UnusedNode", 13);
     assertTrue(c.succeeded());
     assertThrows(AssertionError.class, c::assertClean);
-    assertEquals(List.of(-1, 4), java.util.Arrays.stream(c.model("Unused").shape("forgotten"))
-        .boxed().toList());
+    assertEquals(
+        List.of(-1, 4),
+        java.util.Arrays.stream(c.model("Unused").shape("forgotten")).boxed().toList());
   }
 
   @Test
@@ -104,8 +120,9 @@ class KilnCompilerTest {
 
   @Test
   void aMissingFileIsAnError() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> KilnCompiler.compile(Path.of("no/Such.java")));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> KilnCompiler.compile(Path.of("no/Such.java")));
     assertTrue(e.getMessage().endsWith("no/Such.java is not a source file"), e.getMessage());
   }
 }

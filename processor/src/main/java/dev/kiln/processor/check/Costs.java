@@ -7,9 +7,9 @@ import java.util.List;
 
 /**
  * Compile-time cost estimates per example (every {@code BATCH} dimension counted as 1): the
- * floating point operations of a node's forward pass, a multiply-add counting 2. Layers that
- * only move or look up values cost 0; a custom layer's body is not visible to the processor, so
- * its cost is unknown (-1).
+ * floating point operations of a node's forward pass, a multiply-add counting 2. Layers that only
+ * move or look up values cost 0; a custom layer's body is not visible to the processor, so its cost
+ * is unknown (-1).
  */
 final class Costs implements LayerSpec.Visitor<Long> {
   private final List<TShape> in;
@@ -108,8 +108,8 @@ final class Costs implements LayerSpec.Visitor<Long> {
 
   /**
    * Per step, each layer and direction multiplies the input and the previous state by its gate
-   * matrices ({@code 2 · gates · units · (in + units)}), adds the biases and applies its gates
-   * and cell ({@code ~ 4 · gates · units}); steps unknown at compile time count as one.
+   * matrices ({@code 2 · gates · units · (in + units)}), adds the biases and applies its gates and
+   * cell ({@code ~ 4 · gates · units}); steps unknown at compile time count as one.
    */
   @Override
   public Long visitRecurrent(LayerSpec.Recurrent r) {

@@ -14,8 +14,8 @@ import java.util.Map;
 /**
  * Phase two: checks a model as read and describes it for the writers. Three steps, each on the
  * result of the one before: resolve the wiring ({@link Wiring}), infer every node's shape,
- * parameters and cost ({@link ShapeRules}, {@link Costs}), and check the model as a whole
- * ({@link ModelRules}: outputs, unused nodes, the classifier head).
+ * parameters and cost ({@link ShapeRules}, {@link Costs}), and check the model as a whole ({@link
+ * ModelRules}: outputs, unused nodes, the classifier head).
  */
 public final class ModelChecker {
   private final Report report;
@@ -33,8 +33,8 @@ public final class ModelChecker {
   }
 
   /**
-   * Every node whose inputs are known, in wiring order, with its shape rule applied. A node
-   * whose rule fails is reported and left out, and so are the nodes that read it, silently.
+   * Every node whose inputs are known, in wiring order, with its shape rule applied. A node whose
+   * rule fails is reported and left out, and so are the nodes that read it, silently.
    */
   private Map<String, CheckedNode> infer(ModelSpec spec, Wiring wiring) {
     Map<String, CheckedNode> done = new LinkedHashMap<>();
@@ -42,20 +42,25 @@ public final class ModelChecker {
       if (wiring.isBroken(n) || n.wires().stream().anyMatch(w -> !done.containsKey(w.source()))) {
         continue;
       }
-      List<Source> in = n.wires().stream()
-          .map(w -> new Source(done.get(w.source()).shape(), wiring.node(w.source())))
-          .toList();
+      List<Source> in =
+          n.wires().stream()
+              .map(w -> new Source(done.get(w.source()).shape(), wiring.node(w.source())))
+              .toList();
       String where = n.declaration(spec.simpleName());
       try {
         ShapeRules.Result r = ShapeRules.infer(where, n, in);
         if (n.frozen() && r.params().isEmpty()) {
-          report.add(Message.FROZEN_WITHOUT_PARAMS, n.method(), n.frozenMirror(), null, where,
+          report.add(
+              Message.FROZEN_WITHOUT_PARAMS,
+              n.method(),
+              n.frozenMirror(),
+              null,
+              where,
               n.annotationText());
         }
         List<TShape> shapes = in.stream().map(Source::shape).toList();
         long flops = Costs.flops(n.layer(), shapes, r.shape());
-        done.put(n.name(), new CheckedNode(n, r.shape(), r.params(), r.aux(), flops, false,
-            false));
+        done.put(n.name(), new CheckedNode(n, r.shape(), r.params(), r.aux(), flops, false, false));
       } catch (RuleError e) {
         report.add(e.message, n.method(), n.mirror(), e.attribute, e.args);
       }

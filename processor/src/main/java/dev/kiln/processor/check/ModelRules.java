@@ -18,10 +18,10 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
 
 /**
- * The rules of a model as a whole, once every node's shape is known: which nodes are its inputs
- * and outputs, which inputs and nodes nothing reads (warnings), and whether its last node can be
- * a classifier's head (a softmax over {@code [BATCH, classes]}, the only output of a model with
- * one input).
+ * The rules of a model as a whole, once every node's shape is known: which nodes are its inputs and
+ * outputs, which inputs and nodes nothing reads (warnings), and whether its last node can be a
+ * classifier's head (a softmax over {@code [BATCH, classes]}, the only output of a model with one
+ * input).
  */
 final class ModelRules {
   private final ModelSpec spec;
@@ -41,8 +41,11 @@ final class ModelRules {
     if (report.hasErrors()) {
       return null;
     }
-    Set<String> consumed = spec.nodes().stream().flatMap(n -> n.wires().stream())
-        .map(NodeSpec.Wire::source).collect(Collectors.toSet());
+    Set<String> consumed =
+        spec.nodes().stream()
+            .flatMap(n -> n.wires().stream())
+            .map(NodeSpec.Wire::source)
+            .collect(Collectors.toSet());
     List<CheckedNode> nodes = new ArrayList<>();
     List<CheckedNode> inputs = new ArrayList<>();
     List<CheckedNode> outputs = new ArrayList<>();
@@ -69,8 +72,7 @@ final class ModelRules {
     }
     if (!spec.classifier()) {
       for (CheckedNode n : outputs) {
-        if (n.spec() != spec.last() && !n.spec().markedOutput()
-            && !consumed.contains(n.name())) {
+        if (n.spec() != spec.last() && !n.spec().markedOutput() && !consumed.contains(n.name())) {
           report.add(Message.UNUSED_NODE, n.spec().method(), n.name(), model);
         }
       }
@@ -80,27 +82,49 @@ final class ModelRules {
     if (head.softmax() != null && inputs.size() > 1) {
       String names = inputs.stream().map(CheckedNode::name).collect(Collectors.joining(", "));
       if (spec.classifier()) {
-        report.add(Message.CLASSIFIER_INPUTS, spec.element(), spec.mirror(), "classifier", model,
-            inputs.size(), names);
+        report.add(
+            Message.CLASSIFIER_INPUTS,
+            spec.element(),
+            spec.mirror(),
+            "classifier",
+            model,
+            inputs.size(),
+            names);
         return null;
       }
-      notClassifier = "it has " + inputs.size() + " inputs (" + names + "), and classifier "
-          + "training feeds one batch of features to one input";
+      notClassifier =
+          "it has "
+              + inputs.size()
+              + " inputs ("
+              + names
+              + "), and classifier "
+              + "training feeds one batch of features to one input";
     } else if (head.softmax() != null) {
-      CheckedNode softmax = outputs.stream().filter(o -> o.spec() == head.softmax()).findFirst()
-          .orElse(null);
+      CheckedNode softmax =
+          outputs.stream().filter(o -> o.spec() == head.softmax()).findFirst().orElse(null);
       CheckedNode other = outputs.stream().filter(o -> o != softmax).findFirst().orElse(null);
       if (other == null) {
         classifierHead = softmax;
       } else {
         String why = other.spec().markedOutput() ? "is marked @Output" : "is read by no node";
         if (spec.classifier()) {
-          report.add(Message.CLASSIFIER_OUTPUTS, other.spec().method(), head.softmax().name(),
-              model, other.name(), why, other.name());
+          report.add(
+              Message.CLASSIFIER_OUTPUTS,
+              other.spec().method(),
+              head.softmax().name(),
+              model,
+              other.name(),
+              why,
+              other.name());
           return null;
         }
-        notClassifier = "besides its softmax " + head.softmax().name() + " it has the output "
-            + other.name() + ", which " + why;
+        notClassifier =
+            "besides its softmax "
+                + head.softmax().name()
+                + " it has the output "
+                + other.name()
+                + ", which "
+                + why;
       }
     }
     for (CheckedNode n : nodes) {
@@ -109,41 +133,75 @@ final class ModelRules {
       }
     }
     List<CheckedNode> order = orderOf(inferred, nodes);
-    return new CheckedModel(spec, nodes, order, inputs, outputs, classifierHead,
+    return new CheckedModel(
+        spec,
+        nodes,
+        order,
+        inputs,
+        outputs,
+        classifierHead,
         classifierHead == null ? notClassifier : null);
   }
 
   /**
-   * Notes, on a node of custom layer {@code c}, what the compiler cannot check (the forward
-   * body, which Kiln sees only when it traces it) and the shapes that body will meet.
+   * Notes, on a node of custom layer {@code c}, what the compiler cannot check (the forward body,
+   * which Kiln sees only when it traces it) and the shapes that body will meet.
    */
-  private void noteBodyAtBuild(CheckedNode n, LayerSpec.Custom c,
-      Map<String, CheckedNode> inferred) {
+  private void noteBodyAtBuild(
+      CheckedNode n, LayerSpec.Custom c, Map<String, CheckedNode> inferred) {
     String source = n.spec().wires().get(0).source();
     List<String> params = n.params().stream().map(p -> p.name() + " " + p.shape()).toList();
-    String withParams = switch (params.size()) {
-      case 0 -> "no parameters";
-      case 1 -> "parameter " + params.get(0);
-      default -> "parameters " + String.join(", ", params.subList(0, params.size() - 1))
-          + " and " + params.get(params.size() - 1);
-    };
+    String withParams =
+        switch (params.size()) {
+          case 0 -> "no parameters";
+          case 1 -> "parameter " + params.get(0);
+          default ->
+              "parameters "
+                  + String.join(", ", params.subList(0, params.size() - 1))
+                  + " and "
+                  + params.get(params.size() - 1);
+        };
     String forward = c.forwardType().getSimpleName() + "." + c.forwardMethod();
-    for (Element e = c.forwardType().getEnclosingElement(); e instanceof TypeElement t;
+    for (Element e = c.forwardType().getEnclosingElement();
+        e instanceof TypeElement t;
         e = t.getEnclosingElement()) {
       forward = t.getSimpleName() + "." + forward;
     }
     TShape in = inferred.get(source).shape();
     if (c.cell()) {
       // One step at a time: the sequence without its steps axis, and the state.
-      report.add(Message.CUSTOM_BODY_AT_BUILD, n.spec().method(), n.spec().mirror(), null,
-          n.spec().declaration(model), "step", c.layerName(), forward,
-          "once per step; each step reads " + withoutSteps(in) + " of " + in + " from " + source
-              + " and the previous state " + withoutSteps(n.shape()),
-          withParams, "the new state " + withoutSteps(n.shape()));
+      report.add(
+          Message.CUSTOM_BODY_AT_BUILD,
+          n.spec().method(),
+          n.spec().mirror(),
+          null,
+          n.spec().declaration(model),
+          "step",
+          c.layerName(),
+          forward,
+          "once per step; each step reads "
+              + withoutSteps(in)
+              + " of "
+              + in
+              + " from "
+              + source
+              + " and the previous state "
+              + withoutSteps(n.shape()),
+          withParams,
+          "the new state " + withoutSteps(n.shape()));
     } else {
-      report.add(Message.CUSTOM_BODY_AT_BUILD, n.spec().method(), n.spec().mirror(), null,
-          n.spec().declaration(model), "forward body", c.layerName(), forward,
-          "it reads " + in + " from " + source, withParams, n.shape());
+      report.add(
+          Message.CUSTOM_BODY_AT_BUILD,
+          n.spec().method(),
+          n.spec().mirror(),
+          null,
+          n.spec().declaration(model),
+          "forward body",
+          c.layerName(),
+          forward,
+          "it reads " + in + " from " + source,
+          withParams,
+          n.shape());
     }
   }
 
@@ -155,16 +213,16 @@ final class ModelRules {
   }
 
   /** {@code nodes} in the order in which {@code inferred} was filled (the wiring order). */
-  private static List<CheckedNode> orderOf(Map<String, CheckedNode> inferred,
-      List<CheckedNode> nodes) {
+  private static List<CheckedNode> orderOf(
+      Map<String, CheckedNode> inferred, List<CheckedNode> nodes) {
     Map<String, CheckedNode> byName = new LinkedHashMap<>();
     nodes.forEach(n -> byName.put(n.name(), n));
     return inferred.keySet().stream().map(byName::get).toList();
   }
 
   /**
-   * What the last node says about classifier training: the softmax that can be its head, or
-   * why there is none.
+   * What the last node says about classifier training: the softmax that can be its head, or why
+   * there is none.
    *
    * @param softmax the last node, when it is a softmax along the last axis of {@code [BATCH,
    *     classes]}; otherwise null
@@ -183,25 +241,45 @@ final class ModelRules {
     }
     if (!(last.layer() instanceof LayerSpec.Softmax softmax)) {
       if (spec.classifier()) {
-        report.add(Message.CLASSIFIER_NEEDS_SOFTMAX, spec.element(), spec.mirror(),
-            "classifier", model, last.name(), last.annotationText());
+        report.add(
+            Message.CLASSIFIER_NEEDS_SOFTMAX,
+            spec.element(),
+            spec.mirror(),
+            "classifier",
+            model,
+            last.name(),
+            last.annotationText());
       }
-      return new Head(null, "its last node " + last.name() + " is " + last.annotationText()
-          + ", not a @Softmax");
+      return new Head(
+          null,
+          "its last node " + last.name() + " is " + last.annotationText() + ", not a @Softmax");
     }
     CheckedNode checked = inferred.get(last.name());
     if (checked == null) {
       return new Head(null, "its last node " + last.name() + " has an error");
     }
-    boolean fits = checked.shape().rank() == 2
-        && (softmax.axis() == -1 || softmax.axis() == 1);
+    boolean fits = checked.shape().rank() == 2 && (softmax.axis() == -1 || softmax.axis() == 1);
     if (!fits) {
       if (spec.classifier()) {
-        report.add(Message.CLASSIFIER_SHAPE, spec.element(), spec.mirror(), "classifier", model,
-            last.name(), checked.shape(), softmax.axis());
+        report.add(
+            Message.CLASSIFIER_SHAPE,
+            spec.element(),
+            spec.mirror(),
+            "classifier",
+            model,
+            last.name(),
+            checked.shape(),
+            softmax.axis());
       }
-      return new Head(null, "its softmax " + last.name() + " over axis " + softmax.axis()
-          + " of " + checked.shape() + " is not over the classes of a [BATCH, classes] tensor");
+      return new Head(
+          null,
+          "its softmax "
+              + last.name()
+              + " over axis "
+              + softmax.axis()
+              + " of "
+              + checked.shape()
+              + " is not over the classes of a [BATCH, classes] tensor");
     }
     return new Head(last, null);
   }

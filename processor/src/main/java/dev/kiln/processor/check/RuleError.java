@@ -4,8 +4,8 @@ import dev.kiln.processor.diag.Message;
 
 /**
  * A broken shape rule: the message, the attribute at fault (or null) and the message arguments.
- * Thrown by a rule deep inside its arithmetic and caught by {@link ModelChecker}, which reports
- * it on the node; it never leaves the check phase.
+ * Thrown by a rule deep inside its arithmetic and caught by {@link ModelChecker}, which reports it
+ * on the node; it never leaves the check phase.
  */
 final class RuleError extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -12,14 +12,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The compile-time shape rule of every layer, each equal to the shape function of the MXNet
- * 1.9.1 operator the layer emits ({@code src/operator/nn/fully_connected.cc}, {@code
- * convolution.cc}, {@code pooling.cc}, {@code batch_norm.cc}, {@code layer_norm.cc}, {@code
- * tensor/matrix_op-inl.h}, {@code tensor/indexing_op.h}, ...), plus the checks MXNet leaves to
- * run time or does not make at all (a reshape that changes the number of values). A rule
- * returns the node's output shape, the parameters it creates and its auxiliary states, or throws
- * a {@link RuleError}. {@code BATCH} dimensions pass through as unknown, as they do in MXNet's
- * own inference.
+ * The compile-time shape rule of every layer, each equal to the shape function of the MXNet 1.9.1
+ * operator the layer emits ({@code src/operator/nn/fully_connected.cc}, {@code convolution.cc},
+ * {@code pooling.cc}, {@code batch_norm.cc}, {@code layer_norm.cc}, {@code tensor/matrix_op-inl.h},
+ * {@code tensor/indexing_op.h}, ...), plus the checks MXNet leaves to run time or does not make at
+ * all (a reshape that changes the number of values). A rule returns the node's output shape, the
+ * parameters it creates and its auxiliary states, or throws a {@link RuleError}. {@code BATCH}
+ * dimensions pass through as unknown, as they do in MXNet's own inference.
  */
 final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
   /**
@@ -47,8 +46,8 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
   }
 
   /**
-   * The rule of {@code node}'s layer applied to its inputs {@code in}; {@code where} names the
-   * node in messages.
+   * The rule of {@code node}'s layer applied to its inputs {@code in}; {@code where} names the node
+   * in messages.
    *
    * @throws RuleError when the inputs break the rule
    */
@@ -66,9 +65,9 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
   }
 
   /**
-   * MXNet {@code FullyConnectedShape}: with {@code flatten} the input is {@code [N, rest...]}
-   * read as {@code [N, prod(rest)]} and the output is {@code [N, units]}; without, the last
-   * dimension is replaced by {@code units}. Weight {@code [units, in]}, bias {@code [units]}.
+   * MXNet {@code FullyConnectedShape}: with {@code flatten} the input is {@code [N, rest...]} read
+   * as {@code [N, prod(rest)]} and the output is {@code [N, units]}; without, the last dimension is
+   * replaced by {@code units}. Weight {@code [units, in]}, bias {@code [units]}.
    */
   @Override
   public Result visitDense(LayerSpec.Dense d) {
@@ -118,8 +117,8 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
     TShape first = x().shape();
     for (Source s : in) {
       if (!s.shape().equals(first)) {
-        throw new RuleError(Message.SHAPE_MISMATCH, null, where, "@Add", Source.describeAll(in),
-            fitHint(x(), s));
+        throw new RuleError(
+            Message.SHAPE_MISMATCH, null, where, "@Add", Source.describeAll(in), fitHint(x(), s));
       }
     }
     return Result.of(first);
@@ -134,18 +133,42 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
     TShape t = target.shape();
     TShape o = odd.shape();
     String name = odd.node().name();
-    boolean batchFirst = t.rank() > 0 && o.rank() > 0 && t.dim(0) == TShape.BATCH
-        && o.dim(0) == TShape.BATCH && t.product(1) > 0 && o.product(1) > 0;
+    boolean batchFirst =
+        t.rank() > 0
+            && o.rank() > 0
+            && t.dim(0) == TShape.BATCH
+            && o.dim(0) == TShape.BATCH
+            && t.product(1) > 0
+            && o.product(1) > 0;
     if (batchFirst && t.product(1) == o.product(1)) {
-      return "reshape " + name + " to " + t + " first, with a node @Reshape(shape = {"
-          + t.asArguments() + "}) that reads " + name + ", and add that node instead";
+      return "reshape "
+          + name
+          + " to "
+          + t
+          + " first, with a node @Reshape(shape = {"
+          + t.asArguments()
+          + "}) that reads "
+          + name
+          + ", and add that node instead";
     }
     if (batchFirst && t.rank() == 2) {
-      return "project " + name + " to " + t + " first, with a node @Dense(units = " + t.dim(1)
-          + ") that reads " + name + ", and add that node instead";
+      return "project "
+          + name
+          + " to "
+          + t
+          + " first, with a node @Dense(units = "
+          + t.dim(1)
+          + ") that reads "
+          + name
+          + ", and add that node instead";
     }
-    return "give every input the shape of " + target.node().name() + ", " + t + ", e.g. by "
-        + "changing the layers that make " + name;
+    return "give every input the shape of "
+        + target.node().name()
+        + ", "
+        + t
+        + ", e.g. by "
+        + "changing the layers that make "
+        + name;
   }
 
   /**
@@ -157,8 +180,7 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
     TShape first = x().shape();
     for (Source s : in) {
       if (s.shape().rank() != first.rank()) {
-        throw new RuleError(Message.RANK_MISMATCH, null, where, "@Concat",
-            Source.describeAll(in));
+        throw new RuleError(Message.RANK_MISMATCH, null, where, "@Concat", Source.describeAll(in));
       }
     }
     int axis = axis(c.axis(), x());
@@ -167,8 +189,8 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
     for (Source s : in) {
       for (int i = 0; i < first.rank(); i++) {
         if (i != axis && s.shape().dim(i) != first.dim(i)) {
-          throw new RuleError(Message.CONCAT_MISMATCH, null, where, c.axis(), axis,
-              Source.describeAll(in));
+          throw new RuleError(
+              Message.CONCAT_MISMATCH, null, where, c.axis(), axis, Source.describeAll(in));
         }
       }
       int d = s.shape().dim(axis);
@@ -180,16 +202,22 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
 
   /**
    * MXNet {@code ConvolutionShape} (2-D, NCHW): weight {@code [filters, C, kh, kw]}, bias {@code
-   * [filters]}, output {@code [N, filters, H', W']} with {@code H' = (H + 2p - (d(k-1)+1)) / s +
-   * 1} (integer division), and the dilated kernel must fit the padded input.
+   * [filters]}, output {@code [N, filters, H', W']} with {@code H' = (H + 2p - (d(k-1)+1)) / s + 1}
+   * (integer division), and the dilated kernel must fit the padded input.
    */
   @Override
   public Result visitConv2D(LayerSpec.Conv2D c) {
     TShape s = x().shape();
     rank4("@Conv2D");
     if (s.dim(1) < 0) {
-      throw new RuleError(Message.UNKNOWN_CHANNELS, null, where, "@Conv2D", 1,
-          "its input channels", x().describe());
+      throw new RuleError(
+          Message.UNKNOWN_CHANNELS,
+          null,
+          where,
+          "@Conv2D",
+          1,
+          "its input channels",
+          x().describe());
     }
     int[] k = LayerSpec.pair(c.kernel());
     int[] st = LayerSpec.pair(c.stride());
@@ -198,8 +226,8 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
     List<Integer> out = new ArrayList<>(List.of(s.dim(0), c.filters()));
     for (int axis = 0; axis < 2; axis++) {
       int span = d[axis] * (k[axis] - 1) + 1;
-      String how = d[axis] == 1 ? "kernel " + k[axis]
-          : "kernel " + k[axis] + " dilated by " + d[axis];
+      String how =
+          d[axis] == 1 ? "kernel " + k[axis] : "kernel " + k[axis] + " dilated by " + d[axis];
       out.add(window(axis, span, how, st[axis], p[axis]));
     }
     List<ParamInfo> params = new ArrayList<>();
@@ -211,9 +239,9 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
   }
 
   /**
-   * MXNet {@code PoolingShape} (2-D, NCHW, {@code valid} convention): output {@code [N, C, H',
-   * W']} with {@code H' = (H + 2p - k) / s + 1} (integer division); the kernel must fit the
-   * padded input.
+   * MXNet {@code PoolingShape} (2-D, NCHW, {@code valid} convention): output {@code [N, C, H', W']}
+   * with {@code H' = (H + 2p - k) / s + 1} (integer division); the kernel must fit the padded
+   * input.
    */
   @Override
   public Result visitPool(LayerSpec.Pool p) {
@@ -237,8 +265,15 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
   public Result visitGlobalAvgPool(LayerSpec.GlobalAvgPool g) {
     TShape s = x().shape();
     if (s.rank() < 3 || s.rank() > 5) {
-      throw new RuleError(Message.WRONG_RANK, null, where, "@GlobalAvgPool", "3 to 5",
-          "[N, C, ...]", x().describe(), "");
+      throw new RuleError(
+          Message.WRONG_RANK,
+          null,
+          where,
+          "@GlobalAvgPool",
+          "3 to 5",
+          "[N, C, ...]",
+          x().describe(),
+          "");
     }
     List<Integer> out = new ArrayList<>(List.of(s.dim(0), s.dim(1)));
     out.addAll(Collections.nCopies(s.rank() - 2, 1));
@@ -247,9 +282,9 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
 
   /**
    * MXNet {@code InferReshapeShape} (read left to right, {@code reverse = false}), made exact:
-   * every BATCH input dimension is its own unknown, and the reshape must keep the number of
-   * values for every batch size, because MXNet 1.9.1 does not check it (a mismatched reshape
-   * overruns its output at run time).
+   * every BATCH input dimension is its own unknown, and the reshape must keep the number of values
+   * for every batch size, because MXNet 1.9.1 does not check it (a mismatched reshape overruns its
+   * output at run time).
    */
   @Override
   public Result visitReshape(LayerSpec.Reshape r) {
@@ -269,8 +304,8 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
         src++;
       } else if (v == 0) {
         if (src >= sizes.size()) {
-          throw badReshape(r, "COPY (0) at position " + i + " has no input dimension " + src
-              + " to copy");
+          throw badReshape(
+              r, "COPY (0) at position " + i + " has no input dimension " + src + " to copy");
         }
         out.add(sizes.get(src++));
       } else if (v == -1) {
@@ -283,15 +318,21 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
         }
       } else if (v == -3) {
         if (src + 1 >= sizes.size()) {
-          throw badReshape(r, "MERGE (-3) at position " + i + " needs input dimensions " + src
-              + " and " + (src + 1));
+          throw badReshape(
+              r,
+              "MERGE (-3) at position "
+                  + i
+                  + " needs input dimensions "
+                  + src
+                  + " and "
+                  + (src + 1));
         }
         out.add(sizes.get(src).times(sizes.get(src + 1)));
         src += 2;
       } else {
         if (src >= sizes.size()) {
-          throw badReshape(r, "SPLIT (-4) at position " + i + " has no input dimension " + src
-              + " to split");
+          throw badReshape(
+              r, "SPLIT (-4) at position " + i + " has no input dimension " + src + " to split");
         }
         Size whole = sizes.get(src++);
         int a = spec.get(++i);
@@ -302,8 +343,14 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
           Size part = Size.known(a == -1 ? b : a);
           Size rest = whole.dividedBy(part);
           if (rest == null) {
-            throw badReshape(r, "SPLIT (-4) cannot split dimension " + (src - 1) + " of size "
-                + whole + " into parts of " + part);
+            throw badReshape(
+                r,
+                "SPLIT (-4) cannot split dimension "
+                    + (src - 1)
+                    + " of size "
+                    + whole
+                    + " into parts of "
+                    + part);
           }
           left = a == -1 ? rest : part;
           right = a == -1 ? part : rest;
@@ -311,8 +358,16 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
           left = Size.known(a);
           right = Size.known(b);
           if (!left.times(right).equals(whole)) {
-            throw badReshape(r, "SPLIT (-4) cannot split dimension " + (src - 1) + " of size "
-                + whole + " into " + a + " × " + b);
+            throw badReshape(
+                r,
+                "SPLIT (-4) cannot split dimension "
+                    + (src - 1)
+                    + " of size "
+                    + whole
+                    + " into "
+                    + a
+                    + " × "
+                    + b);
           }
         }
         out.add(left);
@@ -325,14 +380,24 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
       others.remove(inferAt);
       Size rest = total.dividedBy(Size.product(others));
       if (rest == null) {
-        throw badReshape(r, "the input has " + total + " values, which the other dimensions ("
-            + Size.product(others) + " values) do not divide for every batch size");
+        throw badReshape(
+            r,
+            "the input has "
+                + total
+                + " values, which the other dimensions ("
+                + Size.product(others)
+                + " values) do not divide for every batch size");
       }
       out.set(inferAt, rest);
     } else if (!Size.product(out).equals(total)) {
-      throw badReshape(r, "the input has " + total + " values but the target has "
-          + Size.product(out) + "; a reshape must keep the number of values for every batch "
-          + "size");
+      throw badReshape(
+          r,
+          "the input has "
+              + total
+              + " values but the target has "
+              + Size.product(out)
+              + "; a reshape must keep the number of values for every batch "
+              + "size");
     }
     return Result.of(new TShape(out.stream().map(Size::toDim).toList()));
   }
@@ -350,7 +415,8 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
   @Override
   public Result visitBatchNorm(LayerSpec.BatchNorm b) {
     int c = channels("@BatchNorm", b.axis());
-    return new Result(x().shape(),
+    return new Result(
+        x().shape(),
         List.of(param("gamma", TShape.of(c)), param("beta", TShape.of(c))),
         List.of(param("moving_mean", TShape.of(c)), param("moving_var", TShape.of(c))));
   }
@@ -359,8 +425,8 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
   @Override
   public Result visitLayerNorm(LayerSpec.LayerNorm l) {
     int c = channels("@LayerNorm", l.axis());
-    return new Result(x().shape(),
-        List.of(param("gamma", TShape.of(c)), param("beta", TShape.of(c))), List.of());
+    return new Result(
+        x().shape(), List.of(param("gamma", TShape.of(c)), param("beta", TShape.of(c))), List.of());
   }
 
   /**
@@ -371,15 +437,17 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
   public Result visitEmbedding(LayerSpec.Embedding e) {
     List<Integer> out = new ArrayList<>(x().shape().dims());
     out.add(e.outputDim());
-    return new Result(new TShape(out),
-        List.of(param("weight", TShape.of(e.inputDim(), e.outputDim()))), List.of());
+    return new Result(
+        new TShape(out),
+        List.of(param("weight", TShape.of(e.inputDim(), e.outputDim()))),
+        List.of());
   }
 
   /**
    * MXNet {@code RNNShape} behind Kiln's batch-first wrapper: a rank-3 input {@code [N, T,
    * features]} (swapped to MXNet's time-major {@code [T, N, features]}), output {@code [N, T,
-   * units·dirs]} or, with {@code returnSequences} off, {@code [N, units·dirs]}; one flat
-   * parameter vector {@code <node>_parameters} of {@code GetRnnParamSize} values.
+   * units·dirs]} or, with {@code returnSequences} off, {@code [N, units·dirs]}; one flat parameter
+   * vector {@code <node>_parameters} of {@code GetRnnParamSize} values.
    */
   @Override
   public Result visitRecurrent(LayerSpec.Recurrent r) {
@@ -389,45 +457,77 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
       String hint = "";
       if (s.rank() == 2 && s.dim(1) > 0) {
         int side = (int) Math.round(Math.sqrt(s.dim(1)));
-        hint = side * side == s.dim(1)
-            ? "; to read each row as " + side + " steps of " + side + " features, reshape it "
-                + "first: @Reshape(shape = {BATCH, " + side + ", " + side + "})"
-            : "; reshape it first, e.g. @Reshape(shape = {BATCH, steps, features})";
+        hint =
+            side * side == s.dim(1)
+                ? "; to read each row as "
+                    + side
+                    + " steps of "
+                    + side
+                    + " features, reshape it "
+                    + "first: @Reshape(shape = {BATCH, "
+                    + side
+                    + ", "
+                    + side
+                    + "})"
+                : "; reshape it first, e.g. @Reshape(shape = {BATCH, steps, features})";
       }
-      throw new RuleError(Message.WRONG_RANK, null, where, layer, "3",
-          "[BATCH, steps, features]", x().describe(), hint);
+      throw new RuleError(
+          Message.WRONG_RANK,
+          null,
+          where,
+          layer,
+          "3",
+          "[BATCH, steps, features]",
+          x().describe(),
+          hint);
     }
     if (s.dim(0) == TShape.STEPS || s.dim(1) == TShape.BATCH) {
-      throw new RuleError(Message.SEQUENCE_LAYOUT, null, where, layer, x().describe(),
+      throw new RuleError(
+          Message.SEQUENCE_LAYOUT,
+          null,
+          where,
+          layer,
+          x().describe(),
           "BATCH comes first (Kiln swaps to MXNet's time-major layout itself); declare the input "
-              + "as {BATCH, STEPS, " + s.asArguments().substring(s.asArguments().lastIndexOf(' ')
-              + 1) + "}");
+              + "as {BATCH, STEPS, "
+              + s.asArguments().substring(s.asArguments().lastIndexOf(' ') + 1)
+              + "}");
     }
     if (s.dim(2) < 0) {
-      throw new RuleError(Message.SEQUENCE_LAYOUT, null, where, layer, x().describe(),
+      throw new RuleError(
+          Message.SEQUENCE_LAYOUT,
+          null,
+          where,
+          layer,
+          x().describe(),
           "the features (the last dimension) must be known at compile time to shape the "
               + "parameters");
     }
     int width = r.units() * r.directions();
-    TShape out = r.returnSequences() ? TShape.of(s.dim(0), s.dim(1), width)
-        : TShape.of(s.dim(0), width);
+    TShape out =
+        r.returnSequences() ? TShape.of(s.dim(0), s.dim(1), width) : TShape.of(s.dim(0), width);
     long size = r.parameters(s.dim(2));
     if (size > Integer.MAX_VALUE) {
-      throw new RuleError(Message.OUT_OF_RANGE, "units", where + " " + node.annotationText(),
-          "the parameter count", "at most " + Integer.MAX_VALUE, size);
+      throw new RuleError(
+          Message.OUT_OF_RANGE,
+          "units",
+          where + " " + node.annotationText(),
+          "the parameter count",
+          "at most " + Integer.MAX_VALUE,
+          size);
     }
     return new Result(out, List.of(param("parameters", TShape.of((int) size))), List.of());
   }
 
   /**
    * A custom layer's contract: the input must match the layer's input pattern (numbers exactly,
-   * each name consistently, names that are layer elements to their written values); the output
-   * and parameter shapes are the patterns with every name replaced by its value. The body itself
-   * is traced and checked against the output pattern when the graph is built.
+   * each name consistently, names that are layer elements to their written values); the output and
+   * parameter shapes are the patterns with every name replaced by its value. The body itself is
+   * traced and checked against the output pattern when the graph is built.
    *
-   * <p>A recurrent cell's input pattern is one step's: the node reads that pattern with a
-   * constant number of steps inserted after its first dimension, and its output is the state
-   * pattern with the same steps inserted, every step's state.
+   * <p>A recurrent cell's input pattern is one step's: the node reads that pattern with a constant
+   * number of steps inserted after its first dimension, and its output is the state pattern with
+   * the same steps inserted, every step's state.
    */
   @Override
   public Result visitCustom(LayerSpec.Custom c) {
@@ -438,10 +538,21 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
     String pattern = "[" + String.join(", ", tokens) + "]";
     TShape s = x().shape();
     if (s.rank() != tokens.size()) {
-      throw new RuleError(Message.CUSTOM_INPUT, null, where, c.layerName(), pattern,
-          x().describe(), "the ranks differ" + (c.cell() ? "; a cell reads a sequence, one "
-              + "step of [" + String.join(", ", c.input()) + "] at a time, with the steps after "
-              + "the first dimension" : ""));
+      throw new RuleError(
+          Message.CUSTOM_INPUT,
+          null,
+          where,
+          c.layerName(),
+          pattern,
+          x().describe(),
+          "the ranks differ"
+              + (c.cell()
+                  ? "; a cell reads a sequence, one "
+                      + "step of ["
+                      + String.join(", ", c.input())
+                      + "] at a time, with the steps after "
+                      + "the first dimension"
+                  : ""));
     }
     if (c.cell() && s.dim(1) < 0) {
       throw new RuleError(Message.CELL_STEPS, null, where, c.layerName(), x().describe());
@@ -457,9 +568,14 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
       if (want == null) {
         bound.put(t, actual);
       } else if (want != actual) {
-        throw new RuleError(Message.CUSTOM_INPUT, null, where, c.layerName(), pattern,
-            x().describe(), "dimension " + i + " ('" + t + "') must be "
-                + (want < 0 ? "BATCH" : want.toString()));
+        throw new RuleError(
+            Message.CUSTOM_INPUT,
+            null,
+            where,
+            c.layerName(),
+            pattern,
+            x().describe(),
+            "dimension " + i + " ('" + t + "') must be " + (want < 0 ? "BATCH" : want.toString()));
       }
     }
     TShape out;
@@ -474,16 +590,16 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
     for (LayerSpec.CustomParam p : c.params()) {
       TShape shape = resolve(c, p.shape(), "parameter " + p.name(), bound);
       if (shape.hasBatch()) {
-        throw new RuleError(Message.CUSTOM_PARAM_BATCH, null, where, p.name(), c.layerName(),
-            shape);
+        throw new RuleError(
+            Message.CUSTOM_PARAM_BATCH, null, where, p.name(), c.layerName(), shape);
       }
       params.add(param(p.role(), shape));
     }
     return new Result(out, params, List.of());
   }
 
-  private TShape resolve(LayerSpec.Custom c, List<String> pattern, String what,
-      Map<String, Integer> bound) {
+  private TShape resolve(
+      LayerSpec.Custom c, List<String> pattern, String what, Map<String, Integer> bound) {
     List<Integer> dims = new ArrayList<>();
     for (String t : pattern) {
       if (Character.isDigit(t.charAt(0))) {
@@ -491,8 +607,15 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
       } else if (bound.containsKey(t)) {
         dims.add(bound.get(t));
       } else {
-        throw new RuleError(Message.CUSTOM_UNBOUND, null, where, c.layerName(), t, what,
-            c.layerName(), "[" + String.join(", ", c.input()) + "]");
+        throw new RuleError(
+            Message.CUSTOM_UNBOUND,
+            null,
+            where,
+            c.layerName(),
+            t,
+            what,
+            c.layerName(),
+            "[" + String.join(", ", c.input()) + "]");
       }
     }
     return new TShape(dims);
@@ -507,22 +630,22 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
   private int axis(int axis, Source s) {
     int rank = s.shape().rank();
     if (axis < -rank || axis >= rank) {
-      throw new RuleError(Message.BAD_AXIS, "axis", where, axis, s.describe(), rank, -rank,
-          rank - 1);
+      throw new RuleError(
+          Message.BAD_AXIS, "axis", where, axis, s.describe(), rank, -rank, rank - 1);
     }
     return axis < 0 ? axis + rank : axis;
   }
 
   /**
-   * The size of the normalised axis, which shapes gamma and beta: the axis must exist and its
-   * size be known.
+   * The size of the normalised axis, which shapes gamma and beta: the axis must exist and its size
+   * be known.
    */
   private int channels(String layer, int axis) {
     int a = axis(axis, x());
     int c = x().shape().dim(a);
     if (c < 0) {
-      throw new RuleError(Message.UNKNOWN_CHANNELS, "axis", where, layer, a,
-          "the normalised axis", x().describe());
+      throw new RuleError(
+          Message.UNKNOWN_CHANNELS, "axis", where, layer, a, "the normalised axis", x().describe());
     }
     return c;
   }
@@ -535,8 +658,16 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
     }
     int padded = size + 2 * pad;
     if (span > padded) {
-      throw new RuleError(Message.KERNEL_TOO_LARGE, "kernel", where, span,
-          axis == 0 ? "height" : "width", how, size, padded, x().describe());
+      throw new RuleError(
+          Message.KERNEL_TOO_LARGE,
+          "kernel",
+          where,
+          span,
+          axis == 0 ? "height" : "width",
+          how,
+          size,
+          padded,
+          x().describe());
     }
     return (padded - span) / stride + 1;
   }
@@ -549,17 +680,30 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
     String hint = "";
     if (s.rank() == 2 && s.dim(1) > 0) {
       int side = (int) Math.round(Math.sqrt(s.dim(1)));
-      hint = side * side == s.dim(1)
-          ? "; to read each row as a " + side + "x" + side + " image, reshape it first: "
-              + "@Reshape(shape = {BATCH, 1, " + side + ", " + side + "})"
-          : "; reshape it first, e.g. @Reshape(shape = {BATCH, C, H, W})";
+      hint =
+          side * side == s.dim(1)
+              ? "; to read each row as a "
+                  + side
+                  + "x"
+                  + side
+                  + " image, reshape it first: "
+                  + "@Reshape(shape = {BATCH, 1, "
+                  + side
+                  + ", "
+                  + side
+                  + "})"
+              : "; reshape it first, e.g. @Reshape(shape = {BATCH, C, H, W})";
     }
-    throw new RuleError(Message.WRONG_RANK, null, where, layer, "4", "[N, C, H, W]",
-        x().describe(), hint);
+    throw new RuleError(
+        Message.WRONG_RANK, null, where, layer, "4", "[N, C, H, W]", x().describe(), hint);
   }
 
   private RuleError badReshape(LayerSpec.Reshape r, String reason) {
-    return new RuleError(Message.BAD_RESHAPE, "shape", where, r.target(),
+    return new RuleError(
+        Message.BAD_RESHAPE,
+        "shape",
+        where,
+        r.target(),
         reason + " (input " + x().describe() + ")");
   }
 

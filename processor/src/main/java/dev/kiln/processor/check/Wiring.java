@@ -16,9 +16,9 @@ import java.util.stream.Collectors;
 
 /**
  * The model's graph: every wire resolved to the node it reads, each node's input count checked
- * against its layer, and an order in which each node follows what it reads (declaration order
- * where it is free). A node with a bad wire or input count, or in a cycle, is broken; the shape
- * phase skips it and everything that reads it, so one mistake gives one error.
+ * against its layer, and an order in which each node follows what it reads (declaration order where
+ * it is free). A node with a bad wire or input count, or in a cycle, is broken; the shape phase
+ * skips it and everything that reads it, so one mistake gives one error.
  */
 final class Wiring {
   private final Map<String, NodeSpec> byName;
@@ -63,13 +63,18 @@ final class Wiring {
     return byName.get(name);
   }
 
-  private static boolean checkWires(Report report, String model, NodeSpec n,
-      Map<String, NodeSpec> byName) {
+  private static boolean checkWires(
+      Report report, String model, NodeSpec n, Map<String, NodeSpec> byName) {
     boolean ok = true;
     for (NodeSpec.Wire w : n.wires()) {
       if (!byName.containsKey(w.source())) {
         String hint = closest(w.source(), byName.keySet());
-        report.add(Message.UNKNOWN_WIRE, w.parameter(), n.declaration(model), w.source(), model,
+        report.add(
+            Message.UNKNOWN_WIRE,
+            w.parameter(),
+            n.declaration(model),
+            w.source(),
+            model,
             hint == null ? "" : "; did you mean '" + hint + "'?");
         ok = false;
       }
@@ -84,22 +89,32 @@ final class Wiring {
     if (fits) {
       return true;
     }
-    String takes = layer.arity() == 0 ? "no inputs"
-        : layer.variadic() ? "at least " + layer.arity() + " inputs"
-        : "exactly " + layer.arity() + (layer.arity() == 1 ? " input" : " inputs");
-    String declared = n.wires().stream().map(NodeSpec.Wire::parameterName)
-        .collect(Collectors.joining(", "));
-    report.add(Message.INPUT_COUNT, n.method(), n.declaration(model), "@" + layer.annotation(),
-        takes, n.name(), count, declared.isEmpty() ? "none" : declared);
+    String takes =
+        layer.arity() == 0
+            ? "no inputs"
+            : layer.variadic()
+                ? "at least " + layer.arity() + " inputs"
+                : "exactly " + layer.arity() + (layer.arity() == 1 ? " input" : " inputs");
+    String declared =
+        n.wires().stream().map(NodeSpec.Wire::parameterName).collect(Collectors.joining(", "));
+    report.add(
+        Message.INPUT_COUNT,
+        n.method(),
+        n.declaration(model),
+        "@" + layer.annotation(),
+        takes,
+        n.name(),
+        count,
+        declared.isEmpty() ? "none" : declared);
     return false;
   }
 
   /**
-   * Orders nodes so that each follows what it reads, keeping declaration order where it is
-   * free. Nodes left over form a cycle: reported once, on the first of them.
+   * Orders nodes so that each follows what it reads, keeping declaration order where it is free.
+   * Nodes left over form a cycle: reported once, on the first of them.
    */
-  private static List<NodeSpec> order(Report report, ModelSpec spec,
-      Map<String, NodeSpec> byName, Set<String> broken) {
+  private static List<NodeSpec> order(
+      Report report, ModelSpec spec, Map<String, NodeSpec> byName, Set<String> broken) {
     List<NodeSpec> order = new ArrayList<>();
     Set<String> placed = new HashSet<>();
     List<NodeSpec> pending = new ArrayList<>(spec.nodes());
@@ -108,8 +123,9 @@ final class Wiring {
       progress = false;
       for (int i = 0; i < pending.size(); i++) {
         NodeSpec n = pending.get(i);
-        boolean ready = n.wires().stream()
-            .allMatch(w -> placed.contains(w.source()) || !byName.containsKey(w.source()));
+        boolean ready =
+            n.wires().stream()
+                .allMatch(w -> placed.contains(w.source()) || !byName.containsKey(w.source()));
         if (ready) {
           order.add(n);
           placed.add(n.name());
@@ -129,8 +145,8 @@ final class Wiring {
   }
 
   /** Follows unplaced wires from {@code start} until a node repeats; returns that loop. */
-  private static List<String> findCycle(NodeSpec start, Map<String, NodeSpec> byName,
-      Set<String> placed) {
+  private static List<String> findCycle(
+      NodeSpec start, Map<String, NodeSpec> byName, Set<String> placed) {
     List<String> path = new ArrayList<>();
     NodeSpec n = start;
     while (!path.contains(n.name())) {

@@ -3,124 +3,157 @@ package dev.kiln.processor.diag;
 import javax.tools.Diagnostic;
 
 /**
- * Every diagnostic the processor can report, with its stable id and wording. A message states
- * the rule that was broken and what to do about it; its id ({@code [kiln:ShapeMismatch]}) stays
- * the same across versions so that users and tests can rely on it.
+ * Every diagnostic the processor can report, with its stable id and wording. A message states the
+ * rule that was broken and what to do about it; its id ({@code [kiln:ShapeMismatch]}) stays the
+ * same across versions so that users and tests can rely on it.
  */
 public enum Message {
-  MODEL_NOT_INTERFACE("ModelNotInterface",
+  MODEL_NOT_INTERFACE(
+      "ModelNotInterface",
       "@Model must annotate an interface, but %s is %s; declare it as `interface %s`"),
   MODEL_GENERIC("ModelGeneric", "@Model interface %s must not have type parameters"),
-  MODEL_EMPTY("ModelEmpty",
+  MODEL_EMPTY(
+      "ModelEmpty",
       "@Model interface %s has no layer to compute; add an @Input and at least one layer that "
           + "reads it"),
-  NODE_NOT_ABSTRACT("NodeNotAbstract",
+  NODE_NOT_ABSTRACT(
+      "NodeNotAbstract",
       "%s is annotated %s but has a body; a built-in node is declared by an abstract method "
           + "(remove the body)"),
   NODE_RETURN_TYPE("NodeReturnType", "node %s must return Sym, not %s"),
   NODE_PARAM_TYPE("NodeParamType", "parameter %s of node %s must be a Sym, not %s"),
-  RESERVED_NAME("ReservedName",
+  RESERVED_NAME(
+      "ReservedName",
       "%s: an input cannot be named finalize: %s implements %s, and its finalize() would "
           + "override Object.finalize(), which returns void; rename it"),
-  NODE_NAME_TAKEN("NodeNameTaken",
-      "two methods of %s are named %s; every node needs its own name"),
-  MISSING_LAYER("MissingLayer",
+  NODE_NAME_TAKEN("NodeNameTaken", "two methods of %s are named %s; every node needs its own name"),
+  MISSING_LAYER(
+      "MissingLayer",
       "abstract method %s() is not a node: annotate it with a layer such as @Input or @Dense "
           + "(javac shows Kiln no annotation it cannot resolve: if %<s() has one, the "
           + "compiler's error on it is the one to fix)"),
-  SEVERAL_LAYERS("SeveralLayers",
+  SEVERAL_LAYERS(
+      "SeveralLayers",
       "%s has %d layer annotations (%s); a node is exactly one layer, declare one node per layer"),
   NON_POSITIVE("NonPositive", "%s: %s must be positive, got %d"),
-  INPUT_WITHOUT_SHAPE("InputWithoutShape",
+  INPUT_WITHOUT_SHAPE(
+      "InputWithoutShape",
       "%s: @Input has no shape; give it one, e.g. @Input(shape = {BATCH, 784})"),
-  BAD_INPUT_DIM("BadInputDim",
+  BAD_INPUT_DIM(
+      "BadInputDim",
       "input %s: dimension %d is %d; a dimension must be positive, or BATCH or STEPS for one "
           + "fixed at bind time"),
   UNKNOWN_WIRE("UnknownWire", "%s reads '%s', but %s has no node or input of that name%s"),
   CYCLE("Cycle", "the nodes of %s form a cycle: %s; a node cannot depend on its own output"),
   INPUT_COUNT("InputCount", "%s: %s takes %s, but %s declares %d (%s)"),
   SHAPE_MISMATCH("ShapeMismatch", "%s: %s needs equal shapes, got %s; %s"),
-  CONCAT_MISMATCH("ConcatMismatch",
-      "%s: @Concat(axis = %d) needs every dimension but axis %d equal, got %s"),
+  CONCAT_MISMATCH(
+      "ConcatMismatch", "%s: @Concat(axis = %d) needs every dimension but axis %d equal, got %s"),
   RANK_MISMATCH("RankMismatch", "%s: %s needs inputs of equal rank, got %s"),
   BAD_AXIS("BadAxis", "%s: axis %d is out of range for %s of rank %d (allowed: %d to %d)"),
-  UNKNOWN_FEATURES("UnknownFeatures",
+  UNKNOWN_FEATURES(
+      "UnknownFeatures",
       "%s: @Dense needs its input's feature dimensions known at compile time, got %s from %s; "
           + "only the first (batch) dimension may be BATCH"),
-  BAD_ACTIVATION("BadActivation",
+  BAD_ACTIVATION(
+      "BadActivation",
       "%s: @Activation needs a function such as Act.RELU; Act.NONE is no activation"),
-  CLASSIFIER_NEEDS_SOFTMAX("ClassifierNeedsSoftmax",
+  CLASSIFIER_NEEDS_SOFTMAX(
+      "ClassifierNeedsSoftmax",
       "classifier = true needs the last node of %s to be @Softmax (training replaces it with "
           + "MXNet's SoftmaxOutput), but the last node %s is %s"),
-  CLASSIFIER_OUTPUTS("ClassifierOutputs",
+  CLASSIFIER_OUTPUTS(
+      "ClassifierOutputs",
       "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; "
           + "wire %s into the network or remove it"),
-  CLASSIFIER_INPUTS("ClassifierInputs",
+  CLASSIFIER_INPUTS(
+      "ClassifierInputs",
       "classifier = true needs %s to have one input (classifier training feeds each batch of "
           + "features to it), but it has %d: %s; drop classifier = true and train with forward, "
           + "backward and update"),
-  CLASSIFIER_SHAPE("ClassifierShape",
+  CLASSIFIER_SHAPE(
+      "ClassifierShape",
       "classifier = true needs the last node of %s to be a softmax over the classes of a "
           + "[BATCH, classes] tensor, but %s has shape %s and axis %d"),
   CUSTOM_FORWARD("CustomForward", "%s: custom layer @%s cannot be used: %s"),
-  CUSTOM_PATTERN("CustomPattern",
+  CUSTOM_PATTERN(
+      "CustomPattern",
       "%s: custom layer @%s has shape token '%s'; a token is a dimension name or a positive "
           + "number"),
   CUSTOM_INPUT("CustomInput", "%s: layer @%s takes an input of shape %s, got %s: %s"),
-  CUSTOM_UNBOUND("CustomUnbound",
+  CUSTOM_UNBOUND(
+      "CustomUnbound",
       "%s: layer @%s uses dimension '%s' in %s, but it is neither an int element of @%s nor "
           + "bound by the input pattern %s"),
-  CUSTOM_PARAM_BATCH("CustomParamBatch",
+  CUSTOM_PARAM_BATCH(
+      "CustomParamBatch",
       "%s: parameter %s of layer @%s would have shape %s; a parameter's dimensions must not "
           + "depend on BATCH"),
-  CELL_OUTPUT("CellOutput",
+  CELL_OUTPUT(
+      "CellOutput",
       "%s: cell @%s declares output %s and state %s; a cell's output at each step is its new "
           + "state, so the two patterns must be the same: declare output = %s"),
-  CELL_STEPS("CellSteps",
+  CELL_STEPS(
+      "CellSteps",
       "%s: cell @%s is unrolled over the steps when the graph is built, so it needs a constant "
           + "number of steps, got %s, whose steps (dimension 1) are fixed only when an executor "
           + "is bound; declare the steps as a constant, or use @Gru, @Lstm or @Rnn, which take "
           + "Dim.STEPS"),
   WRONG_RANK("WrongRank", "%s: %s needs a rank-%s %s input, got %s%s"),
-  UNKNOWN_CHANNELS("UnknownChannels",
+  UNKNOWN_CHANNELS(
+      "UnknownChannels",
       "%s: %s needs the size of axis %d (%s) known at compile time to shape its parameters, "
           + "got %s; only other dimensions may be BATCH"),
-  BAD_WINDOW("BadWindow",
+  BAD_WINDOW(
+      "BadWindow",
       "%s: %s takes one value (used for height and width) or two ({height, width}), got %d"),
   NEGATIVE("Negative", "%s: %s must be 0 or more, got %d"),
-  PAD_TOO_LARGE("PadTooLarge",
+  PAD_TOO_LARGE(
+      "PadTooLarge",
       "%s: pad %d must be smaller than the kernel %d along the %s, or a window at the border "
           + "covers only padding"),
-  KERNEL_TOO_LARGE("KernelTooLarge",
+  KERNEL_TOO_LARGE(
+      "KernelTooLarge",
       "%s: the window spans %d along the %s (%s), more than the %d (%d with padding) of %s; "
           + "use a smaller kernel or dilation, or more padding"),
-  RECURRENT_ACTIVATION("RecurrentActivation",
+  RECURRENT_ACTIVATION(
+      "RecurrentActivation",
       "%s: @Rnn's activation is Act.TANH or Act.RELU (MXNet's rnn_tanh and rnn_relu), got Act.%s;"
           + " for gates use @Lstm or @Gru"),
-  STATEFUL_BIDIRECTIONAL("StatefulBidirectional",
+  STATEFUL_BIDIRECTIONAL(
+      "StatefulBidirectional",
       "%s: a stateful layer must read in one direction: the reverse direction starts at the end "
           + "of each call's sequence, so it has no state to carry into the next call; drop "
           + "bidirectional or stateful"),
-  SEQUENCE_LAYOUT("SequenceLayout",
-      "%s: %s reads a batch-first sequence [BATCH, steps, features], got %s: %s"),
-  RATE_OUT_OF_RANGE("RateOutOfRange",
+  SEQUENCE_LAYOUT(
+      "SequenceLayout", "%s: %s reads a batch-first sequence [BATCH, steps, features], got %s: %s"),
+  RATE_OUT_OF_RANGE(
+      "RateOutOfRange",
       "%s: rate must be in [0, 1) (the probability of dropping a value in training), got %s"),
   OUT_OF_RANGE("OutOfRange", "%s: %s must be %s, got %s"),
   BAD_RESHAPE("BadReshape", "%s: cannot reshape to %s: %s"),
-  FROZEN_WITHOUT_PARAMS("FrozenWithoutParams",
-      "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
-  UNUSED_INPUT("UnusedInput", Diagnostic.Kind.WARNING,
+  FROZEN_WITHOUT_PARAMS(
+      "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
+  UNUSED_INPUT(
+      "UnusedInput",
+      Diagnostic.Kind.WARNING,
       "input %s of %s is read by no node; remove it or wire a node to it"),
-  UNUSED_NODE("UnusedNode", Diagnostic.Kind.WARNING,
+  UNUSED_NODE(
+      "UnusedNode",
+      Diagnostic.Kind.WARNING,
       "node %s of %s is read by no node and so becomes an extra output; wire a node to it, "
           + "or mark it @Output if it is meant as one"),
-  CUSTOM_BODY_AT_BUILD("CustomBodyAtBuild", Diagnostic.Kind.NOTE,
+  CUSTOM_BODY_AT_BUILD(
+      "CustomBodyAtBuild",
+      Diagnostic.Kind.NOTE,
       "%s: the %s of @%s (%s) is traced when the graph is built, in create() and load(), not "
           + "checked by the compiler: %s, with %s, and must return %s"),
-  UNRESOLVED("Unresolved",
+  UNRESOLVED(
+      "Unresolved",
       "%s: %s names %s, which the compiler cannot find, so Kiln generated nothing for %s; put "
           + "it on the class path, or run the annotation processor that generates it"),
-  INTERNAL("Internal",
+  INTERNAL(
+      "Internal",
       "internal error in the Kiln processor while handling %s; please report it with this "
           + "trace: %s");
 

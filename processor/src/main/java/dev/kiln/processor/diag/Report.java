@@ -10,11 +10,15 @@ import javax.lang.model.element.ExecutableElement;
 import javax.tools.Diagnostic;
 
 /**
- * The diagnostics found for one model, collected by every phase and printed once. Each points
- * at an element and, where there is one, the annotation and the value at fault.
+ * The diagnostics found for one model, collected by every phase and printed once. Each points at an
+ * element and, where there is one, the annotation and the value at fault.
  */
 public final class Report {
-  private record Item(Message message, String text, Element element, AnnotationMirror mirror,
+  private record Item(
+      Message message,
+      String text,
+      Element element,
+      AnnotationMirror mirror,
       AnnotationValue value) {}
 
   private final List<Item> items = new ArrayList<>();
@@ -28,10 +32,15 @@ public final class Report {
    * Reports {@code message} on {@code element}'s annotation {@code mirror}, underlining the value
    * of {@code attribute} when it was written explicitly.
    */
-  public void add(Message message, Element element, AnnotationMirror mirror, String attribute,
-      Object... args) {
-    items.add(new Item(message, message.format(args), element, mirror,
-        attribute == null ? null : valueOf(mirror, attribute)));
+  public void add(
+      Message message, Element element, AnnotationMirror mirror, String attribute, Object... args) {
+    items.add(
+        new Item(
+            message,
+            message.format(args),
+            element,
+            mirror,
+            attribute == null ? null : valueOf(mirror, attribute)));
   }
 
   /** Whether any error (not warning) was reported. */

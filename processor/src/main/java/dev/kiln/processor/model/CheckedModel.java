@@ -3,8 +3,8 @@ package dev.kiln.processor.model;
 import java.util.List;
 
 /**
- * A model that passed every check: its nodes with their shapes, parameters and costs, an order
- * in which each follows what it reads, and its inputs and outputs. Writers read this and decide
+ * A model that passed every check: its nodes with their shapes, parameters and costs, an order in
+ * which each follows what it reads, and its inputs and outputs. Writers read this and decide
  * nothing; every list is in a fixed order, so the output is the same byte for byte on every
  * compiler and JVM.
  *
@@ -13,14 +13,19 @@ import java.util.List;
  * @param order every node, sources before readers, otherwise in declaration order
  * @param inputs the input nodes, in declaration order
  * @param outputs the output nodes, in declaration order
- * @param classifierHead the softmax that classifier training turns into {@code SoftmaxOutput}:
- *     the last node, when it is a softmax over {@code [BATCH, classes]} and the only output of a
- *     model with one input; otherwise null
- * @param notClassifier why the model is not a classifier, when {@code classifierHead} is null
- *     (e.g. {@code its last node logits is @Dense(units = 10), not a @Softmax}); otherwise null
+ * @param classifierHead the softmax that classifier training turns into {@code SoftmaxOutput}: the
+ *     last node, when it is a softmax over {@code [BATCH, classes]} and the only output of a model
+ *     with one input; otherwise null
+ * @param notClassifier why the model is not a classifier, when {@code classifierHead} is null (e.g.
+ *     {@code its last node logits is @Dense(units = 10), not a @Softmax}); otherwise null
  */
-public record CheckedModel(ModelSpec spec, List<CheckedNode> nodes, List<CheckedNode> order,
-    List<CheckedNode> inputs, List<CheckedNode> outputs, CheckedNode classifierHead,
+public record CheckedModel(
+    ModelSpec spec,
+    List<CheckedNode> nodes,
+    List<CheckedNode> order,
+    List<CheckedNode> inputs,
+    List<CheckedNode> outputs,
+    CheckedNode classifierHead,
     String notClassifier) {
   /** Copies the lists. */
   public CheckedModel {

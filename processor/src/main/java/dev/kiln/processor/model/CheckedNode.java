@@ -13,8 +13,14 @@ import java.util.List;
  * @param output whether the node is one of the model's outputs
  * @param read whether another node reads it
  */
-public record CheckedNode(NodeSpec spec, TShape shape, List<ParamInfo> params,
-    List<ParamInfo> aux, long flops, boolean output, boolean read) {
+public record CheckedNode(
+    NodeSpec spec,
+    TShape shape,
+    List<ParamInfo> params,
+    List<ParamInfo> aux,
+    long flops,
+    boolean output,
+    boolean read) {
   /** Copies the lists. */
   public CheckedNode {
     params = List.copyOf(params);

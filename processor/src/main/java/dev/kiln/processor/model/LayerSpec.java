@@ -10,9 +10,9 @@ import javax.lang.model.element.TypeElement;
 
 /**
  * What one node computes, read from its annotation: one record per built-in layer and one for
- * custom layers. The interface is sealed and every phase handles a layer through a {@link
- * Visitor} with one method per record, so a new layer does not compile until the attribute
- * checks, the shape rules, the cost estimates and the code emitter all handle it.
+ * custom layers. The interface is sealed and every phase handles a layer through a {@link Visitor}
+ * with one method per record, so a new layer does not compile until the attribute checks, the shape
+ * rules, the cost estimates and the code emitter all handle it.
  */
 public sealed interface LayerSpec {
   /** The annotation's simple name, e.g. {@code Dense}. */
@@ -41,8 +41,8 @@ public sealed interface LayerSpec {
   <R> R accept(Visitor<R> visitor);
 
   /**
-   * One method per layer. Every phase that treats layers differently implements it, so that
-   * the compiler finds every place a new layer must be handled.
+   * One method per layer. Every phase that treats layers differently implements it, so that the
+   * compiler finds every place a new layer must be handled.
    *
    * @param <R> what the phase makes of a layer
    */
@@ -142,7 +142,8 @@ public sealed interface LayerSpec {
 
     @Override
     public String op() {
-      return activation == Act.NONE ? "FullyConnected"
+      return activation == Act.NONE
+          ? "FullyConnected"
           : "FullyConnected+Activation(" + activation.mxnetName() + ")";
     }
 
@@ -295,8 +296,8 @@ public sealed interface LayerSpec {
   }
 
   /**
-   * {@code @Conv2D}. Window attributes hold one or two values as written; {@link #pair} reads
-   * them as {@code {height, width}}.
+   * {@code @Conv2D}. Window attributes hold one or two values as written; {@link #pair} reads them
+   * as {@code {height, width}}.
    *
    * @param filters output channels
    * @param kernel window size
@@ -306,8 +307,15 @@ public sealed interface LayerSpec {
    * @param activation applied after the layer, or {@code Act.NONE}
    * @param noBias whether the layer has no bias
    */
-  record Conv2D(int filters, List<Integer> kernel, List<Integer> stride, List<Integer> pad,
-      List<Integer> dilation, Act activation, boolean noBias) implements LayerSpec {
+  record Conv2D(
+      int filters,
+      List<Integer> kernel,
+      List<Integer> stride,
+      List<Integer> pad,
+      List<Integer> dilation,
+      Act activation,
+      boolean noBias)
+      implements LayerSpec {
     /** Copies the window attributes. */
     public Conv2D {
       kernel = List.copyOf(kernel);
@@ -323,7 +331,8 @@ public sealed interface LayerSpec {
 
     @Override
     public String op() {
-      return activation == Act.NONE ? "Convolution"
+      return activation == Act.NONE
+          ? "Convolution"
           : "Convolution+Activation(" + activation.mxnetName() + ")";
     }
 
@@ -339,8 +348,8 @@ public sealed interface LayerSpec {
   }
 
   /**
-   * {@code @MaxPool} ({@code max}) or {@code @AvgPool} ({@code avg}); an empty {@code stride}
-   * means the kernel.
+   * {@code @MaxPool} ({@code max}) or {@code @AvgPool} ({@code avg}); an empty {@code stride} means
+   * the kernel.
    *
    * @param type {@code max} or {@code avg}
    * @param kernel window size
@@ -418,7 +427,8 @@ public sealed interface LayerSpec {
 
     /** {@code {BATCH, 1, 28, 28}}: the target as written, -1 as BATCH. */
     public String target() {
-      return shape.stream().map(d -> d == TShape.BATCH ? "BATCH" : d.toString())
+      return shape.stream()
+          .map(d -> d == TShape.BATCH ? "BATCH" : d.toString())
           .collect(Collectors.joining(", ", "{", "}"));
     }
 
@@ -567,8 +577,16 @@ public sealed interface LayerSpec {
    * @param stateful whether the final state is carried into the next call
    * @param activation {@code @Rnn}'s activation as written (TANH for the others)
    */
-  record Recurrent(String mode, int units, int layers, boolean bidirectional, double dropout,
-      boolean returnSequences, boolean stateful, Act activation) implements LayerSpec {
+  record Recurrent(
+      String mode,
+      int units,
+      int layers,
+      boolean bidirectional,
+      double dropout,
+      boolean returnSequences,
+      boolean stateful,
+      Act activation)
+      implements LayerSpec {
     @Override
     public String annotation() {
       return switch (mode) {
@@ -604,8 +622,8 @@ public sealed interface LayerSpec {
 
     /**
      * The flat parameter vector's length for {@code features} per step, MXNet's {@code
-     * GetRnnParamSize}: with {@code S = gates · units · directions}, {@code (features + units +
-     * 2) · S + (layers - 1) · (directions · units + units + 2) · S}.
+     * GetRnnParamSize}: with {@code S = gates · units · directions}, {@code (features + units + 2)
+     * · S + (layers - 1) · (directions · units + units + 2) · S}.
      */
     public long parameters(int features) {
       long s = (long) gates() * units * directions();
@@ -632,9 +650,17 @@ public sealed interface LayerSpec {
    * @param params the layer's parameters, in the forward method's order
    * @param args the forward method's arguments after the input (and a cell's state), in order
    */
-  record Custom(String layerName, TypeElement forwardType, String forwardMethod,
-      List<String> input, List<String> output, List<String> state, Map<String, Integer> dims,
-      List<CustomParam> params, List<ForwardArg> args) implements LayerSpec {
+  record Custom(
+      String layerName,
+      TypeElement forwardType,
+      String forwardMethod,
+      List<String> input,
+      List<String> output,
+      List<String> state,
+      Map<String, Integer> dims,
+      List<CustomParam> params,
+      List<ForwardArg> args)
+      implements LayerSpec {
     /** Copies the collections, keeping the order of {@code dims}. */
     public Custom {
       input = List.copyOf(input);
@@ -651,8 +677,8 @@ public sealed interface LayerSpec {
     }
 
     /**
-     * Whether the layer is a recurrent cell: its forward pass is one step, unrolled over the
-     * input sequence's steps.
+     * Whether the layer is a recurrent cell: its forward pass is one step, unrolled over the input
+     * sequence's steps.
      */
     public boolean cell() {
       return !state.isEmpty();
@@ -706,7 +732,8 @@ public sealed interface LayerSpec {
 
   /** A window attribute of one or two values as {@code {height, width}}. */
   static int[] pair(List<Integer> values) {
-    return values.size() == 1 ? new int[] {values.get(0), values.get(0)}
+    return values.size() == 1
+        ? new int[] {values.get(0), values.get(0)}
         : new int[] {values.get(0), values.get(1)};
   }
 }

@@ -14,8 +14,13 @@ import javax.lang.model.element.TypeElement;
  * @param mirror the {@code @Model} annotation
  * @param nodes the nodes in declaration order
  */
-public record ModelSpec(TypeElement element, String packageName, String simpleName,
-    boolean classifier, AnnotationMirror mirror, List<NodeSpec> nodes) {
+public record ModelSpec(
+    TypeElement element,
+    String packageName,
+    String simpleName,
+    boolean classifier,
+    AnnotationMirror mirror,
+    List<NodeSpec> nodes) {
   /** Copies the nodes. */
   public ModelSpec {
     nodes = List.copyOf(nodes);

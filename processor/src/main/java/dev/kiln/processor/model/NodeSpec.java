@@ -7,8 +7,8 @@ import javax.lang.model.element.VariableElement;
 
 /**
  * One node of a model as declared: its method, its layer and the names it reads. Everything the
- * later phases need from the declaration is read into it, so that they never go back to the
- * element except to point diagnostics at it.
+ * later phases need from the declaration is read into it, so that they never go back to the element
+ * except to point diagnostics at it.
  *
  * @param name the node's name (the method's name)
  * @param layer what it computes
@@ -19,8 +19,14 @@ import javax.lang.model.element.VariableElement;
  * @param markedOutput whether the method is annotated {@code @Output}
  * @param frozenMirror the method's {@code @Frozen} annotation, or null when it has none
  */
-public record NodeSpec(String name, LayerSpec layer, List<Wire> wires, ExecutableElement method,
-    AnnotationMirror mirror, String annotationText, boolean markedOutput,
+public record NodeSpec(
+    String name,
+    LayerSpec layer,
+    List<Wire> wires,
+    ExecutableElement method,
+    AnnotationMirror mirror,
+    String annotationText,
+    boolean markedOutput,
     AnnotationMirror frozenMirror) {
 
   /**

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A shape as the processor knows it: {@code -1} ({@code BATCH}) or {@code -5} ({@code STEPS})
- * for a dimension fixed only when an executor is bound; every rule treats both as unknown, and
- * shapes compare them as different.
+ * A shape as the processor knows it: {@code -1} ({@code BATCH}) or {@code -5} ({@code STEPS}) for a
+ * dimension fixed only when an executor is bound; every rule treats both as unknown, and shapes
+ * compare them as different.
  *
  * @param dims the dimensions, outermost first
  */

@@ -13,11 +13,11 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 
 /**
- * Renders an annotation as it was written, for messages, tables and the node sources of
- * generated code: {@code @Dense(units = 128, activation = Act.RELU)}. Only explicit values
- * appear. A built-in layer's attributes come in its declared order ({@link
- * BuiltinLayer#attributes()}), a custom layer's in the order written where it is used; neither
- * depends on the order in which a compiler lists an annotation type's elements.
+ * Renders an annotation as it was written, for messages, tables and the node sources of generated
+ * code: {@code @Dense(units = 128, activation = Act.RELU)}. Only explicit values appear. A built-in
+ * layer's attributes come in its declared order ({@link BuiltinLayer#attributes()}), a custom
+ * layer's in the order written where it is used; neither depends on the order in which a compiler
+ * lists an annotation type's elements.
  */
 final class AnnotationText {
   private AnnotationText() {}
@@ -30,8 +30,8 @@ final class AnnotationText {
     BuiltinLayer builtin = BuiltinLayer.of(mirror);
     if (builtin != null) {
       List<String> order = builtin.attributes();
-      values.sort(Comparator.comparingInt(e -> order.indexOf(e.getKey().getSimpleName()
-          .toString())));
+      values.sort(
+          Comparator.comparingInt(e -> order.indexOf(e.getKey().getSimpleName().toString())));
     }
     List<String> parts = new ArrayList<>();
     for (var e : values) {
@@ -50,7 +50,8 @@ final class AnnotationText {
 
   private static String renderValue(Object v, boolean shape, boolean input) {
     if (v instanceof List<?> list) {
-      return list.stream().map(o -> renderValue(((AnnotationValue) o).getValue(), shape, input))
+      return list.stream()
+          .map(o -> renderValue(((AnnotationValue) o).getValue(), shape, input))
           .collect(Collectors.joining(", ", "{", "}"));
     }
     if (v instanceof VariableElement constant) {

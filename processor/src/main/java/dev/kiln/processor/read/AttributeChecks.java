@@ -25,7 +25,11 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
    * Checks for the node declared by {@code method} with layer annotation {@code mirror}; {@code
    * where} names the node ({@code Net.conv()}) and {@code written} is the annotation as written.
    */
-  AttributeChecks(Report report, ExecutableElement method, AnnotationMirror mirror, String where,
+  AttributeChecks(
+      Report report,
+      ExecutableElement method,
+      AnnotationMirror mirror,
+      String where,
       String written) {
     this.report = report;
     this.method = method;
@@ -59,8 +63,8 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
   @Override
   public Boolean visitDense(LayerSpec.Dense d) {
     if (d.units() <= 0) {
-      report.add(Message.NON_POSITIVE, method, mirror, "units", where + " @Dense", "units",
-          d.units());
+      report.add(
+          Message.NON_POSITIVE, method, mirror, "units", where + " @Dense", "units", d.units());
       return false;
     }
     return true;
@@ -157,13 +161,24 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
       return false;
     }
     if (!(r.dropout() >= 0 && r.dropout() < 1)) {
-      report.add(Message.OUT_OF_RANGE, method, mirror, "dropout", prefix(), "dropout",
+      report.add(
+          Message.OUT_OF_RANGE,
+          method,
+          mirror,
+          "dropout",
+          prefix(),
+          "dropout",
           "in [0, 1) (the probability of dropping a value between stacked layers in training)",
           r.dropout());
       return false;
     }
     if (r.activation() != Act.TANH && r.activation() != Act.RELU) {
-      report.add(Message.RECURRENT_ACTIVATION, method, mirror, "activation", prefix(),
+      report.add(
+          Message.RECURRENT_ACTIVATION,
+          method,
+          mirror,
+          "activation",
+          prefix(),
           r.activation().name());
       return false;
     }
@@ -195,8 +210,7 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
   /** One or two values, each positive (or, for a pad, 0 or more). */
   private boolean window(String attribute, List<Integer> values, boolean positive) {
     if (values.size() != 1 && values.size() != 2) {
-      report.add(Message.BAD_WINDOW, method, mirror, attribute, prefix(), attribute,
-          values.size());
+      report.add(Message.BAD_WINDOW, method, mirror, attribute, prefix(), attribute, values.size());
       return false;
     }
     for (int v : values) {
@@ -217,8 +231,15 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
     int[] pad = LayerSpec.pair(p.pad());
     for (int axis = 0; axis < 2; axis++) {
       if (pad[axis] >= kernel[axis]) {
-        report.add(Message.PAD_TOO_LARGE, method, mirror, "pad", prefix(), pad[axis],
-            kernel[axis], axis == 0 ? "height" : "width");
+        report.add(
+            Message.PAD_TOO_LARGE,
+            method,
+            mirror,
+            "pad",
+            prefix(),
+            pad[axis],
+            kernel[axis],
+            axis == 0 ? "height" : "width");
         return false;
       }
     }
@@ -235,8 +256,15 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
 
   private boolean momentum(double momentum) {
     if (!(momentum >= 0 && momentum <= 1)) {
-      report.add(Message.OUT_OF_RANGE, method, mirror, "momentum", prefix(), "momentum",
-          "in [0, 1]", momentum);
+      report.add(
+          Message.OUT_OF_RANGE,
+          method,
+          mirror,
+          "momentum",
+          prefix(),
+          "momentum",
+          "in [0, 1]",
+          momentum);
       return false;
     }
     return true;
@@ -260,8 +288,11 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
         int b = shape.get(i + 2);
         for (int d : new int[] {a, b}) {
           if (d <= 0 && d != -1) {
-            return "the sizes after SPLIT (-4) at position " + i + " must be positive or -1 "
-                + "(infer one of the two), got " + d;
+            return "the sizes after SPLIT (-4) at position "
+                + i
+                + " must be positive or -1 "
+                + "(infer one of the two), got "
+                + d;
           }
         }
         if (a == -1 && b == -1) {
@@ -269,7 +300,10 @@ final class AttributeChecks implements LayerSpec.Visitor<Boolean> {
         }
         i += 2;
       } else if (v < -4) {
-        return v + " at position " + i + " is neither a size nor one of MXNet's special values "
+        return v
+            + " at position "
+            + i
+            + " is neither a size nor one of MXNet's special values "
             + "0 (copy), -1 (infer), -2 (copy the rest), -3 (merge two), -4 (split one)";
       }
     }

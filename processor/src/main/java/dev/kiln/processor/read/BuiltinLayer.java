@@ -11,8 +11,8 @@ import dev.kiln.annotations.Dense;
 import dev.kiln.annotations.Dropout;
 import dev.kiln.annotations.Embedding;
 import dev.kiln.annotations.Flatten;
-import dev.kiln.annotations.Gru;
 import dev.kiln.annotations.GlobalAvgPool;
+import dev.kiln.annotations.Gru;
 import dev.kiln.annotations.Input;
 import dev.kiln.annotations.LayerNorm;
 import dev.kiln.annotations.Lstm;
@@ -80,13 +80,27 @@ enum BuiltinLayer {
       return new LayerSpec.Concat(method.getAnnotation(Concat.class).axis());
     }
   },
-  CONV2D(Conv2D.class, LayerSpec.Conv2D.class, "filters", "kernel", "stride", "pad", "dilation",
-      "activation", "noBias") {
+  CONV2D(
+      Conv2D.class,
+      LayerSpec.Conv2D.class,
+      "filters",
+      "kernel",
+      "stride",
+      "pad",
+      "dilation",
+      "activation",
+      "noBias") {
     @Override
     LayerSpec read(ExecutableElement method) {
       Conv2D c = method.getAnnotation(Conv2D.class);
-      return new LayerSpec.Conv2D(c.filters(), list(c.kernel()), list(c.stride()),
-          list(c.pad()), list(c.dilation()), c.activation(), c.noBias());
+      return new LayerSpec.Conv2D(
+          c.filters(),
+          list(c.kernel()),
+          list(c.stride()),
+          list(c.pad()),
+          list(c.dilation()),
+          c.activation(),
+          c.noBias());
     }
   },
   MAX_POOL(MaxPool.class, LayerSpec.Pool.class, "kernel", "stride", "pad") {
@@ -142,32 +156,75 @@ enum BuiltinLayer {
       return new LayerSpec.Embedding(e.inputDim(), e.outputDim());
     }
   },
-  RNN(Rnn.class, LayerSpec.Recurrent.class, "units", "activation", "layers", "bidirectional",
-      "dropout", "returnSequences", "stateful") {
+  RNN(
+      Rnn.class,
+      LayerSpec.Recurrent.class,
+      "units",
+      "activation",
+      "layers",
+      "bidirectional",
+      "dropout",
+      "returnSequences",
+      "stateful") {
     @Override
     LayerSpec read(ExecutableElement method) {
       Rnn r = method.getAnnotation(Rnn.class);
       String mode = r.activation() == Act.RELU ? "rnn_relu" : "rnn_tanh";
-      return new LayerSpec.Recurrent(mode, r.units(), r.layers(), r.bidirectional(),
-          r.dropout(), r.returnSequences(), r.stateful(), r.activation());
+      return new LayerSpec.Recurrent(
+          mode,
+          r.units(),
+          r.layers(),
+          r.bidirectional(),
+          r.dropout(),
+          r.returnSequences(),
+          r.stateful(),
+          r.activation());
     }
   },
-  LSTM(Lstm.class, LayerSpec.Recurrent.class, "units", "layers", "bidirectional", "dropout",
-      "returnSequences", "stateful") {
+  LSTM(
+      Lstm.class,
+      LayerSpec.Recurrent.class,
+      "units",
+      "layers",
+      "bidirectional",
+      "dropout",
+      "returnSequences",
+      "stateful") {
     @Override
     LayerSpec read(ExecutableElement method) {
       Lstm l = method.getAnnotation(Lstm.class);
-      return new LayerSpec.Recurrent("lstm", l.units(), l.layers(), l.bidirectional(),
-          l.dropout(), l.returnSequences(), l.stateful(), Act.TANH);
+      return new LayerSpec.Recurrent(
+          "lstm",
+          l.units(),
+          l.layers(),
+          l.bidirectional(),
+          l.dropout(),
+          l.returnSequences(),
+          l.stateful(),
+          Act.TANH);
     }
   },
-  GRU(Gru.class, LayerSpec.Recurrent.class, "units", "layers", "bidirectional", "dropout",
-      "returnSequences", "stateful") {
+  GRU(
+      Gru.class,
+      LayerSpec.Recurrent.class,
+      "units",
+      "layers",
+      "bidirectional",
+      "dropout",
+      "returnSequences",
+      "stateful") {
     @Override
     LayerSpec read(ExecutableElement method) {
       Gru g = method.getAnnotation(Gru.class);
-      return new LayerSpec.Recurrent("gru", g.units(), g.layers(), g.bidirectional(),
-          g.dropout(), g.returnSequences(), g.stateful(), Act.TANH);
+      return new LayerSpec.Recurrent(
+          "gru",
+          g.units(),
+          g.layers(),
+          g.bidirectional(),
+          g.dropout(),
+          g.returnSequences(),
+          g.stateful(),
+          Act.TANH);
     }
   };
 
@@ -175,7 +232,9 @@ enum BuiltinLayer {
   private final Class<? extends LayerSpec> spec;
   private final List<String> attributes;
 
-  BuiltinLayer(Class<? extends Annotation> annotation, Class<? extends LayerSpec> spec,
+  BuiltinLayer(
+      Class<? extends Annotation> annotation,
+      Class<? extends LayerSpec> spec,
       String... attributes) {
     this.annotation = annotation;
     this.spec = spec;
@@ -202,8 +261,8 @@ enum BuiltinLayer {
 
   /** The built-in layer {@code mirror} is, or null when it is another annotation. */
   static BuiltinLayer of(AnnotationMirror mirror) {
-    String name = ((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
-        .toString();
+    String name =
+        ((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().toString();
     for (BuiltinLayer layer : values()) {
       if (layer.annotation.getCanonicalName().equals(name)) {
         return layer;

@@ -59,7 +59,13 @@ final class CustomLayerReader {
     List<String> state = strings(value(layer, "state"));
     TypeMirror forward = (TypeMirror) value(layer, "forward").getValue();
     if (forward.getKind() != TypeKind.DECLARED) {
-      report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
+      report.add(
+          Message.CUSTOM_FORWARD,
+          method,
+          use,
+          null,
+          where,
+          layerName,
           "its forward class " + forward + " is not a class");
       return null;
     }
@@ -70,8 +76,16 @@ final class CustomLayerReader {
     }
     boolean cell = !state.isEmpty();
     if (cell && !output.equals(state)) {
-      report.add(Message.CELL_OUTPUT, method, use, null, where, layerName, pattern(output),
-          pattern(state), quoted(state));
+      report.add(
+          Message.CELL_OUTPUT,
+          method,
+          use,
+          null,
+          where,
+          layerName,
+          pattern(output),
+          pattern(state),
+          quoted(state));
       return null;
     }
 
@@ -105,33 +119,63 @@ final class CustomLayerReader {
 
     TypeElement forwardType = (TypeElement) ((DeclaredType) forward).asElement();
     String forwardName = forwardType.getSimpleName().toString();
-    List<ExecutableElement> candidates = ElementFilter.methodsIn(
-            forwardType.getEnclosedElements()).stream()
-        .filter(m -> m.getModifiers().contains(Modifier.PUBLIC)
-            && m.getModifiers().contains(Modifier.STATIC)
-            && m.getReturnType().toString().equals(ModelReader.SYM))
-        .toList();
+    List<ExecutableElement> candidates =
+        ElementFilter.methodsIn(forwardType.getEnclosedElements()).stream()
+            .filter(
+                m ->
+                    m.getModifiers().contains(Modifier.PUBLIC)
+                        && m.getModifiers().contains(Modifier.STATIC)
+                        && m.getReturnType().toString().equals(ModelReader.SYM))
+            .toList();
     if (candidates.size() != 1) {
-      report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
-          "its forward class " + forwardName + " must have exactly one public static method "
-              + "returning Sym, found " + candidates.size());
+      report.add(
+          Message.CUSTOM_FORWARD,
+          method,
+          use,
+          null,
+          where,
+          layerName,
+          "its forward class "
+              + forwardName
+              + " must have exactly one public static method "
+              + "returning Sym, found "
+              + candidates.size());
       return null;
     }
     ExecutableElement fwd = candidates.get(0);
     String fwdName = forwardName + "." + fwd.getSimpleName();
     List<? extends VariableElement> ps = fwd.getParameters();
-    if (ps.isEmpty() || !ps.get(0).asType().toString().equals(ModelReader.SYM)
+    if (ps.isEmpty()
+        || !ps.get(0).asType().toString().equals(ModelReader.SYM)
         || paramMirror(ps.get(0)) != null) {
-      report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
-          fwdName + " must take the layer's input (a Sym without @Param) as its first "
+      report.add(
+          Message.CUSTOM_FORWARD,
+          method,
+          use,
+          null,
+          where,
+          layerName,
+          fwdName
+              + " must take the layer's input (a Sym without @Param) as its first "
               + "parameter");
       return null;
     }
-    if (cell && (ps.size() < 2 || !ps.get(1).asType().toString().equals(ModelReader.SYM)
-        || paramMirror(ps.get(1)) != null)) {
-      report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
-          fwdName + " must take the previous step's state (a Sym without @Param) as its second "
-              + "parameter, after the step's input, since @" + layerName + " declares a state");
+    if (cell
+        && (ps.size() < 2
+            || !ps.get(1).asType().toString().equals(ModelReader.SYM)
+            || paramMirror(ps.get(1)) != null)) {
+      report.add(
+          Message.CUSTOM_FORWARD,
+          method,
+          use,
+          null,
+          where,
+          layerName,
+          fwdName
+              + " must take the previous step's state (a Sym without @Param) as its second "
+              + "parameter, after the step's input, since @"
+              + layerName
+              + " declares a state");
       return null;
     }
     List<LayerSpec.CustomParam> params = new ArrayList<>();
@@ -147,31 +191,70 @@ final class CustomLayerReader {
         String role = snakeCase(n);
         for (LayerSpec.CustomParam other : params) {
           if (other.role().equals(role)) {
-            report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
-                "parameters '" + other.name() + "' and '" + n + "' of " + fwdName + " would "
-                    + "both be named " + method.getSimpleName() + "_" + role + "; rename one of "
+            report.add(
+                Message.CUSTOM_FORWARD,
+                method,
+                use,
+                null,
+                where,
+                layerName,
+                "parameters '"
+                    + other.name()
+                    + "' and '"
+                    + n
+                    + "' of "
+                    + fwdName
+                    + " would "
+                    + "both be named "
+                    + method.getSimpleName()
+                    + "_"
+                    + role
+                    + "; rename one of "
                     + "them");
             return null;
           }
         }
         AnnotationValue zeros = Report.valueOf(pm, "zeros");
         args.add(new LayerSpec.ForwardArg(params.size(), null));
-        params.add(new LayerSpec.CustomParam(n, role, shape,
-            zeros != null && Boolean.TRUE.equals(zeros.getValue())));
+        params.add(
+            new LayerSpec.CustomParam(
+                n, role, shape, zeros != null && Boolean.TRUE.equals(zeros.getValue())));
       } else if (pm == null && constants.containsKey(n) && p.asType().getKind().isPrimitive()) {
         args.add(new LayerSpec.ForwardArg(-1, constants.get(n)));
       } else {
-        boolean stateLike = !cell && p == ps.get(1) && pm == null
-            && p.asType().toString().equals(ModelReader.SYM);
-        report.add(Message.CUSTOM_FORWARD, method, use, null, where, layerName,
-            "parameter '" + n + "' of " + fwdName + " is neither a @Param Sym nor an element "
-                + "of @" + layerName + (stateLike ? "; if it is the previous step's state of a "
-                + "recurrent cell, declare the state's shape: @Layer(state = {...})" : ""));
+        boolean stateLike =
+            !cell && p == ps.get(1) && pm == null && p.asType().toString().equals(ModelReader.SYM);
+        report.add(
+            Message.CUSTOM_FORWARD,
+            method,
+            use,
+            null,
+            where,
+            layerName,
+            "parameter '"
+                + n
+                + "' of "
+                + fwdName
+                + " is neither a @Param Sym nor an element "
+                + "of @"
+                + layerName
+                + (stateLike
+                    ? "; if it is the previous step's state of a "
+                        + "recurrent cell, declare the state's shape: @Layer(state = {...})"
+                    : ""));
         return null;
       }
     }
-    return new LayerSpec.Custom(layerName, forwardType, fwd.getSimpleName().toString(), input,
-        output, state, dims, params, args);
+    return new LayerSpec.Custom(
+        layerName,
+        forwardType,
+        fwd.getSimpleName().toString(),
+        input,
+        output,
+        state,
+        dims,
+        params,
+        args);
   }
 
   /** {@code [batch, hidden]}: a shape pattern as messages write it. */
@@ -181,7 +264,8 @@ final class CustomLayerReader {
 
   /** {@code {"batch", "hidden"}}: a shape pattern as the user writes it. */
   private static String quoted(List<String> tokens) {
-    return tokens.stream().map(t -> '"' + t + '"')
+    return tokens.stream()
+        .map(t -> '"' + t + '"')
         .collect(java.util.stream.Collectors.joining(", ", "{", "}"));
   }
 
@@ -196,8 +280,10 @@ final class CustomLayerReader {
       char c = name.charAt(i);
       if (Character.isUpperCase(c) && i > 0 && name.charAt(i - 1) != '_') {
         char before = name.charAt(i - 1);
-        boolean wordStart = Character.isLowerCase(before) || Character.isDigit(before)
-            || (i + 1 < name.length() && Character.isLowerCase(name.charAt(i + 1)));
+        boolean wordStart =
+            Character.isLowerCase(before)
+                || Character.isDigit(before)
+                || (i + 1 < name.length() && Character.isLowerCase(name.charAt(i + 1)));
         if (wordStart) {
           b.append('_');
         }
@@ -208,8 +294,12 @@ final class CustomLayerReader {
   }
 
   /** Whether every token of {@code pattern} is a name or a positive number; reports otherwise. */
-  private boolean tokens(String where, ExecutableElement method, AnnotationMirror use,
-      String layerName, List<String> pattern) {
+  private boolean tokens(
+      String where,
+      ExecutableElement method,
+      AnnotationMirror use,
+      String layerName,
+      List<String> pattern) {
     for (String t : pattern) {
       if (!TOKEN.matcher(t).matches()) {
         report.add(Message.CUSTOM_PATTERN, method, use, null, where, layerName, t);
@@ -223,10 +313,11 @@ final class CustomLayerReader {
     return annotation(p.getAnnotationMirrors(), PARAM);
   }
 
-  private static AnnotationMirror annotation(List<? extends AnnotationMirror> mirrors,
-      String qualifiedName) {
+  private static AnnotationMirror annotation(
+      List<? extends AnnotationMirror> mirrors, String qualifiedName) {
     for (AnnotationMirror m : mirrors) {
-      if (((TypeElement) m.getAnnotationType().asElement()).getQualifiedName()
+      if (((TypeElement) m.getAnnotationType().asElement())
+          .getQualifiedName()
           .contentEquals(qualifiedName)) {
         return m;
       }
@@ -239,8 +330,8 @@ final class CustomLayerReader {
     if (v != null) {
       return v;
     }
-    for (ExecutableElement e : ElementFilter.methodsIn(
-        mirror.getAnnotationType().asElement().getEnclosedElements())) {
+    for (ExecutableElement e :
+        ElementFilter.methodsIn(mirror.getAnnotationType().asElement().getEnclosedElements())) {
       if (e.getSimpleName().contentEquals(name)) {
         return e.getDefaultValue();
       }

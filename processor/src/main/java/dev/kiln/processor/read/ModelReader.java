@@ -23,14 +23,15 @@ import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 
 /**
- * Phase one: reads a {@code @Model} interface into a {@link ModelSpec}. It checks only what can
- * be seen one method at a time (return and parameter types, one layer annotation each, attribute
- * values); wiring and shapes are the check phase's. It runs only on a model that {@link
- * Validation} found complete, so every type and value it reads is resolved.
+ * Phase one: reads a {@code @Model} interface into a {@link ModelSpec}. It checks only what can be
+ * seen one method at a time (return and parameter types, one layer annotation each, attribute
+ * values); wiring and shapes are the check phase's. It runs only on a model that {@link Validation}
+ * found complete, so every type and value it reads is resolved.
  */
 public final class ModelReader {
   /** The qualified name of {@code Sym}, the type of every node. */
   static final String SYM = "dev.kiln.annotations.Sym";
+
   private static final String FROZEN = "dev.kiln.annotations.Frozen";
 
   private final Elements elements;
@@ -46,7 +47,10 @@ public final class ModelReader {
   public ModelSpec read(TypeElement type) {
     String simpleName = type.getSimpleName().toString();
     if (type.getKind() != ElementKind.INTERFACE) {
-      report.add(Message.MODEL_NOT_INTERFACE, type, simpleName,
+      report.add(
+          Message.MODEL_NOT_INTERFACE,
+          type,
+          simpleName,
           article(type.getKind().toString().toLowerCase(Locale.ROOT).replace('_', ' ')),
           simpleName);
       return null;
@@ -72,8 +76,13 @@ public final class ModelReader {
       report.add(Message.MODEL_EMPTY, type, simpleName);
     }
     String pkg = elements.getPackageOf(type).getQualifiedName().toString();
-    return new ModelSpec(type, pkg, simpleName, type.getAnnotation(Model.class).classifier(),
-        mirror(type.getAnnotationMirrors(), Model.class.getCanonicalName()), nodes);
+    return new ModelSpec(
+        type,
+        pkg,
+        simpleName,
+        type.getAnnotation(Model.class).classifier(),
+        mirror(type.getAnnotationMirrors(), Model.class.getCanonicalName()),
+        nodes);
   }
 
   /** {@code "an enum"}, {@code "a class"}. */
@@ -97,8 +106,10 @@ public final class ModelReader {
       return null;
     }
     if (layers.size() > 1) {
-      List<String> found = layers.stream()
-          .map(m -> "@" + m.getAnnotationType().asElement().getSimpleName()).toList();
+      List<String> found =
+          layers.stream()
+              .map(m -> "@" + m.getAnnotationType().asElement().getSimpleName())
+              .toList();
       report.add(Message.SEVERAL_LAYERS, method, name, found.size(), String.join(", ", found));
       return null;
     }
@@ -111,8 +122,7 @@ public final class ModelReader {
     boolean ok = true;
     if (name.equals("finalize") && method.getParameters().isEmpty()) {
       // The one method name a node cannot have: XGraph implements the model interface.
-      report.add(Message.RESERVED_NAME, method, model + "." + name + "()", model + "Graph",
-          model);
+      report.add(Message.RESERVED_NAME, method, model + "." + name + "()", model + "Graph", model);
       return null;
     }
     if (!method.getReturnType().toString().equals(SYM)) {
@@ -131,21 +141,29 @@ public final class ModelReader {
     }
     String where = model + "." + name + "()";
     BuiltinLayer builtin = BuiltinLayer.of(mirror);
-    LayerSpec layer = builtin != null ? builtin.read(method)
-        : new CustomLayerReader(report).read(where, method, mirror);
+    LayerSpec layer =
+        builtin != null
+            ? builtin.read(method)
+            : new CustomLayerReader(report).read(where, method, mirror);
     if (layer == null || !new AttributeChecks(report, method, mirror, where, text).check(layer)) {
       ok = false;
     }
     if (!ok) {
       return null;
     }
-    return new NodeSpec(name, layer, wires, method, mirror, text,
+    return new NodeSpec(
+        name,
+        layer,
+        wires,
+        method,
+        mirror,
+        text,
         method.getAnnotation(Output.class) != null,
         mirror(method.getAnnotationMirrors(), FROZEN));
   }
 
-  private static AnnotationMirror mirror(List<? extends AnnotationMirror> mirrors,
-      String qualifiedName) {
+  private static AnnotationMirror mirror(
+      List<? extends AnnotationMirror> mirrors, String qualifiedName) {
     for (AnnotationMirror m : mirrors) {
       TypeElement t = (TypeElement) m.getAnnotationType().asElement();
       if (t.getQualifiedName().contentEquals(qualifiedName)) {

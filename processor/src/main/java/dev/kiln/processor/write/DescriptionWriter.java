@@ -13,10 +13,10 @@ import javax.tools.FileObject;
 import javax.tools.StandardLocation;
 
 /**
- * The optional fourth output, written only when the compiler is given {@code -Akiln.describe}:
- * what the processor inferred for a model, as a properties file {@code <Model>.kiln.properties}
- * beside its classes, for tools (the {@code kiln-testing} artifact reads it). Dimensions are
- * written as numbers, {@code -1} for {@code BATCH} and {@code -5} for {@code STEPS}:
+ * The optional fourth output, written only when the compiler is given {@code -Akiln.describe}: what
+ * the processor inferred for a model, as a properties file {@code <Model>.kiln.properties} beside
+ * its classes, for tools (the {@code kiln-testing} artifact reads it). Dimensions are written as
+ * numbers, {@code -1} for {@code BATCH} and {@code -5} for {@code STEPS}:
  *
  * <pre>
  * model=demo.FashionMlp
@@ -69,8 +69,12 @@ public final class DescriptionWriter {
 
   /** Writes the description of {@code model} through {@code filer}, beside its classes. */
   public static void write(CheckedModel model, Filer filer) throws IOException {
-    FileObject file = filer.createResource(StandardLocation.CLASS_OUTPUT, model.packageName(),
-        model.name() + SUFFIX, model.spec().element());
+    FileObject file =
+        filer.createResource(
+            StandardLocation.CLASS_OUTPUT,
+            model.packageName(),
+            model.name() + SUFFIX,
+            model.spec().element());
     try (Writer w = file.openWriter()) {
       w.write(text(model));
     }

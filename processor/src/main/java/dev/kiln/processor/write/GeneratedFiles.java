@@ -10,8 +10,8 @@ import javax.lang.model.element.Element;
 import javax.tools.JavaFileObject;
 
 /**
- * Phase three: the three classes generated for a checked model, {@code XGraph}, {@code XModel}
- * and {@code XExec}, one writer each. Writers only format what the model description says.
+ * Phase three: the three classes generated for a checked model, {@code XGraph}, {@code XModel} and
+ * {@code XExec}, one writer each. Writers only format what the model description says.
  */
 public final class GeneratedFiles {
   private GeneratedFiles() {}
@@ -19,19 +19,23 @@ public final class GeneratedFiles {
   /** The files for {@code model}, in the order they are written. */
   public static List<JavaFile> of(CheckedModel model) {
     GeneratedNames names = new GeneratedNames(model);
-    return List.of(new GraphWriter(model, names).write(), new ModelWriter(model, names).write(),
+    return List.of(
+        new GraphWriter(model, names).write(),
+        new ModelWriter(model, names).write(),
         new ExecWriter(model, names).write());
   }
 
   /**
    * Writes the files for {@code model} through {@code filer}, each with its one originating
-   * element. Lines end without trailing spaces (JavaPoet leaves one where it wraps after
-   * {@code =}).
+   * element. Lines end without trailing spaces (JavaPoet leaves one where it wraps after {@code
+   * =}).
    */
   public static void write(CheckedModel model, Filer filer) throws IOException {
     for (JavaFile file : of(model)) {
-      String name = file.packageName().isEmpty() ? file.typeSpec().name()
-          : file.packageName() + "." + file.typeSpec().name();
+      String name =
+          file.packageName().isEmpty()
+              ? file.typeSpec().name()
+              : file.packageName() + "." + file.typeSpec().name();
       Element[] origin = file.typeSpec().originatingElements().toArray(Element[]::new);
       JavaFileObject source = filer.createSourceFile(name, origin);
       try (Writer w = source.openWriter()) {

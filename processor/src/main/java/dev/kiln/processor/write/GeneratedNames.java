@@ -13,9 +13,9 @@ import javax.lang.model.type.DeclaredType;
 import javax.lang.model.util.ElementFilter;
 
 /**
- * The names the three generated classes share: the classes themselves and the graph's
- * constants, allocated once per model through JavaPoet's {@link NameAllocator} so that
- * user-derived names never collide.
+ * The names the three generated classes share: the classes themselves and the graph's constants,
+ * allocated once per model through JavaPoet's {@link NameAllocator} so that user-derived names
+ * never collide.
  */
 final class GeneratedNames {
   final ClassName iface;
@@ -24,8 +24,8 @@ final class GeneratedNames {
   final ClassName exec;
 
   /**
-   * How the graph writes {@code Dim.BATCH}: {@code BATCH}, statically imported, unless the
-   * model (which the graph implements) has a field of that name, which would shadow the import.
+   * How the graph writes {@code Dim.BATCH}: {@code BATCH}, statically imported, unless the model
+   * (which the graph implements) has a field of that name, which would shadow the import.
    */
   final CodeBlock batch;
 
@@ -66,7 +66,8 @@ final class GeneratedNames {
         .anyMatch(f -> f.getSimpleName().contentEquals(name))) {
       return true;
     }
-    return type.getInterfaces().stream().map(t -> ((DeclaredType) t).asElement())
+    return type.getInterfaces().stream()
+        .map(t -> ((DeclaredType) t).asElement())
         .anyMatch(e -> hasField((TypeElement) e, name));
   }
 

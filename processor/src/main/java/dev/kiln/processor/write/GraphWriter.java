@@ -34,51 +34,77 @@ final class GraphWriter {
 
   /** The generated file. */
   JavaFile write() {
-    Javadoc doc = Javadoc.type()
-        .paragraph("Builds the MXNet graph of {@link " + m.name() + "}: one method per node, "
-            + "each emitting its MXNet operator named after the node, with the inferred shape "
-            + "of every node and parameter as a constant and where each node was declared.")
-        .paragraph("The shapes were inferred at compile time; {@code BATCH} dimensions are "
-            + "fixed when an executor is bound. {@link " + names.model.simpleName() + "} lists "
-            + "every node in its layer table."
-            + (m.hasTracedNodes() ? " A custom layer's output shape is the one the layer "
-                + "declares; its forward body is traced and checked against it when the graph "
-                + "is built." : ""));
-    TypeSpec.Builder t = TypeSpec.classBuilder(names.graph)
-        .addOriginatingElement(m.spec().element())
-        .addAnnotation(Names.generated())
-        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-        .addSuperinterface(names.iface)
-        // The graph inherits the model's member types, which would shadow imports of the same
-        // simple names.
-        .avoidClashesWithNestedClasses(m.spec().element())
-        .addJavadoc("$L", doc.build());
+    Javadoc doc =
+        Javadoc.type()
+            .paragraph(
+                "Builds the MXNet graph of {@link "
+                    + m.name()
+                    + "}: one method per node, "
+                    + "each emitting its MXNet operator named after the node, with the inferred shape "
+                    + "of every node and parameter as a constant and where each node was declared.")
+            .paragraph(
+                "The shapes were inferred at compile time; {@code BATCH} dimensions are "
+                    + "fixed when an executor is bound. {@link "
+                    + names.model.simpleName()
+                    + "} lists "
+                    + "every node in its layer table."
+                    + (m.hasTracedNodes()
+                        ? " A custom layer's output shape is the one the layer "
+                            + "declares; its forward body is traced and checked against it when the graph "
+                            + "is built."
+                        : ""));
+    TypeSpec.Builder t =
+        TypeSpec.classBuilder(names.graph)
+            .addOriginatingElement(m.spec().element())
+            .addAnnotation(Names.generated())
+            .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+            .addSuperinterface(names.iface)
+            // The graph inherits the model's member types, which would shadow imports of the same
+            // simple names.
+            .avoidClashesWithNestedClasses(m.spec().element())
+            .addJavadoc("$L", doc.build());
 
     for (CheckedNode n : m.nodes()) {
       t.addField(shapeField(names.shape(n.name()), n.shape(), shapeDoc(n)));
       for (ParamInfo p : n.params()) {
-        t.addField(shapeField(names.shape(p.name()), p.shape(),
-            "Shape of parameter {@code " + p.name() + "}: {@code " + p.shape() + "}."));
+        t.addField(
+            shapeField(
+                names.shape(p.name()),
+                p.shape(),
+                "Shape of parameter {@code " + p.name() + "}: {@code " + p.shape() + "}."));
       }
       for (ParamInfo a : n.aux()) {
-        t.addField(shapeField(names.shape(a.name()), a.shape(),
-            "Shape of auxiliary state {@code " + a.name() + "}: {@code " + a.shape() + "}."));
+        t.addField(
+            shapeField(
+                names.shape(a.name()),
+                a.shape(),
+                "Shape of auxiliary state {@code " + a.name() + "}: {@code " + a.shape() + "}."));
       }
     }
     for (CheckedNode n : m.nodes()) {
       NodeSpec s = n.spec();
-      t.addField(FieldSpec.builder(Names.NODE_SOURCE, names.source(n.name()),
-              Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-          .initializer("$Znew $T($S,$W$S,$W$L)", Names.NODE_SOURCE, n.name(),
-              s.declaration(m.name()), Literals.string(s.annotationText()))
-          .build());
+      t.addField(
+          FieldSpec.builder(
+                  Names.NODE_SOURCE,
+                  names.source(n.name()),
+                  Modifier.PRIVATE,
+                  Modifier.STATIC,
+                  Modifier.FINAL)
+              .initializer(
+                  "$Znew $T($S,$W$S,$W$L)",
+                  Names.NODE_SOURCE,
+                  n.name(),
+                  s.declaration(m.name()),
+                  Literals.string(s.annotationText()))
+              .build());
     }
     t.addField(Names.GRAPH_BUILDER, "builder", Modifier.PRIVATE, Modifier.FINAL);
-    t.addMethod(MethodSpec.constructorBuilder()
-        .addModifiers(Modifier.PRIVATE)
-        .addParameter(Names.GRAPH_BUILDER, "builder")
-        .addStatement("this.builder = builder")
-        .build());
+    t.addMethod(
+        MethodSpec.constructorBuilder()
+            .addModifiers(Modifier.PRIVATE)
+            .addParameter(Names.GRAPH_BUILDER, "builder")
+            .addStatement("this.builder = builder")
+            .build());
     t.addMethod(build());
     for (CheckedNode n : m.nodes()) {
       t.addMethod(nodeMethod(n));
@@ -97,13 +123,23 @@ final class GraphWriter {
       return "Declared shape of input " + name + ": " + shape + ".";
     }
     if (n.spec().layer() instanceof LayerSpec.Custom c && c.cell()) {
-      return "Output shape of node " + name + ", every step's state of its recurrent cell {@code "
-          + n.spec().annotationText() + "}: " + shape + ". The cell's forward body is checked "
+      return "Output shape of node "
+          + name
+          + ", every step's state of its recurrent cell {@code "
+          + n.spec().annotationText()
+          + "}: "
+          + shape
+          + ". The cell's forward body is checked "
           + "against the state shape it declares when the graph is built.";
     }
     if (n.spec().layer().tracedAtBuild()) {
-      return "Output shape of node " + name + " as its custom layer {@code "
-          + n.spec().annotationText() + "} declares it: " + shape + ". The layer's forward body "
+      return "Output shape of node "
+          + name
+          + " as its custom layer {@code "
+          + n.spec().annotationText()
+          + "} declares it: "
+          + shape
+          + ". The layer's forward body "
           + "is checked against it when the graph is built.";
     }
     return "Output shape of node " + name + ": " + shape + ".";
@@ -135,22 +171,34 @@ final class GraphWriter {
     }
     // Its parameter is a GraphBuilder, which no node method takes: so whatever the nodes are
     // called (build too), this method is not one of theirs.
-    Javadoc doc = Javadoc.member()
-        .paragraph("Builds the graph of {@code " + m.name() + "} with {@code builder}: calls "
-            + "every node method once, each after the nodes it reads, and returns the graph, "
-            + "which the caller owns and must close. The caller closes {@code builder} too.")
-        .param("builder", "a new builder for {@code " + m.name() + "}"
-            + (m.classifierHead() == null ? "" : "; with classifier training on, node {@code "
-                + m.classifierHead().name()
-                + "} becomes MXNet's {@code SoftmaxOutput} with label variable {@code "
-                + m.classifierHead().name() + "_label}"))
-        .returns("the graph");
-    MethodSpec.Builder b = MethodSpec.methodBuilder("build")
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .returns(Names.GRAPH)
-        .addParameter(Names.GRAPH_BUILDER, "builder")
-        .addJavadoc("$L", doc.build())
-        .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
+    Javadoc doc =
+        Javadoc.member()
+            .paragraph(
+                "Builds the graph of {@code "
+                    + m.name()
+                    + "} with {@code builder}: calls "
+                    + "every node method once, each after the nodes it reads, and returns the graph, "
+                    + "which the caller owns and must close. The caller closes {@code builder} too.")
+            .param(
+                "builder",
+                "a new builder for {@code "
+                    + m.name()
+                    + "}"
+                    + (m.classifierHead() == null
+                        ? ""
+                        : "; with classifier training on, node {@code "
+                            + m.classifierHead().name()
+                            + "} becomes MXNet's {@code SoftmaxOutput} with label variable {@code "
+                            + m.classifierHead().name()
+                            + "_label}"))
+            .returns("the graph");
+    MethodSpec.Builder b =
+        MethodSpec.methodBuilder("build")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(Names.GRAPH)
+            .addParameter(Names.GRAPH_BUILDER, "builder")
+            .addJavadoc("$L", doc.build())
+            .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
     for (CheckedNode n : m.order()) {
       CodeBlock.Builder args = CodeBlock.builder();
       List<NodeSpec.Wire> wires = n.spec().wires();
@@ -158,8 +206,8 @@ final class GraphWriter {
         args.add(i == 0 ? "$N" : ",$W$N", locals.get(wires.get(i).source()));
       }
       if (n.read() || n.output()) {
-        b.addStatement("$T $N =$Wgraph.$N($L)", Names.SYM, locals.get(n.name()), n.name(),
-            args.build());
+        b.addStatement(
+            "$T $N =$Wgraph.$N($L)", Names.SYM, locals.get(n.name()), n.name(), args.build());
       } else {
         b.addStatement("graph.$N($L)", n.name(), args.build()); // an input nothing reads
       }
@@ -177,20 +225,32 @@ final class GraphWriter {
     String shape = "{@code " + n.shape() + "}";
     String output;
     if (s.layer() instanceof LayerSpec.Custom c && c.cell()) {
-      output = "a recurrent cell unrolled over " + n.shape().dim(1) + " steps, declared output "
-          + shape + " (every step's state), against which each traced step is checked";
+      output =
+          "a recurrent cell unrolled over "
+              + n.shape().dim(1)
+              + " steps, declared output "
+              + shape
+              + " (every step's state), against which each traced step is checked";
     } else if (s.layer().tracedAtBuild()) {
       output = "declared output " + shape + ", against which the traced forward body is checked";
     } else {
       output = "output " + shape;
     }
-    String doc = "Node {@code " + n.name() + "}: {@code " + s.annotationText() + "}, " + output
-        + "." + (s.frozen() ? " Its parameters are frozen: no update changes them." : "");
-    MethodSpec.Builder b = MethodSpec.methodBuilder(n.name())
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .returns(Names.SYM)
-        .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
+    String doc =
+        "Node {@code "
+            + n.name()
+            + "}: {@code "
+            + s.annotationText()
+            + "}, "
+            + output
+            + "."
+            + (s.frozen() ? " Its parameters are frozen: no update changes them." : "");
+    MethodSpec.Builder b =
+        MethodSpec.methodBuilder(n.name())
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(Names.SYM)
+            .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
     List<String> params = new ArrayList<>();
     for (NodeSpec.Wire w : s.wires()) {
       b.addParameter(ParameterSpec.builder(Names.SYM, w.parameterName()).build());

@@ -4,11 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds the text of one generated Javadoc comment, wrapped so that every line fits in 100
- * columns once JavaPoet has indented it and added {@code " * "}. Words are never split, a
- * {@code {@code ...}} span breaks only if it cannot fit on a line of its own, and no line starts
- * with {@code @} unless it is a block tag. Preformatted blocks are copied as they are, escaped
- * for HTML.
+ * Builds the text of one generated Javadoc comment, wrapped so that every line fits in 100 columns
+ * once JavaPoet has indented it and added {@code " * "}. Words are never split, a {@code {@code
+ * ...}} span breaks only if it cannot fit on a line of its own, and no line starts with {@code @}
+ * unless it is a block tag. Preformatted blocks are copied as they are, escaped for HTML.
  */
 final class Javadoc {
   /** The column limit of generated code. */
@@ -90,8 +89,8 @@ final class Javadoc {
       int limit = width - (lines.isEmpty() ? 0 : hanging.length());
       if (!line.isEmpty() && length(line) + 1 + token.length() > limit) {
         // A line that starts with @ would be a block tag: carry the word before it along.
-        String carried = token.startsWith("@") && line.size() > 1
-            ? line.remove(line.size() - 1) : null;
+        String carried =
+            token.startsWith("@") && line.size() > 1 ? line.remove(line.size() - 1) : null;
         lines.add(String.join(" ", line));
         line = new ArrayList<>();
         if (carried != null) {
@@ -143,8 +142,11 @@ final class Javadoc {
 
   /** {@code line} safe inside a comment's {@code <pre>}: HTML escaped, no tag, no comment end. */
   static String escape(String line) {
-    String s = line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        .replace("*/", "*&#47;");
+    String s =
+        line.replace("&", "&amp;")
+            .replace("<", "&lt;")
+            .replace(">", "&gt;")
+            .replace("*/", "*&#47;");
     String trimmed = s.stripLeading();
     if (trimmed.startsWith("@")) {
       s = s.substring(0, s.length() - trimmed.length()) + "&#64;" + trimmed.substring(1);

@@ -10,10 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The body of one node method of {@code XGraph}: the call of the runtime's graph builder that
- * emits the node's MXNet operators, its attributes spelled out with the runtime's spec builders
- * ({@code DenseSpec.units(128).activation(Act.RELU)}) and wrapping points where a reader would
- * break the line.
+ * The body of one node method of {@code XGraph}: the call of the runtime's graph builder that emits
+ * the node's MXNet operators, its attributes spelled out with the runtime's spec builders ({@code
+ * DenseSpec.units(128).activation(Act.RELU)}) and wrapping points where a reader would break the
+ * line.
  */
 final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
   private final GeneratedNames names;
@@ -115,8 +115,9 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
 
   @Override
   public CodeBlock visitInput(LayerSpec.Input i) {
-    return CodeBlock.builder().addStatement("return this.builder.input($Z$L,$W$L)", src,
-        names.shape(node.name())).build();
+    return CodeBlock.builder()
+        .addStatement("return this.builder.input($Z$L,$W$L)", src, names.shape(node.name()))
+        .build();
   }
 
   @Override
@@ -162,11 +163,12 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
     int[] stride = LayerSpec.pair(c.stride());
     int[] pad = LayerSpec.pair(c.pad());
     int[] dilation = LayerSpec.pair(c.dilation());
-    Chain spec = new Chain(Names.CONV2D_SPEC, "filters", c.filters())
-        .then("kernel", LayerSpec.pair(c.kernel()))
-        .when(!isDefault(stride, 1), "stride", stride)
-        .when(!isDefault(pad, 0), "pad", pad)
-        .when(!isDefault(dilation, 1), "dilation", dilation);
+    Chain spec =
+        new Chain(Names.CONV2D_SPEC, "filters", c.filters())
+            .then("kernel", LayerSpec.pair(c.kernel()))
+            .when(!isDefault(stride, 1), "stride", stride)
+            .when(!isDefault(pad, 0), "pad", pad)
+            .when(!isDefault(dilation, 1), "dilation", dilation);
     if (c.activation() != Act.NONE) {
       spec.then("activation", act(c.activation()));
     }
@@ -179,9 +181,10 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
     int[] kernel = LayerSpec.pair(p.kernel());
     int[] stride = p.effectiveStride();
     int[] pad = LayerSpec.pair(p.pad());
-    Chain spec = new Chain(Names.POOL_SPEC, "kernel", kernel)
-        .when(stride[0] != kernel[0] || stride[1] != kernel[1], "stride", stride)
-        .when(!isDefault(pad, 0), "pad", pad);
+    Chain spec =
+        new Chain(Names.POOL_SPEC, "kernel", kernel)
+            .when(stride[0] != kernel[0] || stride[1] != kernel[1], "stride", stride)
+            .when(!isDefault(pad, 0), "pad", pad);
     return call(p.type().equals("max") ? "maxPool" : "avgPool", x(), spec.build());
   }
 
@@ -209,57 +212,68 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
     // goes out as 1: the CPU fallback for other spellings fails the backward pass of a oneDNN
     // convolution's output ("Check failed: !is_view", found by the differential suite).
     int axis = b.axis() < 0 ? b.axis() + node.shape().rank() : b.axis();
-    return call("batchNorm", x(), new Chain(Names.BATCH_NORM_SPEC, "channelAxis", axis)
-        .then("eps", Literals.decimal(b.eps()))
-        .then("momentum", Literals.decimal(b.momentum()))
-        .build());
+    return call(
+        "batchNorm",
+        x(),
+        new Chain(Names.BATCH_NORM_SPEC, "channelAxis", axis)
+            .then("eps", Literals.decimal(b.eps()))
+            .then("momentum", Literals.decimal(b.momentum()))
+            .build());
   }
 
   @Override
   public CodeBlock visitLayerNorm(LayerSpec.LayerNorm l) {
-    return call("layerNorm", x(), new Chain(Names.LAYER_NORM_SPEC, "axis", l.axis())
-        .then("eps", Literals.decimal(l.eps()))
-        .build());
+    return call(
+        "layerNorm",
+        x(),
+        new Chain(Names.LAYER_NORM_SPEC, "axis", l.axis())
+            .then("eps", Literals.decimal(l.eps()))
+            .build());
   }
 
   @Override
   public CodeBlock visitEmbedding(LayerSpec.Embedding e) {
-    return call("embedding", x(), new Chain(Names.EMBEDDING_SPEC, "rows", e.inputDim())
-        .then("columns", e.outputDim())
-        .build());
+    return call(
+        "embedding",
+        x(),
+        new Chain(Names.EMBEDDING_SPEC, "rows", e.inputDim())
+            .then("columns", e.outputDim())
+            .build());
   }
 
   /**
    * {@code this.builder.rnn(SRC, rows, ROWS_SHAPE, RnnSpec.lstm(128).lastStep())}: the input's
-   * shape constant gives the builder the features per step, which place each layer's runs of
-   * the flat parameter vector.
+   * shape constant gives the builder the features per step, which place each layer's runs of the
+   * flat parameter vector.
    */
   @Override
   public CodeBlock visitRecurrent(LayerSpec.Recurrent r) {
-    String factory = switch (r.mode()) {
-      case "lstm" -> "lstm";
-      case "gru" -> "gru";
-      case "rnn_relu" -> "relu";
-      default -> "tanh";
-    };
-    CodeBlock spec = new Chain(Names.RNN_SPEC, factory, r.units())
-        .when(r.layers() != 1, "layers", r.layers())
-        .when(r.bidirectional(), "inBothDirections")
-        .when(r.dropout() != 0, "dropout", Literals.decimal(r.dropout()))
-        .when(!r.returnSequences(), "lastStep")
-        .when(r.stateful(), "carryingState")
-        .build();
+    String factory =
+        switch (r.mode()) {
+          case "lstm" -> "lstm";
+          case "gru" -> "gru";
+          case "rnn_relu" -> "relu";
+          default -> "tanh";
+        };
+    CodeBlock spec =
+        new Chain(Names.RNN_SPEC, factory, r.units())
+            .when(r.layers() != 1, "layers", r.layers())
+            .when(r.bidirectional(), "inBothDirections")
+            .when(r.dropout() != 0, "dropout", Literals.decimal(r.dropout()))
+            .when(!r.returnSequences(), "lastStep")
+            .when(r.stateful(), "carryingState")
+            .build();
     String source = node.spec().wires().get(0).source();
     return call("rnn", x(), names.shape(source), spec);
   }
 
   /**
    * A custom layer: one local per parameter, made by the builder, then one traced call of its
-   * forward method, e.g. {@code return this.builder.custom(SCORES_SOURCE, "Affine",
-   * PIXELS_SHAPE, SCORES_SHAPE, pixels, List.of(weight, bias), (input, params) ->
-   * Affine.Forward.apply(input, params.get(0), params.get(1)));}. A recurrent cell calls {@code
-   * this.builder.cell} instead, whose forward also takes the previous state: {@code (input,
-   * state, params) -> GruCell.Step.apply(input, state, params.get(0), ...)}.
+   * forward method, e.g. {@code return this.builder.custom(SCORES_SOURCE, "Affine", PIXELS_SHAPE,
+   * SCORES_SHAPE, pixels, List.of(weight, bias), (input, params) -> Affine.Forward.apply(input,
+   * params.get(0), params.get(1)));}. A recurrent cell calls {@code this.builder.cell} instead,
+   * whose forward also takes the previous state: {@code (input, state, params) ->
+   * GruCell.Step.apply(input, state, params.get(0), ...)}.
    */
   @Override
   public CodeBlock visitCustom(LayerSpec.Custom c) {
@@ -274,15 +288,24 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
       String local = locals.newName(p.name());
       made.add(local);
       String shape = names.shape(node.name() + "_" + p.role());
-      String call = "this.builder.customParam(" + src + ", \"" + p.role() + "\", " + shape
-          + ", " + p.zeros() + ");";
+      String call =
+          "this.builder.customParam("
+              + src
+              + ", \""
+              + p.role()
+              + "\", "
+              + shape
+              + ", "
+              + p.zeros()
+              + ");";
       String declared = "Sym " + local + " = ";
       // On one line if it fits, else broken after =, else after each argument too.
-      String format = 4 + declared.length() + call.length() <= Javadoc.LIMIT
-          ? "$T $N = this.builder.customParam($L, $S, $L, $L)"
-          : 8 + call.length() <= Javadoc.LIMIT
-              ? "$T $N =\nthis.builder.customParam($L, $S, $L, $L)"
-              : "$T $N =\nthis.builder.customParam($L,$W$S,$W$L,$W$L)";
+      String format =
+          4 + declared.length() + call.length() <= Javadoc.LIMIT
+              ? "$T $N = this.builder.customParam($L, $S, $L, $L)"
+              : 8 + call.length() <= Javadoc.LIMIT
+                  ? "$T $N =\nthis.builder.customParam($L, $S, $L, $L)"
+                  : "$T $N =\nthis.builder.customParam($L,$W$S,$W$L,$W$L)";
       body.addStatement(format, Names.SYM, local, src, p.role(), shape, p.zeros());
     }
     List<String> args = new ArrayList<>();
@@ -295,19 +318,37 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
     }
     String lambda = "(" + input + (state == null ? "" : ", " + state) + ", " + params + ")";
     ClassName forwardType = ClassName.get(c.forwardType());
-    String call = String.join(".", forwardType.simpleNames()) + "." + c.forwardMethod() + "("
-        + String.join(", ", args) + ")";
+    String call =
+        String.join(".", forwardType.simpleNames())
+            + "."
+            + c.forwardMethod()
+            + "("
+            + String.join(", ", args)
+            + ")";
     boolean oneLine = lambda.length() + call.length() + 4 <= 88;
-    CodeBlock forward = CodeBlock.of("$L ->$W$T.$L($L)", lambda, forwardType,
-        c.forwardMethod(), oneLine ? String.join(", ", args) : commas(args));
+    CodeBlock forward =
+        CodeBlock.of(
+            "$L ->$W$T.$L($L)",
+            lambda,
+            forwardType,
+            c.forwardMethod(),
+            oneLine ? String.join(", ", args) : commas(args));
     String list = String.join(", ", made);
     Object listed = list.length() <= 60 ? list : commas(made);
     String source = node.spec().wires().get(0).source();
     // The forward pass gets a line of its own, as a reader would write it.
     return body.addStatement(
-        "return this.builder.$L($Z$L,$W$L,$W$L,$W$L,$W$L,$W$T.of($L),\n$L)",
-        c.cell() ? "cell" : "custom", src, Literals.string(c.layerName()), names.shape(source),
-        names.shape(node.name()), x(), List.class, listed, forward).build();
+            "return this.builder.$L($Z$L,$W$L,$W$L,$W$L,$W$L,$W$T.of($L),\n$L)",
+            c.cell() ? "cell" : "custom",
+            src,
+            Literals.string(c.layerName()),
+            names.shape(source),
+            names.shape(node.name()),
+            x(),
+            List.class,
+            listed,
+            forward)
+        .build();
   }
 
   /** {@code a, b, c} with a wrapping point after each comma. */

@@ -7,21 +7,22 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The model's layer table, as plain text for the model class's Javadoc and its {@code SUMMARY}:
- * per node its name, its layer as written with the MXNet operator it emits on the line below,
- * its output shape, parameter count and, per example, forward FLOPs and the output activation's
- * size, with totals. The parameter count is of learnable values (auxiliary states such as moving
- * averages are not counted).
+ * The model's layer table, as plain text for the model class's Javadoc and its {@code SUMMARY}: per
+ * node its name, its layer as written with the MXNet operator it emits on the line below, its
+ * output shape, parameter count and, per example, forward FLOPs and the output activation's size,
+ * with totals. The parameter count is of learnable values (auxiliary states such as moving averages
+ * are not counted).
  *
- * <p>The table is at most {@link #WIDTH} columns wide, so that it fits in 100 columns both in
- * the Javadoc (after {@code " * "}, and with a line's leading {@code @} escaped as {@code &#64;})
- * and in the {@code SUMMARY} text block (indented by 6): a long layer wraps within its column, a
- * node name too long for its column gets a line of its own, and when the figures leave too
- * little room for the layers, each node's layer goes on the lines below its figures instead.
+ * <p>The table is at most {@link #WIDTH} columns wide, so that it fits in 100 columns both in the
+ * Javadoc (after {@code " * "}, and with a line's leading {@code @} escaped as {@code &#64;}) and
+ * in the {@code SUMMARY} text block (indented by 6): a long layer wraps within its column, a node
+ * name too long for its column gets a line of its own, and when the figures leave too little room
+ * for the layers, each node's layer goes on the lines below its figures instead.
  */
 final class LayerTable {
   /** The widest a line of the table may be. */
   static final int WIDTH = 92;
+
   private static final int GAP = 2;
   private static final int NODE_MAX = 16;
   private static final int OUTPUT_MAX = 24;
@@ -31,8 +32,14 @@ final class LayerTable {
   private LayerTable() {}
 
   /** One row: the cells of one node, or of the header or the totals. */
-  private record Row(String node, String layer, String op, String output, String params,
-      String flops, String bytes) {}
+  private record Row(
+      String node,
+      String layer,
+      String op,
+      String output,
+      String params,
+      String flops,
+      String bytes) {}
 
   /** The widths of the columns; {@code layer} is 0 when layers go below the figures. */
   private record Widths(int node, int layer, int output, int params, int flops, int bytes) {}
@@ -43,13 +50,25 @@ final class LayerTable {
     rows.add(new Row("node", "layer / MXNet op", "", "output", "params", "flops/ex", "act/ex"));
     for (CheckedNode n : m.nodes()) {
       boolean declared = n.spec().layer().tracedAtBuild();
-      rows.add(new Row(n.name(), n.spec().layerText(), n.spec().layer().op(),
-          n.shape() + (declared ? DECLARED : ""), Long.toString(n.paramCount()),
-          human(n.flops(), ""), human(n.activationBytes(), "B")));
+      rows.add(
+          new Row(
+              n.name(),
+              n.spec().layerText(),
+              n.spec().layer().op(),
+              n.shape() + (declared ? DECLARED : ""),
+              Long.toString(n.paramCount()),
+              human(n.flops(), ""),
+              human(n.activationBytes(), "B")));
     }
-    rows.add(new Row("total", "", "", "", Long.toString(m.paramCount()),
-        (m.flopsKnown() ? "" : ">= ") + human(m.knownFlops(), ""),
-        human(m.activationBytes(), "B")));
+    rows.add(
+        new Row(
+            "total",
+            "",
+            "",
+            "",
+            Long.toString(m.paramCount()),
+            (m.flopsKnown() ? "" : ">= ") + human(m.knownFlops(), ""),
+            human(m.activationBytes(), "B")));
 
     Widths w = widths(rows);
     StringBuilder b = new StringBuilder();
@@ -77,8 +96,10 @@ final class LayerTable {
         }
         line.append(left(i < outputs.size() ? outputs.get(i) : "", w.output() + GAP));
         if (i == 0) {
-          line.append(right(r.params(), w.params())).append(" ".repeat(GAP))
-              .append(right(r.flops(), w.flops())).append(" ".repeat(GAP))
+          line.append(right(r.params(), w.params()))
+              .append(" ".repeat(GAP))
+              .append(right(r.flops(), w.flops()))
+              .append(" ".repeat(GAP))
               .append(right(r.bytes(), w.bytes()));
         }
         b.append(line.toString().stripTrailing()).append('\n');
@@ -90,8 +111,10 @@ final class LayerTable {
       }
     }
     if (m.hasTracedNodes()) {
-      b.append(DECLARED).append(" declared by the custom layer; its forward body is traced and "
-          + "checked when the graph is built\n");
+      b.append(DECLARED)
+          .append(
+              " declared by the custom layer; its forward body is traced and "
+                  + "checked when the graph is built\n");
     }
     return b.toString();
   }
@@ -115,15 +138,20 @@ final class LayerTable {
     int figures = output + params + flops + bytes + 4 * GAP;
     int columns = Math.min(node, NODE_MAX) + GAP + figures;
     if (WIDTH - columns - GAP >= Math.min(layer, LAYER_MIN)) {
-      return new Widths(Math.min(node, NODE_MAX), Math.min(layer, WIDTH - columns - GAP),
-          output, params, flops, bytes);
+      return new Widths(
+          Math.min(node, NODE_MAX),
+          Math.min(layer, WIDTH - columns - GAP),
+          output,
+          params,
+          flops,
+          bytes);
     }
     return new Widths(Math.min(node, WIDTH - figures - GAP), 0, output, params, flops, bytes);
   }
 
   /**
-   * {@code text} in lines of at most {@code width}, broken after a {@code ", "} or at a space
-   * where possible, continuation lines starting with {@code indent}.
+   * {@code text} in lines of at most {@code width}, broken after a {@code ", "} or at a space where
+   * possible, continuation lines starting with {@code indent}.
    */
   private static List<String> wrap(String text, int width, String indent) {
     List<String> lines = new ArrayList<>();

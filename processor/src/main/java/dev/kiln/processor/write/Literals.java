@@ -17,9 +17,8 @@ final class Literals {
 
   /**
    * {@code s} as a string literal or, when it is too long for a line, as a concatenation of
-   * literals of about equal length split after a comma or space, with a wrapping point before
-   * each {@code +}, so that JavaPoet keeps every line within 100 columns and no two parts share
-   * one.
+   * literals of about equal length split after a comma or space, with a wrapping point before each
+   * {@code +}, so that JavaPoet keeps every line within 100 columns and no two parts share one.
    */
   static CodeBlock string(String s) {
     int parts = s.length() <= LONGEST ? 1 : (s.length() + PART - 1) / PART;

@@ -28,8 +28,8 @@ import javax.lang.model.element.Modifier;
  * parameters, executors cached per input shape) and gives it two faces: the runtime's {@code
  * KilnModel}, which every generated model implements so that tools take any of them, and a typed
  * one with one argument per input, an {@code Outputs} record when there are several outputs, a
- * {@code Gradients} record with one gradient per input, and a {@code Params} view with one
- * accessor per parameter. Its Javadoc carries the layer table, which {@code SUMMARY} holds too.
+ * {@code Gradients} record with one gradient per input, and a {@code Params} view with one accessor
+ * per parameter. Its Javadoc carries the layer table, which {@code SUMMARY} holds too.
  */
 final class ModelWriter {
   private final CheckedModel m;
@@ -48,8 +48,17 @@ final class ModelWriter {
    * accessor (no arguments, returning {@code Parameter}) would clash with {@code hashCode()},
    * {@code toString()} and {@code getClass()}.
    */
-  private static final List<String> OBJECT_METHODS = List.of("clone", "equals", "finalize",
-      "getClass", "hashCode", "notify", "notifyAll", "toString", "wait");
+  private static final List<String> OBJECT_METHODS =
+      List.of(
+          "clone",
+          "equals",
+          "finalize",
+          "getClass",
+          "hashCode",
+          "notify",
+          "notifyAll",
+          "toString",
+          "wait");
 
   /** A writer for {@code model}, with the names the three generated classes share. */
   ModelWriter(CheckedModel model, GeneratedNames names) {
@@ -65,8 +74,8 @@ final class ModelWriter {
     args.newName("out");
     args.newName("grads");
     this.inputNames = model.inputs().stream().map(n -> args.newName(n.name())).toList();
-    this.headNames = model.outputs().stream()
-        .map(n -> args.newName("d" + Names.capitalize(n.name()))).toList();
+    this.headNames =
+        model.outputs().stream().map(n -> args.newName("d" + Names.capitalize(n.name()))).toList();
     NameAllocator members = new NameAllocator();
     for (String reserved : List.of("runtime", "parameters", "auxiliaryStates", "get")) {
       members.newName(reserved);
@@ -88,236 +97,394 @@ final class ModelWriter {
   /** The generated file. */
   JavaFile write() {
     String simple = type.simpleName();
-    Javadoc doc = Javadoc.type()
-        .paragraph("The trainable {@link " + m.name() + "} model on MXNet.")
-        .paragraph("Executors are bound per set of input shapes on first use and cached; all of "
-            + "them share one set of parameter and gradient arrays. Gradients add up over "
-            + "{@link #backward} calls until {@link #update(float)} applies and zeroes them. "
-            + "{@link #close()} frees every native handle.")
-        .paragraph("Its nodes as the processor checked them, with the output shape, parameter "
-            + "count and, per example, the forward FLOPs and output bytes of each ({@link "
-            + "#SUMMARY} holds the same table):")
-        .pre(LayerTable.render(m));
-    TypeSpec.Builder t = TypeSpec.classBuilder(type)
-        .addOriginatingElement(m.spec().element())
-        .addAnnotation(Names.generated())
-        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-        .addSuperinterface(Names.KILN_MODEL)
-        .addJavadoc("$L", doc.build());
+    Javadoc doc =
+        Javadoc.type()
+            .paragraph("The trainable {@link " + m.name() + "} model on MXNet.")
+            .paragraph(
+                "Executors are bound per set of input shapes on first use and cached; all of "
+                    + "them share one set of parameter and gradient arrays. Gradients add up over "
+                    + "{@link #backward} calls until {@link #update(float)} applies and zeroes them. "
+                    + "{@link #close()} frees every native handle.")
+            .paragraph(
+                "Its nodes as the processor checked them, with the output shape, parameter "
+                    + "count and, per example, the forward FLOPs and output bytes of each ({@link "
+                    + "#SUMMARY} holds the same table):")
+            .pre(LayerTable.render(m));
+    TypeSpec.Builder t =
+        TypeSpec.classBuilder(type)
+            .addOriginatingElement(m.spec().element())
+            .addAnnotation(Names.generated())
+            .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+            .addSuperinterface(Names.KILN_MODEL)
+            .addJavadoc("$L", doc.build());
 
-    t.addField(FieldSpec.builder(String.class, "SUMMARY", Modifier.PUBLIC, Modifier.STATIC,
-            Modifier.FINAL)
-        .addJavadoc("$L", Javadoc.member().paragraph("The model's name and layer table, as "
-            + "{@link #summary()} returns them: a constant, so that tools can show it without "
-            + "creating a model, which starts MXNet.").build())
-        .initializer("$L", textBlock(m.name() + "\n" + LayerTable.render(m)))
-        .build());
+    t.addField(
+        FieldSpec.builder(String.class, "SUMMARY", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "The model's name and layer table, as "
+                            + "{@link #summary()} returns them: a constant, so that tools can show it without "
+                            + "creating a model, which starts MXNet.")
+                    .build())
+            .initializer("$L", textBlock(m.name() + "\n" + LayerTable.render(m)))
+            .build());
     CodeBlock.Builder inputs = CodeBlock.builder();
     for (int i = 0; i < m.inputs().size(); i++) {
       CheckedNode in = m.inputs().get(i);
-      String spec = "new InputSpec(\"" + in.name() + "\", " + names.graph.simpleName() + "."
-          + names.shape(in.name()) + ")";
+      String spec =
+          "new InputSpec(\""
+              + in.name()
+              + "\", "
+              + names.graph.simpleName()
+              + "."
+              + names.shape(in.name())
+              + ")";
       // One input per line when they do not fit on one; an input too long for a line breaks.
-      inputs.add(i == 0 ? "$Z" : ",$W").add(spec.length() < 88 ? "new $T($S, $T.$N)"
-          : "new $T($S,$W$T.$N)", Names.INPUT_SPEC, in.name(), names.graph,
-          names.shape(in.name()));
+      inputs
+          .add(i == 0 ? "$Z" : ",$W")
+          .add(
+              spec.length() < 88 ? "new $T($S, $T.$N)" : "new $T($S,$W$T.$N)",
+              Names.INPUT_SPEC,
+              in.name(),
+              names.graph,
+              names.shape(in.name()));
     }
-    t.addField(FieldSpec.builder(ParameterizedTypeName.get(ClassName.get(List.class),
-            Names.INPUT_SPEC), "INPUTS", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-        .initializer("$Z$T.of($L)", List.class, inputs.build())
-        .build());
-    t.addField(FieldSpec.builder(ParameterizedTypeName.get(List.class, String.class), "OUTPUTS",
-            Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-        .initializer("$Z$T.of($Z$L)", List.class, strings(m.outputs().stream()
-            .map(CheckedNode::name).toList()))
-        .build());
+    t.addField(
+        FieldSpec.builder(
+                ParameterizedTypeName.get(ClassName.get(List.class), Names.INPUT_SPEC),
+                "INPUTS",
+                Modifier.PRIVATE,
+                Modifier.STATIC,
+                Modifier.FINAL)
+            .initializer("$Z$T.of($L)", List.class, inputs.build())
+            .build());
+    t.addField(
+        FieldSpec.builder(
+                ParameterizedTypeName.get(List.class, String.class),
+                "OUTPUTS",
+                Modifier.PRIVATE,
+                Modifier.STATIC,
+                Modifier.FINAL)
+            .initializer(
+                "$Z$T.of($Z$L)",
+                List.class,
+                strings(m.outputs().stream().map(CheckedNode::name).toList()))
+            .build());
     t.addField(Names.MODEL_RUNTIME, "runtime", Modifier.PRIVATE, Modifier.FINAL);
     t.addField(params, "params", Modifier.PRIVATE, Modifier.FINAL);
-    t.addMethod(MethodSpec.constructorBuilder()
-        .addModifiers(Modifier.PRIVATE)
-        .addParameter(Names.MODEL_RUNTIME, "runtime")
-        .addStatement("this.runtime = runtime")
-        .addStatement("this.params = new $T(runtime)", params)
-        .build());
+    t.addMethod(
+        MethodSpec.constructorBuilder()
+            .addModifiers(Modifier.PRIVATE)
+            .addParameter(Names.MODEL_RUNTIME, "runtime")
+            .addStatement("this.runtime = runtime")
+            .addStatement("this.params = new $T(runtime)", params)
+            .build());
 
-    t.addMethod(MethodSpec.methodBuilder("create")
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .returns(type)
-        .addJavadoc("$L", traced(Javadoc.member().paragraph("A new model on the CPU with "
-            + "Xavier-initialised weights, zero biases, seed 0.")
-            .returns("the model, which the caller must close")).build())
-        .addStatement("return create($T.xavier(), 0L)", Names.INIT)
-        .build());
-    t.addMethod(MethodSpec.methodBuilder("create")
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .returns(type)
-        .addParameter(Names.INIT, "init")
-        .addParameter(long.class, "seed")
-        .addJavadoc("$L", traced(Javadoc.member().paragraph("A new model whose weights "
-            + "{@code init} fills from {@code seed}; biases start at zero. The same seed gives "
-            + "the same parameters.")
-            .param("init", "fills the weights")
-            .param("seed", "seeds {@code init}")
-            .returns("the model, which the caller must close")).build())
-        .addStatement("return new $T(new $T($S,$Wgraph(false),$Winit,$Wseed))", type,
-            Names.MODEL_RUNTIME, simple)
-        .build());
-    t.addMethod(MethodSpec.methodBuilder("graph")
-        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-        .returns(Names.GRAPH)
-        .addParameter(boolean.class, "classifier")
-        .addJavadoc("$L", Javadoc.member().paragraph("A new graph of {@code " + m.name()
-            + "}, built by {@link " + names.graph.simpleName() + "}; with {@code classifier}, "
-            + "for classifier training. The caller owns it.").build())
-        .beginControlFlow("try ($T builder = new $T($S, classifier))", Names.GRAPH_BUILDER,
-            Names.GRAPH_BUILDER, m.name())
-        .addStatement("return $T.build(builder)", names.graph)
-        .endControlFlow()
-        .build());
-    t.addMethod(MethodSpec.methodBuilder("load")
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .returns(type)
-        .addParameter(Path.class, "prefix")
-        .addJavadoc("$L", traced(Javadoc.member().paragraph("Loads the checkpoint {@code "
-            + "prefix-0000.params} written by {@link #save}. Every parameter must be present "
-            + "with its exact shape.")
-            .param("prefix", "the checkpoint's path without {@code -0000.params}")
-            .returns("the model, which the caller must close")).build())
-        .addStatement("$T model = create($T.constant(0f), 0L)", type, Names.INIT)
-        .beginControlFlow("try")
-        .addStatement("model.runtime.loadParams(prefix)")
-        .nextControlFlow("catch ($T e)", RuntimeException.class)
-        .addStatement("model.close()")
-        .addStatement("throw e")
-        .endControlFlow()
-        .addStatement("return model")
-        .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("create")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(type)
+            .addJavadoc(
+                "$L",
+                traced(
+                        Javadoc.member()
+                            .paragraph(
+                                "A new model on the CPU with "
+                                    + "Xavier-initialised weights, zero biases, seed 0.")
+                            .returns("the model, which the caller must close"))
+                    .build())
+            .addStatement("return create($T.xavier(), 0L)", Names.INIT)
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("create")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(type)
+            .addParameter(Names.INIT, "init")
+            .addParameter(long.class, "seed")
+            .addJavadoc(
+                "$L",
+                traced(
+                        Javadoc.member()
+                            .paragraph(
+                                "A new model whose weights "
+                                    + "{@code init} fills from {@code seed}; biases start at zero. The same seed gives "
+                                    + "the same parameters.")
+                            .param("init", "fills the weights")
+                            .param("seed", "seeds {@code init}")
+                            .returns("the model, which the caller must close"))
+                    .build())
+            .addStatement(
+                "return new $T(new $T($S,$Wgraph(false),$Winit,$Wseed))",
+                type,
+                Names.MODEL_RUNTIME,
+                simple)
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("graph")
+            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+            .returns(Names.GRAPH)
+            .addParameter(boolean.class, "classifier")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "A new graph of {@code "
+                            + m.name()
+                            + "}, built by {@link "
+                            + names.graph.simpleName()
+                            + "}; with {@code classifier}, "
+                            + "for classifier training. The caller owns it.")
+                    .build())
+            .beginControlFlow(
+                "try ($T builder = new $T($S, classifier))",
+                Names.GRAPH_BUILDER,
+                Names.GRAPH_BUILDER,
+                m.name())
+            .addStatement("return $T.build(builder)", names.graph)
+            .endControlFlow()
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("load")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(type)
+            .addParameter(Path.class, "prefix")
+            .addJavadoc(
+                "$L",
+                traced(
+                        Javadoc.member()
+                            .paragraph(
+                                "Loads the checkpoint {@code "
+                                    + "prefix-0000.params} written by {@link #save}. Every parameter must be present "
+                                    + "with its exact shape.")
+                            .param("prefix", "the checkpoint's path without {@code -0000.params}")
+                            .returns("the model, which the caller must close"))
+                    .build())
+            .addStatement("$T model = create($T.constant(0f), 0L)", type, Names.INIT)
+            .beginControlFlow("try")
+            .addStatement("model.runtime.loadParams(prefix)")
+            .nextControlFlow("catch ($T e)", RuntimeException.class)
+            .addStatement("model.close()")
+            .addStatement("throw e")
+            .endControlFlow()
+            .addStatement("return model")
+            .build());
 
-    t.addMethod(override("name", ClassName.get(String.class),
-            "The generated class's simple name, {@code " + simple + "}.")
-        .addStatement("return $S", simple)
-        .build());
-    t.addMethod(override("inputs", ParameterizedTypeName.get(ClassName.get(List.class),
-            Names.INPUT_SPEC), "The inputs in declaration order, with their declared shapes: "
-            + m.inputs().stream().map(n -> "{@code " + n.name() + " " + n.shape() + "}")
-                .collect(Collectors.joining(", ")) + ".")
-        .addStatement("return INPUTS")
-        .build());
-    t.addMethod(override("outputs", ParameterizedTypeName.get(List.class, String.class),
-            "The names of the outputs in declaration order: " + m.outputs().stream()
-                .map(n -> "{@code " + n.name() + "}").collect(Collectors.joining(", ")) + ".")
-        .addStatement("return OUTPUTS")
-        .build());
+    t.addMethod(
+        override(
+                "name",
+                ClassName.get(String.class),
+                "The generated class's simple name, {@code " + simple + "}.")
+            .addStatement("return $S", simple)
+            .build());
+    t.addMethod(
+        override(
+                "inputs",
+                ParameterizedTypeName.get(ClassName.get(List.class), Names.INPUT_SPEC),
+                "The inputs in declaration order, with their declared shapes: "
+                    + m.inputs().stream()
+                        .map(n -> "{@code " + n.name() + " " + n.shape() + "}")
+                        .collect(Collectors.joining(", "))
+                    + ".")
+            .addStatement("return INPUTS")
+            .build());
+    t.addMethod(
+        override(
+                "outputs",
+                ParameterizedTypeName.get(List.class, String.class),
+                "The names of the outputs in declaration order: "
+                    + m.outputs().stream()
+                        .map(n -> "{@code " + n.name() + "}")
+                        .collect(Collectors.joining(", "))
+                    + ".")
+            .addStatement("return OUTPUTS")
+            .build());
     t.addMethod(forward());
-    t.addMethod(MethodSpec.methodBuilder("forward")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .returns(Names.NDLIST)
-        .addParameter(Names.NDLIST, "inputs")
-        .addJavadoc("$L", Javadoc.member().paragraph("Runs the model on a batch, in the mode "
-            + "{@link #setTraining} chose.")
-            .param("inputs", "one float32 array per input, in declaration order")
-            .returns("one array per output, in declaration order").build())
-        .addStatement("return new $T(runtime.forward(inputs.toArray(new $T[0])))", Names.NDLIST,
-            Names.NDARRAY)
-        .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("forward")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(Names.NDLIST)
+            .addParameter(Names.NDLIST, "inputs")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Runs the model on a batch, in the mode " + "{@link #setTraining} chose.")
+                    .param("inputs", "one float32 array per input, in declaration order")
+                    .returns("one array per output, in declaration order")
+                    .build())
+            .addStatement(
+                "return new $T(runtime.forward(inputs.toArray(new $T[0])))",
+                Names.NDLIST,
+                Names.NDARRAY)
+            .build());
     t.addMethod(backward());
-    t.addMethod(MethodSpec.methodBuilder("backward")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .returns(Names.NDLIST)
-        .addParameter(Names.NDLIST, "headGradients")
-        .addJavadoc("$L", Javadoc.member().paragraph("Back-propagates through the last forward "
-            + "pass, which must have run in training mode. Parameter gradients add up until the "
-            + "next update.")
-            .param("headGradients", "the gradient of the loss with respect to each output, in "
-                + "declaration order")
-            .returns("the gradient of every input, in declaration order").build())
-        .addStatement("return new $T(runtime.backward(headGradients.toArray(new $T[0])))",
-            Names.NDLIST, Names.NDARRAY)
-        .build());
-    t.addMethod(MethodSpec.methodBuilder("update")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .addParameter(float.class, "learningRate")
-        .addJavadoc("$L", Javadoc.member().paragraph("One step of plain SGD ({@code "
-            + "sgd_update}, in place) with the accumulated gradients, which are then zeroed.")
-            .param("learningRate", "the step size").build())
-        .addStatement("runtime.update(learningRate)")
-        .build());
-    t.addMethod(MethodSpec.methodBuilder("update")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .addParameter(Names.OPTIMIZER, "optimizer")
-        .addJavadoc("$L", Javadoc.member().paragraph("One step of {@code optimizer} with the "
-            + "accumulated gradients, which are then zeroed.")
-            .param("optimizer", "any of the runtime's optimizers").build())
-        .addStatement("runtime.update(optimizer)")
-        .build());
-    t.addMethod(override("isTraining", TypeName.BOOLEAN, "Whether {@link #forward} runs in "
-            + "training mode; inference is the default.")
-        .addStatement("return runtime.isTraining()")
-        .build());
-    t.addMethod(MethodSpec.methodBuilder("setTraining")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .addParameter(boolean.class, "training")
-        .addJavadoc("$L", Javadoc.member().paragraph("Chooses training or inference mode for "
-            + "the next forward passes; {@link #backward} needs a forward pass run in training "
-            + "mode.").param("training", "true for training mode").build())
-        .addStatement("runtime.setTraining(training)")
-        .build());
-    t.addMethod(override("params", params, "Typed access to every parameter and auxiliary "
-            + "state.")
-        .addStatement("return params")
-        .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("backward")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(Names.NDLIST)
+            .addParameter(Names.NDLIST, "headGradients")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Back-propagates through the last forward "
+                            + "pass, which must have run in training mode. Parameter gradients add up until the "
+                            + "next update.")
+                    .param(
+                        "headGradients",
+                        "the gradient of the loss with respect to each output, in "
+                            + "declaration order")
+                    .returns("the gradient of every input, in declaration order")
+                    .build())
+            .addStatement(
+                "return new $T(runtime.backward(headGradients.toArray(new $T[0])))",
+                Names.NDLIST,
+                Names.NDARRAY)
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("update")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(float.class, "learningRate")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "One step of plain SGD ({@code "
+                            + "sgd_update}, in place) with the accumulated gradients, which are then zeroed.")
+                    .param("learningRate", "the step size")
+                    .build())
+            .addStatement("runtime.update(learningRate)")
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("update")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(Names.OPTIMIZER, "optimizer")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "One step of {@code optimizer} with the "
+                            + "accumulated gradients, which are then zeroed.")
+                    .param("optimizer", "any of the runtime's optimizers")
+                    .build())
+            .addStatement("runtime.update(optimizer)")
+            .build());
+    t.addMethod(
+        override(
+                "isTraining",
+                TypeName.BOOLEAN,
+                "Whether {@link #forward} runs in " + "training mode; inference is the default.")
+            .addStatement("return runtime.isTraining()")
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("setTraining")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(boolean.class, "training")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Chooses training or inference mode for "
+                            + "the next forward passes; {@link #backward} needs a forward pass run in training "
+                            + "mode.")
+                    .param("training", "true for training mode")
+                    .build())
+            .addStatement("runtime.setTraining(training)")
+            .build());
+    t.addMethod(
+        override("params", params, "Typed access to every parameter and auxiliary " + "state.")
+            .addStatement("return params")
+            .build());
     t.addMethod(execMethod());
-    t.addMethod(override("isClassifier", TypeName.BOOLEAN, m.classifierHead() != null
-            ? "True: {@link #classifier()} trains the softmax {@code "
-                + m.classifierHead().name() + "}."
-            : "False: " + simple + " is not a classifier, because " + m.notClassifier() + ".")
-        .addStatement("return $L", m.classifierHead() != null)
-        .build());
+    t.addMethod(
+        override(
+                "isClassifier",
+                TypeName.BOOLEAN,
+                m.classifierHead() != null
+                    ? "True: {@link #classifier()} trains the softmax {@code "
+                        + m.classifierHead().name()
+                        + "}."
+                    : "False: "
+                        + simple
+                        + " is not a classifier, because "
+                        + m.notClassifier()
+                        + ".")
+            .addStatement("return $L", m.classifierHead() != null)
+            .build());
     t.addMethod(classifier());
-    t.addMethod(MethodSpec.methodBuilder("save")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .addParameter(Path.class, "prefix")
-        .addJavadoc("$L", Javadoc.member().paragraph("Writes an MXNet checkpoint, {@code "
-            + "prefix-symbol.json} and {@code prefix-0000.params}, each file atomically.")
-            .param("prefix", "the path of both files without their endings").build())
-        .addStatement("runtime.save(prefix)")
-        .build());
-    t.addMethod(override("symbolJson", ClassName.get(String.class),
-            "The model's MXNet symbol as JSON.")
-        .addStatement("return runtime.symbolJson()")
-        .build());
-    t.addMethod(override("summary", ClassName.get(String.class), "The model's name and the "
-            + "layer table computed at compile time: {@link #SUMMARY}.")
-        .addStatement("return SUMMARY")
-        .build());
-    t.addMethod(override("runtime", Names.MODEL_RUNTIME, "The untyped runtime behind this "
-            + "model, for training loops and tools.")
-        .addStatement("return runtime")
-        .build());
-    t.addMethod(MethodSpec.methodBuilder("close")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .addJavadoc("$L", Javadoc.member().paragraph("Frees every executor, parameter and the "
-            + "graph. Using the model afterwards throws {@link IllegalStateException}.").build())
-        .addStatement("runtime.close()")
-        .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("save")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(Path.class, "prefix")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Writes an MXNet checkpoint, {@code "
+                            + "prefix-symbol.json} and {@code prefix-0000.params}, each file atomically.")
+                    .param("prefix", "the path of both files without their endings")
+                    .build())
+            .addStatement("runtime.save(prefix)")
+            .build());
+    t.addMethod(
+        override("symbolJson", ClassName.get(String.class), "The model's MXNet symbol as JSON.")
+            .addStatement("return runtime.symbolJson()")
+            .build());
+    t.addMethod(
+        override(
+                "summary",
+                ClassName.get(String.class),
+                "The model's name and the "
+                    + "layer table computed at compile time: {@link #SUMMARY}.")
+            .addStatement("return SUMMARY")
+            .build());
+    t.addMethod(
+        override(
+                "runtime",
+                Names.MODEL_RUNTIME,
+                "The untyped runtime behind this " + "model, for training loops and tools.")
+            .addStatement("return runtime")
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("close")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Frees every executor, parameter and the "
+                            + "graph. Using the model afterwards throws {@link IllegalStateException}.")
+                    .build())
+            .addStatement("runtime.close()")
+            .build());
 
     List<String> states = statefulStates();
     if (!states.isEmpty()) {
       addStateMethods(t, states);
     }
     if (m.outputs().size() > 1) {
-      t.addType(record(outputs, "The outputs of one forward pass, in declaration order.",
-          m.outputs().stream().map(CheckedNode::name).toList(), "output"));
+      t.addType(
+          record(
+              outputs,
+              "The outputs of one forward pass, in declaration order.",
+              m.outputs().stream().map(CheckedNode::name).toList(),
+              "output"));
     }
-    t.addType(record(gradients, "The gradients of the inputs from one backward pass.",
-        m.inputs().stream().map(CheckedNode::name).toList(), "gradient of input"));
+    t.addType(
+        record(
+            gradients,
+            "The gradients of the inputs from one backward pass.",
+            m.inputs().stream().map(CheckedNode::name).toList(),
+            "gradient of input"));
     t.addType(paramsType());
     return JavaFile.builder(m.packageName(), t.build())
         .skipJavaLangImports(true)
@@ -326,8 +493,8 @@ final class ModelWriter {
   }
 
   /**
-   * The state arguments of the stateful recurrent layers, in node order: {@code <node>_state}
-   * and, for an LSTM, {@code <node>_state_cell}.
+   * The state arguments of the stateful recurrent layers, in node order: {@code <node>_state} and,
+   * for an LSTM, {@code <node>_state_cell}.
    */
   private List<String> statefulStates() {
     List<String> out = new ArrayList<>();
@@ -348,62 +515,82 @@ final class ModelWriter {
     NameAllocator names = new NameAllocator();
     names.newName("batch");
     List<String> fields = new ArrayList<>();
-    MethodSpec.Builder ctor = MethodSpec.constructorBuilder()
-        .addParameter(int.class, "batch");
-    Javadoc recordDoc = Javadoc.member().paragraph("The state every stateful recurrent layer "
-        + "carries into the next {@link #forward}: one array per layer and state, row-major "
-        + "{@code [layers, batch, units]}.")
-        .param("batch", "the batch size of the sequences it belongs to");
+    MethodSpec.Builder ctor = MethodSpec.constructorBuilder().addParameter(int.class, "batch");
+    Javadoc recordDoc =
+        Javadoc.member()
+            .paragraph(
+                "The state every stateful recurrent layer "
+                    + "carries into the next {@link #forward}: one array per layer and state, row-major "
+                    + "{@code [layers, batch, units]}.")
+            .param("batch", "the batch size of the sequences it belongs to");
     for (String s : states) {
       String f = names.newName(Names.camel(s));
       fields.add(f);
       ctor.addParameter(float[].class, f);
-      recordDoc.param(f, (s.endsWith("_cell") ? "the cell state" : "the hidden state")
-          + " {@code " + s + "}");
+      recordDoc.param(
+          f, (s.endsWith("_cell") ? "the cell state" : "the hidden state") + " {@code " + s + "}");
     }
-    t.addType(TypeSpec.recordBuilder(state)
-        .addModifiers(Modifier.PUBLIC)
-        .addJavadoc("$L", recordDoc.build())
-        .recordConstructor(ctor.build())
-        .build());
-    t.addMethod(MethodSpec.methodBuilder("resetState")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .addJavadoc("$L", Javadoc.member().paragraph("Starts new sequences: the next {@link "
-            + "#forward} starts every stateful layer from zeros, and may have any batch size.")
-            .build())
-        .addStatement("runtime.resetState()")
-        .build());
+    t.addType(
+        TypeSpec.recordBuilder(state)
+            .addModifiers(Modifier.PUBLIC)
+            .addJavadoc("$L", recordDoc.build())
+            .recordConstructor(ctor.build())
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("resetState")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Starts new sequences: the next {@link "
+                            + "#forward} starts every stateful layer from zeros, and may have any batch size.")
+                    .build())
+            .addStatement("runtime.resetState()")
+            .build());
     CodeBlock.Builder read = CodeBlock.builder().add("return new $T(runtime.stateBatch()", state);
     for (int i = 0; i < states.size(); i++) {
       read.add(",$Wstate.get($S)", states.get(i));
     }
-    t.addMethod(MethodSpec.methodBuilder("state")
-        .addModifiers(Modifier.PUBLIC)
-        .returns(state)
-        .addJavadoc("$L", Javadoc.member().paragraph("The state the next {@link #forward} "
-            + "starts from, copied out; null when no call ran since the last reset (the state "
-            + "is then zeros).").build())
-        .addStatement("$T<$T, float[]> state = runtime.readState()", java.util.Map.class,
-            String.class)
-        .beginControlFlow("if (state.isEmpty())")
-        .addStatement("return null")
-        .endControlFlow()
-        .addStatement(read.add(")").build())
-        .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("state")
+            .addModifiers(Modifier.PUBLIC)
+            .returns(state)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "The state the next {@link #forward} "
+                            + "starts from, copied out; null when no call ran since the last reset (the state "
+                            + "is then zeros).")
+                    .build())
+            .addStatement(
+                "$T<$T, float[]> state = runtime.readState()", java.util.Map.class, String.class)
+            .beginControlFlow("if (state.isEmpty())")
+            .addStatement("return null")
+            .endControlFlow()
+            .addStatement(read.add(")").build())
+            .build());
     CodeBlock.Builder write = CodeBlock.builder();
     for (int i = 0; i < states.size(); i++) {
       write.add(i == 0 ? "$S, state.$N()" : ",$W$S, state.$N()", states.get(i), fields.get(i));
     }
-    t.addMethod(MethodSpec.methodBuilder("setState")
-        .addModifiers(Modifier.PUBLIC)
-        .addParameter(state, "state")
-        .addJavadoc("$L", Javadoc.member().paragraph("Makes the next {@link #forward} start "
-            + "from {@code state} (from {@link #state()}); that call must have its batch size.")
-            .param("state", "every stateful layer's state").build())
-        .addStatement("runtime.writeState(state.batch(), $T.of($L))", java.util.Map.class,
-            write.build())
-        .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("setState")
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(state, "state")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Makes the next {@link #forward} start "
+                            + "from {@code state} (from {@link #state()}); that call must have its batch size.")
+                    .param("state", "every stateful layer's state")
+                    .build())
+            .addStatement(
+                "runtime.writeState(state.batch(), $T.of($L))", java.util.Map.class, write.build())
+            .build());
   }
 
   /**
@@ -411,15 +598,21 @@ final class ModelWriter {
    * forward body that does not fit the shapes its layer declares.
    */
   private Javadoc traced(Javadoc doc) {
-    List<String> layers = m.nodes().stream().filter(n -> n.spec().layer().tracedAtBuild())
-        .map(n -> "{@code " + n.spec().annotationText() + "} (node {@code " + n.name() + "})")
-        .toList();
+    List<String> layers =
+        m.nodes().stream()
+            .filter(n -> n.spec().layer().tracedAtBuild())
+            .map(n -> "{@code " + n.spec().annotationText() + "} (node {@code " + n.name() + "})")
+            .toList();
     if (layers.isEmpty()) {
       return doc;
     }
-    return doc.throwsTag("dev.kiln.runtime.graph.ModelException", "if the forward body of "
-        + "custom layer " + String.join(", ", layers) + " does not fit the shapes it declares, "
-        + "which only tracing it when the graph is built can tell");
+    return doc.throwsTag(
+        "dev.kiln.runtime.graph.ModelException",
+        "if the forward body of "
+            + "custom layer "
+            + String.join(", ", layers)
+            + " does not fit the shapes it declares, "
+            + "which only tracing it when the graph is built can tell");
   }
 
   /** A public method of {@code KilnModel} without parameters, documented by {@code doc}. */
@@ -432,20 +625,21 @@ final class ModelWriter {
   }
 
   private MethodSpec forward() {
-    Javadoc doc = Javadoc.member().paragraph("Runs the model on a batch, in the mode {@link "
-        + "#setTraining} chose.");
+    Javadoc doc =
+        Javadoc.member()
+            .paragraph("Runs the model on a batch, in the mode {@link " + "#setTraining} chose.");
     MethodSpec.Builder b = MethodSpec.methodBuilder("forward").addModifiers(Modifier.PUBLIC);
     for (int i = 0; i < inputNames.size(); i++) {
       CheckedNode in = m.inputs().get(i);
       b.addParameter(Names.NDARRAY, inputNames.get(i));
-      doc.param(inputNames.get(i), "input {@code " + in.name() + "}, float32 of shape {@code "
-          + in.shape() + "}");
+      doc.param(
+          inputNames.get(i),
+          "input {@code " + in.name() + "}, float32 of shape {@code " + in.shape() + "}");
     }
     CodeBlock args = commas(inputNames);
     if (m.outputs().size() == 1) {
       CheckedNode out = m.outputs().get(0);
-      b.returns(Names.NDARRAY)
-          .addStatement("return runtime.forward($L)[0]", args);
+      b.returns(Names.NDARRAY).addStatement("return runtime.forward($L)[0]", args);
       doc.returns("output {@code " + out.name() + "}, of shape {@code " + out.shape() + "}");
     } else {
       b.returns(outputs)
@@ -457,17 +651,20 @@ final class ModelWriter {
   }
 
   private MethodSpec backward() {
-    Javadoc doc = Javadoc.member().paragraph("Back-propagates through the last forward pass, "
-        + "which must have run in training mode. Parameter gradients add up until the next "
-        + "update.");
-    MethodSpec.Builder b = MethodSpec.methodBuilder("backward")
-        .addModifiers(Modifier.PUBLIC)
-        .returns(gradients);
+    Javadoc doc =
+        Javadoc.member()
+            .paragraph(
+                "Back-propagates through the last forward pass, "
+                    + "which must have run in training mode. Parameter gradients add up until the next "
+                    + "update.");
+    MethodSpec.Builder b =
+        MethodSpec.methodBuilder("backward").addModifiers(Modifier.PUBLIC).returns(gradients);
     for (int i = 0; i < headNames.size(); i++) {
       CheckedNode out = m.outputs().get(i);
       b.addParameter(Names.NDARRAY, headNames.get(i));
-      doc.param(headNames.get(i), "gradient of the loss with respect to output {@code "
-          + out.name() + "}, of its shape");
+      doc.param(
+          headNames.get(i),
+          "gradient of the loss with respect to output {@code " + out.name() + "}, of its shape");
     }
     doc.returns("the gradient of every input");
     b.addStatement("$T[] grads = runtime.backward($L)", Names.NDARRAY, commas(headNames));
@@ -476,42 +673,64 @@ final class ModelWriter {
   }
 
   private MethodSpec execMethod() {
-    Javadoc doc = Javadoc.member().paragraph("The executor bound for these input shapes "
-        + "(binding it on first use), with its arrays as named fields. It belongs to this model "
-        + "and is freed by {@link #close()}.");
-    MethodSpec.Builder b = MethodSpec.methodBuilder("exec")
-        .addModifiers(Modifier.PUBLIC)
-        .returns(names.exec);
+    Javadoc doc =
+        Javadoc.member()
+            .paragraph(
+                "The executor bound for these input shapes "
+                    + "(binding it on first use), with its arrays as named fields. It belongs to this model "
+                    + "and is freed by {@link #close()}.");
+    MethodSpec.Builder b =
+        MethodSpec.methodBuilder("exec").addModifiers(Modifier.PUBLIC).returns(names.exec);
     for (int i = 0; i < inputNames.size(); i++) {
       CheckedNode in = m.inputs().get(i);
       b.addParameter(Names.SHAPE, inputNames.get(i));
-      doc.param(inputNames.get(i), "complete shape of input {@code " + in.name()
-          + "}, accepted by {@code " + in.shape() + "}");
+      doc.param(
+          inputNames.get(i),
+          "complete shape of input {@code "
+              + in.name()
+              + "}, accepted by {@code "
+              + in.shape()
+              + "}");
     }
     doc.returns("the typed executor");
-    b.addStatement("return new $T(runtime,$Wruntime.executor($T.of($L)))", names.exec,
-        List.class, commas(inputNames));
+    b.addStatement(
+        "return new $T(runtime,$Wruntime.executor($T.of($L)))",
+        names.exec,
+        List.class,
+        commas(inputNames));
     return b.addJavadoc("$L", doc.build()).build();
   }
 
   private MethodSpec classifier() {
-    MethodSpec.Builder b = MethodSpec.methodBuilder("classifier")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .returns(Names.CLASSIFIER);
+    MethodSpec.Builder b =
+        MethodSpec.methodBuilder("classifier")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(Names.CLASSIFIER);
     if (m.classifierHead() != null) {
-      return b.addJavadoc("$L", Javadoc.member().paragraph("The classifier view of this model: "
-              + "node {@code " + m.classifierHead().name() + "} trained as MXNet's {@code "
-              + "SoftmaxOutput} (softmax with cross-entropy against a label) on this model's "
-              + "own parameters.").build())
+      return b.addJavadoc(
+              "$L",
+              Javadoc.member()
+                  .paragraph(
+                      "The classifier view of this model: "
+                          + "node {@code "
+                          + m.classifierHead().name()
+                          + "} trained as MXNet's {@code "
+                          + "SoftmaxOutput} (softmax with cross-entropy against a label) on this model's "
+                          + "own parameters.")
+                  .build())
           .addStatement("return runtime.classifier(() -> graph(true))")
           .build();
     }
     String why = type.simpleName() + " is not a classifier: " + m.notClassifier();
-    return b.addJavadoc("$L", Javadoc.member().paragraph("Not available: " + why + ".")
-            .throwsTag("UnsupportedOperationException", "always").build())
-        .addStatement("throw new $T($W$L)", UnsupportedOperationException.class,
-            Literals.string(why))
+    return b.addJavadoc(
+            "$L",
+            Javadoc.member()
+                .paragraph("Not available: " + why + ".")
+                .throwsTag("UnsupportedOperationException", "always")
+                .build())
+        .addStatement(
+            "throw new $T($W$L)", UnsupportedOperationException.class, Literals.string(why))
         .build();
   }
 
@@ -523,8 +742,13 @@ final class ModelWriter {
     for (String c : components) {
       String n = allocator.newName(c);
       ctor.addParameter(ParameterSpec.builder(Names.NDARRAY, n).build());
-      javadoc.param(n, what + " {@code " + c + "}" + (n.equals(c) ? ""
-          : " (a record component cannot be named " + c + ")"));
+      javadoc.param(
+          n,
+          what
+              + " {@code "
+              + c
+              + "}"
+              + (n.equals(c) ? "" : " (a record component cannot be named " + c + ")"));
     }
     return TypeSpec.recordBuilder(name)
         .addModifiers(Modifier.PUBLIC)
@@ -534,18 +758,27 @@ final class ModelWriter {
   }
 
   private TypeSpec paramsType() {
-    TypeSpec.Builder p = TypeSpec.classBuilder(params)
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-        .addSuperinterface(Names.MODEL_PARAMS)
-        .addJavadoc("$L", Javadoc.member().paragraph("Typed access to the parameters (and "
-            + "auxiliary states) of {@code " + m.name() + "}; reads and writes go to the arrays "
-            + "every executor shares.").build())
-        .addField(Names.MODEL_RUNTIME, "runtime", Modifier.PRIVATE, Modifier.FINAL)
-        .addMethod(MethodSpec.constructorBuilder()
-            .addModifiers(Modifier.PRIVATE)
-            .addParameter(Names.MODEL_RUNTIME, "runtime")
-            .addStatement("this.runtime = runtime")
-            .build());
+    TypeSpec.Builder p =
+        TypeSpec.classBuilder(params)
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+            .addSuperinterface(Names.MODEL_PARAMS)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Typed access to the parameters (and "
+                            + "auxiliary states) of {@code "
+                            + m.name()
+                            + "}; reads and writes go to the arrays "
+                            + "every executor shares.")
+                    .build())
+            .addField(Names.MODEL_RUNTIME, "runtime", Modifier.PRIVATE, Modifier.FINAL)
+            .addMethod(
+                MethodSpec.constructorBuilder()
+                    .addModifiers(Modifier.PRIVATE)
+                    .addParameter(Names.MODEL_RUNTIME, "runtime")
+                    .addStatement("this.runtime = runtime")
+                    .build());
     List<ParamInfo> all = new ArrayList<>(m.allParams());
     int learnable = all.size();
     all.addAll(m.allAux());
@@ -557,76 +790,123 @@ final class ModelWriter {
       ParamInfo info = all.get(i);
       CheckedNode node = m.owner(info);
       boolean aux = i >= learnable;
-      String doc = aux
-          ? "Auxiliary state {@code " + info.name() + "} of node {@code " + node.name() + "} "
-              + "({@code " + node.spec().annotationText() + "}), shape {@code " + info.shape()
-              + "}: updated by training-mode forward passes, never by an optimizer; it has no "
-              + "gradient."
-          : "Parameter {@code " + info.name() + "} of node {@code " + node.name() + "} ({@code "
-              + node.spec().annotationText() + "}), shape {@code " + info.shape() + "}"
-              + (node.spec().frozen() ? "; frozen: no update changes it." : ".");
-      p.addMethod(MethodSpec.methodBuilder(accessors.get(i))
-          .addModifiers(Modifier.PUBLIC)
-          .returns(Names.PARAMETER)
-          .addJavadoc("$L", Javadoc.nestedMember().paragraph(doc).build())
-          .addStatement("return runtime.$L($Z$S)", aux ? "auxState" : "param", info.name())
-          .build());
+      String doc =
+          aux
+              ? "Auxiliary state {@code "
+                  + info.name()
+                  + "} of node {@code "
+                  + node.name()
+                  + "} "
+                  + "({@code "
+                  + node.spec().annotationText()
+                  + "}), shape {@code "
+                  + info.shape()
+                  + "}: updated by training-mode forward passes, never by an optimizer; it has no "
+                  + "gradient."
+              : "Parameter {@code "
+                  + info.name()
+                  + "} of node {@code "
+                  + node.name()
+                  + "} ({@code "
+                  + node.spec().annotationText()
+                  + "}), shape {@code "
+                  + info.shape()
+                  + "}"
+                  + (node.spec().frozen() ? "; frozen: no update changes it." : ".");
+      p.addMethod(
+          MethodSpec.methodBuilder(accessors.get(i))
+              .addModifiers(Modifier.PUBLIC)
+              .returns(Names.PARAMETER)
+              .addJavadoc("$L", Javadoc.nestedMember().paragraph(doc).build())
+              .addStatement("return runtime.$L($Z$S)", aux ? "auxState" : "param", info.name())
+              .build());
       cases.add("case $S ->$W$N();\n", info.name(), accessors.get(i));
     }
     if (all.isEmpty()) {
-      cases.addStatement("throw new $T($W$S + name + $S)", IllegalArgumentException.class,
-          type.simpleName() + " has no parameters, so none called '", "'");
+      cases.addStatement(
+          "throw new $T($W$S + name + $S)",
+          IllegalArgumentException.class,
+          type.simpleName() + " has no parameters, so none called '",
+          "'");
     } else {
-      cases.add("default -> throw new $T($W$S + name + $S);\n", IllegalArgumentException.class,
-          type.simpleName() + " has no parameter or auxiliary state '", "'");
+      cases.add(
+          "default -> throw new $T($W$S + name + $S);\n",
+          IllegalArgumentException.class,
+          type.simpleName() + " has no parameter or auxiliary state '",
+          "'");
       cases.add("$<};\n");
     }
     for (CheckedNode n : m.nodes()) {
       if (n.spec().layer() instanceof LayerSpec.Recurrent) {
-        p.addMethod(MethodSpec.methodBuilder(gateViews.get(n.name()))
-            .addModifiers(Modifier.PUBLIC)
-            .returns(Names.RECURRENT_PARAMETER)
-            .addJavadoc("$L", Javadoc.nestedMember().paragraph("Parameter {@code " + n.name()
-                + "_parameters} of node {@code " + n.name() + "} ({@code "
-                + n.spec().annotationText() + "}) gate by gate: the weights and biases of one "
-                + "layer, direction and gate, each in its own shape.").build())
-            .addStatement("return runtime.recurrent($S)", n.name() + "_parameters")
-            .build());
+        p.addMethod(
+            MethodSpec.methodBuilder(gateViews.get(n.name()))
+                .addModifiers(Modifier.PUBLIC)
+                .returns(Names.RECURRENT_PARAMETER)
+                .addJavadoc(
+                    "$L",
+                    Javadoc.nestedMember()
+                        .paragraph(
+                            "Parameter {@code "
+                                + n.name()
+                                + "_parameters} of node {@code "
+                                + n.name()
+                                + "} ({@code "
+                                + n.spec().annotationText()
+                                + "}) gate by gate: the weights and biases of one "
+                                + "layer, direction and gate, each in its own shape.")
+                        .build())
+                .addStatement("return runtime.recurrent($S)", n.name() + "_parameters")
+                .build());
       }
     }
     ClassName parameter = Names.PARAMETER;
-    p.addMethod(MethodSpec.methodBuilder("parameters")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .returns(ParameterizedTypeName.get(ClassName.get(List.class), parameter))
-        .addJavadoc("$L", Javadoc.nestedMember().paragraph("The learnable parameters, in MXNet's "
-            + "argument order.").build())
-        .addStatement("return runtime.slots().stream().map(s -> runtime.param(s.name()))"
-            + "$Z.toList()")
-        .build());
-    p.addMethod(MethodSpec.methodBuilder("auxiliaryStates")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .returns(ParameterizedTypeName.get(ClassName.get(List.class), parameter))
-        .addJavadoc("$L", Javadoc.nestedMember().paragraph("The auxiliary states, in MXNet's "
-            + "order.").build())
-        .addStatement("return runtime.auxSlots().stream().map(a -> runtime.auxState(a.name()))"
-            + "$Z.toList()")
-        .build());
-    p.addMethod(MethodSpec.methodBuilder("get")
-        .addAnnotation(Override.class)
-        .addModifiers(Modifier.PUBLIC)
-        .returns(parameter)
-        .addParameter(String.class, "name")
-        .addJavadoc("$L", Javadoc.nestedMember().paragraph("The parameter or auxiliary state "
-            + "called {@code name}, e.g. {@code " + (all.isEmpty() ? "hidden_weight"
-            : all.get(0).name()) + "}.")
-            .param("name", "MXNet's name for it")
-            .returns("typed access to it")
-            .throwsTag("IllegalArgumentException", "if the model has none of that name")
-            .build())
-        .addCode(cases.build())
-        .build());
+    p.addMethod(
+        MethodSpec.methodBuilder("parameters")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(ParameterizedTypeName.get(ClassName.get(List.class), parameter))
+            .addJavadoc(
+                "$L",
+                Javadoc.nestedMember()
+                    .paragraph("The learnable parameters, in MXNet's " + "argument order.")
+                    .build())
+            .addStatement(
+                "return runtime.slots().stream().map(s -> runtime.param(s.name()))" + "$Z.toList()")
+            .build());
+    p.addMethod(
+        MethodSpec.methodBuilder("auxiliaryStates")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(ParameterizedTypeName.get(ClassName.get(List.class), parameter))
+            .addJavadoc(
+                "$L",
+                Javadoc.nestedMember()
+                    .paragraph("The auxiliary states, in MXNet's " + "order.")
+                    .build())
+            .addStatement(
+                "return runtime.auxSlots().stream().map(a -> runtime.auxState(a.name()))"
+                    + "$Z.toList()")
+            .build());
+    p.addMethod(
+        MethodSpec.methodBuilder("get")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(parameter)
+            .addParameter(String.class, "name")
+            .addJavadoc(
+                "$L",
+                Javadoc.nestedMember()
+                    .paragraph(
+                        "The parameter or auxiliary state "
+                            + "called {@code name}, e.g. {@code "
+                            + (all.isEmpty() ? "hidden_weight" : all.get(0).name())
+                            + "}.")
+                    .param("name", "MXNet's name for it")
+                    .returns("typed access to it")
+                    .throwsTag("IllegalArgumentException", "if the model has none of that name")
+                    .build())
+            .addCode(cases.build())
+            .build());
     return p.build();
   }
 
@@ -634,7 +914,8 @@ final class ModelWriter {
   private static String textBlock(String text) {
     StringBuilder b = new StringBuilder("\"\"\"\n");
     for (String line : text.split("\n")) {
-      b.append("    ").append(line.replace("\\", "\\\\").replace("\"\"\"", "\\\"\"\""))
+      b.append("    ")
+          .append(line.replace("\\", "\\\\").replace("\"\"\"", "\\\"\"\""))
           .append('\n');
     }
     return b.append("    \"\"\"").toString();

@@ -13,36 +13,59 @@ class CostsTest {
   @Test
   void denseCountsTwoPerMultiplyAddPlusBiasAndActivation() {
     // [BATCH, 784] -> 128 units with ReLU: 2·784·128 + 128 + 128.
-    assertEquals(200_960, Costs.flops(new LayerSpec.Dense(128, Act.RELU, false, true),
-        List.of(TShape.of(-1, 784)), TShape.of(-1, 128)));
+    assertEquals(
+        200_960,
+        Costs.flops(
+            new LayerSpec.Dense(128, Act.RELU, false, true),
+            List.of(TShape.of(-1, 784)),
+            TShape.of(-1, 128)));
   }
 
   @Test
   void convolutionCountsEveryWindowOverEveryInputChannel() {
     // LeNet's first layer: 6 filters 5x5 over [1, 28, 28] -> [6, 24, 24] = 3456 outputs,
     // each 25 multiply-adds, plus a bias each.
-    LayerSpec.Conv2D conv = new LayerSpec.Conv2D(6, List.of(5), List.of(1), List.of(0),
-        List.of(1), Act.NONE, false);
-    assertEquals(2 * 3456 * 25 + 3456, Costs.flops(conv, List.of(TShape.of(-1, 1, 28, 28)),
-        TShape.of(-1, 6, 24, 24)));
+    LayerSpec.Conv2D conv =
+        new LayerSpec.Conv2D(6, List.of(5), List.of(1), List.of(0), List.of(1), Act.NONE, false);
+    assertEquals(
+        2 * 3456 * 25 + 3456,
+        Costs.flops(conv, List.of(TShape.of(-1, 1, 28, 28)), TShape.of(-1, 6, 24, 24)));
   }
 
   @Test
   void poolingCountsItsWindow() {
     LayerSpec.Pool pool = new LayerSpec.Pool("max", List.of(2), List.of(), List.of(0));
-    assertEquals(6 * 12 * 12 * 4, Costs.flops(pool, List.of(TShape.of(-1, 6, 24, 24)),
-        TShape.of(-1, 6, 12, 12)));
+    assertEquals(
+        6 * 12 * 12 * 4,
+        Costs.flops(pool, List.of(TShape.of(-1, 6, 24, 24)), TShape.of(-1, 6, 12, 12)));
   }
 
   @Test
   void lookupsAndViewsCostNothingAndACustomLayerIsUnknown() {
-    assertEquals(0, Costs.flops(new LayerSpec.Embedding(50, 8), List.of(TShape.of(-1, 6)),
-        TShape.of(-1, 6, 8)));
-    assertEquals(0, Costs.flops(new LayerSpec.Concat(1),
-        List.of(TShape.of(-1, 4), TShape.of(-1, 4)), TShape.of(-1, 8)));
-    assertEquals(-1, Costs.flops(new LayerSpec.Custom("Affine", null, "apply", List.of("b"),
-        List.of("b"), List.of(), java.util.Map.of(), List.of(), List.of()),
-        List.of(TShape.of(-1)),
-        TShape.of(-1)));
+    assertEquals(
+        0,
+        Costs.flops(
+            new LayerSpec.Embedding(50, 8), List.of(TShape.of(-1, 6)), TShape.of(-1, 6, 8)));
+    assertEquals(
+        0,
+        Costs.flops(
+            new LayerSpec.Concat(1),
+            List.of(TShape.of(-1, 4), TShape.of(-1, 4)),
+            TShape.of(-1, 8)));
+    assertEquals(
+        -1,
+        Costs.flops(
+            new LayerSpec.Custom(
+                "Affine",
+                null,
+                "apply",
+                List.of("b"),
+                List.of("b"),
+                List.of(),
+                java.util.Map.of(),
+                List.of(),
+                List.of()),
+            List.of(TShape.of(-1)),
+            TShape.of(-1)));
   }
 }

@@ -23,9 +23,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reading half of "a layer is one exhaustive unit": the compiler makes every phase handle
- * every {@link LayerSpec} (each implements its visitor); this checks that every layer annotation
- * of {@code dev.kiln.annotations} is read ({@link BuiltinLayer}) into one of them.
+ * The reading half of "a layer is one exhaustive unit": the compiler makes every phase handle every
+ * {@link LayerSpec} (each implements its visitor); this checks that every layer annotation of
+ * {@code dev.kiln.annotations} is read ({@link BuiltinLayer}) into one of them.
  */
 class LayerCatalogTest {
   /** Method annotations that modify a node rather than make one. */
@@ -36,31 +36,40 @@ class LayerCatalogTest {
     Set<String> layers = new TreeSet<>();
     for (Class<?> c : annotationTypes()) {
       Target target = c.getAnnotation(Target.class);
-      if (target != null && Arrays.asList(target.value()).contains(ElementType.METHOD)
+      if (target != null
+          && Arrays.asList(target.value()).contains(ElementType.METHOD)
           && !MODIFIERS.contains(c)) {
         layers.add(c.getSimpleName());
       }
     }
-    Set<String> read = Arrays.stream(BuiltinLayer.values())
-        .map(l -> l.annotation().getSimpleName()).collect(Collectors.toCollection(TreeSet::new));
+    Set<String> read =
+        Arrays.stream(BuiltinLayer.values())
+            .map(l -> l.annotation().getSimpleName())
+            .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(layers, read);
   }
 
   @Test
   void everyBuiltInLayerSpecIsRead() {
-    Set<String> specs = Arrays.stream(LayerSpec.class.getPermittedSubclasses())
-        .filter(c -> c != LayerSpec.Custom.class).map(Class::getSimpleName)
-        .collect(Collectors.toCollection(TreeSet::new));
-    Set<String> read = Arrays.stream(BuiltinLayer.values()).map(l -> l.spec().getSimpleName())
-        .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> specs =
+        Arrays.stream(LayerSpec.class.getPermittedSubclasses())
+            .filter(c -> c != LayerSpec.Custom.class)
+            .map(Class::getSimpleName)
+            .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> read =
+        Arrays.stream(BuiltinLayer.values())
+            .map(l -> l.spec().getSimpleName())
+            .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(specs, read);
   }
 
   @Test
   void everyBuiltInLayerNamesItsAttributesInDeclarationOrderOfItsAnnotation() {
     for (BuiltinLayer l : BuiltinLayer.values()) {
-      Set<String> declared = Arrays.stream(l.annotation().getDeclaredMethods())
-          .map(m -> m.getName()).collect(Collectors.toCollection(TreeSet::new));
+      Set<String> declared =
+          Arrays.stream(l.annotation().getDeclaredMethods())
+              .map(m -> m.getName())
+              .collect(Collectors.toCollection(TreeSet::new));
       assertEquals(declared, new TreeSet<>(l.attributes()), l.name());
     }
   }
@@ -72,7 +81,8 @@ class LayerCatalogTest {
     try {
       Path dir = (jar == null ? root : jar.getPath("/")).resolve("dev/kiln/annotations");
       try (Stream<Path> files = Files.list(dir)) {
-        return files.map(p -> p.getFileName().toString())
+        return files
+            .map(p -> p.getFileName().toString())
             .filter(n -> n.endsWith(".class") && !n.contains("$"))
             .<Class<?>>map(n -> load("dev.kiln.annotations." + n.substring(0, n.length() - 6)))
             .filter(Class::isAnnotation)

@@ -2,13 +2,12 @@ package dev.kiln.runtime.data;
 
 /**
  * How a training loop walks a {@link Dataset}: in mini-batches of {@link #batchSize()} (the last
- * partial batch included), shuffled with a seed or in order. Each epoch gets its own order,
- * derived from the seed and the epoch number, so a seeded run visits the same batches on every
- * run.
+ * partial batch included), shuffled with a seed or in order. Each epoch gets its own order, derived
+ * from the seed and the epoch number, so a seeded run visits the same batches on every run.
  *
- * <p>A loader can also walk one worker's shard of the data with a fixed number of full batches
- * per epoch ({@link #shard}): data-parallel workers must all run the same number of steps, or
- * the synchronous ones wait for ever.
+ * <p>A loader can also walk one worker's shard of the data with a fixed number of full batches per
+ * epoch ({@link #shard}): data-parallel workers must all run the same number of steps, or the
+ * synchronous ones wait for ever.
  *
  * @param dataset the examples
  * @param batchSize examples per batch, at least 1
@@ -40,9 +39,9 @@ public record DataLoader(Dataset dataset, int batchSize, boolean shuffle, long s
 
   /**
    * The loader of worker {@code rank}'s shard of {@code workers}: a contiguous part of the data
-   * (sizes differ by at most one example), shuffled within itself when this loader shuffles
-   * (from a seed of its own), in the same number of full batches on every worker, {@code
-   * ceil(ceil(size / workers) / batchSize)}, wrapping around the shard's order.
+   * (sizes differ by at most one example), shuffled within itself when this loader shuffles (from a
+   * seed of its own), in the same number of full batches on every worker, {@code ceil(ceil(size /
+   * workers) / batchSize)}, wrapping around the shard's order.
    */
   public DataLoader shard(int rank, int workers) {
     if (workers < 1 || rank < 0 || rank >= workers) {
@@ -50,15 +49,14 @@ public record DataLoader(Dataset dataset, int batchSize, boolean shuffle, long s
     }
     int n = dataset.size();
     if (n < workers) {
-      throw new IllegalArgumentException("a dataset of " + n + " examples cannot be shared by "
-          + workers + " workers");
+      throw new IllegalArgumentException(
+          "a dataset of " + n + " examples cannot be shared by " + workers + " workers");
     }
     int from = (int) ((long) rank * n / workers);
     int to = (int) ((long) (rank + 1) * n / workers);
     int largest = (n + workers - 1) / workers;
     int fixed = (largest + batchSize - 1) / batchSize;
-    return new DataLoader(dataset.subset(from, to), batchSize, shuffle,
-        seed * 31 + rank, fixed);
+    return new DataLoader(dataset.subset(from, to), batchSize, shuffle, seed * 31 + rank, fixed);
   }
 
   /** Examples per epoch. */

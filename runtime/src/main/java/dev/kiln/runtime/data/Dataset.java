@@ -27,8 +27,8 @@ public final class Dataset {
    * @param labels one class index per example, each in {@code [0, numClasses)}
    * @param featureSize the number of floats in one example
    * @param numClasses the number of classes
-   * @throws IllegalArgumentException if the dataset is empty, if the sizes do not agree, if a
-   *     label is out of range, or if a feature is NaN or infinite
+   * @throws IllegalArgumentException if the dataset is empty, if the sizes do not agree, if a label
+   *     is out of range, or if a feature is NaN or infinite
    */
   public Dataset(float[] features, int[] labels, int featureSize, int numClasses) {
     Objects.requireNonNull(features, "features");
@@ -57,9 +57,15 @@ public final class Dataset {
     }
     for (int i = 0; i < features.length; i++) {
       if (!Float.isFinite(features[i])) {
-        throw new IllegalArgumentException("feature " + (i % featureSize) + " of example "
-            + (i / featureSize) + " is " + features[i] + "; a dataset's features must be finite "
-            + "(a NaN or infinity would silently poison the weights)");
+        throw new IllegalArgumentException(
+            "feature "
+                + (i % featureSize)
+                + " of example "
+                + (i / featureSize)
+                + " is "
+                + features[i]
+                + "; a dataset's features must be finite "
+                + "(a NaN or infinity would silently poison the weights)");
       }
     }
     this.features = features;
@@ -188,8 +194,8 @@ public final class Dataset {
   }
 
   /**
-   * Returns {@code count} full batches of {@code batchSize}, walking the dataset (in a random
-   * order when {@code shuffle}) and wrapping around to its start as often as needed.
+   * Returns {@code count} full batches of {@code batchSize}, walking the dataset (in a random order
+   * when {@code shuffle}) and wrapping around to its start as often as needed.
    *
    * @param batchSize the number of examples per batch, at least 1
    * @param count the number of batches, at least 1

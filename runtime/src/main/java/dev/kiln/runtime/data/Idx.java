@@ -16,9 +16,9 @@ import java.nio.file.Path;
  * <p>Files may be plain or gzip-compressed; compression is detected from the gzip magic bytes
  * {@code 0x1f 0x8b}, not from the file name. The header is validated before the payload is
  * allocated, and the payload must hold exactly the number of bytes the header announces. A gzip
- * file is read strictly (see {@link IdxGzip}): a cut stream, a damaged member and bytes after
- * the last member are errors. Every problem is reported as an {@link IdxFormatException} whose
- * message names the file, what was expected and what was found.
+ * file is read strictly (see {@link IdxGzip}): a cut stream, a damaged member and bytes after the
+ * last member are errors. Every problem is reported as an {@link IdxFormatException} whose message
+ * names the file, what was expected and what was found.
  */
 public final class Idx {
 
@@ -151,8 +151,11 @@ public final class Idx {
   /** Reads and validates a file of the given kind, storing its dimensions in {@code dims}. */
   private static byte[] read(Path file, Kind kind, int[] dims) throws IOException {
     if (Files.isDirectory(file)) {
-      throw new IdxFormatException(file + ": is a directory, expected an IDX file of "
-          + kind.description + " (plain or gzip-compressed)");
+      throw new IdxFormatException(
+          file
+              + ": is a directory, expected an IDX file of "
+              + kind.description
+              + " (plain or gzip-compressed)");
     }
     boolean gzip = isGzip(file);
     try (InputStream in = open(file, gzip)) {

@@ -9,13 +9,13 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 /**
- * The decompressed content of a gzip file (RFC 1952), read strictly: every member's header,
- * deflate data, CRC-32 and length are checked, and after the last member the file must end.
- * {@link java.util.zip.GZIPInputStream} accepts bytes after the last member silently and reports
- * a stream cut inside a trailer as an {@link java.io.EOFException} without a message; here every
- * problem is an {@link IdxFormatException} naming the file, the offset, what was expected and
- * what was found. Several members one after the other (what {@code cat a.gz b.gz} makes) are
- * one stream, as {@code gzip -d} reads them.
+ * The decompressed content of a gzip file (RFC 1952), read strictly: every member's header, deflate
+ * data, CRC-32 and length are checked, and after the last member the file must end. {@link
+ * java.util.zip.GZIPInputStream} accepts bytes after the last member silently and reports a stream
+ * cut inside a trailer as an {@link java.io.EOFException} without a message; here every problem is
+ * an {@link IdxFormatException} naming the file, the offset, what was expected and what was found.
+ * Several members one after the other (what {@code cat a.gz b.gz} makes) are one stream, as {@code
+ * gzip -d} reads them.
  */
 final class IdxGzip extends InputStream {
   private static final int ID1 = 0x1f;
@@ -33,8 +33,10 @@ final class IdxGzip extends InputStream {
   private final Inflater inflater = new Inflater(true);
   private final CRC32 crc = new CRC32();
   private final CRC32 headerCrc = new CRC32();
+
   /** File offset of {@code buf[0]}. */
   private long base;
+
   private int pos;
   private int lim;
   private int member;
@@ -79,10 +81,15 @@ final class IdxGzip extends InputStream {
       }
       if (inflater.needsInput()) {
         if (pos == lim && !fill()) {
-          throw error(String.format(Locale.ROOT, "truncated gzip data: the file ends at offset "
-              + "%,d inside the compressed data of gzip member %d (%,d bytes decompressed so "
-              + "far), expected more compressed data and then an 8-byte trailer",
-              offset(), member, totalOut));
+          throw error(
+              String.format(
+                  Locale.ROOT,
+                  "truncated gzip data: the file ends at offset "
+                      + "%,d inside the compressed data of gzip member %d (%,d bytes decompressed so "
+                      + "far), expected more compressed data and then an 8-byte trailer",
+                  offset(),
+                  member,
+                  totalOut));
         }
         inflater.setInput(buf, pos, lim - pos);
         pos = lim;
@@ -91,9 +98,16 @@ final class IdxGzip extends InputStream {
       try {
         n = inflater.inflate(b, off, len);
       } catch (DataFormatException e) {
-        throw new IdxFormatException(String.format(Locale.ROOT, "%s: corrupt gzip data in "
-            + "member %d, before offset %,d: expected a valid deflate stream, zlib says: %s",
-            file, member, offset() - inflater.getRemaining(), e.getMessage()), e);
+        throw new IdxFormatException(
+            String.format(
+                Locale.ROOT,
+                "%s: corrupt gzip data in "
+                    + "member %d, before offset %,d: expected a valid deflate stream, zlib says: %s",
+                file,
+                member,
+                offset() - inflater.getRemaining(),
+                e.getMessage()),
+            e);
       }
       if (n > 0) {
         crc.update(b, off, n);
@@ -102,8 +116,11 @@ final class IdxGzip extends InputStream {
         return n;
       }
       if (inflater.needsDictionary()) {
-        throw error("gzip member " + member + " asks for a preset dictionary, which gzip "
-            + "files never use: expected plain deflate data");
+        throw error(
+            "gzip member "
+                + member
+                + " asks for a preset dictionary, which gzip "
+                + "files never use: expected plain deflate data");
       }
     }
     return -1;
@@ -121,21 +138,39 @@ final class IdxGzip extends InputStream {
     byte[] trailer = new byte[8];
     int got = readBytes(trailer);
     if (got < 8) {
-      throw error(String.format(Locale.ROOT, "truncated gzip data: the trailer of member %d "
-          + "at offset %,d has %d of its 8 bytes (CRC-32 and length), the file ends there",
-          member, at, got));
+      throw error(
+          String.format(
+              Locale.ROOT,
+              "truncated gzip data: the trailer of member %d "
+                  + "at offset %,d has %d of its 8 bytes (CRC-32 and length), the file ends there",
+              member,
+              at,
+              got));
     }
     long storedCrc = le32(trailer, 0);
     long storedSize = le32(trailer, 4);
     if (storedCrc != crc.getValue()) {
-      throw error(String.format(Locale.ROOT, "gzip member %d is damaged: its trailer at "
-          + "offset %,d records CRC-32 0x%08x, the decompressed data has 0x%08x", member, at,
-          storedCrc, crc.getValue()));
+      throw error(
+          String.format(
+              Locale.ROOT,
+              "gzip member %d is damaged: its trailer at "
+                  + "offset %,d records CRC-32 0x%08x, the decompressed data has 0x%08x",
+              member,
+              at,
+              storedCrc,
+              crc.getValue()));
     }
     if (storedSize != (memberOut & 0xffffffffL)) {
-      throw error(String.format(Locale.ROOT, "gzip member %d is damaged: its trailer at "
-          + "offset %,d records a length of %,d bytes (mod 2^32), the decompressed data has "
-          + "%,d", member, at + 4, storedSize, memberOut));
+      throw error(
+          String.format(
+              Locale.ROOT,
+              "gzip member %d is damaged: its trailer at "
+                  + "offset %,d records a length of %,d bytes (mod 2^32), the decompressed data has "
+                  + "%,d",
+              member,
+              at + 4,
+              storedSize,
+              memberOut));
     }
     if (pos == lim && !fill()) {
       done = true;
@@ -151,15 +186,26 @@ final class IdxGzip extends InputStream {
     int id2 = id1 < 0 ? -1 : readByte();
     if (id1 != ID1 || id2 != ID2) {
       if (first) {
-        throw error(String.format(Locale.ROOT, "not gzip data: it starts with %s, expected "
-            + "1f 8b", shown(id1, id2)));
+        throw error(
+            String.format(
+                Locale.ROOT,
+                "not gzip data: it starts with %s, expected " + "1f 8b",
+                shown(id1, id2)));
       }
       long garbage = remainingBytes(at);
-      throw error(String.format(Locale.ROOT, "%,d byte%s of trailing garbage at offset %,d, "
-          + "after the gzip data ended (%,d bytes decompressed from %d member%s): expected the "
-          + "end of the file or another gzip member (1f 8b), found %s", garbage,
-          garbage == 1 ? "" : "s", at, totalOut, member, member == 1 ? "" : "s",
-          shown(id1, id2)));
+      throw error(
+          String.format(
+              Locale.ROOT,
+              "%,d byte%s of trailing garbage at offset %,d, "
+                  + "after the gzip data ended (%,d bytes decompressed from %d member%s): expected the "
+                  + "end of the file or another gzip member (1f 8b), found %s",
+              garbage,
+              garbage == 1 ? "" : "s",
+              at,
+              totalOut,
+              member,
+              member == 1 ? "" : "s",
+              shown(id1, id2)));
     }
     member++;
     headerCrc.reset();
@@ -167,20 +213,32 @@ final class IdxGzip extends InputStream {
     headerCrc.update(ID2);
     int method = headerByte(at, "its compression method");
     if (method != DEFLATE) {
-      throw error(String.format(Locale.ROOT, "gzip member %d at offset %,d uses compression "
-          + "method %d, expected 8 (deflate)", member, at, method));
+      throw error(
+          String.format(
+              Locale.ROOT,
+              "gzip member %d at offset %,d uses compression " + "method %d, expected 8 (deflate)",
+              member,
+              at,
+              method));
     }
     int flags = headerByte(at, "its flags");
     if ((flags & RESERVED) != 0) {
-      throw error(String.format(Locale.ROOT, "gzip member %d at offset %,d has flags 0x%02x: "
-          + "the reserved bits 0xe0 are set, expected them clear", member, at, flags));
+      throw error(
+          String.format(
+              Locale.ROOT,
+              "gzip member %d at offset %,d has flags 0x%02x: "
+                  + "the reserved bits 0xe0 are set, expected them clear",
+              member,
+              at,
+              flags));
     }
     for (int i = 0; i < 6; i++) {
       headerByte(at, "its time, extra flags and system");
     }
     if ((flags & FEXTRA) != 0) {
-      int length = headerByte(at, "its extra field's length") | headerByte(at,
-          "its extra field's length") << 8;
+      int length =
+          headerByte(at, "its extra field's length")
+              | headerByte(at, "its extra field's length") << 8;
       for (int i = 0; i < length; i++) {
         headerByte(at, "its " + length + "-byte extra field");
       }
@@ -203,9 +261,15 @@ final class IdxGzip extends InputStream {
         throw cutHeader(at, "its header CRC-16");
       }
       if ((stored | high << 8) != expected) {
-        throw error(String.format(Locale.ROOT, "gzip member %d at offset %,d has header "
-            + "CRC-16 0x%04x, the header's bytes give 0x%04x", member, at, stored | high << 8,
-            expected));
+        throw error(
+            String.format(
+                Locale.ROOT,
+                "gzip member %d at offset %,d has header "
+                    + "CRC-16 0x%04x, the header's bytes give 0x%04x",
+                member,
+                at,
+                stored | high << 8,
+                expected));
       }
     }
     inflater.reset();
@@ -223,9 +287,15 @@ final class IdxGzip extends InputStream {
   }
 
   private IdxFormatException cutHeader(long memberStart, String what) {
-    return error(String.format(Locale.ROOT, "truncated gzip data: the header of member %d "
-        + "(at offset %,d) is cut at offset %,d, where the file ends: expected %s",
-        member, memberStart, offset(), what));
+    return error(
+        String.format(
+            Locale.ROOT,
+            "truncated gzip data: the header of member %d "
+                + "(at offset %,d) is cut at offset %,d, where the file ends: expected %s",
+            member,
+            memberStart,
+            offset(),
+            what));
   }
 
   private int readByte() throws IOException {
@@ -276,7 +346,9 @@ final class IdxGzip extends InputStream {
   }
 
   private static long le32(byte[] b, int at) {
-    return (b[at] & 0xffL) | (b[at + 1] & 0xffL) << 8 | (b[at + 2] & 0xffL) << 16
+    return (b[at] & 0xffL)
+        | (b[at + 1] & 0xffL) << 8
+        | (b[at + 2] & 0xffL) << 16
         | (b[at + 3] & 0xffL) << 24;
   }
 
@@ -284,7 +356,8 @@ final class IdxGzip extends InputStream {
     if (a < 0) {
       return "the end of the file";
     }
-    return b < 0 ? String.format(Locale.ROOT, "%02x and then the end of the file", a)
+    return b < 0
+        ? String.format(Locale.ROOT, "%02x and then the end of the file", a)
         : String.format(Locale.ROOT, "%02x %02x", a, b);
   }
 

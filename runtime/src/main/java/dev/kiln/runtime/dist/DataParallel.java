@@ -22,27 +22,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Trains one classifier data-parallel on MXNet's key-value store: replicas of the model, each
- * on a batch's share, whose gradients the store sums (an all-reduce) before every replica applies
- * the same update, so every replica's parameters stay identical after every step.
+ * Trains one classifier data-parallel on MXNet's key-value store: replicas of the model, each on a
+ * batch's share, whose gradients the store sums (an all-reduce) before every replica applies the
+ * same update, so every replica's parameters stay identical after every step.
  *
  * <ul>
- *   <li>{@link #local(KilnModel, int)}: {@code n} replicas on the CPU contexts {@code cpu(0)}
- *       .. {@code cpu(n-1)} of this process, through a {@code local} store. Each context has its
- *       own MXNet engine worker, so the replicas compute at the same time; run with {@code
+ *   <li>{@link #local(KilnModel, int)}: {@code n} replicas on the CPU contexts {@code cpu(0)} ..
+ *       {@code cpu(n-1)} of this process, through a {@code local} store. Each context has its own
+ *       MXNet engine worker, so the replicas compute at the same time; run with {@code
  *       OMP_NUM_THREADS=1} (one core per context) so they do not oversubscribe the cores.
- *   <li>{@link #distributed(KilnModel)}: one replica per worker process of a {@code dist_sync}
- *       job (see {@link Launcher}); every worker must run the same number of steps ({@link
+ *   <li>{@link #distributed(KilnModel)}: one replica per worker process of a {@code dist_sync} job
+ *       (see {@link Launcher}); every worker must run the same number of steps ({@link
  *       DataLoader#shard}).
  * </ul>
  *
- * <p>The model itself is replica 0 and ends up holding the trained parameters. All the
- * parameters live in one fused array, so each step makes one push-and-pull of one key. The
- * gradients are those of the summed loss, scaled by {@code 1 / (examples in the step, across
- * every replica and worker)} through the optimizer's {@code rescaleGrad}, so a step is the same
- * as one step on the whole batch (within float rounding). Auxiliary states (batch-norm moving
- * averages), which each replica updates from its own share, are averaged at the end of every
- * epoch. Not thread-safe.
+ * <p>The model itself is replica 0 and ends up holding the trained parameters. All the parameters
+ * live in one fused array, so each step makes one push-and-pull of one key. The gradients are those
+ * of the summed loss, scaled by {@code 1 / (examples in the step, across every replica and worker)}
+ * through the optimizer's {@code rescaleGrad}, so a step is the same as one step on the whole batch
+ * (within float rounding). Auxiliary states (batch-norm moving averages), which each replica
+ * updates from its own share, are averaged at the end of every epoch. Not thread-safe.
  */
 public final class DataParallel implements AutoCloseable {
   /** Where a distributed job applies the optimizer's update. */
@@ -53,9 +52,9 @@ public final class DataParallel implements AutoCloseable {
      */
     ON_WORKERS,
     /**
-     * The servers apply it, each to its share of the parameters (MXNet's {@code
-     * set_optimizer}), and the workers pull the updated parameters. Needs an optimizer without
-     * {@code clipGlobalNorm} (a server sees only its slice).
+     * The servers apply it, each to its share of the parameters (MXNet's {@code set_optimizer}),
+     * and the workers pull the updated parameters. Needs an optimizer without {@code
+     * clipGlobalNorm} (a server sees only its slice).
      */
     ON_SERVERS
   }
@@ -88,19 +87,32 @@ public final class DataParallel implements AutoCloseable {
       this.workers = store.workers();
       ModelRuntime rt = model.runtime();
       if (contexts > 1 && !model.isClassifier()) {
-        throw new IllegalArgumentException(model.name() + " is not a classifier: it can train "
-            + "data-parallel one context per process (DataParallel.distributed, then forward, "
-            + "backward and update(optimizer) on every worker), not on " + contexts
-            + " contexts of one process");
+        throw new IllegalArgumentException(
+            model.name()
+                + " is not a classifier: it can train "
+                + "data-parallel one context per process (DataParallel.distributed, then forward, "
+                + "backward and update(optimizer) on every worker), not on "
+                + contexts
+                + " contexts of one process");
       }
       Graph classifierGraph = model.isClassifier() ? model.classifier().graph() : null;
       ParameterStore own = rt.executors().store();
-      replicas.add(new Replica(own, classifierGraph == null ? null : new Classifier(
-          model.name(), own, classifierGraph.copy(DataParallel::summedLoss)), null));
+      replicas.add(
+          new Replica(
+              own,
+              classifierGraph == null
+                  ? null
+                  : new Classifier(
+                      model.name(), own, classifierGraph.copy(DataParallel::summedLoss)),
+              null));
       for (int d = 1; d < contexts; d++) {
         ExecutorCache cache = new ExecutorCache(model.name(), rt.graph().copy(json -> json), d);
-        replicas.add(new Replica(cache.store(), new Classifier(model.name(), cache.store(),
-            classifierGraph.copy(DataParallel::summedLoss)), cache));
+        replicas.add(
+            new Replica(
+                cache.store(),
+                new Classifier(
+                    model.name(), cache.store(), classifierGraph.copy(DataParallel::summedLoss)),
+                cache));
       }
       broadcast(own);
     } catch (RuntimeException e) {
@@ -122,10 +134,16 @@ public final class DataParallel implements AutoCloseable {
     int cores = Runtime.getRuntime().availableProcessors();
     int threads = omp == null ? cores : parsePositive(omp, cores);
     if (contexts > 1 && (long) threads * contexts > cores) {
-      LOG.warn("{}: {} contexts with {} OpenMP threads each ({}) on {} cores oversubscribe "
-          + "them, which makes data-parallel training slower; start the JVM with "
-          + "OMP_NUM_THREADS=1 and use at most {} contexts", model.name(), contexts, threads,
-          omp == null ? "OMP_NUM_THREADS unset" : "OMP_NUM_THREADS=" + omp, cores, cores);
+      LOG.warn(
+          "{}: {} contexts with {} OpenMP threads each ({}) on {} cores oversubscribe "
+              + "them, which makes data-parallel training slower; start the JVM with "
+              + "OMP_NUM_THREADS=1 and use at most {} contexts",
+          model.name(),
+          contexts,
+          threads,
+          omp == null ? "OMP_NUM_THREADS unset" : "OMP_NUM_THREADS=" + omp,
+          cores,
+          cores);
     }
     return new DataParallel(model, KvStore.create("local"), contexts, Updates.ON_WORKERS);
   }
@@ -149,20 +167,27 @@ public final class DataParallel implements AutoCloseable {
   }
 
   /**
-   * As {@link #distributed(KilnModel)}, with the optimizer's update applied where {@code
-   * updates} says.
+   * As {@link #distributed(KilnModel)}, with the optimizer's update applied where {@code updates}
+   * says.
    */
   public static DataParallel distributed(KilnModel model, Updates updates) {
     DataParallel dp = new DataParallel(model, KvStore.create("dist_sync"), 1, updates);
-    Node.say("NODE role=worker rank=" + dp.rank + " pid=" + ProcessHandle.current().pid()
-        + " workers=" + dp.workers + " updates=" + updates);
+    Node.say(
+        "NODE role=worker rank="
+            + dp.rank
+            + " pid="
+            + ProcessHandle.current().pid()
+            + " workers="
+            + dp.workers
+            + " updates="
+            + updates);
     return dp;
   }
 
   /**
-   * Measures the time of every step's push and pull from now on ({@link #communication()}):
-   * waits for the gradients before the push and for the pulled arrays after it, which keeps
-   * MXNet's engine from overlapping the two with other work. Off by default.
+   * Measures the time of every step's push and pull from now on ({@link #communication()}): waits
+   * for the gradients before the push and for the pulled arrays after it, which keeps MXNet's
+   * engine from overlapping the two with other work. Off by default.
    */
   public void timeCommunication(boolean on) {
     this.timed = on;
@@ -170,8 +195,8 @@ public final class DataParallel implements AutoCloseable {
 
   /**
    * The steps taken so far and, when {@link #timeCommunication} is on, the seconds spent in their
-   * push and pull (including waiting for the other workers and, with {@link
-   * Updates#ON_SERVERS}, the servers' update).
+   * push and pull (including waiting for the other workers and, with {@link Updates#ON_SERVERS},
+   * the servers' update).
    */
   public Communication communication() {
     return new Communication(steps, stepNanos / 1e9, communicationNanos / 1e9);
@@ -179,8 +204,8 @@ public final class DataParallel implements AutoCloseable {
 
   /**
    * Steps, the seconds spent inside {@link #step} (training without validation or listeners;
-   * MXNet's engine finishes a step's work during the next one) and the seconds their pushes
-   * and pulls took.
+   * MXNet's engine finishes a step's work during the next one) and the seconds their pushes and
+   * pulls took.
    */
   public record Communication(long steps, double stepSeconds, double seconds) {
     /** Mean milliseconds of push and pull per step, or NaN before the first. */
@@ -215,8 +240,8 @@ public final class DataParallel implements AutoCloseable {
   }
 
   /**
-   * The trainable parameters of replica {@code context} (0 is the model itself), copied out of
-   * its fused array: every replica holds the same after every step.
+   * The trainable parameters of replica {@code context} (0 is the model itself), copied out of its
+   * fused array: every replica holds the same after every step.
    */
   public float[] replicaParameters(int context) {
     List<ParameterStore.Slot> fused = replicas.get(context).params().fusedSlots();
@@ -225,8 +250,7 @@ public final class DataParallel implements AutoCloseable {
 
   /**
    * Makes every replica start from {@code own}'s values: every parameter (frozen ones too) and
-   * auxiliary state. In a job, only rank 0's values are kept (the store's rule for
-   * initialisation).
+   * auxiliary state. In a job, only rank 0's values are kept (the store's rule for initialisation).
    */
   private void broadcast(ParameterStore own) {
     int key = WEIGHTS;
@@ -267,17 +291,16 @@ public final class DataParallel implements AutoCloseable {
   }
 
   /**
-   * One training step on a batch: each replica takes its share (as equal as they come),
-   * computes its gradient, the store sums them, and every replica applies {@code optimizer}'s
-   * update. Returns how to score the batch (this process's examples).
+   * One training step on a batch: each replica takes its share (as equal as they come), computes
+   * its gradient, the store sums them, and every replica applies {@code optimizer}'s update.
+   * Returns how to score the batch (this process's examples).
    *
    * @param features the batch's inputs, row-major, {@code labels.length} examples
    * @param labels class indices
-   * @param examples the examples of this step across every worker of the job (this batch's
-   *     size times the workers, when every worker's batch is full)
+   * @param examples the examples of this step across every worker of the job (this batch's size
+   *     times the workers, when every worker's batch is full)
    */
-  public FitLoop.Step step(float[] features, int[] labels, FusedOptimizer optimizer,
-      int examples) {
+  public FitLoop.Step step(float[] features, int[] labels, FusedOptimizer optimizer, int examples) {
     long begun = System.nanoTime();
     try (CallGuard.Scope call = model.runtime().guard().enter("dataParallel.step")) {
       int n = labels.length;
@@ -289,9 +312,12 @@ public final class DataParallel implements AutoCloseable {
         int to = (int) ((long) (r + 1) * n / replicas.size());
         Replica replica = replicas.get(r);
         if (to > from) {
-          parts.add(replica.classifier().computeGradients(
-              Arrays.copyOfRange(features, from * featureSize, to * featureSize),
-              Arrays.copyOfRange(labels, from, to)));
+          parts.add(
+              replica
+                  .classifier()
+                  .computeGradients(
+                      Arrays.copyOfRange(features, from * featureSize, to * featureSize),
+                      Arrays.copyOfRange(labels, from, to)));
         } else {
           replica.params().zeroGrads();
         }
@@ -320,12 +346,14 @@ public final class DataParallel implements AutoCloseable {
 
   /**
    * Sums {@code grads} (one per replica) over the replicas and workers through the store and
-   * applies {@code optimizer} with its rescale divided by {@code divisor}: on every replica
-   * here, or on the servers, whose updated parameters replica 0 then pulls.
+   * applies {@code optimizer} with its rescale divided by {@code divisor}: on every replica here,
+   * or on the servers, whose updated parameters replica 0 then pulls.
    */
   private void exchangeAndUpdate(List<Tensor> grads, FusedOptimizer optimizer, int divisor) {
-    List<Tensor> pulled = updates == Updates.ON_SERVERS
-        ? List.of(replicas.get(0).params().fusedSlots().get(0).weight()) : grads;
+    List<Tensor> pulled =
+        updates == Updates.ON_SERVERS
+            ? List.of(replicas.get(0).params().fusedSlots().get(0).weight())
+            : grads;
     if (updates == Updates.ON_SERVERS) {
       // Each worker checks its own gradient: the servers cannot stop the job cleanly.
       replicas.get(0).params().checkBeforeUpdate(model.name());
@@ -363,27 +391,32 @@ public final class DataParallel implements AutoCloseable {
   }
 
   /**
-   * One step of any model, classifier or not, on every worker of the job: the gradients that
-   * this process's {@code backward} passes accumulated since the last update are averaged over
-   * the workers (each worker's own gradient counts once, as when every worker back-propagates
-   * the mean loss of a batch of the same size) and {@code optimizer} applies them, here or on
-   * the servers as {@link #updates()} says. Every worker must call it once per step; the
-   * gradients are then consumed, as after {@link KilnModel#update(dev.kiln.runtime.optim
-   * .Optimizer)}.
+   * One step of any model, classifier or not, on every worker of the job: the gradients that this
+   * process's {@code backward} passes accumulated since the last update are averaged over the
+   * workers (each worker's own gradient counts once, as when every worker back-propagates the mean
+   * loss of a batch of the same size) and {@code optimizer} applies them, here or on the servers as
+   * {@link #updates()} says. Every worker must call it once per step; the gradients are then
+   * consumed, as after {@link KilnModel#update(dev.kiln.runtime.optim .Optimizer)}.
    *
-   * @throws IllegalStateException if no backward pass ran since the last update, or this
-   *     trainer has several contexts (use {@link #fit} for classifiers there)
+   * @throws IllegalStateException if no backward pass ran since the last update, or this trainer
+   *     has several contexts (use {@link #fit} for classifiers there)
    */
   public void update(FusedOptimizer optimizer) {
     if (replicas.size() != 1) {
-      throw new IllegalStateException(model.name() + ": update(optimizer) steps one context "
-          + "per process; with " + replicas.size() + " contexts train with fit");
+      throw new IllegalStateException(
+          model.name()
+              + ": update(optimizer) steps one context "
+              + "per process; with "
+              + replicas.size()
+              + " contexts train with fit");
     }
     try (CallGuard.Scope call = model.runtime().guard().enter("dataParallel.update")) {
       ParameterStore params = replicas.get(0).params();
       if (params.gradients() != ParameterStore.Gradients.ACCUMULATED) {
-        throw new IllegalStateException(model.name() + ".update: no gradient to apply: no "
-            + "backward pass since the last update; each gradient is applied once");
+        throw new IllegalStateException(
+            model.name()
+                + ".update: no gradient to apply: no "
+                + "backward pass since the last update; each gradient is applied once");
       }
       exchangeAndUpdate(List.of(params.fusedSlots().get(0).grad()), optimizer, workers);
       params.updateApplied();
@@ -392,24 +425,27 @@ public final class DataParallel implements AutoCloseable {
   }
 
   /**
-   * Before the first step on the servers: rank 0 sends them {@code optimizer} with the rescale
-   * of a step of {@code examples}, and every worker waits at a barrier until they have it.
+   * Before the first step on the servers: rank 0 sends them {@code optimizer} with the rescale of a
+   * step of {@code examples}, and every worker waits at a barrier until they have it.
    */
   private void installOnServers(FusedOptimizer optimizer, int examples) {
     if (serversReady) {
       return;
     }
     if (optimizer.clipGlobalNorm() > 0) {
-      throw new IllegalArgumentException(model.name() + ": an optimizer with clipGlobalNorm("
-          + optimizer.clipGlobalNorm() + ") cannot run on the servers, which see a slice of "
-          + "the parameters each; use Updates.ON_WORKERS");
+      throw new IllegalArgumentException(
+          model.name()
+              + ": an optimizer with clipGlobalNorm("
+              + optimizer.clipGlobalNorm()
+              + ") cannot run on the servers, which see a slice of "
+              + "the parameters each; use Updates.ON_WORKERS");
     }
     if (rank == 0) {
       float base = optimizer.rescaleGrad();
       optimizer.rescaleGrad(base / examples);
       try {
-        store.sendCommandToServers(ServerUpdates.COMMAND, ServerUpdates.command(optimizer,
-            List.of(WEIGHTS)));
+        store.sendCommandToServers(
+            ServerUpdates.COMMAND, ServerUpdates.command(optimizer, List.of(WEIGHTS)));
       } finally {
         optimizer.rescaleGrad(base);
       }
@@ -443,39 +479,63 @@ public final class DataParallel implements AutoCloseable {
 
   /**
    * Trains for {@code epochs} passes over {@code train} (for a job, this worker's {@link
-   * DataLoader#shard}, so that every worker runs the same number of full batches). Validation
-   * and the listeners run on rank 0 only; the others train and keep the job in step.
+   * DataLoader#shard}, so that every worker runs the same number of full batches). Validation and
+   * the listeners run on rank 0 only; the others train and keep the job in step.
    */
-  public FitResult fit(DataLoader train, Dataset validation, int epochs,
-      FusedOptimizer optimizer, TrainingListener... listeners) {
+  public FitResult fit(
+      DataLoader train,
+      Dataset validation,
+      int epochs,
+      FusedOptimizer optimizer,
+      TrainingListener... listeners) {
     if (!model.isClassifier()) {
-      throw new IllegalStateException(model.name() + " is not a classifier, so fit cannot train "
-          + "it; run forward and backward on every worker and then update(optimizer)");
+      throw new IllegalStateException(
+          model.name()
+              + " is not a classifier, so fit cannot train "
+              + "it; run forward and backward on every worker and then update(optimizer)");
     }
     boolean lead = rank == 0;
     int batch = train.batchSize();
     boolean fixed = train.steps() > 0;
     if ((workers > 1 || updates == Updates.ON_SERVERS) && !fixed) {
-      throw new IllegalArgumentException(model.name() + ": every worker of a job must run the "
-          + "same number of steps, or the synchronous ones wait for ever; train on "
-          + "loader.shard(rank(), workers())");
+      throw new IllegalArgumentException(
+          model.name()
+              + ": every worker of a job must run the "
+              + "same number of steps, or the synchronous ones wait for ever; train on "
+              + "loader.shard(rank(), workers())");
     }
     List<TrainingListener> all = new ArrayList<>(lead ? List.of(listeners) : List.of());
     if (Node.launched()) {
       all.add(new Beacon());
     }
     int[] epoch = {0};
-    return FitLoop.run(model.name(), train, lead ? validation : null, epochs,
-        b -> step(b.features(), b.labels(), optimizer,
-            fixed ? batch * workers : b.labels().length * workers),
+    return FitLoop.run(
+        model.name(),
+        train,
+        lead ? validation : null,
+        epochs,
+        b ->
+            step(
+                b.features(),
+                b.labels(),
+                optimizer,
+                fixed ? batch * workers : b.labels().length * workers),
         () -> {
           averageAuxiliaryStates();
           epoch[0]++;
           if (Node.launched()) {
-            Node.say("EPOCH rank=" + rank + " epoch=" + epoch[0] + " params="
-                + Integer.toHexString(java.util.Arrays.hashCode(replicaParameters(0))));
+            Node.say(
+                "EPOCH rank="
+                    + rank
+                    + " epoch="
+                    + epoch[0]
+                    + " params="
+                    + Integer.toHexString(java.util.Arrays.hashCode(replicaParameters(0))));
           }
-        }, data -> evaluate(data), () -> model.runtime().guard().closing(), all);
+        },
+        data -> evaluate(data),
+        () -> model.runtime().guard().closing(),
+        all);
   }
 
   /** Tells a launcher that training goes on: a {@code STEP} line every second or so. */
@@ -483,13 +543,20 @@ public final class DataParallel implements AutoCloseable {
     private long last;
 
     @Override
-    public void onBatchEnd(dev.kiln.runtime.train.FitContext context,
-        dev.kiln.runtime.train.BatchStats batch) {
+    public void onBatchEnd(
+        dev.kiln.runtime.train.FitContext context, dev.kiln.runtime.train.BatchStats batch) {
       long now = System.nanoTime();
       if (now - last > 1_000_000_000L || batch.batch() == 1) {
         last = now;
-        Node.say("STEP rank=" + rank + " epoch=" + batch.epoch() + " batch=" + batch.batch()
-            + " of " + context.batchesPerEpoch());
+        Node.say(
+            "STEP rank="
+                + rank
+                + " epoch="
+                + batch.epoch()
+                + " batch="
+                + batch.batch()
+                + " of "
+                + context.batchesPerEpoch());
       }
     }
   }
@@ -508,8 +575,8 @@ public final class DataParallel implements AutoCloseable {
     if (!json.contains(mean)) {
       // Without it the replicas would back-propagate means and the 1/examples rescale would
       // shrink every step by the batch size: refuse rather than train silently wrong.
-      throw new IllegalStateException("the classifier graph has no SoftmaxOutput with "
-          + mean + " to turn into a summed loss");
+      throw new IllegalStateException(
+          "the classifier graph has no SoftmaxOutput with " + mean + " to turn into a summed loss");
     }
     return json.replace(mean, "\"normalization\": \"null\"");
   }

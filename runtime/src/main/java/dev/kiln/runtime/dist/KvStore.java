@@ -8,16 +8,16 @@ import dev.kiln.runtime.mxnet.Mx;
 import java.util.List;
 
 /**
- * One MXNet key-value store, the engine of data parallelism: {@code local} sums the values
- * several CPU contexts of this process push under one key; {@code dist_sync} sums them across
- * the worker processes of a job through ps-lite's servers. With no updater on the store, a pull
- * after a round of pushes returns the round's sum: an all-reduce. A job's servers can instead
- * run the optimizer ({@link ServerUpdates}), and a pull then returns the updated parameters.
+ * One MXNet key-value store, the engine of data parallelism: {@code local} sums the values several
+ * CPU contexts of this process push under one key; {@code dist_sync} sums them across the worker
+ * processes of a job through ps-lite's servers. With no updater on the store, a pull after a round
+ * of pushes returns the round's sum: an all-reduce. A job's servers can instead run the optimizer
+ * ({@link ServerUpdates}), and a pull then returns the updated parameters.
  *
- * <p>Keys are integers, and every worker of a job must initialise the same keys in the same
- * order (ps-lite numbers them by it); only rank 0's initial value is kept. The store owns its
- * handle and frees it in {@link #close()}: a worker that exits without freeing it makes ps-lite
- * abort and the servers wait for ever.
+ * <p>Keys are integers, and every worker of a job must initialise the same keys in the same order
+ * (ps-lite numbers them by it); only rank 0's initial value is kept. The store owns its handle and
+ * frees it in {@link #close()}: a worker that exits without freeing it makes ps-lite abort and the
+ * servers wait for ever.
  */
 public final class KvStore implements AutoCloseable {
   private final String type;
@@ -46,36 +46,43 @@ public final class KvStore implements AutoCloseable {
 
   /** Stores {@code value} under {@code key} (across a job: rank 0's, after a barrier). */
   public void init(int key, Tensor value) {
-    Mx.check(Mx.api().MXKVStoreInit(handle(), 1, new int[] {key},
-        new Pointer[] {value.handle()}), "MXKVStoreInit(" + key + ")");
+    Mx.check(
+        Mx.api().MXKVStoreInit(handle(), 1, new int[] {key}, new Pointer[] {value.handle()}),
+        "MXKVStoreInit(" + key + ")");
   }
 
   /** Copies the value stored under {@code key} into every array of {@code into}. */
   public void pull(int key, List<Tensor> into) {
-    Mx.check(Mx.api().MXKVStorePull(handle(), into.size(), repeat(key, into.size()),
-        handles(into), 0), "MXKVStorePull(" + key + ")");
+    Mx.check(
+        Mx.api().MXKVStorePull(handle(), into.size(), repeat(key, into.size()), handles(into), 0),
+        "MXKVStorePull(" + key + ")");
   }
 
   /**
-   * Pushes every array of {@code values} under {@code key} and pulls the sum of this round's
-   * pushes (from every context, and across a job every worker) back into each of them.
+   * Pushes every array of {@code values} under {@code key} and pulls the sum of this round's pushes
+   * (from every context, and across a job every worker) back into each of them.
    */
   public void pushPull(int key, List<Tensor> values) {
     int[] keys = repeat(key, values.size());
     Pointer[] arrays = handles(values);
-    Mx.check(Mx.api().MXKVStorePushPull(handle(), keys.length, keys, keys.length, keys, arrays,
-        arrays, 0), "MXKVStorePushPull(" + key + ")");
+    Mx.check(
+        Mx.api()
+            .MXKVStorePushPull(handle(), keys.length, keys, keys.length, keys, arrays, arrays, 0),
+        "MXKVStorePushPull(" + key + ")");
   }
 
   /**
-   * Pushes every array of {@code values} under {@code key} and pulls what the store then holds
-   * into every array of {@code into}: with an updater on the servers, the updated parameters.
+   * Pushes every array of {@code values} under {@code key} and pulls what the store then holds into
+   * every array of {@code into}: with an updater on the servers, the updated parameters.
    */
   public void pushPull(int key, List<Tensor> values, List<Tensor> into) {
     int[] in = repeat(key, values.size());
     int[] out = repeat(key, into.size());
-    Mx.check(Mx.api().MXKVStorePushPull(handle(), in.length, in, out.length, out,
-        handles(values), handles(into), 0), "MXKVStorePushPull(" + key + ")");
+    Mx.check(
+        Mx.api()
+            .MXKVStorePushPull(
+                handle(), in.length, in, out.length, out, handles(values), handles(into), 0),
+        "MXKVStorePushPull(" + key + ")");
   }
 
   /**
@@ -83,7 +90,8 @@ public final class KvStore implements AutoCloseable {
    * every server has handled it (a worker's call; see {@link Node}).
    */
   public void sendCommandToServers(int head, String body) {
-    Mx.check(Mx.api().MXKVStoreSendCommmandToServers(handle(), head, body),
+    Mx.check(
+        Mx.api().MXKVStoreSendCommmandToServers(handle(), head, body),
         "MXKVStoreSendCommmandToServers(" + head + ")");
   }
 
@@ -119,8 +127,8 @@ public final class KvStore implements AutoCloseable {
   }
 
   /**
-   * Frees the store; for a {@code dist_sync} worker this waits for the others at a final
-   * barrier, and rank 0 then stops the servers. Idempotent.
+   * Frees the store; for a {@code dist_sync} worker this waits for the others at a final barrier,
+   * and rank 0 then stops the servers. Idempotent.
    */
   @Override
   public void close() {

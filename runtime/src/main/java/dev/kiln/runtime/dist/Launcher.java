@@ -21,17 +21,17 @@ import java.util.regex.Pattern;
 
 /**
  * Starts a {@code dist_sync} job on this machine (loopback) and sees it through: one scheduler,
- * {@code servers} servers and {@code workers} workers, each a process running {@code command}
- * with ps-lite's {@code DMLC_*} environment, its output in a log file of its own.
+ * {@code servers} servers and {@code workers} workers, each a process running {@code command} with
+ * ps-lite's {@code DMLC_*} environment, its output in a log file of its own.
  *
- * <p>It never hangs. ps-lite has no failure handling (a dead process leaves the others waiting
- * for ever), so the launcher watches every process: when one exits with a failure, when a worker
- * makes no progress for {@link Spec#stall()} ({@link Spec#startup()} before its first step), or
- * when the job runs past {@link Spec#timeout()}, it stops every process of the job (SIGTERM, then
- * SIGKILL after two seconds) and returns a non-zero status, having printed which role, rank and
- * host failed, why, and where its log is. Its processes halt by themselves if the launcher dies
- * (their standard input closes, see {@link Node}), and the scheduler halts when ps-lite's
- * heartbeats say a node is dead.
+ * <p>It never hangs. ps-lite has no failure handling (a dead process leaves the others waiting for
+ * ever), so the launcher watches every process: when one exits with a failure, when a worker makes
+ * no progress for {@link Spec#stall()} ({@link Spec#startup()} before its first step), or when the
+ * job runs past {@link Spec#timeout()}, it stops every process of the job (SIGTERM, then SIGKILL
+ * after two seconds) and returns a non-zero status, having printed which role, rank and host
+ * failed, why, and where its log is. Its processes halt by themselves if the launcher dies (their
+ * standard input closes, see {@link Node}), and the scheduler halts when ps-lite's heartbeats say a
+ * node is dead.
  *
  * <p>The programs it starts must call {@link Node#serveIfServer()} first and train with {@link
  * DataParallel#distributed}, which prints the progress lines the launcher reads.
@@ -64,13 +64,24 @@ public final class Launcher {
    * @param startup the most a worker may take to its first step
    * @param stall the most a worker may go without progress after its first step
    */
-  public record Spec(int workers, int servers, List<String> command, Path logs,
-      Map<String, String> environment, Duration timeout, Duration startup, Duration stall) {
+  public record Spec(
+      int workers,
+      int servers,
+      List<String> command,
+      Path logs,
+      Map<String, String> environment,
+      Duration timeout,
+      Duration startup,
+      Duration stall) {
     /** Checks the counts and copies the collections. */
     public Spec {
       if (workers < 1 || servers < 1) {
-        throw new IllegalArgumentException("a job needs at least 1 worker and 1 server, got "
-            + workers + " workers and " + servers + " servers");
+        throw new IllegalArgumentException(
+            "a job needs at least 1 worker and 1 server, got "
+                + workers
+                + " workers and "
+                + servers
+                + " servers");
       }
       if (command.isEmpty()) {
         throw new IllegalArgumentException("the job needs a command to run");
@@ -98,10 +109,17 @@ public final class Launcher {
     }
 
     String describe() {
-      String who = role.equals("worker") || role.equals("server")
-          ? role + " rank " + (rank >= 0 ? Integer.toString(rank) : "?") + " (" + role + " "
-              + (index + 1) + " started)"
-          : role;
+      String who =
+          role.equals("worker") || role.equals("server")
+              ? role
+                  + " rank "
+                  + (rank >= 0 ? Integer.toString(rank) : "?")
+                  + " ("
+                  + role
+                  + " "
+                  + (index + 1)
+                  + " started)"
+              : role;
       return who + " on 127.0.0.1, pid " + (process == null ? "?" : process.pid());
     }
   }
@@ -117,8 +135,8 @@ public final class Launcher {
 
   /**
    * Runs the job to its end and returns 0 when every process finished cleanly, or one of this
-   * class's status codes; {@code out} gets a line per event and, on failure, the failed
-   * process's log tail.
+   * class's status codes; {@code out} gets a line per event and, on failure, the failed process's
+   * log tail.
    */
   public static int run(Spec spec, PrintStream out) {
     return new Launcher(spec, out).run();
@@ -128,8 +146,8 @@ public final class Launcher {
    * The {@code DMLC_*} environment of one process of a job whose scheduler listens on {@code
    * host}:{@code port}, as ps-lite reads it (for running a job by hand across machines).
    */
-  public static Map<String, String> environment(String role, String host, int port,
-      int workers, int servers, String nodeHost) {
+  public static Map<String, String> environment(
+      String role, String host, int port, int workers, int servers, String nodeHost) {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("DMLC_ROLE", role);
     env.put("DMLC_PS_ROOT_URI", host);
@@ -159,9 +177,15 @@ public final class Launcher {
       out.println("FAILED: could not start the job: " + e);
       return PROCESS_FAILED;
     }
-    out.println("job: 1 scheduler, " + count(spec.servers(), "server") + ", "
-        + count(spec.workers(), "worker") + " on 127.0.0.1:" + port + "; logs in "
-        + spec.logs());
+    out.println(
+        "job: 1 scheduler, "
+            + count(spec.servers(), "server")
+            + ", "
+            + count(spec.workers(), "worker")
+            + " on 127.0.0.1:"
+            + port
+            + "; logs in "
+            + spec.logs());
     long workersDoneAt = -1;
     while (true) {
       long now = System.nanoTime();
@@ -173,9 +197,13 @@ public final class Launcher {
             long since = m.progressed ? m.lastProgress : started;
             Duration limit = m.progressed ? spec.stall() : spec.startup();
             if (now - since > limit.toNanos()) {
-              return fail(m, STALLED, (m.progressed ? "no progress for " : "no first step in ")
-                  + limit.toSeconds() + " s (workers that run different numbers of steps wait "
-                  + "for each other for ever)");
+              return fail(
+                  m,
+                  STALLED,
+                  (m.progressed ? "no progress for " : "no first step in ")
+                      + limit.toSeconds()
+                      + " s (workers that run different numbers of steps wait "
+                      + "for each other for ever)");
             }
           }
           continue;
@@ -195,16 +223,19 @@ public final class Launcher {
         }
         workersDoneAt = workersDoneAt < 0 ? now : workersDoneAt;
         if (now - workersDoneAt > Duration.ofSeconds(20).toNanos()) {
-          Member stuck = members.stream().filter(m -> m.process.isAlive()).findFirst()
-              .orElseThrow();
+          Member stuck =
+              members.stream().filter(m -> m.process.isAlive()).findFirst().orElseThrow();
           return fail(stuck, SERVERS_STUCK, "still running 20 s after every worker finished");
         }
       }
       if (now - started > spec.timeout().toNanos()) {
-        Member slow = members.stream().filter(m -> m.process.isAlive()
-            && m.role.equals("worker")).findFirst().orElse(members.get(0));
-        return fail(slow, TIMED_OUT, "the job ran past its limit of " + spec.timeout()
-            .toSeconds() + " s");
+        Member slow =
+            members.stream()
+                .filter(m -> m.process.isAlive() && m.role.equals("worker"))
+                .findFirst()
+                .orElse(members.get(0));
+        return fail(
+            slow, TIMED_OUT, "the job ran past its limit of " + spec.timeout().toSeconds() + " s");
       }
       try {
         Thread.sleep(100);
@@ -221,8 +252,7 @@ public final class Launcher {
     Member m = new Member(role, index, log);
     ProcessBuilder pb = new ProcessBuilder(spec.command());
     Map<String, String> env = pb.environment();
-    env.putAll(environment(role, "127.0.0.1", port, spec.workers(), spec.servers(),
-        "127.0.0.1"));
+    env.putAll(environment(role, "127.0.0.1", port, spec.workers(), spec.servers(), "127.0.0.1"));
     env.put(Node.LAUNCHED, "1");
     env.putIfAbsent("OMP_NUM_THREADS", "1");
     env.putAll(spec.environment());
@@ -238,8 +268,10 @@ public final class Launcher {
 
   /** Copies a process's output to its log, reading the protocol lines on the way. */
   private static void copy(Member m, Writer file) {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(
-        m.process.getInputStream(), StandardCharsets.UTF_8)); Writer w = file) {
+    try (BufferedReader in =
+            new BufferedReader(
+                new InputStreamReader(m.process.getInputStream(), StandardCharsets.UTF_8));
+        Writer w = file) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         w.write(line);
         w.write('\n');
@@ -326,8 +358,8 @@ public final class Launcher {
       case 137 -> "137 (SIGKILL)";
       case 143 -> "143 (SIGTERM)";
       case 134 -> "134 (SIGABRT: MXNet or ps-lite aborted)";
-      case Node.DEAD_NODE -> Node.DEAD_NODE + " (the scheduler saw a node stop sending "
-          + "heartbeats)";
+      case Node.DEAD_NODE ->
+          Node.DEAD_NODE + " (the scheduler saw a node stop sending " + "heartbeats)";
       case Node.ORPHANED -> Node.ORPHANED + " (its launcher went away)";
       default -> Integer.toString(code);
     };

@@ -15,16 +15,16 @@ import java.io.InputStream;
  *
  * <p>Every process of a job runs the same program; a program that trains with {@link
  * DataParallel#distributed} calls {@link #serveIfServer()} first thing in {@code main}: in the
- * scheduler and the servers it serves until the job ends and then exits, in a worker it returns
- * at once. Lines starting with {@code KILN } on standard output are for the launcher: {@code
- * NODE} (role, rank, pid), {@code STEP} (progress), {@code EPOCH} (a hash of the parameters, the
- * same on every worker), {@code ERROR}, {@code DONE}.
+ * scheduler and the servers it serves until the job ends and then exits, in a worker it returns at
+ * once. Lines starting with {@code KILN } on standard output are for the launcher: {@code NODE}
+ * (role, rank, pid), {@code STEP} (progress), {@code EPOCH} (a hash of the parameters, the same on
+ * every worker), {@code ERROR}, {@code DONE}.
  *
- * <p>ps-lite has no failure handling of its own: a process that dies leaves the others waiting
- * for ever. So a launched process halts as soon as its launcher goes away (its standard input
- * closes), the scheduler halts when ps-lite's heartbeats say a node is dead, and a worker that
- * fails halts at once ({@link #fail}) rather than waiting in the final barrier; the launcher then
- * stops the rest of the job.
+ * <p>ps-lite has no failure handling of its own: a process that dies leaves the others waiting for
+ * ever. So a launched process halts as soon as its launcher goes away (its standard input closes),
+ * the scheduler halts when ps-lite's heartbeats say a node is dead, and a worker that fails halts
+ * at once ({@link #fail}) rather than waiting in the final barrier; the launcher then stops the
+ * rest of the job.
  */
 public final class Node {
   /** The environment variable a {@link Launcher} sets in the processes it starts. */
@@ -39,7 +39,9 @@ public final class Node {
   /** Exit status of a worker that failed. */
   public static final int FAILED = 1;
 
-  /** The C library's {@code _exit}: leaves without C++ static destructors (ps-lite aborts in them). */
+  /**
+   * The C library's {@code _exit}: leaves without C++ static destructors (ps-lite aborts in them).
+   */
   private interface LibC extends Library {
     void _exit(int status);
   }
@@ -62,8 +64,8 @@ public final class Node {
   }
 
   /**
-   * The number of workers of this process's job, as its environment ({@code DMLC_NUM_WORKER})
-   * says before any store connects; 1 outside a job.
+   * The number of workers of this process's job, as its environment ({@code DMLC_NUM_WORKER}) says
+   * before any store connects; 1 outside a job.
    */
   public static int workers() {
     String n = System.getenv("DMLC_NUM_WORKER");
@@ -83,9 +85,9 @@ public final class Node {
   }
 
   /**
-   * In a job's scheduler or server: creates the {@code dist_sync} store, serves until every
-   * worker has closed its own, frees it and exits the process. In a worker, or outside a job:
-   * returns at once (a launched worker also starts watching its launcher).
+   * In a job's scheduler or server: creates the {@code dist_sync} store, serves until every worker
+   * has closed its own, frees it and exits the process. In a worker, or outside a job: returns at
+   * once (a launched worker also starts watching its launcher).
    */
   public static void serveIfServer() {
     String role = role();
@@ -102,13 +104,18 @@ public final class Node {
       say("ERROR role=" + role + " DMLC_ROLE must be worker, server or scheduler");
       halt(FAILED);
     }
-    say("NODE role=" + role + " rank=" + (role.equals("scheduler") ? 0 : -1) + " pid="
-        + ProcessHandle.current().pid());
+    say(
+        "NODE role="
+            + role
+            + " rank="
+            + (role.equals("scheduler") ? 0 : -1)
+            + " pid="
+            + ProcessHandle.current().pid());
     KvStore store = KvStore.create("dist_sync");
     served = store;
     if (role.equals("scheduler") && System.getenv("PS_HEARTBEAT_INTERVAL") != null) {
-      watchHeartbeats(store, Integer.parseInt(System.getenv().getOrDefault(
-          "PS_HEARTBEAT_TIMEOUT", "5")));
+      watchHeartbeats(
+          store, Integer.parseInt(System.getenv().getOrDefault("PS_HEARTBEAT_TIMEOUT", "5")));
     }
     int rc = Mx.api().MXKVStoreRunServer(store.handleForServing(), CONTROLLER, Pointer.NULL);
     if (rc != 0) {
@@ -133,7 +140,8 @@ public final class Node {
         throw new IllegalArgumentException("unknown server command " + head);
       }
       ServerUpdates u = ServerUpdates.parse(body);
-      Mx.check(Mx.api().MXKVStoreSetUpdater(served.handleForServing(), u, Pointer.NULL),
+      Mx.check(
+          Mx.api().MXKVStoreSetUpdater(served.handleForServing(), u, Pointer.NULL),
           "MXKVStoreSetUpdater");
       updates = u;
       say("UPDATES role=server " + body);
@@ -151,8 +159,8 @@ public final class Node {
   }
 
   /**
-   * Reports {@code error} and halts: a worker that cannot go on cannot leave the job cleanly
-   * either (closing its store would wait for the others at the final barrier for ever).
+   * Reports {@code error} and halts: a worker that cannot go on cannot leave the job cleanly either
+   * (closing its store would wait for the others at the final barrier for ever).
    */
   public static void fail(Throwable error) {
     say("ERROR " + error);
@@ -178,46 +186,58 @@ public final class Node {
 
   /** Halts the process when its standard input closes: its launcher is gone. */
   private static void watchLauncher() {
-    Thread t = new Thread(() -> {
-      InputStream in = System.in;
-      try {
-        while (in.read() >= 0) {
-          // The launcher writes nothing; any byte is ignored.
-        }
-      } catch (IOException e) {
-        // Closed either way.
-      }
-      System.err.println("KILN launcher gone: halting");
-      halt(ORPHANED);
-    }, "kiln-launcher-watch");
+    Thread t =
+        new Thread(
+            () -> {
+              InputStream in = System.in;
+              try {
+                while (in.read() >= 0) {
+                  // The launcher writes nothing; any byte is ignored.
+                }
+              } catch (IOException e) {
+                // Closed either way.
+              }
+              System.err.println("KILN launcher gone: halting");
+              halt(ORPHANED);
+            },
+            "kiln-launcher-watch");
     t.setDaemon(true);
     t.start();
   }
 
   /**
-   * In the scheduler: polls ps-lite's heartbeat table every second and halts the scheduler,
-   * naming the dead, when a worker or server has sent none for {@code timeoutSeconds} (the
-   * launcher sees the scheduler exit and stops the job).
+   * In the scheduler: polls ps-lite's heartbeat table every second and halts the scheduler, naming
+   * the dead, when a worker or server has sent none for {@code timeoutSeconds} (the launcher sees
+   * the scheduler exit and stops the job).
    */
   private static void watchHeartbeats(KvStore store, int timeoutSeconds) {
-    Thread t = new Thread(() -> {
-      sleep((timeoutSeconds + 2) * 1000L);
-      IntByReference dead = new IntByReference();
-      while (true) {
-        Pointer h = store.handleForServing();
-        if (Mx.api().MXKVStoreGetNumDeadNode(h, 2 + 4, dead, timeoutSeconds) == 0
-            && dead.getValue() > 0) {
-          IntByReference workers = new IntByReference();
-          IntByReference servers = new IntByReference();
-          Mx.api().MXKVStoreGetNumDeadNode(h, 4, workers, timeoutSeconds);
-          Mx.api().MXKVStoreGetNumDeadNode(h, 2, servers, timeoutSeconds);
-          say("DEAD workers=" + workers.getValue() + " servers=" + servers.getValue()
-              + " (no heartbeat for " + timeoutSeconds + " s)");
-          halt(DEAD_NODE);
-        }
-        sleep(1000);
-      }
-    }, "kiln-heartbeat-watch");
+    Thread t =
+        new Thread(
+            () -> {
+              sleep((timeoutSeconds + 2) * 1000L);
+              IntByReference dead = new IntByReference();
+              while (true) {
+                Pointer h = store.handleForServing();
+                if (Mx.api().MXKVStoreGetNumDeadNode(h, 2 + 4, dead, timeoutSeconds) == 0
+                    && dead.getValue() > 0) {
+                  IntByReference workers = new IntByReference();
+                  IntByReference servers = new IntByReference();
+                  Mx.api().MXKVStoreGetNumDeadNode(h, 4, workers, timeoutSeconds);
+                  Mx.api().MXKVStoreGetNumDeadNode(h, 2, servers, timeoutSeconds);
+                  say(
+                      "DEAD workers="
+                          + workers.getValue()
+                          + " servers="
+                          + servers.getValue()
+                          + " (no heartbeat for "
+                          + timeoutSeconds
+                          + " s)");
+                  halt(DEAD_NODE);
+                }
+                sleep(1000);
+              }
+            },
+            "kiln-heartbeat-watch");
     t.setDaemon(true);
     t.start();
   }

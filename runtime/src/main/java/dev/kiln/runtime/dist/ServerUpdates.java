@@ -18,13 +18,13 @@ import java.util.stream.Collectors;
  * The optimizer on a job's servers, as MXNet's {@code set_optimizer} installs it: a worker sends
  * the {@link #command} (the optimizer as {@link OptimizerSpec} text and the keys it updates), the
  * server's controller installs this updater, and from then on every round of a key's pushes is
- * applied as that optimizer's step to the server's copy (its slice, for a key spread over
- * several servers), which the workers pull. Keys the optimizer does not own (batch-norm
- * averages) keep the store's plain sum.
+ * applied as that optimizer's step to the server's copy (its slice, for a key spread over several
+ * servers), which the workers pull. Keys the optimizer does not own (batch-norm averages) keep the
+ * store's plain sum.
  *
  * <p>Each key has an optimizer of its own, stepping once per round, and arrays of its own the
- * prepared update runs on: MXNet hands the updater fresh handles every round, so the pushed sum
- * is copied in and the result copied back to the stored array.
+ * prepared update runs on: MXNet hands the updater fresh handles every round, so the pushed sum is
+ * copied in and the result copied back to the stored array.
  */
 final class ServerUpdates implements MxApi.KvUpdater {
   /** The controller command that installs the updater. */
@@ -45,8 +45,10 @@ final class ServerUpdates implements MxApi.KvUpdater {
 
   /** The command body for {@code optimizer} updating {@code keys}. */
   static String command(FusedOptimizer optimizer, List<Integer> keys) {
-    return PREFIX + keys.stream().map(String::valueOf).collect(Collectors.joining(","))
-        + " optimizer=" + OptimizerSpec.write(optimizer);
+    return PREFIX
+        + keys.stream().map(String::valueOf).collect(Collectors.joining(","))
+        + " optimizer="
+        + OptimizerSpec.write(optimizer);
   }
 
   /** The updater a {@link #command} body describes (checked now, before any round). */
@@ -55,8 +57,10 @@ final class ServerUpdates implements MxApi.KvUpdater {
     if (!body.startsWith(PREFIX) || opt < 0) {
       throw new IllegalArgumentException("not a Kiln updater command: '" + body + "'");
     }
-    Set<Integer> keys = Arrays.stream(body.substring(PREFIX.length(), opt).split(","))
-        .map(Integer::valueOf).collect(Collectors.toSet());
+    Set<Integer> keys =
+        Arrays.stream(body.substring(PREFIX.length(), opt).split(","))
+            .map(Integer::valueOf)
+            .collect(Collectors.toSet());
     String spec = body.substring(opt + " optimizer=".length());
     OptimizerSpec.read(spec).close();
     return new ServerUpdates(spec, keys);
@@ -64,7 +68,8 @@ final class ServerUpdates implements MxApi.KvUpdater {
 
   @Override
   public void invoke(int key, Pointer recv, Pointer local, Pointer handle) {
-    try (Tensor pushed = Tensor.wrapOwned(recv); Tensor stored = Tensor.wrapOwned(local)) {
+    try (Tensor pushed = Tensor.wrapOwned(recv);
+        Tensor stored = Tensor.wrapOwned(local)) {
       if (!keys.contains(key)) {
         stored.copyFrom(pushed.handle());
         return;
@@ -74,8 +79,13 @@ final class ServerUpdates implements MxApi.KvUpdater {
         Tensor weight = Tensor.zeros(stored.shape());
         Tensor grad = Tensor.zeros(stored.shape());
         weight.copyFrom(stored.handle());
-        e = new Entry(OptimizerSpec.read(optimizer), new ParameterStore.Slot(new ParamSpec(
-            "key" + key, stored.shape(), "key" + key, ParamSpec.Kind.WEIGHT), weight, grad));
+        e =
+            new Entry(
+                OptimizerSpec.read(optimizer),
+                new ParameterStore.Slot(
+                    new ParamSpec("key" + key, stored.shape(), "key" + key, ParamSpec.Kind.WEIGHT),
+                    weight,
+                    grad));
         entries.put(key, e);
       }
       e.slot().grad().copyFrom(pushed.handle());

@@ -7,8 +7,8 @@ import dev.kiln.runtime.graph.AuxSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.graph.StateSpec;
+import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxException;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.ArrayList;
@@ -22,17 +22,17 @@ import java.util.Map;
  *
  * <p>It owns its input arrays, its input-gradient arrays, its head-gradient arrays, its label
  * arrays and the output handles MXNet gave it; the parameter and gradient arrays belong to the
- * model's {@link ParameterStore} and are shared with every other executor of the model, as are
- * the auxiliary states (bound as MXNet's {@code aux_states}). Parameters of {@code @Frozen} nodes
+ * model's {@link ParameterStore} and are shared with every other executor of the model, as are the
+ * auxiliary states (bound as MXNet's {@code aux_states}). Parameters of {@code @Frozen} nodes
  * ({@link Graph#isFrozen}) are bound without a gradient.
  *
  * <p>There are two MXNet executors over the same input, gradient and label arrays: one for
  * training-mode passes, binding the store's parameter views, made at construction; and one for
- * inference-mode passes, binding each weight that oneDNN may rewrite in place to its inference
- * copy ({@link ParameterStore#inferenceWeight}), made on the first inference pass. Both are
- * bound with gradients, which keeps MXNet from applying its inference-only oneDNN graph fusions:
- * those cache the weights at their first pass and would not see later updates. Outputs are those
- * of the executor that ran the latest forward pass.
+ * inference-mode passes, binding each weight that oneDNN may rewrite in place to its inference copy
+ * ({@link ParameterStore#inferenceWeight}), made on the first inference pass. Both are bound with
+ * gradients, which keeps MXNet from applying its inference-only oneDNN graph fusions: those cache
+ * the weights at their first pass and would not see later updates. Outputs are those of the
+ * executor that ran the latest forward pass.
  */
 public final class BoundExecutor implements AutoCloseable {
   /** MXNet's {@code grad_req} codes. */
@@ -88,12 +88,17 @@ public final class BoundExecutor implements AutoCloseable {
   private boolean closed;
 
   /**
-   * Binds {@code graph} for {@code inputShapes} (complete, one per graph input, in order) over
-   * the shared {@code params}; a classifier graph's label arrays get {@code labelShapes}, one
-   * per {@link Graph#labels()} entry.
+   * Binds {@code graph} for {@code inputShapes} (complete, one per graph input, in order) over the
+   * shared {@code params}; a classifier graph's label arrays get {@code labelShapes}, one per
+   * {@link Graph#labels()} entry.
    */
-  public BoundExecutor(Graph graph, List<Shape> inputShapes, List<Shape> labelShapes,
-      ParameterStore params, GradReq paramReq, GradReq inputReq) {
+  public BoundExecutor(
+      Graph graph,
+      List<Shape> inputShapes,
+      List<Shape> labelShapes,
+      ParameterStore params,
+      GradReq paramReq,
+      GradReq inputReq) {
     this(graph, inputShapes, labelShapes, params, paramReq, inputReq, true);
   }
 
@@ -101,8 +106,14 @@ public final class BoundExecutor implements AutoCloseable {
    * As the other constructor; with {@code carryState} off, stateful recurrent layers start every
    * pass from zeros too (a classifier's training batches are independent).
    */
-  public BoundExecutor(Graph graph, List<Shape> inputShapes, List<Shape> labelShapes,
-      ParameterStore params, GradReq paramReq, GradReq inputReq, boolean carryState) {
+  public BoundExecutor(
+      Graph graph,
+      List<Shape> inputShapes,
+      List<Shape> labelShapes,
+      ParameterStore params,
+      GradReq paramReq,
+      GradReq inputReq,
+      boolean carryState) {
     this.carryState = carryState;
     this.graph = graph;
     this.params = params;
@@ -151,8 +162,8 @@ public final class BoundExecutor implements AutoCloseable {
   }
 
   /**
-   * Binds one MXNet executor over this object's arrays; {@code forInference} binds the
-   * parameters' inference arrays instead of their views.
+   * Binds one MXNet executor over this object's arrays; {@code forInference} binds the parameters'
+   * inference arrays instead of their views.
    */
   private Binding bind(boolean forInference) {
     List<String> args = graph.arguments();
@@ -183,12 +194,11 @@ public final class BoundExecutor implements AutoCloseable {
         argHandles[a] = labels[graph.labels().indexOf(name)].handle();
         reqs[a] = GradReq.NULL.code;
       } else if (graph.state(name) != null) {
-        argHandles[a] = params.states().array(graph.state(name), stateBatch.get(name),
-            carryState).handle();
+        argHandles[a] =
+            params.states().array(graph.state(name), stateBatch.get(name), carryState).handle();
         reqs[a] = GradReq.NULL.code;
       } else {
-        throw new IllegalStateException(graph.model() + ": no array for argument '" + name
-            + "'");
+        throw new IllegalStateException(graph.model() + ": no array for argument '" + name + "'");
       }
     }
     List<AuxSpec> auxSpecs = graph.auxStates();
@@ -196,16 +206,32 @@ public final class BoundExecutor implements AutoCloseable {
     for (int i = 0; i < auxHandles.length; i++) {
       ParameterStore.AuxSlot aux = params.aux(auxSpecs.get(i).name());
       if (aux == null) {
-        throw new IllegalStateException(graph.model() + ": no array for auxiliary state '"
-            + auxSpecs.get(i).name() + "'");
+        throw new IllegalStateException(
+            graph.model() + ": no array for auxiliary state '" + auxSpecs.get(i).name() + "'");
       }
       auxHandles[i] = aux.value().handle();
     }
     PointerByReference out = new PointerByReference();
     try {
-      Mx.check(Mx.api().MXExecutorBindEX(graph.symbol(), Mx.CPU, params.device(), 0, null, null, null,
-          args.size(), argHandles, gradHandles, reqs, auxHandles.length, auxHandles, null,
-          out), "MXExecutorBindEX");
+      Mx.check(
+          Mx.api()
+              .MXExecutorBindEX(
+                  graph.symbol(),
+                  Mx.CPU,
+                  params.device(),
+                  0,
+                  null,
+                  null,
+                  null,
+                  args.size(),
+                  argHandles,
+                  gradHandles,
+                  reqs,
+                  auxHandles.length,
+                  auxHandles,
+                  null,
+                  out),
+          "MXExecutorBindEX");
     } catch (MxException e) {
       throw graph.sources().trace("binding for input shapes " + inputShapes, e);
     }
@@ -247,8 +273,11 @@ public final class BoundExecutor implements AutoCloseable {
     for (StateSpec s : graph.states()) {
       int b = s.batch() > 0 ? s.batch() : batch;
       if (b < 0) {
-        throw new IllegalStateException(graph.model() + ": the batch size of state '"
-            + s.name() + "' is BATCH, but no input has a BATCH dimension");
+        throw new IllegalStateException(
+            graph.model()
+                + ": the batch size of state '"
+                + s.name()
+                + "' is BATCH, but no input has a BATCH dimension");
       }
       stateBatch.put(s.name(), b);
     }
@@ -261,19 +290,23 @@ public final class BoundExecutor implements AutoCloseable {
 
   /** The copies of {@code b}'s final states into the carried state arrays, made once. */
   private List<PreparedOp> carry(Binding b) {
-    return carries.computeIfAbsent(b, k -> {
-      List<PreparedOp> ops = new ArrayList<>();
-      int first = graph.outputs().size();
-      for (StateSpec s : graph.states()) {
-        if (s.stateful()) {
-          Tensor target = params.states().array(s, stateBatch.get(s.name()), true);
-          ops.add(new PreparedOp("_copyto",
-              new Pointer[] {k.outputs[first + s.stateOutput()].handle()},
-              new Pointer[] {target.handle()}));
-        }
-      }
-      return List.copyOf(ops);
-    });
+    return carries.computeIfAbsent(
+        b,
+        k -> {
+          List<PreparedOp> ops = new ArrayList<>();
+          int first = graph.outputs().size();
+          for (StateSpec s : graph.states()) {
+            if (s.stateful()) {
+              Tensor target = params.states().array(s, stateBatch.get(s.name()), true);
+              ops.add(
+                  new PreparedOp(
+                      "_copyto",
+                      new Pointer[] {k.outputs[first + s.stateOutput()].handle()},
+                      new Pointer[] {target.handle()}));
+            }
+          }
+          return List.copyOf(ops);
+        });
   }
 
   private boolean anyParamGradient() {
@@ -314,8 +347,8 @@ public final class BoundExecutor implements AutoCloseable {
   }
 
   /**
-   * The index of the first input array holding a NaN or an infinity, or -1 (one MXNet call and
-   * one wait; see {@link FiniteCheck}).
+   * The index of the first input array holding a NaN or an infinity, or -1 (one MXNet call and one
+   * wait; see {@link FiniteCheck}).
    */
   public int firstNonFiniteInput() {
     checkOpen();
@@ -332,8 +365,8 @@ public final class BoundExecutor implements AutoCloseable {
   }
 
   /**
-   * Output array {@code i} (declaration order) of the latest forward pass: the training
-   * executor's or the inference executor's, whichever ran it.
+   * Output array {@code i} (declaration order) of the latest forward pass: the training executor's
+   * or the inference executor's, whichever ran it.
    */
   public Tensor output(int i) {
     checkOpen();
@@ -393,8 +426,8 @@ public final class BoundExecutor implements AutoCloseable {
   }
 
   /**
-   * Runs the backward pass with the head gradients in {@link #headGrad}: parameter gradients
-   * are written or added (as bound), input gradients overwritten.
+   * Runs the backward pass with the head gradients in {@link #headGrad}: parameter gradients are
+   * written or added (as bound), input gradients overwritten.
    *
    * @throws IllegalStateException unless the latest forward pass ran in training mode
    */
@@ -416,11 +449,14 @@ public final class BoundExecutor implements AutoCloseable {
   private void backwardLocked(Pointer[] heads) {
     checkOpen();
     if (!lastForwardTrained) {
-      throw new IllegalStateException(graph.model() + ": backward needs a training-mode forward "
-          + "pass on this executor first (forward(true))");
+      throw new IllegalStateException(
+          graph.model()
+              + ": backward needs a training-mode forward "
+              + "pass on this executor first (forward(true))");
     }
     try {
-      Mx.check(Mx.api().MXExecutorBackwardEx(training.exec, heads.length, heads, 1),
+      Mx.check(
+          Mx.api().MXExecutorBackwardEx(training.exec, heads.length, heads, 1),
           "MXExecutorBackwardEx");
     } catch (MxException e) {
       throw graph.sources().trace("running backward", e);

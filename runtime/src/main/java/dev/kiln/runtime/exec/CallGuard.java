@@ -3,22 +3,21 @@ package dev.kiln.runtime.exec;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One model's thread contract, enforced at every public entry point of the model and of the
- * objects made from it (its classifier, parameters, executors and their arrays).
+ * One model's thread contract, enforced at every public entry point of the model and of the objects
+ * made from it (its classifier, parameters, executors and their arrays).
  *
- * <p>MXNet executors are not thread-safe (two threads in one executor's forward pass corrupt
- * its memory), and neither is the Java state around them. So a model serves <b>one call at a
- * time</b>. Under the default policy, {@link Policy#EXCLUSIVE}, a call that arrives while another
- * thread is inside a call of the same model fails at once with an {@link IllegalStateException}
- * naming the model, both threads and the call in progress. Under {@link Policy#SERIALIZED} (for
- * serving one model to many threads) such a call waits its turn instead. Calls from different
- * threads one after another are fine under both: the guard's lock orders them, so each sees
- * everything the previous one did.
+ * <p>MXNet executors are not thread-safe (two threads in one executor's forward pass corrupt its
+ * memory), and neither is the Java state around them. So a model serves <b>one call at a time</b>.
+ * Under the default policy, {@link Policy#EXCLUSIVE}, a call that arrives while another thread is
+ * inside a call of the same model fails at once with an {@link IllegalStateException} naming the
+ * model, both threads and the call in progress. Under {@link Policy#SERIALIZED} (for serving one
+ * model to many threads) such a call waits its turn instead. Calls from different threads one after
+ * another are fine under both: the guard's lock orders them, so each sees everything the previous
+ * one did.
  *
- * <p>{@link #close} is safe from any thread at any time: it asks long calls (a {@code fit}) to
- * stop after their current batch, waits for the call in progress to finish, then releases the
- * model; later calls fail with "closed". Calls made from inside a call (the same thread) nest
- * freely.
+ * <p>{@link #close} is safe from any thread at any time: it asks long calls (a {@code fit}) to stop
+ * after their current batch, waits for the call in progress to finish, then releases the model;
+ * later calls fail with "closed". Calls made from inside a call (the same thread) nest freely.
  */
 public final class CallGuard {
   /** What a call does when another thread is inside a call of the same model. */
@@ -82,12 +81,21 @@ public final class CallGuard {
     if (!lock.tryLock()) {
       if (policy == Policy.EXCLUSIVE) {
         Thread busy = holder;
-        throw new IllegalStateException(model + "." + call + " called on thread '"
-            + Thread.currentThread().getName() + "' while thread '"
-            + (busy == null ? "?" : busy.getName()) + "' is inside " + model + "."
-            + holderCall + ": a model serves one call at a time (MXNet executors are not "
-            + "thread-safe); use one model per thread, or call threadPolicy(SERIALIZED) on the "
-            + "model to make concurrent calls wait their turn");
+        throw new IllegalStateException(
+            model
+                + "."
+                + call
+                + " called on thread '"
+                + Thread.currentThread().getName()
+                + "' while thread '"
+                + (busy == null ? "?" : busy.getName())
+                + "' is inside "
+                + model
+                + "."
+                + holderCall
+                + ": a model serves one call at a time (MXNet executors are not "
+                + "thread-safe); use one model per thread, or call threadPolicy(SERIALIZED) on the "
+                + "model to make concurrent calls wait their turn");
       }
       lock.lock();
     }
@@ -109,8 +117,7 @@ public final class CallGuard {
   }
 
   /**
-   * Whether {@link #close} has been asked for: long calls check it between batches and stop
-   * early.
+   * Whether {@link #close} has been asked for: long calls check it between batches and stop early.
    */
   public boolean closing() {
     return closing;
@@ -122,8 +129,8 @@ public final class CallGuard {
   }
 
   /**
-   * Releases the model with {@code release} once no other thread is inside a call (waiting for
-   * the call in progress, which is asked to stop early); does nothing if already closed.
+   * Releases the model with {@code release} once no other thread is inside a call (waiting for the
+   * call in progress, which is asked to stop early); does nothing if already closed.
    */
   public void close(Runnable release) {
     closing = true;

@@ -5,13 +5,13 @@ import java.nio.FloatBuffer;
 import java.util.function.Supplier;
 
 /**
- * One array of a bound executor as its users see it (the fields of a generated {@code XExec}):
- * read it, write it, never free it. The executor's model owns the native array; this object
- * only reaches it, so it cannot be closed, and a write to a parameter is recorded with the
- * model's {@link ParameterStore} (inference passes then see the new values).
+ * One array of a bound executor as its users see it (the fields of a generated {@code XExec}): read
+ * it, write it, never free it. The executor's model owns the native array; this object only reaches
+ * it, so it cannot be closed, and a write to a parameter is recorded with the model's {@link
+ * ParameterStore} (inference passes then see the new values).
  *
- * <p>An output resolves to the output of whichever executor ran the latest forward pass (see
- * {@link BoundExecutor}); outputs are read-only.
+ * <p>An output resolves to the output of whichever executor ran the latest forward pass (see {@link
+ * BoundExecutor}); outputs are read-only.
  */
 public final class ExecArray {
   private final CallGuard guard;
@@ -20,8 +20,8 @@ public final class ExecArray {
   private final Runnable afterWrite;
   private final boolean writable;
 
-  private ExecArray(CallGuard guard, String name, Supplier<Tensor> array, Runnable afterWrite,
-      boolean writable) {
+  private ExecArray(
+      CallGuard guard, String name, Supplier<Tensor> array, Runnable afterWrite, boolean writable) {
     this.guard = guard;
     this.name = name;
     this.array = array;
@@ -36,7 +36,8 @@ public final class ExecArray {
 
   /** The gradient of input {@code i}, or null when {@code executor} computes none. */
   public static ExecArray inputGrad(String name, BoundExecutor executor, int i) {
-    return executor.inputGrad(i) == null ? null
+    return executor.inputGrad(i) == null
+        ? null
         : new ExecArray(executor.guard(), name, () -> executor.inputGrad(i), () -> {}, true);
   }
 

@@ -43,16 +43,23 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   /**
-   * As {@link #ExecutorCache(String, Graph)}, with every array and executor on CPU context
-   * {@code cpu(device)} (one replica of a model trained data-parallel on several contexts).
+   * As {@link #ExecutorCache(String, Graph)}, with every array and executor on CPU context {@code
+   * cpu(device)} (one replica of a model trained data-parallel on several contexts).
    */
   public ExecutorCache(String modelName, Graph graph, int device) {
     this.modelName = modelName;
     this.graph = graph;
     this.guard = new CallGuard(modelName);
     try {
-      this.params = new ParameterStore(graph.params(), graph.auxStates(), graph::isFrozen,
-          graph.reorderedWeights(), guard, graph.states(), device);
+      this.params =
+          new ParameterStore(
+              graph.params(),
+              graph.auxStates(),
+              graph::isFrozen,
+              graph.reorderedWeights(),
+              guard,
+              graph.states(),
+              device);
     } catch (RuntimeException e) {
       graph.close();
       throw e;
@@ -105,14 +112,27 @@ public final class ExecutorCache implements AutoCloseable {
     checkOpen();
     List<InputSpec> specs = graph.inputs();
     if (inputs == null || inputs.length != specs.size()) {
-      throw new IllegalArgumentException(modelName + ".forward takes " + specs.size()
-          + " inputs " + names(specs) + ", got " + (inputs == null ? "null" : inputs.length));
+      throw new IllegalArgumentException(
+          modelName
+              + ".forward takes "
+              + specs.size()
+              + " inputs "
+              + names(specs)
+              + ", got "
+              + (inputs == null ? "null" : inputs.length));
     }
     List<Shape> shapes = new ArrayList<>();
     for (int i = 0; i < inputs.length; i++) {
       if (inputs[i] == null) {
-        throw new IllegalArgumentException(modelName + ".forward: input '"
-            + specs.get(i).name() + "' (" + (i + 1) + " of " + specs.size() + ") is null");
+        throw new IllegalArgumentException(
+            modelName
+                + ".forward: input '"
+                + specs.get(i).name()
+                + "' ("
+                + (i + 1)
+                + " of "
+                + specs.size()
+                + ") is null");
       }
       shapes.add(checkInput(specs.get(i), inputs[i]));
     }
@@ -136,17 +156,26 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   /**
-   * The message for an input holding a NaN or an infinity: which example and which value.
-   * MXNet would carry it through every layer silently (a ReLU even turns NaN into a confident,
-   * finite output), so Kiln refuses it.
+   * The message for an input holding a NaN or an infinity: which example and which value. MXNet
+   * would carry it through every layer silently (a ReLU even turns NaN into a confident, finite
+   * output), so Kiln refuses it.
    */
   private String nonFinite(InputSpec spec, Tensor input) {
     float[] values = input.toFloatArray();
     int at = FiniteCheck.firstNonFinite(values);
     Shape shape = input.shape();
     long perExample = shape.size() / shape.dim(0);
-    return modelName + " input '" + spec.name() + "': example " + (at / perExample)
-        + ", value " + (at % perExample) + " of " + perExample + " is " + values[at]
+    return modelName
+        + " input '"
+        + spec.name()
+        + "': example "
+        + (at / perExample)
+        + ", value "
+        + (at % perExample)
+        + " of "
+        + perExample
+        + " is "
+        + values[at]
         + "; inputs must be finite (a NaN or infinity would silently poison the outputs and, "
         + "in training, the weights)";
   }
@@ -175,9 +204,21 @@ public final class ExecutorCache implements AutoCloseable {
           size = actual;
           first = "'" + specs.get(i).name() + "' has " + actual + " at axis " + d;
         } else if (actual != size) {
-          throw new IllegalArgumentException(modelName + " inputs disagree on " + what + ": "
-              + first + ", '" + specs.get(i).name() + "' has " + actual + " at axis " + d
-              + "; every " + what + " dimension of one call must have the same size");
+          throw new IllegalArgumentException(
+              modelName
+                  + " inputs disagree on "
+                  + what
+                  + ": "
+                  + first
+                  + ", '"
+                  + specs.get(i).name()
+                  + "' has "
+                  + actual
+                  + " at axis "
+                  + d
+                  + "; every "
+                  + what
+                  + " dimension of one call must have the same size");
         }
       }
     }
@@ -185,8 +226,8 @@ public final class ExecutorCache implements AutoCloseable {
 
   /**
    * Back-propagates head gradients (one per output, each of its output's shape) through the last
-   * forward pass, which must have run in training mode. Parameter gradients add up until an
-   * update consumes them; the returned input gradients are those of this call alone.
+   * forward pass, which must have run in training mode. Parameter gradients add up until an update
+   * consumes them; the returned input gradients are those of this call alone.
    */
   public NDArray[] backward(NDArray... headGrads) {
     try (CallGuard.Scope call = guard.enter("backward")) {
@@ -200,25 +241,41 @@ public final class ExecutorCache implements AutoCloseable {
       throw new IllegalStateException(modelName + ".backward needs a forward pass first");
     }
     if (!last.lastForwardTrained()) {
-      throw new IllegalStateException(modelName + ".backward needs the forward pass to run in "
-          + "training mode: call setTraining(true) before forward");
+      throw new IllegalStateException(
+          modelName
+              + ".backward needs the forward pass to run in "
+              + "training mode: call setTraining(true) before forward");
     }
     List<String> outputs = graph.outputs();
     if (headGrads == null || headGrads.length != outputs.size()) {
-      throw new IllegalArgumentException(modelName + ".backward takes one head gradient per "
-          + "output " + outputs + ", got " + (headGrads == null ? "null" : headGrads.length));
+      throw new IllegalArgumentException(
+          modelName
+              + ".backward takes one head gradient per "
+              + "output "
+              + outputs
+              + ", got "
+              + (headGrads == null ? "null" : headGrads.length));
     }
     for (int i = 0; i < headGrads.length; i++) {
       Tensor head = last.headGrad(i);
       if (headGrads[i] == null) {
-        throw new IllegalArgumentException(modelName + ".backward: the head gradient for "
-            + "output '" + outputs.get(i) + "' is null");
+        throw new IllegalArgumentException(
+            modelName
+                + ".backward: the head gradient for "
+                + "output '"
+                + outputs.get(i)
+                + "' is null");
       }
       Shape actual = shapeOf("head gradient for output '" + outputs.get(i) + "'", headGrads[i]);
       if (!actual.equals(head.shape())) {
-        throw new IllegalArgumentException(modelName + ".backward: head gradient for output '"
-            + outputs.get(i) + "' must have the output's shape " + head.shape() + ", got "
-            + actual);
+        throw new IllegalArgumentException(
+            modelName
+                + ".backward: head gradient for output '"
+                + outputs.get(i)
+                + "' must have the output's shape "
+                + head.shape()
+                + ", got "
+                + actual);
       }
       checkFloat32("head gradient for output '" + outputs.get(i) + "'", headGrads[i]);
       copyInto(head, headGrads[i]);
@@ -235,8 +292,8 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   /**
-   * The executor bound for {@code inputShapes} (complete, declaration order), binding it on
-   * first use. It stays owned by this cache.
+   * The executor bound for {@code inputShapes} (complete, declaration order), binding it on first
+   * use. It stays owned by this cache.
    */
   public BoundExecutor executor(List<Shape> inputShapes) {
     try (CallGuard.Scope call = guard.enter("exec")) {
@@ -248,31 +305,52 @@ public final class ExecutorCache implements AutoCloseable {
     checkOpen();
     List<InputSpec> specs = graph.inputs();
     if (inputShapes.size() != specs.size()) {
-      throw new IllegalArgumentException(modelName + " takes " + specs.size() + " inputs "
-          + names(specs) + ", got " + inputShapes.size() + " shapes");
+      throw new IllegalArgumentException(
+          modelName
+              + " takes "
+              + specs.size()
+              + " inputs "
+              + names(specs)
+              + ", got "
+              + inputShapes.size()
+              + " shapes");
     }
     for (int i = 0; i < specs.size(); i++) {
       Shape s = inputShapes.get(i);
       Shape declared = specs.get(i).shape();
       if (s == null) {
-        throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
-            + "': the shape is null; expected one accepted by " + declared);
+        throw new IllegalArgumentException(
+            modelName
+                + " input '"
+                + specs.get(i).name()
+                + "': the shape is null; expected one accepted by "
+                + declared);
       }
       if (!s.isComplete()) {
-        throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
-            + "': an executor needs a complete shape, with a size for every BATCH and STEPS, got "
-            + s + "; for example " + declared.withBatch(32).withSteps(10));
+        throw new IllegalArgumentException(
+            modelName
+                + " input '"
+                + specs.get(i).name()
+                + "': an executor needs a complete shape, with a size for every BATCH and STEPS, got "
+                + s
+                + "; for example "
+                + declared.withBatch(32).withSteps(10));
       }
       if (!declared.accepts(s)) {
-        throw new IllegalArgumentException(modelName + " input '" + specs.get(i).name()
-            + "': expected shape " + declared + ", got " + s);
+        throw new IllegalArgumentException(
+            modelName
+                + " input '"
+                + specs.get(i).name()
+                + "': expected shape "
+                + declared
+                + ", got "
+                + s);
       }
     }
     checkBatchAgrees(inputShapes);
     BoundExecutor exec = executors.get(inputShapes);
     if (exec == null) {
-      exec = new BoundExecutor(graph, inputShapes, List.of(), params, GradReq.ADD,
-          GradReq.WRITE);
+      exec = new BoundExecutor(graph, inputShapes, List.of(), params, GradReq.ADD, GradReq.WRITE);
       executors.put(List.copyOf(inputShapes), exec);
     }
     return exec;
@@ -284,20 +362,21 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   /**
-   * Frees every executor, the parameters and the graph, once no other thread is inside a call
-   * (see {@link CallGuard#close}). Idempotent.
+   * Frees every executor, the parameters and the graph, once no other thread is inside a call (see
+   * {@link CallGuard#close}). Idempotent.
    */
   @Override
   public void close() {
-    close(() -> { });
+    close(() -> {});
   }
 
   /** As {@link #close()}, running {@code first} (under the guard) before anything is freed. */
   public void close(Runnable first) {
-    guard.close(() -> {
-      first.run();
-      release();
-    });
+    guard.close(
+        () -> {
+          first.run();
+          release();
+        });
   }
 
   private void release() {
@@ -327,16 +406,22 @@ public final class ExecutorCache implements AutoCloseable {
     checkFloat32("input '" + spec.name() + "'", array);
     Shape actual = shapeOf("input '" + spec.name() + "'", array);
     if (!spec.shape().accepts(actual)) {
-      throw new IllegalArgumentException(modelName + " input '" + spec.name()
-          + "': expected shape " + spec.shape() + ", got " + actual);
+      throw new IllegalArgumentException(
+          modelName
+              + " input '"
+              + spec.name()
+              + "': expected shape "
+              + spec.shape()
+              + ", got "
+              + actual);
     }
     return actual;
   }
 
   private void checkFloat32(String what, NDArray array) {
     if (array.getDataType() != DataType.FLOAT32) {
-      throw new IllegalArgumentException(modelName + " " + what + " must be float32, got "
-          + array.getDataType());
+      throw new IllegalArgumentException(
+          modelName + " " + what + " must be float32, got " + array.getDataType());
     }
   }
 
@@ -345,12 +430,27 @@ public final class ExecutorCache implements AutoCloseable {
     int[] dims = new int[s.length];
     for (int i = 0; i < s.length; i++) {
       if (s[i] <= 0) {
-        throw new IllegalArgumentException(modelName + " " + what + ": every dimension must be "
-            + "at least 1, got shape " + array.getShape() + (i == 0 ? " (an empty batch)" : ""));
+        throw new IllegalArgumentException(
+            modelName
+                + " "
+                + what
+                + ": every dimension must be "
+                + "at least 1, got shape "
+                + array.getShape()
+                + (i == 0 ? " (an empty batch)" : ""));
       }
       if (s[i] > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(modelName + " " + what + ": dimension " + i + " of "
-            + "shape " + array.getShape() + " exceeds " + Integer.MAX_VALUE);
+        throw new IllegalArgumentException(
+            modelName
+                + " "
+                + what
+                + ": dimension "
+                + i
+                + " of "
+                + "shape "
+                + array.getShape()
+                + " exceeds "
+                + Integer.MAX_VALUE);
       }
       dims[i] = (int) s[i];
     }

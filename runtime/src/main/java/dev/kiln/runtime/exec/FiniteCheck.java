@@ -6,13 +6,13 @@ import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.List;
 
 /**
- * Whether some arrays hold only finite values, with one MXNet call: {@code multi_sum_sq} sums
- * the squares of each array (NaN and infinity carry through a sum), and one read of the sums.
- * A sum can also overflow to infinity for huge finite values; then the array itself is read to
- * tell which it is, so the answer is exact.
+ * Whether some arrays hold only finite values, with one MXNet call: {@code multi_sum_sq} sums the
+ * squares of each array (NaN and infinity carry through a sum), and one read of the sums. A sum can
+ * also overflow to infinity for huge finite values; then the array itself is read to tell which it
+ * is, so the answer is exact.
  *
- * <p>MXNet lets NaN and infinity pass through every operator silently; Kiln checks inputs
- * before they reach a model and gradients before an update applies them.
+ * <p>MXNet lets NaN and infinity pass through every operator silently; Kiln checks inputs before
+ * they reach a model and gradients before an update applies them.
  */
 public final class FiniteCheck implements AutoCloseable {
   private static final String[] KEYS = {"num_arrays"};
@@ -43,8 +43,8 @@ public final class FiniteCheck implements AutoCloseable {
   }
 
   /**
-   * The index of the first array holding a NaN or an infinity, or -1 when all are finite.
-   * Waits for every pending write to the arrays.
+   * The index of the first array holding a NaN or an infinity, or -1 when all are finite. Waits for
+   * every pending write to the arrays.
    */
   public int firstNonFinite() {
     op.run(KEYS, values);

@@ -3,10 +3,10 @@ package dev.kiln.runtime.exec;
 import dev.kiln.runtime.graph.Shape;
 
 /**
- * A layout transform between a parameter as MXNet stores it and as the user wants to read and
- * write it: {@link #load} turns stored values into the view, {@link #store} turns view values
- * back. For example {@link #transpose()} shows a dense weight, stored {@code [out, in]}, as the
- * {@code [in, out]} matrix of {@code x·W}.
+ * A layout transform between a parameter as MXNet stores it and as the user wants to read and write
+ * it: {@link #load} turns stored values into the view, {@link #store} turns view values back. For
+ * example {@link #transpose()} shows a dense weight, stored {@code [out, in]}, as the {@code [in,
+ * out]} matrix of {@code x·W}.
  */
 public interface ParamView {
   /** The view's shape for a parameter stored with {@code stored}. */
@@ -42,11 +42,11 @@ public interface ParamView {
   }
 
   /**
-   * An element-wise view: {@code load} and {@code store} applied to every value, e.g. a scale
-   * and its inverse. The shape is unchanged.
+   * An element-wise view: {@code load} and {@code store} applied to every value, e.g. a scale and
+   * its inverse. The shape is unchanged.
    */
-  static ParamView elementwise(java.util.function.DoubleUnaryOperator load,
-      java.util.function.DoubleUnaryOperator store) {
+  static ParamView elementwise(
+      java.util.function.DoubleUnaryOperator load, java.util.function.DoubleUnaryOperator store) {
     return new ParamView() {
       @Override
       public Shape shape(Shape stored) {
@@ -75,8 +75,8 @@ public interface ParamView {
 
   private static void requireMatrix(Shape stored) {
     if (stored.rank() != 2) {
-      throw new IllegalArgumentException("a transposed view needs a matrix, the parameter has "
-          + "shape " + stored);
+      throw new IllegalArgumentException(
+          "a transposed view needs a matrix, the parameter has " + "shape " + stored);
     }
   }
 

@@ -3,9 +3,9 @@ package dev.kiln.runtime.exec;
 import dev.kiln.runtime.graph.Shape;
 
 /**
- * Typed access to one model parameter, or to one auxiliary state (e.g. a {@code BatchNorm}'s
- * moving mean). Reads copy the current values out; writes copy new values into the one array
- * every executor of the model binds, so they take effect everywhere at once.
+ * Typed access to one model parameter, or to one auxiliary state (e.g. a {@code BatchNorm}'s moving
+ * mean). Reads copy the current values out; writes copy new values into the one array every
+ * executor of the model binds, so they take effect everywhere at once.
  */
 public final class Parameter {
   private final ParameterStore store;
@@ -18,11 +18,11 @@ public final class Parameter {
    * Access to parameter (or, when {@code auxiliary}, auxiliary state) {@code name} of {@code
    * store}, belonging to the model called {@code model} in messages.
    */
-  public Parameter(ParameterStore store, String model, String name, boolean auxiliary,
-      boolean frozen) {
+  public Parameter(
+      ParameterStore store, String model, String name, boolean auxiliary, boolean frozen) {
     if (auxiliary ? store.aux(name) == null : store.get(name) == null) {
-      throw new IllegalArgumentException(model + " has no " + (auxiliary ? "auxiliary state '"
-          : "parameter '") + name + "'");
+      throw new IllegalArgumentException(
+          model + " has no " + (auxiliary ? "auxiliary state '" : "parameter '") + name + "'");
     }
     this.store = store;
     this.model = model;
@@ -54,8 +54,8 @@ public final class Parameter {
   }
 
   /**
-   * Whether optimizers change it: false for an auxiliary state and for a parameter of a {@code
-   * @Frozen} node.
+   * Whether optimizers change it: false for an auxiliary state and for a parameter of a
+   * {@code @Frozen} node.
    */
   public boolean isTrainable() {
     return !auxiliary && !frozen;
@@ -78,8 +78,16 @@ public final class Parameter {
   private void setLocked(float[] values) {
     Tensor t = values();
     if (values.length != t.size()) {
-      throw new IllegalArgumentException(model + " parameter " + name + " of shape "
-          + shape() + " takes " + t.size() + " values, got " + values.length);
+      throw new IllegalArgumentException(
+          model
+              + " parameter "
+              + name
+              + " of shape "
+              + shape()
+              + " takes "
+              + t.size()
+              + " values, got "
+              + values.length);
     }
     t.copyFrom(values);
     if (!auxiliary) {
@@ -94,8 +102,7 @@ public final class Parameter {
    */
   public float[] grad() {
     if (auxiliary) {
-      throw new IllegalStateException(model + " auxiliary state " + name
-          + " has no gradient");
+      throw new IllegalStateException(model + " auxiliary state " + name + " has no gradient");
     }
     try (CallGuard.Scope call = store.guard().enter(name + ".grad")) {
       return slot().grad().toFloatArray();
@@ -103,8 +110,8 @@ public final class Parameter {
   }
 
   /**
-   * This parameter seen through {@code view}: reads load from, and writes store to, the one
-   * array every executor binds.
+   * This parameter seen through {@code view}: reads load from, and writes store to, the one array
+   * every executor binds.
    */
   public View view(ParamView view) {
     return new View(view);
@@ -137,8 +144,16 @@ public final class Parameter {
     public void set(float[] values) {
       long n = shape().size();
       if (values.length != n) {
-        throw new IllegalArgumentException(model + " parameter " + name
-            + " viewed as " + shape() + " takes " + n + " values, got " + values.length);
+        throw new IllegalArgumentException(
+            model
+                + " parameter "
+                + name
+                + " viewed as "
+                + shape()
+                + " takes "
+                + n
+                + " values, got "
+                + values.length);
       }
       Parameter.this.set(view.store(values, Parameter.this.shape()));
     }

@@ -16,24 +16,23 @@ import java.util.function.Predicate;
 
 /**
  * The one set of parameter and gradient arrays of a model, and of its auxiliary states (e.g. a
- * {@code BatchNorm}'s moving averages). Every executor the model binds, whatever its input
- * shapes, binds these same arrays, so an update made through one is seen by all. The store owns
- * the arrays and frees them in {@link #close()}.
+ * {@code BatchNorm}'s moving averages). Every executor the model binds, whatever its input shapes,
+ * binds these same arrays, so an update made through one is seen by all. The store owns the arrays
+ * and frees them in {@link #close()}.
  *
- * <p><b>Layout.</b> The trainable parameters live in one contiguous weight array and one
- * contiguous gradient array; each parameter's own arrays are views of them, so one fused
- * update operator per step updates every parameter. Frozen parameters and auxiliary states
- * are arrays of their own.
+ * <p><b>Layout.</b> The trainable parameters live in one contiguous weight array and one contiguous
+ * gradient array; each parameter's own arrays are views of them, so one fused update operator per
+ * step updates every parameter. Frozen parameters and auxiliary states are arrays of their own.
  *
- * <p><b>Views and oneDNN.</b> In an inference-mode forward pass MXNet's oneDNN kernels for
- * {@code Convolution} and {@code FullyConnected} rewrite their weight array in place into a
- * blocked layout ({@link dev.kiln.runtime.graph.SymbolJson#REORDERING_INPUTS}); done to a view,
- * that rewrite replaces the storage shared with every other parameter and corrupts them all. So
- * each such weight also has an <em>inference copy</em>, an array of its own that inference
- * executors bind instead of the view ({@link #inferenceWeight}). Training-mode passes never
- * rewrite weights, and training executors bind the views. The copies are refreshed from the
- * views before an inference pass whenever the weights changed since the last refresh: every
- * path that writes weights calls {@link #weightsChanged()}.
+ * <p><b>Views and oneDNN.</b> In an inference-mode forward pass MXNet's oneDNN kernels for {@code
+ * Convolution} and {@code FullyConnected} rewrite their weight array in place into a blocked layout
+ * ({@link dev.kiln.runtime.graph.SymbolJson#REORDERING_INPUTS}); done to a view, that rewrite
+ * replaces the storage shared with every other parameter and corrupts them all. So each such weight
+ * also has an <em>inference copy</em>, an array of its own that inference executors bind instead of
+ * the view ({@link #inferenceWeight}). Training-mode passes never rewrite weights, and training
+ * executors bind the views. The copies are refreshed from the views before an inference pass
+ * whenever the weights changed since the last refresh: every path that writes weights calls {@link
+ * #weightsChanged()}.
  */
 public final class ParameterStore implements AutoCloseable {
   /**
@@ -54,8 +53,8 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   /**
-   * One auxiliary state: its spec and its array, which MXNet reads and (in training-mode
-   * forward passes) writes itself.
+   * One auxiliary state: its spec and its array, which MXNet reads and (in training-mode forward
+   * passes) writes itself.
    */
   public record AuxSlot(AuxSpec spec, Tensor value) {
     /** The state's MXNet name, e.g. {@code bn_moving_mean}. */
@@ -103,14 +102,19 @@ public final class ParameterStore implements AutoCloseable {
 
   /**
    * Allocates a zero weight and gradient array for every parameter spec, and an array for every
-   * auxiliary state, filled with its kind's initial value (moving means 0, variances 1).
-   * Trainable parameters named in {@code reordered} (see {@link
-   * dev.kiln.runtime.graph.Graph#reorderedWeights()}) also get an inference copy. Every user of
-   * the arrays enters {@code guard} first. {@code states} are the graph's recurrent states;
-   * every array lives on CPU context {@code cpu(device)}.
+   * auxiliary state, filled with its kind's initial value (moving means 0, variances 1). Trainable
+   * parameters named in {@code reordered} (see {@link
+   * dev.kiln.runtime.graph.Graph#reorderedWeights()}) also get an inference copy. Every user of the
+   * arrays enters {@code guard} first. {@code states} are the graph's recurrent states; every array
+   * lives on CPU context {@code cpu(device)}.
    */
-  public ParameterStore(List<ParamSpec> specs, List<AuxSpec> auxSpecs,
-      Predicate<String> frozen, Set<String> reordered, CallGuard guard, List<StateSpec> states,
+  public ParameterStore(
+      List<ParamSpec> specs,
+      List<AuxSpec> auxSpecs,
+      Predicate<String> frozen,
+      Set<String> reordered,
+      CallGuard guard,
+      List<StateSpec> states,
       int device) {
     this.guard = guard;
     this.device = device;
@@ -123,13 +127,17 @@ public final class ParameterStore implements AutoCloseable {
           v.fill(spec.kind().initialValue());
         }
       }
-      long total = specs.stream().filter(p -> !frozen.test(p.name()))
-          .mapToLong(p -> p.shape().size()).sum();
+      long total =
+          specs.stream().filter(p -> !frozen.test(p.name())).mapToLong(p -> p.shape().size()).sum();
       if (total > 0) {
         flatWeight = Tensor.zeros(Shape.of((int) total), device);
         flatGrad = Tensor.zeros(Shape.of((int) total), device);
-        fused = new Slot(new ParamSpec("(trainable parameters)", flatWeight.shape(), null,
-            ParamSpec.Kind.WEIGHT), flatWeight, flatGrad);
+        fused =
+            new Slot(
+                new ParamSpec(
+                    "(trainable parameters)", flatWeight.shape(), null, ParamSpec.Kind.WEIGHT),
+                flatWeight,
+                flatGrad);
         zeroGrad = new PreparedOp("_zeros", new Pointer[0], new Pointer[] {flatGrad.handle()});
         zeroGradValues = new String[] {flatGrad.shape().toMxnet()};
       }
@@ -144,16 +152,17 @@ public final class ParameterStore implements AutoCloseable {
           w = flatWeight.view(offset, spec.shape());
           g = flatGrad.view(offset, spec.shape());
         }
-        slots.put(spec.name(), frozen.test(spec.name()) ? new Slot(spec, w, g)
-            : new Slot(spec, w, g, fused, offset));
+        slots.put(
+            spec.name(),
+            frozen.test(spec.name()) ? new Slot(spec, w, g) : new Slot(spec, w, g, fused, offset));
         if (!frozen.test(spec.name())) {
           offset += spec.shape().size();
         }
         if (!frozen.test(spec.name()) && reordered.contains(spec.name())) {
           Tensor copy = Tensor.zeros(spec.shape(), device);
           inferenceCopies.put(spec.name(), copy);
-          refreshCopies.add(new PreparedOp("_copyto", new Pointer[] {w.handle()},
-              new Pointer[] {copy.handle()}));
+          refreshCopies.add(
+              new PreparedOp("_copyto", new Pointer[] {w.handle()}, new Pointer[] {copy.handle()}));
         }
       }
     } catch (RuntimeException e) {
@@ -208,9 +217,9 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   /**
-   * The array an inference-mode executor binds for parameter {@code name}: its inference copy
-   * when it has one, otherwise its weight array. Call {@link #refreshInferenceCopies()} before
-   * each inference pass.
+   * The array an inference-mode executor binds for parameter {@code name}: its inference copy when
+   * it has one, otherwise its weight array. Call {@link #refreshInferenceCopies()} before each
+   * inference pass.
    */
   public Tensor inferenceWeight(String name) {
     Tensor copy = inferenceCopies.get(name);
@@ -231,9 +240,9 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   /**
-   * Brings the inference copies up to date with the weights if they changed since the last
-   * refresh: one queued MXNet copy per copy, ordered by MXNet's engine after the writes before it
-   * and before the pass after it.
+   * Brings the inference copies up to date with the weights if they changed since the last refresh:
+   * one queued MXNet copy per copy, ordered by MXNet's engine after the writes before it and before
+   * the pass after it.
    */
   public void refreshInferenceCopies() {
     if (copiesVersion != weightsVersion) {
@@ -245,8 +254,8 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   /**
-   * Zeroes every gradient: one operator over the fused gradient array. Frozen parameters are
-   * bound without gradients, so theirs stay zero.
+   * Zeroes every gradient: one operator over the fused gradient array. Frozen parameters are bound
+   * without gradients, so theirs stay zero.
    */
   public void zeroGrads() {
     if (zeroGrad != null) {
@@ -256,8 +265,8 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   /**
-   * Whether every update first checks that the gradients are finite ({@link
-   * #checkBeforeUpdate}); on by default.
+   * Whether every update first checks that the gradients are finite ({@link #checkBeforeUpdate});
+   * on by default.
    */
   public boolean checksGradients() {
     return checkGradients;
@@ -274,13 +283,13 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   /**
-   * Called by every update path before its optimizer step: unless the check is off, waits for
-   * the gradients and makes sure every one is finite (one {@code multi_sum_sq} over the fused
-   * gradient), so that a NaN or infinity never reaches the weights. Then the caller steps and
-   * calls {@link #updateApplied()}.
+   * Called by every update path before its optimizer step: unless the check is off, waits for the
+   * gradients and makes sure every one is finite (one {@code multi_sum_sq} over the fused
+   * gradient), so that a NaN or infinity never reaches the weights. Then the caller steps and calls
+   * {@link #updateApplied()}.
    *
-   * @throws NonFiniteException naming the parameter and element, the update's number and the
-   *     model; the parameters are left as they were before this update
+   * @throws NonFiniteException naming the parameter and element, the update's number and the model;
+   *     the parameters are left as they were before this update
    */
   public void checkBeforeUpdate(String model) {
     if (!checkGradients || flatGrad == null) {
@@ -300,10 +309,18 @@ public final class ParameterStore implements AutoCloseable {
         where = s.name() + s.spec().shape() + " element " + (at - s.offset());
       }
     }
-    throw new NonFiniteException(model + ": update " + (updates + 1) + " not applied: the "
-        + "gradient of " + where + " is " + g[at] + "; the parameters are those from before it. "
-        + "A diverging loss or an exploding gradient: try a smaller learning rate, or an "
-        + "optimizer with clipGlobalNorm");
+    throw new NonFiniteException(
+        model
+            + ": update "
+            + (updates + 1)
+            + " not applied: the "
+            + "gradient of "
+            + where
+            + " is "
+            + g[at]
+            + "; the parameters are those from before it. "
+            + "A diverging loss or an exploding gradient: try a smaller learning rate, or an "
+            + "optimizer with clipGlobalNorm");
   }
 
   /** Records that an optimizer step changed the weights: counts it and marks the copies stale. */
@@ -318,8 +335,8 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   /**
-   * Prepares the gradient arrays for a {@code backward} pass that adds into them: zeroes them
-   * first if they hold consumed values. Then call {@link #gradientsAccumulated()}.
+   * Prepares the gradient arrays for a {@code backward} pass that adds into them: zeroes them first
+   * if they hold consumed values. Then call {@link #gradientsAccumulated()}.
    */
   public void beforeAccumulating() {
     if (gradients == Gradients.CONSUMED) {

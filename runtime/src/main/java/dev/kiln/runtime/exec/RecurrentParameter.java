@@ -9,9 +9,9 @@ import dev.kiln.runtime.graph.Shape;
 /**
  * A fused recurrent layer's one flat parameter vector ({@code <node>_parameters}) seen gate by
  * gate: the weights and biases of a given layer, direction, part and gate, each readable and
- * writable in its own shape, {@code [units, in]}, {@code [units, units]} or {@code [units]}.
- * Reads copy out of, and writes go into, the one array every executor binds (see {@link
- * RnnLayout} for where each block lives).
+ * writable in its own shape, {@code [units, in]}, {@code [units, units]} or {@code [units]}. Reads
+ * copy out of, and writes go into, the one array every executor binds (see {@link RnnLayout} for
+ * where each block lives).
  */
 public final class RecurrentParameter {
   private final Parameter vector;
@@ -48,8 +48,8 @@ public final class RecurrentParameter {
     try {
       return layout.block(layer, direction, part, gate, bias);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(vector.model() + " parameter " + vector.name() + ": "
-          + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          vector.model() + " parameter " + vector.name() + ": " + e.getMessage(), e);
     }
   }
 
@@ -64,9 +64,18 @@ public final class RecurrentParameter {
   /** Replaces the values of {@code block} (row-major, exactly its size); the rest stays. */
   public void set(Block block, float[] values) {
     if (values.length != block.size()) {
-      throw new IllegalArgumentException(vector.model() + " parameter " + vector.name() + ": "
-          + describe(block) + " of shape "
-          + block.shape() + " takes " + block.size() + " values, got " + values.length);
+      throw new IllegalArgumentException(
+          vector.model()
+              + " parameter "
+              + vector.name()
+              + ": "
+              + describe(block)
+              + " of shape "
+              + block.shape()
+              + " takes "
+              + block.size()
+              + " values, got "
+              + values.length);
     }
     float[] all = vector.get();
     System.arraycopy(values, 0, all, (int) block.offset(), values.length);
@@ -79,8 +88,16 @@ public final class RecurrentParameter {
   }
 
   private static String describe(Block b) {
-    return (b.bias() ? "bias" : "weight") + " of gate " + b.gate() + " (" + b.part()
-        + ", layer " + b.layer() + ", direction " + b.direction() + ")";
+    return (b.bias() ? "bias" : "weight")
+        + " of gate "
+        + b.gate()
+        + " ("
+        + b.part()
+        + ", layer "
+        + b.layer()
+        + ", direction "
+        + b.direction()
+        + ")";
   }
 
   @Override

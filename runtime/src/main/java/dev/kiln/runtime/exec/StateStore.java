@@ -12,13 +12,13 @@ import java.util.Map;
  * The recurrent states of one model ({@link StateSpec}): the arrays its executors bind as state
  * arguments, one set per batch size.
  *
- * <p>A layer that is not stateful starts every call from zeros: its arrays are zero-filled once
- * and never written. A stateful layer starts each call from the state the previous call ended
- * with: after a forward pass, MXNet copies the executor's final-state outputs into the state
- * arrays ({@code _copyto}, no trip through Java). The copy is made when the next call starts,
- * not right after the forward pass, because a training step's backward pass still reads the
- * state it started from. A stateful model keeps one batch size until {@link #reset()}; gradients
- * never cross calls (the states are bound without gradients).
+ * <p>A layer that is not stateful starts every call from zeros: its arrays are zero-filled once and
+ * never written. A stateful layer starts each call from the state the previous call ended with:
+ * after a forward pass, MXNet copies the executor's final-state outputs into the state arrays
+ * ({@code _copyto}, no trip through Java). The copy is made when the next call starts, not right
+ * after the forward pass, because a training step's backward pass still reads the state it started
+ * from. A stateful model keeps one batch size until {@link #reset()}; gradients never cross calls
+ * (the states are bound without gradients).
  *
  * <p>Owned by the model's {@link ExecutorCache}; freed by {@link #close()}.
  */
@@ -51,18 +51,19 @@ public final class StateStore implements AutoCloseable {
   }
 
   /**
-   * The array to bind for state {@code spec} at {@code batch}: its carried state when the layer
-   * is stateful and {@code carry}, otherwise zeros.
+   * The array to bind for state {@code spec} at {@code batch}: its carried state when the layer is
+   * stateful and {@code carry}, otherwise zeros.
    */
   public Tensor array(StateSpec spec, int batch, boolean carry) {
     Map<String, Map<Integer, Tensor>> table = spec.stateful() && carry ? carried : zeros;
-    return table.computeIfAbsent(spec.name(), k -> new HashMap<>())
+    return table
+        .computeIfAbsent(spec.name(), k -> new HashMap<>())
         .computeIfAbsent(batch, b -> Tensor.zeros(spec.shape(b), device));
   }
 
   /**
-   * Before a call that carries state: the batch size must be the one the carried state has,
-   * unless the state was reset; then the previous call's final states are copied in.
+   * Before a call that carries state: the batch size must be the one the carried state has, unless
+   * the state was reset; then the previous call's final states are copied in.
    *
    * @throws IllegalStateException naming the layer and both sizes when the batch changed
    */
@@ -72,10 +73,17 @@ public final class StateStore implements AutoCloseable {
     }
     if (batch >= 0 && callBatch != batch) {
       String layer = specs.stream().filter(StateSpec::stateful).findFirst().orElseThrow().node();
-      throw new IllegalStateException(model + ": stateful layer '" + layer + "' carries the "
-          + "state of a batch of " + batch + " from the previous call; this call has a batch of "
-          + callBatch + ". Call resetState() first to start new sequences, or keep the batch "
-          + "size");
+      throw new IllegalStateException(
+          model
+              + ": stateful layer '"
+              + layer
+              + "' carries the "
+              + "state of a batch of "
+              + batch
+              + " from the previous call; this call has a batch of "
+              + callBatch
+              + ". Call resetState() first to start new sequences, or keep the batch "
+              + "size");
     }
     flush();
     batch = callBatch;
@@ -129,8 +137,8 @@ public final class StateStore implements AutoCloseable {
   }
 
   /**
-   * Replaces the carried states (every stateful state, by name) with {@code values} for a batch
-   * of {@code batchSize}; the next call must have that batch size.
+   * Replaces the carried states (every stateful state, by name) with {@code values} for a batch of
+   * {@code batchSize}; the next call must have that batch size.
    */
   public void write(int batchSize, Map<String, float[]> values) {
     List<String> expected = new ArrayList<>();
@@ -140,17 +148,24 @@ public final class StateStore implements AutoCloseable {
       }
     }
     if (!values.keySet().equals(new java.util.HashSet<>(expected))) {
-      throw new IllegalArgumentException(model + ": a state holds " + expected + ", got "
-          + values.keySet());
+      throw new IllegalArgumentException(
+          model + ": a state holds " + expected + ", got " + values.keySet());
     }
     for (StateSpec s : specs) {
       if (s.stateful()) {
         Tensor t = array(s, batchSize, true);
         float[] v = values.get(s.name());
         if (v == null || v.length != t.size()) {
-          throw new IllegalArgumentException(model + ": state " + s.name() + " of shape "
-              + t.shape() + " takes " + t.size() + " values, got "
-              + (v == null ? "null" : v.length));
+          throw new IllegalArgumentException(
+              model
+                  + ": state "
+                  + s.name()
+                  + " of shape "
+                  + t.shape()
+                  + " takes "
+                  + t.size()
+                  + " values, got "
+                  + (v == null ? "null" : v.length));
         }
       }
     }

@@ -34,16 +34,17 @@ public final class Tensor implements AutoCloseable {
   }
 
   /**
-   * A new zero-filled array of the given complete shape on CPU context {@code cpu(device)}
-   * (each context has its own MXNet engine workers); the caller owns it.
+   * A new zero-filled array of the given complete shape on CPU context {@code cpu(device)} (each
+   * context has its own MXNet engine workers); the caller owns it.
    */
   public static Tensor zeros(Shape shape, int device) {
     if (!shape.isComplete()) {
       throw new IllegalArgumentException("cannot allocate an array of shape " + shape);
     }
     PointerByReference ref = new PointerByReference();
-    Mx.check(Mx.api().MXNDArrayCreateEx(shape.dims(), shape.rank(), Mx.CPU, device, 0,
-        Mx.FLOAT32, ref), "MXNDArrayCreateEx");
+    Mx.check(
+        Mx.api().MXNDArrayCreateEx(shape.dims(), shape.rank(), Mx.CPU, device, 0, Mx.FLOAT32, ref),
+        "MXNDArrayCreateEx");
     Tensor t = new Tensor(ref.getValue(), shape, device, true);
     t.fill(0f);
     return t;
@@ -55,21 +56,23 @@ public final class Tensor implements AutoCloseable {
   }
 
   /**
-   * A view of elements {@code [from, from + shape.size())} of this one-dimensional array, in
-   * {@code shape}: it shares this array's memory (writes through either are seen by both). The
-   * caller owns the view's handle; the memory lives as long as either is open.
+   * A view of elements {@code [from, from + shape.size())} of this one-dimensional array, in {@code
+   * shape}: it shares this array's memory (writes through either are seen by both). The caller owns
+   * the view's handle; the memory lives as long as either is open.
    */
   public Tensor view(long from, Shape shape) {
     if (this.shape.rank() != 1 || from < 0 || from + shape.size() > size) {
       throw new IllegalArgumentException("cannot view " + shape + " at " + from + " of " + this);
     }
     PointerByReference slice = new PointerByReference();
-    Mx.check(Mx.api().MXNDArraySlice(handle(), (int) from, (int) (from + shape.size()), slice),
+    Mx.check(
+        Mx.api().MXNDArraySlice(handle(), (int) from, (int) (from + shape.size()), slice),
         "MXNDArraySlice");
     PointerByReference reshaped = new PointerByReference();
     try {
-      Mx.check(Mx.api().MXNDArrayReshape(slice.getValue(), shape.rank(), shape.dims(),
-          reshaped), "MXNDArrayReshape");
+      Mx.check(
+          Mx.api().MXNDArrayReshape(slice.getValue(), shape.rank(), shape.dims(), reshaped),
+          "MXNDArrayReshape");
     } finally {
       Mx.check(Mx.api().MXNDArrayFree(slice.getValue()), "MXNDArrayFree");
     }
@@ -82,15 +85,15 @@ public final class Tensor implements AutoCloseable {
   }
 
   /**
-   * Wraps an MXNet-returned handle on {@code cpu(device)}; {@code owned} says whether this
-   * tensor's {@link #close()} frees it.
+   * Wraps an MXNet-returned handle on {@code cpu(device)}; {@code owned} says whether this tensor's
+   * {@link #close()} frees it.
    */
   static Tensor wrap(Pointer handle, int device, boolean owned) {
     IntByReference ndim = new IntByReference();
     PointerByReference data = new PointerByReference();
     Mx.check(Mx.api().MXNDArrayGetShapeEx(handle, ndim, data), "MXNDArrayGetShapeEx");
-    int[] dims = ndim.getValue() <= 0 ? new int[0] : data.getValue().getIntArray(0,
-        ndim.getValue());
+    int[] dims =
+        ndim.getValue() <= 0 ? new int[0] : data.getValue().getIntArray(0, ndim.getValue());
     return new Tensor(handle, Shape.of(dims), device, owned);
   }
 
@@ -129,8 +132,7 @@ public final class Tensor implements AutoCloseable {
       return;
     }
     toDefaultLayout();
-    Mx.check(Mx.api().MXNDArraySyncCopyFromCPU(handle(), values.slice(), size),
-        "copy into array");
+    Mx.check(Mx.api().MXNDArraySyncCopyFromCPU(handle(), values.slice(), size), "copy into array");
   }
 
   /** Copies another MXNet array of the same shape into this one. */
@@ -162,18 +164,18 @@ public final class Tensor implements AutoCloseable {
   /** Copies the values into a direct buffer, which must have room for {@link #size()} floats. */
   public void copyTo(FloatBuffer out) {
     if (out.remaining() < size) {
-      throw new IllegalArgumentException("buffer has room for " + out.remaining()
-          + " floats, array " + shape + " has " + size);
+      throw new IllegalArgumentException(
+          "buffer has room for " + out.remaining() + " floats, array " + shape + " has " + size);
     }
     Mx.check(Mx.api().MXNDArraySyncCopyToCPU(handle(), out.slice(), size), "copy out of array");
   }
 
   /**
-   * MXNet's oneDNN kernels may have rewritten an array of its own into a blocked layout in place
-   * (a convolution or dense weight used in an inference pass), and MXNet's copy from host memory
-   * then fails ("We can't generate TBlob for MKLDNN data"). {@code MXNDArrayGetData} turns such
-   * an array back to the default layout first and does nothing to any other. Views never reach
-   * those kernels in inference (see {@link ParameterStore}), so this never reorders a view.
+   * MXNet's oneDNN kernels may have rewritten an array of its own into a blocked layout in place (a
+   * convolution or dense weight used in an inference pass), and MXNet's copy from host memory then
+   * fails ("We can't generate TBlob for MKLDNN data"). {@code MXNDArrayGetData} turns such an array
+   * back to the default layout first and does nothing to any other. Views never reach those kernels
+   * in inference (see {@link ParameterStore}), so this never reorders a view.
    */
   private void toDefaultLayout() {
     Mx.check(Mx.api().MXNDArrayGetData(handle(), new PointerByReference()), "MXNDArrayGetData");

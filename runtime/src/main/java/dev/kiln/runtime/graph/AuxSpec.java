@@ -1,10 +1,10 @@
 package dev.kiln.runtime.graph;
 
 /**
- * One auxiliary state of a graph: an array an operator reads and, in training mode, updates
- * itself (MXNet's {@code aux_states}, e.g. a {@code BatchNorm}'s moving averages). It is not a
- * learnable parameter: it has no gradient and no optimizer touches it, but it is saved and
- * loaded with the model.
+ * One auxiliary state of a graph: an array an operator reads and, in training mode, updates itself
+ * (MXNet's {@code aux_states}, e.g. a {@code BatchNorm}'s moving averages). It is not a learnable
+ * parameter: it has no gradient and no optimizer touches it, but it is saved and loaded with the
+ * model.
  *
  * @param name MXNet's name, e.g. {@code <node>_moving_mean}
  * @param shape its complete shape

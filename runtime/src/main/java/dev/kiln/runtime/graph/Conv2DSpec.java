@@ -4,9 +4,9 @@ import dev.kiln.annotations.Act;
 
 /**
  * The attributes of a 2-D convolution ({@code @Conv2D}), as generated code passes them to {@link
- * GraphBuilder#conv2d}: {@code Conv2DSpec.filters(20).kernel(5, 5).stride(2, 2)}. Window
- * attributes are {@code (height, width)}; unset attributes keep the annotation's defaults
- * (stride 1, pad 0, dilation 1, no activation, with a bias).
+ * GraphBuilder#conv2d}: {@code Conv2DSpec.filters(20).kernel(5, 5).stride(2, 2)}. Window attributes
+ * are {@code (height, width)}; unset attributes keep the annotation's defaults (stride 1, pad 0,
+ * dilation 1, no activation, with a bias).
  *
  * @param filters output channels ({@code num_filter})
  * @param kernelHeight window height
@@ -20,9 +20,18 @@ import dev.kiln.annotations.Act;
  * @param activation applied after the layer, or {@link Act#NONE}
  * @param noBias whether the layer has no bias
  */
-public record Conv2DSpec(int filters, int kernelHeight, int kernelWidth, int strideHeight,
-    int strideWidth, int padHeight, int padWidth, int dilationHeight, int dilationWidth,
-    Act activation, boolean noBias) {
+public record Conv2DSpec(
+    int filters,
+    int kernelHeight,
+    int kernelWidth,
+    int strideHeight,
+    int strideWidth,
+    int padHeight,
+    int padWidth,
+    int dilationHeight,
+    int dilationWidth,
+    Act activation,
+    boolean noBias) {
   /** {@code filters} output channels with a 1x1 window; set the kernel next. */
   public static Conv2DSpec filters(int filters) {
     return new Conv2DSpec(filters, 1, 1, 1, 1, 0, 0, 1, 1, Act.NONE, false);
@@ -30,37 +39,97 @@ public record Conv2DSpec(int filters, int kernelHeight, int kernelWidth, int str
 
   /** A {@code height x width} window. */
   public Conv2DSpec kernel(int height, int width) {
-    return new Conv2DSpec(filters, height, width, strideHeight, strideWidth, padHeight, padWidth,
-        dilationHeight, dilationWidth, activation, noBias);
+    return new Conv2DSpec(
+        filters,
+        height,
+        width,
+        strideHeight,
+        strideWidth,
+        padHeight,
+        padWidth,
+        dilationHeight,
+        dilationWidth,
+        activation,
+        noBias);
   }
 
   /** Steps of {@code height} rows and {@code width} columns. */
   public Conv2DSpec stride(int height, int width) {
-    return new Conv2DSpec(filters, kernelHeight, kernelWidth, height, width, padHeight, padWidth,
-        dilationHeight, dilationWidth, activation, noBias);
+    return new Conv2DSpec(
+        filters,
+        kernelHeight,
+        kernelWidth,
+        height,
+        width,
+        padHeight,
+        padWidth,
+        dilationHeight,
+        dilationWidth,
+        activation,
+        noBias);
   }
 
   /** {@code height} zero rows above and below, {@code width} zero columns either side. */
   public Conv2DSpec pad(int height, int width) {
-    return new Conv2DSpec(filters, kernelHeight, kernelWidth, strideHeight, strideWidth, height,
-        width, dilationHeight, dilationWidth, activation, noBias);
+    return new Conv2DSpec(
+        filters,
+        kernelHeight,
+        kernelWidth,
+        strideHeight,
+        strideWidth,
+        height,
+        width,
+        dilationHeight,
+        dilationWidth,
+        activation,
+        noBias);
   }
 
   /** Window taps {@code height} rows and {@code width} columns apart. */
   public Conv2DSpec dilation(int height, int width) {
-    return new Conv2DSpec(filters, kernelHeight, kernelWidth, strideHeight, strideWidth,
-        padHeight, padWidth, height, width, activation, noBias);
+    return new Conv2DSpec(
+        filters,
+        kernelHeight,
+        kernelWidth,
+        strideHeight,
+        strideWidth,
+        padHeight,
+        padWidth,
+        height,
+        width,
+        activation,
+        noBias);
   }
 
   /** This layer followed by {@code activation}. */
   public Conv2DSpec activation(Act activation) {
-    return new Conv2DSpec(filters, kernelHeight, kernelWidth, strideHeight, strideWidth,
-        padHeight, padWidth, dilationHeight, dilationWidth, activation, noBias);
+    return new Conv2DSpec(
+        filters,
+        kernelHeight,
+        kernelWidth,
+        strideHeight,
+        strideWidth,
+        padHeight,
+        padWidth,
+        dilationHeight,
+        dilationWidth,
+        activation,
+        noBias);
   }
 
   /** This layer without a bias. */
   public Conv2DSpec withoutBias() {
-    return new Conv2DSpec(filters, kernelHeight, kernelWidth, strideHeight, strideWidth,
-        padHeight, padWidth, dilationHeight, dilationWidth, activation, true);
+    return new Conv2DSpec(
+        filters,
+        kernelHeight,
+        kernelWidth,
+        strideHeight,
+        strideWidth,
+        padHeight,
+        padWidth,
+        dilationHeight,
+        dilationWidth,
+        activation,
+        true);
   }
 }

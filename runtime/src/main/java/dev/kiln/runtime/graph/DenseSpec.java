@@ -4,8 +4,8 @@ import dev.kiln.annotations.Act;
 
 /**
  * The attributes of a dense layer ({@code @Dense}), as generated code passes them to {@link
- * GraphBuilder#dense}: {@code DenseSpec.units(128).activation(Act.RELU)}. Unset attributes keep
- * the annotation's defaults.
+ * GraphBuilder#dense}: {@code DenseSpec.units(128).activation(Act.RELU)}. Unset attributes keep the
+ * annotation's defaults.
  *
  * @param units output features ({@code num_hidden})
  * @param activation applied after the layer, or {@link Act#NONE}

@@ -30,10 +30,20 @@ public final class Graph implements AutoCloseable {
   private Set<String> reordered;
   private boolean closed;
 
-  Graph(String model, Pointer symbol, List<InputSpec> inputs, List<String> outputs,
-      List<ParamSpec> params, List<String> labels, List<String> arguments, SourceMap sources,
-      List<AuxSpec> auxStates, Set<String> frozen, List<ReshapeGuard.Check> reshapes,
-      List<StateSpec> states, Map<String, RnnLayout> rnnLayouts) {
+  Graph(
+      String model,
+      Pointer symbol,
+      List<InputSpec> inputs,
+      List<String> outputs,
+      List<ParamSpec> params,
+      List<String> labels,
+      List<String> arguments,
+      SourceMap sources,
+      List<AuxSpec> auxStates,
+      Set<String> frozen,
+      List<ReshapeGuard.Check> reshapes,
+      List<StateSpec> states,
+      Map<String, RnnLayout> rnnLayouts) {
     this.states = List.copyOf(states);
     this.rnnLayouts = Map.copyOf(rnnLayouts);
     this.auxStates = List.copyOf(auxStates);
@@ -129,8 +139,8 @@ public final class Graph implements AutoCloseable {
   /**
    * Checks, before an executor is bound for {@code inputShapes} (complete, one per input), that
    * every {@code Reshape} node keeps the number of values. MXNet 1.9.1 does not check this itself
-   * and a mismatched reshape overruns its output buffer; here it is a {@link ModelException}
-   * naming the node. Does nothing for a graph without reshapes.
+   * and a mismatched reshape overruns its output buffer; here it is a {@link ModelException} naming
+   * the node. Does nothing for a graph without reshapes.
    */
   public void checkReshapes(List<Shape> inputShapes) {
     if (!reshapes.isEmpty()) {
@@ -169,10 +179,10 @@ public final class Graph implements AutoCloseable {
   }
 
   /**
-   * The arguments that MXNet's oneDNN kernels may rewrite in place into their own layout during
-   * an inference-mode forward pass (the weights of {@code Convolution} and {@code
-   * FullyConnected} nodes, see {@link SymbolJson#REORDERING_INPUTS}). Such an argument must be
-   * bound, in inference, to an array of its own, never to a view of a larger array.
+   * The arguments that MXNet's oneDNN kernels may rewrite in place into their own layout during an
+   * inference-mode forward pass (the weights of {@code Convolution} and {@code FullyConnected}
+   * nodes, see {@link SymbolJson#REORDERING_INPUTS}). Such an argument must be bound, in inference,
+   * to an array of its own, never to a view of a larger array.
    */
   public Set<String> reorderedWeights() {
     if (reordered == null) {
@@ -182,16 +192,27 @@ public final class Graph implements AutoCloseable {
   }
 
   /**
-   * A new graph with the same inputs, outputs, parameters and sources over a copy of this
-   * graph's symbol, rebuilt from its JSON after {@code edit} (e.g. a replica on another context
-   * with an operator attribute changed). The caller owns the copy.
+   * A new graph with the same inputs, outputs, parameters and sources over a copy of this graph's
+   * symbol, rebuilt from its JSON after {@code edit} (e.g. a replica on another context with an
+   * operator attribute changed). The caller owns the copy.
    */
   public Graph copy(java.util.function.UnaryOperator<String> edit) {
     PointerByReference ref = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolCreateFromJSON(edit.apply(toJson()), ref),
-        "MXSymbolCreateFromJSON");
-    return new Graph(model, ref.getValue(), inputs, outputs, params, labels, arguments, sources,
-        auxStates, frozen, reshapes, states, rnnLayouts);
+    Mx.check(Mx.api().MXSymbolCreateFromJSON(edit.apply(toJson()), ref), "MXSymbolCreateFromJSON");
+    return new Graph(
+        model,
+        ref.getValue(),
+        inputs,
+        outputs,
+        params,
+        labels,
+        arguments,
+        sources,
+        auxStates,
+        frozen,
+        reshapes,
+        states,
+        rnnLayouts);
   }
 
   /** The parameter named {@code name}, or null. */

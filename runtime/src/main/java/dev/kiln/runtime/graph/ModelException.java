@@ -1,9 +1,9 @@
 package dev.kiln.runtime.graph;
 
 /**
- * An error at graph-build, bind or run time that Kiln traced back to the node that caused it.
- * The message names the model, the node, the declaring method and the annotation, followed by
- * MXNet's own text where MXNet raised it.
+ * An error at graph-build, bind or run time that Kiln traced back to the node that caused it. The
+ * message names the model, the node, the declaring method and the annotation, followed by MXNet's
+ * own text where MXNet raised it.
  */
 public final class ModelException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -1,10 +1,10 @@
 package dev.kiln.runtime.graph;
 
 /**
- * The window of a 2-D pooling layer ({@code @MaxPool}, {@code @AvgPool}), as generated code
- * passes it to {@link GraphBuilder#maxPool} and {@link GraphBuilder#avgPool}: {@code
- * PoolSpec.kernel(2, 2)}. Attributes are {@code (height, width)}; the stride defaults to the
- * kernel (non-overlapping windows) and the padding to 0.
+ * The window of a 2-D pooling layer ({@code @MaxPool}, {@code @AvgPool}), as generated code passes
+ * it to {@link GraphBuilder#maxPool} and {@link GraphBuilder#avgPool}: {@code PoolSpec.kernel(2,
+ * 2)}. Attributes are {@code (height, width)}; the stride defaults to the kernel (non-overlapping
+ * windows) and the padding to 0.
  *
  * @param kernelHeight window height
  * @param kernelWidth window width
@@ -13,8 +13,13 @@ package dev.kiln.runtime.graph;
  * @param padHeight padding rows above and below
  * @param padWidth padding columns either side
  */
-public record PoolSpec(int kernelHeight, int kernelWidth, int strideHeight, int strideWidth,
-    int padHeight, int padWidth) {
+public record PoolSpec(
+    int kernelHeight,
+    int kernelWidth,
+    int strideHeight,
+    int strideWidth,
+    int padHeight,
+    int padWidth) {
   /** A {@code height x width} window moved by its own size. */
   public static PoolSpec kernel(int height, int width) {
     return new PoolSpec(height, width, height, width, 0, 0);

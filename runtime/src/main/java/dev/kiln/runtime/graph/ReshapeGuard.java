@@ -14,8 +14,8 @@ import java.util.Map;
 /**
  * Checks that every {@code Reshape} of a graph keeps the number of values for concrete input
  * shapes. MXNet 1.9.1's {@code Reshape} shape function has its size check compiled out, and an
- * executor bound with a mismatched reshape writes past its output buffer; so Kiln infers the
- * shape of every internal output ({@code MXSymbolGetInternals}) and compares before binding.
+ * executor bound with a mismatched reshape writes past its output buffer; so Kiln infers the shape
+ * of every internal output ({@code MXSymbolGetInternals}) and compares before binding.
  */
 final class ReshapeGuard {
   /**
@@ -39,16 +39,32 @@ final class ReshapeGuard {
         int[] in = shapes.get(c.input());
         int[] out = shapes.get(c.output());
         if (in == null || out == null) {
-          throw new IllegalStateException(c.source() + ": MXNet inferred no shape for the "
-              + "reshape's " + (in == null ? "input " + c.input() : "output " + c.output())
-              + " for input shapes " + inputShapes + ", so Kiln cannot check that it keeps the "
-              + "number of values");
+          throw new IllegalStateException(
+              c.source()
+                  + ": MXNet inferred no shape for the "
+                  + "reshape's "
+                  + (in == null ? "input " + c.input() : "output " + c.output())
+                  + " for input shapes "
+                  + inputShapes
+                  + ", so Kiln cannot check that it keeps the "
+                  + "number of values");
         }
         if (size(in) != size(out)) {
-          throw new ModelException(c.source(), c.source() + ": cannot reshape "
-              + java.util.Arrays.toString(in) + " (" + size(in) + " values) to "
-              + java.util.Arrays.toString(out) + " (" + size(out) + " values) for input shapes "
-              + inputShapes + "; a reshape must keep the number of values", null);
+          throw new ModelException(
+              c.source(),
+              c.source()
+                  + ": cannot reshape "
+                  + java.util.Arrays.toString(in)
+                  + " ("
+                  + size(in)
+                  + " values) to "
+                  + java.util.Arrays.toString(out)
+                  + " ("
+                  + size(out)
+                  + " values) for input shapes "
+                  + inputShapes
+                  + "; a reshape must keep the number of values",
+              null);
         }
       }
     } finally {
@@ -56,8 +72,8 @@ final class ReshapeGuard {
     }
   }
 
-  private static Map<String, int[]> outputShapes(Graph graph, Pointer internals,
-      List<Shape> inputShapes) {
+  private static Map<String, int[]> outputShapes(
+      Graph graph, Pointer internals, List<Shape> inputShapes) {
     List<InputSpec> inputs = graph.inputs();
     Map<String, int[]> known = new LinkedHashMap<>();
     for (int i = 0; i < inputs.size(); i++) {
@@ -87,7 +103,6 @@ final class ReshapeGuard {
     }
     return shapes;
   }
-
 
   private static long size(int[] dims) {
     long n = 1;

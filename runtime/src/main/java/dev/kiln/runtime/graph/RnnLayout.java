@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where each weight and bias of a fused recurrent layer lives in its one flat parameter vector,
- * in MXNet 1.9.1's own layout ({@code src/operator/rnn-inl.h}, {@code rnn_impl.h}): all weights
- * first, then all biases; each block ordered by layer, then direction (forward before reverse);
- * within a (layer, direction), the input-to-hidden matrix {@code [gates·units, in]} before the
+ * Where each weight and bias of a fused recurrent layer lives in its one flat parameter vector, in
+ * MXNet 1.9.1's own layout ({@code src/operator/rnn-inl.h}, {@code rnn_impl.h}): all weights first,
+ * then all biases; each block ordered by layer, then direction (forward before reverse); within a
+ * (layer, direction), the input-to-hidden matrix {@code [gates·units, in]} before the
  * hidden-to-hidden matrix {@code [gates·units, units]}, each row-major, and likewise the two bias
  * vectors {@code [gates·units]}. Gates are stacked in MXNet's order: LSTM input, forget, cell,
  * output; GRU reset, update, new. The first layer reads {@code inputSize} features, the others
@@ -89,8 +89,8 @@ public record RnnLayout(Mode mode, int inputSize, int units, int layers, boolean
    * @param offset where it starts in the flat vector
    * @param shape {@code [units, cols]} for a matrix, {@code [units]} for a bias
    */
-  public record Block(int layer, int direction, Part part, Gate gate, boolean bias, long offset,
-      Shape shape) {
+  public record Block(
+      int layer, int direction, Part part, Gate gate, boolean bias, long offset, Shape shape) {
     /** The number of values. */
     public long size() {
       return shape.size();
@@ -100,8 +100,13 @@ public record RnnLayout(Mode mode, int inputSize, int units, int layers, boolean
   /** Checks the sizes. */
   public RnnLayout {
     if (inputSize < 1 || units < 1 || layers < 1) {
-      throw new IllegalArgumentException("a recurrent layer needs positive sizes, got input "
-          + inputSize + ", units " + units + ", layers " + layers);
+      throw new IllegalArgumentException(
+          "a recurrent layer needs positive sizes, got input "
+              + inputSize
+              + ", units "
+              + units
+              + ", layers "
+              + layers);
     }
   }
 
@@ -165,17 +170,29 @@ public record RnnLayout(Mode mode, int inputSize, int units, int layers, boolean
   /** The block of one gate's matrix ({@code bias} false) or bias. */
   public Block block(int layer, int direction, Part part, Gate gate, boolean bias) {
     if (layer < 0 || layer >= layers || direction < 0 || direction >= directions()) {
-      throw new IllegalArgumentException("no layer " + layer + ", direction " + direction
-          + " in " + describe() + " (layers 0 to " + (layers - 1) + ", directions 0 to "
-          + (directions() - 1) + ")");
+      throw new IllegalArgumentException(
+          "no layer "
+              + layer
+              + ", direction "
+              + direction
+              + " in "
+              + describe()
+              + " (layers 0 to "
+              + (layers - 1)
+              + ", directions 0 to "
+              + (directions() - 1)
+              + ")");
     }
     if (!mode.gates().contains(gate)) {
-      throw new IllegalArgumentException("a " + mode.mxnetName() + " layer has gates "
-          + mode.gates() + ", not " + gate);
+      throw new IllegalArgumentException(
+          "a " + mode.mxnetName() + " layer has gates " + mode.gates() + ", not " + gate);
     }
     for (Block b : blocks()) {
-      if (b.layer() == layer && b.direction() == direction && b.part() == part
-          && b.gate() == gate && b.bias() == bias) {
+      if (b.layer() == layer
+          && b.direction() == direction
+          && b.part() == part
+          && b.gate() == gate
+          && b.bias() == bias) {
         return b;
       }
     }
@@ -183,8 +200,8 @@ public record RnnLayout(Mode mode, int inputSize, int units, int layers, boolean
   }
 
   /**
-   * Where layer {@code layer}'s weights start and how many there are, then where its biases
-   * start and how many: the two runs of the vector a one-layer operator for that layer reads.
+   * Where layer {@code layer}'s weights start and how many there are, then where its biases start
+   * and how many: the two runs of the vector a one-layer operator for that layer reads.
    */
   public long[] layerRuns(int layer) {
     long weightStart = -1;
@@ -217,11 +234,11 @@ public record RnnLayout(Mode mode, int inputSize, int units, int layers, boolean
   }
 
   /**
-   * The input size for which a vector of {@code size} values fits {@code units}, {@code layers}
-   * and {@code directions}, as MXNet's {@code FusedRNNCell.unpack_weights} recovers it, or -1.
+   * The input size for which a vector of {@code size} values fits {@code units}, {@code layers} and
+   * {@code directions}, as MXNet's {@code FusedRNNCell.unpack_weights} recovers it, or -1.
    */
-  public static int inputSizeFor(Mode mode, long size, int units, int layers,
-      boolean bidirectional) {
+  public static int inputSizeFor(
+      Mode mode, long size, int units, int layers, boolean bidirectional) {
     long s = (long) mode.gates().size() * units * (bidirectional ? 2 : 1);
     long rest = size - (layers - 1L) * ((bidirectional ? 2L : 1L) * units + units + 2L) * s;
     if (rest <= 0 || rest % s != 0) {

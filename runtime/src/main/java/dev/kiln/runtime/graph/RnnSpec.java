@@ -3,8 +3,8 @@ package dev.kiln.runtime.graph;
 /**
  * The attributes of a recurrent layer ({@code @Rnn}, {@code @Lstm}, {@code @Gru}), as generated
  * code passes them to {@link GraphBuilder#rnn}: {@code RnnSpec.lstm(128).layers(2).lastStep()}.
- * Unset attributes keep the annotations' defaults (one layer, one direction, no dropout, every
- * step returned, not stateful).
+ * Unset attributes keep the annotations' defaults (one layer, one direction, no dropout, every step
+ * returned, not stateful).
  *
  * @param mode the cell
  * @param units the hidden state's size
@@ -15,8 +15,14 @@ package dev.kiln.runtime.graph;
  *     units·dirs]})
  * @param stateful whether the final state is carried into the next call
  */
-public record RnnSpec(RnnLayout.Mode mode, int units, int layers, boolean bidirectional,
-    double dropout, boolean returnSequences, boolean stateful) {
+public record RnnSpec(
+    RnnLayout.Mode mode,
+    int units,
+    int layers,
+    boolean bidirectional,
+    double dropout,
+    boolean returnSequences,
+    boolean stateful) {
   /** An LSTM of {@code units}. */
   public static RnnSpec lstm(int units) {
     return new RnnSpec(RnnLayout.Mode.LSTM, units, 1, false, 0, true, false);

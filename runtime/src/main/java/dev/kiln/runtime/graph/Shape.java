@@ -3,8 +3,8 @@ package dev.kiln.runtime.graph;
 import java.util.Arrays;
 
 /**
- * An immutable tensor shape. A dimension of {@link dev.kiln.annotations.Dim#BATCH} (-1) or
- * {@link dev.kiln.annotations.Dim#STEPS} (-5) is fixed only when an executor is bound.
+ * An immutable tensor shape. A dimension of {@link dev.kiln.annotations.Dim#BATCH} (-1) or {@link
+ * dev.kiln.annotations.Dim#STEPS} (-5) is fixed only when an executor is bound.
  */
 public final class Shape {
   /** The placeholder of a batch dimension, {@link dev.kiln.annotations.Dim#BATCH}. */
@@ -23,8 +23,10 @@ public final class Shape {
   public static Shape of(int... dims) {
     for (int d : dims) {
       if (d <= 0 && d != BATCH && d != STEPS) {
-        throw new IllegalArgumentException("a dimension must be positive, BATCH (-1) or STEPS "
-            + "(-5), got " + Arrays.toString(dims));
+        throw new IllegalArgumentException(
+            "a dimension must be positive, BATCH (-1) or STEPS "
+                + "(-5), got "
+                + Arrays.toString(dims));
       }
     }
     return new Shape(dims.clone());
@@ -90,8 +92,8 @@ public final class Shape {
   }
 
   /**
-   * Whether the complete shape {@code actual} fits this one ({@code BATCH} and {@code STEPS}
-   * match any size).
+   * Whether the complete shape {@code actual} fits this one ({@code BATCH} and {@code STEPS} match
+   * any size).
    */
   public boolean accepts(Shape actual) {
     if (actual.dims.length != dims.length) {
@@ -138,8 +140,7 @@ public final class Shape {
       if (i > 0) {
         b.append(", ");
       }
-      b.append(dims[i] == BATCH ? "BATCH" : dims[i] == STEPS ? "STEPS"
-          : Integer.toString(dims[i]));
+      b.append(dims[i] == BATCH ? "BATCH" : dims[i] == STEPS ? "STEPS" : Integer.toString(dims[i]));
     }
     return b.append(']').toString();
   }

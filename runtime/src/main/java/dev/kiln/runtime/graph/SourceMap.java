@@ -6,8 +6,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Maps MXNet operator names back to the model nodes that emitted them, and MXNet errors back to
- * the declaration at fault.
+ * Maps MXNet operator names back to the model nodes that emitted them, and MXNet errors back to the
+ * declaration at fault.
  */
 public final class SourceMap {
   private static final Pattern OPERATOR = Pattern.compile("[Oo]perator ([A-Za-z_$][\\w$]*)");
@@ -26,9 +26,9 @@ public final class SourceMap {
   }
 
   /**
-   * Wraps an MXNet failure: when MXNet's text names an operator Kiln emitted, the message
-   * starts with that node's declaration, e.g. {@code FashionMlp.hidden() @Dense(units = 128):
-   * Error in operator hidden: ...}; otherwise with the model name and what Kiln was doing.
+   * Wraps an MXNet failure: when MXNet's text names an operator Kiln emitted, the message starts
+   * with that node's declaration, e.g. {@code FashionMlp.hidden() @Dense(units = 128): Error in
+   * operator hidden: ...}; otherwise with the model name and what Kiln was doing.
    */
   public ModelException trace(String doing, MxException e) {
     String text = e.mxnetMessage();
@@ -36,8 +36,10 @@ public final class SourceMap {
     while (m.find()) {
       NodeSource src = byOperator.get(m.group(1));
       if (src != null) {
-        return new ModelException(src,
-            src + ": MXNet rejected node '" + src.node() + "' while " + doing + ": " + text, e);
+        return new ModelException(
+            src,
+            src + ": MXNet rejected node '" + src.node() + "' while " + doing + ": " + text,
+            e);
       }
     }
     return new ModelException(null, model + ": MXNet failed while " + doing + ": " + text, e);

@@ -36,8 +36,13 @@ final class SymNode implements Sym {
     this(name, handle, shape, trace, label, null);
   }
 
-  private SymNode(String name, Pointer handle, Shape shape, GraphBuilder.Trace trace,
-      String label, NodeSource source) {
+  private SymNode(
+      String name,
+      Pointer handle,
+      Shape shape,
+      GraphBuilder.Trace trace,
+      String label,
+      NodeSource source) {
     this.name = name;
     this.handle = handle;
     this.shape = shape;
@@ -68,11 +73,19 @@ final class SymNode implements Sym {
   /** The trace that operation {@code op} joins; outside a forward pass, an error saying so. */
   private GraphBuilder.Trace trace(String op) {
     if (trace == null) {
-      throw new IllegalStateException(source == null
-          ? op + " works only inside a custom @Layer's forward pass, but " + name + " is a "
-              + "parameter or state outside one"
-          : source + ": " + op + " works only inside a custom @Layer's forward pass, but "
-              + source.node() + " is the output of this built-in node");
+      throw new IllegalStateException(
+          source == null
+              ? op
+                  + " works only inside a custom @Layer's forward pass, but "
+                  + name
+                  + " is a "
+                  + "parameter or state outside one"
+              : source
+                  + ": "
+                  + op
+                  + " works only inside a custom @Layer's forward pass, but "
+                  + source.node()
+                  + " is the output of this built-in node");
     }
     return trace;
   }
@@ -104,8 +117,8 @@ final class SymNode implements Sym {
 
   @Override
   public Sym scale(float factor) {
-    return trace("scale").unary("_mul_scalar", "scale", this, shape, "scalar",
-        Float.toString(factor));
+    return trace("scale")
+        .unary("_mul_scalar", "scale", this, shape, "scalar", Float.toString(factor));
   }
 
   @Override
@@ -113,8 +126,8 @@ final class SymNode implements Sym {
     if (act == Act.NONE) {
       return this;
     }
-    return trace("activation").unary("Activation", act.mxnetName(), this, shape, "act_type",
-        act.mxnetName());
+    return trace("activation")
+        .unary("Activation", act.mxnetName(), this, shape, "act_type", act.mxnetName());
   }
 
   @Override

@@ -14,21 +14,21 @@ import java.util.Set;
 
 /**
  * An MXNet symbol read from its JSON ({@code MXSymbolSaveToJSON}, the {@code -symbol.json} of a
- * checkpoint): the nodes in MXNet's topological order, each with its operator ({@code "null"}
- * for a variable), name, attributes and inputs.
+ * checkpoint): the nodes in MXNet's topological order, each with its operator ({@code "null"} for a
+ * variable), name, attributes and inputs.
  *
  * @param nodes every node, in the file's order
  * @param heads the symbol's outputs, as indices into {@code nodes}
  */
 public record SymbolJson(List<Node> nodes, List<Integer> heads) {
   /**
-   * The operators whose oneDNN (MKLDNN) kernels rewrite their weight input in place into a
-   * blocked layout during an inference-mode forward pass, and the index of that input: MXNet
-   * 1.9.1 {@code nn/mkldnn/mkldnn_convolution.cc:431}, {@code mkldnn_fully_connected.cc:197} and
-   * {@code mkldnn_deconvolution.cc:112} call {@code MKLDNNDataReorderAsync} on it, which replaces
-   * the whole storage chunk of the array. An array that is a view of a larger one must never be
-   * given to them in inference mode: the reorder reads and overwrites the start of the shared
-   * chunk and marks the whole chunk as oneDNN data.
+   * The operators whose oneDNN (MKLDNN) kernels rewrite their weight input in place into a blocked
+   * layout during an inference-mode forward pass, and the index of that input: MXNet 1.9.1 {@code
+   * nn/mkldnn/mkldnn_convolution.cc:431}, {@code mkldnn_fully_connected.cc:197} and {@code
+   * mkldnn_deconvolution.cc:112} call {@code MKLDNNDataReorderAsync} on it, which replaces the
+   * whole storage chunk of the array. An array that is a view of a larger one must never be given
+   * to them in inference mode: the reorder reads and overwrites the start of the shared chunk and
+   * marks the whole chunk as oneDNN data.
    */
   public static final Map<String, Integer> REORDERING_INPUTS =
       Map.of("Convolution", 1, "FullyConnected", 1, "Deconvolution", 1);
@@ -66,8 +66,10 @@ public record SymbolJson(List<Node> nodes, List<Integer> heads) {
       for (JsonElement e : root.getAsJsonArray("nodes")) {
         JsonObject n = e.getAsJsonObject();
         Map<String, String> attrs = new LinkedHashMap<>();
-        JsonObject a = n.has("attrs") ? n.getAsJsonObject("attrs")
-            : n.has("attr") ? n.getAsJsonObject("attr") : null;
+        JsonObject a =
+            n.has("attrs")
+                ? n.getAsJsonObject("attrs")
+                : n.has("attr") ? n.getAsJsonObject("attr") : null;
         if (a != null) {
           a.entrySet().forEach(kv -> attrs.put(kv.getKey(), kv.getValue().getAsString()));
         }
@@ -75,8 +77,12 @@ public record SymbolJson(List<Node> nodes, List<Integer> heads) {
         for (JsonElement in : n.getAsJsonArray("inputs")) {
           inputs.add(in.getAsJsonArray().get(0).getAsInt());
         }
-        nodes.add(new Node(n.get("op").getAsString(), n.get("name").getAsString(),
-            Map.copyOf(attrs), List.copyOf(inputs)));
+        nodes.add(
+            new Node(
+                n.get("op").getAsString(),
+                n.get("name").getAsString(),
+                Map.copyOf(attrs),
+                List.copyOf(inputs)));
       }
       List<Integer> heads = new ArrayList<>();
       JsonArray h = root.getAsJsonArray("heads");
@@ -88,21 +94,24 @@ public record SymbolJson(List<Node> nodes, List<Integer> heads) {
       for (Node n : nodes) {
         for (int in : n.inputs()) {
           if (in < 0 || in >= nodes.size()) {
-            throw new IllegalArgumentException("node '" + n.name() + "' reads node " + in
-                + " of " + nodes.size());
+            throw new IllegalArgumentException(
+                "node '" + n.name() + "' reads node " + in + " of " + nodes.size());
           }
         }
       }
       return new SymbolJson(nodes, heads);
-    } catch (JsonParseException | IllegalStateException | NullPointerException
-        | UnsupportedOperationException | IndexOutOfBoundsException e) {
+    } catch (JsonParseException
+        | IllegalStateException
+        | NullPointerException
+        | UnsupportedOperationException
+        | IndexOutOfBoundsException e) {
       throw new IllegalArgumentException("not an MXNet symbol: " + e.getMessage(), e);
     }
   }
 
   /**
-   * The variables that some operator of {@link #REORDERING_INPUTS} reads as its weight: the
-   * arrays MXNet's oneDNN kernels may convert in place in an inference-mode forward pass.
+   * The variables that some operator of {@link #REORDERING_INPUTS} reads as its weight: the arrays
+   * MXNet's oneDNN kernels may convert in place in an inference-mode forward pass.
    */
   public Set<String> reorderedVariables() {
     Set<String> out = new LinkedHashSet<>();

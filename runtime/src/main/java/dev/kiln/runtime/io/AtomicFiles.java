@@ -24,17 +24,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Replaces a file all at once: the new content goes to a temporary file in the same directory,
- * is forced to disk, and is renamed over the target, so that a crash at any moment leaves either
- * the old file or the new one, never a mix, and a failure leaves no temporary file behind.
+ * Replaces a file all at once: the new content goes to a temporary file in the same directory, is
+ * forced to disk, and is renamed over the target, so that a crash at any moment leaves either the
+ * old file or the new one, never a mix, and a failure leaves no temporary file behind.
  *
  * <p>A process killed while it writes leaves its temporary file, {@code .<target
  * name>.<token>.tmp}. {@link #removeStale} finds and deletes such files. It tells a stale one from
  * one being written right now by the exclusive lock ({@link FileChannel#lock()}, an {@code fcntl}
  * lock on Linux) that every writer holds on its temporary file from just after creating it until
- * after the rename: the operating system drops the lock when its process dies, so a temporary
- * file that can be locked has no live writer. Temporary files this JVM is writing are skipped
- * without being opened (closing any channel to a file would release this JVM's lock on it).
+ * after the rename: the operating system drops the lock when its process dies, so a temporary file
+ * that can be locked has no live writer. Temporary files this JVM is writing are skipped without
+ * being opened (closing any channel to a file would release this JVM's lock on it).
  */
 final class AtomicFiles {
   /** Writes the content of a file. */
@@ -55,10 +55,9 @@ final class AtomicFiles {
   private static final Set<Path> IN_FLIGHT = ConcurrentHashMap.newKeySet();
 
   /**
-   * {@code .<target>.<token>.tmp}. The token is a random 64-bit number in base 36, 13 digits
-   * (10 to 13 in files of earlier Kiln versions, which did not pad it); it has no dot, so the
-   * target name is unambiguous, and a short word such as {@code .x.params.backup.tmp} is not
-   * taken for one.
+   * {@code .<target>.<token>.tmp}. The token is a random 64-bit number in base 36, 13 digits (10 to
+   * 13 in files of earlier Kiln versions, which did not pad it); it has no dot, so the target name
+   * is unambiguous, and a short word such as {@code .x.params.backup.tmp} is not taken for one.
    */
   private static final Pattern TEMP = Pattern.compile("\\.(.+)\\.([0-9a-z]{10,13})\\.tmp");
 
@@ -72,7 +71,7 @@ final class AtomicFiles {
    * {@code body} throws, the exception propagates and {@code target} is untouched.
    */
   static void write(Path target, Body body) throws IOException {
-    write(target, body, () -> { });
+    write(target, body, () -> {});
   }
 
   /**
@@ -99,8 +98,11 @@ final class AtomicFiles {
         IN_FLIGHT.remove(tmp);
       }
       if (attempt >= 10) {
-        throw new IOException(tmp + ": another process kept deleting this temporary file "
-            + "while it was being created; expected it to stay until it was renamed to " + file);
+        throw new IOException(
+            tmp
+                + ": another process kept deleting this temporary file "
+                + "while it was being created; expected it to stay until it was renamed to "
+                + file);
       }
     }
   }
@@ -111,17 +113,16 @@ final class AtomicFiles {
   }
 
   /**
-   * Creates {@code tmp} (with the default permissions, unlike {@link Files#createTempFile},
-   * whose owner-only mode the renamed file would keep), locks it, writes it and renames it to
-   * {@code file}. Returns false, having written nothing, if another process's {@link
-   * #removeStale} deleted {@code tmp} between its creation and the lock: the caller retries
-   * with a new name.
+   * Creates {@code tmp} (with the default permissions, unlike {@link Files#createTempFile}, whose
+   * owner-only mode the renamed file would keep), locks it, writes it and renames it to {@code
+   * file}. Returns false, having written nothing, if another process's {@link #removeStale} deleted
+   * {@code tmp} between its creation and the lock: the caller retries with a new name.
    */
-  private static boolean writeThrough(Path tmp, Path file, Path dir, Body body,
-      BeforeRename beforeRename) throws IOException {
+  private static boolean writeThrough(
+      Path tmp, Path file, Path dir, Body body, BeforeRename beforeRename) throws IOException {
     boolean moved = false;
-    try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.WRITE)) {
+    try (FileChannel channel =
+        FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       FileLock lock = lock(channel);
       try {
         if (!Files.exists(tmp, LinkOption.NOFOLLOW_LINKS)) {
@@ -131,8 +132,8 @@ final class AtomicFiles {
         channel.force(true);
         beforeRename.run();
         try {
-          Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE,
-              StandardCopyOption.REPLACE_EXISTING);
+          Files.move(
+              tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
           Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
         }
@@ -172,8 +173,8 @@ final class AtomicFiles {
   }
 
   /**
-   * Deletes {@code file} if it exists and makes the deletion durable before returning, so that
-   * a later rename in the same directory cannot reach the disk without it.
+   * Deletes {@code file} if it exists and makes the deletion durable before returning, so that a
+   * later rename in the same directory cannot reach the disk without it.
    *
    * @throws IOException if the file exists and cannot be deleted
    */
@@ -184,8 +185,8 @@ final class AtomicFiles {
   }
 
   /**
-   * The name of the file that temporary file name {@code name} was to become, or null if it is
-   * not the name of one of this class's temporary files.
+   * The name of the file that temporary file name {@code name} was to become, or null if it is not
+   * the name of one of this class's temporary files.
    */
   static String targetOf(String name) {
     Matcher m = TEMP.matcher(name);
@@ -194,10 +195,10 @@ final class AtomicFiles {
 
   /**
    * Deletes the stale temporary files of the targets named {@code targetNames} in {@code dir}:
-   * those no live process holds locked. Temporary files of other targets, those being written
-   * (by this JVM or another process), files that are not regular files and anything that cannot
-   * be opened for writing or locked are left alone; so is everything when {@code dir} does not
-   * exist. Best effort: an I/O error skips the file and never fails the caller.
+   * those no live process holds locked. Temporary files of other targets, those being written (by
+   * this JVM or another process), files that are not regular files and anything that cannot be
+   * opened for writing or locked are left alone; so is everything when {@code dir} does not exist.
+   * Best effort: an I/O error skips the file and never fails the caller.
    *
    * @return the files deleted and their sizes
    */
@@ -232,8 +233,8 @@ final class AtomicFiles {
     if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
       return -1;
     }
-    try (FileChannel channel = FileChannel.open(p, StandardOpenOption.WRITE,
-        LinkOption.NOFOLLOW_LINKS)) {
+    try (FileChannel channel =
+        FileChannel.open(p, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
       FileLock lock;
       try {
         lock = channel.tryLock();

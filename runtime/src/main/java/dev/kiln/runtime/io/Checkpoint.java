@@ -24,10 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An MXNet checkpoint, {@code <prefix>-symbol.json} and {@code <prefix>-0000.params}, as MXNet's
- * {@code mx.model.save_checkpoint} lays it out and {@code mx.model.load_checkpoint}, Gluon's
- * {@code SymbolBlock.imports} and DJL's {@code Model.load(dir, prefix)} read it, plus an
- * integrity file {@code <prefix>-0000.params.sha256} that Kiln writes and checks and every
- * other reader ignores.
+ * {@code mx.model.save_checkpoint} lays it out and {@code mx.model.load_checkpoint}, Gluon's {@code
+ * SymbolBlock.imports} and DJL's {@code Model.load(dir, prefix)} read it, plus an integrity file
+ * {@code <prefix>-0000.params.sha256} that Kiln writes and checks and every other reader ignores.
  *
  * <p>The arrays are given as a table from key ({@code arg:<name>} for parameters, {@code
  * aux:<name>} for auxiliary states) to the Kiln tensor that holds them.
@@ -35,20 +34,19 @@ import org.slf4j.LoggerFactory;
  * <p><b>Saving</b> first deletes the stale temporary files earlier saves of this checkpoint left
  * when their process was killed (see {@link AtomicFiles#removeStale}), then replaces each file
  * atomically, in this order: the symbol if there is no checkpoint yet; the parameters, to a
- * temporary file; the old integrity file is deleted; the parameters are renamed into place; the
- * new integrity file; the symbol if it changed. So at every moment a parameter file has a symbol
- * beside it, and an integrity file, when there is one, is that of the parameter file beside it:
- * a crash at any point leaves the old checkpoint or the new one, loadable, with at most one
- * temporary file, and a save that fails before the new parameters are in place leaves the old
- * checkpoint as it was. (A save that changes the architecture under an existing prefix can be
- * cut between the parameters and the symbol; the load then refuses the mix, naming the
- * difference.)
+ * temporary file; the old integrity file is deleted; the parameters are renamed into place; the new
+ * integrity file; the symbol if it changed. So at every moment a parameter file has a symbol beside
+ * it, and an integrity file, when there is one, is that of the parameter file beside it: a crash at
+ * any point leaves the old checkpoint or the new one, loadable, with at most one temporary file,
+ * and a save that fails before the new parameters are in place leaves the old checkpoint as it was.
+ * (A save that changes the architecture under an existing prefix can be cut between the parameters
+ * and the symbol; the load then refuses the mix, naming the difference.)
  *
  * <p><b>Loading</b> also removes stale temporary files, then checks, before it copies anything:
  * that the stored symbol is the model's own architecture ({@link SymbolCheck}; not when lenient,
- * and a missing symbol file is an error), that the parameters have the SHA-256 their integrity
- * file records (when there is one), that the whole parameter file is well formed ({@link
- * ParamsFile}), and that it holds exactly the table's keys with the table's shapes.
+ * and a missing symbol file is an error), that the parameters have the SHA-256 their integrity file
+ * records (when there is one), that the whole parameter file is well formed ({@link ParamsFile}),
+ * and that it holds exactly the table's keys with the table's shapes.
  */
 public final class Checkpoint {
   /** The suffix of the symbol file. */
@@ -93,7 +91,7 @@ public final class Checkpoint {
   }
 
   /** Told of every save's steps; does nothing unless a test sets it. */
-  static volatile StepListener steps = step -> { };
+  static volatile StepListener steps = step -> {};
 
   private Checkpoint() {}
 
@@ -124,13 +122,12 @@ public final class Checkpoint {
 
   /**
    * Saves the checkpoint {@code prefix}; parent directories are created. In order: removes the
-   * stale temporary files of its three files; writes {@code <prefix>-symbol.json} if there is
-   * no checkpoint yet; writes {@code <prefix>-0000.params} with every array of {@code arrays}
-   * in its iteration order to a temporary file, deletes {@code <prefix>-0000.params.sha256} and
-   * renames the parameters into place; writes the new {@code .sha256}; and replaces the symbol
-   * file if it held another symbol. Each file is replaced atomically. If writing the
-   * parameters fails, nothing has changed (the old integrity file is put back if it was
-   * already deleted).
+   * stale temporary files of its three files; writes {@code <prefix>-symbol.json} if there is no
+   * checkpoint yet; writes {@code <prefix>-0000.params} with every array of {@code arrays} in its
+   * iteration order to a temporary file, deletes {@code <prefix>-0000.params.sha256} and renames
+   * the parameters into place; writes the new {@code .sha256}; and replaces the symbol file if it
+   * held another symbol. Each file is replaced atomically. If writing the parameters fails, nothing
+   * has changed (the old integrity file is put back if it was already deleted).
    *
    * @throws IOException if a file cannot be written
    */
@@ -153,27 +150,31 @@ public final class Checkpoint {
   }
 
   private static void writeSymbol(Path symbol, byte[] json) throws IOException {
-    AtomicFiles.write(symbol, channel -> {
-      ByteBuffer buf = ByteBuffer.wrap(json);
-      while (buf.hasRemaining()) {
-        channel.write(buf);
-      }
-    }, () -> steps.reached(Step.SYMBOL_TEMP_WRITTEN));
+    AtomicFiles.write(
+        symbol,
+        channel -> {
+          ByteBuffer buf = ByteBuffer.wrap(json);
+          while (buf.hasRemaining()) {
+            channel.write(buf);
+          }
+        },
+        () -> steps.reached(Step.SYMBOL_TEMP_WRITTEN));
     steps.reached(Step.SYMBOL_WRITTEN);
   }
 
   /**
    * Writes the arrays of {@code arrays} to the {@code .params} file {@code file} atomically,
    * copying one tensor at a time out of MXNet, and its integrity file {@code <file>.sha256}
-   * (deleted just before the new parameters are renamed into place, written after). Stale
-   * temporary files of both are removed first.
+   * (deleted just before the new parameters are renamed into place, written after). Stale temporary
+   * files of both are removed first.
    *
    * @throws IOException if a file cannot be written
    */
   public static void writeParams(Path file, Map<String, Tensor> arrays) throws IOException {
     Path abs = file.toAbsolutePath();
-    AtomicFiles.removeStale(abs.getParent(), List.of(abs.getFileName().toString(),
-        Integrity.fileFor(abs).getFileName().toString()));
+    AtomicFiles.removeStale(
+        abs.getParent(),
+        List.of(abs.getFileName().toString(), Integrity.fileFor(abs).getFileName().toString()));
     writeParamsAndIntegrity(file, arrays);
   }
 
@@ -186,21 +187,26 @@ public final class Checkpoint {
     List<Tensor> tensors = new ArrayList<>(arrays.values());
     byte[] digest;
     try {
-      digest = ParamsFile.write(file, keys, tensors.stream().map(Tensor::shape).toList(),
-          i -> tensors.get(i).toFloatArray(), () -> {
-            // The new parameters are complete on disk: only now is the old integrity file
-            // removed, just before they replace the old ones, so that it never describes
-            // another file and the old parameters keep it for as long as possible.
-            steps.reached(Step.PARAMS_TEMP_WRITTEN);
-            AtomicFiles.delete(integrity);
-            deleted[0] = true;
-            steps.reached(Step.INTEGRITY_DELETED);
-          });
+      digest =
+          ParamsFile.write(
+              file,
+              keys,
+              tensors.stream().map(Tensor::shape).toList(),
+              i -> tensors.get(i).toFloatArray(),
+              () -> {
+                // The new parameters are complete on disk: only now is the old integrity file
+                // removed, just before they replace the old ones, so that it never describes
+                // another file and the old parameters keep it for as long as possible.
+                steps.reached(Step.PARAMS_TEMP_WRITTEN);
+                AtomicFiles.delete(integrity);
+                deleted[0] = true;
+                steps.reached(Step.INTEGRITY_DELETED);
+              });
     } catch (IOException | RuntimeException | Error e) {
       // The old parameters are still there: give them back their integrity file.
       if (deleted[0] && oldIntegrity != null) {
         try {
-          Integrity.writeBytes(file, oldIntegrity, () -> { });
+          Integrity.writeBytes(file, oldIntegrity, () -> {});
         } catch (IOException | RuntimeException suppressed) {
           e.addSuppressed(suppressed);
         }
@@ -216,17 +222,18 @@ public final class Checkpoint {
    * Loads checkpoint {@code prefix} into {@code targets}, a model whose symbol is {@code
    * modelSymbolJson}. Removes stale temporary files of the checkpoint, then, unless {@code
    * lenient}, checks that {@code <prefix>-symbol.json} exists and describes the same graph (see
-   * {@link SymbolCheck}); then reads {@code <prefix>-0000.params} as {@link #readParams} does.
-   * A lenient load is one into a different architecture: it skips the symbol and arrays the
-   * model does not have, and needs the rest by name and shape.
+   * {@link SymbolCheck}); then reads {@code <prefix>-0000.params} as {@link #readParams} does. A
+   * lenient load is one into a different architecture: it skips the symbol and arrays the model
+   * does not have, and needs the rest by name and shape.
    *
-   * @throws CheckpointException if a file is malformed, is damaged (its SHA-256 differs from
-   *     the integrity file's), or does not fit the model; it names the file
+   * @throws CheckpointException if a file is malformed, is damaged (its SHA-256 differs from the
+   *     integrity file's), or does not fit the model; it names the file
    * @throws IOException if a file cannot be read (e.g. {@link NoSuchFileException} for the
    *     parameters)
    */
-  public static void load(Path prefix, String modelSymbolJson, Map<String, Tensor> targets,
-      boolean lenient) throws IOException {
+  public static void load(
+      Path prefix, String modelSymbolJson, Map<String, Tensor> targets, boolean lenient)
+      throws IOException {
     removeStale(prefix);
     Path params = paramsFile(prefix);
     for (int attempt = 1; ; attempt++) {
@@ -249,16 +256,14 @@ public final class Checkpoint {
   }
 
   /**
-   * Reads the {@code .params} file {@code file} into {@code targets}. When an integrity file
-   * {@code <file>.sha256} is beside it, the file's SHA-256 must be the one it records. The whole
-   * file is then checked (see {@link ParamsFile}), then against the table: every key of {@code
-   * targets} must be in the file, with the shape of its tensor; a key the table does not have is
-   * an error unless {@code lenient}, in which case that array is skipped unread. Only when all of
-   * that holds are the values read and copied into the tensors; on any error no tensor has
-   * changed.
+   * Reads the {@code .params} file {@code file} into {@code targets}. When an integrity file {@code
+   * <file>.sha256} is beside it, the file's SHA-256 must be the one it records. The whole file is
+   * then checked (see {@link ParamsFile}), then against the table: every key of {@code targets}
+   * must be in the file, with the shape of its tensor; a key the table does not have is an error
+   * unless {@code lenient}, in which case that array is skipped unread. Only when all of that holds
+   * are the values read and copied into the tensors; on any error no tensor has changed.
    *
-   * @throws CheckpointException if the file is malformed, damaged or does not fit {@code
-   *     targets}
+   * @throws CheckpointException if the file is malformed, damaged or does not fit {@code targets}
    * @throws IOException if it cannot be read (e.g. {@link NoSuchFileException})
    */
   public static void readParams(Path file, Map<String, Tensor> targets, boolean lenient)
@@ -285,40 +290,62 @@ public final class Checkpoint {
     if (MessageDigest.isEqual(recorded, actual)) {
       return null;
     }
-    return "damaged: its SHA-256 is " + Integrity.hex(actual) + ", but "
-        + Integrity.fileFor(file) + " records " + Integrity.hex(recorded) + " (the file "
+    return "damaged: its SHA-256 is "
+        + Integrity.hex(actual)
+        + ", but "
+        + Integrity.fileFor(file)
+        + " records "
+        + Integrity.hex(recorded)
+        + " (the file "
         + "changed after it was saved: a damaged disk or copy, or an edit)";
   }
 
-  private static void read(Path file, FileChannel channel, Map<String, Tensor> targets,
-      boolean lenient) throws IOException {
+  private static void read(
+      Path file, FileChannel channel, Map<String, Tensor> targets, boolean lenient)
+      throws IOException {
     List<ParamsFile.Entry> entries = ParamsFile.index(file, channel);
     List<ParamsFile.Entry> wanted = new ArrayList<>();
     for (ParamsFile.Entry e : entries) {
       Tensor target = targets.get(e.key());
       if (target == null) {
         if (!lenient) {
-          throw new CheckpointException(file, "array " + e.index() + " '" + e.key()
-              + "' is not in the model, whose arrays are " + keyList(targets.keySet())
-              + " (load leniently to skip arrays the model does not have)");
+          throw new CheckpointException(
+              file,
+              "array "
+                  + e.index()
+                  + " '"
+                  + e.key()
+                  + "' is not in the model, whose arrays are "
+                  + keyList(targets.keySet())
+                  + " (load leniently to skip arrays the model does not have)");
         }
         continue;
       }
       Shape needed = target.shape();
       if (!e.shape().equals(needed)) {
-        throw new CheckpointException(file, "array " + e.index() + " '" + e.key()
-            + "' has shape " + e.shape() + ", the model needs " + needed);
+        throw new CheckpointException(
+            file,
+            "array "
+                + e.index()
+                + " '"
+                + e.key()
+                + "' has shape "
+                + e.shape()
+                + ", the model needs "
+                + needed);
       }
       wanted.add(e);
     }
-    Set<String> present = entries.stream().map(ParamsFile.Entry::key)
-        .collect(Collectors.toSet());
-    List<String> missing = targets.keySet().stream().filter(k -> !present.contains(k))
-        .toList();
+    Set<String> present = entries.stream().map(ParamsFile.Entry::key).collect(Collectors.toSet());
+    List<String> missing = targets.keySet().stream().filter(k -> !present.contains(k)).toList();
     if (!missing.isEmpty()) {
-      throw new CheckpointException(file, "has no array for " + keyList(missing)
-          + ", which the model needs"
-          + "; it holds " + keyList(entries.stream().map(ParamsFile.Entry::key).toList()));
+      throw new CheckpointException(
+          file,
+          "has no array for "
+              + keyList(missing)
+              + ", which the model needs"
+              + "; it holds "
+              + keyList(entries.stream().map(ParamsFile.Entry::key).toList()));
     }
     List<float[]> values = new ArrayList<>(wanted.size());
     for (ParamsFile.Entry e : wanted) {
@@ -334,31 +361,46 @@ public final class Checkpoint {
    *
    * @throws CheckpointException naming {@code symbol} and the first difference
    */
-  private static void checkSymbol(Path symbol, Path params, String modelJson)
-      throws IOException {
+  private static void checkSymbol(Path symbol, Path params, String modelJson) throws IOException {
     if (Files.isDirectory(symbol)) {
-      throw new CheckpointException(symbol, "is a directory, expected the checkpoint's symbol "
-          + "(MXNet JSON) beside " + params.getFileName());
+      throw new CheckpointException(
+          symbol,
+          "is a directory, expected the checkpoint's symbol "
+              + "(MXNet JSON) beside "
+              + params.getFileName());
     }
     long size;
     try {
       size = Files.size(symbol);
     } catch (NoSuchFileException e) {
-      throw new CheckpointException(symbol, "missing: expected the symbol (MXNet JSON) beside "
-          + params.getFileName() + ", which every MXNet, DJL and Kiln checkpoint has; without "
-          + "it the parameters cannot be checked against this model's architecture (load "
-          + "leniently to load them by name and shape alone)", e);
+      throw new CheckpointException(
+          symbol,
+          "missing: expected the symbol (MXNet JSON) beside "
+              + params.getFileName()
+              + ", which every MXNet, DJL and Kiln checkpoint has; without "
+              + "it the parameters cannot be checked against this model's architecture (load "
+              + "leniently to load them by name and shape alone)",
+          e);
     }
     if (size > MAX_SYMBOL_BYTES) {
-      throw new CheckpointException(symbol, "is " + ParamsFile.number(size) + " bytes long, "
-          + "more than the " + ParamsFile.number(MAX_SYMBOL_BYTES) + " Kiln reads as a symbol");
+      throw new CheckpointException(
+          symbol,
+          "is "
+              + ParamsFile.number(size)
+              + " bytes long, "
+              + "more than the "
+              + ParamsFile.number(MAX_SYMBOL_BYTES)
+              + " Kiln reads as a symbol");
     }
     String text;
     try {
-      text = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(Files.readAllBytes(symbol))).toString();
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(Files.readAllBytes(symbol)))
+              .toString();
     } catch (CharacterCodingException e) {
       throw new CheckpointException(symbol, "is not UTF-8 text, expected MXNet symbol JSON", e);
     }
@@ -377,7 +419,8 @@ public final class Checkpoint {
   /** Whether {@code file} is a regular file holding exactly {@code content}. */
   private static boolean holds(Path file, byte[] content) {
     try {
-      return Files.isRegularFile(file) && Files.size(file) == content.length
+      return Files.isRegularFile(file)
+          && Files.size(file) == content.length
           && Arrays.equals(Files.readAllBytes(file), content);
     } catch (IOException e) {
       return false;
@@ -387,12 +430,19 @@ public final class Checkpoint {
   /** Removes the stale temporary files of the checkpoint's three files, logging what it did. */
   private static void removeStale(Path prefix) {
     Path abs = prefix.toAbsolutePath();
-    List<AtomicFiles.Removed> removed = AtomicFiles.removeStale(abs.getParent(), List.of(
-        symbolFile(abs).getFileName().toString(), paramsFile(abs).getFileName().toString(),
-        integrityFile(abs).getFileName().toString()));
+    List<AtomicFiles.Removed> removed =
+        AtomicFiles.removeStale(
+            abs.getParent(),
+            List.of(
+                symbolFile(abs).getFileName().toString(),
+                paramsFile(abs).getFileName().toString(),
+                integrityFile(abs).getFileName().toString()));
     if (!removed.isEmpty()) {
-      LOG.info("checkpoint {}: removed {} left by saves that did not finish ({} bytes)",
-          prefix, removed.stream().map(r -> r.file().getFileName().toString())
+      LOG.info(
+          "checkpoint {}: removed {} left by saves that did not finish ({} bytes)",
+          prefix,
+          removed.stream()
+              .map(r -> r.file().getFileName().toString())
               .collect(Collectors.joining(", ")),
           removed.stream().mapToLong(AtomicFiles.Removed::size).sum());
     }
@@ -400,9 +450,10 @@ public final class Checkpoint {
 
   private static String keyList(Collection<String> keys) {
     int shown = 8;
-    String list = keys.stream().limit(shown).map(k -> "'" + k + "'")
-        .collect(Collectors.joining(", "));
-    return keys.isEmpty() ? "none" : keys.size() > shown
-        ? list + " and " + (keys.size() - shown) + " more" : list;
+    String list =
+        keys.stream().limit(shown).map(k -> "'" + k + "'").collect(Collectors.joining(", "));
+    return keys.isEmpty()
+        ? "none"
+        : keys.size() > shown ? list + " and " + (keys.size() - shown) + " more" : list;
   }
 }

@@ -4,11 +4,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * A checkpoint file could not be used: it is not a well-formed MXNet NDArray list, holds
- * something Kiln does not read (sparse storage, a dtype other than float32), or does not match
- * the model it is loaded into. The message starts with the file and says what was expected and
- * what was found, e.g. {@code out/fashion-0000.params: array 2 'arg:logits_weight' has shape
- * [10, 64], the model needs [10, 128]}.
+ * A checkpoint file could not be used: it is not a well-formed MXNet NDArray list, holds something
+ * Kiln does not read (sparse storage, a dtype other than float32), or does not match the model it
+ * is loaded into. The message starts with the file and says what was expected and what was found,
+ * e.g. {@code out/fashion-0000.params: array 2 'arg:logits_weight' has shape [10, 64], the model
+ * needs [10, 128]}.
  */
 public final class CheckpointException extends IOException {
   private static final long serialVersionUID = 1L;

@@ -15,12 +15,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The integrity file of a {@code .params} file: {@code <params>.sha256}, one line in the format
- * of {@code sha256sum} ({@code <64 hex digits>  <file name>}), so that {@code sha256sum -c
- * fashion-0000.params.sha256} checks it too. The MXNet format has no checksum of its own; with
- * this file a flipped bit in the float data is found when the checkpoint is loaded. Files
- * without one (MXNet's, DJL's) are read unchecked. The file name in the line is not compared:
- * a renamed checkpoint still loads.
+ * The integrity file of a {@code .params} file: {@code <params>.sha256}, one line in the format of
+ * {@code sha256sum} ({@code <64 hex digits> <file name>}), so that {@code sha256sum -c
+ * fashion-0000.params.sha256} checks it too. The MXNet format has no checksum of its own; with this
+ * file a flipped bit in the float data is found when the checkpoint is loaded. Files without one
+ * (MXNet's, DJL's) are read unchecked. The file name in the line is not compared: a renamed
+ * checkpoint still loads.
  */
 final class Integrity {
   /** What the integrity file's name adds to the parameter file's. */
@@ -29,8 +29,7 @@ final class Integrity {
   /** Longest integrity file read: one line with a file name of up to a few kilobytes. */
   static final int MAX_BYTES = 4096;
 
-  private static final Pattern LINE =
-      Pattern.compile("([0-9a-fA-F]{64}) [ *]([^\\r\\n]+)\\r?\\n?");
+  private static final Pattern LINE = Pattern.compile("([0-9a-fA-F]{64}) [ *]([^\\r\\n]+)\\r?\\n?");
   private static final int CHUNK = 1 << 16;
 
   private Integrity() {}
@@ -55,26 +54,31 @@ final class Integrity {
   }
 
   /**
-   * Writes {@code <params>.sha256} atomically, recording {@code digest} for {@code params};
-   * {@code beforeRename} runs when the new file is on disk under its temporary name.
+   * Writes {@code <params>.sha256} atomically, recording {@code digest} for {@code params}; {@code
+   * beforeRename} runs when the new file is on disk under its temporary name.
    *
    * @throws IOException if it cannot be written
    */
   static void write(Path params, byte[] digest, AtomicFiles.BeforeRename beforeRename)
       throws IOException {
-    writeBytes(params, (hex(digest) + "  " + params.getFileName() + "\n")
-        .getBytes(StandardCharsets.UTF_8), beforeRename);
+    writeBytes(
+        params,
+        (hex(digest) + "  " + params.getFileName() + "\n").getBytes(StandardCharsets.UTF_8),
+        beforeRename);
   }
 
   /** Writes {@code <params>.sha256} atomically with the content {@code line}. */
   static void writeBytes(Path params, byte[] line, AtomicFiles.BeforeRename beforeRename)
       throws IOException {
-    AtomicFiles.write(fileFor(params), channel -> {
-      ByteBuffer buf = ByteBuffer.wrap(line);
-      while (buf.hasRemaining()) {
-        channel.write(buf);
-      }
-    }, beforeRename);
+    AtomicFiles.write(
+        fileFor(params),
+        channel -> {
+          ByteBuffer buf = ByteBuffer.wrap(line);
+          while (buf.hasRemaining()) {
+            channel.write(buf);
+          }
+        },
+        beforeRename);
   }
 
   /**
@@ -95,15 +99,18 @@ final class Integrity {
   /**
    * The digest that {@code <params>.sha256} records, or null if there is no such file.
    *
-   * @throws CheckpointException if it is not one {@code sha256sum} line (naming the file, what
-   *     was expected and what it holds)
+   * @throws CheckpointException if it is not one {@code sha256sum} line (naming the file, what was
+   *     expected and what it holds)
    * @throws IOException if it exists but cannot be read
    */
   static byte[] recorded(Path params) throws IOException {
     Path file = fileFor(params);
     if (Files.isDirectory(file)) {
-      throw new CheckpointException(file, "is a directory, expected the integrity file of "
-          + params.getFileName() + " (one line: its SHA-256 in hex, two spaces, its name)");
+      throw new CheckpointException(
+          file,
+          "is a directory, expected the integrity file of "
+              + params.getFileName()
+              + " (one line: its SHA-256 in hex, two spaces, its name)");
     }
     long size;
     try {
@@ -112,9 +119,17 @@ final class Integrity {
       return null;
     }
     if (size > MAX_BYTES) {
-      throw new CheckpointException(file, "is " + ParamsFile.number(size) + " bytes long, "
-          + "expected one line of at most " + ParamsFile.number(MAX_BYTES) + " bytes: the "
-          + "SHA-256 of " + params.getFileName() + " in hex, two spaces, its name");
+      throw new CheckpointException(
+          file,
+          "is "
+              + ParamsFile.number(size)
+              + " bytes long, "
+              + "expected one line of at most "
+              + ParamsFile.number(MAX_BYTES)
+              + " bytes: the "
+              + "SHA-256 of "
+              + params.getFileName()
+              + " in hex, two spaces, its name");
     }
     byte[] bytes;
     try {
@@ -125,8 +140,12 @@ final class Integrity {
     String text = new String(bytes, StandardCharsets.ISO_8859_1);
     Matcher m = LINE.matcher(text);
     if (!m.matches()) {
-      throw new CheckpointException(file, "expected one line '<64 hex digits>  "
-          + params.getFileName() + "' (the format of sha256sum), found " + quote(text));
+      throw new CheckpointException(
+          file,
+          "expected one line '<64 hex digits>  "
+              + params.getFileName()
+              + "' (the format of sha256sum), found "
+              + quote(text));
     }
     return HexFormat.of().parseHex(m.group(1).toLowerCase(Locale.ROOT));
   }
@@ -146,8 +165,13 @@ final class Integrity {
       try {
         n = channel.read(buf, at);
       } catch (IOException e) {
-        throw new IOException(file + ": cannot read it to check its SHA-256 at offset "
-            + ParamsFile.number(at) + ": " + e.getMessage(), e);
+        throw new IOException(
+            file
+                + ": cannot read it to check its SHA-256 at offset "
+                + ParamsFile.number(at)
+                + ": "
+                + e.getMessage(),
+            e);
       }
       if (n < 0) {
         return digest.digest();

@@ -5,8 +5,8 @@ import dev.kiln.runtime.graph.Shape;
 /**
  * One array of an MXNet {@code .params} file: its key, its shape and its float32 values.
  *
- * @param key the file's name for it: {@code arg:<name>} for a parameter, {@code aux:<name>} for
- *     an auxiliary state (e.g. a BatchNorm moving mean)
+ * @param key the file's name for it: {@code arg:<name>} for a parameter, {@code aux:<name>} for an
+ *     auxiliary state (e.g. a BatchNorm moving mean)
  * @param shape its complete shape
  * @param data its values, row-major, exactly {@code shape.size()} of them (not copied)
  */
@@ -16,8 +16,15 @@ public record NamedArray(String key, Shape shape, float[] data) {
     ParamsFile.checkKey(key);
     ParamsFile.checkShape(key, shape);
     if (data.length != shape.size()) {
-      throw new IllegalArgumentException("array '" + key + "' of shape " + shape + " takes "
-          + shape.size() + " values, got " + data.length);
+      throw new IllegalArgumentException(
+          "array '"
+              + key
+              + "' of shape "
+              + shape
+              + " takes "
+              + shape.size()
+              + " values, got "
+              + data.length);
     }
   }
 

@@ -27,29 +27,28 @@ import java.util.function.IntFunction;
  * MXNDArrayLoad}, {@code mx.nd.load} and DJL read), written and read in plain Java for dense
  * float32 arrays.
  *
- * <p>The layout, all little-endian: the list magic {@code 0x112} and a reserved zero (two
- * {@code uint64}); the array count ({@code uint64}); per array the NDArray magic ({@code
- * uint32}), the storage type ({@code int32}, 0 = dense), the shape ({@code int32} ndim then
- * {@code ndim} {@code int64} dimensions), the context ({@code int32} device type, 1 = cpu, and
- * {@code int32} device id), the dtype ({@code int32}, 0 = float32) and the row-major data; then
- * the key count ({@code uint64}) and per key its byte length ({@code uint64}) and its UTF-8
- * bytes.
+ * <p>The layout, all little-endian: the list magic {@code 0x112} and a reserved zero (two {@code
+ * uint64}); the array count ({@code uint64}); per array the NDArray magic ({@code uint32}), the
+ * storage type ({@code int32}, 0 = dense), the shape ({@code int32} ndim then {@code ndim} {@code
+ * int64} dimensions), the context ({@code int32} device type, 1 = cpu, and {@code int32} device
+ * id), the dtype ({@code int32}, 0 = float32) and the row-major data; then the key count ({@code
+ * uint64}) and per key its byte length ({@code uint64}) and its UTF-8 bytes.
  *
  * <p>Kiln writes the NDArray magic {@link #V2_MAGIC}: it is what MXNet 1.9.1 writes with NumPy
  * shape semantics off, and the one magic that loads both with them off (MXNet's classic loaders,
  * {@code mx.nd.load} outside {@code np_shape}) and with them globally on (DJL, and Kiln itself,
  * which runs MXNet that way). With them on MXNet writes {@link #V3_MAGIC} instead, which MXNet
- * refuses to load with them off; the files are otherwise byte for byte the same. Kiln reads
- * both. The one MXNet reader that refuses V2 is one with NumPy shapes on for a single thread
- * (Python under {@code npx.set_np()}): load Kiln files there outside that scope.
+ * refuses to load with them off; the files are otherwise byte for byte the same. Kiln reads both.
+ * The one MXNet reader that refuses V2 is one with NumPy shapes on for a single thread (Python
+ * under {@code npx.set_np()}): load Kiln files there outside that scope.
  *
  * <p>Reading validates every header before it allocates: the list magic, the reserved field, the
  * array count against a bound and against the bytes left, and for each array its magic, storage
  * type, rank, dimensions, context and dtype, and that its data fits in what is left of the file;
  * then the keys (one per array, {@code arg:} or {@code aux:} followed by a name, valid UTF-8, no
  * repeats) and that nothing follows them. A file that fails any check is a {@link
- * CheckpointException} naming the file, the array or key, what was expected and what was found.
- * The largest allocation a file can cause is its own length.
+ * CheckpointException} naming the file, the array or key, what was expected and what was found. The
+ * largest allocation a file can cause is its own length.
  */
 public final class ParamsFile {
   /** MXNet's {@code kMXAPINDArrayListMagic}: the first {@code uint64} of a list file. */
@@ -85,8 +84,10 @@ public final class ParamsFile {
   static final int FLOAT32 = 0;
 
   private static final int LIST_HEADER_BYTES = 24;
+
   /** Magic, storage type, ndim, one dimension, context, dtype, one float. */
   private static final int MIN_ARRAY_BYTES = 4 + 4 + 4 + 8 + 8 + 4 + 4;
+
   private static final int CHUNK = 1 << 16;
 
   /** Where one array's data lies in a file that passed every header check. */
@@ -101,42 +102,50 @@ public final class ParamsFile {
    * @throws IOException if the file cannot be written; {@code file} is then left as it was
    */
   public static void write(Path file, List<NamedArray> arrays) throws IOException {
-    write(file, arrays.stream().map(NamedArray::key).toList(),
-        arrays.stream().map(NamedArray::shape).toList(), i -> arrays.get(i).data());
+    write(
+        file,
+        arrays.stream().map(NamedArray::key).toList(),
+        arrays.stream().map(NamedArray::shape).toList(),
+        i -> arrays.get(i).data());
   }
 
   /**
    * Writes an NDArray list to {@code file}: array {@code i} has key {@code keys.get(i)}, shape
-   * {@code shapes.get(i)} and the values {@code values.apply(i)} returns, asked for only when
-   * that array is written, so that only one array need be in memory at a time.
+   * {@code shapes.get(i)} and the values {@code values.apply(i)} returns, asked for only when that
+   * array is written, so that only one array need be in memory at a time.
    *
-   * <p>The bytes are those {@code MXNDArraySave} writes for the same cpu float32 arrays with
-   * NumPy shape semantics off. They go to a temporary file beside {@code file}, which is forced
-   * to disk and then renamed over {@code file} in one atomic step (a plain replace where the file
-   * system cannot rename atomically): a failure at any point, including an exception from {@code
-   * values}, leaves {@code file} as it was and no temporary file behind. Temporary files of
-   * {@code file} that killed writers left behind are deleted first (see {@link
-   * AtomicFiles#removeStale}).
+   * <p>The bytes are those {@code MXNDArraySave} writes for the same cpu float32 arrays with NumPy
+   * shape semantics off. They go to a temporary file beside {@code file}, which is forced to disk
+   * and then renamed over {@code file} in one atomic step (a plain replace where the file system
+   * cannot rename atomically): a failure at any point, including an exception from {@code values},
+   * leaves {@code file} as it was and no temporary file behind. Temporary files of {@code file}
+   * that killed writers left behind are deleted first (see {@link AtomicFiles#removeStale}).
    *
-   * @throws IllegalArgumentException if a key is malformed or repeated, a shape is not complete
-   *     or has more than {@value #MAX_NDIM} dimensions, or {@code values} gives the wrong count
+   * @throws IllegalArgumentException if a key is malformed or repeated, a shape is not complete or
+   *     has more than {@value #MAX_NDIM} dimensions, or {@code values} gives the wrong count
    * @throws IOException if the file cannot be written
    */
-  public static void write(Path file, List<String> keys, List<Shape> shapes,
-      IntFunction<float[]> values) throws IOException {
+  public static void write(
+      Path file, List<String> keys, List<Shape> shapes, IntFunction<float[]> values)
+      throws IOException {
     Path abs = file.toAbsolutePath();
     AtomicFiles.removeStale(abs.getParent(), List.of(abs.getFileName().toString()));
-    write(file, keys, shapes, values, () -> { });
+    write(file, keys, shapes, values, () -> {});
   }
 
   /**
-   * As {@link #write(Path, List, List, IntFunction)}, without first removing stale temporary
-   * files; {@code beforeRename} runs once the complete file is on disk under its temporary name.
+   * As {@link #write(Path, List, List, IntFunction)}, without first removing stale temporary files;
+   * {@code beforeRename} runs once the complete file is on disk under its temporary name.
    *
    * @return the SHA-256 digest of the bytes written
    */
-  static byte[] write(Path file, List<String> keys, List<Shape> shapes,
-      IntFunction<float[]> values, AtomicFiles.BeforeRename beforeRename) throws IOException {
+  static byte[] write(
+      Path file,
+      List<String> keys,
+      List<Shape> shapes,
+      IntFunction<float[]> values,
+      AtomicFiles.BeforeRename beforeRename)
+      throws IOException {
     if (keys.size() != shapes.size()) {
       throw new IllegalArgumentException(
           keys.size() + " keys for " + shapes.size() + " shapes: they must pair up");
@@ -153,45 +162,57 @@ public final class ParamsFile {
       }
     }
     MessageDigest digest = Integrity.sha256();
-    AtomicFiles.write(file, channel -> {
-      Output out = new Output(channel, digest);
-      out.putLong(LIST_MAGIC);
-      out.putLong(0);
-      out.putLong(keys.size());
-      for (int i = 0; i < keys.size(); i++) {
-        Shape shape = shapes.get(i);
-        out.putInt(V2_MAGIC);
-        out.putInt(DENSE);
-        out.putInt(shape.rank());
-        for (int d : shape.dims()) {
-          out.putLong(d);
-        }
-        out.putInt(CPU);
-        out.putInt(0);
-        out.putInt(FLOAT32);
-        float[] data = values.apply(i);
-        if (data.length != shape.size()) {
-          throw new IllegalArgumentException("array " + i + " '" + keys.get(i) + "' of shape "
-              + shape + " takes " + shape.size() + " values, got " + data.length);
-        }
-        out.putFloats(data);
-      }
-      out.putLong(keys.size());
-      for (String key : keys) {
-        byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-        out.putLong(bytes.length);
-        out.putBytes(bytes);
-      }
-      out.flush();
-    }, beforeRename);
+    AtomicFiles.write(
+        file,
+        channel -> {
+          Output out = new Output(channel, digest);
+          out.putLong(LIST_MAGIC);
+          out.putLong(0);
+          out.putLong(keys.size());
+          for (int i = 0; i < keys.size(); i++) {
+            Shape shape = shapes.get(i);
+            out.putInt(V2_MAGIC);
+            out.putInt(DENSE);
+            out.putInt(shape.rank());
+            for (int d : shape.dims()) {
+              out.putLong(d);
+            }
+            out.putInt(CPU);
+            out.putInt(0);
+            out.putInt(FLOAT32);
+            float[] data = values.apply(i);
+            if (data.length != shape.size()) {
+              throw new IllegalArgumentException(
+                  "array "
+                      + i
+                      + " '"
+                      + keys.get(i)
+                      + "' of shape "
+                      + shape
+                      + " takes "
+                      + shape.size()
+                      + " values, got "
+                      + data.length);
+            }
+            out.putFloats(data);
+          }
+          out.putLong(keys.size());
+          for (String key : keys) {
+            byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+            out.putLong(bytes.length);
+            out.putBytes(bytes);
+          }
+          out.flush();
+        },
+        beforeRename);
     return digest.digest();
   }
 
   /**
    * Reads every array of {@code file}, in file order.
    *
-   * @throws CheckpointException if the file is not a well-formed list of dense float32 arrays
-   *     with {@code arg:}/{@code aux:} keys (nothing large is allocated before that is known)
+   * @throws CheckpointException if the file is not a well-formed list of dense float32 arrays with
+   *     {@code arg:}/{@code aux:} keys (nothing large is allocated before that is known)
    * @throws IOException if the file cannot be read
    */
   public static List<NamedArray> read(Path file) throws IOException {
@@ -213,8 +234,8 @@ public final class ParamsFile {
    */
   static FileChannel open(Path file) throws IOException {
     if (Files.isDirectory(file)) {
-      throw new CheckpointException(file, "is a directory, expected a .params file (an MXNet "
-          + "NDArray list)");
+      throw new CheckpointException(
+          file, "is a directory, expected a .params file (an MXNet " + "NDArray list)");
     }
     return FileChannel.open(file, StandardOpenOption.READ);
   }
@@ -233,19 +254,32 @@ public final class ParamsFile {
     in.need(16, "the list header");
     long reserved = in.getLong();
     if (reserved != 0) {
-      throw in.error(String.format(Locale.ROOT,
-          "the reserved field after the list magic is 0x%x, expected 0", reserved));
+      throw in.error(
+          String.format(
+              Locale.ROOT,
+              "the reserved field after the list magic is 0x%x, expected 0",
+              reserved));
     }
     long count = in.getLong();
     if (Long.compareUnsigned(count, MAX_ARRAYS) > 0) {
-      throw in.error("claims " + Long.toUnsignedString(count) + " arrays, more than the "
-          + number(MAX_ARRAYS) + " Kiln reads");
+      throw in.error(
+          "claims "
+              + Long.toUnsignedString(count)
+              + " arrays, more than the "
+              + number(MAX_ARRAYS)
+              + " Kiln reads");
     }
     // Each array takes at least MIN_ARRAY_BYTES; the key count follows them.
     long smallest = count * MIN_ARRAY_BYTES + 8;
     if (smallest > in.remaining()) {
-      throw in.error("truncated: claims " + plural(count, "array") + ", which take at least "
-          + number(smallest) + " bytes, but " + number(in.remaining()) + " remain");
+      throw in.error(
+          "truncated: claims "
+              + plural(count, "array")
+              + ", which take at least "
+              + number(smallest)
+              + " bytes, but "
+              + number(in.remaining())
+              + " remain");
     }
     int n = (int) count;
     List<Shape> shapes = new ArrayList<>(n);
@@ -262,19 +296,30 @@ public final class ParamsFile {
         if (in.keysEndTheFileAt(at, i)) {
           throw in.error(overCounted(count, i, at));
         }
-        throw in.error(String.format(Locale.ROOT,
-            "%s at offset %s has NDArray magic 0x%08X, expected 0x%08X (V2) or 0x%08X (V3)%s",
-            what, number(at), arrayMagic, V2_MAGIC, V3_MAGIC,
-            i == 0 && (arrayMagic == V1_MAGIC || (arrayMagic >= 1 && arrayMagic <= MAX_NDIM))
-                ? "; it starts like a file of MXNet before 1.0 (which wrote "
-                    + (arrayMagic == V1_MAGIC ? "magic 0xF993FAC8" : "the rank first")
-                    + "), which Kiln does not read"
-                : ""));
+        throw in.error(
+            String.format(
+                Locale.ROOT,
+                "%s at offset %s has NDArray magic 0x%08X, expected 0x%08X (V2) or 0x%08X (V3)%s",
+                what,
+                number(at),
+                arrayMagic,
+                V2_MAGIC,
+                V3_MAGIC,
+                i == 0 && (arrayMagic == V1_MAGIC || (arrayMagic >= 1 && arrayMagic <= MAX_NDIM))
+                    ? "; it starts like a file of MXNet before 1.0 (which wrote "
+                        + (arrayMagic == V1_MAGIC ? "magic 0xF993FAC8" : "the rank first")
+                        + "), which Kiln does not read"
+                    : ""));
       }
       int storage = in.getInt();
       if (storage != DENSE) {
-        throw in.error(what + " has storage type " + storage + " (" + storageName(storage)
-            + "), Kiln reads only dense (0) arrays");
+        throw in.error(
+            what
+                + " has storage type "
+                + storage
+                + " ("
+                + storageName(storage)
+                + "), Kiln reads only dense (0) arrays");
       }
       int ndim = in.getInt();
       if (ndim < 1 || ndim > MAX_NDIM) {
@@ -287,31 +332,61 @@ public final class ParamsFile {
       }
       for (int d = 0; d < ndim; d++) {
         if (dims[d] <= 0) {
-          throw in.error(what + " has shape " + Arrays.toString(dims) + ": dimension " + d
-              + " is " + dims[d] + ", every dimension must be positive");
+          throw in.error(
+              what
+                  + " has shape "
+                  + Arrays.toString(dims)
+                  + ": dimension "
+                  + d
+                  + " is "
+                  + dims[d]
+                  + ", every dimension must be positive");
         }
       }
       int deviceType = in.getInt();
       int deviceId = in.getInt();
       if (!knownDevice(deviceType) || deviceId < 0) {
-        throw in.error(what + " is on device (type " + deviceType + ", id " + deviceId
-            + "), expected a cpu (1) or gpu (2) context");
+        throw in.error(
+            what
+                + " is on device (type "
+                + deviceType
+                + ", id "
+                + deviceId
+                + "), expected a cpu (1) or gpu (2) context");
       }
       int dtype = in.getInt();
       if (dtype != FLOAT32) {
-        throw in.error(what + " has dtype " + dtypeName(dtype) + " (" + dtype
-            + "), Kiln reads only float32 (0)");
+        throw in.error(
+            what
+                + " has dtype "
+                + dtypeName(dtype)
+                + " ("
+                + dtype
+                + "), Kiln reads only float32 (0)");
       }
       long bytes = dataBytes(dims);
       if (bytes < 0 || bytes > in.remaining()) {
-        throw in.error("truncated: " + what + " of shape " + Arrays.toString(dims) + " needs "
-            + (bytes < 0 ? "more than 2^63" : number(bytes)) + " bytes of float32 data but "
-            + number(in.remaining()) + " remain");
+        throw in.error(
+            "truncated: "
+                + what
+                + " of shape "
+                + Arrays.toString(dims)
+                + " needs "
+                + (bytes < 0 ? "more than 2^63" : number(bytes))
+                + " bytes of float32 data but "
+                + number(in.remaining())
+                + " remain");
       }
       if (bytes / Float.BYTES > MAX_ELEMENTS) {
-        throw in.error(what + " of shape " + Arrays.toString(dims) + " has "
-            + number(bytes / Float.BYTES) + " elements, more than the " + number(MAX_ELEMENTS)
-            + " Kiln reads into one array");
+        throw in.error(
+            what
+                + " of shape "
+                + Arrays.toString(dims)
+                + " has "
+                + number(bytes / Float.BYTES)
+                + " elements, more than the "
+                + number(MAX_ELEMENTS)
+                + " Kiln reads into one array");
       }
       int[] intDims = new int[ndim];
       for (int d = 0; d < ndim; d++) {
@@ -325,14 +400,26 @@ public final class ParamsFile {
     long keyCount = in.getLong();
     int low = (int) keyCount;
     if (keyCount != count && (low == V2_MAGIC || low == V3_MAGIC)) {
-      throw in.error(String.format(Locale.ROOT, "claims %s but holds more: at offset %s, where "
-          + "the key count should be, another array starts (NDArray magic 0x%08X)",
-          plural(count, "array"), number(in.position() - 8), low));
+      throw in.error(
+          String.format(
+              Locale.ROOT,
+              "claims %s but holds more: at offset %s, where "
+                  + "the key count should be, another array starts (NDArray magic 0x%08X)",
+              plural(count, "array"),
+              number(in.position() - 8),
+              low));
     }
     if (keyCount != count) {
-      throw in.error("has " + (keyCount == 1 ? "1 key" : Long.toUnsignedString(keyCount)
-          + " keys") + " for " + plural(count, "array") + ", expected one " + ARG_PREFIX + "/"
-          + AUX_PREFIX + " key per array");
+      throw in.error(
+          "has "
+              + (keyCount == 1 ? "1 key" : Long.toUnsignedString(keyCount) + " keys")
+              + " for "
+              + plural(count, "array")
+              + ", expected one "
+              + ARG_PREFIX
+              + "/"
+              + AUX_PREFIX
+              + " key per array");
     }
     List<Entry> entries = new ArrayList<>(n);
     Map<String, Integer> seen = new HashMap<>();
@@ -340,21 +427,35 @@ public final class ParamsFile {
       in.need(8, "key " + i + "'s length");
       long length = in.getLong();
       if (Long.compareUnsigned(length, MAX_KEY_BYTES) > 0) {
-        throw in.error("key " + i + " is " + Long.toUnsignedString(length)
-            + " bytes long, more than " + number(MAX_KEY_BYTES));
+        throw in.error(
+            "key "
+                + i
+                + " is "
+                + Long.toUnsignedString(length)
+                + " bytes long, more than "
+                + number(MAX_KEY_BYTES));
       }
       in.need(length, "key " + i);
       String key;
       try {
-        key = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT)
-            .decode(in.getBytes((int) length))
-            .toString();
+        key =
+            StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(in.getBytes((int) length))
+                .toString();
       } catch (CharacterCodingException e) {
-        throw new CheckpointException(file, "key " + i + " is not valid UTF-8: its "
-            + plural(length, "byte") + " are " + hex(in.bytesAt(in.position() - length,
-                (int) length)) + ", expected the UTF-8 bytes of arg:<name> or aux:<name>", e);
+        throw new CheckpointException(
+            file,
+            "key "
+                + i
+                + " is not valid UTF-8: its "
+                + plural(length, "byte")
+                + " are "
+                + hex(in.bytesAt(in.position() - length, (int) length))
+                + ", expected the UTF-8 bytes of arg:<name> or aux:<name>",
+            e);
       }
       String problem = keyProblem(key);
       if (problem != null) {
@@ -367,8 +468,12 @@ public final class ParamsFile {
       entries.add(new Entry(i, key, shapes.get(i), offsets.get(i)));
     }
     if (in.remaining() > 0) {
-      throw in.error("has " + number(in.remaining()) + " bytes after the last key (at offset "
-          + number(in.position()) + "), expected the file to end there");
+      throw in.error(
+          "has "
+              + number(in.remaining())
+              + " bytes after the last key (at offset "
+              + number(in.position())
+              + "), expected the file to end there");
     }
     return entries;
   }
@@ -376,8 +481,9 @@ public final class ParamsFile {
   /** Reads the values of one array that {@link #index} found. */
   static float[] readData(Path file, FileChannel channel, Entry entry) throws IOException {
     float[] out = new float[(int) entry.shape().size()];
-    ByteBuffer buf = ByteBuffer.allocate(Math.min(CHUNK, out.length * Float.BYTES))
-        .order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer buf =
+        ByteBuffer.allocate(Math.min(CHUNK, out.length * Float.BYTES))
+            .order(ByteOrder.LITTLE_ENDIAN);
     long at = entry.dataOffset();
     int done = 0;
     while (done < out.length) {
@@ -400,16 +506,28 @@ public final class ParamsFile {
     }
     int bytes = key.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > MAX_KEY_BYTES) {
-      throw new IllegalArgumentException("key '" + key.substring(0, 40) + "...' is " + bytes
-          + " bytes long in UTF-8, more than the " + MAX_KEY_BYTES + " a key may have");
+      throw new IllegalArgumentException(
+          "key '"
+              + key.substring(0, 40)
+              + "...' is "
+              + bytes
+              + " bytes long in UTF-8, more than the "
+              + MAX_KEY_BYTES
+              + " a key may have");
     }
   }
 
   /** Throws if {@code shape} cannot be written: not complete, or of rank 0 or above 32. */
   static void checkShape(String key, Shape shape) {
     if (!shape.isComplete() || shape.rank() < 1 || shape.rank() > MAX_NDIM) {
-      throw new IllegalArgumentException("array '" + key + "' has shape " + shape
-          + ", expected 1 to " + MAX_NDIM + " known dimensions");
+      throw new IllegalArgumentException(
+          "array '"
+              + key
+              + "' has shape "
+              + shape
+              + ", expected 1 to "
+              + MAX_NDIM
+              + " known dimensions");
     }
   }
 
@@ -422,31 +540,48 @@ public final class ParamsFile {
     }
     for (int i = 0; i < key.length(); i++) {
       if (Character.isISOControl(key.charAt(i))) {
-        return String.format(Locale.ROOT, "'%s' holds control character U+%04X at index %d "
-            + "(shown as ?), expected printable characters only",
-            key.replaceAll("\\p{Cntrl}", "?"), (int) key.charAt(i), i);
+        return String.format(
+            Locale.ROOT,
+            "'%s' holds control character U+%04X at index %d "
+                + "(shown as ?), expected printable characters only",
+            key.replaceAll("\\p{Cntrl}", "?"),
+            (int) key.charAt(i),
+            i);
       }
     }
     return null;
   }
 
   /**
-   * The header claims {@code count} arrays, but after {@code held} of them, at offset {@code
-   * at}, come their keys and the end of the file.
+   * The header claims {@code count} arrays, but after {@code held} of them, at offset {@code at},
+   * come their keys and the end of the file.
    */
   private static String overCounted(long count, int held, long at) {
-    return "claims " + plural(count, "array") + " but holds " + number(held) + ": at offset "
-        + number(at) + ", where array " + held + " should start, come " + plural(held, "key")
+    return "claims "
+        + plural(count, "array")
+        + " but holds "
+        + number(held)
+        + ": at offset "
+        + number(at)
+        + ", where array "
+        + held
+        + " should start, come "
+        + plural(held, "key")
         + " and the end of the file";
   }
 
   private static String notAList(long magic) {
     byte[] first = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(magic).array();
-    String hint = new String(first, 0, 4, StandardCharsets.ISO_8859_1).equals("DJL@")
-        ? " (this is DJL's own parameter format)" : "";
-    return String.format(Locale.ROOT,
-        "not an MXNet NDArray list: it starts with 0x%016X, expected 0x%016X%s", magic,
-        LIST_MAGIC, hint);
+    String hint =
+        new String(first, 0, 4, StandardCharsets.ISO_8859_1).equals("DJL@")
+            ? " (this is DJL's own parameter format)"
+            : "";
+    return String.format(
+        Locale.ROOT,
+        "not an MXNet NDArray list: it starts with 0x%016X, expected 0x%016X%s",
+        magic,
+        LIST_MAGIC,
+        hint);
   }
 
   private static long dataBytes(long[] dims) {
@@ -513,13 +648,24 @@ public final class ParamsFile {
           throw e;
         }
         // The platform's read errors ("Input/output error") do not say which file.
-        throw new IOException(file + ": cannot read " + number(buf.remaining())
-            + " bytes at offset " + number(position) + ": " + e.getMessage(), e);
+        throw new IOException(
+            file
+                + ": cannot read "
+                + number(buf.remaining())
+                + " bytes at offset "
+                + number(position)
+                + ": "
+                + e.getMessage(),
+            e);
       }
       if (n < 0) {
-        throw new CheckpointException(file, "truncated while it was being read: expected "
-            + number(buf.remaining()) + " more bytes at offset " + number(position)
-            + ", but the file now ends there (was it replaced or cut meanwhile?)",
+        throw new CheckpointException(
+            file,
+            "truncated while it was being read: expected "
+                + number(buf.remaining())
+                + " more bytes at offset "
+                + number(position)
+                + ", but the file now ends there (was it replaced or cut meanwhile?)",
             new EOFException());
       }
       position += n;
@@ -560,8 +706,16 @@ public final class ParamsFile {
     /** Throws a truncation error unless {@code bytes} more bytes are left. */
     void need(long bytes, String what) throws CheckpointException {
       if (bytes > remaining()) {
-        throw error("truncated: " + what + " needs " + number(bytes) + " bytes at offset "
-            + number(position) + " but " + number(remaining()) + " remain");
+        throw error(
+            "truncated: "
+                + what
+                + " needs "
+                + number(bytes)
+                + " bytes at offset "
+                + number(position)
+                + " but "
+                + number(remaining())
+                + " remain");
       }
     }
 
@@ -585,9 +739,9 @@ public final class ParamsFile {
     }
 
     /**
-     * Whether the bytes from {@code at} to the end of the file are exactly a key count of
-     * {@code n} and {@code n} length-prefixed keys: what a file whose header over-counts its
-     * arrays has where the next array should start. Reads only the lengths.
+     * Whether the bytes from {@code at} to the end of the file are exactly a key count of {@code n}
+     * and {@code n} length-prefixed keys: what a file whose header over-counts its arrays has where
+     * the next array should start. Reads only the lengths.
      */
     boolean keysEndTheFileAt(long at, int n) throws IOException {
       long p = at;

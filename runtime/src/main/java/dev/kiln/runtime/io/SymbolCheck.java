@@ -24,19 +24,18 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * Compares the symbol stored in a checkpoint with a model's own: the same operators, wired the
- * same way, with the same attributes. What MXNet writes for its own bookkeeping is ignored: the
+ * Compares the symbol stored in a checkpoint with a model's own: the same operators, wired the same
+ * way, with the same attributes. What MXNet writes for its own bookkeeping is ignored: the
  * top-level {@code attrs} ({@code mxnet_version}, {@code is_np_shape}), {@code arg_nodes} and
  * {@code node_row_ptr} (both derived from the nodes), the version field of each input entry, the
- * order of the nodes (they are matched by name, so two topological orders of one graph agree),
- * the order of the outputs ({@code heads}; the model's own order is what its {@code forward}
- * returns) and every hidden attribute, {@code __name__}, which MXNet adds itself ({@code
- * __init__} on a BatchNorm's moving statistics, {@code __profiler_scope__}, and the {@code
- * __shape__}, {@code __dtype__}, {@code __lr_mult__} hints Python front ends attach; none of
- * them changes what the graph computes from its parameters). Attribute values are MXNet
- * strings and compare as MXNet parses them: spaces do not count, {@code (3,3)} equals {@code
- * [3, 3]}, {@code 0.001} equals {@code 1e-3}, and {@code True}, {@code true} and {@code 1} are
- * one boolean.
+ * order of the nodes (they are matched by name, so two topological orders of one graph agree), the
+ * order of the outputs ({@code heads}; the model's own order is what its {@code forward} returns)
+ * and every hidden attribute, {@code __name__}, which MXNet adds itself ({@code __init__} on a
+ * BatchNorm's moving statistics, {@code __profiler_scope__}, and the {@code __shape__}, {@code
+ * __dtype__}, {@code __lr_mult__} hints Python front ends attach; none of them changes what the
+ * graph computes from its parameters). Attribute values are MXNet strings and compare as MXNet
+ * parses them: spaces do not count, {@code (3,3)} equals {@code [3, 3]}, {@code 0.001} equals
+ * {@code 1e-3}, and {@code True}, {@code true} and {@code 1} are one boolean.
  */
 final class SymbolCheck {
   /** Longest attribute value compared as a number. */
@@ -69,11 +68,11 @@ final class SymbolCheck {
   private SymbolCheck() {}
 
   /**
-   * Parses MXNet symbol JSON (what {@code MXSymbolSaveToJSON} writes, including the older
-   * {@code attr}/{@code param} spellings of the attributes), strictly.
+   * Parses MXNet symbol JSON (what {@code MXSymbolSaveToJSON} writes, including the older {@code
+   * attr}/{@code param} spellings of the attributes), strictly.
    *
-   * @throws IllegalArgumentException if it is not such a symbol; the message says what was
-   *     expected where
+   * @throws IllegalArgumentException if it is not such a symbol; the message says what was expected
+   *     where
    */
   static Graph parse(String json) {
     JsonElement root;
@@ -82,8 +81,10 @@ final class SymbolCheck {
       reader.setStrictness(Strictness.STRICT);
       root = JSON.read(reader);
       if (reader.peek() != JsonToken.END_DOCUMENT) {
-        throw new IllegalArgumentException("expected the end of the text after the symbol's "
-            + "closing '}', found more at " + reader.getPath());
+        throw new IllegalArgumentException(
+            "expected the end of the text after the symbol's "
+                + "closing '}', found more at "
+                + reader.getPath());
       }
     } catch (IOException | JsonParseException | IllegalStateException e) {
       throw new IllegalArgumentException("not valid JSON: " + e.getMessage(), e);
@@ -106,10 +107,9 @@ final class SymbolCheck {
       for (String key : List.of("param", "attr", "attrs")) {
         JsonElement a = n.get(key);
         if (a != null && !a.isJsonNull()) {
-          for (Map.Entry<String, JsonElement> kv
-              : object(a, where + "'s \"" + key + "\"").entrySet()) {
-            attrs.put(kv.getKey(), string(kv.getValue(),
-                where + "'s attribute " + kv.getKey()));
+          for (Map.Entry<String, JsonElement> kv :
+              object(a, where + "'s \"" + key + "\"").entrySet()) {
+            attrs.put(kv.getKey(), string(kv.getValue(), where + "'s attribute " + kv.getKey()));
           }
         }
       }
@@ -121,8 +121,8 @@ final class SymbolCheck {
   }
 
   /**
-   * The first way in which {@code file} differs from {@code model}, as a sentence naming the
-   * node and what each has, or null if they are the same graph up to what MXNet adds.
+   * The first way in which {@code file} differs from {@code model}, as a sentence naming the node
+   * and what each has, or null if they are the same graph up to what MXNet adds.
    */
   static String firstDifference(Graph file, Graph model) {
     Map<String, Node> inFile = byKey(file.nodes());
@@ -141,12 +141,17 @@ final class SymbolCheck {
     for (Map.Entry<String, Node> e : inFile.entrySet()) {
       if (!inModel.containsKey(e.getKey())) {
         Node f = e.getValue();
-        return "the file has node '" + f.name() + "' (" + f.describe()
+        return "the file has node '"
+            + f.name()
+            + "' ("
+            + f.describe()
             + "), which the model does not have";
       }
     }
     if (!counts(file.heads()).equals(counts(model.heads()))) {
-      return "the outputs are " + list(file.heads()) + " in the file, the model has "
+      return "the outputs are "
+          + list(file.heads())
+          + " in the file, the model has "
           + list(model.heads());
     }
     return null;
@@ -168,19 +173,34 @@ final class SymbolCheck {
       String a = f.attrs().get(key);
       String b = m.attrs().get(key);
       if (a == null || b == null || !sameValue(a, b)) {
-        return m.describe() + " attribute " + key + " is "
-            + (a == null ? "not set" : a) + " in the file, the model "
+        return m.describe()
+            + " attribute "
+            + key
+            + " is "
+            + (a == null ? "not set" : a)
+            + " in the file, the model "
             + (b == null ? "does not set it" : "has " + b);
       }
     }
     if (f.inputs().size() != m.inputs().size()) {
-      return m.describe() + " has " + inputs(f.inputs().size()) + " in the file ("
-          + list(f.inputs()) + "), the model has " + m.inputs().size() + " ("
-          + list(m.inputs()) + ")";
+      return m.describe()
+          + " has "
+          + inputs(f.inputs().size())
+          + " in the file ("
+          + list(f.inputs())
+          + "), the model has "
+          + m.inputs().size()
+          + " ("
+          + list(m.inputs())
+          + ")";
     }
     for (int i = 0; i < f.inputs().size(); i++) {
       if (!f.inputs().get(i).equals(m.inputs().get(i))) {
-        return "input " + i + " is " + f.inputs().get(i) + " in the file, the model has "
+        return "input "
+            + i
+            + " is "
+            + f.inputs().get(i)
+            + " in the file, the model has "
             + m.inputs().get(i);
       }
     }
@@ -275,7 +295,8 @@ final class SymbolCheck {
   }
 
   private static String list(List<Entry> entries) {
-    return entries.isEmpty() ? "none"
+    return entries.isEmpty()
+        ? "none"
         : entries.stream().map(Entry::toString).collect(Collectors.joining(", "));
   }
 
@@ -290,8 +311,12 @@ final class SymbolCheck {
       String where = what + " entry " + i;
       JsonArray entry = array(a.get(i), where);
       if (entry.size() < 2 || entry.size() > 3) {
-        throw new IllegalArgumentException(where + " has " + entry.size() + " numbers, "
-            + "expected [node, output] or [node, output, version]");
+        throw new IllegalArgumentException(
+            where
+                + " has "
+                + entry.size()
+                + " numbers, "
+                + "expected [node, output] or [node, output, version]");
       }
       int node = index(entry.get(0), where + "'s node", names.size());
       int output = index(entry.get(1), where + "'s output", Integer.MAX_VALUE);
@@ -303,13 +328,19 @@ final class SymbolCheck {
   private static int index(JsonElement e, String what, int bound) {
     if (e instanceof JsonPrimitive p && p.isNumber()) {
       BigDecimal v = number(p.getAsString());
-      if (v != null && v.signum() >= 0 && v.stripTrailingZeros().scale() <= 0
+      if (v != null
+          && v.signum() >= 0
+          && v.stripTrailingZeros().scale() <= 0
           && v.compareTo(BigDecimal.valueOf(bound)) < 0) {
         return v.intValueExact();
       }
     }
-    throw new IllegalArgumentException(what + " is " + shown(e) + ", expected an integer from 0"
-        + (bound == Integer.MAX_VALUE ? "" : " to " + (bound - 1)));
+    throw new IllegalArgumentException(
+        what
+            + " is "
+            + shown(e)
+            + ", expected an integer from 0"
+            + (bound == Integer.MAX_VALUE ? "" : " to " + (bound - 1)));
   }
 
   private static JsonObject object(JsonElement e, String what) {

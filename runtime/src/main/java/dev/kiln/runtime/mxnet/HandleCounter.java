@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * Counts the MXNet handles (NDArrays, symbols, executors) that Kiln's binding creates and frees,
  * for benchmarks and leak checks. It is off unless the JVM starts with {@code
- * -Dkiln.mx.countHandles=true}; then {@link Mx} wraps the loaded library in a counting proxy,
- * and every call through {@link Mx#api()} is counted (a few hundred nanoseconds each). Handles
- * that other libraries (e.g. DJL) create through their own bindings are not seen.
+ * -Dkiln.mx.countHandles=true}; then {@link Mx} wraps the loaded library in a counting proxy, and
+ * every call through {@link Mx#api()} is counted (a few hundred nanoseconds each). Handles that
+ * other libraries (e.g. DJL) create through their own bindings are not seen.
  */
 public final class HandleCounter {
   /** The system property that turns counting on. */
@@ -72,15 +72,15 @@ public final class HandleCounter {
   /** {@code api} behind a proxy that counts the handles its successful calls create and free. */
   static MxApi wrap(MxApi api) {
     InvocationHandler handler = (proxy, method, args) -> invoke(api, method, args);
-    return (MxApi) Proxy.newProxyInstance(MxApi.class.getClassLoader(),
-        new Class<?>[] {MxApi.class}, handler);
+    return (MxApi)
+        Proxy.newProxyInstance(MxApi.class.getClassLoader(), new Class<?>[] {MxApi.class}, handler);
   }
 
   private static Object invoke(MxApi api, Method method, Object[] args) throws Throwable {
     String name = method.getName();
     // MXImperativeInvoke allocates its outputs only when the caller passes none.
-    boolean allocatesOutputs = name.equals("MXImperativeInvoke")
-        && ((PointerByReference) args[4]).getValue() == null;
+    boolean allocatesOutputs =
+        name.equals("MXImperativeInvoke") && ((PointerByReference) args[4]).getValue() == null;
     Object result;
     try {
       result = method.invoke(api, args);
@@ -93,18 +93,22 @@ public final class HandleCounter {
     switch (name) {
       case "MXNDArrayCreateEx", "MXNDArraySlice", "MXNDArrayReshape" ->
           CREATED.incrementAndGet(Kind.NDARRAY.ordinal());
-      case "MXNDArrayLoad" -> CREATED.addAndGet(Kind.NDARRAY.ordinal(),
-          ((IntByReference) args[1]).getValue());
-      case "MXExecutorOutputs" -> CREATED.addAndGet(Kind.NDARRAY.ordinal(),
-          ((IntByReference) args[1]).getValue());
+      case "MXNDArrayLoad" ->
+          CREATED.addAndGet(Kind.NDARRAY.ordinal(), ((IntByReference) args[1]).getValue());
+      case "MXExecutorOutputs" ->
+          CREATED.addAndGet(Kind.NDARRAY.ordinal(), ((IntByReference) args[1]).getValue());
       case "MXImperativeInvoke" -> {
         if (allocatesOutputs) {
           CREATED.addAndGet(Kind.NDARRAY.ordinal(), ((IntByReference) args[3]).getValue());
         }
       }
       case "MXNDArrayFree" -> FREED.incrementAndGet(Kind.NDARRAY.ordinal());
-      case "MXSymbolCreateVariable", "MXSymbolCreateAtomicSymbol", "MXSymbolCreateGroup",
-          "MXSymbolCreateFromJSON", "MXSymbolGetInternals", "MXSymbolGetOutput" ->
+      case "MXSymbolCreateVariable",
+          "MXSymbolCreateAtomicSymbol",
+          "MXSymbolCreateGroup",
+          "MXSymbolCreateFromJSON",
+          "MXSymbolGetInternals",
+          "MXSymbolGetOutput" ->
           CREATED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXSymbolFree" -> FREED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXExecutorBindEX" -> CREATED.incrementAndGet(Kind.EXECUTOR.ordinal());

@@ -22,11 +22,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * ever passes complete shapes and uses the {@code Ex} shape calls, which read the same in both
  * modes.
  *
- * <p>MXNet's engine threads take their OpenMP thread count from {@code OMP_NUM_THREADS} when
- * the library loads (without it: half the cores); nothing a process can call afterwards changes
- * it, so set the variable in the environment (the README's commands and the test runs set 1:
- * on two cores two threads made the threaded engine stall). When it is unset Kiln still limits
- * the calling thread's own OpenMP work to one thread.
+ * <p>MXNet's engine threads take their OpenMP thread count from {@code OMP_NUM_THREADS} when the
+ * library loads (without it: half the cores); nothing a process can call afterwards changes it, so
+ * set the variable in the environment (the README's commands and the test runs set 1: on two cores
+ * two threads made the threaded engine stall). When it is unset Kiln still limits the calling
+ * thread's own OpenMP work to one thread.
  */
 public final class Mx {
   /** MXNet's device type for the CPU. */
@@ -69,9 +69,9 @@ public final class Mx {
   }
 
   /**
-   * Environment defaults that keep a CPU run quiet, set before MXNet reads them unless the user
-   * set them: {@code MXNET_SUBGRAPH_VERBOSE=0} (MXNet otherwise prints "Subgraph backend MKLDNN
-   * is activated." at every bind).
+   * Environment defaults that keep a CPU run quiet, set before MXNet reads them unless the user set
+   * them: {@code MXNET_SUBGRAPH_VERBOSE=0} (MXNet otherwise prints "Subgraph backend MKLDNN is
+   * activated." at every bind).
    */
   private static void quietDefaults() {
     if (System.getenv("MXNET_SUBGRAPH_VERBOSE") == null) {
@@ -108,9 +108,9 @@ public final class Mx {
   public static final String SEED_PROPERTY = "kiln.mxnet.seed";
 
   /**
-   * Reseeds MXNet's one process-wide random generator (dropout masks, random operators). Kiln
-   * seeds it once when it loads the library ({@link #SEED_PROPERTY}) and never again by itself:
-   * creating a model does not touch it. A reseed costs about a millisecond.
+   * Reseeds MXNet's one process-wide random generator (dropout masks, random operators). Kiln seeds
+   * it once when it loads the library ({@link #SEED_PROPERTY}) and never again by itself: creating
+   * a model does not touch it. A reseed costs about a millisecond.
    */
   public static void seed(int seed) {
     check(api().MXRandomSeed(seed), "MXRandomSeed");
@@ -136,17 +136,20 @@ public final class Mx {
   }
 
   /**
-   * Runs an operator imperatively, writing into the given output arrays (in place when an
-   * output is also an input, as MXNet's update operators expect).
+   * Runs an operator imperatively, writing into the given output arrays (in place when an output is
+   * also an input, as MXNet's update operators expect).
    */
-  public static void invoke(String op, Pointer[] inputs, Pointer[] outputs, String[] keys,
-      String[] vals) {
+  public static void invoke(
+      String op, Pointer[] inputs, Pointer[] outputs, String[] keys, String[] vals) {
     Memory out = handleBlock(outputs);
     PointerByReference outRef = new PointerByReference(out);
     IntByReference numOut = new IntByReference(outputs.length);
     try {
-      check(api().MXImperativeInvoke(op(op), inputs.length, inputs, numOut, outRef,
-          keys.length, keys, vals), op);
+      check(
+          api()
+              .MXImperativeInvoke(
+                  op(op), inputs.length, inputs, numOut, outRef, keys.length, keys, vals),
+          op);
     } finally {
       Reference.reachabilityFence(out);
     }

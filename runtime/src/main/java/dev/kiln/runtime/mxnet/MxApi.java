@@ -7,9 +7,9 @@ import com.sun.jna.ptr.PointerByReference;
 import java.nio.Buffer;
 
 /**
- * The part of MXNet's C API ({@code include/mxnet/c_api.h}, 1.9.1) that Kiln calls, declared
- * with plain JNA types. Handle arrays ({@code T*}) are {@code Pointer[]}, string arrays are
- * {@code String[]}, {@code uint32_t} is {@code int} and {@code size_t} is {@code long} (LP64).
+ * The part of MXNet's C API ({@code include/mxnet/c_api.h}, 1.9.1) that Kiln calls, declared with
+ * plain JNA types. Handle arrays ({@code T*}) are {@code Pointer[]}, string arrays are {@code
+ * String[]}, {@code uint32_t} is {@code int} and {@code size_t} is {@code long} (LP64).
  *
  * <p>Every function returns 0 on success and -1 on failure, with the reason in {@link
  * #MXGetLastError()}. Call through {@link Mx}, which checks the code.
@@ -124,7 +124,12 @@ public interface MxApi extends Library {
   // --- arrays --------------------------------------------------------------------------
 
   int MXNDArrayCreateEx(
-      int[] shape, int ndim, int devType, int devId, int delayAlloc, int dtype,
+      int[] shape,
+      int ndim,
+      int devType,
+      int devId,
+      int delayAlloc,
+      int dtype,
       PointerByReference out);
 
   int MXNDArraySyncCopyFromCPU(Pointer handle, float[] data, long size);
@@ -138,8 +143,8 @@ public interface MxApi extends Library {
   int MXNDArraySyncCopyFromNDArray(Pointer dst, Pointer src, int i);
 
   /**
-   * The array's data pointer; an array in a oneDNN layout is first reordered back to the
-   * default row-major layout (and waited for), which is what Kiln calls it for.
+   * The array's data pointer; an array in a oneDNN layout is first reordered back to the default
+   * row-major layout (and waited for), which is what Kiln calls it for.
    */
   int MXNDArrayGetData(Pointer handle, PointerByReference outData);
 
@@ -198,13 +203,20 @@ public interface MxApi extends Library {
 
   int MXKVStorePull(Pointer handle, int num, int[] keys, Pointer[] vals, int priority);
 
-  int MXKVStorePushPull(Pointer handle, int vnum, int[] vkeys, int onum, int[] okeys,
-      Pointer[] vals, Pointer[] outs, int priority);
+  int MXKVStorePushPull(
+      Pointer handle,
+      int vnum,
+      int[] vkeys,
+      int onum,
+      int[] okeys,
+      Pointer[] vals,
+      Pointer[] outs,
+      int priority);
 
   int MXKVStoreSetUpdater(Pointer handle, KvUpdater updater, Pointer updaterHandle);
 
-  int MXKVStoreSetUpdaterEx(Pointer handle, KvUpdater updater, KvStrUpdater strUpdater,
-      Pointer updaterHandle);
+  int MXKVStoreSetUpdaterEx(
+      Pointer handle, KvUpdater updater, KvStrUpdater strUpdater, Pointer updaterHandle);
 
   int MXKVStoreGetType(Pointer handle, PointerByReference type);
 
@@ -226,6 +238,5 @@ public interface MxApi extends Library {
 
   int MXKVStoreSendCommmandToServers(Pointer handle, int cmdId, String cmdBody);
 
-  int MXKVStoreGetNumDeadNode(Pointer handle, int nodeId, IntByReference number,
-      int timeoutSec);
+  int MXKVStoreGetNumDeadNode(Pointer handle, int nodeId, IntByReference number, int timeoutSec);
 }

@@ -6,10 +6,10 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 
 /**
- * One imperative operator call prepared once and run many times over the same arrays, e.g.
- * {@code sgd_update(weight, grad) -> weight} every training step. The native blocks holding
- * the input and output handles are fields, so they stay reachable for as long as MXNet may read
- * them and nothing is allocated per run but the attribute strings.
+ * One imperative operator call prepared once and run many times over the same arrays, e.g. {@code
+ * sgd_update(weight, grad) -> weight} every training step. The native blocks holding the input and
+ * output handles are fields, so they stay reachable for as long as MXNet may read them and nothing
+ * is allocated per run but the attribute strings.
  */
 public final class PreparedOp {
   private final String name;
@@ -22,8 +22,8 @@ public final class PreparedOp {
   private final int numOutputsValue;
 
   /**
-   * Prepares {@code op(inputs...) -> outputs...}. The handles must outlive this object; it
-   * owns none of them.
+   * Prepares {@code op(inputs...) -> outputs...}. The handles must outlive this object; it owns
+   * none of them.
    */
   public PreparedOp(String op, Pointer[] inputs, Pointer[] outputs) {
     this.name = op;
@@ -40,8 +40,9 @@ public final class PreparedOp {
   public void run(String[] keys, String[] vals) {
     numOutputs.setValue(numOutputsValue);
     Mx.check(
-        Mx.api().MXImperativeInvoke(creator, numInputs, inputs, numOutputs, outputsRef,
-            keys.length, keys, vals),
+        Mx.api()
+            .MXImperativeInvoke(
+                creator, numInputs, inputs, numOutputs, outputsRef, keys.length, keys, vals),
         name);
   }
 }

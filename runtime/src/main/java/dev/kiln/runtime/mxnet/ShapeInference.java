@@ -7,8 +7,7 @@ import java.util.Map;
 
 /**
  * MXNet's own shape inference ({@code MXSymbolInferShapeEx}) over a symbol, given the shapes of
- * some of its arguments. A dimension or shape MXNet could not infer is reported as an empty
- * array.
+ * some of its arguments. A dimension or shape MXNet could not infer is reported as an empty array.
  *
  * @param arguments one shape per argument, in {@code MXSymbolListArguments} order
  * @param outputs one shape per output, in {@code MXSymbolListOutputs} order
@@ -19,8 +18,8 @@ public record ShapeInference(int[][] arguments, int[][] outputs, int[][] auxilia
    * Infers every shape of {@code symbol} from the {@code known} argument shapes (name to
    * dimensions, all positive).
    *
-   * @throws MxException with MXNet's text (which names the operator at fault) when the shapes
-   *     are inconsistent
+   * @throws MxException with MXNet's text (which names the operator at fault) when the shapes are
+   *     inconsistent
    */
   public static ShapeInference infer(Pointer symbol, Map<String, int[]> known) {
     String[] keys = new String[known.size()];
@@ -46,16 +45,34 @@ public record ShapeInference(int[][] arguments, int[][] outputs, int[][] auxilia
     PointerByReference auxNdim = new PointerByReference();
     PointerByReference auxData = new PointerByReference();
     IntByReference complete = new IntByReference();
-    Mx.check(Mx.api().MXSymbolInferShapeEx(symbol, keys.length, keys, indPtr, data, inSize,
-        inNdim, inData, outSize, outNdim, outData, auxSize, auxNdim, auxData, complete),
+    Mx.check(
+        Mx.api()
+            .MXSymbolInferShapeEx(
+                symbol,
+                keys.length,
+                keys,
+                indPtr,
+                data,
+                inSize,
+                inNdim,
+                inData,
+                outSize,
+                outNdim,
+                outData,
+                auxSize,
+                auxNdim,
+                auxData,
+                complete),
         "MXSymbolInferShapeEx");
-    return new ShapeInference(read(inSize, inNdim, inData), read(outSize, outNdim, outData),
+    return new ShapeInference(
+        read(inSize, inNdim, inData),
+        read(outSize, outNdim, outData),
         read(auxSize, auxNdim, auxData));
   }
 
   /** Copies MXNet's {@code n} shapes (an ndim array and an array of dimension arrays). */
-  private static int[][] read(IntByReference size, PointerByReference ndim,
-      PointerByReference dims) {
+  private static int[][] read(
+      IntByReference size, PointerByReference ndim, PointerByReference dims) {
     int n = size.getValue();
     int[][] out = new int[n][];
     if (n == 0) {

@@ -30,7 +30,6 @@ public final class Adam extends MomentOptimizer {
     "lr", "beta1", "beta2", "epsilon", "wd", "rescale_grad", "clip_gradient"
   };
 
-
   /** Adam with learning rate 0.001 and MXNet's defaults β1 0.9, β2 0.999, ε 1e-8. */
   public Adam() {
     this(builder());
@@ -88,5 +87,4 @@ public final class Adam extends MomentOptimizer {
       return new Adam(this);
     }
   }
-
 }

@@ -6,9 +6,9 @@ import dev.kiln.runtime.graph.Shape;
 import java.util.List;
 
 /**
- * AdamW: Adam with weight decay decoupled from the gradient (Loshchilov &amp; Hutter), with
- * MXNet's fused {@code _adamw_update} run in place on each parameter. At step {@code t} (1 for
- * the first) at scheduled rate {@code lr}:
+ * AdamW: Adam with weight decay decoupled from the gradient (Loshchilov &amp; Hutter), with MXNet's
+ * fused {@code _adamw_update} run in place on each parameter. At step {@code t} (1 for the first)
+ * at scheduled rate {@code lr}:
  *
  * <pre>
  * g  = clip(rescale · grad)                        no weight decay in the gradient
@@ -18,11 +18,11 @@ import java.util.List;
  * w -= lr · (c · m / (sqrt(v) + ε) + wd · w)       w on the right is the weight before the step
  * </pre>
  *
- * <p>So the decay shrinks weights by {@code lr · wd} per step whatever the gradients, and
- * follows the schedule. (MXNet's operator computes {@code w -= eta · (lr · m / (sqrt(v) + ε) + wd
- * · w)}; Kiln passes the scheduled rate as {@code eta} and the bias correction as {@code lr}.)
- * The gradient rescale factor is one one-element array shared by every parameter, as the
- * operator takes it.
+ * <p>So the decay shrinks weights by {@code lr · wd} per step whatever the gradients, and follows
+ * the schedule. (MXNet's operator computes {@code w -= eta · (lr · m / (sqrt(v) + ε) + wd · w)};
+ * Kiln passes the scheduled rate as {@code eta} and the bias correction as {@code lr}.) The
+ * gradient rescale factor is one one-element array shared by every parameter, as the operator takes
+ * it.
  *
  * <pre>{@code
  * AdamW.builder().learningRate(1e-3f).weightDecay(0.01f).build()
@@ -59,9 +59,9 @@ public final class AdamW extends MomentOptimizer {
   State newState(ParameterStore.Slot slot) {
     List<Tensor> moments = zerosLike(slot, 2);
     try {
-      return new State(moments,
-          inPlace("_adamw_update", slot, moments, rescaleArray(slot.weight().device())
-              .handle()));
+      return new State(
+          moments,
+          inPlace("_adamw_update", slot, moments, rescaleArray(slot.weight().device()).handle()));
     } catch (RuntimeException e) {
       moments.forEach(Tensor::close);
       throw e;
@@ -88,11 +88,13 @@ public final class AdamW extends MomentOptimizer {
 
   /** The one-element rescale array on {@code cpu(device)}, made on first use. */
   private Tensor rescaleArray(int device) {
-    return rescaleArrays.computeIfAbsent(device, d -> {
-      Tensor a = Tensor.zeros(Shape.of(1), d);
-      a.copyFrom(new float[] {rescaleWritten});
-      return a;
-    });
+    return rescaleArrays.computeIfAbsent(
+        device,
+        d -> {
+          Tensor a = Tensor.zeros(Shape.of(1), d);
+          a.copyFrom(new float[] {rescaleWritten});
+          return a;
+        });
   }
 
   @Override
@@ -117,5 +119,4 @@ public final class AdamW extends MomentOptimizer {
       return new AdamW(this);
     }
   }
-
 }

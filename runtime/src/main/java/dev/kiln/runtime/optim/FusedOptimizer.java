@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An optimizer made of one MXNet fused update operator per parameter ({@code sgd_update},
- * {@code sgd_mom_update}, {@code nag_mom_update}, {@code adam_update}, {@code _adamw_update}),
- * run in place on the model's shared weight arrays.
+ * An optimizer made of one MXNet fused update operator per parameter ({@code sgd_update}, {@code
+ * sgd_mom_update}, {@code nag_mom_update}, {@code adam_update}, {@code _adamw_update}), run in
+ * place on the model's shared weight arrays.
  *
  * <p>What every such optimizer shares:
  *
@@ -37,11 +37,10 @@ import java.util.Map;
 public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, MomentOptimizer {
   /**
    * What an optimizer keeps for one parameter: its state arrays (shown by {@link #state}), any
-   * scratch arrays, its prepared update, and an optional prepared follow-up run without
-   * attributes (e.g. a copy out of a scratch array).
+   * scratch arrays, its prepared update, and an optional prepared follow-up run without attributes
+   * (e.g. a copy out of a scratch array).
    */
-  record State(List<Tensor> tensors, List<Tensor> scratch, PreparedOp update,
-      PreparedOp followUp) {
+  record State(List<Tensor> tensors, List<Tensor> scratch, PreparedOp update, PreparedOp followUp) {
     State(List<Tensor> tensors, PreparedOp update) {
       this(tensors, List.of(), update, null);
     }
@@ -89,15 +88,15 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   }
 
   /**
-   * Creates the state and prepared update of one parameter. Runs once per parameter, on its
-   * first step; state arrays it creates must be zero-filled and are freed by {@link #close()}.
+   * Creates the state and prepared update of one parameter. Runs once per parameter, on its first
+   * step; state arrays it creates must be zero-filled and are freed by {@link #close()}.
    */
   abstract State newState(ParameterStore.Slot slot);
 
   /**
-   * Fills {@code out} (in the order of the keys given to the constructor) with the attribute
-   * values of step {@code t} (1 for the first step) at learning rate {@code lr} with gradients
-   * scaled by {@code rescale}.
+   * Fills {@code out} (in the order of the keys given to the constructor) with the attribute values
+   * of step {@code t} (1 for the first step) at learning rate {@code lr} with gradients scaled by
+   * {@code rescale}.
    */
   abstract void values(float[] out, float lr, float rescale, long t);
 
@@ -114,8 +113,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
         p.weight().handle();
         p.grad().handle();
       } catch (IllegalStateException e) {
-        throw new IllegalStateException(name + ": parameter " + p.name()
-            + " has been freed (is its model closed?)", e);
+        throw new IllegalStateException(
+            name + ": parameter " + p.name() + " has been freed (is its model closed?)", e);
       }
     }
     float rescale = rescaleGrad;
@@ -124,8 +123,15 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     }
     float lr = schedule.rate(steps);
     if (!(lr >= 0) || !Float.isFinite(lr)) {
-      throw new IllegalStateException(name + ": schedule " + schedule + " gave learning rate "
-          + lr + " at step " + steps + "; a learning rate must be >= 0 and finite");
+      throw new IllegalStateException(
+          name
+              + ": schedule "
+              + schedule
+              + " gave learning rate "
+              + lr
+              + " at step "
+              + steps
+              + "; a learning rate must be >= 0 and finite");
     }
     values(values, lr, rescale, steps + 1);
     String[] vals = strings(values);
@@ -194,11 +200,11 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   }
 
   /**
-   * The state arrays of {@code slot} in the optimizer's order (e.g. {@code [momentum]} or
-   * {@code [mean, var]}), empty before the parameter's first step or when the optimizer keeps
-   * none. For one real parameter of a model, whose arrays are views of the fused arrays the
-   * optimizer steps ({@link ParameterStore.Slot#fused()}), these are views of the fused state at
-   * that parameter's offset. They stay owned by the optimizer.
+   * The state arrays of {@code slot} in the optimizer's order (e.g. {@code [momentum]} or {@code
+   * [mean, var]}), empty before the parameter's first step or when the optimizer keeps none. For
+   * one real parameter of a model, whose arrays are views of the fused arrays the optimizer steps
+   * ({@link ParameterStore.Slot#fused()}), these are views of the fused state at that parameter's
+   * offset. They stay owned by the optimizer.
    */
   public List<Tensor> state(ParameterStore.Slot slot) {
     checkOpen();
@@ -269,14 +275,14 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   }
 
   /** A prepared in-place update {@code op(weight, grad, state..., more...) -> weight}. */
-  static PreparedOp inPlace(String op, ParameterStore.Slot slot, List<Tensor> state,
-      Pointer... more) {
+  static PreparedOp inPlace(
+      String op, ParameterStore.Slot slot, List<Tensor> state, Pointer... more) {
     return update(op, slot, state, slot.weight(), more);
   }
 
   /** A prepared update {@code op(weight, grad, state..., more...) -> out}. */
-  static PreparedOp update(String op, ParameterStore.Slot slot, List<Tensor> state, Tensor out,
-      Pointer... more) {
+  static PreparedOp update(
+      String op, ParameterStore.Slot slot, List<Tensor> state, Tensor out, Pointer... more) {
     Pointer[] inputs = new Pointer[2 + state.size() + more.length];
     inputs[0] = slot.weight().handle();
     inputs[1] = slot.grad().handle();
@@ -307,8 +313,13 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     }
     double norm = rescale * Math.sqrt(globalNorm.sumOfSquares());
     if (!Double.isFinite(norm)) {
-      throw new IllegalStateException(name + ": the global gradient norm is " + norm
-          + " at step " + steps + "; no parameter was updated");
+      throw new IllegalStateException(
+          name
+              + ": the global gradient norm is "
+              + norm
+              + " at step "
+              + steps
+              + "; no parameter was updated");
     }
     return norm > clipGlobalNorm ? clipGlobalNorm / norm : 1.0;
   }
@@ -321,8 +332,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
 
   static float checkRescale(float scale) {
     if (!(scale > 0) || !Float.isFinite(scale)) {
-      throw new IllegalArgumentException("gradient rescale factor must be positive and finite, "
-          + "got " + scale);
+      throw new IllegalArgumentException(
+          "gradient rescale factor must be positive and finite, " + "got " + scale);
     }
     return scale;
   }
@@ -335,8 +346,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   }
 
   /**
-   * The sum of squares of every gradient of one parameter list, with MXNet's {@code
-   * multi_sum_sq} in one call.
+   * The sum of squares of every gradient of one parameter list, with MXNet's {@code multi_sum_sq}
+   * in one call.
    */
   private static final class GlobalNorm implements AutoCloseable {
     private static final String[] KEYS = {"num_arrays"};
@@ -413,8 +424,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     abstract B self();
 
     /**
-     * A constant learning rate. Given together with {@link #schedule}, it must equal the
-     * schedule's {@linkplain LearningRate#base() base rate}.
+     * A constant learning rate. Given together with {@link #schedule}, it must equal the schedule's
+     * {@linkplain LearningRate#base() base rate}.
      */
     public B learningRate(float lr) {
       Schedules.checkRate("learning rate", lr);
@@ -443,8 +454,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     /** Clips every rescaled gradient element to {@code [-bound, bound]}; off by default. */
     public B clipGradient(float bound) {
       if (!(bound > 0) || !Float.isFinite(bound)) {
-        throw new IllegalArgumentException("gradient clipping bound must be positive and "
-            + "finite, got " + bound);
+        throw new IllegalArgumentException(
+            "gradient clipping bound must be positive and " + "finite, got " + bound);
       }
       this.clipGradient = bound;
       return self();
@@ -456,8 +467,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
      */
     public B clipGlobalNorm(float maxNorm) {
       if (!(maxNorm > 0) || !Float.isFinite(maxNorm)) {
-        throw new IllegalArgumentException("global gradient norm bound must be positive and "
-            + "finite, got " + maxNorm);
+        throw new IllegalArgumentException(
+            "global gradient norm bound must be positive and " + "finite, got " + maxNorm);
       }
       this.clipGlobalNorm = maxNorm;
       return self();
@@ -475,9 +486,15 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     LearningRate resolveSchedule(String optimizer) {
       if (schedule != null) {
         if (!Float.isNaN(learningRate) && schedule.base() != learningRate) {
-          throw new IllegalArgumentException(optimizer + ": learningRate(" + learningRate
-              + ") disagrees with the base rate " + schedule.base() + " of schedule "
-              + schedule + "; give one or the other");
+          throw new IllegalArgumentException(
+              optimizer
+                  + ": learningRate("
+                  + learningRate
+                  + ") disagrees with the base rate "
+                  + schedule.base()
+                  + " of schedule "
+                  + schedule
+                  + "; give one or the other");
         }
         return schedule;
       }
@@ -485,8 +502,10 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
         return LearningRate.constant(learningRate);
       }
       if (Float.isNaN(defaultRate)) {
-        throw new IllegalArgumentException(optimizer + " needs a learning rate: call "
-            + "learningRate(...) or schedule(...) on its builder");
+        throw new IllegalArgumentException(
+            optimizer
+                + " needs a learning rate: call "
+                + "learningRate(...) or schedule(...) on its builder");
       }
       return LearningRate.constant(defaultRate);
     }
@@ -498,8 +517,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
    *
    * @param <B> the concrete builder, returned by every setter
    */
-  public abstract static sealed class MomentsBuilder<B extends MomentsBuilder<B>>
-      extends Builder<B> permits Adam.Builder, AdamW.Builder {
+  public abstract static sealed class MomentsBuilder<B extends MomentsBuilder<B>> extends Builder<B>
+      permits Adam.Builder, AdamW.Builder {
     float beta1 = 0.9f;
     float beta2 = 0.999f;
     float epsilon = 1e-8f;
@@ -523,8 +542,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     /** The ε added to {@code sqrt(v)}, positive and finite; 1e-8 by default. */
     public B epsilon(float epsilon) {
       if (!(epsilon > 0) || !Float.isFinite(epsilon)) {
-        throw new IllegalArgumentException("epsilon must be positive and finite, got "
-            + epsilon);
+        throw new IllegalArgumentException("epsilon must be positive and finite, got " + epsilon);
       }
       this.epsilon = epsilon;
       return self();

@@ -1,8 +1,8 @@
 package dev.kiln.runtime.optim;
 
 /**
- * A learning-rate schedule: the rate an optimizer uses at each step. Steps are counted from 0
- * (the optimizer's first update uses {@code rate(0)}).
+ * A learning-rate schedule: the rate an optimizer uses at each step. Steps are counted from 0 (the
+ * optimizer's first update uses {@code rate(0)}).
  *
  * <pre>{@code
  * LearningRate.constant(0.1f)                       // 0.1 forever
@@ -19,19 +19,18 @@ public interface LearningRate {
   float rate(long step);
 
   /**
-   * The rate the schedule starts from once any warm-up is over (what {@code learningRate(...)}
-   * on an optimizer builder must agree with when both are given). By default {@code rate(0)}.
+   * The rate the schedule starts from once any warm-up is over (what {@code learningRate(...)} on
+   * an optimizer builder must agree with when both are given). By default {@code rate(0)}.
    */
   default float base() {
     return rate(0);
   }
 
   /**
-   * This schedule preceded by {@code steps} steps of linear warm-up: step {@code i < steps}
-   * runs at {@code base() · (i + 1) / steps}, and from step {@code steps} on this schedule runs
-   * with its own clock starting at 0. So {@code cosine(0.1f, 0f, 10_000).withWarmup(500)} takes
-   * 500 steps to reach 0.1 and then decays over the following 10,000. Zero steps means no
-   * warm-up.
+   * This schedule preceded by {@code steps} steps of linear warm-up: step {@code i < steps} runs at
+   * {@code base() · (i + 1) / steps}, and from step {@code steps} on this schedule runs with its
+   * own clock starting at 0. So {@code cosine(0.1f, 0f, 10_000).withWarmup(500)} takes 500 steps to
+   * reach 0.1 and then decays over the following 10,000. Zero steps means no warm-up.
    */
   default LearningRate withWarmup(int steps) {
     if (steps < 0) {
@@ -56,8 +55,8 @@ public interface LearningRate {
       throw new IllegalArgumentException("step schedule factor must be in (0, 1], got " + factor);
     }
     if (everySteps < 1) {
-      throw new IllegalArgumentException("step schedule must decay every >= 1 steps, got "
-          + everySteps);
+      throw new IllegalArgumentException(
+          "step schedule must decay every >= 1 steps, got " + everySteps);
     }
     return new Schedules.Step(rate, factor, everySteps);
   }
@@ -69,8 +68,8 @@ public interface LearningRate {
   static LearningRate cosine(float rate, float floor, int steps) {
     Schedules.checkRate("learning rate", rate);
     if (!(floor >= 0 && floor <= rate)) {
-      throw new IllegalArgumentException("cosine schedule floor must be in [0, " + rate
-          + "] (the starting rate), got " + floor);
+      throw new IllegalArgumentException(
+          "cosine schedule floor must be in [0, " + rate + "] (the starting rate), got " + floor);
     }
     if (steps < 1) {
       throw new IllegalArgumentException("cosine schedule must run for >= 1 steps, got " + steps);

@@ -5,13 +5,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A Kiln optimizer written as one line of text and read back, so that another process can run
- * the same optimizer: the servers of a distributed job update the parameters with the workers'
+ * A Kiln optimizer written as one line of text and read back, so that another process can run the
+ * same optimizer: the servers of a distributed job update the parameters with the workers'
  * optimizer ({@code dev.kiln.runtime.dist.DataParallel}'s {@code Updates.ON_SERVERS}).
  *
- * <p>The text is {@code name key=value ...}, e.g. {@code adam schedule=cosine:0.001:0.0:9380
- * wd=0.0 clip=-1.0 norm=0.0 rescale=1.0 beta1=0.9 beta2=0.999 eps=1.0E-8}; floats are written as
- * Java writes them, which reads back to the same bits. Only the built-in schedules ({@link
+ * <p>The text is {@code name key=value ...}, e.g. {@code adam schedule=cosine:0.001:0.0:9380 wd=0.0
+ * clip=-1.0 norm=0.0 rescale=1.0 beta1=0.9 beta2=0.999 eps=1.0E-8}; floats are written as Java
+ * writes them, which reads back to the same bits. Only the built-in schedules ({@link
  * LearningRate#constant}, {@link LearningRate#step}, {@link LearningRate#cosine}, with or without
  * {@link LearningRate#withWarmup}) can be written. The step count is not part of it: a read
  * optimizer starts at step 0.
@@ -60,19 +60,28 @@ public final class OptimizerSpec {
     for (int i = 1; i < parts.length; i++) {
       int eq = parts[i].indexOf('=');
       if (eq <= 0) {
-        throw new IllegalArgumentException("optimizer spec '" + text + "': expected key=value, "
-            + "got '" + parts[i] + "'");
+        throw new IllegalArgumentException(
+            "optimizer spec '" + text + "': expected key=value, " + "got '" + parts[i] + "'");
       }
       v.put(parts[i].substring(0, eq), parts[i].substring(eq + 1));
     }
-    FusedOptimizer.Builder<?> b = switch (parts[0]) {
-      case "sgd" -> Sgd.builder().momentum(number(v, "momentum", text))
-          .nesterov(Boolean.parseBoolean(value(v, "nesterov", text)));
-      case "adam" -> moments(Adam.builder(), v, text);
-      case "adamw" -> moments(AdamW.builder(), v, text);
-      default -> throw new IllegalArgumentException("optimizer spec '" + text + "': unknown "
-          + "optimizer '" + parts[0] + "'; expected sgd, adam or adamw");
-    };
+    FusedOptimizer.Builder<?> b =
+        switch (parts[0]) {
+          case "sgd" ->
+              Sgd.builder()
+                  .momentum(number(v, "momentum", text))
+                  .nesterov(Boolean.parseBoolean(value(v, "nesterov", text)));
+          case "adam" -> moments(Adam.builder(), v, text);
+          case "adamw" -> moments(AdamW.builder(), v, text);
+          default ->
+              throw new IllegalArgumentException(
+                  "optimizer spec '"
+                      + text
+                      + "': unknown "
+                      + "optimizer '"
+                      + parts[0]
+                      + "'; expected sgd, adam or adamw");
+        };
     b.schedule(readSchedule(value(v, "schedule", text), text));
     float wd = number(v, "wd", text);
     if (wd != 0) {
@@ -90,9 +99,10 @@ public final class OptimizerSpec {
     return b.build();
   }
 
-  private static <B extends FusedOptimizer.MomentsBuilder<B>> B moments(B b,
-      Map<String, String> v, String text) {
-    return b.beta1(number(v, "beta1", text)).beta2(number(v, "beta2", text))
+  private static <B extends FusedOptimizer.MomentsBuilder<B>> B moments(
+      B b, Map<String, String> v, String text) {
+    return b.beta1(number(v, "beta1", text))
+        .beta2(number(v, "beta2", text))
         .epsilon(number(v, "eps", text));
   }
 
@@ -109,9 +119,12 @@ public final class OptimizerSpec {
     if (rate instanceof Schedules.Warmup w) {
       return "warmup:" + w.steps() + ":" + schedule(w.after());
     }
-    throw new IllegalArgumentException("schedule " + rate + " is not one of Kiln's own "
-        + "(constant, step, cosine, with or without warm-up), so it cannot be sent to another "
-        + "process");
+    throw new IllegalArgumentException(
+        "schedule "
+            + rate
+            + " is not one of Kiln's own "
+            + "(constant, step, cosine, with or without warm-up), so it cannot be sent to another "
+            + "process");
   }
 
   private static LearningRate readSchedule(String s, String text) {
@@ -121,20 +134,20 @@ public final class OptimizerSpec {
         case "constant" -> LearningRate.constant(Float.parseFloat(p[1]));
         case "step" -> {
           String[] q = s.split(":");
-          yield LearningRate.step(Float.parseFloat(q[1]), Float.parseFloat(q[2]),
-              Integer.parseInt(q[3]));
+          yield LearningRate.step(
+              Float.parseFloat(q[1]), Float.parseFloat(q[2]), Integer.parseInt(q[3]));
         }
         case "cosine" -> {
           String[] q = s.split(":");
-          yield LearningRate.cosine(Float.parseFloat(q[1]), Float.parseFloat(q[2]),
-              Integer.parseInt(q[3]));
+          yield LearningRate.cosine(
+              Float.parseFloat(q[1]), Float.parseFloat(q[2]), Integer.parseInt(q[3]));
         }
         case "warmup" -> readSchedule(p[2], text).withWarmup(Integer.parseInt(p[1]));
         default -> throw new IllegalArgumentException("unknown schedule '" + p[0] + "'");
       };
     } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
-      throw new IllegalArgumentException("optimizer spec '" + text + "': malformed schedule '"
-          + s + "'", e);
+      throw new IllegalArgumentException(
+          "optimizer spec '" + text + "': malformed schedule '" + s + "'", e);
     }
   }
 
@@ -150,8 +163,8 @@ public final class OptimizerSpec {
     try {
       return Float.parseFloat(value(v, key, text));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("optimizer spec '" + text + "': " + key + " is not a "
-          + "number", e);
+      throw new IllegalArgumentException(
+          "optimizer spec '" + text + "': " + key + " is not a " + "number", e);
     }
   }
 }

@@ -8,15 +8,14 @@ import java.util.List;
 
 /**
  * Stochastic gradient descent, plain, with momentum, or with Nesterov momentum, each one MXNet
- * fused operator per parameter run in place. With {@code g = clip(rescale · grad)} and weight
- * decay {@code wd} (an L2 term folded into the gradient), step {@code t} at rate {@code lr}:
+ * fused operator per parameter run in place. With {@code g = clip(rescale · grad)} and weight decay
+ * {@code wd} (an L2 term folded into the gradient), step {@code t} at rate {@code lr}:
  *
  * <ul>
  *   <li>plain ({@code sgd_update}): {@code w -= lr · (g + wd · w)};
- *   <li>momentum {@code μ} ({@code sgd_mom_update}): {@code m = μ · m - lr · (g + wd · w); w +=
- *       m};
- *   <li>Nesterov ({@code nag_mom_update}): {@code m = μ · m - lr · (g + wd · w); w += μ · m - lr
- *       · (g + wd · w)}.
+ *   <li>momentum {@code μ} ({@code sgd_mom_update}): {@code m = μ · m - lr · (g + wd · w); w += m};
+ *   <li>Nesterov ({@code nag_mom_update}): {@code m = μ · m - lr · (g + wd · w); w += μ · m - lr ·
+ *       (g + wd · w)}.
  * </ul>
  *
  * <pre>{@code
@@ -25,11 +24,11 @@ import java.util.List;
  *     .clipGradient(5f).schedule(LearningRate.cosine(0.1f, 0, 10_000).withWarmup(500)).build()
  * }</pre>
  *
- * <p>The momentum buffer {@code m} starts at zero and is one array per parameter, made on its
- * first step. MXNet's {@code nag_mom_update} run in place (as MXNet's Python {@code NAG} runs it)
- * would take the decay term of {@code m} from the already-updated weight; Kiln keeps the formula
- * above by writing the update to a scratch array and copying it into the weight, one more MXNet
- * call per parameter, only for Nesterov with weight decay.
+ * <p>The momentum buffer {@code m} starts at zero and is one array per parameter, made on its first
+ * step. MXNet's {@code nag_mom_update} run in place (as MXNet's Python {@code NAG} runs it) would
+ * take the decay term of {@code m} from the already-updated weight; Kiln keeps the formula above by
+ * writing the update to a scratch array and copying it into the weight, one more MXNet call per
+ * parameter, only for Nesterov with weight decay.
  */
 public final class Sgd extends FusedOptimizer {
   private static final String[] PLAIN_KEYS = {"lr", "wd", "rescale_grad", "clip_gradient"};
@@ -89,8 +88,13 @@ public final class Sgd extends FusedOptimizer {
       // output; run in place it would decay with the new weight. Writing to a scratch array
       // keeps the old weight in view; a copy then moves the result into the weight.
       scratch = zerosLike(slot, 1);
-      return new State(mom, scratch, update("nag_mom_update", slot, mom, scratch.get(0)),
-          new PreparedOp("_copy", new Pointer[] {scratch.get(0).handle()},
+      return new State(
+          mom,
+          scratch,
+          update("nag_mom_update", slot, mom, scratch.get(0)),
+          new PreparedOp(
+              "_copy",
+              new Pointer[] {scratch.get(0).handle()},
               new Pointer[] {slot.weight().handle()}));
     } catch (RuntimeException e) {
       mom.forEach(Tensor::close);
@@ -140,8 +144,8 @@ public final class Sgd extends FusedOptimizer {
     @Override
     public Sgd build() {
       if (nesterov && momentum == 0) {
-        throw new IllegalArgumentException("Nesterov momentum needs a momentum in (0, 1), "
-            + "got 0; call momentum(...) too");
+        throw new IllegalArgumentException(
+            "Nesterov momentum needs a momentum in (0, 1), " + "got 0; call momentum(...) too");
       }
       return new Sgd(this);
     }

@@ -7,7 +7,6 @@ import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.BoundExecutor.GradReq;
 import dev.kiln.runtime.exec.CallGuard;
 import dev.kiln.runtime.exec.FiniteCheck;
-import dev.kiln.runtime.exec.NonFiniteException;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
@@ -20,14 +19,14 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A classifier view of a model whose last node is a softmax over {@code [BATCH, classes]}: the
- * same graph with that softmax replaced by MXNet's {@code SoftmaxOutput}, which adds a label
- * input and back-propagates the mean cross-entropy without a head gradient.
+ * A classifier view of a model whose last node is a softmax over {@code [BATCH, classes]}: the same
+ * graph with that softmax replaced by MXNet's {@code SoftmaxOutput}, which adds a label input and
+ * back-propagates the mean cross-entropy without a head gradient.
  *
- * <p>It binds the model's own parameter arrays, so training here trains the model itself: there
- * is nothing to copy in before or out after. Executors are cached per batch size. Each training
- * step overwrites the shared gradient arrays and consumes them at once; the model's own {@code
- * backward} starts from zero gradients afterwards.
+ * <p>It binds the model's own parameter arrays, so training here trains the model itself: there is
+ * nothing to copy in before or out after. Executors are cached per batch size. Each training step
+ * overwrites the shared gradient arrays and consumes them at once; the model's own {@code backward}
+ * starts from zero gradients afterwards.
  */
 public final class Classifier implements AutoCloseable {
   private final String modelName;
@@ -41,9 +40,9 @@ public final class Classifier implements AutoCloseable {
   private boolean closed;
 
   /**
-   * The classifier of the model called {@code modelName} whose parameters are in {@code store}:
-   * it takes ownership of {@code graph}, the model's graph built with its softmax as MXNet's
-   * {@code SoftmaxOutput} (and freed again if this fails).
+   * The classifier of the model called {@code modelName} whose parameters are in {@code store}: it
+   * takes ownership of {@code graph}, the model's graph built with its softmax as MXNet's {@code
+   * SoftmaxOutput} (and freed again if this fails).
    */
   public Classifier(String modelName, ParameterStore store, Graph graph) {
     this.modelName = modelName;
@@ -51,13 +50,21 @@ public final class Classifier implements AutoCloseable {
     this.graph = graph;
     if (graph.labels().size() != 1 || graph.outputs().size() != 1) {
       graph.close();
-      throw new IllegalArgumentException(modelName + " is not a classifier: it needs "
-          + "exactly one output, a softmax");
+      throw new IllegalArgumentException(
+          modelName + " is not a classifier: it needs " + "exactly one output, a softmax");
     }
     if (graph.inputs().size() != 1) {
-      String why = modelName + " is not a classifier: classifier training feeds one input, but "
-          + graph.model() + " has " + graph.inputs().size() + " (" + graph.inputs().stream()
-              .map(i -> i.name() + " " + i.shape()).collect(Collectors.joining(", ")) + ")";
+      String why =
+          modelName
+              + " is not a classifier: classifier training feeds one input, but "
+              + graph.model()
+              + " has "
+              + graph.inputs().size()
+              + " ("
+              + graph.inputs().stream()
+                  .map(i -> i.name() + " " + i.shape())
+                  .collect(Collectors.joining(", "))
+              + ")";
       graph.close();
       throw new IllegalArgumentException(why);
     }
@@ -67,8 +74,8 @@ public final class Classifier implements AutoCloseable {
     }
     if (out.rank() != 2) {
       close();
-      throw new IllegalArgumentException(modelName + ": a classifier's softmax must "
-          + "have shape [BATCH, classes], got " + out);
+      throw new IllegalArgumentException(
+          modelName + ": a classifier's softmax must " + "have shape [BATCH, classes], got " + out);
     }
     this.classes = out.dim(1);
   }
@@ -94,9 +101,9 @@ public final class Classifier implements AutoCloseable {
   }
 
   /**
-   * One training step like {@link #trainBatch}, but reading nothing back: the call returns as
-   * soon as MXNet has the step queued, so the next batch is copied in while MXNet still
-   * computes this one. The fastest way to train when the loss is not needed every step.
+   * One training step like {@link #trainBatch}, but reading nothing back: the call returns as soon
+   * as MXNet has the step queued, so the next batch is copied in while MXNet still computes this
+   * one. The fastest way to train when the loss is not needed every step.
    *
    * @param features the batch's inputs, row-major, {@code labels.length} examples
    * @param labels class indices in {@code [0, classes)}
@@ -110,9 +117,11 @@ public final class Classifier implements AutoCloseable {
   /** Queues forward, backward and the update for one batch; returns the executor used. */
   private BoundExecutor step(float[] features, int[] labels, Optimizer optimizer) {
     if (store.gradients() == ParameterStore.Gradients.ACCUMULATED) {
-      throw new IllegalStateException(modelName + ": the model holds gradients from backward "
-          + "that no update applied, and a classifier training step would overwrite them; "
-          + "call update(...) to apply them or zeroGradients() to discard them first");
+      throw new IllegalStateException(
+          modelName
+              + ": the model holds gradients from backward "
+              + "that no update applied, and a classifier training step would overwrite them; "
+              + "call update(...) to apply them or zeroGradients() to discard them first");
     }
     BoundExecutor exec = load(trainingExecutor(labels.length), features, labels);
     exec.forward(true);
@@ -124,12 +133,11 @@ public final class Classifier implements AutoCloseable {
     return exec;
   }
 
-
   /**
    * Trains for {@code epochs} passes over {@code train}, starting from the model's current
-   * parameters and leaving the trained ones in the model. Listeners see every batch and epoch
-   * and may stop training early; a non-finite loss always stops it (MXNet would carry NaN on
-   * silently), so does a gradient an update refused (see {@link FitLoop}).
+   * parameters and leaving the trained ones in the model. Listeners see every batch and epoch and
+   * may stop training early; a non-finite loss always stops it (MXNet would carry NaN on silently),
+   * so does a gradient an update refused (see {@link FitLoop}).
    *
    * @param train the training batches (see {@link DataLoader#shuffled})
    * @param validation evaluated after every epoch, or null
@@ -138,7 +146,11 @@ public final class Classifier implements AutoCloseable {
    * @param listeners progress, metrics, early stopping, ...
    * @return every finished epoch and why training stopped early, if it did
    */
-  public FitResult fit(DataLoader train, Dataset validation, int epochs, Optimizer optimizer,
+  public FitResult fit(
+      DataLoader train,
+      Dataset validation,
+      int epochs,
+      Optimizer optimizer,
       TrainingListener... listeners) {
     try (CallGuard.Scope call = store.guard().enter("classifier.fit")) {
       checkFeatures(train.dataset());
@@ -148,25 +160,35 @@ public final class Classifier implements AutoCloseable {
       // Each batch is scored one step late, once the next step is queued: MXNet never waits
       // for Java, and the previous step's probabilities are in an executor this step does not
       // use (training alternates between two per batch size).
-      return FitLoop.run(modelName, train, validation, epochs, b -> {
-        BoundExecutor exec = step(b.features(), b.labels(), optimizer);
-        int[] labels = b.labels();
-        return () -> score(exec.output(0).toFloatArray(), labels);
-      }, this::evaluate, store.guard()::closing, List.of(listeners));
+      return FitLoop.run(
+          modelName,
+          train,
+          validation,
+          epochs,
+          b -> {
+            BoundExecutor exec = step(b.features(), b.labels(), optimizer);
+            int[] labels = b.labels();
+            return () -> score(exec.output(0).toFloatArray(), labels);
+          },
+          this::evaluate,
+          store.guard()::closing,
+          List.of(listeners));
     }
   }
 
   /**
-   * The training-mode forward and backward passes of one batch without an update, for a
-   * trainer that combines the gradients of several replicas first (data parallelism): the
-   * gradient arrays hold the batch's gradient afterwards (the loss summed or averaged over the
-   * batch, as the graph's {@code SoftmaxOutput} normalises). Returns how to score the batch.
+   * The training-mode forward and backward passes of one batch without an update, for a trainer
+   * that combines the gradients of several replicas first (data parallelism): the gradient arrays
+   * hold the batch's gradient afterwards (the loss summed or averaged over the batch, as the
+   * graph's {@code SoftmaxOutput} normalises). Returns how to score the batch.
    */
   public FitLoop.Step computeGradients(float[] features, int[] labels) {
     try (CallGuard.Scope call = store.guard().enter("classifier.computeGradients")) {
       if (store.gradients() == ParameterStore.Gradients.ACCUMULATED) {
-        throw new IllegalStateException(modelName + ": the model holds gradients from backward "
-            + "that no update applied; call update(...) or zeroGradients() first");
+        throw new IllegalStateException(
+            modelName
+                + ": the model holds gradients from backward "
+                + "that no update applied; call update(...) or zeroGradients() first");
       }
       BoundExecutor exec = load(trainingExecutor(labels.length), features, labels);
       exec.forward(true);
@@ -183,8 +205,8 @@ public final class Classifier implements AutoCloseable {
   }
 
   /** {@link #fit(DataLoader, Dataset, int, Optimizer, TrainingListener...)} without validation. */
-  public FitResult fit(DataLoader train, int epochs, Optimizer optimizer,
-      TrainingListener... listeners) {
+  public FitResult fit(
+      DataLoader train, int epochs, Optimizer optimizer, TrainingListener... listeners) {
     return fit(train, null, epochs, optimizer, listeners);
   }
 
@@ -234,14 +256,28 @@ public final class Classifier implements AutoCloseable {
       BoundExecutor exec = executor(batch);
       int size = featureSize();
       if (features == null || features.length != (long) batch * size) {
-        throw new IllegalArgumentException(modelName + ": " + batch + " examples need " + batch
-            + " × " + size + " feature values, got "
-            + (features == null ? "null" : features.length));
+        throw new IllegalArgumentException(
+            modelName
+                + ": "
+                + batch
+                + " examples need "
+                + batch
+                + " × "
+                + size
+                + " feature values, got "
+                + (features == null ? "null" : features.length));
       }
       int bad = FiniteCheck.firstNonFinite(features);
       if (bad >= 0) {
-        throw new IllegalArgumentException(modelName + ": feature " + (bad % size)
-            + " of example " + (bad / size) + " is " + features[bad] + "; inputs must be finite");
+        throw new IllegalArgumentException(
+            modelName
+                + ": feature "
+                + (bad % size)
+                + " of example "
+                + (bad / size)
+                + " is "
+                + features[bad]
+                + "; inputs must be finite");
       }
       exec.input(0).copyFrom(features);
       exec.forward(false);
@@ -280,34 +316,61 @@ public final class Classifier implements AutoCloseable {
   }
 
   /**
-   * Checks one batch before it reaches MXNet: as many examples of features as labels, every
-   * feature finite, every label a class. MXNet would train on NaN silently (and poison the
-   * weights) and clip an out-of-range label to a class.
+   * Checks one batch before it reaches MXNet: as many examples of features as labels, every feature
+   * finite, every label a class. MXNet would train on NaN silently (and poison the weights) and
+   * clip an out-of-range label to a class.
    */
   private void checkBatch(float[] features, int[] labels) {
     if (features == null || labels == null) {
-      throw new IllegalArgumentException(modelName + ": the batch's "
-          + (features == null ? "features are" : "labels are") + " null");
+      throw new IllegalArgumentException(
+          modelName
+              + ": the batch's "
+              + (features == null ? "features are" : "labels are")
+              + " null");
     }
     int size = featureSize();
     if (features.length != (long) labels.length * size) {
-      throw new IllegalArgumentException(modelName + ": " + labels.length + " labels need "
-          + labels.length + " × " + size + " = " + ((long) labels.length * size)
-          + " feature values (input shape " + graph.inputs().get(0).shape() + "), got "
-          + features.length + (features.length % size == 0 ? " (" + features.length / size
-          + " examples)" : ""));
+      throw new IllegalArgumentException(
+          modelName
+              + ": "
+              + labels.length
+              + " labels need "
+              + labels.length
+              + " × "
+              + size
+              + " = "
+              + ((long) labels.length * size)
+              + " feature values (input shape "
+              + graph.inputs().get(0).shape()
+              + "), got "
+              + features.length
+              + (features.length % size == 0 ? " (" + features.length / size + " examples)" : ""));
     }
     int bad = FiniteCheck.firstNonFinite(features);
     if (bad >= 0) {
-      throw new IllegalArgumentException(modelName + ": feature " + (bad % size) + " of example "
-          + (bad / size) + " is " + features[bad] + "; training and evaluation data must be "
-          + "finite (a NaN would silently poison the weights)");
+      throw new IllegalArgumentException(
+          modelName
+              + ": feature "
+              + (bad % size)
+              + " of example "
+              + (bad / size)
+              + " is "
+              + features[bad]
+              + "; training and evaluation data must be "
+              + "finite (a NaN would silently poison the weights)");
     }
     for (int i = 0; i < labels.length; i++) {
       if (labels[i] < 0 || labels[i] >= classes) {
-        throw new IllegalArgumentException(modelName + ": label " + labels[i] + " of example "
-            + i + " is not a class: the softmax has " + classes + " classes, 0 to "
-            + (classes - 1));
+        throw new IllegalArgumentException(
+            modelName
+                + ": label "
+                + labels[i]
+                + " of example "
+                + i
+                + " is not a class: the softmax has "
+                + classes
+                + " classes, 0 to "
+                + (classes - 1));
       }
     }
   }
@@ -315,15 +378,31 @@ public final class Classifier implements AutoCloseable {
   private void checkFeatures(Dataset data) {
     int expected = featureSize();
     if (data.featureSize() != expected) {
-      throw new IllegalArgumentException(modelName + " takes " + expected
-          + " features per example (input shape " + graph.inputs().get(0).shape() + "), the "
-          + "dataset has " + data.featureSize());
+      throw new IllegalArgumentException(
+          modelName
+              + " takes "
+              + expected
+              + " features per example (input shape "
+              + graph.inputs().get(0).shape()
+              + "), the "
+              + "dataset has "
+              + data.featureSize());
     }
     if (data.numClasses() > classes) {
-      throw new IllegalArgumentException(modelName + "'s softmax has " + classes + " classes (0 "
-          + "to " + (classes - 1) + "), the dataset declares " + data.numClasses()
-          + "; give the last layer " + data.numClasses() + " outputs, or a dataset of at most "
-          + classes + " classes");
+      throw new IllegalArgumentException(
+          modelName
+              + "'s softmax has "
+              + classes
+              + " classes (0 "
+              + "to "
+              + (classes - 1)
+              + "), the dataset declares "
+              + data.numClasses()
+              + "; give the last layer "
+              + data.numClasses()
+              + " outputs, or a dataset of at most "
+              + classes
+              + " classes");
     }
   }
 
@@ -332,9 +411,14 @@ public final class Classifier implements AutoCloseable {
     Shape input = graph.inputs().get(0).shape();
     for (int d : input.dims()) {
       if (d == Shape.STEPS) {
-        throw new IllegalStateException(modelName + ": the classifier reads examples of a fixed "
-            + "size, but input '" + graph.inputs().get(0).name() + "' has shape " + input
-            + "; declare a constant number of steps, or train with forward and backward");
+        throw new IllegalStateException(
+            modelName
+                + ": the classifier reads examples of a fixed "
+                + "size, but input '"
+                + graph.inputs().get(0).name()
+                + "' has shape "
+                + input
+                + "; declare a constant number of steps, or train with forward and backward");
       }
       n *= d < 0 ? 1 : d;
     }
@@ -371,16 +455,16 @@ public final class Classifier implements AutoCloseable {
   }
 
   /**
-   * The training executor for the next step of {@code batch} examples. Training alternates
-   * between two executors per batch size, both over the model's one set of parameters: while
-   * MXNet's engine still runs one step's backward pass and updates, the next batch is copied into
-   * the other executor's input without waiting, so the Java side overlaps MXNet's kernels instead
-   * of queueing behind them. MXNet orders the next forward pass after the updates it reads.
+   * The training executor for the next step of {@code batch} examples. Training alternates between
+   * two executors per batch size, both over the model's one set of parameters: while MXNet's engine
+   * still runs one step's backward pass and updates, the next batch is copied into the other
+   * executor's input without waiting, so the Java side overlaps MXNet's kernels instead of queueing
+   * behind them. MXNet orders the next forward pass after the updates it reads.
    */
   private BoundExecutor trainingExecutor(int batch) {
     checkBatch(batch);
-    BoundExecutor[] pair = trainingExecutors.computeIfAbsent(batch,
-        b -> new BoundExecutor[] {executor(b), bind(b)});
+    BoundExecutor[] pair =
+        trainingExecutors.computeIfAbsent(batch, b -> new BoundExecutor[] {executor(b), bind(b)});
     BoundExecutor next = pair[0];
     pair[0] = pair[1];
     pair[1] = next;
@@ -392,15 +476,14 @@ public final class Classifier implements AutoCloseable {
       throw new IllegalStateException(modelName + " classifier is closed");
     }
     if (batch < 1) {
-      throw new IllegalArgumentException(modelName + ": a batch needs at least one "
-          + "example");
+      throw new IllegalArgumentException(modelName + ": a batch needs at least one " + "example");
     }
   }
 
   private BoundExecutor bind(int batch) {
     List<Shape> shapes = graph.inputs().stream().map(in -> withBatch(in, batch)).toList();
-    return new BoundExecutor(graph, shapes, List.of(Shape.of(batch)), store, GradReq.WRITE,
-        GradReq.NULL, false);
+    return new BoundExecutor(
+        graph, shapes, List.of(Shape.of(batch)), store, GradReq.WRITE, GradReq.NULL, false);
   }
 
   /** The input array of the executor for {@code batch}, for loops that fill it directly. */

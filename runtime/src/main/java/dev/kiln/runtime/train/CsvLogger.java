@@ -10,8 +10,8 @@ import java.util.Locale;
 
 /**
  * Writes one CSV row per epoch: {@code epoch,train_loss,train_accuracy,val_loss,val_accuracy,
- * seconds} (validation columns empty without a validation set). The file is rewritten at the
- * start of training and flushed after every row, so it is readable while training runs.
+ * seconds} (validation columns empty without a validation set). The file is rewritten at the start
+ * of training and flushed after every row, so it is readable while training runs.
  */
 public final class CsvLogger implements TrainingListener {
   static final String HEADER = "epoch,train_loss,train_accuracy,val_loss,val_accuracy,seconds";
@@ -39,12 +39,21 @@ public final class CsvLogger implements TrainingListener {
 
   @Override
   public void onEpochEnd(FitContext context, EpochStats e) {
-    String val = e.validation() == null ? ","
-        : String.format(Locale.ROOT, "%.6f,%.6f", e.validation().loss(),
-            e.validation().accuracy());
+    String val =
+        e.validation() == null
+            ? ","
+            : String.format(
+                Locale.ROOT, "%.6f,%.6f", e.validation().loss(), e.validation().accuracy());
     try {
-      out.write(String.format(Locale.ROOT, "%d,%.6f,%.6f,%s,%.3f%n", e.epoch(), e.trainLoss(),
-          e.trainAccuracy(), val, e.seconds()));
+      out.write(
+          String.format(
+              Locale.ROOT,
+              "%d,%.6f,%.6f,%s,%.3f%n",
+              e.epoch(),
+              e.trainLoss(),
+              e.trainAccuracy(),
+              val,
+              e.seconds()));
       out.flush();
     } catch (IOException ex) {
       throw new UncheckedIOException("cannot write metrics to " + file, ex);

@@ -1,8 +1,8 @@
 package dev.kiln.runtime.train;
 
 /**
- * Stops training when the validation loss has not improved by at least {@code minDelta} for
- * {@code patience} epochs in a row. Without a validation set it watches the training loss.
+ * Stops training when the validation loss has not improved by at least {@code minDelta} for {@code
+ * patience} epochs in a row. Without a validation set it watches the training loss.
  */
 public final class EarlyStopping implements TrainingListener {
   private final int patience;
@@ -31,9 +31,13 @@ public final class EarlyStopping implements TrainingListener {
       bestEpoch = epoch.epoch();
       stale = 0;
     } else if (++stale >= patience) {
-      context.stop(String.format(java.util.Locale.ROOT,
-          "no improvement for %d epochs (best loss %.4f at epoch %d)", patience, best,
-          bestEpoch));
+      context.stop(
+          String.format(
+              java.util.Locale.ROOT,
+              "no improvement for %d epochs (best loss %.4f at epoch %d)",
+              patience,
+              best,
+              bestEpoch));
     }
   }
 }

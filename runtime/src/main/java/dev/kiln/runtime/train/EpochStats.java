@@ -9,5 +9,5 @@ package dev.kiln.runtime.train;
  * @param validation loss and accuracy on the validation set, or null when there is none
  * @param seconds wall time of the epoch's training (validation excluded)
  */
-public record EpochStats(int epoch, double trainLoss, double trainAccuracy,
-    Evaluation validation, double seconds) {}
+public record EpochStats(
+    int epoch, double trainLoss, double trainAccuracy, Evaluation validation, double seconds) {}

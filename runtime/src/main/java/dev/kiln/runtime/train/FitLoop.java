@@ -14,8 +14,8 @@ import java.util.function.Function;
  * The classifier training loop, whatever runs each step (one executor, or replicas on several
  * contexts or processes): epochs of batches, each batch scored one step late so that MXNet never
  * waits for Java, listeners told of every batch and epoch, validation after every epoch. A
- * non-finite loss always stops it ({@link NanGuard}), so does a gradient an update refused
- * ({@link NonFiniteException}) and a request to close the model.
+ * non-finite loss always stops it ({@link NanGuard}), so does a gradient an update refused ({@link
+ * NonFiniteException}) and a request to close the model.
  */
 public final class FitLoop {
   /** Runs the training step of one batch. */
@@ -47,28 +47,40 @@ public final class FitLoop {
    * @param listeners progress, metrics, early stopping, ...
    * @return every finished epoch and why training stopped early, if it did
    */
-  public static FitResult run(String model, DataLoader train, Dataset validation, int epochs,
-      Stepper stepper, Function<Dataset, Evaluation> evaluate, BooleanSupplier closing,
+  public static FitResult run(
+      String model,
+      DataLoader train,
+      Dataset validation,
+      int epochs,
+      Stepper stepper,
+      Function<Dataset, Evaluation> evaluate,
+      BooleanSupplier closing,
       List<TrainingListener> listeners) {
-    return run(model, train, validation, epochs, stepper, () -> { }, evaluate, closing,
-        listeners);
+    return run(model, train, validation, epochs, stepper, () -> {}, evaluate, closing, listeners);
   }
 
   /**
-   * As the other {@code run}, with {@code endOfEpoch} run after each epoch's last batch, before
-   * the validation and the listeners (a data-parallel trainer averages its replicas' auxiliary
-   * states there).
+   * As the other {@code run}, with {@code endOfEpoch} run after each epoch's last batch, before the
+   * validation and the listeners (a data-parallel trainer averages its replicas' auxiliary states
+   * there).
    */
-  public static FitResult run(String model, DataLoader train, Dataset validation, int epochs,
-      Stepper stepper, Runnable endOfEpoch, Function<Dataset, Evaluation> evaluate,
-      BooleanSupplier closing, List<TrainingListener> listeners) {
+  public static FitResult run(
+      String model,
+      DataLoader train,
+      Dataset validation,
+      int epochs,
+      Stepper stepper,
+      Runnable endOfEpoch,
+      Function<Dataset, Evaluation> evaluate,
+      BooleanSupplier closing,
+      List<TrainingListener> listeners) {
     if (epochs < 1) {
       throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
     }
     List<TrainingListener> all = new ArrayList<>(listeners);
     all.add(0, new NanGuard());
-    FitContext context = new FitContext(model, epochs, train.batchesPerEpoch(),
-        train.examplesPerEpoch());
+    FitContext context =
+        new FitContext(model, epochs, train.batchesPerEpoch(), train.examplesPerEpoch());
     all.forEach(l -> l.onFitStart(context));
     List<EpochStats> history = new ArrayList<>();
     for (int epoch = 1; epoch <= epochs && context.stopReason() == null; epoch++) {
@@ -87,8 +99,13 @@ public final class FitLoop {
           try {
             step = stepper.step(b);
           } catch (NonFiniteException e) {
-            context.stop("epoch " + epoch + ", batch " + (index + 1 + (pending == null ? 0 : 1))
-                + ": " + e.getMessage());
+            context.stop(
+                "epoch "
+                    + epoch
+                    + ", batch "
+                    + (index + 1 + (pending == null ? 0 : 1))
+                    + ": "
+                    + e.getMessage());
             aborted = true;
             b = null;
           }
@@ -98,8 +115,7 @@ public final class FitLoop {
           lossSum += r.lossSum();
           correct += r.correct();
           seen += r.count();
-          BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(),
-              r.count());
+          BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(), r.count());
           for (TrainingListener l : all) {
             l.onBatchEnd(context, stats);
           }
@@ -122,8 +138,8 @@ public final class FitLoop {
       endOfEpoch.run();
       double seconds = (System.nanoTime() - start) / 1e9;
       Evaluation val = validation == null ? null : evaluate.apply(validation);
-      EpochStats stats = new EpochStats(epoch, lossSum / seen, (double) correct / seen, val,
-          seconds);
+      EpochStats stats =
+          new EpochStats(epoch, lossSum / seen, (double) correct / seen, val, seconds);
       history.add(stats);
       all.forEach(l -> l.onEpochEnd(context, stats));
     }

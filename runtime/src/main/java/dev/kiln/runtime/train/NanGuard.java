@@ -8,8 +8,14 @@ public final class NanGuard implements TrainingListener {
   @Override
   public void onBatchEnd(FitContext context, BatchStats batch) {
     if (!Double.isFinite(batch.loss())) {
-      context.stop("loss is " + batch.loss() + " at epoch " + batch.epoch() + ", batch "
-          + batch.batch() + ": training diverged (try a smaller learning rate)");
+      context.stop(
+          "loss is "
+              + batch.loss()
+              + " at epoch "
+              + batch.epoch()
+              + ", batch "
+              + batch.batch()
+              + ": training diverged (try a smaller learning rate)");
     }
   }
 }

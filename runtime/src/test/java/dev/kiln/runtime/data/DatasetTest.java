@@ -101,11 +101,15 @@ class DatasetTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> new Dataset(x, new int[] {0, 1, 2}, FEATURE_SIZE, NUM_CLASSES));
-    assertEquals("feature 1 of example 2 is NaN; a dataset's features must be finite (a NaN or "
-        + "infinity would silently poison the weights)", e.getMessage());
+    assertEquals(
+        "feature 1 of example 2 is NaN; a dataset's features must be finite (a NaN or "
+            + "infinity would silently poison the weights)",
+        e.getMessage());
     x[7] = Float.NEGATIVE_INFINITY;
-    e = assertThrows(IllegalArgumentException.class,
-        () -> new Dataset(x, new int[] {0, 1, 2}, FEATURE_SIZE, NUM_CLASSES));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new Dataset(x, new int[] {0, 1, 2}, FEATURE_SIZE, NUM_CLASSES));
     assertTrue(e.getMessage().startsWith("feature 1 of example 2 is -Infinity"), e.getMessage());
   }
 

@@ -186,9 +186,14 @@ class IdxTest {
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readImages(file));
 
-    assertMessageContains(e, file + ": truncated gzip data: the file ends at offset " + cut
-        + " inside the compressed data of gzip member 1 (", "bytes decompressed so far), "
-        + "expected more compressed data and then an 8-byte trailer");
+    assertMessageContains(
+        e,
+        file
+            + ": truncated gzip data: the file ends at offset "
+            + cut
+            + " inside the compressed data of gzip member 1 (",
+        "bytes decompressed so far), "
+            + "expected more compressed data and then an 8-byte trailer");
   }
 
   @Test
@@ -199,9 +204,13 @@ class IdxTest {
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
 
-    assertEquals(file + ": truncated gzip data: the trailer of member 1 at offset "
-        + (compressed.length - 8) + " has 5 of its 8 bytes (CRC-32 and length), the file ends "
-        + "there", e.getMessage());
+    assertEquals(
+        file
+            + ": truncated gzip data: the trailer of member 1 at offset "
+            + (compressed.length - 8)
+            + " has 5 of its 8 bytes (CRC-32 and length), the file ends "
+            + "there",
+        e.getMessage());
     assertFalse(e.getMessage().contains("null"));
   }
 
@@ -214,9 +223,13 @@ class IdxTest {
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
 
-    assertEquals(file + ": 5 bytes of trailing garbage at offset " + compressed.length
-        + ", after the gzip data ended (11 bytes decompressed from 1 member): expected the end "
-        + "of the file or another gzip member (1f 8b), found 78 00", e.getMessage());
+    assertEquals(
+        file
+            + ": 5 bytes of trailing garbage at offset "
+            + compressed.length
+            + ", after the gzip data ended (11 bytes decompressed from 1 member): expected the end "
+            + "of the file or another gzip member (1f 8b), found 78 00",
+        e.getMessage());
   }
 
   @Test
@@ -226,7 +239,9 @@ class IdxTest {
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
 
-    assertMessageContains(e, "1 byte of trailing garbage at offset " + compressed.length,
+    assertMessageContains(
+        e,
+        "1 byte of trailing garbage at offset " + compressed.length,
         "found 00 and then the end of the file");
   }
 
@@ -245,15 +260,19 @@ class IdxTest {
   @Test
   void rejectsDamagedGzipDataByItsCrc() {
     byte[] content = new byte[4000];
-    byte[] compressed = IdxFiles.gzip(IdxFiles.idx(Idx.LABELS_MAGIC, new int[] {4000},
-        content));
+    byte[] compressed = IdxFiles.gzip(IdxFiles.idx(Idx.LABELS_MAGIC, new int[] {4000}, content));
     compressed[compressed.length - 8] ^= 0x01;
     Path file = write("labels.gz", compressed, false);
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
 
-    assertMessageContains(e, file + ": gzip member 1 is damaged: its trailer at offset "
-        + (compressed.length - 8) + " records CRC-32 0x", ", the decompressed data has 0x");
+    assertMessageContains(
+        e,
+        file
+            + ": gzip member 1 is damaged: its trailer at offset "
+            + (compressed.length - 8)
+            + " records CRC-32 0x",
+        ", the decompressed data has 0x");
   }
 
   @Test
@@ -264,7 +283,9 @@ class IdxTest {
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readImages(file));
 
-    assertMessageContains(e, file + ": corrupt gzip data in member 1, before offset ",
+    assertMessageContains(
+        e,
+        file + ": corrupt gzip data in member 1, before offset ",
         "expected a valid deflate stream, zlib says: ");
   }
 
@@ -274,8 +295,10 @@ class IdxTest {
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
 
-    assertEquals(file + ": truncated gzip data: the header of member 1 (at offset 0) is cut at "
-        + "offset 5, where the file ends: expected its time, extra flags and system",
+    assertEquals(
+        file
+            + ": truncated gzip data: the header of member 1 (at offset 0) is cut at "
+            + "offset 5, where the file ends: expected its time, extra flags and system",
         e.getMessage());
   }
 
@@ -287,8 +310,9 @@ class IdxTest {
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readLabels(file));
 
-    assertEquals(file + ": gzip member 1 at offset 0 uses compression method 7, expected 8 "
-        + "(deflate)", e.getMessage());
+    assertEquals(
+        file + ": gzip member 1 at offset 0 uses compression method 7, expected 8 " + "(deflate)",
+        e.getMessage());
   }
 
   @Test
@@ -297,19 +321,24 @@ class IdxTest {
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readImages(sub));
 
-    assertEquals(sub + ": is a directory, expected an IDX file of unsigned-byte images (plain or "
-        + "gzip-compressed)", e.getMessage());
+    assertEquals(
+        sub
+            + ": is a directory, expected an IDX file of unsigned-byte images (plain or "
+            + "gzip-compressed)",
+        e.getMessage());
   }
 
   @Test
   void hugeHeaderSaysHowManyBytesItClaims() {
-    byte[] content = IdxFiles.idx(Idx.IMAGES_MAGIC, new int[] {60000, 60000, 60000},
-        new byte[10]);
+    byte[] content = IdxFiles.idx(Idx.IMAGES_MAGIC, new int[] {60000, 60000, 60000}, new byte[10]);
     Path file = write("images", content, false);
 
     IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.readImages(file));
 
-    assertEquals(file + ": header says 60000 images of 60000x60000, which is 216000000000000 "
-        + "bytes, more than the limit of 2147483639 bytes", e.getMessage());
+    assertEquals(
+        file
+            + ": header says 60000 images of 60000x60000, which is 216000000000000 "
+            + "bytes, more than the limit of 2147483639 bytes",
+        e.getMessage());
   }
 }

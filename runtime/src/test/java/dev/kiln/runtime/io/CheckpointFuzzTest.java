@@ -40,12 +40,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A few hundred mutations of a Kiln checkpoint (its parameter, symbol and integrity files), from
- * a fixed seed: truncations, byte flips, huge dimension claims, wrong magics, dtypes, storage
- * types, contexts, counts and keys, edits of the symbol JSON and of the integrity line. Every
- * one must either load exactly the saved values (a harmless mutation) or fail with a {@link
- * CheckpointException} naming the file, leaving the model as it was, and no load may allocate
- * more than a small multiple of the files' size on the heap.
+ * A few hundred mutations of a Kiln checkpoint (its parameter, symbol and integrity files), from a
+ * fixed seed: truncations, byte flips, huge dimension claims, wrong magics, dtypes, storage types,
+ * contexts, counts and keys, edits of the symbol JSON and of the integrity line. Every one must
+ * either load exactly the saved values (a harmless mutation) or fail with a {@link
+ * CheckpointException} naming the file, leaving the model as it was, and no load may allocate more
+ * than a small multiple of the files' size on the heap.
  */
 class CheckpointFuzzTest {
   private static final long SEED = 0x5EED_C0FFEEL;
@@ -57,10 +57,14 @@ class CheckpointFuzzTest {
   static Graph graph() {
     GraphBuilder b = new GraphBuilder("Fuzz");
     Sym x = b.input(new NodeSource("x", "Fuzz.x()", "@Input"), Shape.of(-1, 6));
-    Sym h = b.dense(new NodeSource("hidden", "Fuzz.hidden()", "@Dense"), x,
-        DenseSpec.units(8).activation(Act.RELU));
-    Sym n = b.batchNorm(new NodeSource("bn", "Fuzz.bn()", "@BatchNorm"), h,
-        BatchNormSpec.channelAxis(1));
+    Sym h =
+        b.dense(
+            new NodeSource("hidden", "Fuzz.hidden()", "@Dense"),
+            x,
+            DenseSpec.units(8).activation(Act.RELU));
+    Sym n =
+        b.batchNorm(
+            new NodeSource("bn", "Fuzz.bn()", "@BatchNorm"), h, BatchNormSpec.channelAxis(1));
     Sym y = b.dense(new NodeSource("logits", "Fuzz.logits()", "@Dense"), n, DenseSpec.units(3));
     return b.build(List.of(y));
   }
@@ -72,6 +76,7 @@ class CheckpointFuzzTest {
   static final class Layout {
     /** Per array the offsets of magic, storage, ndim, dims, device, dtype, data; then ndim. */
     final List<int[]> arrays = new ArrayList<>();
+
     final List<Integer> dataLength = new ArrayList<>();
     int keyCount;
     final List<Integer> keyAt = new ArrayList<>();
@@ -143,8 +148,8 @@ class CheckpointFuzzTest {
     ByteBuffer eight = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
     out.writeBytes(eight.putLong(0, count).array());
     for (byte[] k : keys) {
-      out.writeBytes(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN)
-          .putLong(0, k.length).array());
+      out.writeBytes(
+          ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, k.length).array());
       out.writeBytes(k);
     }
     return out.toByteArray();
@@ -165,8 +170,8 @@ class CheckpointFuzzTest {
   }
 
   private static byte[] json(byte[] symbol, Consumer<JsonObject> edit) {
-    JsonObject o = JsonParser.parseString(new String(symbol, StandardCharsets.UTF_8))
-        .getAsJsonObject();
+    JsonObject o =
+        JsonParser.parseString(new String(symbol, StandardCharsets.UTF_8)).getAsJsonObject();
     edit.accept(o);
     return ascii(new GsonBuilder().setPrettyPrinting().create().toJson(o));
   }
@@ -196,8 +201,12 @@ class CheckpointFuzzTest {
     List<byte[]> swapped = new ArrayList<>(k);
     swapped.set(1, k.get(3));
     swapped.set(3, k.get(1));
-    cases.add(new Case("swap keys 1 and 3 (same shape, integrity present)",
-        withKeys(p, l, k.size(), swapped), s, h));
+    cases.add(
+        new Case(
+            "swap keys 1 and 3 (same shape, integrity present)",
+            withKeys(p, l, k.size(), swapped),
+            s,
+            h));
     // Without it, as MXNet and DJL write checkpoints: the parser sees every mutation.
     for (int i = 0; i < 50; i++) {
       int len = rnd.nextInt(p.length);
@@ -212,19 +221,33 @@ class CheckpointFuzzTest {
       c[at] = (byte) rnd.nextInt(256);
       cases.add(new Case("header/key byte " + at + " := " + (c[at] & 0xff), c, s, null));
     }
-    long[] hugeDims = {1L << 40, 1L << 62, Long.MAX_VALUE, -1, 0, Integer.MAX_VALUE, 1L << 31,
-        (1L << 32) + 2, Long.MIN_VALUE, 1L << 20};
+    long[] hugeDims = {
+      1L << 40,
+      1L << 62,
+      Long.MAX_VALUE,
+      -1,
+      0,
+      Integer.MAX_VALUE,
+      1L << 31,
+      (1L << 32) + 2,
+      Long.MIN_VALUE,
+      1L << 20
+    };
     for (int i = 0; i < 30; i++) {
       int a = rnd.nextInt(l.arrays.size());
       int d = rnd.nextInt(l.arrays.get(a)[7]);
       long v = hugeDims[rnd.nextInt(hugeDims.length)];
-      cases.add(new Case("array " + a + " dim " + d + " := " + v,
-          putLong(p, l.arrays.get(a)[3] + 8 * d, v), s, null));
+      cases.add(
+          new Case(
+              "array " + a + " dim " + d + " := " + v,
+              putLong(p, l.arrays.get(a)[3] + 8 * d, v),
+              s,
+              null));
     }
     for (int v : new int[] {0, 33, 1000, -1, Integer.MAX_VALUE, Integer.MIN_VALUE, 2, 3}) {
       int a = rnd.nextInt(l.arrays.size());
-      cases.add(new Case("array " + a + " ndim := " + v, putInt(p, l.arrays.get(a)[2], v), s,
-          null));
+      cases.add(
+          new Case("array " + a + " ndim := " + v, putInt(p, l.arrays.get(a)[2], v), s, null));
     }
     for (long v : new long[] {0x113, 0, -1, 0x40404C4A44L, 0x112L << 32}) {
       cases.add(new Case("list magic := " + v, putLong(p, 0, v), s, null));
@@ -234,43 +257,68 @@ class CheckpointFuzzTest {
     int[] magics = {0xF993FAC8, ParamsFile.V3_MAGIC, 0, 1, 2, 3, 0x12345678, -1};
     for (int m : magics) {
       int a = rnd.nextInt(l.arrays.size());
-      cases.add(new Case("array " + a + " magic := " + Integer.toHexString(m),
-          putInt(p, l.arrays.get(a)[0], m), s, null));
+      cases.add(
+          new Case(
+              "array " + a + " magic := " + Integer.toHexString(m),
+              putInt(p, l.arrays.get(a)[0], m),
+              s,
+              null));
     }
     for (int t = 1; t <= 13; t++) {
       int a = rnd.nextInt(l.arrays.size());
-      cases.add(new Case("array " + a + " dtype := " + t, putInt(p, l.arrays.get(a)[5], t), s,
-          null));
+      cases.add(
+          new Case("array " + a + " dtype := " + t, putInt(p, l.arrays.get(a)[5], t), s, null));
     }
     cases.add(new Case("array 0 dtype := -1", putInt(p, l.arrays.get(0)[5], -1), s, null));
     for (int t : new int[] {-1, 1, 2, 7}) {
       cases.add(new Case("array 1 storage := " + t, putInt(p, l.arrays.get(1)[1], t), s, null));
     }
     for (int t : new int[] {2, 3, 5, 0, 4, 7, -1}) {
-      cases.add(new Case("array 2 device type := " + t, putInt(p, l.arrays.get(2)[4], t), s,
-          null));
+      cases.add(new Case("array 2 device type := " + t, putInt(p, l.arrays.get(2)[4], t), s, null));
     }
-    cases.add(new Case("array 0 device id := 1", putInt(p, l.arrays.get(0)[4] + 4, 1), s,
-        null));
-    cases.add(new Case("array 0 device id := -1", putInt(p, l.arrays.get(0)[4] + 4, -1), s,
-        null));
+    cases.add(new Case("array 0 device id := 1", putInt(p, l.arrays.get(0)[4] + 4, 1), s, null));
+    cases.add(new Case("array 0 device id := -1", putInt(p, l.arrays.get(0)[4] + 4, -1), s, null));
     // Keys.
-    cases.add(new Case("unknown key", withKeys(p, l, k.size(), replace(k, 0,
-        ascii("arg:nope"))), s, null));
-    cases.add(new Case("key without prefix", withKeys(p, l, k.size(), replace(k, 1,
-        ascii("hidden_bias"))), s, null));
-    cases.add(new Case("arg: for aux:", withKeys(p, l, k.size(), replace(k, 6,
-        ascii("arg:bn_moving_mean"))), s, null));
-    cases.add(new Case("duplicate key", withKeys(p, l, k.size(), replace(k, 2, k.get(0))), s,
-        null));
-    cases.add(new Case("invalid UTF-8 key", withKeys(p, l, k.size(), replace(k, 3,
-        new byte[] {'a', 'r', 'g', ':', (byte) 0xff, (byte) 0xfe})), s, null));
-    cases.add(new Case("control character", withKeys(p, l, k.size(), replace(k, 4,
-        ascii("arg:bn\0gamma"))), s, null));
-    cases.add(new Case("empty key", withKeys(p, l, k.size(), replace(k, 5, new byte[0])), s,
-        null));
-    cases.add(new Case("2000-byte key", withKeys(p, l, k.size(), replace(k, 0,
-        ascii("arg:" + "w".repeat(1996)))), s, null));
+    cases.add(
+        new Case(
+            "unknown key", withKeys(p, l, k.size(), replace(k, 0, ascii("arg:nope"))), s, null));
+    cases.add(
+        new Case(
+            "key without prefix",
+            withKeys(p, l, k.size(), replace(k, 1, ascii("hidden_bias"))),
+            s,
+            null));
+    cases.add(
+        new Case(
+            "arg: for aux:",
+            withKeys(p, l, k.size(), replace(k, 6, ascii("arg:bn_moving_mean"))),
+            s,
+            null));
+    cases.add(
+        new Case("duplicate key", withKeys(p, l, k.size(), replace(k, 2, k.get(0))), s, null));
+    cases.add(
+        new Case(
+            "invalid UTF-8 key",
+            withKeys(
+                p,
+                l,
+                k.size(),
+                replace(k, 3, new byte[] {'a', 'r', 'g', ':', (byte) 0xff, (byte) 0xfe})),
+            s,
+            null));
+    cases.add(
+        new Case(
+            "control character",
+            withKeys(p, l, k.size(), replace(k, 4, ascii("arg:bn\0gamma"))),
+            s,
+            null));
+    cases.add(new Case("empty key", withKeys(p, l, k.size(), replace(k, 5, new byte[0])), s, null));
+    cases.add(
+        new Case(
+            "2000-byte key",
+            withKeys(p, l, k.size(), replace(k, 0, ascii("arg:" + "w".repeat(1996)))),
+            s,
+            null));
     for (long v : new long[] {-1, 1L << 40, 1025, 0}) {
       cases.add(new Case("key 0 length := " + v, putLong(p, l.keyAt.get(0), v), s, null));
     }
@@ -278,12 +326,16 @@ class CheckpointFuzzTest {
       int key = rnd.nextInt(k.size());
       byte[] name = k.get(key).clone();
       name[4 + rnd.nextInt(name.length - 4)] = (byte) ('a' + rnd.nextInt(26));
-      cases.add(new Case("key " + key + " renamed to " + new String(name,
-          StandardCharsets.UTF_8), withKeys(p, l, k.size(), replace(k, key, name)), s, null));
+      cases.add(
+          new Case(
+              "key " + key + " renamed to " + new String(name, StandardCharsets.UTF_8),
+              withKeys(p, l, k.size(), replace(k, key, name)),
+              s,
+              null));
     }
     // Counts.
-    for (long v : new long[] {k.size() - 1, k.size() + 1, 0, Long.MIN_VALUE, 1L << 20,
-        (1L << 20) + 1}) {
+    for (long v :
+        new long[] {k.size() - 1, k.size() + 1, 0, Long.MIN_VALUE, 1L << 20, (1L << 20) + 1}) {
       cases.add(new Case("array count := " + v, putLong(p, 16, v), s, null));
       cases.add(new Case("key count := " + v, putLong(p, l.keyCount, v), s, null));
     }
@@ -309,8 +361,12 @@ class CheckpointFuzzTest {
       d[at] = d[at] == '0' ? '1' : '0';
       cases.add(new Case("integrity digit " + at, p, s, ascii(new String(d) + line.substring(64))));
     }
-    cases.add(new Case("integrity upper case", p, s, ascii(digest.toUpperCase(
-        java.util.Locale.ROOT) + line.substring(64))));
+    cases.add(
+        new Case(
+            "integrity upper case",
+            p,
+            s,
+            ascii(digest.toUpperCase(java.util.Locale.ROOT) + line.substring(64))));
     cases.add(new Case("integrity binary marker", p, s, ascii(digest + " *fuzz-0000.params")));
     cases.add(new Case("integrity CRLF", p, s, ascii(digest + "  fuzz-0000.params\r\n")));
     cases.add(new Case("integrity other name", p, s, ascii(digest + "  copy-0000.params\n")));
@@ -322,57 +378,144 @@ class CheckpointFuzzTest {
     cases.add(new Case("integrity 5000 bytes", p, s, new byte[5000]));
     cases.add(new Case("integrity noise", p, s, Arrays.copyOf(noise, 80)));
     // The symbol, edited as JSON.
-    cases.add(new Case("num_hidden 8 -> 16", p, json(s, o -> attrs(node(o, "hidden"))
-        .addProperty("num_hidden", "16")), h));
-    cases.add(new Case("act_type relu -> tanh", p, json(s, o -> attrs(node(o, "hidden_relu"))
-        .addProperty("act_type", "tanh")), h));
-    cases.add(new Case("eps", p, json(s, o -> attrs(node(o, "bn")).addProperty("eps", "0.1")),
-        h));
-    cases.add(new Case("fix_gamma", p, json(s, o -> attrs(node(o, "bn"))
-        .addProperty("fix_gamma", "True")), h));
+    cases.add(
+        new Case(
+            "num_hidden 8 -> 16",
+            p,
+            json(s, o -> attrs(node(o, "hidden")).addProperty("num_hidden", "16")),
+            h));
+    cases.add(
+        new Case(
+            "act_type relu -> tanh",
+            p,
+            json(s, o -> attrs(node(o, "hidden_relu")).addProperty("act_type", "tanh")),
+            h));
+    cases.add(new Case("eps", p, json(s, o -> attrs(node(o, "bn")).addProperty("eps", "0.1")), h));
+    cases.add(
+        new Case(
+            "fix_gamma",
+            p,
+            json(s, o -> attrs(node(o, "bn")).addProperty("fix_gamma", "True")),
+            h));
     cases.add(new Case("op", p, json(s, o -> node(o, "bn").addProperty("op", "LayerNorm")), h));
-    cases.add(new Case("renamed node", p, json(s, o -> node(o, "logits")
-        .addProperty("name", "out")), h));
-    cases.add(new Case("dropped input", p, json(s, o -> node(o, "logits")
-        .getAsJsonArray("inputs").remove(1)), h));
-    cases.add(new Case("rewired", p, json(s, o -> node(o, "logits").getAsJsonArray("inputs")
-        .get(0).getAsJsonArray().set(0, new JsonPrimitive(0))), h));
-    cases.add(new Case("extra node", p, json(s, o -> {
-      JsonObject extra = new JsonObject();
-      extra.addProperty("op", "Dropout");
-      extra.addProperty("name", "drop");
-      JsonArray in = new JsonArray();
-      in.add(JsonParser.parseString("[0, 0, 0]"));
-      extra.add("inputs", in);
-      o.getAsJsonArray("nodes").add(extra);
-    }), h));
+    cases.add(
+        new Case("renamed node", p, json(s, o -> node(o, "logits").addProperty("name", "out")), h));
+    cases.add(
+        new Case(
+            "dropped input",
+            p,
+            json(s, o -> node(o, "logits").getAsJsonArray("inputs").remove(1)),
+            h));
+    cases.add(
+        new Case(
+            "rewired",
+            p,
+            json(
+                s,
+                o ->
+                    node(o, "logits")
+                        .getAsJsonArray("inputs")
+                        .get(0)
+                        .getAsJsonArray()
+                        .set(0, new JsonPrimitive(0))),
+            h));
+    cases.add(
+        new Case(
+            "extra node",
+            p,
+            json(
+                s,
+                o -> {
+                  JsonObject extra = new JsonObject();
+                  extra.addProperty("op", "Dropout");
+                  extra.addProperty("name", "drop");
+                  JsonArray in = new JsonArray();
+                  in.add(JsonParser.parseString("[0, 0, 0]"));
+                  extra.add("inputs", in);
+                  o.getAsJsonArray("nodes").add(extra);
+                }),
+            h));
     cases.add(new Case("no heads", p, json(s, o -> o.add("heads", new JsonArray())), h));
     cases.add(new Case("heads missing", p, json(s, o -> o.remove("heads")), h));
-    cases.add(new Case("head out of range", p, json(s, o -> o.getAsJsonArray("heads").get(0)
-        .getAsJsonArray().set(0, new JsonPrimitive(999))), h));
-    cases.add(new Case("head negative output", p, json(s, o -> o.getAsJsonArray("heads").get(0)
-        .getAsJsonArray().set(1, new JsonPrimitive(-1))), h));
-    cases.add(new Case("input entry of 1", p, json(s, o -> node(o, "logits")
-        .getAsJsonArray("inputs").set(0, JsonParser.parseString("[5]"))), h));
-    cases.add(new Case("input index 1.5", p, json(s, o -> node(o, "logits")
-        .getAsJsonArray("inputs").set(0, JsonParser.parseString("[1.5, 0, 0]"))), h));
-    cases.add(new Case("name a number", p, json(s, o -> node(o, "bn").add("name",
-        new JsonArray())), h));
-    cases.add(new Case("attrs an array", p, json(s, o -> node(o, "bn").add("attrs",
-        new JsonArray())), h));
-    cases.add(new Case("harmless: MXNet's own additions", p, json(s, o -> {
-      o.remove("arg_nodes");
-      o.remove("node_row_ptr");
-      o.getAsJsonObject("attrs").add("mxnet_version", JsonParser.parseString("[\"int\", 1]"));
-      attrs(node(o, "bn")).addProperty("__profiler_scope__", "fuzz:");
-      attrs(node(o, "x")).addProperty("__shape__", "(0, 6)");
-    }), h));
-    cases.add(new Case("harmless: spellings", p, json(s, o -> {
-      attrs(node(o, "bn")).addProperty("eps", "1e-3");
-      attrs(node(o, "bn")).addProperty("fix_gamma", "false");
-      attrs(node(o, "hidden")).addProperty("num_hidden", " 8");
-    }), h));
-    cases.add(new Case("harmless: pretty printed", p, json(s, o -> { }), h));
+    cases.add(
+        new Case(
+            "head out of range",
+            p,
+            json(
+                s,
+                o ->
+                    o.getAsJsonArray("heads")
+                        .get(0)
+                        .getAsJsonArray()
+                        .set(0, new JsonPrimitive(999))),
+            h));
+    cases.add(
+        new Case(
+            "head negative output",
+            p,
+            json(
+                s,
+                o ->
+                    o.getAsJsonArray("heads")
+                        .get(0)
+                        .getAsJsonArray()
+                        .set(1, new JsonPrimitive(-1))),
+            h));
+    cases.add(
+        new Case(
+            "input entry of 1",
+            p,
+            json(
+                s,
+                o ->
+                    node(o, "logits")
+                        .getAsJsonArray("inputs")
+                        .set(0, JsonParser.parseString("[5]"))),
+            h));
+    cases.add(
+        new Case(
+            "input index 1.5",
+            p,
+            json(
+                s,
+                o ->
+                    node(o, "logits")
+                        .getAsJsonArray("inputs")
+                        .set(0, JsonParser.parseString("[1.5, 0, 0]"))),
+            h));
+    cases.add(
+        new Case("name a number", p, json(s, o -> node(o, "bn").add("name", new JsonArray())), h));
+    cases.add(
+        new Case(
+            "attrs an array", p, json(s, o -> node(o, "bn").add("attrs", new JsonArray())), h));
+    cases.add(
+        new Case(
+            "harmless: MXNet's own additions",
+            p,
+            json(
+                s,
+                o -> {
+                  o.remove("arg_nodes");
+                  o.remove("node_row_ptr");
+                  o.getAsJsonObject("attrs")
+                      .add("mxnet_version", JsonParser.parseString("[\"int\", 1]"));
+                  attrs(node(o, "bn")).addProperty("__profiler_scope__", "fuzz:");
+                  attrs(node(o, "x")).addProperty("__shape__", "(0, 6)");
+                }),
+            h));
+    cases.add(
+        new Case(
+            "harmless: spellings",
+            p,
+            json(
+                s,
+                o -> {
+                  attrs(node(o, "bn")).addProperty("eps", "1e-3");
+                  attrs(node(o, "bn")).addProperty("fix_gamma", "false");
+                  attrs(node(o, "hidden")).addProperty("num_hidden", " 8");
+                }),
+            h));
+    cases.add(new Case("harmless: pretty printed", p, json(s, o -> {}), h));
     // The symbol, edited as bytes.
     for (int i = 0; i < 30; i++) {
       int at = rnd.nextInt(s.length);
@@ -387,11 +530,16 @@ class CheckpointFuzzTest {
     cases.add(new Case("symbol empty", p, new byte[0], h));
     cases.add(new Case("symbol null", p, ascii("null"), h));
     cases.add(new Case("symbol []", p, ascii("[]"), h));
-    cases.add(new Case("symbol two documents", p, ascii(new String(s, StandardCharsets.UTF_8)
-        + "{}"), h));
+    cases.add(
+        new Case(
+            "symbol two documents", p, ascii(new String(s, StandardCharsets.UTF_8) + "{}"), h));
     cases.add(new Case("symbol nested 100000 deep", p, ascii("[".repeat(100_000)), h));
-    cases.add(new Case("symbol with a comment", p, ascii("// hi\n" + new String(s,
-        StandardCharsets.UTF_8)), h));
+    cases.add(
+        new Case(
+            "symbol with a comment",
+            p,
+            ascii("// hi\n" + new String(s, StandardCharsets.UTF_8)),
+            h));
     cases.add(new Case("symbol not UTF-8", p, new byte[] {'{', (byte) 0xff, '}'}, h));
     cases.add(new Case("symbol missing", p, null, h));
     return cases;
@@ -439,13 +587,14 @@ class CheckpointFuzzTest {
     try (ModelRuntime source = new ModelRuntime("FuzzModel", graph(), Init.xavier(), 1);
         ModelRuntime target = new ModelRuntime("FuzzModel", graph(), Init.xavier(), 2)) {
       Map<String, float[]> saved = state(source);
-      saved.replaceAll((key, v) -> {
-        float[] w = v.clone();
-        for (int i = 0; i < w.length; i++) {
-          w[i] += 0.5f + i; // Non-default aux states and biases, so that each is seen.
-        }
-        return w;
-      });
+      saved.replaceAll(
+          (key, v) -> {
+            float[] w = v.clone();
+            for (int i = 0; i < w.length; i++) {
+              w[i] += 0.5f + i; // Non-default aux states and biases, so that each is seen.
+            }
+            return w;
+          });
       setState(source, saved);
       source.save(base.resolve("fuzz"));
       byte[] p = Files.readAllBytes(Checkpoint.paramsFile(base.resolve("fuzz")));
@@ -475,9 +624,10 @@ class CheckpointFuzzTest {
             f.setLength(Checkpoint.MAX_SYMBOL_BYTES + 1);
           }
         }
-        long sizes = (c.params() == null ? 0 : c.params().length)
-            + (c.symbol() == null ? 0 : c.symbol().length)
-            + (c.integrity() == null ? 0 : c.integrity().length);
+        long sizes =
+            (c.params() == null ? 0 : c.params().length)
+                + (c.symbol() == null ? 0 : c.symbol().length)
+                + (c.integrity() == null ? 0 : c.integrity().length);
         long before = threads.getCurrentThreadAllocatedBytes();
         String outcome;
         try {
@@ -489,11 +639,15 @@ class CheckpointFuzzTest {
         } catch (UncheckedIOException e) {
           if (e.getCause() instanceof CheckpointException ce) {
             Path f = ce.file();
-            outcome = "refused: " + (f.equals(paramsFile) ? "params" : f.equals(symbolFile)
-                ? "symbol" : f.equals(integrityFile) ? "integrity" : "other " + f);
+            outcome =
+                "refused: "
+                    + (f.equals(paramsFile)
+                        ? "params"
+                        : f.equals(symbolFile)
+                            ? "symbol"
+                            : f.equals(integrityFile) ? "integrity" : "other " + f);
             if (!ce.getMessage().startsWith(f + ": ")) {
-              failures.add(c.name() + ": message does not start with the file: "
-                  + ce.getMessage());
+              failures.add(c.name() + ": message does not start with the file: " + ce.getMessage());
             }
           } else {
             outcome = "other IOException";
@@ -512,15 +666,16 @@ class CheckpointFuzzTest {
           maxCase = c.name();
         }
         if (allocated > MIB + 8 * sizes) {
-          failures.add(c.name() + ": allocated " + allocated + " bytes for " + sizes
-              + " bytes of files");
+          failures.add(
+              c.name() + ": allocated " + allocated + " bytes for " + sizes + " bytes of files");
         }
         outcomes.merge(outcome, 1, Integer::sum);
         setState(target, poison);
       }
-      System.out.printf("checkpoint fuzz: %d mutations (params file %,d bytes, symbol %,d, "
-          + "integrity %d): %s; largest allocation of one load %,d bytes (%s)%n", cases.size(),
-          p.length, s.length, h.length, outcomes, maxAllocated, maxCase);
+      System.out.printf(
+          "checkpoint fuzz: %d mutations (params file %,d bytes, symbol %,d, "
+              + "integrity %d): %s; largest allocation of one load %,d bytes (%s)%n",
+          cases.size(), p.length, s.length, h.length, outcomes, maxAllocated, maxCase);
       assertEquals(List.of(), failures);
       assertTrue(cases.size() >= 300, cases.size() + " mutations");
       assertTrue(outcomes.getOrDefault("loaded", 0) >= 10, "some mutations are harmless");

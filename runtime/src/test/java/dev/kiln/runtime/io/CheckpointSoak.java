@@ -26,16 +26,16 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * The save/load soak: a 784-128-10 classifier-sized model trains one step, saves its checkpoint
- * and loads it into a second model, {@code steps} times (default 20,000), and every 500 steps
- * the process's resident set (RSS), glibc's own account of its heap ({@code mallinfo2}: bytes
- * in use, and bytes held including free ones), the Java heap after a GC, direct buffers, open
- * files, threads and (with {@code -Dkiln.mx.countHandles=true}) live MXNet handles are sampled.
- * It prints the samples and the least-squares slope of each over the second half of the run, in
- * KiB per 1,000 steps, then calls {@code malloc_trim(0)} and prints the RSS again. Growth in RSS
- * that glibc counts as free (held, not in use) and that {@code malloc_trim} returns is glibc's
- * arena caching, not a leak; growth in bytes in use, handles, files or the Java heap would be
- * one. Run it from the worktree root (about 4 minutes on 2 cores):
+ * The save/load soak: a 784-128-10 classifier-sized model trains one step, saves its checkpoint and
+ * loads it into a second model, {@code steps} times (default 20,000), and every 500 steps the
+ * process's resident set (RSS), glibc's own account of its heap ({@code mallinfo2}: bytes in use,
+ * and bytes held including free ones), the Java heap after a GC, direct buffers, open files,
+ * threads and (with {@code -Dkiln.mx.countHandles=true}) live MXNet handles are sampled. It prints
+ * the samples and the least-squares slope of each over the second half of the run, in KiB per 1,000
+ * steps, then calls {@code malloc_trim(0)} and prints the RSS again. Growth in RSS that glibc
+ * counts as free (held, not in use) and that {@code malloc_trim} returns is glibc's arena caching,
+ * not a leak; growth in bytes in use, handles, files or the Java heap would be one. Run it from the
+ * worktree root (about 4 minutes on 2 cores):
  *
  * <pre>
  * mvn -B -q -o -pl runtime test-compile exec:exec -Dexec.executable=java \
@@ -44,12 +44,12 @@ import java.util.stream.Stream;
  *   -cp %classpath dev.kiln.runtime.io.CheckpointSoak 20000"
  * </pre>
  *
- * (The fixed, pre-touched heap keeps the JVM's heap sizing out of the RSS: each step makes
- * about a megabyte of garbage, and a growing heap would show as RSS growth.)
+ * (The fixed, pre-touched heap keeps the JVM's heap sizing out of the RSS: each step makes about a
+ * megabyte of garbage, and a growing heap would show as RSS growth.)
  *
- * with {@code OMP_NUM_THREADS=1 OPT_OUT_TRACKING=true} in the environment, once as it is and
- * once with {@code MALLOC_ARENA_MAX=1}. A second argument {@code io} leaves out the training
- * step (only save and load).
+ * <p>with {@code OMP_NUM_THREADS=1 OPT_OUT_TRACKING=true} in the environment, once as it is and
+ * once with {@code MALLOC_ARENA_MAX=1}. A second argument {@code io} leaves out the training step
+ * (only save and load).
  */
 final class CheckpointSoak {
   private static final int EVERY = 500;
@@ -57,27 +57,46 @@ final class CheckpointSoak {
   private CheckpointSoak() {}
 
   /** glibc's {@code struct mallinfo2}: all {@code size_t}. */
-  @Structure.FieldOrder({"arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
-      "uordblks", "fordblks", "keepcost"})
+  @Structure.FieldOrder({
+    "arena",
+    "ordblks",
+    "smblks",
+    "hblks",
+    "hblkhd",
+    "usmblks",
+    "fsmblks",
+    "uordblks",
+    "fordblks",
+    "keepcost"
+  })
   public static final class MallInfo extends Structure implements Structure.ByValue {
     /** Bytes of the non-mmapped heap obtained from the system (all arenas). */
     public long arena;
+
     /** Free chunks. */
     public long ordblks;
+
     /** Free fastbin chunks. */
     public long smblks;
+
     /** Mmapped regions. */
     public long hblks;
+
     /** Bytes in mmapped regions. */
     public long hblkhd;
+
     /** Unused. */
     public long usmblks;
+
     /** Bytes in free fastbin chunks. */
     public long fsmblks;
+
     /** Bytes in use (allocated, not mmapped). */
     public long uordblks;
+
     /** Bytes free in the heap. */
     public long fordblks;
+
     /** Releasable from the top of the heap. */
     public long keepcost;
   }
@@ -94,8 +113,11 @@ final class CheckpointSoak {
   private static Graph graph() {
     GraphBuilder b = new GraphBuilder("Soak");
     Sym x = b.input(new NodeSource("x", "Soak.x()", "@Input"), Shape.of(-1, 784));
-    Sym h = b.dense(new NodeSource("hidden", "Soak.hidden()", "@Dense"), x,
-        DenseSpec.units(128).activation(Act.RELU));
+    Sym h =
+        b.dense(
+            new NodeSource("hidden", "Soak.hidden()", "@Dense"),
+            x,
+            DenseSpec.units(128).activation(Act.RELU));
     Sym y = b.dense(new NodeSource("logits", "Soak.logits()", "@Dense"), h, DenseSpec.units(10));
     return b.build(List.of(y));
   }
@@ -116,22 +138,34 @@ final class CheckpointSoak {
   }
 
   /** One sample: step, then the measures in {@link #NAMES} order (KiB or counts). */
-  private static final String[] NAMES = {"rss KiB", "malloc in use KiB", "malloc held KiB",
-      "jvm committed KiB", "java heap KiB", "direct KiB", "open files", "threads",
-      "mx handles"};
+  private static final String[] NAMES = {
+    "rss KiB",
+    "malloc in use KiB",
+    "malloc held KiB",
+    "jvm committed KiB",
+    "java heap KiB",
+    "direct KiB",
+    "open files",
+    "threads",
+    "mx handles"
+  };
 
   /**
-   * What the JVM itself has committed (heap, metaspace, code, threads, GC, ...), from Native
-   * Memory Tracking ({@code -XX:NativeMemoryTracking=summary}); -1 without it.
+   * What the JVM itself has committed (heap, metaspace, code, threads, GC, ...), from Native Memory
+   * Tracking ({@code -XX:NativeMemoryTracking=summary}); -1 without it.
    */
   private static double jvmCommittedKib() {
     try {
-      Object out = ManagementFactory.getPlatformMBeanServer().invoke(
-          new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"),
-          "vmNativeMemory", new Object[] {new String[] {"summary"}},
-          new String[] {String[].class.getName()});
-      java.util.regex.Matcher m = java.util.regex.Pattern
-          .compile("Total: reserved=(\\d+)KB, committed=(\\d+)KB").matcher(out.toString());
+      Object out =
+          ManagementFactory.getPlatformMBeanServer()
+              .invoke(
+                  new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"),
+                  "vmNativeMemory",
+                  new Object[] {new String[] {"summary"}},
+                  new String[] {String[].class.getName()});
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("Total: reserved=(\\d+)KB, committed=(\\d+)KB")
+              .matcher(out.toString());
       return m.find() ? Double.parseDouble(m.group(2)) : -1;
     } catch (javax.management.JMException e) {
       return -1;
@@ -148,11 +182,17 @@ final class CheckpointSoak {
       }
     }
     Runtime rt = Runtime.getRuntime();
-    return new double[] {status("VmRSS"), (m.uordblks + m.hblkhd) / 1024.0,
-        (m.arena + m.hblkhd) / 1024.0, jvmCommittedKib(),
-        (rt.totalMemory() - rt.freeMemory()) / 1024.0,
-        direct / 1024.0, openFiles(), status("Threads"),
-        HandleCounter.enabled() ? HandleCounter.live() : -1};
+    return new double[] {
+      status("VmRSS"),
+      (m.uordblks + m.hblkhd) / 1024.0,
+      (m.arena + m.hblkhd) / 1024.0,
+      jvmCommittedKib(),
+      (rt.totalMemory() - rt.freeMemory()) / 1024.0,
+      direct / 1024.0,
+      openFiles(),
+      status("Threads"),
+      HandleCounter.enabled() ? HandleCounter.live() : -1
+    };
   }
 
   /** Least-squares slope of {@code y} over {@code x}. */
@@ -174,14 +214,20 @@ final class CheckpointSoak {
     int steps = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
     boolean train = !(args.length > 1 && args[1].equals("io"));
     Libc libc = Native.load("c", Libc.class);
-    Path dir = Files.createTempDirectory(Path.of(System.getProperty("kiln.soak.dir",
-        System.getProperty("java.io.tmpdir"))), "kiln-soak");
+    Path dir =
+        Files.createTempDirectory(
+            Path.of(System.getProperty("kiln.soak.dir", System.getProperty("java.io.tmpdir"))),
+            "kiln-soak");
     Path prefix = dir.resolve("soak");
     List<Double> at = new ArrayList<>();
     List<double[]> samples = new ArrayList<>();
     long start = System.nanoTime();
-    System.out.printf(Locale.ROOT, "soak: %,d steps of %s, MALLOC_ARENA_MAX=%s%n", steps,
-        train ? "train + save + load" : "save + load", System.getenv("MALLOC_ARENA_MAX"));
+    System.out.printf(
+        Locale.ROOT,
+        "soak: %,d steps of %s, MALLOC_ARENA_MAX=%s%n",
+        steps,
+        train ? "train + save + load" : "save + load",
+        System.getenv("MALLOC_ARENA_MAX"));
     try (ModelRuntime m = new ModelRuntime("SoakModel", graph(), Init.xavier(), 1);
         ModelRuntime mirror = new ModelRuntime("SoakModel", graph(), Init.xavier(), 2);
         NDManager nd = NDManager.newBaseManager()) {
@@ -223,8 +269,11 @@ final class CheckpointSoak {
     }
     int half = at.size() / 2;
     List<Double> xs = at.subList(half, at.size());
-    System.out.printf(Locale.ROOT, "slope over steps %,.0f to %,.0f, per 1,000 steps:%n",
-        xs.get(0), xs.get(xs.size() - 1));
+    System.out.printf(
+        Locale.ROOT,
+        "slope over steps %,.0f to %,.0f, per 1,000 steps:%n",
+        xs.get(0),
+        xs.get(xs.size() - 1));
     for (int k = 0; k < NAMES.length; k++) {
       List<Double> ys = new ArrayList<>();
       for (double[] s : samples.subList(half, samples.size())) {
@@ -232,13 +281,22 @@ final class CheckpointSoak {
       }
       double first = samples.get(0)[k];
       double last = samples.get(samples.size() - 1)[k];
-      System.out.printf(Locale.ROOT, "  %-18s %+10.1f   (first %.0f, last %.0f)%n", NAMES[k],
-          slope(xs, ys) * 1000, first, last);
+      System.out.printf(
+          Locale.ROOT,
+          "  %-18s %+10.1f   (first %.0f, last %.0f)%n",
+          NAMES[k],
+          slope(xs, ys) * 1000,
+          first,
+          last);
     }
     long before = status("VmRSS");
     int trimmed = libc.malloc_trim(0);
-    System.out.printf(Locale.ROOT, "malloc_trim(0) = %d: RSS %,d KiB -> %,d KiB%n", trimmed,
-        before, status("VmRSS"));
+    System.out.printf(
+        Locale.ROOT,
+        "malloc_trim(0) = %d: RSS %,d KiB -> %,d KiB%n",
+        trimmed,
+        before,
+        status("VmRSS"));
     System.out.printf(Locale.ROOT, "took %.0f s%n", (System.nanoTime() - start) / 1e9);
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : files.toList()) {

@@ -42,12 +42,15 @@ class CheckpointTest {
   /** A 6 -> hidden (relu) -> 3 perceptron. */
   static Graph mlp(int hidden) {
     GraphBuilder b = new GraphBuilder("Mlp");
-    Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"),
-        Shape.of(-1, 6));
-    Sym h = b.dense(new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = " + hidden + ")"),
-        x, DenseSpec.units(hidden).activation(Act.RELU));
-    Sym y = b.dense(new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), h,
-        DenseSpec.units(3));
+    Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"), Shape.of(-1, 6));
+    Sym h =
+        b.dense(
+            new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = " + hidden + ")"),
+            x,
+            DenseSpec.units(hidden).activation(Act.RELU));
+    Sym y =
+        b.dense(
+            new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), h, DenseSpec.units(3));
     return b.build(List.of(y));
   }
 
@@ -120,26 +123,29 @@ class CheckpointTest {
     try (ModelRuntime a = model(8, 1)) {
       a.save(prefix);
       List<NamedArray> arrays = ParamsFile.read(Checkpoint.paramsFile(prefix));
-      assertEquals(List.of("arg:hidden_weight", "arg:hidden_bias", "arg:logits_weight",
-          "arg:logits_bias"), arrays.stream().map(NamedArray::key).toList());
+      assertEquals(
+          List.of("arg:hidden_weight", "arg:hidden_bias", "arg:logits_weight", "arg:logits_bias"),
+          arrays.stream().map(NamedArray::key).toList());
       assertEquals(Shape.of(8, 6), arrays.get(0).shape());
       Path mxnet = dir.resolve("mxnet.params");
       List<ParameterStore.Slot> slots = a.slots();
       Pointer[] handles = slots.stream().map(s -> s.weight().handle()).toArray(Pointer[]::new);
       String[] keys = slots.stream().map(s -> "arg:" + s.name()).toArray(String[]::new);
-      MxnetFiles.withNumpyShapeOff(() -> {
-        Mx.check(Mx.api().MXNDArraySave(mxnet.toString(), handles.length, handles, keys),
-            "MXNDArraySave");
-        return null;
-      });
-      assertArrayEquals(Files.readAllBytes(mxnet),
-          Files.readAllBytes(Checkpoint.paramsFile(prefix)));
+      MxnetFiles.withNumpyShapeOff(
+          () -> {
+            Mx.check(
+                Mx.api().MXNDArraySave(mxnet.toString(), handles.length, handles, keys),
+                "MXNDArraySave");
+            return null;
+          });
+      assertArrayEquals(
+          Files.readAllBytes(mxnet), Files.readAllBytes(Checkpoint.paramsFile(prefix)));
     }
   }
 
   /**
-   * Loads a checkpoint into a fresh 8-unit model that must reject it, naming the params file,
-   * and stay as it was; returns the message.
+   * Loads a checkpoint into a fresh 8-unit model that must reject it, naming the params file, and
+   * stay as it was; returns the message.
    */
   private String rejected(Path prefix, boolean lenient) {
     return rejected(prefix, lenient, Checkpoint.paramsFile(prefix));
@@ -149,12 +155,13 @@ class CheckpointTest {
   static String rejected(Path prefix, boolean lenient, Path file) {
     try (ModelRuntime m = model(8, 5)) {
       Map<String, float[]> before = values(m);
-      UncheckedIOException e = assertThrows(UncheckedIOException.class,
-          () -> m.loadParams(prefix, lenient));
+      UncheckedIOException e =
+          assertThrows(UncheckedIOException.class, () -> m.loadParams(prefix, lenient));
       assertInstanceOf(CheckpointException.class, e.getCause());
       assertEquals(file, ((CheckpointException) e.getCause()).file());
       assertTrue(e.getCause().getMessage().startsWith(file + ": "), e.getCause().getMessage());
-      assertEquals("MlpModel: cannot load checkpoint " + prefix + ": " + e.getCause().getMessage(),
+      assertEquals(
+          "MlpModel: cannot load checkpoint " + prefix + ": " + e.getCause().getMessage(),
           e.getMessage());
       assertSameValues(before, values(m));
       return e.getCause().getMessage();
@@ -162,11 +169,12 @@ class CheckpointTest {
   }
 
   /**
-   * Writes {@code prefix}'s params file with the arrays of {@code m}, edited by {@code edit},
-   * and {@code m}'s symbol beside it (no integrity file, as MXNet writes checkpoints).
+   * Writes {@code prefix}'s params file with the arrays of {@code m}, edited by {@code edit}, and
+   * {@code m}'s symbol beside it (no integrity file, as MXNet writes checkpoints).
    */
-  static void writeEdited(Path prefix, ModelRuntime m,
-      java.util.function.Consumer<List<NamedArray>> edit) throws IOException {
+  static void writeEdited(
+      Path prefix, ModelRuntime m, java.util.function.Consumer<List<NamedArray>> edit)
+      throws IOException {
     List<NamedArray> arrays = new ArrayList<>();
     for (ParameterStore.Slot s : m.slots()) {
       arrays.add(new NamedArray("arg:" + s.name(), s.spec().shape(), s.weight().toFloatArray()));
@@ -183,10 +191,14 @@ class CheckpointTest {
     try (ModelRuntime a = model(8, 1)) {
       writeEdited(prefix, a, arrays -> arrays.remove(3));
     }
-    assertEquals(Checkpoint.paramsFile(prefix) + ": has no array for 'arg:logits_bias', which "
-        + "the model needs; it holds 'arg:hidden_weight', 'arg:hidden_bias', "
-        + "'arg:logits_weight'", rejected(prefix, false));
-    assertTrue(rejected(prefix, true).contains("has no array for 'arg:logits_bias'"),
+    assertEquals(
+        Checkpoint.paramsFile(prefix)
+            + ": has no array for 'arg:logits_bias', which "
+            + "the model needs; it holds 'arg:hidden_weight', 'arg:hidden_bias', "
+            + "'arg:logits_weight'",
+        rejected(prefix, false));
+    assertTrue(
+        rejected(prefix, true).contains("has no array for 'arg:logits_bias'"),
         "lenient allows extras, not gaps");
   }
 
@@ -196,13 +208,19 @@ class CheckpointTest {
     Map<String, float[]> saved;
     try (ModelRuntime a = model(8, 1)) {
       saved = values(a);
-      writeEdited(prefix, a, arrays -> arrays.add(2,
-          new NamedArray("aux:hidden_moving_mean", Shape.of(8), new float[8])));
+      writeEdited(
+          prefix,
+          a,
+          arrays ->
+              arrays.add(2, new NamedArray("aux:hidden_moving_mean", Shape.of(8), new float[8])));
     }
-    assertEquals(Checkpoint.paramsFile(prefix) + ": array 2 'aux:hidden_moving_mean' is not in "
-        + "the model, whose arrays are 'arg:hidden_weight', 'arg:hidden_bias', "
-        + "'arg:logits_weight', 'arg:logits_bias' (load leniently to skip arrays the model does "
-        + "not have)", rejected(prefix, false));
+    assertEquals(
+        Checkpoint.paramsFile(prefix)
+            + ": array 2 'aux:hidden_moving_mean' is not in "
+            + "the model, whose arrays are 'arg:hidden_weight', 'arg:hidden_bias', "
+            + "'arg:logits_weight', 'arg:logits_bias' (load leniently to skip arrays the model does "
+            + "not have)",
+        rejected(prefix, false));
     try (ModelRuntime m = model(8, 5)) {
       m.loadParams(prefix, true);
       assertSameValues(saved, values(m));
@@ -215,18 +233,30 @@ class CheckpointTest {
     try (ModelRuntime small = model(4, 1)) {
       small.save(prefix);
     }
-    assertEquals(Checkpoint.symbolFile(prefix) + ": not this model's architecture: node "
-        + "'hidden': operator FullyConnected attribute num_hidden is 4 in the file, the model "
-        + "has 8", rejected(prefix, false, Checkpoint.symbolFile(prefix)));
-    assertEquals(Checkpoint.paramsFile(prefix) + ": array 0 'arg:hidden_weight' has shape "
-        + "[4, 6], the model needs [8, 6]", rejected(prefix, true),
+    assertEquals(
+        Checkpoint.symbolFile(prefix)
+            + ": not this model's architecture: node "
+            + "'hidden': operator FullyConnected attribute num_hidden is 4 in the file, the model "
+            + "has 8",
+        rejected(prefix, false, Checkpoint.symbolFile(prefix)));
+    assertEquals(
+        Checkpoint.paramsFile(prefix)
+            + ": array 0 'arg:hidden_weight' has shape "
+            + "[4, 6], the model needs [8, 6]",
+        rejected(prefix, true),
         "a lenient load skips the symbol, not the shapes");
     try (ModelRuntime a = model(8, 1)) {
-      writeEdited(prefix, a, arrays -> arrays.set(2,
-          new NamedArray("arg:logits_weight", Shape.of(3, 4, 2), new float[24])));
+      writeEdited(
+          prefix,
+          a,
+          arrays ->
+              arrays.set(2, new NamedArray("arg:logits_weight", Shape.of(3, 4, 2), new float[24])));
     }
-    assertEquals(Checkpoint.paramsFile(prefix) + ": array 2 'arg:logits_weight' has shape "
-        + "[3, 4, 2], the model needs [3, 8]", rejected(prefix, false));
+    assertEquals(
+        Checkpoint.paramsFile(prefix)
+            + ": array 2 'arg:logits_weight' has shape "
+            + "[3, 4, 2], the model needs [3, 8]",
+        rejected(prefix, false));
   }
 
   @Test
@@ -252,10 +282,10 @@ class CheckpointTest {
     Path params = Checkpoint.paramsFile(prefix);
     Files.delete(params);
     Files.createDirectory(params);
-    assertEquals(params + ": is a directory, expected a .params file (an MXNet NDArray list)",
+    assertEquals(
+        params + ": is a directory, expected a .params file (an MXNet NDArray list)",
         rejected(prefix, false));
-    CheckpointException e = assertThrows(CheckpointException.class,
-        () -> ParamsFile.read(params));
+    CheckpointException e = assertThrows(CheckpointException.class, () -> ParamsFile.read(params));
     assertEquals(params, e.file());
   }
 
@@ -263,11 +293,14 @@ class CheckpointTest {
   void missingFileIsAnIoErrorNamingIt() {
     try (ModelRuntime m = model(8, 5)) {
       Path prefix = dir.resolve("nothing");
-      UncheckedIOException e = assertThrows(UncheckedIOException.class,
-          () -> m.loadParams(prefix));
+      UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> m.loadParams(prefix));
       assertInstanceOf(NoSuchFileException.class, e.getCause());
-      assertEquals("MlpModel: cannot load checkpoint " + prefix + ": NoSuchFileException "
-          + Checkpoint.paramsFile(prefix), e.getMessage());
+      assertEquals(
+          "MlpModel: cannot load checkpoint "
+              + prefix
+              + ": NoSuchFileException "
+              + Checkpoint.paramsFile(prefix),
+          e.getMessage());
     }
   }
 
@@ -279,18 +312,26 @@ class CheckpointTest {
     byte[] before = Files.readAllBytes(file);
     List<String> keys = List.of("arg:a", "arg:b", "arg:c");
     List<Shape> shapes = List.of(Shape.of(1000), Shape.of(1000), Shape.of(1000));
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> ParamsFile.write(file, keys, shapes, i -> {
-          if (i == 2) {
-            try {
-              assertEquals(1, tempFiles().size(), "the new file is being written beside");
-            } catch (IOException io) {
-              throw new UncheckedIOException(io);
-            }
-            throw new IllegalStateException("data source failed at array 2");
-          }
-          return new float[1000];
-        }));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                ParamsFile.write(
+                    file,
+                    keys,
+                    shapes,
+                    i -> {
+                      if (i == 2) {
+                        try {
+                          assertEquals(
+                              1, tempFiles().size(), "the new file is being written beside");
+                        } catch (IOException io) {
+                          throw new UncheckedIOException(io);
+                        }
+                        throw new IllegalStateException("data source failed at array 2");
+                      }
+                      return new float[1000];
+                    }));
     assertEquals("data source failed at array 2", e.getMessage());
     assertArrayEquals(before, Files.readAllBytes(file));
     assertEquals(List.of(), tempFiles());
@@ -312,11 +353,14 @@ class CheckpointTest {
       closed.close();
       arrays.put(Checkpoint.auxKey("gone"), closed);
       byte[] integrity = Files.readAllBytes(Checkpoint.integrityFile(prefix));
-      assertThrows(IllegalStateException.class,
+      assertThrows(
+          IllegalStateException.class,
           () -> Checkpoint.save(prefix, "{\"changed\": true}", arrays));
       assertArrayEquals(params, Files.readAllBytes(Checkpoint.paramsFile(prefix)));
       assertArrayEquals(symbol, Files.readAllBytes(Checkpoint.symbolFile(prefix)));
-      assertArrayEquals(integrity, Files.readAllBytes(Checkpoint.integrityFile(prefix)),
+      assertArrayEquals(
+          integrity,
+          Files.readAllBytes(Checkpoint.integrityFile(prefix)),
           "the integrity file, deleted before the parameters are written, is put back");
       assertEquals(List.of(), tempFiles());
       try (ModelRuntime b = model(8, 2)) {
@@ -332,7 +376,8 @@ class CheckpointTest {
     Path prefix = dir.resolve("plain-file").resolve("mlp");
     try (ModelRuntime a = model(8, 1)) {
       UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> a.save(prefix));
-      assertTrue(e.getMessage().startsWith("MlpModel: cannot write checkpoint " + prefix + ": "),
+      assertTrue(
+          e.getMessage().startsWith("MlpModel: cannot write checkpoint " + prefix + ": "),
           e.getMessage());
       assertFalse(Files.exists(Checkpoint.symbolFile(prefix)));
     }
@@ -341,7 +386,8 @@ class CheckpointTest {
   @Test
   void overwritingKeepsOrdinaryPermissionsAndReplacesContent() throws Exception {
     Path prefix = dir.resolve("mlp");
-    try (ModelRuntime a = model(8, 1); ModelRuntime b = model(8, 2)) {
+    try (ModelRuntime a = model(8, 1);
+        ModelRuntime b = model(8, 2)) {
       a.save(prefix);
       b.save(prefix);
       try (ModelRuntime c = model(8, 3)) {
@@ -352,7 +398,8 @@ class CheckpointTest {
       if (Files.getFileStore(dir).supportsFileAttributeView("posix")) {
         Path fresh = dir.resolve("fresh");
         Files.createFile(fresh);
-        assertEquals(Files.getPosixFilePermissions(fresh),
+        assertEquals(
+            Files.getPosixFilePermissions(fresh),
             Files.getPosixFilePermissions(Checkpoint.paramsFile(prefix)),
             "a checkpoint gets the permissions of any new file, not a temp file's 0600");
       }

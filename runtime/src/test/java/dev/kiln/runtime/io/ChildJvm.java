@@ -22,16 +22,20 @@ final class ChildJvm implements AutoCloseable {
 
   private ChildJvm(Process process) {
     this.process = process;
-    this.reader = new Thread(() -> {
-      try (BufferedReader in = new BufferedReader(new InputStreamReader(
-          process.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          lines.add(line);
-        }
-      } catch (IOException e) {
-        lines.add("READ FAILED " + e);
-      }
-    }, "child-output");
+    this.reader =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                  lines.add(line);
+                }
+              } catch (IOException e) {
+                lines.add("READ FAILED " + e);
+              }
+            },
+            "child-output");
     reader.setDaemon(true);
     reader.start();
   }

@@ -52,15 +52,17 @@ class DjlInteropTest {
   @Test
   void severalInputsAndOutputsKeepTheirOrderInDjl() throws Exception {
     GraphBuilder b = new GraphBuilder("Two");
-    Sym x = b.input(new NodeSource("x", "Two.x()", "@Input(shape = {BATCH, 3})"),
-        Shape.of(-1, 3));
-    Sym z = b.input(new NodeSource("z", "Two.z()", "@Input(shape = {BATCH, 2})"),
-        Shape.of(-1, 2));
+    Sym x = b.input(new NodeSource("x", "Two.x()", "@Input(shape = {BATCH, 3})"), Shape.of(-1, 3));
+    Sym z = b.input(new NodeSource("z", "Two.z()", "@Input(shape = {BATCH, 2})"), Shape.of(-1, 2));
     Sym both = b.concat(new NodeSource("both", "Two.both()", "@Concat"), 1, x, z);
-    Sym h = b.dense(new NodeSource("h", "Two.h()", "@Dense(units = 4)"), both, DenseSpec.units(4).activation(Act.TANH));
+    Sym h =
+        b.dense(
+            new NodeSource("h", "Two.h()", "@Dense(units = 4)"),
+            both,
+            DenseSpec.units(4).activation(Act.TANH));
     Sym y = b.dense(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), h, DenseSpec.units(2));
-    try (ModelRuntime kiln = new ModelRuntime("TwoModel", b.build(List.of(y, h)), Init.xavier(),
-        9);
+    try (ModelRuntime kiln =
+            new ModelRuntime("TwoModel", b.build(List.of(y, h)), Init.xavier(), 9);
         NDManager nd = NDManager.newBaseManager()) {
       kiln.save(dir.resolve("two"));
       NDArray xs = nd.randomNormal(new ai.djl.ndarray.types.Shape(4, 3));

@@ -19,11 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SIGKILLs a child JVM at random moments while it saves a large checkpoint in a loop: after each
- * kill there is at most one temporary file, the integrity file (if any) matches the parameters,
- * and the checkpoint loads, holding the last generation the child reported saved or the one it
- * was saving, never a mix; the load removes the temporary file. Runs for {@code
- * -Dkiln.killTest.seconds} (default 40) with a {@code -Dkiln.killTest.hidden}-unit model
- * (default 4096: a 17 MB parameter file).
+ * kill there is at most one temporary file, the integrity file (if any) matches the parameters, and
+ * the checkpoint loads, holding the last generation the child reported saved or the one it was
+ * saving, never a mix; the load removes the temporary file. Runs for {@code
+ * -Dkiln.killTest.seconds} (default 40) with a {@code -Dkiln.killTest.hidden}-unit model (default
+ * 4096: a 17 MB parameter file).
  */
 class KillDuringSaveTest {
   @TempDir Path dir;
@@ -44,8 +44,18 @@ class KillDuringSaveTest {
       float[] v = slots.get(p).weight().toFloatArray();
       for (int i = 0; i < v.length; i++) {
         if (v[i] != expected) {
-          throw new AssertionError("parameter " + slots.get(p).name() + "[" + i + "] is " + v[i]
-              + ", generation " + g + " has " + expected + ": a mix of two saves");
+          throw new AssertionError(
+              "parameter "
+                  + slots.get(p).name()
+                  + "["
+                  + i
+                  + "] is "
+                  + v[i]
+                  + ", generation "
+                  + g
+                  + " has "
+                  + expected
+                  + ": a mix of two saves");
         }
       }
     }
@@ -64,13 +74,18 @@ class KillDuringSaveTest {
     int withoutIntegrity = 0;
     long loaded = -1;
     Set<Long> seen = new TreeSet<>();
-    try (ModelRuntime reader = new ModelRuntime("BigModel", SaveLoop.graph(hidden),
-        Init.xavier(), 1)) {
+    try (ModelRuntime reader =
+        new ModelRuntime("BigModel", SaveLoop.graph(hidden), Init.xavier(), 1)) {
       while (System.nanoTime() < deadline || kills < 5) {
         long first = (kills + 1) * 1_000L;
         long lastSaved = -1;
-        try (ChildJvm child = ChildJvm.start(SaveLoop.class, prefix.toString(),
-            String.valueOf(hidden), String.valueOf(first), "120")) {
+        try (ChildJvm child =
+            ChildJvm.start(
+                SaveLoop.class,
+                prefix.toString(),
+                String.valueOf(hidden),
+                String.valueOf(first),
+                "120")) {
           child.expect("READY", 120);
           // Let the first save or two through now and then, then kill at a random moment.
           Thread.sleep(random.nextInt(kills % 3 == 0 ? 3000 : 800));
@@ -90,26 +105,29 @@ class KillDuringSaveTest {
         }
         Path integrity = Checkpoint.integrityFile(prefix);
         if (Files.exists(integrity)) {
-          byte[] digest = MessageDigest.getInstance("SHA-256")
-              .digest(Files.readAllBytes(Checkpoint.paramsFile(prefix)));
+          byte[] digest =
+              MessageDigest.getInstance("SHA-256")
+                  .digest(Files.readAllBytes(Checkpoint.paramsFile(prefix)));
           assertEquals(Integrity.hex(digest), Files.readString(integrity).substring(0, 64));
         } else {
           withoutIntegrity++;
         }
         reader.loadParams(prefix);
         long g = generation(reader);
-        Set<Long> allowed = lastSaved < 0 ? Set.of(loaded, first)
-            : Set.of(lastSaved, lastSaved + 1);
-        assertTrue(allowed.contains(g), "kill " + kills + ": loaded generation " + g
-            + ", expected one of " + allowed);
+        Set<Long> allowed =
+            lastSaved < 0 ? Set.of(loaded, first) : Set.of(lastSaved, lastSaved + 1);
+        assertTrue(
+            allowed.contains(g),
+            "kill " + kills + ": loaded generation " + g + ", expected one of " + allowed);
         assertEquals(0, temps(dir), "the load removed the stale temporary file");
         loaded = g;
         seen.add(g);
       }
     }
-    System.out.printf("kill test: %d kills, %d left a temporary file, %d were between the "
-        + "integrity file's deletion and its rewrite, %d distinct generations loaded%n", kills,
-        withTemp, withoutIntegrity, seen.size());
+    System.out.printf(
+        "kill test: %d kills, %d left a temporary file, %d were between the "
+            + "integrity file's deletion and its rewrite, %d distinct generations loaded%n",
+        kills, withTemp, withoutIntegrity, seen.size());
     assertTrue(withTemp > 0, "no kill hit a save in progress: the test proves nothing");
   }
 }

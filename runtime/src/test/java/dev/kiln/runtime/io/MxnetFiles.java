@@ -28,8 +28,8 @@ final class MxnetFiles {
         handles[i] = t.handle();
         keys[i] = arrays.get(i).key();
       }
-      Mx.check(Mx.api().MXNDArraySave(file.toString(), handles.length, handles, keys),
-          "MXNDArraySave");
+      Mx.check(
+          Mx.api().MXNDArraySave(file.toString(), handles.length, handles, keys), "MXNDArraySave");
     } finally {
       tensors.forEach(Tensor::close);
     }
@@ -41,10 +41,9 @@ final class MxnetFiles {
     PointerByReference arrays = new PointerByReference();
     IntByReference nNames = new IntByReference();
     PointerByReference names = new PointerByReference();
-    Mx.check(Mx.api().MXNDArrayLoad(file.toString(), n, arrays, nNames, names),
-        "MXNDArrayLoad");
-    Pointer[] handles = n.getValue() == 0 ? new Pointer[0]
-        : arrays.getValue().getPointerArray(0, n.getValue());
+    Mx.check(Mx.api().MXNDArrayLoad(file.toString(), n, arrays, nNames, names), "MXNDArrayLoad");
+    Pointer[] handles =
+        n.getValue() == 0 ? new Pointer[0] : arrays.getValue().getPointerArray(0, n.getValue());
     String[] keys = Mx.strings(names, nNames.getValue());
     List<NamedArray> out = new ArrayList<>();
     for (int i = 0; i < handles.length; i++) {
@@ -56,8 +55,8 @@ final class MxnetFiles {
   }
 
   /**
-   * Runs {@code body} with MXNet's NumPy shape semantics off, as in classic MXNet, then turns
-   * them globally on again, as DJL's engine (and so Kiln) runs MXNet.
+   * Runs {@code body} with MXNet's NumPy shape semantics off, as in classic MXNet, then turns them
+   * globally on again, as DJL's engine (and so Kiln) runs MXNet.
    */
   static <T> T withNumpyShapeOff(Callable<T> body) throws Exception {
     Mx.api();

@@ -52,8 +52,7 @@ class ParamsFileTest {
     for (int i = 0; i < expected.size(); i++) {
       assertEquals(expected.get(i).key(), actual.get(i).key());
       assertEquals(expected.get(i).shape(), actual.get(i).shape());
-      assertArrayEquals(expected.get(i).data(), actual.get(i).data(), 0f,
-          expected.get(i).key());
+      assertArrayEquals(expected.get(i).data(), actual.get(i).data(), 0f, expected.get(i).key());
     }
   }
 
@@ -83,10 +82,11 @@ class ParamsFileTest {
     Path kiln = dir.resolve("kiln.params");
     Path mxnet = dir.resolve("mxnet.params");
     ParamsFile.write(kiln, sample());
-    MxnetFiles.withNumpyShapeOff(() -> {
-      MxnetFiles.save(mxnet, sample());
-      return null;
-    });
+    MxnetFiles.withNumpyShapeOff(
+        () -> {
+          MxnetFiles.save(mxnet, sample());
+          return null;
+        });
     assertArrayEquals(Files.readAllBytes(mxnet), Files.readAllBytes(kiln));
     assertEquals(2, MxnetFiles.numpyShapeMode(), "the NumPy mode is restored to global on");
   }
@@ -126,8 +126,9 @@ class ParamsFileTest {
   void mxnetRefusesItsOwnV3FilesWithNumpyShapeOffWhichIsWhyKilnWritesV2() throws Exception {
     Path v3 = dir.resolve("mxnet-np.params");
     MxnetFiles.save(v3, sample());
-    MxException e = assertThrows(MxException.class,
-        () -> MxnetFiles.withNumpyShapeOff(() -> MxnetFiles.load(v3)));
+    MxException e =
+        assertThrows(
+            MxException.class, () -> MxnetFiles.withNumpyShapeOff(() -> MxnetFiles.load(v3)));
     assertTrue(e.getMessage().contains("saved in np shape semantics"), e.getMessage());
   }
 
@@ -139,8 +140,10 @@ class ParamsFileTest {
     Path v3 = dir.resolve("mxnet-np.params");
     ParamsFile.write(kiln, sample());
     MxnetFiles.save(v3, sample());
-    MxException e = assertThrows(MxException.class,
-        () -> MxnetFiles.withThreadLocalNumpyShape(() -> MxnetFiles.load(kiln)));
+    MxException e =
+        assertThrows(
+            MxException.class,
+            () -> MxnetFiles.withThreadLocalNumpyShape(() -> MxnetFiles.load(kiln)));
     assertTrue(e.getMessage().contains("was not saved in np shape semantics"), e.getMessage());
     assertSameArrays(sample(), MxnetFiles.withThreadLocalNumpyShape(() -> MxnetFiles.load(v3)));
     assertEquals(2, MxnetFiles.numpyShapeMode());
@@ -150,20 +153,34 @@ class ParamsFileTest {
   void writerRejectsMalformedInputBeforeTouchingTheFile() throws Exception {
     Path file = dir.resolve("w.params");
     Files.writeString(file, "old");
-    IllegalArgumentException noPrefix = assertThrows(IllegalArgumentException.class,
-        () -> new NamedArray("weight", Shape.of(1), new float[1]));
+    IllegalArgumentException noPrefix =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new NamedArray("weight", Shape.of(1), new float[1]));
     assertEquals("key 'weight' must start with arg: or aux:", noPrefix.getMessage());
-    IllegalArgumentException count = assertThrows(IllegalArgumentException.class,
-        () -> new NamedArray("arg:w", Shape.of(2, 3), new float[5]));
+    IllegalArgumentException count =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new NamedArray("arg:w", Shape.of(2, 3), new float[5]));
     assertEquals("array 'arg:w' of shape [2, 3] takes 6 values, got 5", count.getMessage());
-    IllegalArgumentException batch = assertThrows(IllegalArgumentException.class,
-        () -> ParamsFile.write(file, List.of("arg:w"), List.of(Shape.of(-1, 3)),
-            i -> new float[3]));
-    assertEquals("array 'arg:w' has shape [BATCH, 3], expected 1 to 32 known dimensions",
+    IllegalArgumentException batch =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ParamsFile.write(
+                    file, List.of("arg:w"), List.of(Shape.of(-1, 3)), i -> new float[3]));
+    assertEquals(
+        "array 'arg:w' has shape [BATCH, 3], expected 1 to 32 known dimensions",
         batch.getMessage());
-    IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
-        () -> ParamsFile.write(file, List.of("arg:w", "arg:w"),
-            List.of(Shape.of(1), Shape.of(1)), i -> new float[1]));
+    IllegalArgumentException twice =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ParamsFile.write(
+                    file,
+                    List.of("arg:w", "arg:w"),
+                    List.of(Shape.of(1), Shape.of(1)),
+                    i -> new float[1]));
     assertEquals("key 'arg:w' is given twice, for arrays 0 and 1", twice.getMessage());
     assertEquals("old", Files.readString(file));
   }

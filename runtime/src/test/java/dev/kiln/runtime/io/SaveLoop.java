@@ -14,10 +14,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A child process that saves a large checkpoint over and over until it is killed: arguments
- * prefix, hidden units, first generation, and the seconds after which it stops by itself. Every
- * element of parameter {@code p} of generation {@code g} is {@link #value(long, int)}; it prints
- * {@code READY} once the model is built and {@code SAVED g} after each save returns.
+ * A child process that saves a large checkpoint over and over until it is killed: arguments prefix,
+ * hidden units, first generation, and the seconds after which it stops by itself. Every element of
+ * parameter {@code p} of generation {@code g} is {@link #value(long, int)}; it prints {@code READY}
+ * once the model is built and {@code SAVED g} after each save returns.
  */
 final class SaveLoop {
   private SaveLoop() {}
@@ -26,8 +26,7 @@ final class SaveLoop {
   static Graph graph(int hidden) {
     GraphBuilder b = new GraphBuilder("Big");
     Sym x = b.input(new NodeSource("x", "Big.x()", "@Input"), Shape.of(-1, 1024));
-    Sym h = b.dense(new NodeSource("hidden", "Big.hidden()", "@Dense"), x,
-        DenseSpec.units(hidden));
+    Sym h = b.dense(new NodeSource("hidden", "Big.hidden()", "@Dense"), x, DenseSpec.units(hidden));
     Sym y = b.dense(new NodeSource("logits", "Big.logits()", "@Dense"), h, DenseSpec.units(10));
     return b.build(List.of(y));
   }
@@ -43,14 +42,16 @@ final class SaveLoop {
     int hidden = Integer.parseInt(args[1]);
     long generation = Long.parseLong(args[2]);
     long seconds = Long.parseLong(args[3]);
-    Thread watchdog = new Thread(() -> {
-      try {
-        Thread.sleep(seconds * 1000);
-      } catch (InterruptedException e) {
-        return;
-      }
-      Runtime.getRuntime().halt(3);
-    });
+    Thread watchdog =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(seconds * 1000);
+              } catch (InterruptedException e) {
+                return;
+              }
+              Runtime.getRuntime().halt(3);
+            });
     watchdog.setDaemon(true);
     watchdog.start();
     try (ModelRuntime m = new ModelRuntime("BigModel", graph(hidden), Init.xavier(), 0)) {

@@ -24,10 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The files a save leaves if its process dies at each step: copies of the directory taken at
- * every step of a save (temporary files included, as a SIGKILL leaves them) must each hold a
- * loadable checkpoint, the old one or the new one, whose integrity file, if any, matches, and
- * at most one temporary file.
+ * The files a save leaves if its process dies at each step: copies of the directory taken at every
+ * step of a save (temporary files included, as a SIGKILL leaves them) must each hold a loadable
+ * checkpoint, the old one or the new one, whose integrity file, if any, matches, and at most one
+ * temporary file.
  */
 class SaveOrderTest {
   @TempDir Path dir;
@@ -37,25 +37,26 @@ class SaveOrderTest {
 
   @AfterEach
   void quiet() {
-    Checkpoint.steps = step -> { };
+    Checkpoint.steps = step -> {};
   }
 
   /** Copies the directory {@code live} at every step of saves from now on. */
   private void snapshotEveryStep(Path live) {
-    Checkpoint.steps = step -> {
-      try {
-        Path copy = Files.createDirectories(dir.resolve("at-" + snapshots.size() + "-" + step));
-        try (Stream<Path> files = Files.list(live)) {
-          for (Path f : files.toList()) {
-            Files.copy(f, copy.resolve(f.getFileName()));
+    Checkpoint.steps =
+        step -> {
+          try {
+            Path copy = Files.createDirectories(dir.resolve("at-" + snapshots.size() + "-" + step));
+            try (Stream<Path> files = Files.list(live)) {
+              for (Path f : files.toList()) {
+                Files.copy(f, copy.resolve(f.getFileName()));
+              }
+            }
+            seen.add(step);
+            snapshots.add(copy);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
           }
-        }
-        seen.add(step);
-        snapshots.add(copy);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    };
+        };
   }
 
   private static long temps(Path d) throws IOException {
@@ -68,9 +69,12 @@ class SaveOrderTest {
   private static void assertIntegrityMatches(Path prefix) throws Exception {
     Path integrity = Checkpoint.integrityFile(prefix);
     if (Files.exists(integrity)) {
-      byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(Files.readAllBytes(Checkpoint.paramsFile(prefix)));
-      assertEquals(Integrity.hex(digest), Files.readString(integrity).substring(0, 64),
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(Files.readAllBytes(Checkpoint.paramsFile(prefix)));
+      assertEquals(
+          Integrity.hex(digest),
+          Files.readString(integrity).substring(0, 64),
           "integrity file of " + prefix);
     }
   }
@@ -95,9 +99,10 @@ class SaveOrderTest {
   }
 
   private static boolean same(Map<String, float[]> expected, Object loaded) {
-    return loaded instanceof Map<?, ?> map && expected.keySet().equals(map.keySet())
-        && expected.entrySet().stream().allMatch(e -> java.util.Arrays.equals(e.getValue(),
-            (float[]) map.get(e.getKey())));
+    return loaded instanceof Map<?, ?> map
+        && expected.keySet().equals(map.keySet())
+        && expected.entrySet().stream()
+            .allMatch(e -> java.util.Arrays.equals(e.getValue(), (float[]) map.get(e.getKey())));
   }
 
   @Test
@@ -107,10 +112,17 @@ class SaveOrderTest {
       snapshotEveryStep(live);
       a.save(live.resolve("mlp"));
       Map<String, float[]> saved = values(a);
-      assertEquals(List.of(Checkpoint.Step.CLEANED, Checkpoint.Step.SYMBOL_TEMP_WRITTEN,
-          Checkpoint.Step.SYMBOL_WRITTEN, Checkpoint.Step.PARAMS_TEMP_WRITTEN,
-          Checkpoint.Step.INTEGRITY_DELETED, Checkpoint.Step.PARAMS_WRITTEN,
-          Checkpoint.Step.INTEGRITY_TEMP_WRITTEN, Checkpoint.Step.INTEGRITY_WRITTEN), seen,
+      assertEquals(
+          List.of(
+              Checkpoint.Step.CLEANED,
+              Checkpoint.Step.SYMBOL_TEMP_WRITTEN,
+              Checkpoint.Step.SYMBOL_WRITTEN,
+              Checkpoint.Step.PARAMS_TEMP_WRITTEN,
+              Checkpoint.Step.INTEGRITY_DELETED,
+              Checkpoint.Step.PARAMS_WRITTEN,
+              Checkpoint.Step.INTEGRITY_TEMP_WRITTEN,
+              Checkpoint.Step.INTEGRITY_WRITTEN),
+          seen,
           "a first save writes the symbol before the parameters");
       quiet();
       for (Path snapshot : snapshots) {
@@ -119,7 +131,8 @@ class SaveOrderTest {
         assertIntegrityMatches(prefix);
         Object loaded = load(prefix, 8);
         if (Files.exists(Checkpoint.paramsFile(prefix))) {
-          assertTrue(Files.exists(Checkpoint.symbolFile(prefix)),
+          assertTrue(
+              Files.exists(Checkpoint.symbolFile(prefix)),
               "a parameter file never lies without its symbol: " + snapshot);
           assertSame(saved, loaded, snapshot.toString());
         } else {
@@ -132,13 +145,20 @@ class SaveOrderTest {
   @Test
   void aResaveCutAtAnyStepLeavesTheOldCheckpointOrTheNewOne() throws Exception {
     Path live = Files.createDirectories(dir.resolve("live"));
-    try (ModelRuntime a = model(8, 1); ModelRuntime b = model(8, 2)) {
+    try (ModelRuntime a = model(8, 1);
+        ModelRuntime b = model(8, 2)) {
       a.save(live.resolve("mlp"));
       snapshotEveryStep(live);
       b.save(live.resolve("mlp"));
-      assertEquals(List.of(Checkpoint.Step.CLEANED, Checkpoint.Step.PARAMS_TEMP_WRITTEN,
-          Checkpoint.Step.INTEGRITY_DELETED, Checkpoint.Step.PARAMS_WRITTEN,
-          Checkpoint.Step.INTEGRITY_TEMP_WRITTEN, Checkpoint.Step.INTEGRITY_WRITTEN), seen,
+      assertEquals(
+          List.of(
+              Checkpoint.Step.CLEANED,
+              Checkpoint.Step.PARAMS_TEMP_WRITTEN,
+              Checkpoint.Step.INTEGRITY_DELETED,
+              Checkpoint.Step.PARAMS_WRITTEN,
+              Checkpoint.Step.INTEGRITY_TEMP_WRITTEN,
+              Checkpoint.Step.INTEGRITY_WRITTEN),
+          seen,
           "an unchanged symbol is not rewritten");
       quiet();
       int old = 0;
@@ -163,18 +183,22 @@ class SaveOrderTest {
   @Test
   void aSaveFailingAfterTheIntegrityFileIsDeletedPutsItBack() throws Exception {
     Path prefix = dir.resolve("mlp");
-    try (ModelRuntime a = model(8, 1); ModelRuntime b = model(8, 2)) {
+    try (ModelRuntime a = model(8, 1);
+        ModelRuntime b = model(8, 2)) {
       a.save(prefix);
       byte[] integrity = Files.readAllBytes(Checkpoint.integrityFile(prefix));
       byte[] params = Files.readAllBytes(Checkpoint.paramsFile(prefix));
-      Checkpoint.steps = step -> {
-        if (step == Checkpoint.Step.INTEGRITY_DELETED) {
-          throw new IllegalStateException("the disk went away just before the rename");
-        }
-      };
-      assertEquals("the disk went away just before the rename",
-          org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-              () -> b.save(prefix)).getMessage());
+      Checkpoint.steps =
+          step -> {
+            if (step == Checkpoint.Step.INTEGRITY_DELETED) {
+              throw new IllegalStateException("the disk went away just before the rename");
+            }
+          };
+      assertEquals(
+          "the disk went away just before the rename",
+          org.junit.jupiter.api.Assertions.assertThrows(
+                  IllegalStateException.class, () -> b.save(prefix))
+              .getMessage());
       quiet();
       assertArrayEquals(params, Files.readAllBytes(Checkpoint.paramsFile(prefix)));
       assertArrayEquals(integrity, Files.readAllBytes(Checkpoint.integrityFile(prefix)));
@@ -186,11 +210,14 @@ class SaveOrderTest {
   @Test
   void aSaveOfAnotherArchitectureCutAtAnyStepNeverLoadsWrongValues() throws Exception {
     Path live = Files.createDirectories(dir.resolve("live"));
-    try (ModelRuntime small = model(4, 1); ModelRuntime big = model(8, 2)) {
+    try (ModelRuntime small = model(4, 1);
+        ModelRuntime big = model(8, 2)) {
       small.save(live.resolve("mlp"));
       snapshotEveryStep(live);
       big.save(live.resolve("mlp"));
-      assertEquals(Checkpoint.Step.SYMBOL_WRITTEN, seen.get(seen.size() - 1),
+      assertEquals(
+          Checkpoint.Step.SYMBOL_WRITTEN,
+          seen.get(seen.size() - 1),
           "a changed symbol is replaced last");
       quiet();
       for (Path snapshot : snapshots) {

@@ -33,17 +33,20 @@ class StaleTempTest {
 
   private Set<String> names() throws Exception {
     try (Stream<Path> files = Files.list(dir)) {
-      return files.map(p -> p.getFileName().toString())
+      return files
+          .map(p -> p.getFileName().toString())
           .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
     }
   }
 
   /** Stale temporaries of checkpoint {@code mlp}; each a file of a few bytes. */
   private List<String> staleOfMlp() throws Exception {
-    List<String> stale = List.of(".mlp-0000.params." + TOKEN + ".tmp",
-        ".mlp-0000.params." + OLD_TOKEN + ".tmp",
-        ".mlp-symbol.json." + TOKEN + ".tmp",
-        ".mlp-0000.params.sha256." + TOKEN + ".tmp");
+    List<String> stale =
+        List.of(
+            ".mlp-0000.params." + TOKEN + ".tmp",
+            ".mlp-0000.params." + OLD_TOKEN + ".tmp",
+            ".mlp-symbol.json." + TOKEN + ".tmp",
+            ".mlp-0000.params.sha256." + TOKEN + ".tmp");
     for (String s : stale) {
       Files.writeString(dir.resolve(s), "half a save");
     }
@@ -52,18 +55,20 @@ class StaleTempTest {
 
   /** Files that only look like them, or belong to other checkpoints. */
   private List<String> unrelated() throws Exception {
-    List<String> files = List.of(".other-0000.params." + TOKEN + ".tmp",
-        ".mlp-0000-0000.params." + TOKEN + ".tmp",
-        ".mlp-0000.params.backup.tmp",
-        "mlp-0000.params." + TOKEN + ".tmp",
-        ".mlp-0000.params." + TOKEN + ".tmp.keep",
-        "notes.txt");
+    List<String> files =
+        List.of(
+            ".other-0000.params." + TOKEN + ".tmp",
+            ".mlp-0000-0000.params." + TOKEN + ".tmp",
+            ".mlp-0000.params.backup.tmp",
+            "mlp-0000.params." + TOKEN + ".tmp",
+            ".mlp-0000.params." + TOKEN + ".tmp.keep",
+            "notes.txt");
     for (String s : files) {
       Files.writeString(dir.resolve(s), "not Kiln's to delete");
     }
     Files.createDirectory(dir.resolve(".mlp-symbol.json.0000000000000.tmp"));
-    Files.createSymbolicLink(dir.resolve(".mlp-0000.params.1111111111111.tmp"),
-        dir.resolve("notes.txt"));
+    Files.createSymbolicLink(
+        dir.resolve(".mlp-0000.params.1111111111111.tmp"), dir.resolve("notes.txt"));
     return files;
   }
 
@@ -84,7 +89,8 @@ class StaleTempTest {
 
   @Test
   void aLoadRemovesThemToo() throws Exception {
-    try (ModelRuntime a = model(8, 1); ModelRuntime b = model(8, 2)) {
+    try (ModelRuntime a = model(8, 1);
+        ModelRuntime b = model(8, 2)) {
       a.save(dir.resolve("mlp"));
       List<String> stale = staleOfMlp();
       unrelated();
@@ -99,8 +105,8 @@ class StaleTempTest {
   @Test
   void aTemporaryFileAnotherProcessHoldsLockedStaysUntilThatProcessDies() throws Exception {
     Path inFlight = dir.resolve(".mlp-0000.params." + TOKEN + ".tmp");
-    try (ModelRuntime a = model(8, 1); ChildJvm writer = ChildJvm.start(LockHolder.class,
-        inFlight.toString())) {
+    try (ModelRuntime a = model(8, 1);
+        ChildJvm writer = ChildJvm.start(LockHolder.class, inFlight.toString())) {
       writer.expect("LOCKED", 60);
       a.save(dir.resolve("mlp"));
       assertTrue(Files.exists(inFlight), "a save in progress elsewhere is not touched");
@@ -117,25 +123,26 @@ class StaleTempTest {
     Path prefix = dir.resolve("mlp");
     CountDownLatch paused = new CountDownLatch(1);
     CountDownLatch resume = new CountDownLatch(1);
-    try (ModelRuntime a = model(8, 1); ModelRuntime b = model(8, 2)) {
+    try (ModelRuntime a = model(8, 1);
+        ModelRuntime b = model(8, 2)) {
       a.save(prefix);
       Thread saver = Thread.currentThread();
-      Checkpoint.steps = step -> {
-        if (step == Checkpoint.Step.PARAMS_TEMP_WRITTEN && Thread.currentThread() != saver) {
-          paused.countDown();
-          try {
-            resume.await(30, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }
-      };
+      Checkpoint.steps =
+          step -> {
+            if (step == Checkpoint.Step.PARAMS_TEMP_WRITTEN && Thread.currentThread() != saver) {
+              paused.countDown();
+              try {
+                resume.await(30, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+          };
       CompletableFuture<Void> save = CompletableFuture.runAsync(() -> b.save(prefix));
       assertTrue(paused.await(30, TimeUnit.SECONDS));
       List<String> temps = names().stream().filter(n -> n.endsWith(".tmp")).toList();
       assertEquals(1, temps.size(), temps.toString());
-      List<AtomicFiles.Removed> removed = AtomicFiles.removeStale(dir,
-          List.of("mlp-0000.params"));
+      List<AtomicFiles.Removed> removed = AtomicFiles.removeStale(dir, List.of("mlp-0000.params"));
       assertEquals(List.of(), removed);
       Map<String, float[]> old = values(a);
       try (ModelRuntime c = model(8, 3)) {
@@ -151,7 +158,7 @@ class StaleTempTest {
       }
       assertEquals(List.of(), names().stream().filter(n -> n.endsWith(".tmp")).toList());
     } finally {
-      Checkpoint.steps = step -> { };
+      Checkpoint.steps = step -> {};
       resume.countDown();
     }
   }
@@ -159,13 +166,15 @@ class StaleTempTest {
   @Test
   void temporaryNamesMapToTheirTargets() {
     assertEquals("mlp-0000.params", AtomicFiles.targetOf(".mlp-0000.params." + TOKEN + ".tmp"));
-    assertEquals("mlp-0000.params.sha256",
+    assertEquals(
+        "mlp-0000.params.sha256",
         AtomicFiles.targetOf(".mlp-0000.params.sha256." + TOKEN + ".tmp"));
     assertEquals("a.b", AtomicFiles.targetOf(".a.b." + OLD_TOKEN + ".tmp"));
     assertNull(AtomicFiles.targetOf(".mlp-0000.params.sha256.tmp"));
     assertNull(AtomicFiles.targetOf(".mlp-0000.params.backup.tmp"));
     assertNull(AtomicFiles.targetOf("mlp-0000.params." + TOKEN + ".tmp"));
-    assertNull(AtomicFiles.targetOf(".mlp-0000.params." + TOKEN.toUpperCase(
-        java.util.Locale.ROOT) + ".tmp"));
+    assertNull(
+        AtomicFiles.targetOf(
+            ".mlp-0000.params." + TOKEN.toUpperCase(java.util.Locale.ROOT) + ".tmp"));
   }
 }

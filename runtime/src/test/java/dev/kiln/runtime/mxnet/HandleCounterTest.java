@@ -22,15 +22,17 @@ class HandleCounterTest {
 
     // An imperative call into a given output makes nothing; one without an output makes one.
     Pointer[] in = {a.getValue()};
-    PointerByReference given = new PointerByReference(Mx.handleBlock(new Pointer[] {
-        a.getValue()}));
-    Mx.check(api.MXImperativeInvoke(Mx.op("relu"), 1, in, new IntByReference(1), given, 0,
-        new String[0], new String[0]), "relu");
+    PointerByReference given = new PointerByReference(Mx.handleBlock(new Pointer[] {a.getValue()}));
+    Mx.check(
+        api.MXImperativeInvoke(
+            Mx.op("relu"), 1, in, new IntByReference(1), given, 0, new String[0], new String[0]),
+        "relu");
     assertEquals(created + 1, HandleCounter.created(Kind.NDARRAY));
     PointerByReference fresh = new PointerByReference();
     IntByReference n = new IntByReference(0);
-    Mx.check(api.MXImperativeInvoke(Mx.op("relu"), 1, in, n, fresh, 0, new String[0],
-        new String[0]), "relu");
+    Mx.check(
+        api.MXImperativeInvoke(Mx.op("relu"), 1, in, n, fresh, 0, new String[0], new String[0]),
+        "relu");
     assertEquals(created + 2, HandleCounter.created(Kind.NDARRAY));
     Mx.check(api.MXNDArrayFree(fresh.getValue().getPointer(0)), "free");
     Mx.check(api.MXNDArrayFree(a.getValue()), "free");

@@ -13,8 +13,8 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * An optimizer written as text and read back (as a job's servers get it) is the same optimizer:
- * the same text again, and bit for bit the same steps on real MXNet arrays.
+ * An optimizer written as text and read back (as a job's servers get it) is the same optimizer: the
+ * same text again, and bit for bit the same steps on real MXNet arrays.
  */
 class OptimizerSpecTest {
   private static final float[] W0 = {1.0f, -2.0f, 0.5f, 3.0f, 0f, 1e-3f};
@@ -24,13 +24,26 @@ class OptimizerSpecTest {
     {1.2f, 0.1f, -2.5f, 0.6f, 0f, -7f},
   };
 
-  private static final List<Supplier<FusedOptimizer>> OPTIMIZERS = List.of(
-      () -> new Sgd(0.1f),
-      () -> Sgd.builder().schedule(LearningRate.step(0.05f, 0.5f, 2)).momentum(0.9f)
-          .nesterov(true).weightDecay(1e-4f).clipGradient(1.5f).build(),
-      () -> Adam.builder().schedule(LearningRate.cosine(0.01f, 0.001f, 3).withWarmup(1))
-          .beta1(0.8f).beta2(0.99f).epsilon(1e-6f).rescaleGrad(0.25f).build(),
-      () -> AdamW.builder().learningRate(3e-3f).weightDecay(0.01f).clipGlobalNorm(2f).build());
+  private static final List<Supplier<FusedOptimizer>> OPTIMIZERS =
+      List.of(
+          () -> new Sgd(0.1f),
+          () ->
+              Sgd.builder()
+                  .schedule(LearningRate.step(0.05f, 0.5f, 2))
+                  .momentum(0.9f)
+                  .nesterov(true)
+                  .weightDecay(1e-4f)
+                  .clipGradient(1.5f)
+                  .build(),
+          () ->
+              Adam.builder()
+                  .schedule(LearningRate.cosine(0.01f, 0.001f, 3).withWarmup(1))
+                  .beta1(0.8f)
+                  .beta2(0.99f)
+                  .epsilon(1e-6f)
+                  .rescaleGrad(0.25f)
+                  .build(),
+          () -> AdamW.builder().learningRate(3e-3f).weightDecay(0.01f).clipGlobalNorm(2f).build());
 
   @Test
   void textReadsBackToTheSameTextAndTheSameSteps() {
@@ -50,33 +63,48 @@ class OptimizerSpecTest {
   void aScheduleOfTheUsersOwnCannotBeWritten() {
     LearningRate own = step -> 0.1f / (1 + step);
     try (Sgd sgd = Sgd.builder().schedule(own).build()) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> OptimizerSpec.write(sgd));
-      assertTrue(e.getMessage().contains("is not one of Kiln's own (constant, step, cosine, "
-          + "with or without warm-up)"), e.getMessage());
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> OptimizerSpec.write(sgd));
+      assertTrue(
+          e.getMessage()
+              .contains(
+                  "is not one of Kiln's own (constant, step, cosine, "
+                      + "with or without warm-up)"),
+          e.getMessage());
     }
   }
 
   @Test
   void malformedTextNamesWhatIsWrong() {
-    assertEquals("optimizer spec 'rmsprop schedule=constant:0.1': unknown optimizer 'rmsprop'; "
-        + "expected sgd, adam or adamw", assertThrows(IllegalArgumentException.class,
-            () -> OptimizerSpec.read("rmsprop schedule=constant:0.1")).getMessage());
-    assertEquals("optimizer spec 'sgd schedule=constant:0.1' has no momentum",
-        assertThrows(IllegalArgumentException.class,
-            () -> OptimizerSpec.read("sgd schedule=constant:0.1")).getMessage());
+    assertEquals(
+        "optimizer spec 'rmsprop schedule=constant:0.1': unknown optimizer 'rmsprop'; "
+            + "expected sgd, adam or adamw",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> OptimizerSpec.read("rmsprop schedule=constant:0.1"))
+            .getMessage());
+    assertEquals(
+        "optimizer spec 'sgd schedule=constant:0.1' has no momentum",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> OptimizerSpec.read("sgd schedule=constant:0.1"))
+            .getMessage());
     String cut;
     try (Adam adam = new Adam()) {
       cut = OptimizerSpec.write(adam).replace("schedule=constant:0.001", "schedule=cosine:0.1");
     }
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> OptimizerSpec.read(cut))
-        .getMessage().contains("malformed schedule 'cosine:0.1'"), cut);
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> OptimizerSpec.read(cut))
+            .getMessage()
+            .contains("malformed schedule 'cosine:0.1'"),
+        cut);
   }
 
   /** The weights after each of three steps, all concatenated. */
   private static float[] steps(FusedOptimizer optimizer) {
-    try (ParameterStore s = new ParameterStore(List.of(new ParamSpec("p_weight",
-        Shape.of(W0.length), "p", ParamSpec.Kind.WEIGHT)))) {
+    try (ParameterStore s =
+        new ParameterStore(
+            List.of(new ParamSpec("p_weight", Shape.of(W0.length), "p", ParamSpec.Kind.WEIGHT)))) {
       ParameterStore.Slot slot = s.get("p_weight");
       slot.weight().copyFrom(W0);
       float[] all = new float[W0.length * GRADS.length];

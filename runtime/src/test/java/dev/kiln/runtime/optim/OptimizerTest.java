@@ -27,8 +27,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each optimizer's first steps on real MXNet arrays, against the documented formulas evaluated
- * here in double precision.
+ * Each optimizer's first steps on real MXNet arrays, against the documented formulas evaluated here
+ * in double precision.
  */
 class OptimizerTest {
   private static final double TOL = 2e-6;
@@ -45,8 +45,10 @@ class OptimizerTest {
 
   /** A store holding one parameter {@code p_weight} of shape [values.length] set to values. */
   private static ParameterStore store(float... values) {
-    ParameterStore s = new ParameterStore(List.of(
-        new ParamSpec("p_weight", Shape.of(values.length), "p", ParamSpec.Kind.WEIGHT)));
+    ParameterStore s =
+        new ParameterStore(
+            List.of(
+                new ParamSpec("p_weight", Shape.of(values.length), "p", ParamSpec.Kind.WEIGHT)));
     s.get("p_weight").weight().copyFrom(values);
     return s;
   }
@@ -83,8 +85,7 @@ class OptimizerTest {
     double wd = 0.01;
     double rescale = 0.5;
     try (ParameterStore s = store(W0);
-        Sgd sgd = Sgd.builder().learningRate(0.1f).weightDecay(0.01f).rescaleGrad(0.5f)
-            .build()) {
+        Sgd sgd = Sgd.builder().learningRate(0.1f).weightDecay(0.01f).rescaleGrad(0.5f).build()) {
       double[] w = doubles(W0);
       for (int t = 0; t < 2; t++) {
         slot(s).grad().copyFrom(GRADS[t]);
@@ -116,8 +117,7 @@ class OptimizerTest {
           w[i] += m[i];
         }
         assertClose(w, slot(s).weight().toFloatArray(), "w after step " + (t + 1));
-        assertClose(m, sgd.state(slot(s)).get(0).toFloatArray(), "momentum after step "
-            + (t + 1));
+        assertClose(m, sgd.state(slot(s)).get(0).toFloatArray(), "momentum after step " + (t + 1));
       }
     }
   }
@@ -139,8 +139,13 @@ class OptimizerTest {
     double mu = 0.8;
     double wd = weightDecay;
     try (ParameterStore s = store(W0);
-        Sgd sgd = Sgd.builder().learningRate(0.05f).momentum(0.8f).nesterov(true)
-            .weightDecay(weightDecay).build()) {
+        Sgd sgd =
+            Sgd.builder()
+                .learningRate(0.05f)
+                .momentum(0.8f)
+                .nesterov(true)
+                .weightDecay(weightDecay)
+                .build()) {
       double[] w = doubles(W0);
       double[] m = new double[w.length];
       double[] plainMomentum = doubles(W0);
@@ -158,8 +163,7 @@ class OptimizerTest {
         }
         assertClose(w, slot(s).weight().toFloatArray(), "w after step " + (t + 1));
         assertEquals(1, sgd.state(slot(s)).size(), "state is the momentum alone");
-        assertClose(m, sgd.state(slot(s)).get(0).toFloatArray(), "momentum after step "
-            + (t + 1));
+        assertClose(m, sgd.state(slot(s)).get(0).toFloatArray(), "momentum after step " + (t + 1));
       }
       // Nesterov and plain momentum differ by much more than the tolerance.
       assertTrue(Math.abs(plainMomentum[3] - w[3]) > 1e-2, "Nesterov differs from momentum");
@@ -173,8 +177,14 @@ class OptimizerTest {
     double rescale = 2;
     double bound = 1.5;
     try (ParameterStore s = store(W0);
-        Sgd sgd = Sgd.builder().learningRate(0.1f).momentum(0.5f).weightDecay(0.1f)
-            .rescaleGrad(2f).clipGradient(1.5f).build()) {
+        Sgd sgd =
+            Sgd.builder()
+                .learningRate(0.1f)
+                .momentum(0.5f)
+                .weightDecay(0.1f)
+                .rescaleGrad(2f)
+                .clipGradient(1.5f)
+                .build()) {
       double[] w = doubles(W0);
       double[] m = new double[w.length];
       for (int t = 0; t < 2; t++) {
@@ -225,7 +235,8 @@ class OptimizerTest {
   void adamFirstStepMovesEachWeightByAboutTheLearningRate() {
     // With bias correction the first step is lr · g / (|g| + eps·…) ≈ lr · sign(g); without it
     // it would be lr · 0.1 / sqrt(0.001) ≈ 3.16 · lr.
-    try (ParameterStore s = store(W0); Adam adam = new Adam(0.01f)) {
+    try (ParameterStore s = store(W0);
+        Adam adam = new Adam(0.01f)) {
       slot(s).grad().copyFrom(GRADS[0]);
       adam.step(s.slots());
       float[] w = slot(s).weight().toFloatArray();
@@ -244,8 +255,15 @@ class OptimizerTest {
     double wd = 0.5;
     double bound = 0.6;
     try (ParameterStore s = store(W0);
-        Adam adam = Adam.builder().learningRate(0.01f).beta1(0.5f).beta2(0.75f).epsilon(1e-3f)
-            .weightDecay(0.5f).clipGradient(0.6f).build()) {
+        Adam adam =
+            Adam.builder()
+                .learningRate(0.01f)
+                .beta1(0.5f)
+                .beta2(0.75f)
+                .epsilon(1e-3f)
+                .weightDecay(0.5f)
+                .clipGradient(0.6f)
+                .build()) {
       double[] w = doubles(W0);
       double[] m = new double[w.length];
       double[] v = new double[w.length];
@@ -276,8 +294,15 @@ class OptimizerTest {
     double bound = 1.0;
     LearningRate schedule = LearningRate.step(0.05f, 0.5f, 2);
     try (ParameterStore s = store(W0);
-        AdamW adamw = AdamW.builder().schedule(schedule).beta2(0.99f).epsilon(1e-6f)
-            .weightDecay(0.1f).rescaleGrad(0.5f).clipGradient(1f).build()) {
+        AdamW adamw =
+            AdamW.builder()
+                .schedule(schedule)
+                .beta2(0.99f)
+                .epsilon(1e-6f)
+                .weightDecay(0.1f)
+                .rescaleGrad(0.5f)
+                .clipGradient(1f)
+                .build()) {
       double[] w = doubles(W0);
       double[] m = new double[w.length];
       double[] v = new double[w.length];
@@ -307,7 +332,8 @@ class OptimizerTest {
 
   @Test
   void adamwWithZeroGradientOnlyDecays() {
-    try (ParameterStore s = store(W0); AdamW adamw = new AdamW(0.1f, 0.2f)) {
+    try (ParameterStore s = store(W0);
+        AdamW adamw = new AdamW(0.1f, 0.2f)) {
       slot(s).grad().copyFrom(new float[4]);
       adamw.step(s.slots());
       adamw.step(s.slots());
@@ -322,9 +348,10 @@ class OptimizerTest {
 
   @Test
   void globalNormClippingScalesAllGradientsTogether() {
-    List<ParamSpec> specs = List.of(
-        new ParamSpec("a_weight", Shape.of(2), "a", ParamSpec.Kind.WEIGHT),
-        new ParamSpec("a_bias", Shape.of(1), "a", ParamSpec.Kind.BIAS));
+    List<ParamSpec> specs =
+        List.of(
+            new ParamSpec("a_weight", Shape.of(2), "a", ParamSpec.Kind.WEIGHT),
+            new ParamSpec("a_bias", Shape.of(1), "a", ParamSpec.Kind.BIAS));
     try (ParameterStore s = new ParameterStore(specs);
         Sgd sgd = Sgd.builder().learningRate(1f).rescaleGrad(2f).clipGlobalNorm(2.5f).build()) {
       ParameterStore.Slot a = s.get("a_weight");
@@ -346,9 +373,10 @@ class OptimizerTest {
 
   @Test
   void globalNormClippingReachesAdamwThroughItsRescaleArray() {
-    List<ParamSpec> specs = List.of(
-        new ParamSpec("a_weight", Shape.of(2), "a", ParamSpec.Kind.WEIGHT),
-        new ParamSpec("a_bias", Shape.of(1), "a", ParamSpec.Kind.BIAS));
+    List<ParamSpec> specs =
+        List.of(
+            new ParamSpec("a_weight", Shape.of(2), "a", ParamSpec.Kind.WEIGHT),
+            new ParamSpec("a_bias", Shape.of(1), "a", ParamSpec.Kind.BIAS));
     try (ParameterStore s = new ParameterStore(specs);
         AdamW adamw = AdamW.builder().clipGlobalNorm(2.5f).build()) {
       ParameterStore.Slot a = s.get("a_weight");
@@ -370,12 +398,13 @@ class OptimizerTest {
 
   @Test
   void nonFiniteGlobalNormStopsTheStep() {
-    try (ParameterStore s = store(W0); Sgd sgd = Sgd.builder().learningRate(0.1f)
-        .clipGlobalNorm(1f).build()) {
+    try (ParameterStore s = store(W0);
+        Sgd sgd = Sgd.builder().learningRate(0.1f).clipGlobalNorm(1f).build()) {
       slot(s).grad().copyFrom(new float[] {1, Float.NaN, 0, 0});
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> sgd.step(s.slots()));
-      assertEquals("Sgd: the global gradient norm is NaN at step 0; no parameter was updated",
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> sgd.step(s.slots()));
+      assertEquals(
+          "Sgd: the global gradient norm is NaN at step 0; no parameter was updated",
           e.getMessage());
       assertEquals(0, sgd.stepCount());
       assertClose(doubles(W0), slot(s).weight().toFloatArray(), "w untouched");
@@ -427,8 +456,7 @@ class OptimizerTest {
   @Test
   void optimizerFollowsItsSchedule() {
     try (ParameterStore s = store(0f);
-        Sgd sgd = Sgd.builder().schedule(LearningRate.step(0.1f, 0.5f, 2).withWarmup(1))
-            .build()) {
+        Sgd sgd = Sgd.builder().schedule(LearningRate.step(0.1f, 0.5f, 2).withWarmup(1)).build()) {
       // Rates 0.1 (warm-up), 0.1, 0.1, 0.05; the gradient is always 1.
       float[] expected = {0.1f, 0.1f, 0.1f, 0.05f};
       double w = 0;
@@ -445,15 +473,25 @@ class OptimizerTest {
 
   @Test
   void learningRateAndScheduleMustAgreeWhenBothGiven() {
-    Sgd ok = Sgd.builder().learningRate(0.1f)
-        .schedule(LearningRate.cosine(0.1f, 0, 10_000).withWarmup(500)).momentum(0.9f)
-        .nesterov(true).weightDecay(1e-4f).clipGradient(5f).build();
+    Sgd ok =
+        Sgd.builder()
+            .learningRate(0.1f)
+            .schedule(LearningRate.cosine(0.1f, 0, 10_000).withWarmup(500))
+            .momentum(0.9f)
+            .nesterov(true)
+            .weightDecay(1e-4f)
+            .clipGradient(5f)
+            .build();
     assertEquals(0.1f / 500, ok.learningRate(), 1e-9);
     ok.close();
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Sgd.builder().learningRate(0.5f).schedule(LearningRate.constant(0.1f)).build());
-    assertEquals("Sgd: learningRate(0.5) disagrees with the base rate 0.1 of schedule "
-        + "constant(0.1); give one or the other", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Sgd.builder().learningRate(0.5f).schedule(LearningRate.constant(0.1f)).build());
+    assertEquals(
+        "Sgd: learningRate(0.5) disagrees with the base rate 0.1 of schedule "
+            + "constant(0.1); give one or the other",
+        e.getMessage());
   }
 
   @Test
@@ -463,11 +501,15 @@ class OptimizerTest {
       slot(s).grad().copyFrom(GRADS[0]);
       sgd.step(s.slots());
       sgd.step(s.slots());
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> sgd.step(s.slots()));
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> sgd.step(s.slots()));
       assertTrue(e.getMessage().startsWith("Sgd: schedule "), e.getMessage());
-      assertTrue(e.getMessage().endsWith(" gave learning rate -0.1 at step 2; a learning rate "
-          + "must be >= 0 and finite"), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .endsWith(
+                  " gave learning rate -0.1 at step 2; a learning rate "
+                      + "must be >= 0 and finite"),
+          e.getMessage());
     }
   }
 
@@ -475,7 +517,8 @@ class OptimizerTest {
 
   @Test
   void stateIsMadeOnceZeroFilledAndKept() {
-    try (ParameterStore s = store(W0); Adam adam = new Adam(0.01f)) {
+    try (ParameterStore s = store(W0);
+        Adam adam = new Adam(0.01f)) {
       assertEquals(List.of(), adam.state(slot(s)));
       slot(s).grad().copyFrom(new float[4]);
       adam.step(s.slots());
@@ -506,8 +549,8 @@ class OptimizerTest {
       sgd.close();
       sgd.close();
       assertThrows(IllegalStateException.class, momentum::handle, "state array was freed");
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> sgd.step(s.slots()));
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> sgd.step(s.slots()));
       assertEquals("Sgd is closed", e.getMessage());
 
       AdamW adamw = new AdamW();
@@ -524,9 +567,12 @@ class OptimizerTest {
 
   private static Graph mlp() {
     GraphBuilder b = new GraphBuilder("Mlp");
-    Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"),
-        Shape.of(-1, 6));
-    Sym h = b.dense(new NodeSource("h", "Mlp.h()", "@Dense(units = 8)"), x, DenseSpec.units(8).activation(Act.TANH));
+    Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"), Shape.of(-1, 6));
+    Sym h =
+        b.dense(
+            new NodeSource("h", "Mlp.h()", "@Dense(units = 8)"),
+            x,
+            DenseSpec.units(8).activation(Act.TANH));
     Sym y = b.dense(new NodeSource("y", "Mlp.y()", "@Dense(units = 2)"), h, DenseSpec.units(2));
     return b.build(List.of(y));
   }
@@ -545,12 +591,12 @@ class OptimizerTest {
     try (ModelRuntime m = new ModelRuntime("Mlp", mlp(), Init.xavier(), seed);
         Adam adam = Adam.builder().learningRate(0.01f).weightDecay(1e-3f).build();
         NDManager nd = NDManager.newBaseManager()) {
-      float[][] initial = m.slots().stream().map(p -> p.weight().toFloatArray())
-          .toArray(float[][]::new);
+      float[][] initial =
+          m.slots().stream().map(p -> p.weight().toFloatArray()).toArray(float[][]::new);
       m.setTraining(true);
       for (int step = 0; step < 20; step++) {
-        float[] out = m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(16, 2 * 3)))[0]
-            .toFloatArray();
+        float[] out =
+            m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(16, 2 * 3)))[0].toFloatArray();
         float[] head = new float[out.length];
         for (int i = 0; i < out.length; i++) {
           head[i] = (out[i] - target[i]) / 16; // gradient of the mean squared error / 2
@@ -559,8 +605,8 @@ class OptimizerTest {
         m.update(adam);
       }
       assertEquals(20, adam.stepCount());
-      float[][] trained = m.slots().stream().map(p -> p.weight().toFloatArray())
-          .toArray(float[][]::new);
+      float[][] trained =
+          m.slots().stream().map(p -> p.weight().toFloatArray()).toArray(float[][]::new);
       for (int i = 0; i < trained.length; i++) {
         assertFalse(Arrays.equals(initial[i], trained[i]), "parameter " + i + " trained");
       }
@@ -603,8 +649,10 @@ class OptimizerTest {
       assertClose(var, state.get(1).toFloatArray(), "h_weight variance after one step");
       float[] fusedMean = adam.state(m.updateSlots().get(0)).get(0).toFloatArray();
       float[] own = state.get(0).toFloatArray();
-      assertArrayEquals(own, Arrays.copyOfRange(fusedMean, (int) hw.offset(),
-          (int) hw.offset() + own.length), "a view of the fused state at the parameter's offset");
+      assertArrayEquals(
+          own,
+          Arrays.copyOfRange(fusedMean, (int) hw.offset(), (int) hw.offset() + own.length),
+          "a view of the fused state at the parameter's offset");
       assertSame(state, adam.state(hw), "made once");
     }
   }
@@ -616,10 +664,9 @@ class OptimizerTest {
       adam.step(s.slots());
       List<ParameterStore.Slot> slots = s.slots();
       s.close();
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> adam.step(slots));
-      assertEquals("Adam: parameter p_weight has been freed (is its model closed?)",
-          e.getMessage());
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> adam.step(slots));
+      assertEquals(
+          "Adam: parameter p_weight has been freed (is its model closed?)", e.getMessage());
     }
   }
 
@@ -633,47 +680,52 @@ class OptimizerTest {
   @Test
   void badHyperParametersAreRejectedWithTheirValue() {
     assertRejected("learning rate must be positive and finite, got -0.1", () -> new Sgd(-0.1f));
-    assertRejected("learning rate must be positive and finite, got NaN",
-        () -> new Adam(Float.NaN));
-    assertRejected("learning rate must be positive and finite, got 0.0",
+    assertRejected("learning rate must be positive and finite, got NaN", () -> new Adam(Float.NaN));
+    assertRejected(
+        "learning rate must be positive and finite, got 0.0",
         () -> AdamW.builder().learningRate(0f));
-    assertRejected("weight decay must be >= 0 and finite, got -1.0E-4",
-        () -> new Sgd(0.1f, -1e-4f));
-    assertRejected("momentum must be in [0, 1), got 1.0",
-        () -> Sgd.builder().momentum(1f));
-    assertRejected("momentum must be in [0, 1), got -0.5",
-        () -> Sgd.builder().momentum(-0.5f));
+    assertRejected(
+        "weight decay must be >= 0 and finite, got -1.0E-4", () -> new Sgd(0.1f, -1e-4f));
+    assertRejected("momentum must be in [0, 1), got 1.0", () -> Sgd.builder().momentum(1f));
+    assertRejected("momentum must be in [0, 1), got -0.5", () -> Sgd.builder().momentum(-0.5f));
     assertRejected("beta1 must be in [0, 1), got 1.0", () -> Adam.builder().beta1(1f));
     assertRejected("beta2 must be in [0, 1), got -0.1", () -> AdamW.builder().beta2(-0.1f));
-    assertRejected("epsilon must be positive and finite, got 0.0",
-        () -> Adam.builder().epsilon(0f));
-    assertRejected("epsilon must be positive and finite, got -1.0E-8",
-        () -> AdamW.builder().epsilon(-1e-8f));
-    assertRejected("gradient clipping bound must be positive and finite, got 0.0",
+    assertRejected(
+        "epsilon must be positive and finite, got 0.0", () -> Adam.builder().epsilon(0f));
+    assertRejected(
+        "epsilon must be positive and finite, got -1.0E-8", () -> AdamW.builder().epsilon(-1e-8f));
+    assertRejected(
+        "gradient clipping bound must be positive and finite, got 0.0",
         () -> Sgd.builder().clipGradient(0f));
-    assertRejected("global gradient norm bound must be positive and finite, got -1.0",
+    assertRejected(
+        "global gradient norm bound must be positive and finite, got -1.0",
         () -> Adam.builder().clipGlobalNorm(-1f));
-    assertRejected("gradient rescale factor must be positive and finite, got Infinity",
+    assertRejected(
+        "gradient rescale factor must be positive and finite, got Infinity",
         () -> Sgd.builder().rescaleGrad(Float.POSITIVE_INFINITY));
-    assertRejected("Sgd needs a learning rate: call learningRate(...) or schedule(...) on its "
-        + "builder", () -> Sgd.builder().momentum(0.9f).build());
-    assertRejected("Nesterov momentum needs a momentum in (0, 1), got 0; call momentum(...) too",
+    assertRejected(
+        "Sgd needs a learning rate: call learningRate(...) or schedule(...) on its " + "builder",
+        () -> Sgd.builder().momentum(0.9f).build());
+    assertRejected(
+        "Nesterov momentum needs a momentum in (0, 1), got 0; call momentum(...) too",
         () -> Sgd.builder().learningRate(0.1f).nesterov(true).build());
-    assertRejected("step schedule factor must be in (0, 1], got 1.5",
-        () -> LearningRate.step(0.1f, 1.5f, 10));
-    assertRejected("step schedule must decay every >= 1 steps, got 0",
-        () -> LearningRate.step(0.1f, 0.5f, 0));
-    assertRejected("cosine schedule floor must be in [0, 0.1] (the starting rate), got 0.2",
+    assertRejected(
+        "step schedule factor must be in (0, 1], got 1.5", () -> LearningRate.step(0.1f, 1.5f, 10));
+    assertRejected(
+        "step schedule must decay every >= 1 steps, got 0", () -> LearningRate.step(0.1f, 0.5f, 0));
+    assertRejected(
+        "cosine schedule floor must be in [0, 0.1] (the starting rate), got 0.2",
         () -> LearningRate.cosine(0.1f, 0.2f, 10));
-    assertRejected("cosine schedule must run for >= 1 steps, got 0",
-        () -> LearningRate.cosine(0.1f, 0f, 0));
-    assertRejected("warm-up steps must be >= 0, got -3",
-        () -> LearningRate.constant(0.1f).withWarmup(-3));
+    assertRejected(
+        "cosine schedule must run for >= 1 steps, got 0", () -> LearningRate.cosine(0.1f, 0f, 0));
+    assertRejected(
+        "warm-up steps must be >= 0, got -3", () -> LearningRate.constant(0.1f).withWarmup(-3));
   }
 
   @Test
   void defaultsAreMxnets() {
-    try (Adam adam = new Adam(); AdamW adamw = new AdamW()) {
+    try (Adam adam = new Adam();
+        AdamW adamw = new AdamW()) {
       assertEquals(1e-3f, adam.learningRate());
       assertEquals(0.9f, adam.beta1());
       assertEquals(0.999f, adam.beta2());

@@ -22,45 +22,72 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code bench}: trains the Fashion-MNIST MLP three ways (the hand-written MXNet floor, Kiln, DJL)
- * and reports steps per second, start-up time, native handles per step, a leak check, peak
- * memory, and the annotation processor's compile time.
+ * and reports steps per second, start-up time, native handles per step, a leak check, peak memory,
+ * and the annotation processor's compile time.
  *
  * <p>Every MXNet measurement runs in a child JVM with {@code OMP_NUM_THREADS} fixed, so the
  * settings are the same whatever the caller's environment; this JVM never loads MXNet.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
     description = "Benchmark Kiln against hand-written MXNet calls and DJL on Fashion-MNIST.",
-    subcommands = {BenchWorker.class, DistBench.class}, synopsisSubcommandLabel = "")
+    subcommands = {BenchWorker.class, DistBench.class},
+    synopsisSubcommandLabel = "")
 public final class Bench implements Callable<Integer> {
   /** The parts of the benchmark, in the order they run; all but PROFILE run by default. */
   enum Part {
-    THROUGHPUT, STARTUP, HANDLES, RSS, COMPILE, PROFILE
+    THROUGHPUT,
+    STARTUP,
+    HANDLES,
+    RSS,
+    COMPILE,
+    PROFILE
   }
 
   private static final String LEAK_HEAP = "256m";
 
-  @Option(names = "--quick", description = "A smoke run of about 20 seconds: few steps, one "
-      + "repetition of everything, a 30-node model to compile; numbers are not meaningful.")
+  @Option(
+      names = "--quick",
+      description =
+          "A smoke run of about 20 seconds: few steps, one "
+              + "repetition of everything, a 30-node model to compile; numbers are not meaningful.")
   boolean quick;
 
-  @Option(names = "--reps", description = "Timed repetitions per implementation and batch size "
-      + "(default: ${DEFAULT-VALUE}).", defaultValue = "7")
+  @Option(
+      names = "--reps",
+      description =
+          "Timed repetitions per implementation and batch size " + "(default: ${DEFAULT-VALUE}).",
+      defaultValue = "7")
   int reps;
 
-  @Option(names = "--omp-threads", description = "OMP_NUM_THREADS for the measured JVMs, or 0 "
-      + "to leave it unset (default: ${DEFAULT-VALUE}).", defaultValue = "1")
+  @Option(
+      names = "--omp-threads",
+      description =
+          "OMP_NUM_THREADS for the measured JVMs, or 0 "
+              + "to leave it unset (default: ${DEFAULT-VALUE}).",
+      defaultValue = "1")
   int ompThreads;
 
-  @Option(names = "--leak-steps", description = "Kiln steps between the two live-handle counts "
-      + "(default: ${DEFAULT-VALUE}).", defaultValue = "20000")
+  @Option(
+      names = "--leak-steps",
+      description =
+          "Kiln steps between the two live-handle counts " + "(default: ${DEFAULT-VALUE}).",
+      defaultValue = "20000")
   int leakSteps;
 
-  @Option(names = "--parts", split = ",", description = "Which parts to run, of ${COMPLETION-"
-      + "CANDIDATES} (default: all but PROFILE, which breaks Kiln's extra time per step down).")
+  @Option(
+      names = "--parts",
+      split = ",",
+      description =
+          "Which parts to run, of ${COMPLETION-"
+              + "CANDIDATES} (default: all but PROFILE, which breaks Kiln's extra time per step down).")
   Set<Part> parts;
 
-  @Option(names = "--data", description = "Directory with the Fashion-MNIST IDX files "
-      + "(default: ${DEFAULT-VALUE}).", defaultValue = "/usr/share/datasets/fashion-mnist")
+  @Option(
+      names = "--data",
+      description = "Directory with the Fashion-MNIST IDX files " + "(default: ${DEFAULT-VALUE}).",
+      defaultValue = "/usr/share/datasets/fashion-mnist")
   Path data;
 
   /** Runs the chosen parts and prints each section, then all of them again as a summary. */
@@ -72,13 +99,14 @@ public final class Bench implements Callable<Integer> {
     }
     String classpath = System.getProperty("java.class.path");
     if (!onClassPath(classpath)) {
-      System.err.println("bench starts child JVMs with this JVM's class path, which does not "
-          + "hold the sample app (running under 'mvn exec:java'?). Run it with java -cp, as "
-          + "docs/benchmarks.md shows.");
+      System.err.println(
+          "bench starts child JVMs with this JVM's class path, which does not "
+              + "hold the sample app (running under 'mvn exec:java'?). Run it with java -cp, as "
+              + "docs/benchmarks.md shows.");
       return 2;
     }
-    Set<Part> todo = parts == null || parts.isEmpty()
-        ? EnumSet.complementOf(EnumSet.of(Part.PROFILE)) : parts;
+    Set<Part> todo =
+        parts == null || parts.isEmpty() ? EnumSet.complementOf(EnumSet.of(Part.PROFILE)) : parts;
     long started = System.nanoTime();
     ChildJvm child = new ChildJvm(classpath, ompThreads, 900);
     StringBuilder report = new StringBuilder();
@@ -87,21 +115,25 @@ public final class Bench implements Callable<Integer> {
     for (Part part : new TreeSet<>(todo)) {
       System.err.println("== " + part.name().toLowerCase(Locale.ROOT) + " ==");
       long partStart = System.nanoTime();
-      String section = switch (part) {
-        case THROUGHPUT -> throughput(child);
-        case STARTUP -> startup(child);
-        case HANDLES -> handles(child);
-        case RSS -> rss(child);
-        case COMPILE -> compile(classpath);
-        case PROFILE -> profile(child);
-      };
+      String section =
+          switch (part) {
+            case THROUGHPUT -> throughput(child);
+            case STARTUP -> startup(child);
+            case HANDLES -> handles(child);
+            case RSS -> rss(child);
+            case COMPILE -> compile(classpath);
+            case PROFILE -> profile(child);
+          };
       System.out.println(section);
-      System.err.printf(Locale.ROOT, "(%s: %.0f s)%n", part.name().toLowerCase(Locale.ROOT),
+      System.err.printf(
+          Locale.ROOT,
+          "(%s: %.0f s)%n",
+          part.name().toLowerCase(Locale.ROOT),
           (System.nanoTime() - partStart) / 1e9);
       report.append(section).append('\n');
     }
-    System.out.printf(Locale.ROOT, "== summary (%.0f s) ==%n%n%s", (System.nanoTime() - started)
-        / 1e9, report);
+    System.out.printf(
+        Locale.ROOT, "== summary (%.0f s) ==%n%n%s", (System.nanoTime() - started) / 1e9, report);
     return 0;
   }
 
@@ -110,16 +142,37 @@ public final class Bench implements Callable<Integer> {
     String warmup = quick ? "50,10" : "500,100";
     int n = quick ? 2 : reps;
     List<Sample> samples = new ArrayList<>();
-    for (Map<String, String> r : child.run(List.of(), List.of("THROUGHPUT", "--data",
-        data.toString(), "--batch-sizes", "32,256", "--steps", steps, "--warmup", warmup,
-        "--reps", Integer.toString(n)))) {
-      samples.add(new Sample(Impl.of(r.get("impl")), Integer.parseInt(r.get("batch")),
-          Integer.parseInt(r.get("rep")), Integer.parseInt(r.get("steps")),
-          Double.parseDouble(r.get("seconds"))));
+    for (Map<String, String> r :
+        child.run(
+            List.of(),
+            List.of(
+                "THROUGHPUT",
+                "--data",
+                data.toString(),
+                "--batch-sizes",
+                "32,256",
+                "--steps",
+                steps,
+                "--warmup",
+                warmup,
+                "--reps",
+                Integer.toString(n)))) {
+      samples.add(
+          new Sample(
+              Impl.of(r.get("impl")),
+              Integer.parseInt(r.get("batch")),
+              Integer.parseInt(r.get("rep")),
+              Integer.parseInt(r.get("steps")),
+              Double.parseDouble(r.get("seconds"))));
     }
-    return "### Training throughput (steps/s: median (min–max) of " + n + " interleaved runs of "
-        + steps.replace(",", " / ") + " steps at batch 32 / 256, after " + warmup.replace(",",
-        " / ") + " warm-up steps; one JVM)\n\n" + ThroughputTable.format(samples);
+    return "### Training throughput (steps/s: median (min–max) of "
+        + n
+        + " interleaved runs of "
+        + steps.replace(",", " / ")
+        + " steps at batch 32 / 256, after "
+        + warmup.replace(",", " / ")
+        + " warm-up steps; one JVM)\n\n"
+        + ThroughputTable.format(samples);
   }
 
   private String startup(ChildJvm child) {
@@ -128,23 +181,32 @@ public final class Bench implements Callable<Integer> {
     Map<Impl, List<Double>> main = new EnumMap<>(Impl.class);
     for (int rep = 0; rep < n; rep++) {
       for (Impl impl : Impl.values()) {
-        for (Map<String, String> r : child.run(List.of(), List.of("FIRST_BATCH", "--impl",
-            impl.label()))) {
-          first.computeIfAbsent(impl, k -> new ArrayList<>())
+        for (Map<String, String> r :
+            child.run(List.of(), List.of("FIRST_BATCH", "--impl", impl.label()))) {
+          first
+              .computeIfAbsent(impl, k -> new ArrayList<>())
               .add(Double.parseDouble(r.get("firstBatchMs")));
           main.computeIfAbsent(impl, k -> new ArrayList<>())
               .add(Double.parseDouble(r.get("mainMs")));
         }
       }
     }
-    StringBuilder s = new StringBuilder("### Time from JVM start to the first trained batch "
-        + "(batch 32, synthetic data; median (min–max) of " + n + " fresh JVMs each)\n\n"
-        + "| impl | JVM start → main, ms | JVM start → first batch trained, ms |\n"
-        + "|---|---:|---:|\n");
+    StringBuilder s =
+        new StringBuilder(
+            "### Time from JVM start to the first trained batch "
+                + "(batch 32, synthetic data; median (min–max) of "
+                + n
+                + " fresh JVMs each)\n\n"
+                + "| impl | JVM start → main, ms | JVM start → first batch trained, ms |\n"
+                + "|---|---:|---:|\n");
     for (Impl impl : Impl.values()) {
-      s.append("| ").append(impl.label()).append(" | ")
-          .append(ThroughputTable.cell(main.get(impl))).append(" | ")
-          .append(ThroughputTable.cell(first.get(impl))).append(" |\n");
+      s.append("| ")
+          .append(impl.label())
+          .append(" | ")
+          .append(ThroughputTable.cell(main.get(impl)))
+          .append(" | ")
+          .append(ThroughputTable.cell(first.get(impl)))
+          .append(" |\n");
     }
     return s.toString();
   }
@@ -152,50 +214,96 @@ public final class Bench implements Callable<Integer> {
   private String handles(ChildJvm child) {
     int countSteps = quick ? 200 : 1000;
     int leak = quick ? Math.min(leakSteps, 1000) : leakSteps;
-    StringBuilder s = new StringBuilder("### MXNet handles (NDArray, symbol, executor) made "
-        + "through Kiln's binding, counted with -D" + HandleCounter.PROPERTY + "=true (batch "
-        + "32, one JVM with a fixed, pre-touched " + LEAK_HEAP + " heap so that RSS growth is "
-        + "native memory)\n\n"
-        + "| impl | handles to build, bind and train 1 step | per steady-state step "
-        + "| live before → after " + leak + " more steps | RSS before → after, MiB "
-        + "| Java heap committed before → after, MiB | live after close |\n"
-        + "|---|---:|---:|---:|---:|---:|---:|\n");
+    StringBuilder s =
+        new StringBuilder(
+            "### MXNet handles (NDArray, symbol, executor) made "
+                + "through Kiln's binding, counted with -D"
+                + HandleCounter.PROPERTY
+                + "=true (batch "
+                + "32, one JVM with a fixed, pre-touched "
+                + LEAK_HEAP
+                + " heap so that RSS growth is "
+                + "native memory)\n\n"
+                + "| impl | handles to build, bind and train 1 step | per steady-state step "
+                + "| live before → after "
+                + leak
+                + " more steps | RSS before → after, MiB "
+                + "| Java heap committed before → after, MiB | live after close |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|\n");
     // A fixed, pre-touched Java heap: RSS growth during the run is then native memory.
-    List<String> jvm = List.of("-D" + HandleCounter.PROPERTY + "=true", "-Xms" + LEAK_HEAP,
-        "-Xmx" + LEAK_HEAP, "-XX:+AlwaysPreTouch");
-    List<Map<String, String>> results = child.run(jvm, List.of("HANDLES", "--steps",
-        Integer.toString(countSteps), "--leak-steps", Integer.toString(leak)));
+    List<String> jvm =
+        List.of(
+            "-D" + HandleCounter.PROPERTY + "=true",
+            "-Xms" + LEAK_HEAP,
+            "-Xmx" + LEAK_HEAP,
+            "-XX:+AlwaysPreTouch");
+    List<Map<String, String>> results =
+        child.run(
+            jvm,
+            List.of(
+                "HANDLES",
+                "--steps",
+                Integer.toString(countSteps),
+                "--leak-steps",
+                Integer.toString(leak)));
     for (Map<String, String> r : results) {
       if (!r.get("mode").equals("handles")) {
         continue;
       }
       String impl = r.get("impl");
-      String closed = results.stream().filter(c -> c.get("mode").equals("handles-closed")
-          && c.get("impl").equals(impl)).map(c -> c.get("liveAfterClose")).findFirst()
-          .orElse("?");
-      s.append(String.format(Locale.ROOT, "| %s | %s | %.3f (%s in %s steps) | %s → %s "
-          + "| %s → %s | %s → %s | %s |%n", impl, r.get("setupHandles"),
-          Double.parseDouble(r.get("createdInSteps")) / Double.parseDouble(r.get("countedSteps")),
-          r.get("createdInSteps"), r.get("countedSteps"), r.get("liveBefore"),
-          r.get("liveAfter"), mib(r.get("rssBeforeKib")), mib(r.get("rssAfterKib")),
-          mib(r.get("heapBeforeKib")), mib(r.get("heapAfterKib")), closed));
+      String closed =
+          results.stream()
+              .filter(c -> c.get("mode").equals("handles-closed") && c.get("impl").equals(impl))
+              .map(c -> c.get("liveAfterClose"))
+              .findFirst()
+              .orElse("?");
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %.3f (%s in %s steps) | %s → %s " + "| %s → %s | %s → %s | %s |%n",
+              impl,
+              r.get("setupHandles"),
+              Double.parseDouble(r.get("createdInSteps"))
+                  / Double.parseDouble(r.get("countedSteps")),
+              r.get("createdInSteps"),
+              r.get("countedSteps"),
+              r.get("liveBefore"),
+              r.get("liveAfter"),
+              mib(r.get("rssBeforeKib")),
+              mib(r.get("rssAfterKib")),
+              mib(r.get("heapBeforeKib")),
+              mib(r.get("heapAfterKib")),
+              closed));
     }
     return s.toString();
   }
 
   private String rss(ChildJvm child) {
     int steps = quick ? 300 : 3000;
-    StringBuilder s = new StringBuilder("### Memory of a training run (fresh JVM each, batch "
-        + "32, " + steps + " steps, synthetic data, default JVM heap settings)\n\n| impl "
-        + "| RSS at start, MiB | peak RSS (VmHWM), MiB | RSS at end, MiB | Java heap committed "
-        + "at end (only touched pages are resident), MiB |\n|---|---:|---:|---:|---:|\n");
+    StringBuilder s =
+        new StringBuilder(
+            "### Memory of a training run (fresh JVM each, batch "
+                + "32, "
+                + steps
+                + " steps, synthetic data, default JVM heap settings)\n\n| impl "
+                + "| RSS at start, MiB | peak RSS (VmHWM), MiB | RSS at end, MiB | Java heap committed "
+                + "at end (only touched pages are resident), MiB |\n|---|---:|---:|---:|---:|\n");
     for (Impl impl : Impl.values()) {
-      for (Map<String, String> r : child.run(List.of(), List.of("RSS", "--impl", impl.label(),
-          "--steps", Integer.toString(steps)))) {
-        s.append("| ").append(impl.label()).append(" | ").append(mib(r.get("startRssKib")))
-            .append(" | ").append(mib(r.get("peakRssKib"))).append(" | ")
-            .append(mib(r.get("endRssKib"))).append(" | ")
-            .append(mib(r.get("heapCommittedKib"))).append(" |\n");
+      for (Map<String, String> r :
+          child.run(
+              List.of(),
+              List.of("RSS", "--impl", impl.label(), "--steps", Integer.toString(steps)))) {
+        s.append("| ")
+            .append(impl.label())
+            .append(" | ")
+            .append(mib(r.get("startRssKib")))
+            .append(" | ")
+            .append(mib(r.get("peakRssKib")))
+            .append(" | ")
+            .append(mib(r.get("endRssKib")))
+            .append(" | ")
+            .append(mib(r.get("heapCommittedKib")))
+            .append(" |\n");
       }
     }
     return s.toString();
@@ -214,29 +322,51 @@ public final class Bench implements Callable<Integer> {
       driver.put(variant, new TreeMap<>());
     }
     Map<String, Map<Integer, List<Double>>> stages = new LinkedHashMap<>();
-    for (Map<String, String> r : child.run(List.of(), List.of("PROFILE", "--batch-sizes",
-        "32,256", "--steps", steps, "--warmup", warmup, "--reps", Integer.toString(n)))) {
+    for (Map<String, String> r :
+        child.run(
+            List.of(),
+            List.of(
+                "PROFILE",
+                "--batch-sizes",
+                "32,256",
+                "--steps",
+                steps,
+                "--warmup",
+                warmup,
+                "--reps",
+                Integer.toString(n)))) {
       if (r.get("mode").equals("stage")) {
-        stages.computeIfAbsent(r.get("stage").replace('_', ' '), st -> new TreeMap<>())
+        stages
+            .computeIfAbsent(r.get("stage").replace('_', ' '), st -> new TreeMap<>())
             .computeIfAbsent(Integer.parseInt(r.get("batch")), b -> new ArrayList<>())
-            .add(Double.parseDouble(r.get("seconds")) * 1e6
-                / Double.parseDouble(r.get("steps")));
+            .add(Double.parseDouble(r.get("seconds")) * 1e6 / Double.parseDouble(r.get("steps")));
         continue;
       }
       int batch = Integer.parseInt(r.get("batch"));
       double stepCount = Double.parseDouble(r.get("steps"));
-      wall.get(r.get("variant")).computeIfAbsent(batch, b -> new ArrayList<>())
+      wall.get(r.get("variant"))
+          .computeIfAbsent(batch, b -> new ArrayList<>())
           .add(Double.parseDouble(r.get("seconds")) * 1e6 / stepCount);
-      cpu.get(r.get("variant")).computeIfAbsent(batch, b -> new ArrayList<>())
+      cpu.get(r.get("variant"))
+          .computeIfAbsent(batch, b -> new ArrayList<>())
           .add(Double.parseDouble(r.get("cpuSeconds")) * 1e6 / stepCount);
-      driver.get(r.get("variant")).computeIfAbsent(batch, b -> new ArrayList<>())
+      driver
+          .get(r.get("variant"))
+          .computeIfAbsent(batch, b -> new ArrayList<>())
           .add(Double.parseDouble(r.get("driverCpuSeconds")) * 1e6 / stepCount);
     }
     return "### Where Kiln's time goes: the floor plus one piece of Kiln's work at a time "
-        + "(synthetic data, " + n + " interleaved runs of " + steps.replace(",", " / ")
-        + " steps at batch 32 / 256; one JVM)\n\n" + ProfileTable.format(wall, cpu, driver)
+        + "(synthetic data, "
+        + n
+        + " interleaved runs of "
+        + steps.replace(",", " / ")
+        + " steps at batch 32 / 256; one JVM)\n\n"
+        + ProfileTable.format(wall, cpu, driver)
         + "\nThe floor's step stage by stage, MXNet made synchronous after each stage "
-        + "(wall µs per step, median of " + n + " runs):\n\n" + stageTable(stages);
+        + "(wall µs per step, median of "
+        + n
+        + " runs):\n\n"
+        + stageTable(stages);
   }
 
   private static String stageTable(Map<String, Map<Integer, List<Double>>> stages) {
@@ -246,25 +376,27 @@ public final class Bench implements Callable<Integer> {
     batches.forEach(b -> s.append(" | µs @").append(b));
     s.append(" |\n|---").append("|---:".repeat(batches.size())).append("|\n");
     Map<Integer, Double> total = new TreeMap<>();
-    stages.forEach((stage, byBatch) -> {
-      s.append("| ").append(stage);
-      for (int b : batches) {
-        double m = Stats.median(byBatch.get(b));
-        total.merge(b, m, Double::sum);
-        s.append(String.format(Locale.ROOT, " | %.0f", m));
-      }
-      s.append(" |\n");
-    });
+    stages.forEach(
+        (stage, byBatch) -> {
+          s.append("| ").append(stage);
+          for (int b : batches) {
+            double m = Stats.median(byBatch.get(b));
+            total.merge(b, m, Double::sum);
+            s.append(String.format(Locale.ROOT, " | %.0f", m));
+          }
+          s.append(" |\n");
+        });
     s.append("| total");
     total.values().forEach(t -> s.append(String.format(Locale.ROOT, " | %.0f", t)));
     return s.append(" |\n").toString();
   }
 
   private String compile(String classpath) {
-    CompileTimer.Result r = new CompileTimer(classpath, System.err).measure(quick ? 30 : 300,
-        quick ? 1 : 5);
+    CompileTimer.Result r =
+        new CompileTimer(classpath, System.err).measure(quick ? 30 : 300, quick ? 1 : 5);
     return "### Annotation processor compile time (javac in one JVM, after one warm-up compile "
-        + "of each variant)\n\n" + CompileTimer.format(r);
+        + "of each variant)\n\n"
+        + CompileTimer.format(r);
   }
 
   private static String mib(String kib) {
@@ -274,8 +406,10 @@ public final class Bench implements Callable<Integer> {
 
   private static boolean onClassPath(String classpath) {
     try {
-      Path self = Path.of(Bench.class.getProtectionDomain().getCodeSource().getLocation()
-          .toURI()).toAbsolutePath().normalize();
+      Path self =
+          Path.of(Bench.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+              .toAbsolutePath()
+              .normalize();
       for (String entry : classpath.split(java.io.File.pathSeparator)) {
         if (!entry.isEmpty() && Path.of(entry).toAbsolutePath().normalize().equals(self)) {
           return true;
@@ -303,16 +437,23 @@ public final class Bench implements Callable<Integer> {
       // Not Linux: leave the machine description short.
     }
     String callerOmp = System.getenv("OMP_NUM_THREADS");
-    return String.format(Locale.ROOT, "Kiln benchmark, %s%s%n"
-        + "machine: %s, %d cores, %s; %s %s on %s%n"
-        + "measured JVMs: OMP_NUM_THREADS=%s (fixed by --omp-threads; caller's: %s), one Java "
-        + "thread driving MXNet, MXNET_ENGINE_TYPE=%s%n",
-        LocalDate.now(), quick ? " (--quick: smoke run, numbers not meaningful)" : "",
-        cpu, Runtime.getRuntime().availableProcessors(),
+    return String.format(
+        Locale.ROOT,
+        "Kiln benchmark, %s%s%n"
+            + "machine: %s, %d cores, %s; %s %s on %s%n"
+            + "measured JVMs: OMP_NUM_THREADS=%s (fixed by --omp-threads; caller's: %s), one Java "
+            + "thread driving MXNet, MXNET_ENGINE_TYPE=%s%n",
+        LocalDate.now(),
+        quick ? " (--quick: smoke run, numbers not meaningful)" : "",
+        cpu,
+        Runtime.getRuntime().availableProcessors(),
         memKib < 0 ? "unknown memory" : Math.round(memKib / 1048576.0) + " GiB",
-        System.getProperty("java.vm.name"), System.getProperty("java.version"),
-        System.getProperty("os.name"), ompThreads == 0 ? "unset (Kiln then calls "
-            + "MXSetNumOMPThreads(1) on the thread that loads MXNet)" : ompThreads,
+        System.getProperty("java.vm.name"),
+        System.getProperty("java.version"),
+        System.getProperty("os.name"),
+        ompThreads == 0
+            ? "unset (Kiln then calls " + "MXSetNumOMPThreads(1) on the thread that loads MXNet)"
+            : ompThreads,
         callerOmp == null ? "unset" : callerOmp,
         System.getenv().getOrDefault("MXNET_ENGINE_TYPE", "default (ThreadedEnginePerDevice)"));
   }

@@ -28,7 +28,9 @@ import picocli.CommandLine.Parameters;
  * measurement sees fixed thread settings and, where it matters, a fresh process. Results go to
  * standard output as {@link BenchLine}s, progress to standard error.
  */
-@Command(name = "worker", hidden = true,
+@Command(
+    name = "worker",
+    hidden = true,
     description = "Runs one measurement of the benchmark (started by 'bench').")
 public final class BenchWorker implements Callable<Integer> {
   private static final int FEATURES = FashionMnist.FEATURE_SIZE;
@@ -51,7 +53,9 @@ public final class BenchWorker implements Callable<Integer> {
   @Parameters(index = "0", description = "THROUGHPUT, FIRST_BATCH, HANDLES, RSS or PROFILE.")
   Mode mode;
 
-  @Option(names = "--impl", description = "floor, kiln or djl (FIRST_BATCH, RSS).",
+  @Option(
+      names = "--impl",
+      description = "floor, kiln or djl (FIRST_BATCH, RSS).",
       defaultValue = "kiln")
   String impl;
 
@@ -61,11 +65,19 @@ public final class BenchWorker implements Callable<Integer> {
   @Option(names = "--batch-sizes", split = ",", defaultValue = "32,256")
   int[] batchSizes;
 
-  @Option(names = "--steps", split = ",", description = "Steps per timed run, one per batch "
-      + "size (THROUGHPUT), or steps of the run (HANDLES, RSS).", defaultValue = "4000,1000")
+  @Option(
+      names = "--steps",
+      split = ",",
+      description =
+          "Steps per timed run, one per batch "
+              + "size (THROUGHPUT), or steps of the run (HANDLES, RSS).",
+      defaultValue = "4000,1000")
   int[] steps;
 
-  @Option(names = "--warmup", split = ",", description = "Warm-up steps per batch size.",
+  @Option(
+      names = "--warmup",
+      split = ",",
+      description = "Warm-up steps per batch size.",
       defaultValue = "500,100")
   int[] warmup;
 
@@ -129,11 +141,24 @@ public final class BenchWorker implements Callable<Integer> {
             Impl i = impls[(j + rep) % impls.length];
             Timing t = timed(loops.get(b).get(i), pools.get(b), steps[k]);
             double seconds = t.wallSeconds();
-            System.out.println(BenchLine.format("mode", "throughput", "impl", i.label(),
-                "batch", b, "rep", rep, "steps", steps[k], "seconds", seconds,
-                "cpuSeconds", t.cpuSeconds()));
-            progress.append(String.format(Locale.ROOT, "  %s@%d %.0f/s", i.label(), b,
-                steps[k] / seconds));
+            System.out.println(
+                BenchLine.format(
+                    "mode",
+                    "throughput",
+                    "impl",
+                    i.label(),
+                    "batch",
+                    b,
+                    "rep",
+                    rep,
+                    "steps",
+                    steps[k],
+                    "seconds",
+                    seconds,
+                    "cpuSeconds",
+                    t.cpuSeconds()));
+            progress.append(
+                String.format(Locale.ROOT, "  %s@%d %.0f/s", i.label(), b, steps[k] / seconds));
           }
         }
         System.err.println(progress);
@@ -145,8 +170,8 @@ public final class BenchWorker implements Callable<Integer> {
   }
 
   /**
-   * Steps per second of the floor plus each piece of work Kiln's {@code trainBatch} adds, all
-   * of them together, and Kiln, interleaved like the throughput runs.
+   * Steps per second of the floor plus each piece of work Kiln's {@code trainBatch} adds, all of
+   * them together, and Kiln, interleaved like the throughput runs.
    */
   private void profile() {
     Map<String, Set<FloorLoop.Extra>> variants = profileVariants();
@@ -160,8 +185,11 @@ public final class BenchWorker implements Callable<Integer> {
         Map<String, TrainLoop> byName = new LinkedHashMap<>();
         loops.put(b, byName);
         for (String name : names) {
-          byName.put(name, variants.get(name) == null ? new KilnLoop(SEED, true)
-              : new FloorLoop(b, SEED, variants.get(name)));
+          byName.put(
+              name,
+              variants.get(name) == null
+                  ? new KilnLoop(SEED, true)
+                  : new FloorLoop(b, SEED, variants.get(name)));
           run(byName.get(name), pools.get(b), warmup[k]);
         }
       }
@@ -171,9 +199,24 @@ public final class BenchWorker implements Callable<Integer> {
           for (int j = 0; j < names.size(); j++) {
             String name = names.get((j + rep) % names.size());
             Timing t = timed(loops.get(b).get(name), pools.get(b), steps[k]);
-            System.out.println(BenchLine.format("mode", "profile", "variant", name, "batch", b,
-                "rep", rep, "steps", steps[k], "seconds", t.wallSeconds(),
-                "cpuSeconds", t.cpuSeconds(), "driverCpuSeconds", t.driverCpuSeconds()));
+            System.out.println(
+                BenchLine.format(
+                    "mode",
+                    "profile",
+                    "variant",
+                    name,
+                    "batch",
+                    b,
+                    "rep",
+                    rep,
+                    "steps",
+                    steps[k],
+                    "seconds",
+                    t.wallSeconds(),
+                    "cpuSeconds",
+                    t.cpuSeconds(),
+                    "driverCpuSeconds",
+                    t.driverCpuSeconds()));
           }
         }
         System.err.println("profile rep " + rep + "/" + reps + " done");
@@ -188,9 +231,20 @@ public final class BenchWorker implements Callable<Integer> {
             floor.stepStaged(x.features(), x.labels(), nanos);
           }
           for (int st = 0; st < nanos.length; st++) {
-            System.out.println(BenchLine.format("mode", "stage", "stage",
-                FloorLoop.STAGES[st].replace(' ', '_'), "batch", b, "rep", rep,
-                "steps", steps[k], "seconds", nanos[st] / 1e9));
+            System.out.println(
+                BenchLine.format(
+                    "mode",
+                    "stage",
+                    "stage",
+                    FloorLoop.STAGES[st].replace(' ', '_'),
+                    "batch",
+                    b,
+                    "rep",
+                    rep,
+                    "steps",
+                    steps[k],
+                    "seconds",
+                    nanos[st] / 1e9));
           }
         }
       }
@@ -220,8 +274,8 @@ public final class BenchWorker implements Callable<Integer> {
   }
 
   /**
-   * Wall-clock time, process CPU time (all threads, MXNet's engine included; Linux counts it in
-   * 10 ms ticks) and the CPU time of the Java thread that drives MXNet, of {@code n} steps.
+   * Wall-clock time, process CPU time (all threads, MXNet's engine included; Linux counts it in 10
+   * ms ticks) and the CPU time of the Java thread that drives MXNet, of {@code n} steps.
    */
   record Timing(double wallSeconds, double cpuSeconds, double driverCpuSeconds) {}
 
@@ -236,13 +290,17 @@ public final class BenchWorker implements Callable<Integer> {
     }
     loop.sync();
     long wall = System.nanoTime() - start;
-    return new Timing(wall / 1e9, (processCpuNanos() - cpu) / 1e9,
+    return new Timing(
+        wall / 1e9,
+        (processCpuNanos() - cpu) / 1e9,
         (threads.getCurrentThreadCpuTime() - driver) / 1e9);
   }
 
   private static long processCpuNanos() {
     return ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : 0;
   }
 
   private void firstBatch(long entryMillis) {
@@ -253,8 +311,16 @@ public final class BenchWorker implements Callable<Integer> {
       loop.sync();
       long done = System.currentTimeMillis();
       long start = ManagementFactory.getRuntimeMXBean().getStartTime();
-      System.out.println(BenchLine.format("mode", "first-batch", "impl", which.label(),
-          "mainMs", entryMillis - start, "firstBatchMs", done - start));
+      System.out.println(
+          BenchLine.format(
+              "mode",
+              "first-batch",
+              "impl",
+              which.label(),
+              "mainMs",
+              entryMillis - start,
+              "firstBatchMs",
+              done - start));
     }
   }
 
@@ -274,22 +340,48 @@ public final class BenchWorker implements Callable<Integer> {
         long before = HandleCounter.created();
         run(loop, pool, countSteps);
         long inSteps = HandleCounter.created() - before;
-        System.err.println("leak check: " + leakSteps + " " + which.label()
-            + " steps at batch 32 ...");
+        System.err.println(
+            "leak check: " + leakSteps + " " + which.label() + " steps at batch 32 ...");
         Memory m0 = Memory.now();
         long liveBefore = HandleCounter.live();
         run(loop, pool, leakSteps);
         long liveAfter = HandleCounter.live();
         Memory m1 = Memory.now();
-        System.out.println(BenchLine.format("mode", "handles", "impl", which.label(),
-            "setupHandles", setup, "countedSteps", countSteps, "createdInSteps", inSteps,
-            "leakSteps", leakSteps, "liveBefore", liveBefore - live0,
-            "liveAfter", liveAfter - live0, "rssBeforeKib", m0.rssKib(),
-            "rssAfterKib", m1.rssKib(), "heapBeforeKib", m0.heapCommittedKib(),
-            "heapAfterKib", m1.heapCommittedKib()));
+        System.out.println(
+            BenchLine.format(
+                "mode",
+                "handles",
+                "impl",
+                which.label(),
+                "setupHandles",
+                setup,
+                "countedSteps",
+                countSteps,
+                "createdInSteps",
+                inSteps,
+                "leakSteps",
+                leakSteps,
+                "liveBefore",
+                liveBefore - live0,
+                "liveAfter",
+                liveAfter - live0,
+                "rssBeforeKib",
+                m0.rssKib(),
+                "rssAfterKib",
+                m1.rssKib(),
+                "heapBeforeKib",
+                m0.heapCommittedKib(),
+                "heapAfterKib",
+                m1.heapCommittedKib()));
       }
-      System.out.println(BenchLine.format("mode", "handles-closed", "impl", which.label(),
-          "liveAfterClose", HandleCounter.live() - live0));
+      System.out.println(
+          BenchLine.format(
+              "mode",
+              "handles-closed",
+              "impl",
+              which.label(),
+              "liveAfterClose",
+              HandleCounter.live() - live0));
     }
   }
 
@@ -297,7 +389,8 @@ public final class BenchWorker implements Callable<Integer> {
   record Memory(long rssKib, long heapCommittedKib) {
     static Memory now() {
       System.gc();
-      return new Memory(ProcStatus.rssKib(),
+      return new Memory(
+          ProcStatus.rssKib(),
           ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1024);
     }
   }
@@ -309,11 +402,24 @@ public final class BenchWorker implements Callable<Integer> {
     long afterData = ProcStatus.rssKib();
     try (TrainLoop loop = which.open(32, SEED)) {
       run(loop, pool, steps[0]);
-      System.out.println(BenchLine.format("mode", "rss", "impl", which.label(),
-          "steps", steps[0], "startRssKib", atStart, "dataRssKib", afterData,
-          "endRssKib", ProcStatus.rssKib(), "peakRssKib", ProcStatus.peakRssKib(),
-          "heapCommittedKib",
-          ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1024));
+      System.out.println(
+          BenchLine.format(
+              "mode",
+              "rss",
+              "impl",
+              which.label(),
+              "steps",
+              steps[0],
+              "startRssKib",
+              atStart,
+              "dataRssKib",
+              afterData,
+              "endRssKib",
+              ProcStatus.rssKib(),
+              "peakRssKib",
+              ProcStatus.peakRssKib(),
+              "heapCommittedKib",
+              ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / 1024));
     }
   }
 

@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts {@code java} with this JVM's class path running {@code bench worker ...}, with a fixed
- * OpenMP thread count (or none, for 0), and collects the {@link BenchLine} results it prints.
- * The child's standard error is passed through; other standard-output lines are copied to
- * standard error.
+ * OpenMP thread count (or none, for 0), and collects the {@link BenchLine} results it prints. The
+ * child's standard error is passed through; other standard-output lines are copied to standard
+ * error.
  */
 final class ChildJvm {
   private final String classpath;
@@ -38,8 +38,8 @@ final class ChildJvm {
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", classpath, "dev.kiln.sample.Main", "bench", "worker"));
     command.addAll(workerArgs);
-    ProcessBuilder builder = new ProcessBuilder(command)
-        .redirectError(ProcessBuilder.Redirect.INHERIT);
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
     if (ompThreads > 0) {
       builder.environment().put("OMP_NUM_THREADS", Integer.toString(ompThreads));
     } else {
@@ -55,13 +55,18 @@ final class ChildJvm {
     }
     // A stalled child (MXNet's engine can stall) is killed, which ends its output.
     AtomicBoolean timedOut = new AtomicBoolean();
-    process.onExit().orTimeout(timeoutSeconds, TimeUnit.SECONDS).exceptionally(t -> {
-      timedOut.set(true);
-      process.destroyForcibly();
-      return null;
-    });
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(
-        process.getInputStream(), StandardCharsets.UTF_8))) {
+    process
+        .onExit()
+        .orTimeout(timeoutSeconds, TimeUnit.SECONDS)
+        .exceptionally(
+            t -> {
+              timedOut.set(true);
+              process.destroyForcibly();
+              return null;
+            });
+    try (BufferedReader out =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = out.readLine()) != null) {
         Map<String, String> result = BenchLine.parse(line);
@@ -81,12 +86,16 @@ final class ChildJvm {
       throw new IllegalStateException("interrupted", e);
     }
     if (timedOut.get()) {
-      throw new IllegalStateException("benchmark worker " + workerArgs + " took more than "
-          + timeoutSeconds + " s and was stopped");
+      throw new IllegalStateException(
+          "benchmark worker "
+              + workerArgs
+              + " took more than "
+              + timeoutSeconds
+              + " s and was stopped");
     }
     if (process.exitValue() != 0) {
-      throw new IllegalStateException("benchmark worker " + workerArgs + " exited with "
-          + process.exitValue());
+      throw new IllegalStateException(
+          "benchmark worker " + workerArgs + " exited with " + process.exitValue());
     }
     return results;
   }

@@ -47,8 +47,8 @@ final class CompileTimer {
   }
 
   /** Milliseconds per variant after one warm-up compile of each, and what was generated. */
-  record Result(int nodes, int generatedFiles, long generatedLines,
-      Map<Variant, List<Double>> warm) {}
+  record Result(
+      int nodes, int generatedFiles, long generatedLines, Map<Variant, List<Double>> warm) {}
 
   private final String classpath;
   private final PrintStream log;
@@ -60,8 +60,8 @@ final class CompileTimer {
   }
 
   /**
-   * Compiles a chain of {@code nodes} nodes once per variant to warm the compiler up, then
-   * {@code reps} times per variant, interleaved.
+   * Compiles a chain of {@code nodes} nodes once per variant to warm the compiler up, then {@code
+   * reps} times per variant, interleaved.
    */
   Result measure(int nodes, int reps) {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -114,29 +114,42 @@ final class CompileTimer {
     Path gen = out.resolve("gen");
     Files.createDirectories(classes);
     Files.createDirectories(gen);
-    List<String> options = new ArrayList<>(List.of("-classpath", classpath, "-d",
-        classes.toString(), "-s", gen.toString(), "-encoding", "UTF-8", "-implicit:none",
-        "-nowarn"));
+    List<String> options =
+        new ArrayList<>(
+            List.of(
+                "-classpath",
+                classpath,
+                "-d",
+                classes.toString(),
+                "-s",
+                gen.toString(),
+                "-encoding",
+                "UTF-8",
+                "-implicit:none",
+                "-nowarn"));
     switch (v) {
       case NONE -> options.add("-proc:none");
-      case PROCESSOR -> options.addAll(List.of("-processorpath", classpath, "-processor",
-          PROCESSOR));
-      case PROC_ONLY -> options.addAll(List.of("-processorpath", classpath, "-processor",
-          PROCESSOR, "-proc:only"));
+      case PROCESSOR ->
+          options.addAll(List.of("-processorpath", classpath, "-processor", PROCESSOR));
+      case PROC_ONLY ->
+          options.addAll(
+              List.of("-processorpath", classpath, "-processor", PROCESSOR, "-proc:only"));
       default -> throw new IllegalStateException(v.toString());
     }
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     long start = System.nanoTime();
     boolean ok;
-    try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT,
-        StandardCharsets.UTF_8)) {
-      ok = javac.getTask(null, files, diagnostics, options, null,
-          files.getJavaFileObjects(file)).call();
+    try (StandardJavaFileManager files =
+        javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+      ok =
+          javac
+              .getTask(null, files, diagnostics, options, null, files.getJavaFileObjects(file))
+              .call();
     }
     double millis = (System.nanoTime() - start) / 1e6;
     if (!ok) {
-      throw new IllegalStateException("javac " + v.label() + " failed: "
-          + diagnostics.getDiagnostics());
+      throw new IllegalStateException(
+          "javac " + v.label() + " failed: " + diagnostics.getDiagnostics());
     }
     log.printf(Locale.ROOT, "  javac %-15s %7.0f ms%n", v.label(), millis);
     return millis;
@@ -155,18 +168,25 @@ final class CompileTimer {
   /** The result as a Markdown table and one sentence on what the processor adds. */
   static String format(Result r) {
     StringBuilder s = new StringBuilder();
-    s.append("| javac on a ").append(r.nodes()).append("-node model | ms, median (min–max) "
-        + "|\n|---|---:|\n");
+    s.append("| javac on a ")
+        .append(r.nodes())
+        .append("-node model | ms, median (min–max) " + "|\n|---|---:|\n");
     for (Variant v : Variant.values()) {
-      s.append(String.format(Locale.ROOT, "| %s | %s |%n", v.label(),
-          ThroughputTable.cell(r.warm().get(v))));
+      s.append(
+          String.format(
+              Locale.ROOT, "| %s | %s |%n", v.label(), ThroughputTable.cell(r.warm().get(v))));
     }
     List<Double> none = r.warm().get(Variant.NONE);
     List<Double> full = r.warm().get(Variant.PROCESSOR);
     if (none != null && full != null) {
-      s.append(String.format(Locale.ROOT, "%nThe processor adds %.0f ms to the compile (difference "
-          + "of the medians) and writes %d files, %d lines.%n",
-          Stats.median(full) - Stats.median(none), r.generatedFiles(), r.generatedLines()));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "%nThe processor adds %.0f ms to the compile (difference "
+                  + "of the medians) and writes %d files, %d lines.%n",
+              Stats.median(full) - Stats.median(none),
+              r.generatedFiles(),
+              r.generatedLines()));
     }
     return s.toString();
   }

@@ -2,8 +2,8 @@ package dev.kiln.sample.bench;
 
 /**
  * Writes the source of a long chain model for timing the annotation processor: an {@code @Input}
- * followed by alternating {@code @Dense} and {@code @Activation} nodes, each reading the one
- * before it.
+ * followed by alternating {@code @Dense} and {@code @Activation} nodes, each reading the one before
+ * it.
  */
 final class DeepModelSource {
   /** The package of the generated interface. */

@@ -34,54 +34,78 @@ import picocli.CommandLine.Option;
  * {@code bench dist}: what data parallelism buys on this machine. Two tables:
  *
  * <ul>
- *   <li><b>contexts</b>: LeNet (or the MLP) trained on one CPU context (the classifier's own
- *       step) against {@link DataParallel#local} on two, in one child JVM with {@code
- *       OMP_NUM_THREADS=1}, interleaved round by round on the same batches; the ratio is
- *       computed per round.
+ *   <li><b>contexts</b>: LeNet (or the MLP) trained on one CPU context (the classifier's own step)
+ *       against {@link DataParallel#local} on two, in one child JVM with {@code OMP_NUM_THREADS=1},
+ *       interleaved round by round on the same batches; the ratio is computed per round.
  *   <li><b>jobs</b>: {@code dist_sync} jobs of 1, 2 and 4 workers and one server on loopback
- *       ({@link Launcher}), each worker training the same number of steps of its shard; steps
- *       per second of the job (its slowest worker), examples per second of all workers, and the
- *       milliseconds per step in the push and pull (waiting for the other workers and the
- *       server included), with the optimizer on the workers and on the servers.
+ *       ({@link Launcher}), each worker training the same number of steps of its shard; steps per
+ *       second of the job (its slowest worker), examples per second of all workers, and the
+ *       milliseconds per step in the push and pull (waiting for the other workers and the server
+ *       included), with the optimizer on the workers and on the servers.
  * </ul>
  */
-@Command(name = "dist", mixinStandardHelpOptions = true,
-    description = "Data-parallel training: 2 CPU contexts against 1 in one process, and "
-        + "dist_sync jobs of 1, 2 and 4 workers on loopback.")
+@Command(
+    name = "dist",
+    mixinStandardHelpOptions = true,
+    description =
+        "Data-parallel training: 2 CPU contexts against 1 in one process, and "
+            + "dist_sync jobs of 1, 2 and 4 workers on loopback.")
 public final class DistBench implements Callable<Integer> {
-  private static final Pattern WORKER_LINE = Pattern.compile("data-parallel rank (\\d+): (\\d+) "
-      + "steps in ([\\d.]+) s of training \\(([\\d.]+) steps/s, (\\d+) examples/s per worker\\)"
-      + ", push and pull ([\\d.]+) ms per step");
+  private static final Pattern WORKER_LINE =
+      Pattern.compile(
+          "data-parallel rank (\\d+): (\\d+) "
+              + "steps in ([\\d.]+) s of training \\(([\\d.]+) steps/s, (\\d+) examples/s per worker\\)"
+              + ", push and pull ([\\d.]+) ms per step");
 
-  @Option(names = "--data", defaultValue = "/usr/share/datasets/fashion-mnist",
+  @Option(
+      names = "--data",
+      defaultValue = "/usr/share/datasets/fashion-mnist",
       description = "Directory with the Fashion-MNIST IDX files (default: ${DEFAULT-VALUE}).")
   Path data;
 
-  @Option(names = "--steps", defaultValue = "200", description = "Timed steps per context "
-      + "configuration and round, and per worker of a job (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--steps",
+      defaultValue = "200",
+      description =
+          "Timed steps per context "
+              + "configuration and round, and per worker of a job (default: ${DEFAULT-VALUE}).")
   int steps;
 
-  @Option(names = "--rounds", defaultValue = "5", description = "Rounds of the contexts table "
-      + "(default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--rounds",
+      defaultValue = "5",
+      description = "Rounds of the contexts table " + "(default: ${DEFAULT-VALUE}).")
   int rounds;
 
-  @Option(names = "--workers", split = ",", defaultValue = "1,2,4", description = "Workers per "
-      + "job (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--workers",
+      split = ",",
+      defaultValue = "1,2,4",
+      description = "Workers per " + "job (default: ${DEFAULT-VALUE}).")
   List<Integer> workerCounts;
 
-  @Option(names = "--parts", split = ",", defaultValue = "contexts,jobs", description = "Which "
-      + "tables: contexts, jobs (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--parts",
+      split = ",",
+      defaultValue = "contexts,jobs",
+      description = "Which " + "tables: contexts, jobs (default: ${DEFAULT-VALUE}).")
   List<String> parts;
 
-  @Option(names = "--out", defaultValue = "out/bench-dist", description = "Logs of the jobs "
-      + "(default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--out",
+      defaultValue = "out/bench-dist",
+      description = "Logs of the jobs " + "(default: ${DEFAULT-VALUE}).")
   Path out;
 
   @Override
   public Integer call() throws Exception {
     if (steps < 10 || rounds < 1) {
-      throw new IllegalArgumentException("--steps must be at least 10 and --rounds at least 1, "
-          + "got " + steps + " and " + rounds);
+      throw new IllegalArgumentException(
+          "--steps must be at least 10 and --rounds at least 1, "
+              + "got "
+              + steps
+              + " and "
+              + rounds);
     }
     System.out.println(machine());
     if (parts.contains("contexts")) {
@@ -95,8 +119,13 @@ public final class DistBench implements Callable<Integer> {
 
   /** The contexts table, measured in a child JVM whose OpenMP runs one thread per context. */
   private void contexts() throws Exception {
-    List<String> command = java("-Xmx2g", DistBench.class.getName() + "$Contexts",
-        data.toString(), Integer.toString(steps), Integer.toString(rounds));
+    List<String> command =
+        java(
+            "-Xmx2g",
+            DistBench.class.getName() + "$Contexts",
+            data.toString(),
+            Integer.toString(steps),
+            Integer.toString(rounds));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put("OMP_NUM_THREADS", "1");
     pb.environment().put("OPT_OUT_TRACKING", "true");
@@ -108,8 +137,8 @@ public final class DistBench implements Callable<Integer> {
       }
     }
     if (p.waitFor() != 0) {
-      throw new IllegalStateException("the contexts benchmark failed:\n"
-          + String.join("\n", lines));
+      throw new IllegalStateException(
+          "the contexts benchmark failed:\n" + String.join("\n", lines));
     }
     lines.forEach(System.out::println);
   }
@@ -117,17 +146,35 @@ public final class DistBench implements Callable<Integer> {
   /** The jobs table: one job per model, worker count and place of the update. */
   private void jobs() throws IOException {
     System.out.println();
-    System.out.printf(Locale.ROOT, "dist_sync jobs on loopback, 1 server, %d steps per worker "
-        + "(OMP_NUM_THREADS=1 in every process)%n", steps);
-    System.out.printf(Locale.ROOT, "%-6s %5s %7s %8s %10s %12s %13s%n", "model", "batch",
-        "workers", "updates", "steps/s", "examples/s", "push+pull ms");
+    System.out.printf(
+        Locale.ROOT,
+        "dist_sync jobs on loopback, 1 server, %d steps per worker "
+            + "(OMP_NUM_THREADS=1 in every process)%n",
+        steps);
+    System.out.printf(
+        Locale.ROOT,
+        "%-6s %5s %7s %8s %10s %12s %13s%n",
+        "model",
+        "batch",
+        "workers",
+        "updates",
+        "steps/s",
+        "examples/s",
+        "push+pull ms");
     for (String model : List.of("mlp", "lenet")) {
       int batch = model.equals("mlp") ? 32 : 64;
       for (int w : workerCounts) {
         for (String updates : List.of("workers", "servers")) {
           Job j = job(model, batch, w, updates);
-          System.out.printf(Locale.ROOT, "%-6s %5d %7d %8s %10.1f %12.0f %13.2f%n", model,
-              batch, w, updates, j.stepsPerSecond(), j.stepsPerSecond() * batch * w,
+          System.out.printf(
+              Locale.ROOT,
+              "%-6s %5d %7d %8s %10.1f %12.0f %13.2f%n",
+              model,
+              batch,
+              w,
+              updates,
+              j.stepsPerSecond(),
+              j.stepsPerSecond() * batch * w,
               j.pushPullMillis());
         }
       }
@@ -138,24 +185,49 @@ public final class DistBench implements Callable<Integer> {
 
   private Job job(String model, int batch, int workers, String updates) throws IOException {
     Path logs = out.resolve(model + "-" + workers + "w-" + updates);
-    List<String> command = java("-Xmx1g", Main.class.getName(), "train", "--model", model,
-        "--epochs", "1", "--limit", Integer.toString(steps * batch * workers), "--batch-size",
-        Integer.toString(batch), "--updates", updates, "--time-pushpull", "--data",
-        data.toString(), "--out", logs.resolve("out").toString());
+    List<String> command =
+        java(
+            "-Xmx1g",
+            Main.class.getName(),
+            "train",
+            "--model",
+            model,
+            "--epochs",
+            "1",
+            "--limit",
+            Integer.toString(steps * batch * workers),
+            "--batch-size",
+            Integer.toString(batch),
+            "--updates",
+            updates,
+            "--time-pushpull",
+            "--data",
+            data.toString(),
+            "--out",
+            logs.resolve("out").toString());
     ByteArrayOutputStream text = new ByteArrayOutputStream();
-    int status = Launcher.run(new Launcher.Spec(workers, 1, command, logs,
-        Map.of("OPT_OUT_TRACKING", "true"), Duration.ofMinutes(20), Duration.ofMinutes(2),
-        Duration.ofMinutes(2)), new PrintStream(text, true, StandardCharsets.UTF_8));
+    int status =
+        Launcher.run(
+            new Launcher.Spec(
+                workers,
+                1,
+                command,
+                logs,
+                Map.of("OPT_OUT_TRACKING", "true"),
+                Duration.ofMinutes(20),
+                Duration.ofMinutes(2),
+                Duration.ofMinutes(2)),
+            new PrintStream(text, true, StandardCharsets.UTF_8));
     if (status != 0) {
-      throw new IllegalStateException("job " + logs + " failed:\n"
-          + text.toString(StandardCharsets.UTF_8));
+      throw new IllegalStateException(
+          "job " + logs + " failed:\n" + text.toString(StandardCharsets.UTF_8));
     }
     double slowest = Double.MAX_VALUE;
     double pushPull = 0;
     int found = 0;
     try (Stream<Path> files = Files.list(logs)) {
-      for (Path log : files.filter(f -> f.getFileName().toString().startsWith("worker-"))
-          .toList()) {
+      for (Path log :
+          files.filter(f -> f.getFileName().toString().startsWith("worker-")).toList()) {
         Matcher m = WORKER_LINE.matcher(Files.readString(log));
         if (m.find()) {
           slowest = Math.min(slowest, Double.parseDouble(m.group(4)));
@@ -165,18 +237,24 @@ public final class DistBench implements Callable<Integer> {
       }
     }
     if (found != workers) {
-      throw new IllegalStateException(found + " of " + workers + " workers of " + logs
-          + " reported their speed");
+      throw new IllegalStateException(
+          found + " of " + workers + " workers of " + logs + " reported their speed");
     }
     return new Job(slowest, pushPull / workers);
   }
 
   private static List<String> java(String heap, String main, String... args) {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), heap,
-        "--enable-native-access=ALL-UNNAMED", "-Dai.djl.offline=true",
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=error", "-cp",
-        System.getProperty("java.class.path"), main));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                heap,
+                "--enable-native-access=ALL-UNNAMED",
+                "-Dai.djl.offline=true",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
+                "-cp",
+                System.getProperty("java.class.path"),
+                main));
     command.addAll(Arrays.asList(args));
     return command;
   }
@@ -195,10 +273,15 @@ public final class DistBench implements Callable<Integer> {
       int rounds = Integer.parseInt(args[2]);
       int warmup = 20;
       System.out.println();
-      System.out.printf(Locale.ROOT, "CPU contexts in one process, OMP_NUM_THREADS=1, %d steps "
-          + "per measurement after %d warm-up steps, %d rounds%n", steps, warmup, rounds);
-      System.out.printf(Locale.ROOT, "%-6s %5s %9s %9s %7s%n", "model", "batch", "1 ctx/s",
-          "2 ctx/s", "ratio");
+      System.out.printf(
+          Locale.ROOT,
+          "CPU contexts in one process, OMP_NUM_THREADS=1, %d steps "
+              + "per measurement after %d warm-up steps, %d rounds%n",
+          steps,
+          warmup,
+          rounds);
+      System.out.printf(
+          Locale.ROOT, "%-6s %5s %9s %9s %7s%n", "model", "batch", "1 ctx/s", "2 ctx/s", "ratio");
       for (String model : List.of("lenet", "mlp")) {
         int batch = model.equals("mlp") ? 32 : 64;
         Dataset train = data.train().first((steps + warmup) * batch);
@@ -210,16 +293,23 @@ public final class DistBench implements Callable<Integer> {
           two[r] = stepsPerSecond(model, train, batch, 2, steps, warmup);
           ratio[r] = two[r] / one[r];
         }
-        System.out.printf(Locale.ROOT, "%-6s %5d %9.1f %9.1f %7.2f  (ratio per round: %s)%n",
-            model, batch, median(one), median(two), median(ratio), spread(ratio));
+        System.out.printf(
+            Locale.ROOT,
+            "%-6s %5d %9.1f %9.1f %7.2f  (ratio per round: %s)%n",
+            model,
+            batch,
+            median(one),
+            median(two),
+            median(ratio),
+            spread(ratio));
       }
     }
 
     /** Steps per second of {@code contexts} contexts on the same batches. */
-    private static double stepsPerSecond(String name, Dataset train, int batch, int contexts,
-        int steps, int warmup) {
-      try (KilnModel model = name.equals("mlp") ? FashionMlpModel.create()
-          : FashionLeNetModel.create();
+    private static double stepsPerSecond(
+        String name, Dataset train, int batch, int contexts, int steps, int warmup) {
+      try (KilnModel model =
+              name.equals("mlp") ? FashionMlpModel.create() : FashionLeNetModel.create();
           Sgd sgd = new Sgd(0.05f);
           DataParallel dp = contexts > 1 ? DataParallel.local(model, contexts) : null) {
         Iterator<Batch> batches = train.batches(batch, false, 0).iterator();
@@ -253,14 +343,21 @@ public final class DistBench implements Callable<Integer> {
           break;
         }
       }
-      load = Files.readString(Path.of("/proc/loadavg")).split(" ", 4)[0] + " "
-          + Files.readString(Path.of("/proc/loadavg")).split(" ", 4)[1];
+      load =
+          Files.readString(Path.of("/proc/loadavg")).split(" ", 4)[0]
+              + " "
+              + Files.readString(Path.of("/proc/loadavg")).split(" ", 4)[1];
     } catch (IOException | RuntimeException e) {
       // Not Linux: leave the description short.
     }
-    return String.format(Locale.ROOT, "Kiln data-parallel benchmark, %s; %s, %d cores, load "
-        + "average %s (1 and 5 min) at the start", java.time.LocalDate.now(), cpu,
-        Runtime.getRuntime().availableProcessors(), load);
+    return String.format(
+        Locale.ROOT,
+        "Kiln data-parallel benchmark, %s; %s, %d cores, load "
+            + "average %s (1 and 5 min) at the start",
+        java.time.LocalDate.now(),
+        cpu,
+        Runtime.getRuntime().availableProcessors(),
+        load);
   }
 
   private static double median(double[] values) {

@@ -26,8 +26,8 @@ import dev.kiln.runtime.mxnet.Mx;
  * DJL's idiomatic training loop on its MXNet engine: a {@code SequentialBlock} of {@code
  * Linear(128)}, relu, {@code Linear(10)}, {@code SoftmaxCrossEntropyLoss}, {@code Optimizer.sgd()}
  * with a fixed learning rate of 0.1, Xavier-initialised weights, and per step a {@code Batch} of
- * NDArrays made from the Java arrays, {@code EasyTrain.trainBatch} and {@code trainer.step()}.
- * No training listeners, so DJL computes the loss but no metrics.
+ * NDArrays made from the Java arrays, {@code EasyTrain.trainBatch} and {@code trainer.step()}. No
+ * training listeners, so DJL computes the loss but no metrics.
  */
 final class DjlLoop implements TrainLoop {
   private final int batch;
@@ -44,15 +44,18 @@ final class DjlLoop implements TrainLoop {
     this.labelValues = new float[batch];
     Mx.api(); // the same libmxnet, thread settings and NumPy mode as the other loops
     model = Model.newInstance("mlp", Device.cpu(), "MXNet");
-    model.setBlock(new SequentialBlock()
-        .add(Linear.builder().setUnits(128).build())
-        .add(Activation.reluBlock())
-        .add(Linear.builder().setUnits(10).build()));
-    DefaultTrainingConfig config = new DefaultTrainingConfig(Loss.softmaxCrossEntropyLoss())
-        .optOptimizer(Optimizer.sgd().setLearningRateTracker(Tracker.fixed(0.1f)).build())
-        .optInitializer(new XavierInitializer(RandomType.UNIFORM, FactorType.AVG, 3f),
-            Parameter.Type.WEIGHT)
-        .optDevices(new Device[] {Device.cpu()});
+    model.setBlock(
+        new SequentialBlock()
+            .add(Linear.builder().setUnits(128).build())
+            .add(Activation.reluBlock())
+            .add(Linear.builder().setUnits(10).build()));
+    DefaultTrainingConfig config =
+        new DefaultTrainingConfig(Loss.softmaxCrossEntropyLoss())
+            .optOptimizer(Optimizer.sgd().setLearningRateTracker(Tracker.fixed(0.1f)).build())
+            .optInitializer(
+                new XavierInitializer(RandomType.UNIFORM, FactorType.AVG, 3f),
+                Parameter.Type.WEIGHT)
+            .optDevices(new Device[] {Device.cpu()});
     trainer = model.newTrainer(config);
     trainer.initialize(dataShape);
   }

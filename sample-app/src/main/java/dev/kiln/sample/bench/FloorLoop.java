@@ -20,8 +20,8 @@ import java.util.SplittableRandom;
  */
 final class FloorLoop implements TrainLoop {
   /**
-   * Work that Kiln's {@code Classifier.trainBatch} does and the floor does not, added one at a
-   * time to find where Kiln's time goes.
+   * Work that Kiln's {@code Classifier.trainBatch} does and the floor does not, added one at a time
+   * to find where Kiln's time goes.
    */
   enum Extra {
     /** Copy the probabilities out after the update and compute loss and accuracy. */
@@ -101,8 +101,24 @@ final class FloorLoop implements TrainLoop {
       this.data = dataArray;
       this.label = labelArray;
       PointerByReference bound = new PointerByReference();
-      Mx.check(api.MXExecutorBindEX(symbol, Mx.CPU, 0, 0, null, null, null, args.size(),
-          argArrays, gradArrays, reqs, 0, new Pointer[0], null, bound), "MXExecutorBindEX");
+      Mx.check(
+          api.MXExecutorBindEX(
+              symbol,
+              Mx.CPU,
+              0,
+              0,
+              null,
+              null,
+              null,
+              args.size(),
+              argArrays,
+              gradArrays,
+              reqs,
+              0,
+              new Pointer[0],
+              null,
+              bound),
+          "MXExecutorBindEX");
       exec = bound.getValue();
       IntByReference n = new IntByReference();
       PointerByReference outs = new PointerByReference();
@@ -138,8 +154,17 @@ final class FloorLoop implements TrainLoop {
     }
     for (int p = 0; p < sgdInputs.size(); p++) {
       numOutputs.setValue(1);
-      Mx.check(api.MXImperativeInvoke(sgd, 2, sgdInputs.get(p), numOutputs, sgdOutputs.get(p),
-          SGD_KEYS.length, SGD_KEYS, vals), "sgd_update");
+      Mx.check(
+          api.MXImperativeInvoke(
+              sgd,
+              2,
+              sgdInputs.get(p),
+              numOutputs,
+              sgdOutputs.get(p),
+              SGD_KEYS.length,
+              SGD_KEYS,
+              vals),
+          "sgd_update");
     }
     if (extras.contains(Extra.SCORE)) {
       scoreSink += score(labels);
@@ -169,8 +194,17 @@ final class FloorLoop implements TrainLoop {
     long t3 = System.nanoTime();
     for (int p = 0; p < sgdInputs.size(); p++) {
       numOutputs.setValue(1);
-      Mx.check(api.MXImperativeInvoke(sgd, 2, sgdInputs.get(p), numOutputs, sgdOutputs.get(p),
-          SGD_KEYS.length, SGD_KEYS, SGD_VALS), "sgd_update");
+      Mx.check(
+          api.MXImperativeInvoke(
+              sgd,
+              2,
+              sgdInputs.get(p),
+              numOutputs,
+              sgdOutputs.get(p),
+              SGD_KEYS.length,
+              SGD_KEYS,
+              SGD_VALS),
+          "sgd_update");
     }
     sync();
     long t4 = System.nanoTime();
@@ -227,24 +261,47 @@ final class FloorLoop implements TrainLoop {
   }
 
   /**
-   * {@code SoftmaxOutput(FullyConnected(relu(FullyConnected(pixels))))}, named as Kiln names
-   * it, with the same attributes.
+   * {@code SoftmaxOutput(FullyConnected(relu(FullyConnected(pixels))))}, named as Kiln names it,
+   * with the same attributes.
    */
   private Pointer buildSymbol() {
     Pointer pixels = variable("pixels");
-    Pointer hidden = op("FullyConnected", "hidden",
-        new String[] {"num_hidden", "no_bias", "flatten"}, new String[] {"128", "False", "True"},
-        new String[] {"data", "weight", "bias"},
-        pixels, variable("hidden_weight"), variable("hidden_bias"));
-    Pointer relu = op("Activation", "hidden_relu", new String[] {"act_type"},
-        new String[] {"relu"}, new String[] {"data"}, hidden);
-    Pointer logits = op("FullyConnected", "logits",
-        new String[] {"num_hidden", "no_bias", "flatten"}, new String[] {"10", "False", "True"},
-        new String[] {"data", "weight", "bias"},
-        relu, variable("logits_weight"), variable("logits_bias"));
-    return op("SoftmaxOutput", "probs", new String[] {"normalization", "preserve_shape"},
-        new String[] {"batch", "True"}, new String[] {"data", "label"},
-        logits, variable("probs_label"));
+    Pointer hidden =
+        op(
+            "FullyConnected",
+            "hidden",
+            new String[] {"num_hidden", "no_bias", "flatten"},
+            new String[] {"128", "False", "True"},
+            new String[] {"data", "weight", "bias"},
+            pixels,
+            variable("hidden_weight"),
+            variable("hidden_bias"));
+    Pointer relu =
+        op(
+            "Activation",
+            "hidden_relu",
+            new String[] {"act_type"},
+            new String[] {"relu"},
+            new String[] {"data"},
+            hidden);
+    Pointer logits =
+        op(
+            "FullyConnected",
+            "logits",
+            new String[] {"num_hidden", "no_bias", "flatten"},
+            new String[] {"10", "False", "True"},
+            new String[] {"data", "weight", "bias"},
+            relu,
+            variable("logits_weight"),
+            variable("logits_bias"));
+    return op(
+        "SoftmaxOutput",
+        "probs",
+        new String[] {"normalization", "preserve_shape"},
+        new String[] {"batch", "True"},
+        new String[] {"data", "label"},
+        logits,
+        variable("probs_label"));
   }
 
   private Pointer variable(String name) {
@@ -254,14 +311,15 @@ final class FloorLoop implements TrainLoop {
     return ref.getValue();
   }
 
-  private Pointer op(String op, String name, String[] keys, String[] vals, String[] argNames,
-      Pointer... args) {
+  private Pointer op(
+      String op, String name, String[] keys, String[] vals, String[] argNames, Pointer... args) {
     PointerByReference ref = new PointerByReference();
-    Mx.check(api.MXSymbolCreateAtomicSymbol(Mx.op(op), keys.length, keys, vals, ref),
+    Mx.check(
+        api.MXSymbolCreateAtomicSymbol(Mx.op(op), keys.length, keys, vals, ref),
         "MXSymbolCreateAtomicSymbol");
     symbols.add(ref.getValue());
-    Mx.check(api.MXSymbolCompose(ref.getValue(), name, args.length, argNames, args),
-        "MXSymbolCompose");
+    Mx.check(
+        api.MXSymbolCompose(ref.getValue(), name, args.length, argNames, args), "MXSymbolCompose");
     return ref.getValue();
   }
 
@@ -286,7 +344,8 @@ final class FloorLoop implements TrainLoop {
 
   private Pointer array(int[] shape) {
     PointerByReference ref = new PointerByReference();
-    Mx.check(api.MXNDArrayCreateEx(shape, shape.length, Mx.CPU, 0, 0, Mx.FLOAT32, ref),
+    Mx.check(
+        api.MXNDArrayCreateEx(shape, shape.length, Mx.CPU, 0, 0, Mx.FLOAT32, ref),
         "MXNDArrayCreateEx");
     arrays.add(ref.getValue());
     return ref.getValue();

@@ -5,8 +5,8 @@ enum Impl {
   /** Hand-written MXNet C API calls: one executor bound once, {@code sgd_update} per weight. */
   FLOOR("floor"),
   /**
-   * The generated {@code FashionMlpModel}'s classifier, as a Kiln user writes it for speed:
-   * {@code trainStep}, which reads nothing back.
+   * The generated {@code FashionMlpModel}'s classifier, as a Kiln user writes it for speed: {@code
+   * trainStep}, which reads nothing back.
    */
   KILN("kiln"),
   /** DJL's {@code Trainer} on its MXNet engine with {@code EasyTrain.trainBatch}. */

@@ -1,9 +1,9 @@
 package dev.kiln.sample.bench;
 
-import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
-import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.optim.Sgd;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.sample.models.FashionMlpModel;
 
 /**

@@ -32,7 +32,7 @@ final class ProcStatus {
     }
   }
 
-  /** The value in KiB of {@code field} (e.g. {@code VmHWM:   123456 kB}) in a status text. */
+  /** The value in KiB of {@code field} (e.g. {@code VmHWM: 123456 kB}) in a status text. */
   static long field(String status, String field) {
     for (String line : status.split("\n")) {
       if (line.startsWith(field + ":")) {

@@ -8,9 +8,9 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The throughput table: per batch size, the median steps per second of each implementation
- * (with the range over repetitions), the ratios Kiln/floor and Kiln/DJL of the medians, and
- * Kiln/floor of the best runs (the least disturbed by other processes on a shared machine).
+ * The throughput table: per batch size, the median steps per second of each implementation (with
+ * the range over repetitions), the ratios Kiln/floor and Kiln/DJL of the medians, and Kiln/floor of
+ * the best runs (the least disturbed by other processes on a shared machine).
  */
 final class ThroughputTable {
   private ThroughputTable() {}
@@ -19,13 +19,15 @@ final class ThroughputTable {
   static String format(List<Sample> samples) {
     Map<Integer, Map<Impl, List<Double>>> byBatch = new TreeMap<>();
     for (Sample s : samples) {
-      byBatch.computeIfAbsent(s.batch(), b -> new TreeMap<>())
+      byBatch
+          .computeIfAbsent(s.batch(), b -> new TreeMap<>())
           .computeIfAbsent(s.impl(), i -> new ArrayList<>())
           .add(s.stepsPerSecond());
     }
     StringBuilder out = new StringBuilder();
-    out.append("| batch | floor steps/s | kiln steps/s | djl steps/s | kiln+loss steps/s "
-        + "| kiln/floor | kiln/djl | kiln+loss/floor | kiln/floor, best runs | runs |\n");
+    out.append(
+        "| batch | floor steps/s | kiln steps/s | djl steps/s | kiln+loss steps/s "
+            + "| kiln/floor | kiln/djl | kiln+loss/floor | kiln/floor, best runs | runs |\n");
     out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (Map.Entry<Integer, Map<Impl, List<Double>>> row : byBatch.entrySet()) {
       Map<Impl, List<Double>> cells = row.getValue();
@@ -37,8 +39,12 @@ final class ThroughputTable {
       out.append(" | ").append(ratio(cells.get(Impl.KILN), cells.get(Impl.DJL)));
       out.append(" | ").append(ratio(cells.get(Impl.KILN_LOSS), cells.get(Impl.FLOOR)));
       out.append(" | ").append(bestRatio(cells.get(Impl.KILN), cells.get(Impl.FLOOR)));
-      out.append(" | ").append(cells.values().stream().map(l -> Integer.toString(l.size()))
-          .distinct().collect(Collectors.joining("/")));
+      out.append(" | ")
+          .append(
+              cells.values().stream()
+                  .map(l -> Integer.toString(l.size()))
+                  .distinct()
+                  .collect(Collectors.joining("/")));
       out.append(" |\n");
     }
     return out.toString();
@@ -49,8 +55,12 @@ final class ThroughputTable {
     if (values == null || values.isEmpty()) {
       return "–";
     }
-    return String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", Stats.median(values),
-        Stats.min(values), Stats.max(values));
+    return String.format(
+        Locale.ROOT,
+        "%.0f (%.0f–%.0f)",
+        Stats.median(values),
+        Stats.min(values),
+        Stats.max(values));
   }
 
   /** The ratio of the largest values to two decimals, or a dash when either side is missing. */

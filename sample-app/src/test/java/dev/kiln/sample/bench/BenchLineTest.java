@@ -12,8 +12,8 @@ class BenchLineTest {
   void formatsAndParsesBack() {
     String line = BenchLine.format("mode", "rss", "impl", "kiln", "peakRssKib", 123456L);
     assertEquals("@bench mode=rss impl=kiln peakRssKib=123456", line);
-    assertEquals(Map.of("mode", "rss", "impl", "kiln", "peakRssKib", "123456"),
-        BenchLine.parse(line));
+    assertEquals(
+        Map.of("mode", "rss", "impl", "kiln", "peakRssKib", "123456"), BenchLine.parse(line));
   }
 
   @Test

@@ -23,8 +23,8 @@ class CompileTimerTest {
   @Test
   void compilesAChainWithAndWithoutTheProcessor() {
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-    CompileTimer.Result r = new CompileTimer(System.getProperty("java.class.path"), quiet)
-        .measure(5, 1);
+    CompileTimer.Result r =
+        new CompileTimer(System.getProperty("java.class.path"), quiet).measure(5, 1);
     assertEquals(3, r.generatedFiles(), "Graph, Model and Exec");
     for (CompileTimer.Variant v : CompileTimer.Variant.values()) {
       assertEquals(1, r.warm().get(v).size(), v.label());

@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 class ProcStatusTest {
-  private static final String STATUS = """
+  private static final String STATUS =
+      """
       Name:\tjava
       VmPeak:\t 9096036 kB
       VmHWM:\t  170312 kB

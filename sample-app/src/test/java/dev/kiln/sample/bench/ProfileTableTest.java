@@ -19,13 +19,15 @@ class ProfileTableTest {
     Map<String, Map<Integer, List<Double>>> driver = new LinkedHashMap<>();
     driver.put("floor", Map.of(32, List.of(100.0, 110.0, 90.0), 256, List.of(120.0)));
     driver.put("kiln", Map.of(32, List.of(150.0, 140.0, 160.0)));
-    assertEquals("""
+    assertEquals(
+        """
         | variant | @32 wall µs/step best / median | process CPU | driver thread CPU (+ over \
         first) | @256 wall µs/step best / median | process CPU | driver thread CPU (+ over \
         first) |
         |---|---:|---:|---:|---:|---:|---:|
         | floor | 200 / 250 | 250 | 100 (+0) | 1000 / 1000 | 990 | 120 (+0) |
         | kiln | 400 / 500 | 300 | 150 (+50) | – | – | – |
-        """, ProfileTable.format(wall, cpu, driver));
+        """,
+        ProfileTable.format(wall, cpu, driver));
   }
 }

@@ -25,7 +25,8 @@ class ThroughputTableTest {
     add(samples, Impl.DJL, 256, 100, 120, 125);
     add(samples, Impl.KILN_LOSS, 32, 440, 480, 400);
     add(samples, Impl.KILN_LOSS, 256, 225, 230, 200);
-    assertEquals("""
+    assertEquals(
+        """
         | batch | floor steps/s | kiln steps/s | djl steps/s | kiln+loss steps/s | kiln/floor \
         | kiln/djl | kiln+loss/floor | kiln/floor, best runs | runs |
         |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
@@ -33,19 +34,22 @@ class ThroughputTableTest {
         | 0.40 | 0.50 | 3 |
         | 256 | 450 (400–500) | 250 (200–300) | 120 (100–125) | 225 (200–230) | 0.56 | 2.08 \
         | 0.50 | 0.60 | 3 |
-        """, ThroughputTable.format(samples));
+        """,
+        ThroughputTable.format(samples));
   }
 
   @Test
   void missingImplementationGivesDashes() {
     List<Sample> samples = new ArrayList<>();
     add(samples, Impl.KILN, 32, 10, 20);
-    assertEquals("""
+    assertEquals(
+        """
         | batch | floor steps/s | kiln steps/s | djl steps/s | kiln+loss steps/s | kiln/floor \
         | kiln/djl | kiln+loss/floor | kiln/floor, best runs | runs |
         |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
         | 32 | – | 15 (10–20) | – | – | – | – | – | – | 2 |
-        """, ThroughputTable.format(samples));
+        """,
+        ThroughputTable.format(samples));
   }
 
   @Test
@@ -54,7 +58,8 @@ class ThroughputTableTest {
     add(samples, Impl.FLOOR, 32, 10, 20);
     add(samples, Impl.KILN, 32, 10);
     add(samples, Impl.DJL, 32, 10, 20);
-    assertEquals("| 32 | 15 (10–20) | 10 (10–10) | 15 (10–20) | – | 0.67 | 0.67 | – | 0.50 | 2/1 |",
+    assertEquals(
+        "| 32 | 15 (10–20) | 10 (10–10) | 15 (10–20) | – | 0.67 | 0.67 | – | 0.50 | 2/1 |",
         ThroughputTable.format(samples).lines().toList().get(2));
   }
 }

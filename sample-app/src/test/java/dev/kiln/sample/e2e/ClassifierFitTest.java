@@ -1,6 +1,5 @@
 package dev.kiln.sample.e2e;
 
-import dev.kiln.runtime.GradientCheck;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
-import dev.kiln.runtime.train.Classifier;
+import dev.kiln.listeners.ChartWriter;
 import dev.kiln.runtime.Init;
-import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
-import dev.kiln.listeners.ChartWriter;
+import dev.kiln.runtime.optim.Sgd;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.train.CsvLogger;
 import dev.kiln.runtime.train.EarlyStopping;
 import dev.kiln.runtime.train.Evaluation;
@@ -61,8 +60,14 @@ class ClassifierFitTest {
         NDManager nd = NDManager.newBaseManager()) {
       Classifier clf = m.classifier();
       float[] before = m.params().hiddenWeight().get();
-      FitResult r = clf.fit(DataLoader.of(train, 50).shuffled(7), test, 3, sgd,
-          new CsvLogger(dir.resolve("metrics.csv")), new ChartWriter(dir.resolve("chart.png")));
+      FitResult r =
+          clf.fit(
+              DataLoader.of(train, 50).shuffled(7),
+              test,
+              3,
+              sgd,
+              new CsvLogger(dir.resolve("metrics.csv")),
+              new ChartWriter(dir.resolve("chart.png")));
       assertNull(r.stopReason());
       assertEquals(3, r.epochs().size());
       assertTrue(r.last().trainLoss() < r.epochs().get(0).trainLoss());
@@ -110,14 +115,19 @@ class ClassifierFitTest {
 
   @Test
   void nonFiniteLossStopsTrainingNamingEpochAndBatch() {
-    try (FashionMlpModel m = FashionMlpModel.create(); Sgd sgd = new Sgd(0.1f)) {
+    try (FashionMlpModel m = FashionMlpModel.create();
+        Sgd sgd = new Sgd(0.1f)) {
       float[] w = m.params().logitsBias().get();
       w[3] = Float.NaN;
       m.params().logitsBias().set(w);
       FitResult r = m.classifier().fit(DataLoader.of(blobs(100, 1), 10), 5, sgd);
-      assertTrue(r.stopReason().startsWith("epoch 1, batch 1: FashionMlpModel: update 1 not "
-          + "applied: the gradient of "), r.stopReason());
-      assertTrue(r.stopReason().contains(" is NaN; the parameters are those from before it"),
+      assertTrue(
+          r.stopReason()
+              .startsWith(
+                  "epoch 1, batch 1: FashionMlpModel: update 1 not " + "applied: the gradient of "),
+          r.stopReason());
+      assertTrue(
+          r.stopReason().contains(" is NaN; the parameters are those from before it"),
           r.stopReason());
       assertEquals(0, r.epochs().size());
       assertTrue(Float.isNaN(m.params().logitsBias().get()[3]), "the NaN came from the weights");
@@ -127,7 +137,8 @@ class ClassifierFitTest {
 
   @Test
   void withoutTheGradientCheckANonFiniteLossStillStopsTraining() {
-    try (FashionMlpModel m = FashionMlpModel.create(); Sgd sgd = new Sgd(0.1f)) {
+    try (FashionMlpModel m = FashionMlpModel.create();
+        Sgd sgd = new Sgd(0.1f)) {
       m.runtime().checkGradients(false);
       float[] w = m.params().logitsBias().get();
       w[3] = Float.NaN;
@@ -140,9 +151,10 @@ class ClassifierFitTest {
 
   @Test
   void earlyStoppingEndsARunThatStopsImproving() {
-    try (FashionMlpModel m = FashionMlpModel.create(); Sgd sgd = new Sgd(1e-9f)) {
-      FitResult r = m.classifier().fit(DataLoader.of(blobs(100, 1), 50), 10, sgd,
-          new EarlyStopping(2, 1e-3));
+    try (FashionMlpModel m = FashionMlpModel.create();
+        Sgd sgd = new Sgd(1e-9f)) {
+      FitResult r =
+          m.classifier().fit(DataLoader.of(blobs(100, 1), 50), 10, sgd, new EarlyStopping(2, 1e-3));
       assertEquals(3, r.epochs().size());
       assertTrue(r.stopReason().startsWith("no improvement for 2 epochs"), r.stopReason());
     }
@@ -150,12 +162,17 @@ class ClassifierFitTest {
 
   @Test
   void datasetOfTheWrongWidthIsRejectedWithBothSizes() {
-    try (FashionMlpModel m = FashionMlpModel.create(); Sgd sgd = new Sgd(0.1f)) {
+    try (FashionMlpModel m = FashionMlpModel.create();
+        Sgd sgd = new Sgd(0.1f)) {
       Dataset narrow = new Dataset(new float[20], new int[] {0, 1}, 10, 2);
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> m.classifier().fit(DataLoader.of(narrow, 2), 1, sgd));
-      assertEquals("FashionMlpModel takes 784 features per example (input shape [BATCH, 784]), "
-          + "the dataset has 10", e.getMessage());
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> m.classifier().fit(DataLoader.of(narrow, 2), 1, sgd));
+      assertEquals(
+          "FashionMlpModel takes 784 features per example (input shape [BATCH, 784]), "
+              + "the dataset has 10",
+          e.getMessage());
     }
   }
 }

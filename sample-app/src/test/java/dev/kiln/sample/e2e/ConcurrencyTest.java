@@ -51,14 +51,17 @@ class ConcurrencyTest {
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < n; t++) {
       int id = t;
-      Thread thread = new Thread(() -> {
-        try {
-          start.await();
-          work.run(id);
-        } catch (Throwable e) {
-          failures.add(e);
-        }
-      }, "worker-" + t);
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  work.run(id);
+                } catch (Throwable e) {
+                  failures.add(e);
+                }
+              },
+              "worker-" + t);
       threads.add(thread);
       thread.start();
     }
@@ -87,21 +90,25 @@ class ConcurrencyTest {
         AtomicInteger right = new AtomicInteger();
         AtomicInteger refused = new AtomicInteger();
         int calls = 1600 / threads;
-        List<Throwable> failures = onThreads(threads, id -> {
-          try (NDManager local = NDManager.newBaseManager()) {
-            NDArray batch = local.create(x, new Shape(8, 784));
-            for (int i = 0; i < calls; i++) {
-              try {
-                float[] out = m.forward(batch).toFloatArray();
-                assertArrayEquals(expected, out, 0f, "a forward on " + threads + " threads");
-                right.incrementAndGet();
-              } catch (IllegalStateException e) {
-                assertTrue(e.getMessage().contains(REFUSED), e.getMessage());
-                refused.incrementAndGet();
-              }
-            }
-          }
-        });
+        List<Throwable> failures =
+            onThreads(
+                threads,
+                id -> {
+                  try (NDManager local = NDManager.newBaseManager()) {
+                    NDArray batch = local.create(x, new Shape(8, 784));
+                    for (int i = 0; i < calls; i++) {
+                      try {
+                        float[] out = m.forward(batch).toFloatArray();
+                        assertArrayEquals(
+                            expected, out, 0f, "a forward on " + threads + " threads");
+                        right.incrementAndGet();
+                      } catch (IllegalStateException e) {
+                        assertTrue(e.getMessage().contains(REFUSED), e.getMessage());
+                        refused.incrementAndGet();
+                      }
+                    }
+                  }
+                });
         assertEquals(List.of(), failures);
         assertEquals(threads * calls, right.get() + refused.get());
         if (policy == CallGuard.Policy.SERIALIZED) {
@@ -123,26 +130,34 @@ class ConcurrencyTest {
     }
     AtomicInteger steps = new AtomicInteger();
     float[] together;
-    try (FashionMlpModel m = FashionMlpModel.create(); Sgd sgd = new Sgd(0.05f)) {
+    try (FashionMlpModel m = FashionMlpModel.create();
+        Sgd sgd = new Sgd(0.05f)) {
       m.runtime().threadPolicy(policy);
-      List<Throwable> failures = onThreads(2, id -> {
-        for (int i = 0; i < 60; i++) {
-          try {
-            m.classifier().trainBatch(x, y, sgd);
-            steps.incrementAndGet();
-          } catch (IllegalStateException e) {
-            assertTrue(e.getMessage().contains(REFUSED), e.getMessage());
-          }
-        }
-      });
+      List<Throwable> failures =
+          onThreads(
+              2,
+              id -> {
+                for (int i = 0; i < 60; i++) {
+                  try {
+                    m.classifier().trainBatch(x, y, sgd);
+                    steps.incrementAndGet();
+                  } catch (IllegalStateException e) {
+                    assertTrue(e.getMessage().contains(REFUSED), e.getMessage());
+                  }
+                }
+              });
       assertEquals(List.of(), failures);
       together = m.params().hiddenWeight().get();
     }
-    try (FashionMlpModel alone = FashionMlpModel.create(); Sgd sgd = new Sgd(0.05f)) {
+    try (FashionMlpModel alone = FashionMlpModel.create();
+        Sgd sgd = new Sgd(0.05f)) {
       for (int i = 0; i < steps.get(); i++) {
         alone.classifier().trainBatch(x, y, sgd);
       }
-      assertArrayEquals(alone.params().hiddenWeight().get(), together, 1e-5f,
+      assertArrayEquals(
+          alone.params().hiddenWeight().get(),
+          together,
+          1e-5f,
           steps.get() + " steps on two threads equal as many on one");
     }
     if (policy == CallGuard.Policy.SERIALIZED) {
@@ -158,23 +173,25 @@ class ConcurrencyTest {
       FashionMlpModel m = FashionMlpModel.create();
       CountDownLatch running = new CountDownLatch(1);
       List<Throwable> unexpected = new ArrayList<>();
-      Thread worker = new Thread(() -> {
-        try (NDManager nd = NDManager.newBaseManager()) {
-          NDArray batch = nd.create(x, new Shape(4, 784));
-          while (true) {
-            m.forward(batch);
-            running.countDown();
-          }
-        } catch (IllegalStateException e) {
-          if (!e.getMessage().equals("FashionMlpModel is closed")
-              && !e.getMessage().contains(REFUSED)) {
-            unexpected.add(e);
-          }
-        } catch (Throwable e) {
-          unexpected.add(e);
-        }
-        running.countDown();
-      });
+      Thread worker =
+          new Thread(
+              () -> {
+                try (NDManager nd = NDManager.newBaseManager()) {
+                  NDArray batch = nd.create(x, new Shape(4, 784));
+                  while (true) {
+                    m.forward(batch);
+                    running.countDown();
+                  }
+                } catch (IllegalStateException e) {
+                  if (!e.getMessage().equals("FashionMlpModel is closed")
+                      && !e.getMessage().contains(REFUSED)) {
+                    unexpected.add(e);
+                  }
+                } catch (Throwable e) {
+                  unexpected.add(e);
+                }
+                running.countDown();
+              });
       worker.start();
       running.await();
       Thread.sleep(0, r.nextInt(1_000_000));
@@ -193,20 +210,23 @@ class ConcurrencyTest {
       m.runtime().threadPolicy(CallGuard.Policy.SERIALIZED);
       float[] bias = m.params().logitsBias().get();
       float[] x = input(2, 4);
-      List<Throwable> failures = onThreads(3, id -> {
-        try (NDManager local = NDManager.newBaseManager()) {
-          for (int i = 0; i < 200; i++) {
-            if (id == 0) {
-              m.params().logitsBias().set(bias);
-            } else if (id == 1) {
-              assertArrayEquals(bias, m.params().logitsBias().get(), 0f);
-            } else {
-              float[] out = m.forward(local.create(x, new Shape(2, 784))).toFloatArray();
-              assertTrue(Arrays.stream(toBoxed(out)).allMatch(Float::isFinite));
-            }
-          }
-        }
-      });
+      List<Throwable> failures =
+          onThreads(
+              3,
+              id -> {
+                try (NDManager local = NDManager.newBaseManager()) {
+                  for (int i = 0; i < 200; i++) {
+                    if (id == 0) {
+                      m.params().logitsBias().set(bias);
+                    } else if (id == 1) {
+                      assertArrayEquals(bias, m.params().logitsBias().get(), 0f);
+                    } else {
+                      float[] out = m.forward(local.create(x, new Shape(2, 784))).toFloatArray();
+                      assertTrue(Arrays.stream(toBoxed(out)).allMatch(Float::isFinite));
+                    }
+                  }
+                }
+              });
       assertEquals(List.of(), failures);
     }
   }
@@ -222,21 +242,24 @@ class ConcurrencyTest {
   @Test
   void oneModelPerThreadOnEightBatchSizesAllAgreeWithOneThread() throws Exception {
     float[][] expected = new float[8][];
-    try (FashionMlpModel m = FashionMlpModel.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (FashionMlpModel m = FashionMlpModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
       for (int t = 0; t < 8; t++) {
-        expected[t] = m.forward(nd.create(input(t + 1, t), new Shape(t + 1, 784)))
-            .toFloatArray();
+        expected[t] = m.forward(nd.create(input(t + 1, t), new Shape(t + 1, 784))).toFloatArray();
       }
     }
-    List<Throwable> failures = onThreads(8, t -> {
-      try (FashionMlpModel own = FashionMlpModel.create();
-          NDManager nd = NDManager.newBaseManager()) {
-        NDArray batch = nd.create(input(t + 1, t), new Shape(t + 1, 784));
-        for (int i = 0; i < 50; i++) {
-          assertArrayEquals(expected[t], own.forward(batch).toFloatArray(), 1e-6f);
-        }
-      }
-    });
+    List<Throwable> failures =
+        onThreads(
+            8,
+            t -> {
+              try (FashionMlpModel own = FashionMlpModel.create();
+                  NDManager nd = NDManager.newBaseManager()) {
+                NDArray batch = nd.create(input(t + 1, t), new Shape(t + 1, 784));
+                for (int i = 0; i < 50; i++) {
+                  assertArrayEquals(expected[t], own.forward(batch).toFloatArray(), 1e-6f);
+                }
+              }
+            });
     assertEquals(List.of(), failures);
   }
 
@@ -249,18 +272,23 @@ class ConcurrencyTest {
         NDManager nd = NDManager.newBaseManager();
         Sgd sgd = new Sgd(0.05f)) {
       float[] expected = served.forward(nd.create(x, new Shape(16, 784))).toFloatArray();
-      List<Throwable> failures = onThreads(2, id -> {
-        try (NDManager local = NDManager.newBaseManager()) {
-          for (int i = 0; i < 100; i++) {
-            if (id == 0) {
-              trained.classifier().trainBatch(x, y, sgd);
-            } else {
-              assertArrayEquals(expected,
-                  served.forward(local.create(x, new Shape(16, 784))).toFloatArray(), 0f);
-            }
-          }
-        }
-      });
+      List<Throwable> failures =
+          onThreads(
+              2,
+              id -> {
+                try (NDManager local = NDManager.newBaseManager()) {
+                  for (int i = 0; i < 100; i++) {
+                    if (id == 0) {
+                      trained.classifier().trainBatch(x, y, sgd);
+                    } else {
+                      assertArrayEquals(
+                          expected,
+                          served.forward(local.create(x, new Shape(16, 784))).toFloatArray(),
+                          0f);
+                    }
+                  }
+                }
+              });
       assertEquals(List.of(), failures);
     }
   }

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
-import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.optim.Sgd;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.sample.models.DenseTanhModel;
 import dev.kiln.sample.models.FashionMlpModel;
 import java.util.Random;
@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 /** Small fixed problems that only a working forward, backward and update can solve. */
 class ConvergenceTest {
   /**
-   * Ten Gaussian blobs in 784 dimensions, one per class: the classifier must separate them
-   * almost perfectly within a few hundred steps.
+   * Ten Gaussian blobs in 784 dimensions, one per class: the classifier must separate them almost
+   * perfectly within a few hundred steps.
    */
   @Test
   void classifierLearnsSeparableBlobs() {
@@ -29,7 +29,8 @@ class ConvergenceTest {
       }
     }
     int n = 64;
-    try (FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 1); Sgd sgd = new Sgd(0.05f)) {
+    try (FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 1);
+        Sgd sgd = new Sgd(0.05f)) {
       Classifier clf = m.classifier();
       Classifier.Result first = null;
       Classifier.Result last = null;

@@ -30,9 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Custom recurrent cells ({@code @Layer(state = ...)}), unrolled over the steps: a hand-written
- * GRU cell against MXNet's fused GRU, its gradients, training, checkpoints, and the errors only
- * the graph build can tell.
+ * Custom recurrent cells ({@code @Layer(state = ...)}), unrolled over the steps: a hand-written GRU
+ * cell against MXNet's fused GRU, its gradients, training, checkpoints, and the errors only the
+ * graph build can tell.
  */
 class CustomCellTest {
   @TempDir Path dir;
@@ -60,23 +60,26 @@ class CustomCellTest {
     assertEquals(dev.kiln.runtime.graph.Shape.of(5, 5), HandGruGraph.STATES_WHN_SHAPE);
     // Three [3, 5] and three [5, 5] matrices and four biases of 5: as many as the fused GRU's.
     assertTrue(HandGruModel.SUMMARY.contains("140"), HandGruModel.SUMMARY);
-    assertTrue(HandGruModel.SUMMARY.contains("custom cell GruCell, unrolled"),
-        HandGruModel.SUMMARY);
+    assertTrue(
+        HandGruModel.SUMMARY.contains("custom cell GruCell, unrolled"), HandGruModel.SUMMARY);
   }
 
   @Test
   void theHandWrittenGruEqualsTheFusedGruWithTheSameWeights() {
     Random r = new Random(3);
-    try (FusedGruModel fused = FusedGruModel.create(); HandGruModel hand = HandGruModel.create();
+    try (FusedGruModel fused = FusedGruModel.create();
+        HandGruModel hand = HandGruModel.create();
         NDManager nd = NDManager.newBaseManager()) {
       Parameter vector = fused.params().statesParameters();
       vector.set(random(r, (int) vector.shape().size(), 0.5));
       RecurrentParameter gates = fused.params().statesGates();
       Gate[] order = {Gate.RESET, Gate.UPDATE, Gate.NEW};
-      Parameter[] wx = {hand.params().statesWxr(), hand.params().statesWxz(),
-          hand.params().statesWxn()};
-      Parameter[] wh = {hand.params().statesWhr(), hand.params().statesWhz(),
-          hand.params().statesWhn()};
+      Parameter[] wx = {
+        hand.params().statesWxr(), hand.params().statesWxz(), hand.params().statesWxn()
+      };
+      Parameter[] wh = {
+        hand.params().statesWhr(), hand.params().statesWhz(), hand.params().statesWhn()
+      };
       for (int g = 0; g < 3; g++) {
         // MXNet's blocks are [units, in]; the cell's x·W reads [in, units].
         wx[g].transposed().set(gates.get(gates.weight(0, 0, Part.INPUT_TO_HIDDEN, order[g])));
@@ -107,8 +110,13 @@ class CustomCellTest {
     try (HandGruModel m = HandGruModel.create(Init.normal(0.5f), 5);
         NDManager nd = NDManager.newBaseManager()) {
       Random r = new Random(6);
-      for (Parameter b : new Parameter[] {m.params().statesBr(), m.params().statesBz(),
-          m.params().statesBxn(), m.params().statesBhn()}) {
+      for (Parameter b :
+          new Parameter[] {
+            m.params().statesBr(),
+            m.params().statesBz(),
+            m.params().statesBxn(),
+            m.params().statesBhn()
+          }) {
         b.set(random(r, 5, 0.3)); // biases away from zero, so that their gradients mean something
       }
       int n = new GradientCheck(m.runtime(), nd, new long[][] {{2, 6, 3}}, 13).run();
@@ -118,7 +126,8 @@ class CustomCellTest {
 
   @Test
   void trainingTheCellReducesTheLoss() {
-    try (CellSineModel m = CellSineModel.create(Init.xavier(), 2); Adam adam = new Adam(0.02f);
+    try (CellSineModel m = CellSineModel.create(Init.xavier(), 2);
+        Adam adam = new Adam(0.02f);
         NDManager nd = NDManager.newBaseManager()) {
       double first = 0;
       double last = 0;
@@ -168,8 +177,18 @@ class CustomCellTest {
   void everyStepSharesTheParametersAndStartsFromAZeroState() {
     try (HandGruModel m = HandGruModel.create()) {
       // Ten parameters, not ten per step (in MXNet's argument order, sorted here).
-      assertEquals(Arrays.asList("states_bhn", "states_br", "states_bxn", "states_bz",
-          "states_whn", "states_whr", "states_whz", "states_wxn", "states_wxr", "states_wxz"),
+      assertEquals(
+          Arrays.asList(
+              "states_bhn",
+              "states_br",
+              "states_bxn",
+              "states_bz",
+              "states_whn",
+              "states_whr",
+              "states_whz",
+              "states_wxn",
+              "states_wxr",
+              "states_wxz"),
           m.runtime().graph().params().stream().map(p -> p.name()).sorted().toList());
       String json = m.symbolJson();
       assertEquals(1, json.split("\"name\": ?\"states_wxr\"", -1).length - 1, json);
@@ -200,17 +219,21 @@ class CustomCellTest {
   @Test
   void aShapeErrorInsideTheStepNamesLayerNodeOperationAndShapes() {
     ModelException e = assertThrows(ModelException.class, BrokenCellNetModel::create);
-    assertEquals("BrokenCellNet.states() @BrokenCell(hidden = 2): in layer BrokenCell, dot of "
-        + "[BATCH, 2] and [3, 2] does not fit: the last dimension of the left must equal the "
-        + "first of the right", e.getMessage());
+    assertEquals(
+        "BrokenCellNet.states() @BrokenCell(hidden = 2): in layer BrokenCell, dot of "
+            + "[BATCH, 2] and [3, 2] does not fit: the last dimension of the left must equal the "
+            + "first of the right",
+        e.getMessage());
     assertEquals("states", e.source().node());
   }
 
   @Test
   void aStepThatReturnsAnotherShapeIsCaughtBeforeBinding() {
     ModelException e = assertThrows(ModelException.class, SummingCellNetModel::create);
-    assertEquals("SummingCellNet.states() @SummingCell(hidden = 2): cell SummingCell declares "
-        + "state shape [BATCH, 2] but one step of its forward pass returned [BATCH, 3]; a cell's "
-        + "forward pass returns the new state", e.getMessage());
+    assertEquals(
+        "SummingCellNet.states() @SummingCell(hidden = 2): cell SummingCell declares "
+            + "state shape [BATCH, 2] but one step of its forward pass returned [BATCH, 3]; a cell's "
+            + "forward pass returns the new state",
+        e.getMessage());
   }
 }

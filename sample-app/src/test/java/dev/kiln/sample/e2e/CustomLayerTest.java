@@ -1,6 +1,5 @@
 package dev.kiln.sample.e2e;
 
-import dev.kiln.runtime.GradientCheck;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
+import dev.kiln.runtime.GradientCheck;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.graph.ModelException;
 import dev.kiln.runtime.io.NamedArray;
@@ -37,7 +37,8 @@ class CustomLayerTest {
 
   @Test
   void affineComputesXTimesWPlusBWithWLaidOutInByOut() {
-    try (AffineOnlyModel m = AffineOnlyModel.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (AffineOnlyModel m = AffineOnlyModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
       float[] w = new float[20];
       for (int i = 0; i < 20; i++) {
         w[i] = i * 0.1f; // W[in][out] = (in * 4 + out) / 10
@@ -52,8 +53,7 @@ class CustomLayerTest {
           expected[o] += x[i] * w[i * 4 + o];
         }
       }
-      assertArrayEquals(expected, m.forward(nd.create(x, new Shape(1, 5))).toFloatArray(),
-          1e-5f);
+      assertArrayEquals(expected, m.forward(nd.create(x, new Shape(1, 5))).toFloatArray(), 1e-5f);
       assertArrayEquals(new float[4], new AffineZeroBias(m).bias(), 0f);
     }
   }
@@ -79,11 +79,13 @@ class CustomLayerTest {
   @Test
   void aShapeErrorInsideTheBodyNamesLayerNodeOperationAndShapes() {
     ModelException e = assertThrows(ModelException.class, BrokenNetModel::create);
-    assertEquals("BrokenNet.y() @BrokenLayer(out = 2): in layer BrokenLayer, mul of [BATCH, 6] "
-        + "and [6, 2] does not fit: each pair of trailing dimensions must be equal or 1\n"
-        + "  shapes through the body of BrokenLayer, from input x [BATCH, 6] and parameter "
-        + "y_weight [6, 2] (its @Param shape):\n"
-        + "    mul(x [BATCH, 6], y_weight [6, 2]) does not fit", e.getMessage());
+    assertEquals(
+        "BrokenNet.y() @BrokenLayer(out = 2): in layer BrokenLayer, mul of [BATCH, 6] "
+            + "and [6, 2] does not fit: each pair of trailing dimensions must be equal or 1\n"
+            + "  shapes through the body of BrokenLayer, from input x [BATCH, 6] and parameter "
+            + "y_weight [6, 2] (its @Param shape):\n"
+            + "    mul(x [BATCH, 6], y_weight [6, 2]) does not fit",
+        e.getMessage());
     assertEquals("y", e.source().node());
   }
 
@@ -92,25 +94,28 @@ class CustomLayerTest {
     // The weight is declared {"in"} where {"in", "out"} was meant: the dot fits, and the add of
     // the bias is where the shapes part; the trace shows where [BATCH] came from.
     ModelException e = assertThrows(ModelException.class, VectorWeightNetModel::create);
-    assertEquals("VectorWeightNet.scores() @VectorWeight(out = 10): in layer VectorWeight, add "
-        + "of [BATCH] and [10] does not fit: each pair of trailing dimensions must be equal or 1\n"
-        + "  shapes through the body of VectorWeight, from input hidden [BATCH, 32] and "
-        + "parameters scores_weight [32], scores_bias [10] (their @Param shapes):\n"
-        + "    scores_dot0 = dot(hidden [BATCH, 32], scores_weight [32]) -> [BATCH]\n"
-        + "    add(scores_dot0 [BATCH], scores_bias [10]) does not fit", e.getMessage());
+    assertEquals(
+        "VectorWeightNet.scores() @VectorWeight(out = 10): in layer VectorWeight, add "
+            + "of [BATCH] and [10] does not fit: each pair of trailing dimensions must be equal or 1\n"
+            + "  shapes through the body of VectorWeight, from input hidden [BATCH, 32] and "
+            + "parameters scores_weight [32], scores_bias [10] (their @Param shapes):\n"
+            + "    scores_dot0 = dot(hidden [BATCH, 32], scores_weight [32]) -> [BATCH]\n"
+            + "    add(scores_dot0 [BATCH], scores_bias [10]) does not fit",
+        e.getMessage());
     assertEquals("scores", e.source().node());
   }
 
   @Test
   void aBodyThatBreaksItsOutputContractIsCaughtBeforeBinding() {
     ModelException e = assertThrows(ModelException.class, BackwardsNetModel::create);
-    assertEquals("BackwardsNet.y() @BackwardsLayer(out = 2): layer BackwardsLayer declares output "
-        + "shape [BATCH, 2] but its forward pass returned [2, BATCH]\n"
-        + "  shapes through the body of BackwardsLayer, from input x [BATCH, 6] and parameter "
-        + "y_weight [6, 2] (its @Param shape):\n"
-        + "    y_transpose0 = transpose(y_weight [6, 2]) -> [2, 6]\n"
-        + "    y_transpose1 = transpose(x [BATCH, 6]) -> [6, BATCH]\n"
-        + "    y_dot2 = dot(y_transpose0 [2, 6], y_transpose1 [6, BATCH]) -> [2, BATCH]",
+    assertEquals(
+        "BackwardsNet.y() @BackwardsLayer(out = 2): layer BackwardsLayer declares output "
+            + "shape [BATCH, 2] but its forward pass returned [2, BATCH]\n"
+            + "  shapes through the body of BackwardsLayer, from input x [BATCH, 6] and parameter "
+            + "y_weight [6, 2] (its @Param shape):\n"
+            + "    y_transpose0 = transpose(y_weight [6, 2]) -> [2, 6]\n"
+            + "    y_transpose1 = transpose(x [BATCH, 6]) -> [6, BATCH]\n"
+            + "    y_dot2 = dot(y_transpose0 [2, 6], y_transpose1 [6, BATCH]) -> [2, BATCH]",
         e.getMessage());
   }
 
@@ -121,19 +126,20 @@ class CustomLayerTest {
         NDManager nd = NDManager.newBaseManager()) {
       m.params().gatedGateWeight().set(new float[] {0.5f, -1f, 2f});
       m.save(dir.resolve("gated"));
-      assertEquals(List.of("arg:gated_input_weight", "arg:gated_gate_weight"),
-          ParamsFile.read(dir.resolve("gated-0000.params")).stream().map(NamedArray::key)
-              .toList());
-      assertTrue(Files.readString(dir.resolve("gated-symbol.json"))
-          .contains("\"gated_gate_weight\""));
+      assertEquals(
+          List.of("arg:gated_input_weight", "arg:gated_gate_weight"),
+          ParamsFile.read(dir.resolve("gated-0000.params")).stream().map(NamedArray::key).toList());
+      assertTrue(
+          Files.readString(dir.resolve("gated-symbol.json")).contains("\"gated_gate_weight\""));
       float[] x = {1, -2, 0.5f, 3, 0, -1, 1, 1, 2, -0.5f};
       try (GatedSaveModel loaded = GatedSaveModel.load(dir.resolve("gated"))) {
-        assertArrayEquals(m.params().gatedInputWeight().get(),
-            loaded.params().gatedInputWeight().get(), 0f);
-        assertArrayEquals(new float[] {0.5f, -1f, 2f}, loaded.params().gatedGateWeight().get(),
+        assertArrayEquals(
+            m.params().gatedInputWeight().get(), loaded.params().gatedInputWeight().get(), 0f);
+        assertArrayEquals(new float[] {0.5f, -1f, 2f}, loaded.params().gatedGateWeight().get(), 0f);
+        assertArrayEquals(
+            m.forward(nd.create(x, new Shape(2, 5))).toFloatArray(),
+            loaded.forward(nd.create(x, new Shape(2, 5))).toFloatArray(),
             0f);
-        assertArrayEquals(m.forward(nd.create(x, new Shape(2, 5))).toFloatArray(),
-            loaded.forward(nd.create(x, new Shape(2, 5))).toFloatArray(), 0f);
       }
     }
   }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Data-parallel training on several CPU contexts of one process through MXNet's {@code local}
- * key-value store: every replica holds the same parameters after every step, and they are those
- * of one context trained on the whole batch.
+ * key-value store: every replica holds the same parameters after every step, and they are those of
+ * one context trained on the whole batch.
  */
 class DataParallelTest {
   private static float[] random(Random r, int n) {
@@ -52,13 +52,15 @@ class DataParallelTest {
         Classifier.Result split = dp.step(x, y, b, n).score();
         assertEquals(whole.lossSum(), split.lossSum(), 1e-4, "loss of step " + step);
         assertEquals(whole.correct(), split.correct());
-        assertArrayEquals(dp.replicaParameters(0), dp.replicaParameters(1), 0f,
+        assertArrayEquals(
+            dp.replicaParameters(0),
+            dp.replicaParameters(1),
+            0f,
             "the replicas after step " + step);
         float[] expected = one.params().hiddenWeight().get();
         float[] actual = two.params().hiddenWeight().get();
         for (int i = 0; i < expected.length; i++) {
-          assertEquals(expected[i], actual[i], 2e-6, "hidden_weight[" + i + "] after step "
-              + step);
+          assertEquals(expected[i], actual[i], 2e-6, "hidden_weight[" + i + "] after step " + step);
         }
       }
     }
@@ -82,8 +84,10 @@ class DataParallelTest {
       assertEquals(2, r.epochs().size());
       for (int e = 0; e < 2; e++) {
         assertEquals(single.epochs().get(e).trainLoss(), r.epochs().get(e).trainLoss(), 1e-4);
-        assertEquals(single.epochs().get(e).validation().loss(),
-            r.epochs().get(e).validation().loss(), 1e-4);
+        assertEquals(
+            single.epochs().get(e).validation().loss(),
+            r.epochs().get(e).validation().loss(),
+            1e-4);
       }
       assertArrayEquals(expected, m.params().logitsWeight().get(), 1e-4f);
     }
@@ -94,16 +98,21 @@ class DataParallelTest {
     Dataset train = ClassifierFitTest.blobs(400, 2);
     Dataset test = ClassifierFitTest.blobs(200, 3);
     long before = HandleCounter.live();
-    try (LeNet1632Model m = LeNet1632Model.create(Init.xavier(), 5); Adam adam = new Adam(3e-3f)) {
+    try (LeNet1632Model m = LeNet1632Model.create(Init.xavier(), 5);
+        Adam adam = new Adam(3e-3f)) {
       try (DataParallel dp = DataParallel.local(m, 2)) {
         FitResult r = dp.fit(DataLoader.of(train, 32).shuffled(1), test, 3, adam);
         assertEquals(3, r.epochs().size());
-        assertTrue(r.last().validation().accuracy() > 0.4, "accuracy "
-            + r.last().validation().accuracy() + " after 3 epochs on 10 separable classes");
+        assertTrue(
+            r.last().validation().accuracy() > 0.4,
+            "accuracy "
+                + r.last().validation().accuracy()
+                + " after 3 epochs on 10 separable classes");
         assertArrayEquals(dp.replicaParameters(0), dp.replicaParameters(1), 0f);
       }
       float[] mean = m.params().bn1MovingMean().get();
-      assertTrue(java.util.Arrays.stream(toDouble(mean)).anyMatch(v -> v != 0),
+      assertTrue(
+          java.util.Arrays.stream(toDouble(mean)).anyMatch(v -> v != 0),
           "the moving averages were trained and averaged back");
       assertTrue(m.classifier().evaluate(test).accuracy() > 0.4, "the model itself is trained");
     }

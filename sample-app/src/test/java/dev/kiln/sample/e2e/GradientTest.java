@@ -1,9 +1,9 @@
 package dev.kiln.sample.e2e;
 
-import dev.kiln.runtime.GradientCheck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.ndarray.NDManager;
+import dev.kiln.runtime.GradientCheck;
 import dev.kiln.runtime.Init;
 import dev.kiln.sample.models.BranchesModel;
 import dev.kiln.sample.models.DenseTanhModel;

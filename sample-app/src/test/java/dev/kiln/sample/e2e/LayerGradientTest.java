@@ -1,12 +1,12 @@
 package dev.kiln.sample.e2e;
 
-import dev.kiln.runtime.GradientCheck;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
+import dev.kiln.runtime.GradientCheck;
 import dev.kiln.runtime.Init;
 import dev.kiln.sample.models.ConvFlattenModel;
 import dev.kiln.sample.models.DropoutsModel;
@@ -21,8 +21,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layer library's gradients: MXNet's backward against central finite differences, through
- * the generated models.
+ * The layer library's gradients: MXNet's backward against central finite differences, through the
+ * generated models.
  */
 class LayerGradientTest {
   @Test
@@ -35,12 +35,13 @@ class LayerGradientTest {
   }
 
   /**
-   * Max pooling's gradient is a step function of its input: the input values are a shuffled
-   * ladder 0.1 apart, so that no perturbation of 0.01 changes which value of a window is largest.
+   * Max pooling's gradient is a step function of its input: the input values are a shuffled ladder
+   * 0.1 apart, so that no perturbation of 0.01 changes which value of a window is largest.
    */
   @Test
   void poolsAndReshapes() {
-    try (PoolsModel m = PoolsModel.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (PoolsModel m = PoolsModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
       int size = 2 * 2 * 5 * 5;
       List<Float> ladder = new ArrayList<>();
       for (int i = 0; i < size; i++) {
@@ -51,44 +52,52 @@ class LayerGradientTest {
       for (int i = 0; i < size; i++) {
         x[i] = ladder.get(i);
       }
-      int n = new GradientCheck(m.runtime(), nd, new long[][] {{2, 2, 5, 5}}, 15)
-          .withInput(0, x).run();
+      int n =
+          new GradientCheck(m.runtime(), nd, new long[][] {{2, 2, 5, 5}}, 15).withInput(0, x).run();
       assertEquals(size, n);
     }
   }
 
   /**
-   * Batch norm in training mode normalises with the batch's own mean and variance, and its
-   * backward differentiates through them; so the finite differences run in training mode too.
+   * Batch norm in training mode normalises with the batch's own mean and variance, and its backward
+   * differentiates through them; so the finite differences run in training mode too.
    */
   @Test
   void batchNormWithBatchStatisticsAndLayerNorm() {
     try (NormsModel m = NormsModel.create(Init.xavier(), 5);
         NDManager nd = NDManager.newBaseManager()) {
-      int n = new GradientCheck(m.runtime(), nd, new long[][] {{4, 3, 2, 2}}, 16)
-          .trainingModeLoss().run();
+      int n =
+          new GradientCheck(m.runtime(), nd, new long[][] {{4, 3, 2, 2}}, 16)
+              .trainingModeLoss()
+              .run();
       assertEquals((3 + 3) + (4 * 12 + 4) + (4 + 4) + 4 * 12, n);
     }
   }
 
   /**
-   * Indices are not differentiable: only the weights are checked, and the input gradient is 0
-   * (Kiln feeds the indices through MXNet's {@code BlockGrad}). Row 3 is read by no index.
+   * Indices are not differentiable: only the weights are checked, and the input gradient is 0 (Kiln
+   * feeds the indices through MXNet's {@code BlockGrad}). Row 3 is read by no index.
    */
   @Test
   void embeddingWeightsOnly() {
     try (EmbedModel m = EmbedModel.create(Init.xavier(), 6);
         NDManager nd = NDManager.newBaseManager()) {
       float[] tokens = {0, 4, 2, 2, 1, 4};
-      int n = new GradientCheck(m.runtime(), nd, new long[][] {{2, 3}}, 17)
-          .withInput(0, tokens).skipInputGradient(0).run();
+      int n =
+          new GradientCheck(m.runtime(), nd, new long[][] {{2, 3}}, 17)
+              .withInput(0, tokens)
+              .skipInputGradient(0)
+              .run();
       assertEquals(5 * 4 + (2 * 12 + 2), n);
       m.setTraining(true);
       NDArray out = m.forward(nd.create(tokens, new Shape(2, 3)));
       float[] grad = m.backward(out.onesLike()).tokens().toFloatArray();
       assertArrayEquals(new float[6], grad, 0f);
       float[] weightGrad = m.params().vectorsWeight().grad();
-      assertArrayEquals(new float[4], Arrays.copyOfRange(weightGrad, 3 * 4, 4 * 4), 0f,
+      assertArrayEquals(
+          new float[4],
+          Arrays.copyOfRange(weightGrad, 3 * 4, 4 * 4),
+          0f,
           "row 3 is read by no index, so it gets no gradient");
     }
   }

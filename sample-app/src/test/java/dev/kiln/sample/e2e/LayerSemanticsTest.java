@@ -9,13 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
-import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
-import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.exec.ParameterStore;
+import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.optim.Sgd;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.sample.models.BatchNormOnlyModel;
 import dev.kiln.sample.models.DropHalfModel;
-import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.sample.models.FrozenBaseModel;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -36,7 +36,8 @@ class LayerSemanticsTest {
 
   @Test
   void creatingAModelDoesNotChangeAnotherModelsDropoutMasks() {
-    try (DropHalfModel a = DropHalfModel.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (DropHalfModel a = DropHalfModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
       NDArray ones = nd.ones(new Shape(1, 1000));
       a.setTraining(true);
       Mx.seed(5);
@@ -45,14 +46,17 @@ class LayerSemanticsTest {
       Mx.seed(5);
       assertArrayEquals(first, a.forward(ones).toFloatArray(), "the same seed, the same mask");
       DropHalfModel.create(Init.xavier(), 77).close();
-      assertArrayEquals(second, a.forward(ones).toFloatArray(),
+      assertArrayEquals(
+          second,
+          a.forward(ones).toFloatArray(),
           "model A's second mask, although model B was created in between");
     }
   }
 
   @Test
   void dropoutZeroesAboutHalfAndDoublesTheRestInTrainingAndIsTheIdentityInInference() {
-    try (DropHalfModel m = DropHalfModel.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (DropHalfModel m = DropHalfModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
       float[] x = new float[4 * 1000];
       for (int i = 0; i < x.length; i++) {
         x[i] = 1 + i % 10;
@@ -117,8 +121,11 @@ class LayerSemanticsTest {
       }
       for (int i = 0; i < x.length; i++) {
         int c = i % 2;
-        assertEquals(gamma[c] * (x[i] - mean[c]) / Math.sqrt(var[c] + 1e-5) + beta[c], out[i],
-            1e-4, "training normalises with the batch's mean and biased variance");
+        assertEquals(
+            gamma[c] * (x[i] - mean[c]) / Math.sqrt(var[c] + 1e-5) + beta[c],
+            out[i],
+            1e-4,
+            "training normalises with the batch's mean and biased variance");
       }
       // MXNet 1.9.1 updates the moving averages in the backward pass of a training step.
       assertArrayEquals(new float[] {0, 0}, m.params().bnMovingMean().get(), 0f);
@@ -135,16 +142,17 @@ class LayerSemanticsTest {
       m.setTraining(false);
       float[] one = m.forward(nd.create(new float[] {1, 10}, new Shape(1, 2))).toFloatArray();
       for (int c = 0; c < 2; c++) {
-        assertEquals(gamma[c] * (x[c] - movingMean[c]) / Math.sqrt(movingVar[c] + 1e-5)
-            + beta[c], one[c], 1e-4);
+        assertEquals(
+            gamma[c] * (x[c] - movingMean[c]) / Math.sqrt(movingVar[c] + 1e-5) + beta[c],
+            one[c],
+            1e-4);
       }
       assertEquals(2, m.runtime().executorCount());
 
       // The moving averages are writable like parameters, and not trainable.
       m.params().bnMovingMean().set(new float[] {1, 10});
       m.params().bnMovingVar().set(new float[] {4, 4});
-      float[] written = m.forward(nd.create(new float[] {1, 10}, new Shape(1, 2)))
-          .toFloatArray();
+      float[] written = m.forward(nd.create(new float[] {1, 10}, new Shape(1, 2))).toFloatArray();
       assertArrayEquals(new float[] {beta[0], beta[1]}, written, 1e-6f);
       assertFalse(m.params().bnMovingMean().isTrainable());
       assertTrue(m.params().bnGamma().isTrainable());
@@ -175,15 +183,15 @@ class LayerSemanticsTest {
       float[] headWeight = m.params().headWeight().get();
       assertFalse(m.params().baseWeight().isTrainable());
       assertTrue(m.params().headWeight().isTrainable());
-      assertEquals(java.util.List.of("head_weight", "head_bias"),
+      assertEquals(
+          java.util.List.of("head_weight", "head_bias"),
           m.runtime().trainableSlots().stream().map(ParameterStore.Slot::name).toList());
       assertTrue(m.summary().contains("base   @Frozen @Dense(units = 3"), m.summary());
 
       NDArray x = nd.create(random(1, 5 * 4), new Shape(5, 4));
       m.setTraining(true);
       m.forward(x);
-      float[] inputGrad = m.backward(nd.create(random(2, 10), new Shape(5, 2))).x()
-          .toFloatArray();
+      float[] inputGrad = m.backward(nd.create(random(2, 10), new Shape(5, 2))).x().toFloatArray();
       assertTrue(norm(inputGrad) > 0, "gradients still flow through the frozen node");
       assertArrayEquals(new float[baseWeight.length], m.params().baseWeight().grad(), 0f);
       assertTrue(norm(m.params().headWeight().grad()) > 0);
@@ -198,7 +206,10 @@ class LayerSemanticsTest {
           c.trainBatch(random(3 + step, 8 * 4), new int[] {0, 1, 1, 0, 1, 0, 0, 1}, sgd);
         }
       }
-      assertArrayEquals(baseWeight, m.params().baseWeight().get(), 0f,
+      assertArrayEquals(
+          baseWeight,
+          m.params().baseWeight().get(),
+          0f,
           "classifier training skips frozen parameters too");
       assertFalse(Arrays.equals(headAfterUpdate, m.params().headWeight().get()));
     }

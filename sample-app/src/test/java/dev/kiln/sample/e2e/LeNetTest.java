@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
-import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.Init;
-import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.optim.Sgd;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.sample.models.FashionLeNetGraph;
 import dev.kiln.sample.models.FashionLeNetModel;
 import java.nio.file.Files;
@@ -70,18 +70,21 @@ class LeNetTest {
       float[] test = images(rng, y);
       Classifier.Result r = c.evaluateBatch(test, y);
       assertTrue(r.accuracy() > 0.95, "accuracy on held-out images: " + r.accuracy());
-      assertFalse(java.util.Arrays.equals(new float[20], m.params().bn1MovingMean().get()),
+      assertFalse(
+          java.util.Arrays.equals(new float[20], m.params().bn1MovingMean().get()),
           "training updated the moving averages");
 
       m.save(dir.resolve("lenet"));
       assertTrue(Files.readString(dir.resolve("lenet-symbol.json")).contains("\"bn2_moving_var\""));
       try (FashionLeNetModel loaded = FashionLeNetModel.load(dir.resolve("lenet"))) {
-        assertArrayEquals(m.params().bn2MovingVar().get(), loaded.params().bn2MovingVar().get(),
-            0f);
+        assertArrayEquals(
+            m.params().bn2MovingVar().get(), loaded.params().bn2MovingVar().get(), 0f);
         float[] x = java.util.Arrays.copyOf(test, 784 * 4);
         ai.djl.ndarray.types.Shape four = new ai.djl.ndarray.types.Shape(4, 1, 28, 28);
-        assertArrayEquals(m.forward(nd.create(x, four)).toFloatArray(),
-            loaded.forward(nd.create(x, four)).toFloatArray(), 1e-6f);
+        assertArrayEquals(
+            m.forward(nd.create(x, four)).toFloatArray(),
+            loaded.forward(nd.create(x, four)).toFloatArray(),
+            1e-6f);
       }
     }
   }

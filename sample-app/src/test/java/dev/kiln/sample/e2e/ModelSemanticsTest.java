@@ -47,7 +47,8 @@ class ModelSemanticsTest {
       NDArray one = m.forward(nd.create(Arrays.copyOf(x, 784), new Shape(1, 784)));
       assertEquals(2, m.runtime().executorCount());
       assertArrayEquals(Arrays.copyOf(fresh.toFloatArray(), 10), one.toFloatArray(), 1e-6f);
-      assertFalse(Arrays.equals(Arrays.copyOf(before.toFloatArray(), 10), one.toFloatArray()),
+      assertFalse(
+          Arrays.equals(Arrays.copyOf(before.toFloatArray(), 10), one.toFloatArray()),
           "the update must be visible to the batch-1 executor");
     }
   }
@@ -74,12 +75,12 @@ class ModelSemanticsTest {
       once.forward(a, b);
       once.backward(nd.create(doubled, new Shape(3, 3)));
       once.update(0.1f);
-      assertArrayEquals(once.params().innerWeight().get(), twice.params().innerWeight().get(),
-          1e-6f);
-      assertArrayEquals(once.params().scoresWeight().get(), twice.params().scoresWeight().get(),
-          1e-6f);
-      assertArrayEquals(new float[3], once.params().scoresBias().grad(), 0f,
-          "update zeroes the gradients");
+      assertArrayEquals(
+          once.params().innerWeight().get(), twice.params().innerWeight().get(), 1e-6f);
+      assertArrayEquals(
+          once.params().scoresWeight().get(), twice.params().scoresWeight().get(), 1e-6f);
+      assertArrayEquals(
+          new float[3], once.params().scoresBias().grad(), 0f, "update zeroes the gradients");
     }
   }
 
@@ -101,7 +102,8 @@ class ModelSemanticsTest {
 
   @Test
   void severalOutputsComeBackAsARecordInDeclarationOrder() {
-    try (TwoHeadsModel m = TwoHeadsModel.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (TwoHeadsModel m = TwoHeadsModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
       TwoHeadsModel.Outputs out = m.forward(nd.create(random(6, 12), new Shape(2, 3, 2)));
       assertEquals(new Shape(2, 5), out.features().getShape());
       assertEquals(new Shape(2, 5), out.gate().getShape());
@@ -116,22 +118,25 @@ class ModelSemanticsTest {
 
   @Test
   void wrongInputShapeNamesTheInputAndBothShapes() {
-    try (FashionMlpModel m = FashionMlpModel.create(); NDManager nd = NDManager.newBaseManager()) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> m.forward(nd.zeros(new Shape(4, 28, 28))));
-      assertEquals("FashionMlpModel input 'pixels': expected shape [BATCH, 784], got [4, 28, 28]",
+    try (FashionMlpModel m = FashionMlpModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> m.forward(nd.zeros(new Shape(4, 28, 28))));
+      assertEquals(
+          "FashionMlpModel input 'pixels': expected shape [BATCH, 784], got [4, 28, 28]",
           e.getMessage());
     }
   }
 
   @Test
   void backwardAfterAnInferenceForwardSaysHowToFixIt() {
-    try (FashionMlpModel m = FashionMlpModel.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (FashionMlpModel m = FashionMlpModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
       m.forward(nd.zeros(new Shape(2, 784)));
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> m.backward(nd.zeros(new Shape(2, 10))));
-      assertTrue(e.getMessage().contains("call setTraining(true) before forward"),
-          e.getMessage());
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> m.backward(nd.zeros(new Shape(2, 10))));
+      assertTrue(e.getMessage().contains("call setTraining(true) before forward"), e.getMessage());
     }
   }
 
@@ -140,8 +145,8 @@ class ModelSemanticsTest {
     FashionMlpModel m = FashionMlpModel.create();
     m.close();
     try (NDManager nd = NDManager.newBaseManager()) {
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> m.forward(nd.zeros(new Shape(1, 784))));
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> m.forward(nd.zeros(new Shape(1, 784))));
       assertEquals("FashionMlpModel is closed", e.getMessage());
       assertThrows(IllegalStateException.class, () -> m.params().hiddenWeight().get());
       m.close();
@@ -159,8 +164,8 @@ class ModelSemanticsTest {
       a.save(dir.resolve("mlp"));
       assertTrue(Files.readString(dir.resolve("mlp-symbol.json")).contains("\"hidden_weight\""));
       try (FashionMlpModel loaded = FashionMlpModel.load(dir.resolve("mlp"))) {
-        assertArrayEquals(a.params().hiddenWeight().get(), loaded.params().hiddenWeight().get(),
-            0f);
+        assertArrayEquals(
+            a.params().hiddenWeight().get(), loaded.params().hiddenWeight().get(), 0f);
         assertArrayEquals(a.params().logitsBias().get(), loaded.params().logitsBias().get(), 0f);
       }
     }
@@ -174,8 +179,14 @@ class ModelSemanticsTest {
       assertTrue(s.contains("[BATCH, 128]  100480"), s);
       // FLOPs per example: 2·784·128 multiply-adds + 128 bias + 128 ReLU = 200,960.
       assertTrue(s.contains("100480   201.0 K   512 B"), s);
-      assertTrue(s.lines().anyMatch(l -> l.startsWith("total") && l.contains("101770")
-          && l.endsWith("203.6 K  3728 B")), s);
+      assertTrue(
+          s.lines()
+              .anyMatch(
+                  l ->
+                      l.startsWith("total")
+                          && l.contains("101770")
+                          && l.endsWith("203.6 K  3728 B")),
+          s);
     }
   }
 

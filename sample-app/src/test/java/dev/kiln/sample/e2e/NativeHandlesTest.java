@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
-import dev.kiln.runtime.optim.Adam;
-import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.graph.ModelException;
 import dev.kiln.runtime.mxnet.HandleCounter;
+import dev.kiln.runtime.optim.Adam;
+import dev.kiln.runtime.train.Classifier;
 import dev.kiln.sample.models.BrokenNetModel;
 import dev.kiln.sample.models.FashionMlpModel;
 import java.nio.file.Path;
@@ -28,7 +28,8 @@ class NativeHandlesTest {
   void closeFreesEveryHandleTheModelMade(@TempDir Path dir) {
     assertTrue(HandleCounter.enabled(), "tests run with -Dkiln.mx.countHandles=true");
     long before = HandleCounter.live();
-    try (NDManager nd = NDManager.newBaseManager(); Adam adam = new Adam()) {
+    try (NDManager nd = NDManager.newBaseManager();
+        Adam adam = new Adam()) {
       FashionMlpModel m = FashionMlpModel.create();
       m.setTraining(true);
       NDArray x8 = nd.zeros(new Shape(8, 784));
@@ -48,7 +49,8 @@ class NativeHandlesTest {
 
   @Test
   void aShortSoakOfTrainingInferenceAndCheckpointsMakesNoHandle(@TempDir Path dir) {
-    try (FashionMlpModel m = FashionMlpModel.create(); Adam adam = new Adam();
+    try (FashionMlpModel m = FashionMlpModel.create();
+        Adam adam = new Adam();
         NDManager nd = NDManager.newBaseManager()) {
       Classifier c = m.classifier();
       float[] x = new float[16 * 784];
@@ -72,8 +74,11 @@ class NativeHandlesTest {
           m.runtime().loadParams(dir.resolve("soak"));
         }
       }
-      assertEquals(created, HandleCounter.created(), "MXNet handles made by 380 rounds of "
-          + "training, inference in both modes and checkpoints");
+      assertEquals(
+          created,
+          HandleCounter.created(),
+          "MXNet handles made by 380 rounds of "
+              + "training, inference in both modes and checkpoints");
     }
   }
 
@@ -84,13 +89,16 @@ class NativeHandlesTest {
       ModelException e = assertThrows(ModelException.class, BrokenNetModel::create);
       assertTrue(e.getMessage().contains("@BrokenLayer(out = 2)"), e.getMessage());
     }
-    assertEquals(before, HandleCounter.live(HandleCounter.Kind.SYMBOL),
+    assertEquals(
+        before,
+        HandleCounter.live(HandleCounter.Kind.SYMBOL),
         "live symbol handles after three failed builds");
   }
 
   @Test
   void aSteadyStateTrainingStepMakesNoHandle() {
-    try (FashionMlpModel m = FashionMlpModel.create(); Adam adam = new Adam()) {
+    try (FashionMlpModel m = FashionMlpModel.create();
+        Adam adam = new Adam()) {
       Classifier c = m.classifier();
       float[] x = new float[32 * 784];
       int[] y = new int[32];

@@ -8,9 +8,9 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import dev.kiln.runtime.Init;
-import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
+import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.train.Evaluation;
 import dev.kiln.runtime.train.FitResult;
 import dev.kiln.sample.models.Conv32Model;
@@ -20,14 +20,15 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The two models of issue 8: with every trainable parameter a view of one array, oneDNN's
- * in-place weight reorder in inference passes corrupted them (zeros, then NaN, then a crash, or
- * "We can't generate TBlob for MKLDNN data" from evaluate).
+ * The two models of issue 8: with every trainable parameter a view of one array, oneDNN's in-place
+ * weight reorder in inference passes corrupted them (zeros, then NaN, then a crash, or "We can't
+ * generate TBlob for MKLDNN data" from evaluate).
  */
 class OneDnnLayoutTest {
   @Test
   void repeatedInferenceOnAConvolutionGivesTheSameFiniteOutput() {
-    try (Conv32Model m = Conv32Model.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (Conv32Model m = Conv32Model.create();
+        NDManager nd = NDManager.newBaseManager()) {
       float[] ones = new float[8 * 784];
       Arrays.fill(ones, 1f);
       NDArray x = nd.create(ones, new Shape(8, 1, 28, 28));
@@ -65,14 +66,18 @@ class OneDnnLayoutTest {
       Evaluation e = m.classifier().evaluate(data);
       assertTrue(Double.isFinite(e.loss()), "loss " + e.loss());
       int[] predicted = m.classifier().predict(data);
-      float[] probs = m.forward(nd.create(Arrays.copyOf(features, 784), new Shape(1, 1, 28, 28)))
-          .toFloatArray();
+      float[] probs =
+          m.forward(nd.create(Arrays.copyOf(features, 784), new Shape(1, 1, 28, 28)))
+              .toFloatArray();
       int best = 0;
       for (int c = 1; c < 10; c++) {
         best = probs[c] > probs[best] ? c : best;
       }
       assertEquals(predicted[0], best, "per-image forward and predict agree");
-      assertEquals(e.loss(), m.classifier().evaluate(data).loss(), 1e-6,
+      assertEquals(
+          e.loss(),
+          m.classifier().evaluate(data).loss(),
+          1e-6,
           "evaluating twice gives the same loss");
     }
   }

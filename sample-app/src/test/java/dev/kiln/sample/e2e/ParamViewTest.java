@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class ParamViewTest {
   @Test
   void aDenseWeightWrittenAsInByOutIsUsedByEveryExecutor() {
-    try (DenseTanhModel m = DenseTanhModel.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (DenseTanhModel m = DenseTanhModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
       Parameter w = m.params().yWeight();
       assertEquals(dev.kiln.runtime.graph.Shape.of(4, 6), w.shape());
       Parameter.View wIn = w.transposed();
@@ -44,15 +45,15 @@ class ParamViewTest {
   @Test
   void anElementwiseViewRoundTripsAndChecksLength() {
     try (DenseTanhModel m = DenseTanhModel.create()) {
-      Parameter.View doubled = m.params().yBias().view(ParamView.elementwise(v -> 2 * v,
-          v -> v / 2));
+      Parameter.View doubled =
+          m.params().yBias().view(ParamView.elementwise(v -> 2 * v, v -> v / 2));
       doubled.set(new float[] {2, 4, 6, 8});
       assertArrayEquals(new float[] {1, 2, 3, 4}, m.params().yBias().get(), 0f);
       assertArrayEquals(new float[] {2, 4, 6, 8}, doubled.get(), 0f);
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> doubled.set(new float[3]));
-      assertEquals("DenseTanhModel parameter y_bias viewed as [4] takes 4 values, got 3",
-          e.getMessage());
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> doubled.set(new float[3]));
+      assertEquals(
+          "DenseTanhModel parameter y_bias viewed as [4] takes 4 values, got 3", e.getMessage());
       assertThrows(IllegalArgumentException.class, () -> m.params().yBias().transposed().get());
     }
   }

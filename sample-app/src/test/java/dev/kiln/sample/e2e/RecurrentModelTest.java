@@ -52,7 +52,8 @@ class RecurrentModelTest {
 
   @Test
   void aStatefulModelCarriesItsStateAndSetStateRestoresIt() {
-    try (SineRnnModel m = SineRnnModel.create(); NDManager nd = NDManager.newBaseManager()) {
+    try (SineRnnModel m = SineRnnModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
       assertNull(m.state(), "nothing carried before the first call");
       float[] x = new float[2 * 10];
       for (int i = 0; i < x.length; i++) {
@@ -73,23 +74,33 @@ class RecurrentModelTest {
       SineRnnModel.State half = m.state();
       float[] late = m.forward(nd.create(second, new Shape(2, 5, 1))).toFloatArray();
       for (int b = 0; b < 2; b++) {
-        assertArrayEquals(Arrays.copyOfRange(whole, b * 10 + 5, b * 10 + 10),
-            Arrays.copyOfRange(late, b * 5, b * 5 + 5), 1e-6f, "example " + b);
+        assertArrayEquals(
+            Arrays.copyOfRange(whole, b * 10 + 5, b * 10 + 10),
+            Arrays.copyOfRange(late, b * 5, b * 5 + 5),
+            1e-6f,
+            "example " + b);
       }
       assertArrayEquals(end.statesState(), m.state().statesState(), 1e-6f);
       m.setState(half);
-      assertArrayEquals(late, m.forward(nd.create(second, new Shape(2, 5, 1))).toFloatArray(),
-          0f, "restoring the half-way state replays the second half");
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> m.forward(nd.create(new float[3 * 5], new Shape(3, 5, 1))));
-      assertTrue(e.getMessage().contains("stateful layer 'states' carries the state of a batch "
-          + "of 2"), e.getMessage());
+      assertArrayEquals(
+          late,
+          m.forward(nd.create(second, new Shape(2, 5, 1))).toFloatArray(),
+          0f,
+          "restoring the half-way state replays the second half");
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () -> m.forward(nd.create(new float[3 * 5], new Shape(3, 5, 1))));
+      assertTrue(
+          e.getMessage().contains("stateful layer 'states' carries the state of a batch " + "of 2"),
+          e.getMessage());
     }
   }
 
   @Test
   void aStatefulGruLearnsASineWaveStepByStep() {
-    try (SineRnnModel m = SineRnnModel.create(Init.xavier(), 2); Adam adam = new Adam(0.01f);
+    try (SineRnnModel m = SineRnnModel.create(Init.xavier(), 2);
+        Adam adam = new Adam(0.01f);
         NDManager nd = NDManager.newBaseManager()) {
       double first = 0;
       double last = 0;
@@ -117,8 +128,7 @@ class RecurrentModelTest {
         first = epoch == 0 ? loss : first;
         last = loss;
       }
-      assertTrue(last < first / 20 && last < 0.01, "mean squared error " + first + " -> "
-          + last);
+      assertTrue(last < first / 20 && last < 0.01, "mean squared error " + first + " -> " + last);
     }
   }
 

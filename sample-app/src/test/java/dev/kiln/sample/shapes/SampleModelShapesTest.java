@@ -13,8 +13,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sample models' shapes and sizes as the processor infers them, checked with kiln-testing
- * (the example of docs/testing.md): no MXNet, no generated code to call, only the compiler.
+ * The sample models' shapes and sizes as the processor infers them, checked with kiln-testing (the
+ * example of docs/testing.md): no MXNet, no generated code to call, only the compiler.
  */
 class SampleModelShapesTest {
   private static final Path MODELS = Path.of("src/main/java/dev/kiln/sample/models");
@@ -36,8 +36,8 @@ class SampleModelShapesTest {
 
   @Test
   void theMlpHasTheParameterCountTheDocsGive() {
-    ModelDescription mlp = KilnCompiler.compile(MODELS.resolve("FashionMlp.java"))
-        .assertClean().model("FashionMlp");
+    ModelDescription mlp =
+        KilnCompiler.compile(MODELS.resolve("FashionMlp.java")).assertClean().model("FashionMlp");
 
     assertEquals(101_770, mlp.parameterCount());
     assertEquals("[BATCH, 10]", mlp.shapeText("probs"));
@@ -45,11 +45,11 @@ class SampleModelShapesTest {
 
   @Test
   void aConvolutionOverRowsIsOneErrorOnItsLine() {
-    Compilation c = KilnCompiler.compile(
-        Path.of("src/test/resources/broken/dev/kiln/sample/models/LeNetWithoutReshape.java"));
+    Compilation c =
+        KilnCompiler.compile(
+            Path.of("src/test/resources/broken/dev/kiln/sample/models/LeNetWithoutReshape.java"));
 
     KilnDiagnostic error = c.assertFails("WrongRank", 16);
-    assertTrue(error.message().contains("@Reshape(shape = {BATCH, 1, 28, 28})"),
-        error.message());
+    assertTrue(error.message().contains("@Reshape(shape = {BATCH, 1, 28, 28})"), error.message());
   }
 }
