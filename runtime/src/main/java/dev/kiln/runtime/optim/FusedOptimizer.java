@@ -37,15 +37,28 @@ import java.util.Map;
 public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, MomentOptimizer {
   /**
    * What an optimizer keeps for one parameter: its state arrays (shown by {@link #state}), any
-   * scratch arrays, its prepared update, and an optional prepared follow-up run without attributes
-   * (e.g. a copy out of a scratch array).
+   * scratch arrays, its prepared update, an optional prepared follow-up run without attributes
+   * (e.g. a copy out of a scratch array), and an optional faster way to take a step that may
+   * decline one (then the prepared update runs).
    */
-  record State(List<Tensor> tensors, List<Tensor> scratch, PreparedOp update, PreparedOp followUp) {
+  record State(
+      List<Tensor> tensors,
+      List<Tensor> scratch,
+      PreparedOp update,
+      PreparedOp followUp,
+      FastStep fast) {
     State(List<Tensor> tensors, PreparedOp update) {
-      this(tensors, List.of(), update, null);
+      this(tensors, List.of(), update, null, null);
     }
 
-    void run(String[] keys, String[] vals) {
+    State(List<Tensor> tensors, List<Tensor> scratch, PreparedOp update, PreparedOp followUp) {
+      this(tensors, scratch, update, followUp, null);
+    }
+
+    void run(String[] keys, String[] vals, float[] values) {
+      if (fast != null && fast.tryStep(values)) {
+        return;
+      }
       update.run(keys, vals);
       if (followUp != null) {
         followUp.run(NO_STRINGS, NO_STRINGS);
@@ -53,9 +66,27 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
     }
 
     void close() {
+      if (fast != null) {
+        fast.close();
+      }
       tensors.forEach(Tensor::close);
       scratch.forEach(Tensor::close);
     }
+  }
+
+  /**
+   * Another way to run one parameter's update, giving exactly the prepared operator's result where
+   * it takes a step.
+   */
+  interface FastStep {
+    /**
+     * Queues this step's update if it can, given the attribute values of the step (in the
+     * optimizer's key order); false: it did nothing and the prepared operator must run.
+     */
+    boolean tryStep(float[] values);
+
+    /** Frees what it holds. */
+    void close();
   }
 
   private static final String[] NO_STRINGS = {};
@@ -141,7 +172,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
         s = newState(p);
         states.put(p, s);
       }
-      s.run(keys, vals);
+      s.run(keys, vals, values);
     }
     steps++;
   }

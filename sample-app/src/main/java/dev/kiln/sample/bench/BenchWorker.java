@@ -2,7 +2,9 @@ package dev.kiln.sample.bench;
 
 import dev.kiln.runtime.data.Batch;
 import dev.kiln.runtime.data.Dataset;
+import dev.kiln.runtime.exec.FiniteCheck;
 import dev.kiln.runtime.mxnet.HandleCounter;
+import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.sample.data.DatasetNotFoundException;
 import dev.kiln.sample.data.FashionMnist;
 import java.io.IOException;
@@ -62,7 +64,20 @@ public final class BenchWorker implements Callable<Integer> {
   @Option(names = "--data", defaultValue = "/usr/share/datasets/fashion-mnist")
   Path data;
 
-  @Option(names = "--batch-sizes", split = ",", defaultValue = "32,256")
+  @Option(
+      names = "--plan",
+      split = ",",
+      description =
+          "THROUGHPUT: what to time, as "
+              + "workload:batch:steps:warmup entries (e.g. mlp:32:1000:300).",
+      defaultValue = "mlp:32:1000:300,mlp:256:300:60")
+  List<String> plan;
+
+  @Option(
+      names = "--batch-sizes",
+      split = ",",
+      description = "PROFILE: MLP batch sizes.",
+      defaultValue = "32,256")
   int[] batchSizes;
 
   @Option(
@@ -70,14 +85,14 @@ public final class BenchWorker implements Callable<Integer> {
       split = ",",
       description =
           "Steps per timed run, one per batch "
-              + "size (THROUGHPUT), or steps of the run (HANDLES, RSS).",
+              + "size (PROFILE), or steps of the run (HANDLES, RSS).",
       defaultValue = "4000,1000")
   int[] steps;
 
   @Option(
       names = "--warmup",
       split = ",",
-      description = "Warm-up steps per batch size.",
+      description = "PROFILE: warm-up steps per batch " + "size.",
       defaultValue = "500,100")
   int[] warmup;
 
@@ -104,10 +119,25 @@ public final class BenchWorker implements Callable<Integer> {
     return 0;
   }
 
-  private int throughput() throws IOException {
-    if (steps.length != batchSizes.length || warmup.length != batchSizes.length) {
-      throw new IllegalArgumentException("--steps and --warmup need one value per batch size");
+  /** One row of the throughput plan: a workload at a batch size, its steps and warm-up. */
+  record Planned(Workload workload, int batch, int steps, int warmup) {
+    /** Parses {@code workload:batch:steps:warmup}. */
+    static Planned parse(String entry) {
+      String[] p = entry.split(":");
+      if (p.length != 4) {
+        throw new IllegalArgumentException(
+            "plan entry '" + entry + "' is not " + "workload:batch:steps:warmup");
+      }
+      return new Planned(
+          Workload.of(p[0]),
+          Integer.parseInt(p[1]),
+          Integer.parseInt(p[2]),
+          Integer.parseInt(p[3]));
     }
+  }
+
+  private int throughput() throws IOException {
+    List<Planned> rows = plan.stream().map(Planned::parse).toList();
     Dataset train;
     try {
       train = FashionMnist.load(data).train();
@@ -115,58 +145,111 @@ public final class BenchWorker implements Callable<Integer> {
       System.err.println(e.getMessage());
       return 1;
     }
-    Map<Integer, Pool> pools = new LinkedHashMap<>();
-    Map<Integer, Map<Impl, TrainLoop>> loops = new LinkedHashMap<>();
+    List<Pool> pools = new ArrayList<>();
+    List<Map<Impl, TrainLoop>> loops = new ArrayList<>();
     try {
-      for (int b : batchSizes) {
-        pools.put(b, Pool.of(train, b, SEED));
+      for (Planned row : rows) {
+        pools.add(Pool.of(train, row.batch(), SEED));
         Map<Impl, TrainLoop> byImpl = new EnumMap<>(Impl.class);
-        loops.put(b, byImpl);
-        for (Impl i : Impl.values()) {
-          byImpl.put(i, i.open(b, SEED));
+        loops.add(byImpl);
+        for (Impl i : Impl.of(row.workload())) {
+          byImpl.put(i, i.open(row.workload(), row.batch(), SEED));
         }
       }
-      for (int k = 0; k < batchSizes.length; k++) {
-        for (Impl i : Impl.values()) {
-          run(loops.get(batchSizes[k]).get(i), pools.get(batchSizes[k]), warmup[k]);
+      for (int k = 0; k < rows.size(); k++) {
+        for (TrainLoop loop : loops.get(k).values()) {
+          run(loop, pools.get(k), rows.get(k).warmup());
         }
       }
-      Impl[] impls = Impl.values();
       for (int rep = 1; rep <= reps; rep++) {
-        StringBuilder progress = new StringBuilder("rep " + rep + "/" + reps + ":");
-        for (int k = 0; k < batchSizes.length; k++) {
-          int b = batchSizes[k];
-          for (int j = 0; j < impls.length; j++) {
-            // Rotate the order every repetition so no implementation always runs first.
-            Impl i = impls[(j + rep) % impls.length];
-            Timing t = timed(loops.get(b).get(i), pools.get(b), steps[k]);
-            double seconds = t.wallSeconds();
+        StringBuilder progress = new StringBuilder("round " + rep + "/" + reps + ":");
+        for (int k = 0; k < rows.size(); k++) {
+          Planned row = rows.get(k);
+          List<Impl> impls = new ArrayList<>(loops.get(k).keySet());
+          for (int j = 0; j < impls.size(); j++) {
+            // Rotate the order every round so no implementation always runs first.
+            Impl i = impls.get((j + rep) % impls.size());
+            Timing t = timed(loops.get(k).get(i), pools.get(k), row.steps());
             System.out.println(
                 BenchLine.format(
                     "mode",
                     "throughput",
+                    "workload",
+                    row.workload().label(),
                     "impl",
-                    i.label(),
+                    i.name(),
                     "batch",
-                    b,
+                    row.batch(),
                     "rep",
                     rep,
                     "steps",
-                    steps[k],
+                    row.steps(),
                     "seconds",
-                    seconds,
+                    t.wallSeconds(),
                     "cpuSeconds",
                     t.cpuSeconds()));
             progress.append(
-                String.format(Locale.ROOT, "  %s@%d %.0f/s", i.label(), b, steps[k] / seconds));
+                String.format(
+                    Locale.ROOT,
+                    "  %s@%d %s %.0f/s",
+                    row.workload().label(),
+                    row.batch(),
+                    i.label(),
+                    row.steps() / t.wallSeconds()));
           }
         }
         System.err.println(progress);
       }
+      for (int k = 0; k < rows.size(); k++) {
+        if (loops.get(k).containsKey(Impl.KILN_NO_CHECK)) {
+          System.out.println(
+              BenchLine.format(
+                  "mode",
+                  "input-check",
+                  "workload",
+                  rows.get(k).workload().label(),
+                  "batch",
+                  rows.get(k).batch(),
+                  "micros",
+                  inputCheckMicros(pools.get(k))));
+        }
+      }
     } finally {
-      loops.values().forEach(m -> m.values().forEach(TrainLoop::close));
+      loops.forEach(m -> m.values().forEach(TrainLoop::close));
     }
     return 0;
+  }
+
+  /**
+   * Microseconds per batch of the checks a classifier makes of every training batch in Java before
+   * it reaches MXNet (every feature finite, every label a class), as {@code Classifier.checkBatch}
+   * makes them: the best of five passes over the pool's batches.
+   */
+  static double inputCheckMicros(Pool pool) {
+    double best = Double.MAX_VALUE;
+    long sink = 0;
+    for (int pass = 0; pass < 6; pass++) {
+      int n = 2000;
+      long t = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        Batch b = pool.next();
+        sink += FiniteCheck.firstNonFinite(b.features());
+        for (int label : b.labels()) {
+          if (label < 0 || label >= FashionMnist.NUM_CLASSES) {
+            sink++;
+          }
+        }
+      }
+      double micros = (System.nanoTime() - t) / 1e3 / n;
+      if (pass > 0) {
+        best = Math.min(best, micros); // the first pass warms the JIT up
+      }
+    }
+    if (sink != -12000) {
+      throw new IllegalStateException(
+          "a benchmark batch holds a non-finite feature or a bad " + "label");
+    }
+    return best;
   }
 
   /**
@@ -188,8 +271,9 @@ public final class BenchWorker implements Callable<Integer> {
           byName.put(
               name,
               variants.get(name) == null
-                  ? new KilnLoop(SEED, true)
-                  : new FloorLoop(b, SEED, variants.get(name)));
+                  ? new KilnLoop(Workload.MLP, SEED, KilnLoop.Mode.LOSS)
+                  : new FloorLoop(
+                      FloorApi.shared(), FloorNet.MLP, b, SEED, true, variants.get(name)));
           run(byName.get(name), pools.get(b), warmup[k]);
         }
       }
@@ -303,24 +387,55 @@ public final class BenchWorker implements Callable<Integer> {
         : 0;
   }
 
+  /**
+   * Time from JVM start to the first trained MLP batch at batch 32, in phases: loading libmxnet
+   * (for Kiln and DJL split into starting DJL's MXNet engine and the rest), building and binding,
+   * and the first step until MXNet finished it. The floor loads the library the cheapest way it can
+   * ({@link FloorApi#direct()}), without DJL's engine.
+   */
   private void firstBatch(long entryMillis) {
     Impl which = Impl.of(impl);
+    long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
     Batch b = Pool.synthetic(32, 1, SEED).next();
-    try (TrainLoop loop = which.open(32, SEED)) {
+    long t0 = System.nanoTime();
+    long engine = 0;
+    FloorApi floorApi = null;
+    if (which == Impl.FLOOR) {
+      floorApi = FloorApi.direct();
+    } else {
+      ai.djl.engine.Engine.getEngine("MXNet");
+      engine = System.nanoTime();
+      Mx.api();
+    }
+    long loaded = System.nanoTime();
+    TrainLoop loop =
+        which == Impl.FLOOR
+            ? new FloorLoop(floorApi, FloorNet.MLP, 32, SEED, true)
+            : which.open(Workload.MLP, 32, SEED);
+    try (loop) {
+      long built = System.nanoTime();
       loop.step(b.features(), b.labels());
       loop.sync();
-      long done = System.currentTimeMillis();
-      long start = ManagementFactory.getRuntimeMXBean().getStartTime();
+      long done = System.nanoTime();
+      long doneMillis = System.currentTimeMillis();
       System.out.println(
           BenchLine.format(
               "mode",
               "first-batch",
               "impl",
-              which.label(),
+              which.name(),
               "mainMs",
-              entryMillis - start,
+              entryMillis - jvmStart,
               "firstBatchMs",
-              done - start));
+              doneMillis - jvmStart,
+              "engineMs",
+              engine == 0 ? 0 : (engine - t0) / 1e6,
+              "loadMs",
+              (loaded - t0) / 1e6,
+              "buildMs",
+              (built - loaded) / 1e6,
+              "stepMs",
+              (done - built) / 1e6));
     }
   }
 
@@ -333,7 +448,7 @@ public final class BenchWorker implements Callable<Integer> {
     for (Impl which : new Impl[] {Impl.KILN, Impl.FLOOR}) {
       long created0 = HandleCounter.created();
       long live0 = HandleCounter.live();
-      try (TrainLoop loop = which.open(32, SEED)) {
+      try (TrainLoop loop = which.open(Workload.MLP, 32, SEED)) {
         run(loop, pool, 1);
         long setup = HandleCounter.created() - created0;
         run(loop, pool, 200);
@@ -352,7 +467,7 @@ public final class BenchWorker implements Callable<Integer> {
                 "mode",
                 "handles",
                 "impl",
-                which.label(),
+                which.name(),
                 "setupHandles",
                 setup,
                 "countedSteps",
@@ -379,7 +494,7 @@ public final class BenchWorker implements Callable<Integer> {
               "mode",
               "handles-closed",
               "impl",
-              which.label(),
+              which.name(),
               "liveAfterClose",
               HandleCounter.live() - live0));
     }
@@ -400,14 +515,17 @@ public final class BenchWorker implements Callable<Integer> {
     long atStart = ProcStatus.rssKib();
     Pool pool = Pool.synthetic(32, 16, SEED);
     long afterData = ProcStatus.rssKib();
-    try (TrainLoop loop = which.open(32, SEED)) {
+    try (TrainLoop loop =
+        which == Impl.FLOOR
+            ? new FloorLoop(FloorApi.direct(), FloorNet.MLP, 32, SEED, true)
+            : which.open(Workload.MLP, 32, SEED)) {
       run(loop, pool, steps[0]);
       System.out.println(
           BenchLine.format(
               "mode",
               "rss",
               "impl",
-              which.label(),
+              which.name(),
               "steps",
               steps[0],
               "startRssKib",

@@ -85,6 +85,13 @@ public final class DistBench implements Callable<Integer> {
   List<Integer> workerCounts;
 
   @Option(
+      names = "--models",
+      split = ",",
+      defaultValue = "mlp,lenet",
+      description = "Models of the jobs table (default: ${DEFAULT-VALUE}).")
+  List<String> models;
+
+  @Option(
       names = "--parts",
       split = ",",
       defaultValue = "contexts,jobs",
@@ -108,17 +115,39 @@ public final class DistBench implements Callable<Integer> {
               + rounds);
     }
     System.out.println(machine());
-    if (parts.contains("contexts")) {
-      contexts();
-    }
-    if (parts.contains("jobs")) {
-      jobs();
-    }
+    System.out.print(report());
     return 0;
   }
 
+  /**
+   * The tables {@code bench}'s {@code DATA_PARALLEL} part prints: a short run with {@code quick}.
+   */
+  static String report(Path data, boolean quick, String classPath) throws Exception {
+    DistBench b = new DistBench();
+    b.classPath = classPath;
+    b.data = data;
+    b.steps = quick ? 20 : 200;
+    b.rounds = quick ? 1 : 5;
+    b.models = quick ? List.of("mlp") : List.of("mlp", "lenet");
+    b.workerCounts = quick ? List.of(2) : List.of(1, 2, 4);
+    b.parts = List.of("contexts", "jobs");
+    b.out = Files.createTempDirectory("kiln-bench-dist");
+    return b.report();
+  }
+
+  private String report() throws Exception {
+    StringBuilder text = new StringBuilder();
+    if (parts.contains("contexts")) {
+      text.append(contexts());
+    }
+    if (parts.contains("jobs")) {
+      text.append(jobs());
+    }
+    return text.toString();
+  }
+
   /** The contexts table, measured in a child JVM whose OpenMP runs one thread per context. */
-  private void contexts() throws Exception {
+  private String contexts() throws Exception {
     List<String> command =
         java(
             "-Xmx2g",
@@ -140,45 +169,50 @@ public final class DistBench implements Callable<Integer> {
       throw new IllegalStateException(
           "the contexts benchmark failed:\n" + String.join("\n", lines));
     }
-    lines.forEach(System.out::println);
+    return String.join("\n", lines) + "\n";
   }
 
   /** The jobs table: one job per model, worker count and place of the update. */
-  private void jobs() throws IOException {
-    System.out.println();
-    System.out.printf(
-        Locale.ROOT,
-        "dist_sync jobs on loopback, 1 server, %d steps per worker "
-            + "(OMP_NUM_THREADS=1 in every process)%n",
-        steps);
-    System.out.printf(
-        Locale.ROOT,
-        "%-6s %5s %7s %8s %10s %12s %13s%n",
-        "model",
-        "batch",
-        "workers",
-        "updates",
-        "steps/s",
-        "examples/s",
-        "push+pull ms");
-    for (String model : List.of("mlp", "lenet")) {
+  private String jobs() throws IOException {
+    StringBuilder t = new StringBuilder();
+    t.append("\n");
+    t.append(
+        String.format(
+            Locale.ROOT,
+            "dist_sync jobs on loopback, 1 server, %d steps per worker "
+                + "(OMP_NUM_THREADS=1 in every process)%n",
+            steps));
+    t.append(
+        String.format(
+            Locale.ROOT,
+            "%-6s %5s %7s %8s %10s %12s %13s%n",
+            "model",
+            "batch",
+            "workers",
+            "updates",
+            "steps/s",
+            "examples/s",
+            "push+pull ms"));
+    for (String model : models) {
       int batch = model.equals("mlp") ? 32 : 64;
       for (int w : workerCounts) {
         for (String updates : List.of("workers", "servers")) {
           Job j = job(model, batch, w, updates);
-          System.out.printf(
-              Locale.ROOT,
-              "%-6s %5d %7d %8s %10.1f %12.0f %13.2f%n",
-              model,
-              batch,
-              w,
-              updates,
-              j.stepsPerSecond(),
-              j.stepsPerSecond() * batch * w,
-              j.pushPullMillis());
+          t.append(
+              String.format(
+                  Locale.ROOT,
+                  "%-6s %5d %7d %8s %10.1f %12.0f %13.2f%n",
+                  model,
+                  batch,
+                  w,
+                  updates,
+                  j.stepsPerSecond(),
+                  j.stepsPerSecond() * batch * w,
+                  j.pushPullMillis()));
         }
       }
     }
+    return t.toString();
   }
 
   private record Job(double stepsPerSecond, double pushPullMillis) {}
@@ -243,7 +277,10 @@ public final class DistBench implements Callable<Integer> {
     return new Job(slowest, pushPull / workers);
   }
 
-  private static List<String> java(String heap, String main, String... args) {
+  /** The class path of the JVMs this benchmark starts. */
+  private String classPath = System.getProperty("java.class.path");
+
+  private List<String> java(String heap, String main, String... args) {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -253,7 +290,7 @@ public final class DistBench implements Callable<Integer> {
                 "-Dai.djl.offline=true",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
                 "-cp",
-                System.getProperty("java.class.path"),
+                classPath,
                 main));
     command.addAll(Arrays.asList(args));
     return command;
@@ -318,6 +355,9 @@ public final class DistBench implements Callable<Integer> {
           if (i == warmup) {
             model.params().parameters().get(0).get();
             started = System.nanoTime();
+          }
+          if (!batches.hasNext()) {
+            batches = train.batches(batch, false, 0).iterator();
           }
           Batch b = batches.next();
           if (dp == null) {

@@ -4,8 +4,6 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
-import dev.kiln.runtime.mxnet.Mx;
-import dev.kiln.runtime.mxnet.MxApi;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -13,10 +11,12 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * The floor: the same symbol as Kiln's classifier built and driven through MXNet's C API alone
- * (Kiln's JNA binding layer, nothing above it). One executor is bound once with {@code grad_req}
- * write; each step copies the batch and its labels in, runs forward (training) and backward, and
- * calls {@code sgd_update} on each of the four weights. Same kernels, no framework.
+ * The floor: a workload's symbol written by hand ({@link FloorNet}) and driven through MXNet's C
+ * API alone (Kiln's JNA interface, nothing above it). One executor is bound once with {@code
+ * grad_req} write; each step copies the batch and its labels in, runs forward (training) and
+ * backward, and calls {@code sgd_update} (learning rate 0.1) on each trained parameter. Same
+ * kernels, no framework. Without updates it is "forward+backward only": the kernel limit with the
+ * update folded away.
  */
 final class FloorLoop implements TrainLoop {
   /**
@@ -32,21 +32,24 @@ final class FloorLoop implements TrainLoop {
     LABEL_ARRAY
   }
 
+  /** The stages of {@link #stepStaged}. */
+  static final String[] STAGES = {"copy in", "forward", "backward", "sgd_update per parameter"};
+
   private static final String[] SGD_KEYS = {"lr", "wd", "rescale_grad"};
   private static final String[] SGD_VALS = {"0.1", "0.0", "1.0"};
   private static final Pointer[] NO_HEADS = new Pointer[0];
-  private static final int FEATURES = 784;
-  private static final int HIDDEN = 128;
   private static final int CLASSES = 10;
 
-  private final MxApi api = Mx.api();
+  private final FloorApi mx;
   private final int batch;
-  private final List<Pointer> symbols = new ArrayList<>();
+  private final long features;
+  private final boolean update;
+  private final FloorNet.Symbols symbols;
   private final List<Pointer> arrays = new ArrayList<>();
   private final Pointer data;
   private final Pointer label;
   private final float[] labelValues;
-  private final Pointer sgd = Mx.op("sgd_update");
+  private final Pointer sgd;
   // Native blocks MXNet reads on every sgd_update call: held here so they stay reachable.
   private final List<Memory> sgdInputs = new ArrayList<>();
   private final List<Memory> sgdOutputBlocks = new ArrayList<>();
@@ -57,72 +60,86 @@ final class FloorLoop implements TrainLoop {
   private Pointer exec;
   private double scoreSink;
 
-  FloorLoop(int batch, long seed) {
-    this(batch, seed, EnumSet.noneOf(Extra.class));
+  /** The floor of {@code net} at {@code batch}, updating each step unless {@code update} off. */
+  FloorLoop(FloorApi mx, FloorNet net, int batch, long seed, boolean update) {
+    this(mx, net, batch, seed, update, EnumSet.noneOf(Extra.class));
   }
 
-  FloorLoop(int batch, long seed, Set<Extra> extras) {
+  /** As the other constructor, doing {@code extras} too each step. */
+  FloorLoop(FloorApi mx, FloorNet net, int batch, long seed, boolean update, Set<Extra> extras) {
+    this.mx = mx;
     this.batch = batch;
+    this.update = update;
     this.extras = extras.isEmpty() ? EnumSet.noneOf(Extra.class) : EnumSet.copyOf(extras);
     this.labelValues = new float[batch];
+    this.symbols = new FloorNet.Symbols(mx);
+    this.sgd = mx.op("sgd_update");
+    Pointer dataArray = null;
+    Pointer labelArray = null;
+    long featureCount = 0;
     try {
-      Pointer symbol = buildSymbol();
-      List<String> args = listArguments(symbol);
-      Pointer[] argArrays = new Pointer[args.size()];
-      Pointer[] gradArrays = new Pointer[args.size()];
-      int[] reqs = new int[args.size()];
+      Pointer symbol = net.build(symbols);
+      String[] args = names(symbol, true);
+      Pointer[] argArrays = new Pointer[args.length];
+      Pointer[] gradArrays = new Pointer[args.length];
+      int[] reqs = new int[args.length];
       SplittableRandom rng = new SplittableRandom(seed);
-      Pointer dataArray = null;
-      Pointer labelArray = null;
-      for (int a = 0; a < args.size(); a++) {
-        String name = args.get(a);
-        int[] shape = shapeOf(name);
+      for (int a = 0; a < args.length; a++) {
+        String name = args[a];
+        int[] shape = net.shape(name, batch);
         argArrays[a] = array(shape);
-        switch (name) {
-          case "pixels" -> dataArray = argArrays[a];
-          case "probs_label" -> labelArray = argArrays[a];
-          default -> {
-            float[] init = new float[size(shape)];
-            if (name.endsWith("_weight")) {
-              xavier(shape, init, rng);
-            }
-            Mx.check(api.MXNDArraySyncCopyFromCPU(argArrays[a], init, init.length), "init");
+        if (a == 0) {
+          dataArray = argArrays[a];
+          featureCount = size(shape);
+        } else if (name.equals("probs_label")) {
+          labelArray = argArrays[a];
+        } else {
+          fill(argArrays[a], name, shape, rng);
+          if (net.trainable(name)) {
             gradArrays[a] = array(shape);
             reqs[a] = 1;
-            Memory in = Mx.handleBlock(new Pointer[] {argArrays[a], gradArrays[a]});
-            sgdInputs.add(in);
+            sgdInputs.add(FloorApi.block(new Pointer[] {argArrays[a], gradArrays[a]}));
             // A PointerByReference does not keep its block reachable: the list does.
-            Memory out = Mx.handleBlock(new Pointer[] {argArrays[a]});
+            Memory out = FloorApi.block(new Pointer[] {argArrays[a]});
             sgdOutputBlocks.add(out);
             sgdOutputs.add(new PointerByReference(out));
           }
         }
       }
+      String[] aux = names(symbol, false);
+      Pointer[] auxArrays = new Pointer[aux.length];
+      for (int a = 0; a < aux.length; a++) {
+        int[] shape = net.shape(aux[a], batch);
+        auxArrays[a] = array(shape);
+        fill(auxArrays[a], aux[a], shape, rng);
+      }
       this.data = dataArray;
       this.label = labelArray;
+      this.features = featureCount;
       PointerByReference bound = new PointerByReference();
-      Mx.check(
-          api.MXExecutorBindEX(
-              symbol,
-              Mx.CPU,
-              0,
-              0,
-              null,
-              null,
-              null,
-              args.size(),
-              argArrays,
-              gradArrays,
-              reqs,
-              0,
-              new Pointer[0],
-              null,
-              bound),
+      mx.check(
+          mx.api()
+              .MXExecutorBindEX(
+                  symbol,
+                  1,
+                  0,
+                  0,
+                  null,
+                  null,
+                  null,
+                  args.length,
+                  argArrays,
+                  gradArrays,
+                  reqs,
+                  aux.length,
+                  auxArrays,
+                  null,
+                  bound),
           "MXExecutorBindEX");
       exec = bound.getValue();
       IntByReference n = new IntByReference();
       PointerByReference outs = new PointerByReference();
-      Mx.check(api.MXExecutorOutputs(exec, n, outs), "MXExecutorOutputs");
+      mx.check(mx.api().MXExecutorOutputs(exec, n, outs), "MXExecutorOutputs");
       output = outs.getValue().getPointer(0);
     } catch (RuntimeException e) {
       close();
@@ -131,8 +148,36 @@ final class FloorLoop implements TrainLoop {
   }
 
   @Override
-  public void step(float[] features, int[] labels) {
-    Mx.check(api.MXNDArraySyncCopyFromCPU(data, features, (long) batch * FEATURES), "copy data");
+  public void step(float[] x, int[] labels) {
+    copyIn(x, labels);
+    mx.check(mx.api().MXExecutorForward(exec, 1), "MXExecutorForward");
+    mx.check(mx.api().MXExecutorBackwardEx(exec, 0, NO_HEADS, 1), "MXExecutorBackwardEx");
+    if (update) {
+      String[] vals = SGD_VALS;
+      if (extras.contains(Extra.ATTR_STRINGS)) {
+        vals = new String[] {Float.toString(0.1f), Float.toString(0f), Float.toString(1f)};
+      }
+      updateAll(vals);
+    }
+    if (extras.contains(Extra.SCORE)) {
+      scoreSink += score(labels);
+    }
+  }
+
+  private void copyIn(float[] x, int[] labels) {
+    if (x.length != features || labels.length != batch) {
+      throw new IllegalArgumentException(
+          "a batch of "
+              + batch
+              + " needs "
+              + features
+              + " features, got "
+              + x.length
+              + " and "
+              + labels.length
+              + " labels");
+    }
+    mx.check(mx.api().MXNDArraySyncCopyFromCPU(data, x, features), "copy data");
     float[] y = labelValues;
     if (extras.contains(Extra.LABEL_ARRAY)) {
       y = new float[batch];
@@ -145,66 +190,43 @@ final class FloorLoop implements TrainLoop {
     for (int i = 0; i < batch; i++) {
       y[i] = labels[i];
     }
-    Mx.check(api.MXNDArraySyncCopyFromCPU(label, y, batch), "copy labels");
-    Mx.check(api.MXExecutorForward(exec, 1), "MXExecutorForward");
-    Mx.check(api.MXExecutorBackwardEx(exec, 0, NO_HEADS, 1), "MXExecutorBackwardEx");
-    String[] vals = SGD_VALS;
-    if (extras.contains(Extra.ATTR_STRINGS)) {
-      vals = new String[] {Float.toString(0.1f), Float.toString(0f), Float.toString(1f)};
-    }
-    for (int p = 0; p < sgdInputs.size(); p++) {
-      numOutputs.setValue(1);
-      Mx.check(
-          api.MXImperativeInvoke(
-              sgd,
-              2,
-              sgdInputs.get(p),
-              numOutputs,
-              sgdOutputs.get(p),
-              SGD_KEYS.length,
-              SGD_KEYS,
-              vals),
-          "sgd_update");
-    }
-    if (extras.contains(Extra.SCORE)) {
-      scoreSink += score(labels);
-    }
+    mx.check(mx.api().MXNDArraySyncCopyFromCPU(label, y, batch), "copy labels");
   }
 
-  /** The stages of {@link #stepStaged}. */
-  static final String[] STAGES = {"copy in", "forward", "backward", "4 x sgd_update"};
+  private void updateAll(String[] vals) {
+    for (int p = 0; p < sgdInputs.size(); p++) {
+      numOutputs.setValue(1);
+      mx.check(
+          mx.api()
+              .MXImperativeInvoke(
+                  sgd,
+                  2,
+                  sgdInputs.get(p),
+                  numOutputs,
+                  sgdOutputs.get(p),
+                  SGD_KEYS.length,
+                  SGD_KEYS,
+                  vals),
+          "sgd_update");
+    }
+  }
 
   /**
    * One step with MXNet made synchronous after every stage, adding each stage's nanoseconds to
    * {@code nanos} (one slot per {@link #STAGES} entry): where the floor's own time goes.
    */
-  void stepStaged(float[] features, int[] labels, long[] nanos) {
+  void stepStaged(float[] x, int[] labels, long[] nanos) {
     long t0 = System.nanoTime();
-    Mx.check(api.MXNDArraySyncCopyFromCPU(data, features, (long) batch * FEATURES), "copy data");
-    for (int i = 0; i < batch; i++) {
-      labelValues[i] = labels[i];
-    }
-    Mx.check(api.MXNDArraySyncCopyFromCPU(label, labelValues, batch), "copy labels");
+    copyIn(x, labels);
     long t1 = System.nanoTime();
-    Mx.check(api.MXExecutorForward(exec, 1), "MXExecutorForward");
+    mx.check(mx.api().MXExecutorForward(exec, 1), "MXExecutorForward");
     sync();
     long t2 = System.nanoTime();
-    Mx.check(api.MXExecutorBackwardEx(exec, 0, NO_HEADS, 1), "MXExecutorBackwardEx");
+    mx.check(mx.api().MXExecutorBackwardEx(exec, 0, NO_HEADS, 1), "MXExecutorBackwardEx");
     sync();
     long t3 = System.nanoTime();
-    for (int p = 0; p < sgdInputs.size(); p++) {
-      numOutputs.setValue(1);
-      Mx.check(
-          api.MXImperativeInvoke(
-              sgd,
-              2,
-              sgdInputs.get(p),
-              numOutputs,
-              sgdOutputs.get(p),
-              SGD_KEYS.length,
-              SGD_KEYS,
-              SGD_VALS),
-          "sgd_update");
+    if (update) {
+      updateAll(SGD_VALS);
     }
     sync();
     long t4 = System.nanoTime();
@@ -217,7 +239,7 @@ final class FloorLoop implements TrainLoop {
   /** What {@code Classifier.trainBatch} does after the update: loss and accuracy in Java. */
   private double score(int[] labels) {
     float[] probs = new float[batch * CLASSES];
-    Mx.check(api.MXNDArraySyncCopyToCPU(output, probs, probs.length), "copy out");
+    mx.check(mx.api().MXNDArraySyncCopyToCPU(output, probs, probs.length), "copy out");
     double loss = 0;
     int correct = 0;
     for (int i = 0; i < batch; i++) {
@@ -237,118 +259,69 @@ final class FloorLoop implements TrainLoop {
 
   @Override
   public void sync() {
-    Mx.check(api.MXNDArrayWaitAll(), "MXNDArrayWaitAll");
+    mx.check(mx.api().MXNDArrayWaitAll(), "MXNDArrayWaitAll");
   }
 
   @Override
   public void close() {
     if (output != null) {
-      api.MXNDArrayFree(output);
+      mx.api().MXNDArrayFree(output);
       output = null;
     }
     if (exec != null) {
-      api.MXExecutorFree(exec);
+      mx.api().MXExecutorFree(exec);
       exec = null;
     }
     for (Pointer a : arrays) {
-      api.MXNDArrayFree(a);
+      mx.api().MXNDArrayFree(a);
     }
     arrays.clear();
-    for (Pointer s : symbols) {
-      api.MXSymbolFree(s);
-    }
-    symbols.clear();
+    symbols.close();
   }
 
-  /**
-   * {@code SoftmaxOutput(FullyConnected(relu(FullyConnected(pixels))))}, named as Kiln names it,
-   * with the same attributes.
-   */
-  private Pointer buildSymbol() {
-    Pointer pixels = variable("pixels");
-    Pointer hidden =
-        op(
-            "FullyConnected",
-            "hidden",
-            new String[] {"num_hidden", "no_bias", "flatten"},
-            new String[] {"128", "False", "True"},
-            new String[] {"data", "weight", "bias"},
-            pixels,
-            variable("hidden_weight"),
-            variable("hidden_bias"));
-    Pointer relu =
-        op(
-            "Activation",
-            "hidden_relu",
-            new String[] {"act_type"},
-            new String[] {"relu"},
-            new String[] {"data"},
-            hidden);
-    Pointer logits =
-        op(
-            "FullyConnected",
-            "logits",
-            new String[] {"num_hidden", "no_bias", "flatten"},
-            new String[] {"10", "False", "True"},
-            new String[] {"data", "weight", "bias"},
-            relu,
-            variable("logits_weight"),
-            variable("logits_bias"));
-    return op(
-        "SoftmaxOutput",
-        "probs",
-        new String[] {"normalization", "preserve_shape"},
-        new String[] {"batch", "True"},
-        new String[] {"data", "label"},
-        logits,
-        variable("probs_label"));
-  }
-
-  private Pointer variable(String name) {
-    PointerByReference ref = new PointerByReference();
-    Mx.check(api.MXSymbolCreateVariable(name, ref), "MXSymbolCreateVariable");
-    symbols.add(ref.getValue());
-    return ref.getValue();
-  }
-
-  private Pointer op(
-      String op, String name, String[] keys, String[] vals, String[] argNames, Pointer... args) {
-    PointerByReference ref = new PointerByReference();
-    Mx.check(
-        api.MXSymbolCreateAtomicSymbol(Mx.op(op), keys.length, keys, vals, ref),
-        "MXSymbolCreateAtomicSymbol");
-    symbols.add(ref.getValue());
-    Mx.check(
-        api.MXSymbolCompose(ref.getValue(), name, args.length, argNames, args), "MXSymbolCompose");
-    return ref.getValue();
-  }
-
-  private List<String> listArguments(Pointer symbol) {
+  private String[] names(Pointer symbol, boolean arguments) {
     IntByReference n = new IntByReference();
     PointerByReference names = new PointerByReference();
-    Mx.check(api.MXSymbolListArguments(symbol, n, names), "MXSymbolListArguments");
-    return List.of(Mx.strings(names, n.getValue()));
-  }
-
-  private int[] shapeOf(String argument) {
-    return switch (argument) {
-      case "pixels" -> new int[] {batch, FEATURES};
-      case "hidden_weight" -> new int[] {HIDDEN, FEATURES};
-      case "hidden_bias" -> new int[] {HIDDEN};
-      case "logits_weight" -> new int[] {CLASSES, HIDDEN};
-      case "logits_bias" -> new int[] {CLASSES};
-      case "probs_label" -> new int[] {batch};
-      default -> throw new IllegalStateException("unexpected argument " + argument);
-    };
+    if (arguments) {
+      mx.check(mx.api().MXSymbolListArguments(symbol, n, names), "MXSymbolListArguments");
+    } else {
+      mx.check(
+          mx.api().MXSymbolListAuxiliaryStates(symbol, n, names), "MXSymbolListAuxiliaryStates");
+    }
+    return n.getValue() == 0 ? new String[0] : names.getValue().getStringArray(0, n.getValue());
   }
 
   private Pointer array(int[] shape) {
     PointerByReference ref = new PointerByReference();
-    Mx.check(
-        api.MXNDArrayCreateEx(shape, shape.length, Mx.CPU, 0, 0, Mx.FLOAT32, ref),
-        "MXNDArrayCreateEx");
+    mx.check(mx.api().MXNDArrayCreateEx(shape, shape.length, 1, 0, 0, 0, ref), "MXNDArrayCreateEx");
     arrays.add(ref.getValue());
     return ref.getValue();
+  }
+
+  /**
+   * Initial values: Xavier uniform for weights ({@code U(-s, s)}, {@code s = sqrt(6 / (fan in + fan
+   * out))}, MXNet's default), U(-0.1, 0.1) for a recurrent layer's parameter vector, one for
+   * batch-norm scales and variances, zero for the rest.
+   */
+  private void fill(Pointer array, String name, int[] shape, SplittableRandom rng) {
+    float[] init = new float[size(shape)];
+    if (name.endsWith("_weight")) {
+      int receptive = 1;
+      for (int d = 2; d < shape.length; d++) {
+        receptive *= shape[d];
+      }
+      double scale = Math.sqrt(6.0 / ((shape[0] + shape[1]) * (double) receptive));
+      for (int i = 0; i < init.length; i++) {
+        init[i] = (float) ((rng.nextDouble() * 2 - 1) * scale);
+      }
+    } else if (name.endsWith("_parameters")) {
+      for (int i = 0; i < init.length; i++) {
+        init[i] = (float) ((rng.nextDouble() * 2 - 1) * 0.1);
+      }
+    } else if (name.endsWith("_gamma") || name.endsWith("_moving_var")) {
+      java.util.Arrays.fill(init, 1f);
+    }
+    mx.check(mx.api().MXNDArraySyncCopyFromCPU(array, init, init.length), "init " + name);
   }
 
   private static int size(int[] shape) {
@@ -357,13 +330,5 @@ final class FloorLoop implements TrainLoop {
       n *= d;
     }
     return n;
-  }
-
-  /** Xavier uniform as MXNet's default: {@code U(-s, s)}, {@code s = sqrt(6 / (in + out))}. */
-  private static void xavier(int[] shape, float[] values, SplittableRandom rng) {
-    double scale = Math.sqrt(3.0 / ((shape[0] + shape[1]) / 2.0));
-    for (int i = 0; i < values.length; i++) {
-      values[i] = (float) ((rng.nextDouble() * 2 - 1) * scale);
-    }
   }
 }

@@ -1,18 +1,28 @@
 package dev.kiln.sample.bench;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /** The training loops the benchmark compares. */
 enum Impl {
   /** Hand-written MXNet C API calls: one executor bound once, {@code sgd_update} per weight. */
   FLOOR("floor"),
   /**
-   * The generated {@code FashionMlpModel}'s classifier, as a Kiln user writes it for speed: {@code
-   * trainStep}, which reads nothing back.
+   * The floor's executor running only {@code forward(is_train)} and {@code backward}: the kernel
+   * limit with the update folded away.
+   */
+  FWD_BWD("fwd+bwd only"),
+  /**
+   * The generated model's classifier, as a Kiln user writes it for speed: {@code trainStep}, which
+   * reads nothing back. Every update first checks the gradients are finite (the default).
    */
   KILN("kiln"),
-  /** DJL's {@code Trainer} on its MXNet engine with {@code EasyTrain.trainBatch}. */
-  DJL("djl"),
   /** Kiln's {@code trainBatch}, which also returns each batch's loss and accuracy. */
-  KILN_LOSS("kiln+loss");
+  KILN_LOSS("kiln+loss"),
+  /** {@link #KILN} with the per-update gradient check off ({@code checkGradients(false)}). */
+  KILN_NO_CHECK("kiln, no grad check"),
+  /** DJL's {@code Trainer} on its MXNet engine with {@code EasyTrain.trainBatch}. */
+  DJL("djl");
 
   private final String label;
 
@@ -20,25 +30,32 @@ enum Impl {
     this.label = label;
   }
 
-  /** The lower-case name used on the command line and in tables. */
+  /** The name used on the command line and in tables. */
   String label() {
     return label;
   }
 
-  /** A new loop of this kind for {@code batch} examples per step, seeded by {@code seed}. */
-  TrainLoop open(int batch, long seed) {
+  /** The implementations measured for {@code w}: the cheap extras only on the MLP. */
+  static Set<Impl> of(Workload w) {
+    return w == Workload.MLP ? EnumSet.allOf(Impl.class) : EnumSet.of(FLOOR, FWD_BWD, KILN, DJL);
+  }
+
+  /** A new loop of this kind for {@code w} at {@code batch} examples a step. */
+  TrainLoop open(Workload w, int batch, long seed) {
     return switch (this) {
-      case FLOOR -> new FloorLoop(batch, seed);
-      case KILN -> new KilnLoop(seed, false);
-      case KILN_LOSS -> new KilnLoop(seed, true);
-      case DJL -> new DjlLoop(batch);
+      case FLOOR -> new FloorLoop(FloorApi.shared(), FloorNet.of(w), batch, seed, true);
+      case FWD_BWD -> new FloorLoop(FloorApi.shared(), FloorNet.of(w), batch, seed, false);
+      case KILN -> new KilnLoop(w, seed, KilnLoop.Mode.STEP);
+      case KILN_LOSS -> new KilnLoop(w, seed, KilnLoop.Mode.LOSS);
+      case KILN_NO_CHECK -> new KilnLoop(w, seed, KilnLoop.Mode.STEP_UNCHECKED);
+      case DJL -> new DjlLoop(w, batch);
     };
   }
 
   /** The implementation called {@code label}. */
   static Impl of(String label) {
     for (Impl i : values()) {
-      if (i.label.equals(label)) {
+      if (i.label.equals(label) || i.name().equalsIgnoreCase(label)) {
         return i;
       }
     }

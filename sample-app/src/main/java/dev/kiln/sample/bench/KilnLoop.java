@@ -1,31 +1,58 @@
 package dev.kiln.sample.bench;
 
 import dev.kiln.runtime.Init;
+import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.train.Classifier;
+import dev.kiln.sample.models.FashionLeNetModel;
+import dev.kiln.sample.models.FashionLstmModel;
 import dev.kiln.sample.models.FashionMlpModel;
 
 /**
  * What a Kiln user writes: the generated model's classifier and {@code trainStep}, or {@code
- * trainBatch} when each batch's loss is wanted too.
+ * trainBatch} when each batch's loss is wanted too; plain SGD at learning rate 0.1.
  */
 final class KilnLoop implements TrainLoop {
-  private final FashionMlpModel model;
+  /** How each step is taken. */
+  enum Mode {
+    /** {@code trainStep}, gradients checked before every update (the default). */
+    STEP,
+    /** {@code trainBatch}, which reads the batch's loss and accuracy back. */
+    LOSS,
+    /** {@code trainStep} with {@code checkGradients(false)}. */
+    STEP_UNCHECKED
+  }
+
+  private final KilnModel model;
   private final Classifier classifier;
   private final Sgd sgd;
-  private final boolean withLoss;
+  private final Mode mode;
 
-  KilnLoop(long seed, boolean withLoss) {
-    this.withLoss = withLoss;
-    model = FashionMlpModel.create(Init.xavier(), seed);
+  /** A new model of {@code w} seeded by {@code seed}, trained as {@code mode} says. */
+  KilnLoop(Workload w, long seed, Mode mode) {
+    this.mode = mode;
+    model = create(w, seed);
+    if (mode == Mode.STEP_UNCHECKED) {
+      model.runtime().checkGradients(false);
+    }
     classifier = model.classifier();
     sgd = new Sgd(0.1f);
   }
 
+  /** The generated model of {@code w}, Xavier-initialised with {@code seed}. */
+  static KilnModel create(Workload w, long seed) {
+    return switch (w) {
+      case MLP -> FashionMlpModel.create(Init.xavier(), seed);
+      case LENET -> FashionLeNetModel.create(Init.xavier(), seed);
+      case LENET1632 -> LeNet1632Model.create(Init.xavier(), seed);
+      case LSTM -> FashionLstmModel.create(Init.xavier(), seed);
+    };
+  }
+
   @Override
   public void step(float[] features, int[] labels) {
-    if (withLoss) {
+    if (mode == Mode.LOSS) {
       classifier.trainBatch(features, labels, sgd);
     } else {
       classifier.trainStep(features, labels, sgd);

@@ -1,81 +1,187 @@
 package dev.kiln.sample.bench;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
+import java.util.function.ToDoubleBiFunction;
 
 /**
- * The throughput table: per batch size, the median steps per second of each implementation (with
- * the range over repetitions), the ratios Kiln/floor and Kiln/DJL of the medians, and Kiln/floor of
- * the best runs (the least disturbed by other processes on a shared machine).
+ * The throughput tables. Steps per second per workload, batch size and implementation (median and
+ * range over rounds), then the ratios between implementations computed <em>round by round</em>
+ * (each round runs every implementation back to back, so a ratio compares runs that saw the same
+ * machine load) with their median and range, and what Kiln's gradient check costs a step.
  */
 final class ThroughputTable {
+  /** A ratio the table reports: {@code top} steps/s over {@code bottom} steps/s. */
+  record Ratio(String name, Impl top, Impl bottom) {}
+
+  /** The ratios reported, in column order. */
+  static final List<Ratio> RATIOS =
+      List.of(
+          new Ratio("kiln/floor", Impl.KILN, Impl.FLOOR),
+          new Ratio("kiln/fwd+bwd only", Impl.KILN, Impl.FWD_BWD),
+          new Ratio("kiln/djl", Impl.KILN, Impl.DJL),
+          new Ratio("kiln+loss/floor", Impl.KILN_LOSS, Impl.FLOOR),
+          new Ratio("kiln no check/fwd+bwd only", Impl.KILN_NO_CHECK, Impl.FWD_BWD),
+          new Ratio("floor/fwd+bwd only", Impl.FLOOR, Impl.FWD_BWD));
+
   private ThroughputTable() {}
 
-  /** Formats {@code samples} as a Markdown table, one row per batch size, ascending. */
-  static String format(List<Sample> samples) {
-    Map<Integer, Map<Impl, List<Double>>> byBatch = new TreeMap<>();
+  /** The row key: a workload at one batch size. */
+  private record Row(Workload workload, int batch) {}
+
+  /** Steps per second by row, implementation and round. */
+  private static Map<Row, Map<Impl, Map<Integer, Double>>> group(List<Sample> samples) {
+    return group(samples, false);
+  }
+
+  /** Steps per second of wall-clock or of CPU time by row, implementation and round. */
+  private static Map<Row, Map<Impl, Map<Integer, Double>>> group(
+      List<Sample> samples, boolean cpu) {
+    Map<Row, Map<Impl, Map<Integer, Double>>> rows =
+        new TreeMap<>(
+            (a, b) ->
+                a.workload() != b.workload()
+                    ? a.workload().compareTo(b.workload())
+                    : Integer.compare(a.batch(), b.batch()));
     for (Sample s : samples) {
-      byBatch
-          .computeIfAbsent(s.batch(), b -> new TreeMap<>())
-          .computeIfAbsent(s.impl(), i -> new ArrayList<>())
-          .add(s.stepsPerSecond());
+      rows.computeIfAbsent(new Row(s.workload(), s.batch()), r -> new EnumMap<>(Impl.class))
+          .computeIfAbsent(s.impl(), i -> new TreeMap<>())
+          .put(s.rep(), cpu ? s.stepsPerCpuSecond() : s.stepsPerSecond());
     }
-    StringBuilder out = new StringBuilder();
-    out.append(
-        "| batch | floor steps/s | kiln steps/s | djl steps/s | kiln+loss steps/s "
-            + "| kiln/floor | kiln/djl | kiln+loss/floor | kiln/floor, best runs | runs |\n");
-    out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (Map.Entry<Integer, Map<Impl, List<Double>>> row : byBatch.entrySet()) {
-      Map<Impl, List<Double>> cells = row.getValue();
-      out.append("| ").append(row.getKey());
-      for (Impl impl : Impl.values()) {
-        out.append(" | ").append(cell(cells.get(impl)));
-      }
-      out.append(" | ").append(ratio(cells.get(Impl.KILN), cells.get(Impl.FLOOR)));
-      out.append(" | ").append(ratio(cells.get(Impl.KILN), cells.get(Impl.DJL)));
-      out.append(" | ").append(ratio(cells.get(Impl.KILN_LOSS), cells.get(Impl.FLOOR)));
-      out.append(" | ").append(bestRatio(cells.get(Impl.KILN), cells.get(Impl.FLOOR)));
-      out.append(" | ")
-          .append(
-              cells.values().stream()
-                  .map(l -> Integer.toString(l.size()))
-                  .distinct()
-                  .collect(Collectors.joining("/")));
-      out.append(" |\n");
+    return rows;
+  }
+
+  /** Steps per second: one row per workload and batch size, one column per implementation. */
+  static String stepsPerSecond(List<Sample> samples) {
+    Map<Row, Map<Impl, Map<Integer, Double>>> rows = group(samples);
+    StringBuilder out = new StringBuilder("| workload | batch");
+    for (Impl i : Impl.values()) {
+      out.append(" | ").append(i.label());
     }
+    out.append(" | rounds |\n|---|---:")
+        .append("|---:".repeat(Impl.values().length))
+        .append("|---:|\n");
+    rows.forEach(
+        (row, byImpl) -> {
+          out.append("| ").append(row.workload().label()).append(" | ").append(row.batch());
+          for (Impl i : Impl.values()) {
+            Map<Integer, Double> v = byImpl.get(i);
+            out.append(" | ").append(cell(v == null ? null : new ArrayList<>(v.values()), "%.0f"));
+          }
+          out.append(" | ")
+              .append(byImpl.values().stream().mapToInt(Map::size).max().orElse(0))
+              .append(" |\n");
+        });
     return out.toString();
   }
 
-  /** {@code median (min–max)}, or a dash when there is no measurement. */
-  static String cell(List<Double> values) {
+  /** The ratios of {@link #RATIOS}, each the median (min–max) of its per-round values. */
+  static String ratios(List<Sample> samples) {
+    return ratios(samples, false);
+  }
+
+  /**
+   * The ratios of {@link #RATIOS} of steps per second of wall-clock time or, with {@code cpu}, of
+   * the process's CPU time (all threads), each the median (min–max) of its per-round values.
+   */
+  static String ratios(List<Sample> samples, boolean cpu) {
+    Map<Row, Map<Impl, Map<Integer, Double>>> rows = group(samples, cpu);
+    StringBuilder out = new StringBuilder("| workload | batch");
+    RATIOS.forEach(r -> out.append(" | ").append(r.name()));
+    out.append(" |\n|---|---:").append("|---:".repeat(RATIOS.size())).append("|\n");
+    rows.forEach(
+        (row, byImpl) -> {
+          out.append("| ").append(row.workload().label()).append(" | ").append(row.batch());
+          for (Ratio r : RATIOS) {
+            List<Double> v = perRound(byImpl.get(r.top()), byImpl.get(r.bottom()), (a, b) -> a / b);
+            if (v != null && v.stream().anyMatch(x -> !Double.isFinite(x))) {
+              v = null;
+            }
+            out.append(" | ").append(cell(v, "%.2f"));
+          }
+          out.append(" |\n");
+        });
+    return out.toString();
+  }
+
+  /**
+   * What the per-update gradient check costs (issue 10): per round, Kiln's microseconds per step
+   * minus those of Kiln with {@code checkGradients(false)}, and that as a share of Kiln's step.
+   * Empty when no row has both.
+   */
+  static String checkCost(List<Sample> samples) {
+    StringBuilder out = new StringBuilder();
+    group(samples)
+        .forEach(
+            (row, byImpl) -> {
+              Map<Integer, Double> on = byImpl.get(Impl.KILN);
+              Map<Integer, Double> off = byImpl.get(Impl.KILN_NO_CHECK);
+              if (on == null || off == null) {
+                return;
+              }
+              if (out.length() == 0) {
+                out.append(
+                    "| workload | batch | kiln µs/step | no grad check µs/step | check µs/step "
+                        + "| check, % of kiln's step |\n|---|---:|---:|---:|---:|---:|\n");
+              }
+              out.append(
+                  String.format(
+                      Locale.ROOT,
+                      "| %s | %d | %s | %s | %s | %s |%n",
+                      row.workload().label(),
+                      row.batch(),
+                      cell(micros(on), "%.0f"),
+                      cell(micros(off), "%.0f"),
+                      cell(perRound(on, off, (a, b) -> 1e6 / a - 1e6 / b), "%.0f"),
+                      cell(
+                          perRound(on, off, (a, b) -> 100 * (1e6 / a - 1e6 / b) / (1e6 / a)),
+                          "%.1f")));
+            });
+    return out.toString();
+  }
+
+  private static List<Double> micros(Map<Integer, Double> stepsPerSecond) {
+    return stepsPerSecond.values().stream().map(v -> 1e6 / v).toList();
+  }
+
+  /** {@code f(top, bottom)} for every round both have, or null when either is missing. */
+  static List<Double> perRound(
+      Map<Integer, Double> top, Map<Integer, Double> bottom, ToDoubleBiFunction<Double, Double> f) {
+    if (top == null || bottom == null) {
+      return null;
+    }
+    List<Double> out = new ArrayList<>();
+    Map<Integer, Double> b = new LinkedHashMap<>(bottom);
+    top.forEach(
+        (round, v) -> {
+          Double w = b.get(round);
+          if (w != null) {
+            out.add(f.applyAsDouble(v, w));
+          }
+        });
+    return out.isEmpty() ? null : out;
+  }
+
+  /** {@code median (min–max)} in {@code format}, or a dash when there is no measurement. */
+  static String cell(List<Double> values, String format) {
     if (values == null || values.isEmpty()) {
       return "–";
     }
     return String.format(
         Locale.ROOT,
-        "%.0f (%.0f–%.0f)",
+        format + " (" + format + "–" + format + ")",
         Stats.median(values),
         Stats.min(values),
         Stats.max(values));
   }
 
-  /** The ratio of the largest values to two decimals, or a dash when either side is missing. */
-  static String bestRatio(List<Double> top, List<Double> bottom) {
-    if (top == null || bottom == null || top.isEmpty() || bottom.isEmpty()) {
-      return "–";
-    }
-    return String.format(Locale.ROOT, "%.2f", Stats.max(top) / Stats.max(bottom));
-  }
-
-  /** The ratio of the medians to two decimals, or a dash when either side is missing. */
-  static String ratio(List<Double> top, List<Double> bottom) {
-    if (top == null || bottom == null || top.isEmpty() || bottom.isEmpty()) {
-      return "–";
-    }
-    return String.format(Locale.ROOT, "%.2f", Stats.median(top) / Stats.median(bottom));
+  /** {@code median (min–max)} to whole numbers, or a dash when there is no measurement. */
+  static String cell(List<Double> values) {
+    return cell(values, "%.0f");
   }
 }
