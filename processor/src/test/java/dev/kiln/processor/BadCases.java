@@ -726,15 +726,29 @@ final class BadCases {
                       + "shape [batch, steps, hidden], got [BATCH, 10, 3] from x (@Input(shape = {BATCH, "
                       + "10, 3})): dimension 2 ('hidden') must be 4")
               .with("layers/ResidualCell"),
-          // A cell over sequences of any length: unrolling needs the steps when the graph is built.
+          // Two sequences of STEPS joined along the steps: a length no input gives, so no graph
+          // can be unrolled for it.
           error(
-                  "bad/cells/CellAnySteps",
+                  "bad/cells/CellJoinedSteps",
                   "@GruCell(hidden = 4)",
-                  "[kiln:CellSteps] CellAnySteps.states(): cell @GruCell is unrolled over the steps when "
-                      + "the graph is built, so it needs a constant number of steps, got [BATCH, STEPS, "
-                      + "3] from x (@Input(shape = {BATCH, STEPS, 3})), whose steps (dimension 1) are "
-                      + "fixed only when an executor is bound; declare the steps as a constant, or use "
-                      + "@Gru, @Lstm or @Rnn, which take Dim.STEPS")
+                  "[kiln:CellSteps] CellJoinedSteps.states(): cell @GruCell reads [BATCH, BATCH, 3] from "
+                      + "both (@Concat(axis = 1)), but its steps (dimension 1) are BATCH, a size that is "
+                      + "not an input's Dim.STEPS (joining or reshaping sequences gives one), so no "
+                      + "number of steps to unroll over is known; a cell reads a sequence whose steps, "
+                      + "dimension 1, are a constant (unrolled when the graph is built) or Dim.STEPS "
+                      + "(unrolled for the length an executor is bound for), and whose other dimensions "
+                      + "do not depend on the steps")
+              .with("layers/GruCell"),
+          // STEPS inside one step's input: the step, the state and the weights would depend on it.
+          error(
+                  "bad/cells/CellStepsInStep",
+                  "@GruCell(hidden = 4)",
+                  "[kiln:CellSteps] CellStepsInStep.states(): cell @GruCell reads [BATCH, 5, STEPS] from "
+                      + "x (@Input(shape = {BATCH, 5, STEPS})), but dimension 2 is Dim.STEPS, so one "
+                      + "step's input would depend on the number of steps; a cell reads a sequence whose "
+                      + "steps, dimension 1, are a constant (unrolled when the graph is built) or "
+                      + "Dim.STEPS (unrolled for the length an executor is bound for), and whose other "
+                      + "dimensions do not depend on the steps")
               .with("layers/GruCell"),
           // A cell whose output pattern is not its state's.
           error(

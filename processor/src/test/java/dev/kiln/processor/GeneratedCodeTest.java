@@ -26,6 +26,7 @@ class GeneratedCodeTest {
           List.of("good/custom/AffineNet", "layers/Affine"),
           List.of("good/custom/GatedNet", "layers/Gated"),
           List.of("good/cells/GruNet", "layers/GruCell"),
+          List.of("good/cells/AnyStepsNet", "layers/GruCell"),
           List.of("good/heads/TwoHeads"),
           List.of("good/layers/LayerZoo"),
           List.of("good/noparams/Pools"),
@@ -223,6 +224,29 @@ class GeneratedCodeTest {
     String model = r.source("cells.GruNetModel");
     assertTrue(model.contains("public Parameter statesWhn()"), model);
     assertTrue(model.contains("custom cell GruCell, unrolled"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aCellOverStepsIsBuiltPerNumberOfStepsAndAModelWithoutOneIsNot(TestCompiler compiler) {
+    Result r = compiler.compile("good/cells/AnyStepsNet", "layers/GruCell");
+    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    String model = r.source("cells.AnyStepsNetModel");
+    assertTrue(
+        model.contains("private static Graph graph(boolean classifier, int steps) {"), model);
+    // The builder unrolls over the steps and the graph can build itself for any other number.
+    String flat = model.replaceAll("\\s+", " ");
+    assertTrue(
+        flat.contains(
+            "new GraphBuilder(\"AnyStepsNet\", classifier, steps, s -> graph(classifier, s))"),
+        model);
+    assertTrue(model.contains("return graph(classifier, 1);"), model);
+    String graph = r.source("cells.AnyStepsNetGraph");
+    assertTrue(graph.contains("STATES_SHAPE = Shape.of(BATCH, -5, 4);"), graph);
+    // Over a constant number of steps, one graph: no graph(boolean, int).
+    String constant =
+        compiler.compile("good/cells/GruNet", "layers/GruCell").source("cells.GruNetModel");
+    assertTrue(!constant.contains("int steps") && !constant.contains(", steps,"), constant);
   }
 
   @ParameterizedTest(name = "[{0}]")

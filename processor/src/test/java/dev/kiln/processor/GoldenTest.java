@@ -14,12 +14,13 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Compiles five models that between them use every kind of generated code (a dense MLP; a LeNet
- * with convolutions, pooling and batch norm's auxiliary states; a custom layer; several inputs and
- * outputs with a frozen node and no classifier; a custom recurrent cell) and compares the generated
- * files with the goldens under {@code src/test/resources/golden}, byte for byte, under javac and
- * ecj. Set {@code KILN_UPDATE_GOLDEN} to any non-empty value to rewrite the goldens from javac's
- * output instead; never edit them by hand.
+ * Compiles six models that between them use every kind of generated code (a dense MLP; a LeNet with
+ * convolutions, pooling and batch norm's auxiliary states; a custom layer; several inputs and
+ * outputs with a frozen node and no classifier; a custom recurrent cell over a constant number of
+ * steps, and one over {@code STEPS}, whose graph is built per number of steps, in a classifier) and
+ * compares the generated files with the goldens under {@code src/test/resources/golden}, byte for
+ * byte, under javac and ecj. Set {@code KILN_UPDATE_GOLDEN} to any non-empty value to rewrite the
+ * goldens from javac's output instead; never edit them by hand.
  */
 class GoldenTest {
   private static final Path GOLDEN = Path.of("src/test/resources/golden");
@@ -47,7 +48,8 @@ class GoldenTest {
           new Golden(List.of("good/lenet/LeNet"), "lenet.LeNet"),
           new Golden(List.of("good/custom/AffineNet", "layers/Affine"), "custom.AffineNet"),
           new Golden(List.of("good/heads/TwoHeads"), "heads.TwoHeads"),
-          new Golden(List.of("good/cells/GruNet", "layers/GruCell"), "cells.GruNet"));
+          new Golden(List.of("good/cells/GruNet", "layers/GruCell"), "cells.GruNet"),
+          new Golden(List.of("good/cells/AnyStepsNet", "layers/GruCell"), "cells.AnyStepsNet"));
 
   static Stream<Arguments> goldens() {
     return Stream.of(TestCompiler.values())

@@ -400,17 +400,32 @@ public final class ModelRuntime implements AutoCloseable {
     return cache.store().auxSlots();
   }
 
-  /** The symbol as MXNet JSON. */
+  /**
+   * The symbol as MXNet JSON. A model whose custom recurrent cells read {@code Dim.STEPS} steps has
+   * one symbol per number of steps: this is the one its latest forward pass ran (before any, the
+   * one it was built with, one step); {@link #symbolJson(int)} gives any other.
+   */
   public String symbolJson() {
-    return graph().toJson();
+    return cache.latestGraph().toJson();
   }
 
   /**
-   * Writes an MXNet checkpoint: {@code prefix-symbol.json} and {@code prefix-0000.params} (an
-   * NDArray list keyed {@code arg:<name>} for parameters and {@code aux:<name>} for auxiliary
-   * states, see {@link Checkpoint}) and {@code prefix-0000.params.sha256} (its SHA-256). Each file
-   * is written beside its target and renamed into place, in an order that leaves a loadable
-   * checkpoint whenever the process dies; temporary files that killed saves left are removed first.
+   * The symbol as MXNet JSON for inputs of {@code steps} steps: the one symbol of a model without
+   * cells over {@code Dim.STEPS}, otherwise the graph unrolled over {@code steps} (built on first
+   * use and kept, as binding an executor of that length does).
+   */
+  public String symbolJson(int steps) {
+    return cache.graph(steps).toJson();
+  }
+
+  /**
+   * Writes an MXNet checkpoint: {@code prefix-symbol.json} ({@link #symbolJson()}: for a model with
+   * cells over {@code Dim.STEPS}, unrolled over the steps of its latest forward pass) and {@code
+   * prefix-0000.params} (an NDArray list keyed {@code arg:<name>} for parameters and {@code
+   * aux:<name>} for auxiliary states, see {@link Checkpoint}) and {@code prefix-0000.params.sha256}
+   * (its SHA-256). Each file is written beside its target and renamed into place, in an order that
+   * leaves a loadable checkpoint whenever the process dies; temporary files that killed saves left
+   * are removed first.
    *
    * @throws UncheckedIOException if a file cannot be written
    */
@@ -426,10 +441,12 @@ public final class ModelRuntime implements AutoCloseable {
   /**
    * Reads the parameters (and auxiliary states) of checkpoint {@code prefix} into this model. The
    * checkpoint's symbol must be this model's architecture (same operators, wiring and attributes;
-   * see {@link Checkpoint#load}), the parameters must have the SHA-256 their integrity file records
-   * when there is one, every parameter of the model must be in the file with its exact shape, and
-   * the file may hold nothing else; nothing is changed unless all of that holds. Stale temporary
-   * files of killed saves of this checkpoint are removed.
+   * see {@link Checkpoint#load}; for a model with cells over {@code Dim.STEPS}, unrolled over any
+   * number of steps: it is compared with this model's graph unrolled over as many), the parameters
+   * must have the SHA-256 their integrity file records when there is one, every parameter of the
+   * model must be in the file with its exact shape, and the file may hold nothing else; nothing is
+   * changed unless all of that holds. Stale temporary files of killed saves of this checkpoint are
+   * removed.
    *
    * @throws UncheckedIOException if the file is missing, unreadable or does not fit (its cause is
    *     then a {@link CheckpointException} naming the file and the problem)
@@ -446,13 +463,22 @@ public final class ModelRuntime implements AutoCloseable {
   public void loadParams(Path prefix, boolean lenient) {
     ParameterStore params = cache.store();
     try {
-      Checkpoint.load(prefix, symbolJson(), checkpointArrays(), lenient);
+      Checkpoint.load(prefix, this::symbolJsonLike, checkpointArrays(), lenient);
     } catch (IOException e) {
       throw new UncheckedIOException(
           modelName() + ": cannot load checkpoint " + prefix + ": " + describe(e), e);
     } finally {
       params.weightsChanged();
     }
+  }
+
+  /**
+   * This model's symbol to compare a stored one with: unrolled over the steps {@code stored}
+   * unrolls the model's cells over Dim.STEPS, when it does, otherwise {@link #symbolJson()}.
+   */
+  private String symbolJsonLike(String stored) {
+    int steps = graph().stepsIn(stored);
+    return steps > 0 ? symbolJson(steps) : symbolJson();
   }
 
   /** What a checkpoint of this model holds: {@code arg:<name>} for every parameter. */

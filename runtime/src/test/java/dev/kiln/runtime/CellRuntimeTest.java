@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Custom recurrent cells unrolled by {@link GraphBuilder#cell}, driven by hand: the outputs of
- * every step against plain Java, for a batch fixed in the declaration and for steps of single
- * values, and the sequences the builder refuses.
+ * every step against plain Java, for a batch fixed in the declaration, for steps of single values
+ * and over {@code STEPS}, a graph per length, and the sequences the builder refuses.
  */
 class CellRuntimeTest {
   private static NodeSource src(String node, String annotation) {
@@ -124,8 +124,71 @@ class CellRuntimeTest {
     }
   }
 
+  /** The leaky sum {@code h' = x + a·h} over {@code [BATCH, STEPS]}, unrolled over steps. */
+  private static Graph leaky(int steps) {
+    try (GraphBuilder b = new GraphBuilder("Hand", false, steps, CellRuntimeTest::leaky)) {
+      Shape in = Shape.of(Shape.BATCH, Shape.STEPS);
+      Sym x = b.input(src("x", "@Input"), in);
+      NodeSource cell = src("sum", "@Leaky");
+      Sym a = b.customParam(cell, "a", Shape.of(1), false);
+      return b.build(
+          List.of(
+              b.cell(
+                  cell,
+                  "Leaky",
+                  in,
+                  Shape.of(Shape.BATCH, Shape.STEPS),
+                  x,
+                  List.of(a),
+                  (step, h, p) -> step.add(h.mul(p.get(0))))));
+    }
+  }
+
+  /** The leaky sum in plain Java, one row of {@code x} after another. */
+  private static float[] leakySum(float[] x, int steps, float a) {
+    float[] out = new float[x.length];
+    for (int row = 0; row < x.length / steps; row++) {
+      double h = 0;
+      for (int t = 0; t < steps; t++) {
+        h = x[row * steps + t] + a * h;
+        out[row * steps + t] = (float) h;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Over {@code STEPS}, each number of steps an executor is bound for unrolls a graph of its own,
+   * built once and kept, every one over the one parameter.
+   */
   @Test
-  void aSequenceWithoutConstantStepsIsRefused() {
+  void aCellOverStepsUnrollsAGraphPerLengthOverTheSameParameter() {
+    Random r = new Random(2);
+    try (ModelRuntime m = new ModelRuntime("Hand", leaky(1), Init.normal(0.5f), 2);
+        NDManager nd = NDManager.newBaseManager()) {
+      assertEquals(1, m.graph().unrolledSteps());
+      assertEquals(List.of("sum"), m.graph().unrolledCells());
+      m.param("sum_a").set(new float[] {0.75f});
+      for (int steps : new int[] {4, 7, 1, 4}) {
+        float[] x = random(r, 3 * steps);
+        float[] out =
+            m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(3, steps)))[0].toFloatArray();
+        assertArrayEquals(leakySum(x, steps, 0.75f), out, 1e-5f, steps + " steps");
+        assertEquals(steps, m.executors().latestGraph().unrolledSteps());
+      }
+      // One graph for each of 1 (the model's own), 4 and 7 steps; one parameter for all.
+      assertEquals(3, m.executors().graphCount());
+      assertEquals(3, m.executorCount());
+      assertEquals(
+          List.of("sum_a"), m.executors().graph(7).params().stream().map(p -> p.name()).toList());
+      assertEquals(7, m.graph().stepsIn(m.symbolJson(7)));
+      assertEquals(-1, m.graph().stepsIn("{}"));
+      assertThrows(IllegalArgumentException.class, () -> m.executors().graph(0));
+    }
+  }
+
+  @Test
+  void aCellOverStepsNeedsTheBuilderToKnowTheSteps() {
     try (GraphBuilder b = new GraphBuilder("Hand")) {
       Shape in = Shape.of(Shape.BATCH, Shape.STEPS, 4);
       Sym x = b.input(src("x", "@Input"), in);
@@ -143,9 +206,36 @@ class CellRuntimeTest {
                       List.of(),
                       (step, h, p) -> h));
       assertEquals(
+          "Hand.h() @Tanh(hidden = 5): cell Tanh reads [BATCH, STEPS, 4], whose "
+              + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
+              + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
+              + "rebuild), as the generated model does",
+          e.getMessage());
+    }
+  }
+
+  @Test
+  void aSequenceWhoseStepsAreNeitherConstantNorStepsIsRefused() {
+    try (GraphBuilder b = new GraphBuilder("Hand", false, 3, steps -> null)) {
+      Shape in = Shape.of(Shape.BATCH, Shape.BATCH, 4);
+      Sym x = b.input(src("x", "@Input"), in);
+      NodeSource cell = src("h", "@Tanh(hidden = 5)");
+      ModelException e =
+          assertThrows(
+              ModelException.class,
+              () ->
+                  b.cell(
+                      cell,
+                      "Tanh",
+                      in,
+                      Shape.of(Shape.BATCH, Shape.BATCH, 5),
+                      x,
+                      List.of(),
+                      (step, h, p) -> h));
+      assertEquals(
           "Hand.h() @Tanh(hidden = 5): cell Tanh needs a sequence with a constant "
-              + "number of steps after the first dimension, got input [BATCH, STEPS, 4] and output "
-              + "[BATCH, STEPS, 5]",
+              + "number of steps or Dim.STEPS after the first dimension, and STEPS nowhere else, got "
+              + "input [BATCH, BATCH, 4] and output [BATCH, BATCH, 5]",
           e.getMessage());
     }
   }

@@ -347,13 +347,20 @@ public final class Main implements Runnable {
           }
           if (lead) {
             o.println(
-                "data-parallel: "
-                    + dp.contexts()
-                    + " contexts × "
-                    + dp.workers()
-                    + " workers, "
-                    + batchSize
-                    + " examples per step per worker");
+                distributed
+                    ? "data-parallel: "
+                        + dp.workers()
+                        + " workers, "
+                        + batchSize
+                        + " examples per step per worker ("
+                        + batchSize * dp.workers()
+                        + " per step of the job), updates on the "
+                        + (dp.updates() == DataParallel.Updates.ON_SERVERS ? "servers" : "workers")
+                    : "data-parallel: "
+                        + dp.contexts()
+                        + " CPU contexts, each step's "
+                        + batchSize
+                        + " examples split between them");
           }
           dp.timeCommunication(timePushPull);
           r =

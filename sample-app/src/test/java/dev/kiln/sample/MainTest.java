@@ -244,7 +244,9 @@ class MainTest {
             out.toString());
     assertEquals(0, r.code(), r.err());
     assertTrue(
-        r.out().contains("data-parallel: 2 contexts × 1 workers, 8 examples per step"), r.out());
+        r.out()
+            .contains("data-parallel: 2 CPU contexts, each step's 8 examples split between them"),
+        r.out());
     assertTrue(r.out().contains("test accuracy"), r.out());
     assertTrue(Files.size(out.resolve("mlp-0000.params")) > 400_000);
   }

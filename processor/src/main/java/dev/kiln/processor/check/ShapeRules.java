@@ -525,9 +525,9 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
    * parameter shapes are the patterns with every name replaced by its value. The body itself is
    * traced and checked against the output pattern when the graph is built.
    *
-   * <p>A recurrent cell's input pattern is one step's: the node reads that pattern with a constant
-   * number of steps inserted after its first dimension, and its output is the state pattern with
-   * the same steps inserted, every step's state.
+   * <p>A recurrent cell's input pattern is one step's: the node reads that pattern with the steps,
+   * a constant or {@code STEPS}, inserted after its first dimension, and its output is the state
+   * pattern with the same steps inserted, every step's state.
    */
   @Override
   public Result visitCustom(LayerSpec.Custom c) {
@@ -554,8 +554,8 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
                       + "the first dimension"
                   : ""));
     }
-    if (c.cell() && s.dim(1) < 0) {
-      throw new RuleError(Message.CELL_STEPS, null, where, c.layerName(), x().describe());
+    if (c.cell()) {
+      checkCellSteps(c, s);
     }
     Map<String, Integer> bound = new LinkedHashMap<>(c.dims());
     for (int i = 0; i < s.rank(); i++) {
@@ -596,6 +596,40 @@ final class ShapeRules implements LayerSpec.Visitor<ShapeRules.Result> {
       params.add(param(p.role(), shape));
     }
     return new Result(out, params, List.of());
+  }
+
+  /**
+   * A cell's steps must be a constant or {@code STEPS}, the executor's bound length, and no other
+   * dimension may be {@code STEPS}: one step's input, the state and the parameters are shaped
+   * without the steps. A {@code BATCH} there is a length no input gives directly (a reshape or a
+   * concatenation of sequences makes one), which no graph could be unrolled for.
+   */
+  private void checkCellSteps(LayerSpec.Custom c, TShape s) {
+    if (s.dim(1) == TShape.BATCH) {
+      throw new RuleError(
+          Message.CELL_STEPS,
+          null,
+          where,
+          c.layerName(),
+          x().describe(),
+          "its steps (dimension 1) are BATCH, a size that is not an input's Dim.STEPS (joining "
+              + "or reshaping sequences gives one), so no number of steps to unroll over is "
+              + "known");
+    }
+    for (int i = 0; i < s.rank(); i++) {
+      if (i != 1 && s.dim(i) == TShape.STEPS) {
+        throw new RuleError(
+            Message.CELL_STEPS,
+            null,
+            where,
+            c.layerName(),
+            x().describe(),
+            "dimension "
+                + i
+                + " is Dim.STEPS, so one step's input would depend on the number "
+                + "of steps");
+      }
+    }
   }
 
   private TShape resolve(

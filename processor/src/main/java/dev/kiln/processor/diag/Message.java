@@ -95,10 +95,9 @@ public enum Message {
           + "state, so the two patterns must be the same: declare output = %s"),
   CELL_STEPS(
       "CellSteps",
-      "%s: cell @%s is unrolled over the steps when the graph is built, so it needs a constant "
-          + "number of steps, got %s, whose steps (dimension 1) are fixed only when an executor "
-          + "is bound; declare the steps as a constant, or use @Gru, @Lstm or @Rnn, which take "
-          + "Dim.STEPS"),
+      "%s: cell @%s reads %s, but %s; a cell reads a sequence whose steps, dimension 1, are a "
+          + "constant (unrolled when the graph is built) or Dim.STEPS (unrolled for the length an "
+          + "executor is bound for), and whose other dimensions do not depend on the steps"),
   WRONG_RANK("WrongRank", "%s: %s needs a rank-%s %s input, got %s%s"),
   UNKNOWN_CHANNELS(
       "UnknownChannels",

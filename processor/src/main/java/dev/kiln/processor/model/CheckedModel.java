@@ -84,4 +84,19 @@ public record CheckedModel(
   public boolean hasTracedNodes() {
     return nodes.stream().anyMatch(n -> n.spec().layer().tracedAtBuild());
   }
+
+  /**
+   * The nodes of the recurrent cells that read {@code STEPS} steps, in declaration order: the graph
+   * is unrolled per number of steps when any does.
+   */
+  public List<String> cellsOverSteps() {
+    return nodes.stream()
+        .filter(
+            n ->
+                n.spec().layer() instanceof LayerSpec.Custom c
+                    && c.cell()
+                    && n.shape().dim(1) == TShape.STEPS)
+        .map(CheckedNode::name)
+        .toList();
+  }
 }

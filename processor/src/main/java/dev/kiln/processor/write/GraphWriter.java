@@ -227,10 +227,13 @@ final class GraphWriter {
     if (s.layer() instanceof LayerSpec.Custom c && c.cell()) {
       output =
           "a recurrent cell unrolled over "
-              + n.shape().dim(1)
-              + " steps, declared output "
+              + (n.shape().dim(1) == TShape.STEPS
+                  ? "the STEPS an executor is bound for"
+                  : n.shape().dim(1) + " steps")
+              + ", declared output "
               + shape
-              + " (every step's state), against which each traced step is checked";
+              + " (every step's state), against which each traced "
+              + "step is checked";
     } else if (s.layer().tracedAtBuild()) {
       output = "declared output " + shape + ", against which the traced forward body is checked";
     } else {

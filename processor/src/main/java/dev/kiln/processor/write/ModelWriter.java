@@ -102,7 +102,13 @@ final class ModelWriter {
             .paragraph("The trainable {@link " + m.name() + "} model on MXNet.")
             .paragraph(
                 "Executors are bound per set of input shapes on first use and cached; all of "
-                    + "them share one set of parameter and gradient arrays. Gradients add up over "
+                    + "them share one set of parameter and gradient arrays. "
+                    + (!m.cellsOverSteps().isEmpty()
+                        ? "Its recurrent cell reads {@code STEPS} steps: the first "
+                            + "executor of a new number of steps also unrolls a graph of its own for it, "
+                            + "kept for that length, over the same parameters. "
+                        : "")
+                    + "Gradients add up over "
                     + "{@link #backward} calls until {@link #update(float)} applies and zeroes them. "
                     + "{@link #close()} frees every native handle.")
             .paragraph(
@@ -221,30 +227,74 @@ final class ModelWriter {
                 Names.MODEL_RUNTIME,
                 simple)
             .build());
-    t.addMethod(
-        MethodSpec.methodBuilder("graph")
-            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-            .returns(Names.GRAPH)
-            .addParameter(boolean.class, "classifier")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "A new graph of {@code "
-                            + m.name()
-                            + "}, built by {@link "
-                            + names.graph.simpleName()
-                            + "}; with {@code classifier}, "
-                            + "for classifier training. The caller owns it.")
-                    .build())
-            .beginControlFlow(
-                "try ($T builder = new $T($S, classifier))",
-                Names.GRAPH_BUILDER,
-                Names.GRAPH_BUILDER,
-                m.name())
-            .addStatement("return $T.build(builder)", names.graph)
-            .endControlFlow()
-            .build());
+    List<String> stepCells = m.cellsOverSteps();
+    String graphDoc =
+        "A new graph of {@code "
+            + m.name()
+            + "}, built by {@link "
+            + names.graph.simpleName()
+            + "}; with {@code classifier}, for classifier training. The caller owns it.";
+    if (stepCells.isEmpty()) {
+      t.addMethod(
+          MethodSpec.methodBuilder("graph")
+              .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+              .returns(Names.GRAPH)
+              .addParameter(boolean.class, "classifier")
+              .addJavadoc("$L", Javadoc.member().paragraph(graphDoc).build())
+              .beginControlFlow(
+                  "try ($T builder = new $T($S, classifier))",
+                  Names.GRAPH_BUILDER,
+                  Names.GRAPH_BUILDER,
+                  m.name())
+              .addStatement("return $T.build(builder)", names.graph)
+              .endControlFlow()
+              .build());
+    } else {
+      String cells =
+          stepCells.size() == 1
+              ? "the recurrent cell of node {@code " + stepCells.get(0) + "}"
+              : "the recurrent cells of nodes {@code " + String.join("}, {@code ", stepCells) + "}";
+      t.addMethod(
+          MethodSpec.methodBuilder("graph")
+              .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+              .returns(Names.GRAPH)
+              .addParameter(boolean.class, "classifier")
+              .addJavadoc(
+                  "$L",
+                  Javadoc.member()
+                      .paragraph(
+                          graphDoc
+                              + " It is unrolled over one step; executors bound for other numbers "
+                              + "of steps unroll graphs of their own, over the same parameters.")
+                      .build())
+              .addStatement("return graph(classifier, 1)")
+              .build());
+      t.addMethod(
+          MethodSpec.methodBuilder("graph")
+              .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+              .returns(Names.GRAPH)
+              .addParameter(boolean.class, "classifier")
+              .addParameter(int.class, "steps")
+              .addJavadoc(
+                  "$L",
+                  Javadoc.member()
+                      .paragraph(
+                          "A new graph of {@code "
+                              + m.name()
+                              + "} for inputs of {@code steps} steps, "
+                              + cells
+                              + " unrolled over them; with {@code classifier}, for classifier "
+                              + "training. The caller owns it.")
+                      .build())
+              .beginControlFlow(
+                  "try ($T builder =$Wnew $T($S, classifier, steps, s -> graph(classifier, s)))",
+                  Names.GRAPH_BUILDER,
+                  Names.GRAPH_BUILDER,
+                  m.name())
+              .addStatement("return $T.build(builder)", names.graph)
+              .endControlFlow()
+              .build());
+    }
     t.addMethod(
         MethodSpec.methodBuilder("load")
             .addModifiers(Modifier.PUBLIC, Modifier.STATIC)

@@ -329,6 +329,11 @@ public final class BoundExecutor implements AutoCloseable {
     return params.guard();
   }
 
+  /** The graph this executor was bound for (owned by whoever made the executor). */
+  public Graph graph() {
+    return graph;
+  }
+
   /** The input shapes this executor was bound for. */
   public List<Shape> inputShapes() {
     return inputShapes;

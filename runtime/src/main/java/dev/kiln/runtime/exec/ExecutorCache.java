@@ -21,7 +21,13 @@ import java.util.Map;
  * and backward passes on DJL arrays and keeps the gradient bookkeeping of {@link
  * ParameterStore#gradients()}.
  *
- * <p>It owns the graph, the store and every executor, and frees them in {@link #close()}. Not
+ * <p>A model whose custom recurrent cells read {@code Dim.STEPS} steps has a graph per number of
+ * steps ({@link Graph#unrolledSteps()}): the first executor bound for a new number of steps builds
+ * the graph unrolled over it ({@link Graph#unroll}), which this cache keeps for every later
+ * executor of that length. Every graph binds the same parameter store, so all lengths share the
+ * weights, gradients and optimizer state.
+ *
+ * <p>It owns the graphs, the store and every executor, and frees them in {@link #close()}. Not
  * thread-safe: MXNet executors are not.
  */
 public final class ExecutorCache implements AutoCloseable {
@@ -30,6 +36,7 @@ public final class ExecutorCache implements AutoCloseable {
   private final ParameterStore params;
   private final CallGuard guard;
   private final Map<List<Shape>, BoundExecutor> executors = new LinkedHashMap<>();
+  private final Map<Integer, Graph> unrolled = new LinkedHashMap<>();
   private BoundExecutor last;
   private boolean training;
   private volatile boolean closed;
@@ -71,10 +78,54 @@ public final class ExecutorCache implements AutoCloseable {
     return modelName;
   }
 
-  /** The graph (owned by this cache). */
+  /**
+   * The graph (owned by this cache): the model's inputs, outputs, parameters and states, which
+   * every graph of the model shares; for a model with cells over {@code Dim.STEPS}, the one it was
+   * created with, unrolled over {@link Graph#unrolledSteps()}.
+   */
   public Graph graph() {
     checkOpen();
     return graph;
+  }
+
+  /**
+   * The graph for inputs of {@code steps} steps (owned by this cache): {@link #graph()} when it
+   * serves every number of steps or is unrolled over {@code steps}; otherwise the graph unrolled
+   * over {@code steps}, built on first use and kept until {@link #close()}.
+   *
+   * @throws IllegalArgumentException if {@code steps} is less than 1
+   * @throws dev.kiln.runtime.graph.ModelException if a traced step does not fit its shapes
+   */
+  public Graph graph(int steps) {
+    try (CallGuard.Scope call = guard.enter("graph")) {
+      checkOpen();
+      if (graph.unrolledSteps() == 0 || graph.unrolledSteps() == steps) {
+        return graph;
+      }
+      Graph g = unrolled.get(steps);
+      if (g == null) {
+        g = graph.unroll(steps);
+        unrolled.put(steps, g);
+      }
+      return g;
+    }
+  }
+
+  /**
+   * How many graphs this cache holds: one, and one more for every number of steps that a model with
+   * cells over {@code Dim.STEPS} was unrolled for besides the first.
+   */
+  public int graphCount() {
+    return 1 + unrolled.size();
+  }
+
+  /**
+   * The graph the latest forward pass ran (see {@link #graph(int)}), or {@link #graph()} before
+   * any.
+   */
+  public Graph latestGraph() {
+    checkOpen();
+    return last == null ? graph : last.graph();
   }
 
   /** The shared parameter store (owned by this cache). */
@@ -350,10 +401,28 @@ public final class ExecutorCache implements AutoCloseable {
     checkBatchAgrees(inputShapes);
     BoundExecutor exec = executors.get(inputShapes);
     if (exec == null) {
-      exec = new BoundExecutor(graph, inputShapes, List.of(), params, GradReq.ADD, GradReq.WRITE);
+      Graph bound = graph.unrolledSteps() == 0 ? graph : graph(steps(inputShapes));
+      exec = new BoundExecutor(bound, inputShapes, List.of(), params, GradReq.ADD, GradReq.WRITE);
       executors.put(List.copyOf(inputShapes), exec);
     }
     return exec;
+  }
+
+  /**
+   * The number of steps of a call with {@code inputShapes}: the size of its first {@code STEPS}
+   * dimension (all agree, see {@link #checkBatchAgrees}), or the graph's own when none has any.
+   */
+  private int steps(List<Shape> inputShapes) {
+    List<InputSpec> specs = graph.inputs();
+    for (int i = 0; i < specs.size(); i++) {
+      int[] declared = specs.get(i).shape().dims();
+      for (int d = 0; d < declared.length; d++) {
+        if (declared[d] == Shape.STEPS) {
+          return inputShapes.get(i).dim(d);
+        }
+      }
+    }
+    return graph.unrolledSteps();
   }
 
   /** How many executors are bound (one per distinct set of input shapes seen). */
@@ -387,6 +456,10 @@ public final class ExecutorCache implements AutoCloseable {
     executors.clear();
     last = null;
     params.close();
+    for (Graph g : unrolled.values()) {
+      g.close();
+    }
+    unrolled.clear();
     graph.close();
   }
 

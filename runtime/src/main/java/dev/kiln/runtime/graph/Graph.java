@@ -6,10 +6,16 @@ import dev.kiln.runtime.mxnet.Mx;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * A built model graph: one MXNet symbol (grouping the outputs) with the inputs, outputs and
  * parameters Kiln knows about it, and where every node was declared.
+ *
+ * <p>A model with a custom recurrent cell over {@code Dim.STEPS} has one symbol per number of
+ * steps, since the cell is unrolled into it: such a graph is unrolled over {@link #unrolledSteps()}
+ * steps and builds the same model for any other number with {@link #unroll}. Every such variant has
+ * the same inputs, outputs, parameters, auxiliary and recurrent states; only the symbol differs.
  *
  * <p>The graph owns its symbol handle and frees it in {@link #close()}.
  */
@@ -27,6 +33,9 @@ public final class Graph implements AutoCloseable {
   private final List<ReshapeGuard.Check> reshapes;
   private final List<StateSpec> states;
   private final Map<String, RnnLayout> rnnLayouts;
+  private final int unrolledSteps;
+  private final List<String> unrolledCells;
+  private final IntFunction<Graph> rebuild;
   private Set<String> reordered;
   private boolean closed;
 
@@ -43,7 +52,13 @@ public final class Graph implements AutoCloseable {
       Set<String> frozen,
       List<ReshapeGuard.Check> reshapes,
       List<StateSpec> states,
-      Map<String, RnnLayout> rnnLayouts) {
+      Map<String, RnnLayout> rnnLayouts,
+      int unrolledSteps,
+      List<String> unrolledCells,
+      IntFunction<Graph> rebuild) {
+    this.unrolledSteps = unrolledSteps;
+    this.unrolledCells = List.copyOf(unrolledCells);
+    this.rebuild = rebuild;
     this.states = List.copyOf(states);
     this.rnnLayouts = Map.copyOf(rnnLayouts);
     this.auxStates = List.copyOf(auxStates);
@@ -57,6 +72,107 @@ public final class Graph implements AutoCloseable {
     this.labels = List.copyOf(labels);
     this.arguments = List.copyOf(arguments);
     this.sources = sources;
+  }
+
+  /**
+   * The number of steps this graph's custom recurrent cells over {@code Dim.STEPS} are unrolled
+   * over, or 0 when it has no such cell: then its one symbol serves every number of steps (a fused
+   * recurrent layer reads any length), and {@link #unroll} is not needed.
+   */
+  public int unrolledSteps() {
+    return unrolledSteps;
+  }
+
+  /** The nodes of the cells unrolled over {@link #unrolledSteps()}, in build order. */
+  public List<String> unrolledCells() {
+    return unrolledCells;
+  }
+
+  /**
+   * A new graph of the same model with its cells over {@code Dim.STEPS} unrolled over {@code steps}
+   * steps (the caller owns it and must close it): same inputs, outputs, parameters, auxiliary and
+   * recurrent states, checked here, over a symbol of its own (MXNet may list its arguments in
+   * another order; bind by name).
+   *
+   * @throws IllegalStateException if this graph has no cell over {@code Dim.STEPS} ({@link
+   *     #unrolledSteps()} is 0), or the graph built for {@code steps} differs in more than its
+   *     symbol
+   * @throws IllegalArgumentException if {@code steps} is less than 1
+   * @throws ModelException if a traced step does not fit its shapes
+   */
+  public Graph unroll(int steps) {
+    if (unrolledSteps == 0) {
+      throw new IllegalStateException(
+          model
+              + " has no recurrent cell over Dim.STEPS: one graph "
+              + "serves every number of steps");
+    }
+    if (steps < 1) {
+      throw new IllegalArgumentException(
+          model + ": a cell is unrolled over at least one step, " + "got " + steps);
+    }
+    Graph g = rebuild.apply(steps);
+    String difference =
+        g.unrolledSteps != steps
+            ? "it is unrolled over " + g.unrolledSteps + " steps"
+            : !g.inputs.equals(inputs)
+                ? "its inputs are " + g.inputs
+                : !g.outputs.equals(outputs)
+                    ? "its outputs are " + g.outputs
+                    : !Set.copyOf(g.params).equals(Set.copyOf(params))
+                        ? "its parameters are " + g.params
+                        : !Set.copyOf(g.auxStates).equals(Set.copyOf(auxStates))
+                            ? "its auxiliary states are " + g.auxStates
+                            : !Set.copyOf(g.states).equals(Set.copyOf(states))
+                                ? "its recurrent states are " + g.states
+                                : !g.labels.equals(labels)
+                                    ? "its labels are " + g.labels
+                                    : !g.frozen.equals(frozen)
+                                        ? "its frozen parameters are " + g.frozen
+                                        : null;
+    if (difference != null) {
+      g.close();
+      throw new IllegalStateException(
+          model
+              + ": the graph built for "
+              + steps
+              + " steps differs "
+              + "from the one for "
+              + unrolledSteps
+              + " in more than its symbol: "
+              + difference);
+    }
+    return g;
+  }
+
+  /**
+   * The number of steps the symbol {@code json} (a checkpoint's, say) unrolls this model's first
+   * cell over Dim.STEPS: the {@code num_outputs} of that cell's {@code <node>_steps} split, or -1
+   * when the graph has no such cell, {@code json} is not a symbol, has no such split, or claims
+   * more steps than it has nodes (no graph of this model would).
+   */
+  public int stepsIn(String json) {
+    if (unrolledCells.isEmpty()) {
+      return -1;
+    }
+    SymbolJson symbol;
+    try {
+      symbol = SymbolJson.parse(json);
+    } catch (IllegalArgumentException e) {
+      return -1;
+    }
+    String split = unrolledCells.get(0) + "_steps";
+    for (SymbolJson.Node n : symbol.nodes()) {
+      if (n.name().equals(split) && "SliceChannel".equals(n.op())) {
+        try {
+          int steps = Integer.parseInt(n.attrs().getOrDefault("num_outputs", "").strip());
+          return steps >= 1 && steps <= symbol.nodes().size() ? steps : -1;
+        } catch (NumberFormatException e) {
+          return -1;
+        }
+      }
+    }
+    return -1;
   }
 
   /** The model's simple name, e.g. {@code FashionMlp}. */
@@ -194,11 +310,20 @@ public final class Graph implements AutoCloseable {
   /**
    * A new graph with the same inputs, outputs, parameters and sources over a copy of this graph's
    * symbol, rebuilt from its JSON after {@code edit} (e.g. a replica on another context with an
-   * operator attribute changed). The caller owns the copy.
+   * operator attribute changed). The caller owns the copy. A copy of a graph unrolled over {@link
+   * #unrolledSteps()} unrolls for other numbers of steps too, each with the same edit.
    */
   public Graph copy(java.util.function.UnaryOperator<String> edit) {
     PointerByReference ref = new PointerByReference();
     Mx.check(Mx.api().MXSymbolCreateFromJSON(edit.apply(toJson()), ref), "MXSymbolCreateFromJSON");
+    IntFunction<Graph> copies =
+        rebuild == null
+            ? null
+            : steps -> {
+              try (Graph other = rebuild.apply(steps)) {
+                return other.copy(edit);
+              }
+            };
     return new Graph(
         model,
         ref.getValue(),
@@ -212,7 +337,10 @@ public final class Graph implements AutoCloseable {
         frozen,
         reshapes,
         states,
-        rnnLayouts);
+        rnnLayouts,
+        unrolledSteps,
+        unrolledCells,
+        copies);
   }
 
   /** The parameter named {@code name}, or null. */

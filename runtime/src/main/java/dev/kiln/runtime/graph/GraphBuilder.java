@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -46,7 +47,10 @@ public final class GraphBuilder implements AutoCloseable {
   private final List<StateSpec> states = new ArrayList<>();
   private final List<Sym> stateOutputs = new ArrayList<>();
   private final List<AxisCheck> axisChecks = new ArrayList<>();
+  private final List<String> unrolledCells = new ArrayList<>();
   private final boolean classifier;
+  private int steps;
+  private IntFunction<Graph> rebuild;
   private boolean built;
 
   /** A builder for the model named {@code model} (its interface's simple name). */
@@ -61,6 +65,26 @@ public final class GraphBuilder implements AutoCloseable {
   public GraphBuilder(String model, boolean classifier) {
     this.model = model;
     this.classifier = classifier;
+  }
+
+  /**
+   * A builder for {@code model} (with {@code classifier} as above) that unrolls every custom
+   * recurrent cell whose sequence has {@code Dim.STEPS} steps over {@code steps} steps (see {@link
+   * #cell}), and gives the graph {@code rebuild}, which builds the same model for any number of
+   * steps (the generated model's {@code graph(classifier, steps)}), so that an executor bound for
+   * another length gets a graph of its own ({@link Graph#unroll}). Shape inference in {@link
+   * #build} gives every {@code STEPS} dimension {@code steps}.
+   *
+   * @throws IllegalArgumentException if {@code steps} is less than 1
+   */
+  public GraphBuilder(String model, boolean classifier, int steps, IntFunction<Graph> rebuild) {
+    this(model, classifier);
+    if (steps < 1) {
+      throw new IllegalArgumentException(
+          model + ": a cell is unrolled over at least one step, " + "got " + steps);
+    }
+    this.steps = steps;
+    this.rebuild = java.util.Objects.requireNonNull(rebuild, "rebuild");
   }
 
   /** A model input: an MXNet variable named after the node. */
@@ -248,16 +272,19 @@ public final class GraphBuilder implements AutoCloseable {
 
   /**
    * A custom recurrent cell used by node {@code src}, unrolled over a sequence {@code input} of
-   * shape {@code inputShape}, {@code [N, steps, in...]} with a constant number of steps. The
-   * sequence is split into its steps ({@code SliceChannel} {@code <node>_steps}, the steps axis
-   * squeezed); {@code step} is traced once per step, over that step's input and the previous step's
-   * state, checking every operation's shapes as {@link #custom} does, and each step's result must
-   * have the state shape (the declared {@code outputShape}, {@code [N, steps, state...]}, without
-   * the steps). Every step reads the same parameters {@code params} (from {@link #customParam});
-   * step {@code t}'s operators are named {@code <node>_t<t>_<op><n>}. The first step's state is the
-   * state argument {@code <node>_state}, bound to zeros (see {@link StateSpec}), and the node's
-   * output is every step's state, stacked along axis 1 ({@code stack}, named after the node), so
-   * gradients flow back through every step.
+   * shape {@code inputShape}, {@code [N, steps, in...]}, where {@code steps} is a constant or
+   * {@code Dim.STEPS}; over {@code STEPS}, the cell is unrolled over the number of steps this
+   * builder was made for ({@link #GraphBuilder(String, boolean, int, IntFunction)}), so each number
+   * of steps has a graph of its own, all reading the same parameters. The sequence is split into
+   * its steps ({@code SliceChannel} {@code <node>_steps}, the steps axis squeezed); {@code step} is
+   * traced once per step, over that step's input and the previous step's state, checking every
+   * operation's shapes as {@link #custom} does, and each step's result must have the state shape
+   * (the declared {@code outputShape}, {@code [N, steps, state...]}, without the steps). Every step
+   * reads the same parameters {@code params} (from {@link #customParam}); step {@code t}'s
+   * operators are named {@code <node>_t<t>_<op><n>}. The first step's state is the state argument
+   * {@code <node>_state}, bound to zeros (see {@link StateSpec}), and the node's output is every
+   * step's state, stacked along axis 1 ({@code stack}, named after the node), so gradients flow
+   * back through every step.
    */
   public Sym cell(
       NodeSource src,
@@ -268,19 +295,45 @@ public final class GraphBuilder implements AutoCloseable {
       List<Sym> params,
       CellStep step) {
     checkOpen();
-    int steps = inputShape.rank() < 2 ? -1 : inputShape.dim(1);
-    if (steps < 1 || outputShape.rank() < 2 || outputShape.dim(1) != steps) {
+    int declared = inputShape.rank() < 2 ? 0 : inputShape.dim(1);
+    boolean overSteps = declared == Shape.STEPS;
+    boolean fits =
+        (declared > 0 || overSteps)
+            && outputShape.rank() >= 2
+            && outputShape.dim(1) == declared
+            && !hasSteps(withoutAxis(inputShape, 1))
+            && !hasSteps(withoutAxis(outputShape, 1));
+    if (!fits) {
       throw new ModelException(
           src,
           src
               + ": cell "
               + layer
               + " needs a sequence with a constant "
-              + "number of steps after the first dimension, got input "
+              + "number of steps or Dim.STEPS after the first dimension, and STEPS nowhere else, got "
+              + "input "
               + inputShape
               + " and output "
               + outputShape,
           null);
+    }
+    if (overSteps && steps == 0) {
+      throw new ModelException(
+          src,
+          src
+              + ": cell "
+              + layer
+              + " reads "
+              + inputShape
+              + ", whose "
+              + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
+              + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
+              + "rebuild), as the generated model does",
+          null);
+    }
+    int steps = overSteps ? this.steps : declared;
+    if (overSteps) {
+      unrolledCells.add(src.node());
     }
     String node = src.node();
     Shape stepShape = withoutAxis(inputShape, 1);
@@ -344,6 +397,10 @@ public final class GraphBuilder implements AutoCloseable {
       state = out;
     }
     return op(src, "stack", node, attrs("axis", 1, "num_args", steps), null, stepStates);
+  }
+
+  private static boolean hasSteps(Shape shape) {
+    return Arrays.stream(shape.dims()).anyMatch(d -> d == Shape.STEPS);
   }
 
   /** {@code shape} without dimension {@code axis}. */
@@ -1043,6 +1100,7 @@ public final class GraphBuilder implements AutoCloseable {
         }
         auxStates.add(new AuxSpec(aux, auxShapes.get(aux), auxNodes.get(aux), kind));
       }
+      boolean unrolled = !unrolledCells.isEmpty();
       Graph graph =
           new Graph(
               model,
@@ -1057,7 +1115,10 @@ public final class GraphBuilder implements AutoCloseable {
               frozen,
               reshapes,
               states,
-              rnnLayouts);
+              rnnLayouts,
+              unrolled ? steps : 0,
+              unrolledCells,
+              unrolled ? rebuild : null);
       group = null;
       return graph;
     } finally {
@@ -1074,9 +1135,15 @@ public final class GraphBuilder implements AutoCloseable {
    * compared with.
    */
   private Map<String, int[]> knownShapes() {
+    // Every BATCH is 1 here, and so is every STEPS unless cells are unrolled over a number of
+    // steps; labels are left for MXNet to infer from what they are compared with.
     Map<String, int[]> known = new LinkedHashMap<>();
     for (InputSpec in : inputs) {
-      known.put(in.name(), Arrays.stream(in.shape().dims()).map(d -> d < 0 ? 1 : d).toArray());
+      known.put(
+          in.name(),
+          Arrays.stream(in.shape().dims())
+              .map(d -> d == Shape.STEPS && steps > 0 ? steps : d < 0 ? 1 : d)
+              .toArray());
     }
     knownShapes.forEach((name, shape) -> known.put(name, shape.dims()));
     return known;

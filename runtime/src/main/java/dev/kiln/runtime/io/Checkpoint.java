@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -234,12 +235,27 @@ public final class Checkpoint {
   public static void load(
       Path prefix, String modelSymbolJson, Map<String, Tensor> targets, boolean lenient)
       throws IOException {
+    load(prefix, stored -> modelSymbolJson, targets, lenient);
+  }
+
+  /**
+   * As {@link #load(Path, String, Map, boolean)}, for a model with a symbol per number of steps
+   * (custom recurrent cells over {@code Dim.STEPS}): {@code modelSymbolFor} is given the stored
+   * symbol's text, once it has been read and parsed, and returns the model's own symbol to compare
+   * it with (the model's graph unrolled over the steps the stored one is).
+   */
+  public static void load(
+      Path prefix,
+      UnaryOperator<String> modelSymbolFor,
+      Map<String, Tensor> targets,
+      boolean lenient)
+      throws IOException {
     removeStale(prefix);
     Path params = paramsFile(prefix);
     for (int attempt = 1; ; attempt++) {
       try (FileChannel channel = ParamsFile.open(params)) {
         if (!lenient) {
-          checkSymbol(symbolFile(prefix), params, modelSymbolJson);
+          checkSymbol(symbolFile(prefix), params, modelSymbolFor);
         }
         String damage = integrityProblem(params, channel);
         if (damage == null) {
@@ -357,11 +373,13 @@ public final class Checkpoint {
   }
 
   /**
-   * Checks that {@code symbol} exists and is the graph {@code modelJson} describes.
+   * Checks that {@code symbol} exists and is the graph that {@code modelJsonFor}, given the
+   * symbol's text, describes.
    *
    * @throws CheckpointException naming {@code symbol} and the first difference
    */
-  private static void checkSymbol(Path symbol, Path params, String modelJson) throws IOException {
+  private static void checkSymbol(Path symbol, Path params, UnaryOperator<String> modelJsonFor)
+      throws IOException {
     if (Files.isDirectory(symbol)) {
       throw new CheckpointException(
           symbol,
@@ -410,7 +428,8 @@ public final class Checkpoint {
     } catch (IllegalArgumentException e) {
       throw new CheckpointException(symbol, "not an MXNet symbol: " + e.getMessage(), e);
     }
-    String difference = SymbolCheck.firstDifference(stored, SymbolCheck.parse(modelJson));
+    String difference =
+        SymbolCheck.firstDifference(stored, SymbolCheck.parse(modelJsonFor.apply(text)));
     if (difference != null) {
       throw new CheckpointException(symbol, "not this model's architecture: " + difference);
     }

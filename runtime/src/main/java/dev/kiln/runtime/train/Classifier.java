@@ -478,6 +478,9 @@ public final class Classifier implements AutoCloseable {
     if (batch < 1) {
       throw new IllegalArgumentException(modelName + ": a batch needs at least one " + "example");
     }
+    if (graph.unrolledSteps() > 0) {
+      featureSize(); // a cell unrolled over STEPS: refused here, before binding a wrong length
+    }
   }
 
   private BoundExecutor bind(int batch) {

@@ -9,8 +9,8 @@ import dev.kiln.annotations.Sym;
 import layers.GruCell;
 
 @Model
-public interface CellAnySteps {
-  @Input(shape = {BATCH, STEPS, 3})
+public interface CellStepsInStep {
+  @Input(shape = {BATCH, 5, STEPS})
   Sym x();
 
   @GruCell(hidden = 4)
