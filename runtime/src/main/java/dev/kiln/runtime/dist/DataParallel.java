@@ -305,19 +305,29 @@ public final class DataParallel implements AutoCloseable {
     try (CallGuard.Scope call = model.runtime().guard().enter("dataParallel.step")) {
       int n = labels.length;
       int featureSize = features.length / Math.max(1, n);
-      List<FitLoop.Step> parts = new ArrayList<>();
-      List<Tensor> grads = new ArrayList<>();
+      // Every replica's batch is copied in before any replica's passes are queued: a copy waits
+      // behind the work queued on cpu(0), so copying after starting replica 0 would serialise
+      // the contexts (measured: 2 contexts ran LeNet at 0.95x one context, not 1.6x).
+      List<Classifier.Staged> staged = new ArrayList<>();
       for (int r = 0; r < replicas.size(); r++) {
         int from = (int) ((long) r * n / replicas.size());
         int to = (int) ((long) (r + 1) * n / replicas.size());
+        staged.add(
+            to > from
+                ? replicas
+                    .get(r)
+                    .classifier()
+                    .stage(
+                        Arrays.copyOfRange(features, from * featureSize, to * featureSize),
+                        Arrays.copyOfRange(labels, from, to))
+                : null);
+      }
+      List<FitLoop.Step> parts = new ArrayList<>();
+      List<Tensor> grads = new ArrayList<>();
+      for (int r = 0; r < replicas.size(); r++) {
         Replica replica = replicas.get(r);
-        if (to > from) {
-          parts.add(
-              replica
-                  .classifier()
-                  .computeGradients(
-                      Arrays.copyOfRange(features, from * featureSize, to * featureSize),
-                      Arrays.copyOfRange(labels, from, to)));
+        if (staged.get(r) != null) {
+          parts.add(replica.classifier().computeGradients(staged.get(r)));
         } else {
           replica.params().zeroGrads();
         }

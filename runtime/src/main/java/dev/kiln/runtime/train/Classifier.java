@@ -183,18 +183,61 @@ public final class Classifier implements AutoCloseable {
    * graph's {@code SoftmaxOutput} normalises). Returns how to score the batch.
    */
   public FitLoop.Step computeGradients(float[] features, int[] labels) {
-    try (CallGuard.Scope call = store.guard().enter("classifier.computeGradients")) {
+    return computeGradients(stage(features, labels));
+  }
+
+  /**
+   * A batch copied into the training executor, waiting for {@link #computeGradients(Staged)}. Only
+   * the classifier that staged it may run it.
+   */
+  public static final class Staged {
+    private final Classifier owner;
+    private final BoundExecutor exec;
+    private final int[] labels;
+
+    private Staged(Classifier owner, BoundExecutor exec, int[] labels) {
+      this.owner = owner;
+      this.exec = exec;
+      this.labels = labels;
+    }
+  }
+
+  /**
+   * The first half of {@link #computeGradients(float[], int[])}: checks the batch and copies it
+   * into the training executor, queueing no computation. A trainer of several replicas stages every
+   * replica's batch before it starts any replica's passes, because a copy into an MXNet array waits
+   * behind the work queued on context {@code cpu(0)} (MXNet pushes the copy's wait there): staging
+   * replica 1 after starting replica 0 would make the two contexts take turns.
+   */
+  public Staged stage(float[] features, int[] labels) {
+    try (CallGuard.Scope call = store.guard().enter("classifier.stage")) {
       if (store.gradients() == ParameterStore.Gradients.ACCUMULATED) {
         throw new IllegalStateException(
             modelName
                 + ": the model holds gradients from backward "
                 + "that no update applied; call update(...) or zeroGradients() first");
       }
-      BoundExecutor exec = load(trainingExecutor(labels.length), features, labels);
+      return new Staged(this, load(trainingExecutor(labels.length), features, labels), labels);
+    }
+  }
+
+  /**
+   * The second half of {@link #computeGradients(float[], int[])}: queues the training-mode forward
+   * and backward passes of a batch {@link #stage}d by this classifier.
+   *
+   * @throws IllegalArgumentException if another classifier staged it
+   */
+  public FitLoop.Step computeGradients(Staged staged) {
+    try (CallGuard.Scope call = store.guard().enter("classifier.computeGradients")) {
+      if (staged.owner != this) {
+        throw new IllegalArgumentException(
+            modelName + ": the batch was staged by another classifier's executor");
+      }
+      BoundExecutor exec = staged.exec;
       exec.forward(true);
       exec.backwardLoss();
       store.gradientsConsumed();
-      int[] copy = labels.clone();
+      int[] copy = staged.labels.clone();
       return () -> score(exec.output(0).toFloatArray(), copy);
     }
   }
