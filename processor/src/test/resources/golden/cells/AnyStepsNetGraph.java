@@ -139,56 +139,15 @@ public final class AnyStepsNetGraph implements AnyStepsNet {
   }
 
   /**
-   * Builds a new graph of {@code AnyStepsNet}; the caller owns it and must close it. It is unrolled
-   * over one step, and executors bound for other numbers of steps unroll graphs of their own from
-   * it, all over the same parameters.
-   */
-  public static Graph build() {
-    return build(1);
-  }
-
-  /**
-   * Builds a new graph of {@code AnyStepsNet} for inputs of {@code steps} steps: the recurrent cell
-   * of node {@code states} unrolled over them. The caller owns it and must close it.
+   * Builds the graph of {@code AnyStepsNet} with {@code builder}: calls every node method once,
+   * each after the nodes it reads, and returns the graph, which the caller owns and must close. The
+   * caller closes {@code builder} too.
    *
-   * @param steps the number of steps, at least 1
+   * @param builder a new builder for {@code AnyStepsNet}; with classifier training on, node
+   *     {@code probs} becomes MXNet's {@code SoftmaxOutput} with label variable {@code probs_label}
+   * @return the graph
    */
-  public static Graph build(int steps) {
-    try (GraphBuilder builder = new GraphBuilder("AnyStepsNet", false,
-        steps, AnyStepsNetGraph::build)) {
-      return build(builder);
-    }
-  }
-
-  /**
-   * Builds the graph for classifier training: node {@code probs} becomes MXNet's
-   * {@code SoftmaxOutput} with label variable {@code probs_label}. The caller owns the graph and
-   * must close it. It is unrolled over one step, and executors bound for other numbers of steps
-   * unroll graphs of their own from it, all over the same parameters.
-   */
-  public static Graph buildClassifier() {
-    return buildClassifier(1);
-  }
-
-  /**
-   * Builds the graph for classifier training: node {@code probs} becomes MXNet's
-   * {@code SoftmaxOutput} with label variable {@code probs_label}. The caller owns the graph and
-   * must close it. Inputs have {@code steps} steps: the recurrent cell of node {@code states}
-   * unrolled over them.
-   *
-   * @param steps the number of steps, at least 1
-   */
-  public static Graph buildClassifier(int steps) {
-    try (GraphBuilder builder = new GraphBuilder("AnyStepsNet", true,
-        steps, AnyStepsNetGraph::buildClassifier)) {
-      return build(builder);
-    }
-  }
-
-  /**
-   * Calls every node method once, each after the nodes it reads.
-   */
-  private static Graph build(GraphBuilder builder) {
+  public static Graph build(GraphBuilder builder) {
     AnyStepsNetGraph graph = new AnyStepsNetGraph(builder);
     Sym x = graph.x();
     Sym states = graph.states(x);

@@ -8,6 +8,7 @@ import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.exec.RecurrentParameter;
 import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
@@ -107,8 +108,28 @@ public final class AnyStepsNetModel implements KilnModel {
    *     which only tracing it when the graph is built can tell
    */
   public static AnyStepsNetModel create(Init init, long seed) {
-    Graph graph = AnyStepsNetGraph.build();
-    return new AnyStepsNetModel(new ModelRuntime("AnyStepsNetModel", graph, init, seed));
+    return new AnyStepsNetModel(new ModelRuntime("AnyStepsNetModel", graph(false), init, seed));
+  }
+
+  /**
+   * A new graph of {@code AnyStepsNet}, built by {@link AnyStepsNetGraph}; with {@code classifier},
+   * for classifier training. The caller owns it. It is unrolled over one step; executors bound for
+   * other numbers of steps unroll graphs of their own, over the same parameters.
+   */
+  private static Graph graph(boolean classifier) {
+    return graph(classifier, 1);
+  }
+
+  /**
+   * A new graph of {@code AnyStepsNet} for inputs of {@code steps} steps, the recurrent cell of
+   * node {@code states} unrolled over them; with {@code classifier}, for classifier training. The
+   * caller owns it.
+   */
+  private static Graph graph(boolean classifier, int steps) {
+    try (GraphBuilder builder =
+        new GraphBuilder("AnyStepsNet", classifier, steps, s -> graph(classifier, s))) {
+      return AnyStepsNetGraph.build(builder);
+    }
   }
 
   /**
@@ -274,7 +295,7 @@ public final class AnyStepsNetModel implements KilnModel {
    */
   @Override
   public Classifier classifier() {
-    return runtime.classifier(AnyStepsNetGraph::buildClassifier);
+    return runtime.classifier(() -> graph(true));
   }
 
   /**

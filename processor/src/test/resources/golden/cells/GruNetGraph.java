@@ -117,18 +117,14 @@ public final class GruNetGraph implements GruNet {
   }
 
   /**
-   * Builds a new graph of {@code GruNet}; the caller owns it and must close it.
+   * Builds the graph of {@code GruNet} with {@code builder}: calls every node method once, each
+   * after the nodes it reads, and returns the graph, which the caller owns and must close. The
+   * caller closes {@code builder} too.
+   *
+   * @param builder a new builder for {@code GruNet}
+   * @return the graph
    */
-  public static Graph build() {
-    try (GraphBuilder builder = new GraphBuilder("GruNet")) {
-      return build(builder);
-    }
-  }
-
-  /**
-   * Calls every node method once, each after the nodes it reads.
-   */
-  private static Graph build(GraphBuilder builder) {
+  public static Graph build(GraphBuilder builder) {
     GruNetGraph graph = new GruNetGraph(builder);
     Sym x = graph.x();
     Sym states = graph.states(x);

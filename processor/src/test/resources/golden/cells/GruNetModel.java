@@ -7,6 +7,7 @@ import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
@@ -93,8 +94,17 @@ public final class GruNetModel implements KilnModel {
    *     which only tracing it when the graph is built can tell
    */
   public static GruNetModel create(Init init, long seed) {
-    Graph graph = GruNetGraph.build();
-    return new GruNetModel(new ModelRuntime("GruNetModel", graph, init, seed));
+    return new GruNetModel(new ModelRuntime("GruNetModel", graph(false), init, seed));
+  }
+
+  /**
+   * A new graph of {@code GruNet}, built by {@link GruNetGraph}; with {@code classifier}, for
+   * classifier training. The caller owns it.
+   */
+  private static Graph graph(boolean classifier) {
+    try (GraphBuilder builder = new GraphBuilder("GruNet", classifier)) {
+      return GruNetGraph.build(builder);
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
@@ -94,8 +95,17 @@ public final class AffineNetModel implements KilnModel {
    *     only tracing it when the graph is built can tell
    */
   public static AffineNetModel create(Init init, long seed) {
-    Graph graph = AffineNetGraph.build();
-    return new AffineNetModel(new ModelRuntime("AffineNetModel", graph, init, seed));
+    return new AffineNetModel(new ModelRuntime("AffineNetModel", graph(false), init, seed));
+  }
+
+  /**
+   * A new graph of {@code AffineNet}, built by {@link AffineNetGraph}; with {@code classifier}, for
+   * classifier training. The caller owns it.
+   */
+  private static Graph graph(boolean classifier) {
+    try (GraphBuilder builder = new GraphBuilder("AffineNet", classifier)) {
+      return AffineNetGraph.build(builder);
+    }
   }
 
   /**
@@ -261,7 +271,7 @@ public final class AffineNetModel implements KilnModel {
    */
   @Override
   public Classifier classifier() {
-    return runtime.classifier(AffineNetGraph::buildClassifier);
+    return runtime.classifier(() -> graph(true));
   }
 
   /**

@@ -81,29 +81,15 @@ public final class FashionMlpGraph implements FashionMlp {
   }
 
   /**
-   * Builds a new graph of {@code FashionMlp}; the caller owns it and must close it.
+   * Builds the graph of {@code FashionMlp} with {@code builder}: calls every node method once, each
+   * after the nodes it reads, and returns the graph, which the caller owns and must close. The
+   * caller closes {@code builder} too.
+   *
+   * @param builder a new builder for {@code FashionMlp}; with classifier training on, node
+   *     {@code probs} becomes MXNet's {@code SoftmaxOutput} with label variable {@code probs_label}
+   * @return the graph
    */
-  public static Graph build() {
-    try (GraphBuilder builder = new GraphBuilder("FashionMlp")) {
-      return build(builder);
-    }
-  }
-
-  /**
-   * Builds the graph for classifier training: node {@code probs} becomes MXNet's
-   * {@code SoftmaxOutput} with label variable {@code probs_label}. The caller owns the graph and
-   * must close it.
-   */
-  public static Graph buildClassifier() {
-    try (GraphBuilder builder = new GraphBuilder("FashionMlp", true)) {
-      return build(builder);
-    }
-  }
-
-  /**
-   * Calls every node method once, each after the nodes it reads.
-   */
-  private static Graph build(GraphBuilder builder) {
+  public static Graph build(GraphBuilder builder) {
     FashionMlpGraph graph = new FashionMlpGraph(builder);
     Sym pixels = graph.pixels();
     Sym hidden = graph.hidden(pixels);

@@ -7,6 +7,7 @@ import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
@@ -90,8 +91,17 @@ public final class FashionMlpModel implements KilnModel {
    * @return the model, which the caller must close
    */
   public static FashionMlpModel create(Init init, long seed) {
-    Graph graph = FashionMlpGraph.build();
-    return new FashionMlpModel(new ModelRuntime("FashionMlpModel", graph, init, seed));
+    return new FashionMlpModel(new ModelRuntime("FashionMlpModel", graph(false), init, seed));
+  }
+
+  /**
+   * A new graph of {@code FashionMlp}, built by {@link FashionMlpGraph}; with {@code classifier},
+   * for classifier training. The caller owns it.
+   */
+  private static Graph graph(boolean classifier) {
+    try (GraphBuilder builder = new GraphBuilder("FashionMlp", classifier)) {
+      return FashionMlpGraph.build(builder);
+    }
   }
 
   /**
@@ -254,7 +264,7 @@ public final class FashionMlpModel implements KilnModel {
    */
   @Override
   public Classifier classifier() {
-    return runtime.classifier(FashionMlpGraph::buildClassifier);
+    return runtime.classifier(() -> graph(true));
   }
 
   /**

@@ -121,18 +121,14 @@ public final class TwoHeadsGraph implements TwoHeads {
   }
 
   /**
-   * Builds a new graph of {@code TwoHeads}; the caller owns it and must close it.
+   * Builds the graph of {@code TwoHeads} with {@code builder}: calls every node method once, each
+   * after the nodes it reads, and returns the graph, which the caller owns and must close. The
+   * caller closes {@code builder} too.
+   *
+   * @param builder a new builder for {@code TwoHeads}
+   * @return the graph
    */
-  public static Graph build() {
-    try (GraphBuilder builder = new GraphBuilder("TwoHeads")) {
-      return build(builder);
-    }
-  }
-
-  /**
-   * Calls every node method once, each after the nodes it reads.
-   */
-  private static Graph build(GraphBuilder builder) {
+  public static Graph build(GraphBuilder builder) {
     TwoHeadsGraph graph = new TwoHeadsGraph(builder);
     Sym features = graph.features();
     Sym context = graph.context();

@@ -7,6 +7,7 @@ import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
@@ -105,8 +106,17 @@ public final class TwoHeadsModel implements KilnModel {
    * @return the model, which the caller must close
    */
   public static TwoHeadsModel create(Init init, long seed) {
-    Graph graph = TwoHeadsGraph.build();
-    return new TwoHeadsModel(new ModelRuntime("TwoHeadsModel", graph, init, seed));
+    return new TwoHeadsModel(new ModelRuntime("TwoHeadsModel", graph(false), init, seed));
+  }
+
+  /**
+   * A new graph of {@code TwoHeads}, built by {@link TwoHeadsGraph}; with {@code classifier}, for
+   * classifier training. The caller owns it.
+   */
+  private static Graph graph(boolean classifier) {
+    try (GraphBuilder builder = new GraphBuilder("TwoHeads", classifier)) {
+      return TwoHeadsGraph.build(builder);
+    }
   }
 
   /**

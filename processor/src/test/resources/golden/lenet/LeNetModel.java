@@ -7,6 +7,7 @@ import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
@@ -138,8 +139,17 @@ public final class LeNetModel implements KilnModel {
    * @return the model, which the caller must close
    */
   public static LeNetModel create(Init init, long seed) {
-    Graph graph = LeNetGraph.build();
-    return new LeNetModel(new ModelRuntime("LeNetModel", graph, init, seed));
+    return new LeNetModel(new ModelRuntime("LeNetModel", graph(false), init, seed));
+  }
+
+  /**
+   * A new graph of {@code LeNet}, built by {@link LeNetGraph}; with {@code classifier}, for
+   * classifier training. The caller owns it.
+   */
+  private static Graph graph(boolean classifier) {
+    try (GraphBuilder builder = new GraphBuilder("LeNet", classifier)) {
+      return LeNetGraph.build(builder);
+    }
   }
 
   /**
@@ -302,7 +312,7 @@ public final class LeNetModel implements KilnModel {
    */
   @Override
   public Classifier classifier() {
-    return runtime.classifier(LeNetGraph::buildClassifier);
+    return runtime.classifier(() -> graph(true));
   }
 
   /**

@@ -20,14 +20,6 @@ class KnownDefectsTest {
 
   @Test
   @Disabled(
-      "defect: an input named build clashes with the generated XGraph.build(); the "
-          + "generator avoids it")
-  void inputNamedBuild() {
-    run("InputNamedBuild");
-  }
-
-  @Test
-  @Disabled(
       "defect: MXNet 1.9.1 dies with SIGSEGV in MKLDNNSoftmaxForward on a softmax over the "
           + "last axis of a convolution output that is also a model output; enabled, this kills the "
           + "JVM; the generator avoids it")

@@ -32,6 +32,8 @@ import java.util.stream.Stream;
  * @param generated the sources that must be generated
  * @param javacAlso a Kiln error javac adds because it hides an annotation it cannot resolve from
  *     processors; null when javac gives exactly what ecj gives
+ * @param ecjWarns the beginning of a warning of ecj's own that ecj adds on the same mistake; null
+ *     when ecj gives no warning
  */
 record BadCase(
     String source,
@@ -43,7 +45,8 @@ record BadCase(
     String file,
     String line,
     List<String> generated,
-    String javacAlso) {
+    String javacAlso,
+    String ecjWarns) {
 
   /** What a mistake gives. */
   enum Kind {
@@ -51,6 +54,8 @@ record BadCase(
     ERROR,
     /** One Kiln warning; the model is still generated. */
     WARNING,
+    /** One Kiln note and nothing else; the model is still generated. */
+    NOTE,
     /** One error of the compiler's own and none of Kiln's. */
     COMPILER_ERROR
   }
@@ -68,7 +73,7 @@ record BadCase(
   /** {@code source} must give the Kiln error {@code message} on the line with {@code line}. */
   static BadCase error(String source, String line, String message) {
     return new BadCase(
-        source, List.of(), null, Kind.ERROR, message, false, source, line, List.of(), null);
+        source, List.of(), null, Kind.ERROR, message, false, source, line, List.of(), null, null);
   }
 
   /** {@code source} must give the Kiln warning {@code message} and still be generated. */
@@ -84,13 +89,41 @@ record BadCase(
         source,
         line,
         List.of(model + "Graph", model + "Model", model + "Exec"),
+        null,
+        null);
+  }
+
+  /** {@code source} must give the Kiln note {@code message} alone and still be generated. */
+  static BadCase note(String source, String line, String message) {
+    String model = source.replace('/', '.');
+    return new BadCase(
+        source,
+        List.of(),
+        null,
+        Kind.NOTE,
+        message,
+        false,
+        source,
+        line,
+        List.of(model + "Graph", model + "Model", model + "Exec"),
+        null,
         null);
   }
 
   /** {@code source} must give one error of the compiler's own, and none of Kiln's. */
   static BadCase compilerError(String source, String line) {
     return new BadCase(
-        source, List.of(), null, Kind.COMPILER_ERROR, null, false, source, line, List.of(), null);
+        source,
+        List.of(),
+        null,
+        Kind.COMPILER_ERROR,
+        null,
+        false,
+        source,
+        line,
+        List.of(),
+        null,
+        null);
   }
 
   /** This case, compiled together with {@code more}. */
@@ -98,7 +131,7 @@ record BadCase(
     List<String> all = new ArrayList<>(others);
     all.addAll(List.of(more));
     return new BadCase(
-        source, all, library, kind, message, prefix, file, line, generated, javacAlso);
+        source, all, library, kind, message, prefix, file, line, generated, javacAlso, ecjWarns);
   }
 
   /** This case with {@code sources} compiled to the class path first, minus {@code removed}. */
@@ -113,31 +146,49 @@ record BadCase(
         file,
         line,
         generated,
-        javacAlso);
+        javacAlso,
+        ecjWarns);
   }
 
   /** This case with the diagnostic in resource {@code inFile} instead of the model's file. */
   BadCase in(String inFile) {
     return new BadCase(
-        source, others, library, kind, message, prefix, inFile, line, generated, javacAlso);
+        source, others, library, kind, message, prefix, inFile, line, generated, javacAlso,
+        ecjWarns);
   }
 
   /** This case with {@code message} only the beginning of the text. */
   BadCase startingWith() {
     return new BadCase(
-        source, others, library, kind, message, true, file, line, generated, javacAlso);
+        source, others, library, kind, message, true, file, line, generated, javacAlso, ecjWarns);
   }
 
   /** This case, with {@code names} generated. */
   BadCase generating(String... names) {
     return new BadCase(
-        source, others, library, kind, message, prefix, file, line, List.of(names), javacAlso);
+        source,
+        others,
+        library,
+        kind,
+        message,
+        prefix,
+        file,
+        line,
+        List.of(names),
+        javacAlso,
+        ecjWarns);
   }
 
   /** This case, with javac also giving {@code kilnError} (it hides the annotation at fault). */
   BadCase butJavacAlso(String kilnError) {
     return new BadCase(
-        source, others, library, kind, message, prefix, file, line, generated, kilnError);
+        source, others, library, kind, message, prefix, file, line, generated, kilnError, ecjWarns);
+  }
+
+  /** This case, with ecj also warning, in words starting {@code warning}. */
+  BadCase butEcjAlsoWarns(String warning) {
+    return new BadCase(
+        source, others, library, kind, message, prefix, file, line, generated, javacAlso, warning);
   }
 
   /** The Kiln id the case gives, or null for a compiler error. */
@@ -178,16 +229,32 @@ record BadCase(
     }
     String all = "\n" + String.join("\n", r.diagnostics().stream().map(Object::toString).toList());
     boolean javacHides = javacAlso != null && compiler == TestCompiler.JAVAC;
-    int errors = (kind == Kind.WARNING ? 0 : 1) + (javacHides ? 1 : 0);
+    boolean generates = kind == Kind.WARNING || kind == Kind.NOTE;
+    int errors = (generates ? 0 : 1) + (javacHides ? 1 : 0);
     assertEquals(errors, r.errors().size(), "errors:" + all);
-    assertEquals(kind == Kind.WARNING ? 1 : 0, r.warnings().size(), "warnings:" + all);
-    assertEquals(kind == Kind.WARNING, r.succeeded(), "succeeded:" + all);
+    boolean ecjAlsoWarns = ecjWarns != null && compiler == TestCompiler.ECJ;
+    assertEquals(
+        (kind == Kind.WARNING ? 1 : 0) + (ecjAlsoWarns ? 1 : 0),
+        r.warnings().size(),
+        "warnings:" + all);
+    if (ecjAlsoWarns) {
+      assertTrue(
+          r.warnings().stream().anyMatch(w -> w.message().startsWith(ecjWarns)),
+          "ecj's warning:" + all);
+    }
+    assertEquals(generates, r.succeeded(), "succeeded:" + all);
+    assertEquals(kind == Kind.NOTE ? 1 : 0, r.notes().size(), "notes:" + all);
+    List<Result.Diag> kindOf =
+        switch (kind) {
+          case WARNING -> r.warnings();
+          case NOTE -> r.notes();
+          default -> r.errors();
+        };
     Result.Diag d =
-        (kind == Kind.WARNING ? r.warnings() : r.errors())
-            .stream()
-                .filter(e -> !javacHides || !e.message().startsWith("[kiln:"))
-                .findFirst()
-                .orElseThrow();
+        kindOf.stream()
+            .filter(e -> !javacHides || !e.message().startsWith("[kiln:"))
+            .findFirst()
+            .orElseThrow();
     if (kind == Kind.COMPILER_ERROR) {
       assertFalse(d.message().contains("[kiln:"), "the compiler's own error:" + all);
     } else if (prefix) {

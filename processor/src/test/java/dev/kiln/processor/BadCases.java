@@ -64,7 +64,17 @@ final class BadCases {
               "bad/MethodWithoutLayer",
               "Sym logits(Sym hidden)",
               "[kiln:MissingLayer] abstract method logits() is not a node: annotate it with a layer "
-                  + "such as @Input or @Dense"),
+                  + "such as @Input or @Dense (javac shows Kiln no annotation it cannot resolve: if "
+                  + "logits() has one, the compiler's error on it is the one to fix)"),
+          // An input named finalize: the generated graph implements the model, so its finalize()
+          // would override Object's, whose result is void.
+          error(
+                  "bad/InputNamedFinalize",
+                  "Sym finalize()",
+                  "[kiln:ReservedName] InputNamedFinalize.finalize(): an input cannot be named finalize: "
+                      + "InputNamedFinalizeGraph implements InputNamedFinalize, and its finalize() would "
+                      + "override Object.finalize(), which returns void; rename it")
+              .butEcjAlsoWarns("The return type is incompatible with java.lang.Object.finalize()"),
           // @Dense and @Softmax on the same method, as if it were two layers.
           error(
               "bad/TwoLayers",
@@ -232,6 +242,13 @@ final class BadCases {
               "[kiln:ClassifierOutputs] classifier = true needs the softmax probs to be the only "
                   + "output of ClassifierTwoOutputs, but probe also is read by no node; wire probe "
                   + "into the network or remove it"),
+          // @Model(classifier = true) on a model with two inputs: classifier training feeds one.
+          error(
+              "bad/ClassifierTwoInputs",
+              "classifier = true",
+              "[kiln:ClassifierInputs] classifier = true needs ClassifierTwoInputs to have one input "
+                  + "(classifier training feeds each batch of features to it), but it has 2: pixels, "
+                  + "meta; drop classifier = true and train with forward, backward and update"),
           // @Model(classifier = true) ending in a softmax over [BATCH, 20, 10].
           error(
               "bad/ClassifierSoftmaxRank3",
@@ -252,11 +269,25 @@ final class BadCases {
               .with("layers/Affine")
               .butJavacAlso(
                   "[kiln:MissingLayer] abstract method y() is not a node: annotate it with "
-                      + "a layer such as @Input or @Dense"),
+                      + "a layer such as @Input or @Dense (javac shows Kiln no annotation it cannot "
+                      + "resolve: if y() has one, the compiler's error on it is the one to fix)"),
           // A custom layer whose forward class does not exist: the error is in the layer's file.
           BadCase.compilerError("bad/MissingForwardNet", "Missing.class")
               .with("layers/MissingForward")
               .in("layers/MissingForward"),
+          // @From(HIDEN), a misspelt string constant: javac gives processors the value "<error>",
+          // which must not be read as a wire named <error>.
+          BadCase.compilerError("bad/UnknownFromConstant", "@From(HIDEN)"),
+          // Act.RELUU, a misspelt enum constant.
+          BadCase.compilerError("bad/UnknownActivation", "Act.RELUU"),
+          // A custom layer's @Param shape naming a constant that does not exist.
+          BadCase.compilerError("bad/CustomUnknownDim", "shape = {INN}")
+              .with("layers/UnknownDim")
+              .in("layers/UnknownDim"),
+          // A custom layer's input pattern naming a constant that does not exist.
+          BadCase.compilerError("bad/CustomUnknownPattern", "input = {\"batch\", IN}")
+              .with("layers/UnknownPattern")
+              .in("layers/UnknownPattern"),
           // A custom layer from a library whose forward class is not on the class path: the
           // compiler says nothing, so Kiln does, once.
           error(
@@ -282,6 +313,25 @@ final class BadCases {
               "Sym forgotten(",
               "[kiln:UnusedNode] node forgotten of UnusedNode is read by no node and so becomes an "
                   + "extra output; wire a node to it, or mark it @Output if it is meant as one"),
+
+          // --- Notes: the model is still generated ---
+
+          // A custom layer whose body does not fit its parameters (a vector weight where a matrix
+          // was meant): the compiler cannot see the body, so the note says where it is checked and
+          // with which shapes.
+          BadCase.note(
+                  "good/custom/VectorWeightNet",
+                  "@VectorWeight(out = 10)",
+                  "[kiln:CustomBodyAtBuild] VectorWeightNet.scores(): the forward body of @VectorWeight "
+                      + "(VectorWeight.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler: it reads [BATCH, 784] from pixels, with "
+                      + "parameters scores_weight [784] and scores_bias [10], and must return [BATCH, "
+                      + "10]")
+              .with("layers/VectorWeight")
+              .generating(
+                  "custom.VectorWeightNetGraph",
+                  "custom.VectorWeightNetModel",
+                  "custom.VectorWeightNetExec"),
 
           // --- Failures inside the processor ---
 

@@ -19,6 +19,9 @@ class CatalogueTest {
   /** The document that lists every diagnostic id, in a paragraph starting {@code Ids:}. */
   static final Path DIAGNOSTICS_DOC = Path.of("../docs/diagnostics.md");
 
+  /** The authoritative list: one section {@code ### Id} per diagnostic, with an example. */
+  static final Path DIAGNOSTICS_LIST = Path.of("../docs/diagnostics.md");
+
   private static Set<String> catalogue() {
     return Arrays.stream(Message.values())
         .map(Message::id)
@@ -43,6 +46,23 @@ class CatalogueTest {
     Matcher m = Pattern.compile("`([A-Za-z]+)`").matcher(doc.substring(start, end));
     Set<String> documented = new TreeSet<>();
     while (m.find()) {
+      documented.add(m.group(1));
+    }
+    assertEquals(catalogue(), documented);
+  }
+
+  @Test
+  void theDiagnosticsListHasASectionWithAnExamplePerId() throws IOException {
+    String doc = Files.readString(DIAGNOSTICS_LIST);
+    // ### Id, a blank line, **Kind.** and the rule, a blank line, the example in a code block.
+    Matcher m =
+        Pattern.compile(
+                "(?m)^### ([A-Za-z]+)\n\n\\*\\*[A-Z][a-z]+\\.\\*\\* [^\n]+\n"
+                    + "(?:[^\n]+\n)*?\n```\n\\[kiln:([A-Za-z]+)\\] ")
+            .matcher(doc);
+    Set<String> documented = new TreeSet<>();
+    while (m.find()) {
+      assertEquals(m.group(1), m.group(2), "the example under ### " + m.group(1));
       documented.add(m.group(1));
     }
     assertEquals(catalogue(), documented);

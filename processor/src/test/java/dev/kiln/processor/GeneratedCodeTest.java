@@ -30,6 +30,10 @@ class GeneratedCodeTest {
           List.of("good/heads/TwoHeads"),
           List.of("good/layers/LayerZoo"),
           List.of("good/noparams/Pools"),
+          List.of("good/multi/TwoInputSoftmax"),
+          List.of("good/names/AwkwardNames", "layers/Named"),
+          List.of("good/names/ClassifierNamedBuild"),
+          List.of("good/names/ShadowingMembers"),
           List.of("good/stress/LongNamesAndWideLayers", "layers/WideAffine"));
 
   static Stream<Arguments> good() {
@@ -41,7 +45,7 @@ class GeneratedCodeTest {
   @MethodSource("good")
   void everyGeneratedLineFitsInOneHundredColumns(TestCompiler compiler, List<String> sources) {
     Result r = compiler.compile(sources.toArray(String[]::new));
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     assertEquals(3, r.generated().size());
     List<String> tooLong = new ArrayList<>();
     for (Map.Entry<String, String> file : r.generated().entrySet()) {
@@ -60,7 +64,7 @@ class GeneratedCodeTest {
   @EnumSource(TestCompiler.class)
   void everyLayerIsEmittedWithItsInferredShapes(TestCompiler compiler) {
     Result r = compiler.compile("good/layers/LayerZoo");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("good.layers.LayerZooGraph");
     String[] expected = {
       "IMAGE_SHAPE = Shape.of(BATCH, 1, 28, 28);",
@@ -109,9 +113,75 @@ class GeneratedCodeTest {
 
   @ParameterizedTest(name = "[{0}]")
   @EnumSource(TestCompiler.class)
+  void nodesNamedLikeGeneratedMembersCompileAndKeepTheirNames(TestCompiler compiler) {
+    // Every legal method name is a node name: the generated members it meets give way, and only
+    // where Java forbids the name itself (a record component hashCode) does the member differ.
+    Result r = compiler.compile("good/names/AwkwardNames", "layers/Named");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("names.AwkwardNamesGraph");
+    assertTrue(graph.contains("public Sym build() {"), graph);
+    assertTrue(graph.contains("public Sym buildClassifier() {"), graph);
+    assertTrue(graph.contains("public static Graph build(GraphBuilder builder) {"), graph);
+    assertTrue(graph.contains("public Sym finalize(Sym getClass, Sym wait) {"), graph);
+    String model = r.source("names.AwkwardNamesModel");
+    assertTrue(
+        model.contains("public record Gradients(NDArray build, NDArray buildClassifier,"), model);
+    assertTrue(model.contains("NDArray clone_,"), model);
+    assertTrue(model.contains("NDArray hashCode_,"), model);
+    assertTrue(model.contains("public Parameter hashCode_() {"), model);
+    assertTrue(model.contains("public Parameter auxiliaryStates_() {"), model);
+    assertTrue(model.contains("public Parameter toString_() {"), model);
+    assertTrue(model.contains("public Parameter aBGates() {"), model);
+    assertTrue(model.contains("public RecurrentParameter aBGates_() {"), model);
+    assertTrue(r.source("names.AwkwardNamesExec").contains("public final ExecArray executor_;"));
+    Result c = compiler.compile("good/names/ClassifierNamedBuild");
+    assertTrue(c.clean(), c.diagnostics().toString());
+    assertTrue(
+        c.source("names.ClassifierNamedBuildGraph").contains("public Sym buildClassifier() {"));
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void membersOfTheModelDoNotShadowWhatTheGraphRefersTo(TestCompiler compiler) {
+    // The graph implements the model, so the model's BATCH (32) and nested Shape, List and
+    // Graph would win over the static import of Dim.BATCH and the imported types.
+    Result r = compiler.compile("good/names/ShadowingMembers");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("names.ShadowingMembersGraph");
+    String oneLine = graph.replaceAll("\\s+", " ");
+    assertTrue(
+        oneLine.contains("PIXELS_SHAPE = dev.kiln.runtime.graph.Shape.of(Dim.BATCH, 784);"), graph);
+    assertTrue(
+        oneLine.contains("HIDDEN_SHAPE = dev.kiln.runtime.graph.Shape.of(Dim.BATCH, 32);"), graph);
+    assertTrue(!graph.contains("import static"), graph);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aSoftmaxModelWithSeveralInputsIsNoClassifierAndSaysWhy(TestCompiler compiler) {
+    // Classifier training feeds one batch of features: with several inputs the others would
+    // stay zero and their weights would never change.
+    Result r = compiler.compile("good/multi/TwoInputSoftmax");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String model = r.source("multi.TwoInputSoftmaxModel");
+    assertTrue(model.contains("public boolean isClassifier() {\n    return false;"), model);
+    String joined = model.replaceAll("\"\\s*\\+\\s*\"", "");
+    assertTrue(
+        joined.contains(
+            "\"TwoInputSoftmaxModel is not a classifier: it has 2 inputs "
+                + "(pixels, meta), and classifier training feeds one batch of features to one input\""),
+        model);
+    assertTrue(
+        !model.contains("runtime.classifier(")
+            && !r.source("multi.TwoInputSoftmaxGraph").contains("classifierHead"),
+        model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
   void aCustomLayerIsUsedLikeABuiltInAndItsShapesAreInferred(TestCompiler compiler) {
     Result r = compiler.compile("good/custom/AffineNet", "layers/Affine");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("custom.AffineNetGraph");
     assertTrue(graph.contains("SCORES_WEIGHT_SHAPE = Shape.of(784, 10)"), graph);
     assertTrue(graph.contains("SCORES_BIAS_SHAPE = Shape.of(10)"), graph);
@@ -128,7 +198,16 @@ class GeneratedCodeTest {
   @EnumSource(TestCompiler.class)
   void aCellIsUnrolledOverTheStepsAndItsOutputIsEveryStepsState(TestCompiler compiler) {
     Result r = compiler.compile("good/cells/GruNet", "layers/GruCell");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
+    assertEquals(
+        "[kiln:CustomBodyAtBuild] GruNet.states(): the step of @GruCell "
+            + "(GruCell.Step.apply) is traced when the graph is built, in create() and load(), not "
+            + "checked by the compiler: once per step; each step reads [BATCH, 3] of [BATCH, 5, 3] "
+            + "from x and the previous state [BATCH, 4], with parameters states_wxr [3, 4], "
+            + "states_wxz [3, 4], states_wxn [3, 4], states_whr [4, 4], states_whz [4, 4], states_whn "
+            + "[4, 4], states_br [4], states_bz [4], states_bxn [4] and states_bhn [4], and must "
+            + "return the new state [BATCH, 4]",
+        r.notes().get(0).message());
     String graph = r.source("cells.GruNetGraph");
     // [BATCH, 5, 3] read one step of [BATCH, 3] at a time: the state [BATCH, 4] at each step.
     assertTrue(graph.contains("STATES_SHAPE = Shape.of(BATCH, 5, 4);"), graph);
@@ -151,26 +230,23 @@ class GeneratedCodeTest {
   @EnumSource(TestCompiler.class)
   void aCellOverStepsIsBuiltPerNumberOfStepsAndAModelWithoutOneIsNot(TestCompiler compiler) {
     Result r = compiler.compile("good/cells/AnyStepsNet", "layers/GruCell");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String model = r.source("cells.AnyStepsNetModel");
+    assertTrue(
+        model.contains("private static Graph graph(boolean classifier, int steps) {"), model);
+    // The builder unrolls over the steps and the graph can build itself for any other number.
+    String flat = model.replaceAll("\\s+", " ");
+    assertTrue(
+        flat.contains(
+            "new GraphBuilder(\"AnyStepsNet\", classifier, steps, s -> graph(classifier, s))"),
+        model);
+    assertTrue(model.contains("return graph(classifier, 1);"), model);
     String graph = r.source("cells.AnyStepsNetGraph");
     assertTrue(graph.contains("STATES_SHAPE = Shape.of(BATCH, -5, 4);"), graph);
-    assertTrue(graph.contains("public static Graph build(int steps) {"), graph);
-    // The builder unrolls over the steps and the graph can build itself for any other number.
-    String flat = graph.replaceAll("\\s+", " ");
-    assertTrue(
-        flat.contains(
-            "new GraphBuilder(\"AnyStepsNet\", false, steps, " + "AnyStepsNetGraph::build)"),
-        graph);
-    assertTrue(
-        flat.contains(
-            "new GraphBuilder(\"AnyStepsNet\", true, steps, "
-                + "AnyStepsNetGraph::buildClassifier)"),
-        graph);
-    assertTrue(graph.contains("return build(1);"), graph);
-    // Over a constant number of steps, one graph: no build(int).
+    // Over a constant number of steps, one graph: no graph(boolean, int).
     String constant =
-        compiler.compile("good/cells/GruNet", "layers/GruCell").source("cells.GruNetGraph");
-    assertTrue(!constant.contains("build(int steps)") && !constant.contains(", steps,"), constant);
+        compiler.compile("good/cells/GruNet", "layers/GruCell").source("cells.GruNetModel");
+    assertTrue(!constant.contains("int steps") && !constant.contains(", steps,"), constant);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -178,7 +254,7 @@ class GeneratedCodeTest {
   void customParametersAreNamedInSnakeCaseLikeBuiltInOnes(TestCompiler compiler) {
     // Parameter gateWeight of node gated is MXNet's gated_gate_weight, as in moving_mean.
     Result r = compiler.compile("good/custom/GatedNet", "layers/Gated");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("custom.GatedNetGraph");
     assertTrue(graph.contains("GATED_GATE_WEIGHT_SHAPE = Shape.of(3);"), graph);
     assertTrue(
@@ -204,7 +280,7 @@ class GeneratedCodeTest {
     // A custom layer's body is not visible at compile time: its output shape is the declared
     // one, and creating the model is where a body that does not fit it fails.
     Result r = compiler.compile("good/custom/VectorWeightNet", "layers/VectorWeight");
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     String model = r.source("custom.VectorWeightNetModel");
     assertTrue(
         model.matches("(?s).*scores  @VectorWeight\\(out = 10\\) +\\[BATCH, 10\\]\\*.*"), model);

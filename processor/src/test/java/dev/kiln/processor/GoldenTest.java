@@ -66,7 +66,7 @@ class GoldenTest {
   void generatedFilesMatchTheGoldensAndCompileWithoutWarnings(TestCompiler compiler, Golden golden)
       throws IOException {
     Result r = compiler.compile(golden.sources().toArray(String[]::new));
-    assertTrue(r.succeeded() && r.diagnostics().isEmpty(), r.diagnostics().toString());
+    assertTrue(r.clean(), r.diagnostics().toString());
     assertEquals(golden.generated(), List.copyOf(r.generated().keySet()));
     for (String name : golden.generated()) {
       Path file = GOLDEN.resolve(name.replace('.', '/') + ".java");

@@ -59,6 +59,23 @@ record Result(
     return diagnostics.stream().filter(Diag::isError).toList();
   }
 
+  List<Diag> notes() {
+    return diagnostics.stream().filter(d -> d.kind() == Diagnostic.Kind.NOTE).toList();
+  }
+
+  /**
+   * Whether it succeeded with no diagnostic but the notes that say where a custom layer's body is
+   * checked ({@code CustomBodyAtBuild}), which every model with a custom layer gets.
+   */
+  boolean clean() {
+    return succeeded
+        && diagnostics.stream()
+            .allMatch(
+                d ->
+                    d.kind() == Diagnostic.Kind.NOTE
+                        && d.message().startsWith("[kiln:CustomBodyAtBuild] "));
+  }
+
   List<Diag> warnings() {
     return diagnostics.stream().filter(Diag::isWarning).toList();
   }

@@ -96,4 +96,38 @@ class ModelRuntimeTest {
     assertTrue(
         e.getMessage().startsWith("Bad.sum() @Add: MXNet rejected node 'sum'"), e.getMessage());
   }
+
+  /** Two inputs concatenated, a dense layer and a softmax; with {@code classifier}, its head. */
+  private static Graph twoInputSoftmax(boolean classifier) {
+    try (GraphBuilder b = new GraphBuilder("TwoIn", classifier)) {
+      Sym x =
+          b.input(new NodeSource("x", "TwoIn.x()", "@Input(shape = {BATCH, 3})"), Shape.of(-1, 3));
+      Sym z =
+          b.input(new NodeSource("z", "TwoIn.z()", "@Input(shape = {BATCH, 2})"), Shape.of(-1, 2));
+      Sym both = b.concat(new NodeSource("both", "TwoIn.both()", "@Concat"), 1, x, z);
+      Sym logits =
+          b.dense(
+              new NodeSource("logits", "TwoIn.logits()", "@Dense(units = 4)"),
+              both,
+              DenseSpec.units(4));
+      return b.build(
+          List.of(
+              b.classifierHead(new NodeSource("probs", "TwoIn.probs()", "@Softmax"), logits, -1)));
+    }
+  }
+
+  @Test
+  void aClassifierOfSeveralInputsIsRefusedNamingTheModelAndItsInputs() {
+    // Classifier training feeds one batch of features: the other inputs would stay zero.
+    try (ModelRuntime m =
+        new ModelRuntime("TwoInModel", twoInputSoftmax(false), Init.xavier(), 0)) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> m.classifier(() -> twoInputSoftmax(true)));
+      assertEquals(
+          "TwoInModel is not a classifier: classifier training feeds one input, but "
+              + "TwoIn has 2 (x [BATCH, 3], z [BATCH, 2])",
+          e.getMessage());
+    }
+  }
 }

@@ -395,7 +395,10 @@ class RecurrentRuntimeTest {
           assertThrows(
               IllegalArgumentException.class,
               () -> p.weight(0, 0, Part.INPUT_TO_HIDDEN, Gate.FORGET));
-      assertEquals("a gru layer has gates [RESET, UPDATE, NEW], not FORGET", e.getMessage());
+      assertEquals(
+          "SeqModel parameter rnn_parameters: a gru layer has gates [RESET, UPDATE, "
+              + "NEW], not FORGET",
+          e.getMessage());
     }
   }
 

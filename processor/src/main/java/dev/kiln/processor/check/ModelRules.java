@@ -7,17 +7,21 @@ import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.TShape;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.TypeElement;
 
 /**
  * The rules of a model as a whole, once every node's shape is known: which nodes are its inputs and
  * outputs, which inputs and nodes nothing reads (warnings), and whether its last node can be a
- * classifier's head.
+ * classifier's head (a softmax over {@code [BATCH, classes]}, the only output of a model with one
+ * input).
  */
 final class ModelRules {
   private final ModelSpec spec;
@@ -75,7 +79,27 @@ final class ModelRules {
     }
     CheckedNode classifierHead = null;
     String notClassifier = head.reason();
-    if (head.softmax() != null) {
+    if (head.softmax() != null && inputs.size() > 1) {
+      String names = inputs.stream().map(CheckedNode::name).collect(Collectors.joining(", "));
+      if (spec.classifier()) {
+        report.add(
+            Message.CLASSIFIER_INPUTS,
+            spec.element(),
+            spec.mirror(),
+            "classifier",
+            model,
+            inputs.size(),
+            names);
+        return null;
+      }
+      notClassifier =
+          "it has "
+              + inputs.size()
+              + " inputs ("
+              + names
+              + "), and classifier "
+              + "training feeds one batch of features to one input";
+    } else if (head.softmax() != null) {
       CheckedNode softmax =
           outputs.stream().filter(o -> o.spec() == head.softmax()).findFirst().orElse(null);
       CheckedNode other = outputs.stream().filter(o -> o != softmax).findFirst().orElse(null);
@@ -103,6 +127,11 @@ final class ModelRules {
                 + why;
       }
     }
+    for (CheckedNode n : nodes) {
+      if (n.spec().layer() instanceof LayerSpec.Custom c) {
+        noteBodyAtBuild(n, c, inferred);
+      }
+    }
     List<CheckedNode> order = orderOf(inferred, nodes);
     return new CheckedModel(
         spec,
@@ -112,6 +141,75 @@ final class ModelRules {
         outputs,
         classifierHead,
         classifierHead == null ? notClassifier : null);
+  }
+
+  /**
+   * Notes, on a node of custom layer {@code c}, what the compiler cannot check (the forward body,
+   * which Kiln sees only when it traces it) and the shapes that body will meet.
+   */
+  private void noteBodyAtBuild(
+      CheckedNode n, LayerSpec.Custom c, Map<String, CheckedNode> inferred) {
+    String source = n.spec().wires().get(0).source();
+    List<String> params = n.params().stream().map(p -> p.name() + " " + p.shape()).toList();
+    String withParams =
+        switch (params.size()) {
+          case 0 -> "no parameters";
+          case 1 -> "parameter " + params.get(0);
+          default ->
+              "parameters "
+                  + String.join(", ", params.subList(0, params.size() - 1))
+                  + " and "
+                  + params.get(params.size() - 1);
+        };
+    String forward = c.forwardType().getSimpleName() + "." + c.forwardMethod();
+    for (Element e = c.forwardType().getEnclosingElement();
+        e instanceof TypeElement t;
+        e = t.getEnclosingElement()) {
+      forward = t.getSimpleName() + "." + forward;
+    }
+    TShape in = inferred.get(source).shape();
+    if (c.cell()) {
+      // One step at a time: the sequence without its steps axis, and the state.
+      report.add(
+          Message.CUSTOM_BODY_AT_BUILD,
+          n.spec().method(),
+          n.spec().mirror(),
+          null,
+          n.spec().declaration(model),
+          "step",
+          c.layerName(),
+          forward,
+          "once per step; each step reads "
+              + withoutSteps(in)
+              + " of "
+              + in
+              + " from "
+              + source
+              + " and the previous state "
+              + withoutSteps(n.shape()),
+          withParams,
+          "the new state " + withoutSteps(n.shape()));
+    } else {
+      report.add(
+          Message.CUSTOM_BODY_AT_BUILD,
+          n.spec().method(),
+          n.spec().mirror(),
+          null,
+          n.spec().declaration(model),
+          "forward body",
+          c.layerName(),
+          forward,
+          "it reads " + in + " from " + source,
+          withParams,
+          n.shape());
+    }
+  }
+
+  /** {@code [N, steps, d...]} without its steps: {@code [N, d...]}. */
+  private static TShape withoutSteps(TShape s) {
+    List<Integer> dims = new ArrayList<>(s.dims());
+    dims.remove(1);
+    return new TShape(dims);
   }
 
   /** {@code nodes} in the order in which {@code inferred} was filled (the wiring order). */

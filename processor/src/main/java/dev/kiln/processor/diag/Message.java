@@ -22,10 +22,16 @@ public enum Message {
           + "(remove the body)"),
   NODE_RETURN_TYPE("NodeReturnType", "node %s must return Sym, not %s"),
   NODE_PARAM_TYPE("NodeParamType", "parameter %s of node %s must be a Sym, not %s"),
+  RESERVED_NAME(
+      "ReservedName",
+      "%s: an input cannot be named finalize: %s implements %s, and its finalize() would "
+          + "override Object.finalize(), which returns void; rename it"),
   NODE_NAME_TAKEN("NodeNameTaken", "two methods of %s are named %s; every node needs its own name"),
   MISSING_LAYER(
       "MissingLayer",
-      "abstract method %s() is not a node: annotate it with a layer such as @Input or @Dense"),
+      "abstract method %s() is not a node: annotate it with a layer such as @Input or @Dense "
+          + "(javac shows Kiln no annotation it cannot resolve: if %<s() has one, the "
+          + "compiler's error on it is the one to fix)"),
   SEVERAL_LAYERS(
       "SeveralLayers",
       "%s has %d layer annotations (%s); a node is exactly one layer, declare one node per layer"),
@@ -60,6 +66,11 @@ public enum Message {
       "ClassifierOutputs",
       "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; "
           + "wire %s into the network or remove it"),
+  CLASSIFIER_INPUTS(
+      "ClassifierInputs",
+      "classifier = true needs %s to have one input (classifier training feeds each batch of "
+          + "features to it), but it has %d: %s; drop classifier = true and train with forward, "
+          + "backward and update"),
   CLASSIFIER_SHAPE(
       "ClassifierShape",
       "classifier = true needs the last node of %s to be a softmax over the classes of a "
@@ -131,6 +142,11 @@ public enum Message {
       Diagnostic.Kind.WARNING,
       "node %s of %s is read by no node and so becomes an extra output; wire a node to it, "
           + "or mark it @Output if it is meant as one"),
+  CUSTOM_BODY_AT_BUILD(
+      "CustomBodyAtBuild",
+      Diagnostic.Kind.NOTE,
+      "%s: the %s of @%s (%s) is traced when the graph is built, in create() and load(), not "
+          + "checked by the compiler: %s, with %s, and must return %s"),
   UNRESOLVED(
       "Unresolved",
       "%s: %s names %s, which the compiler cannot find, so Kiln generated nothing for %s; put "

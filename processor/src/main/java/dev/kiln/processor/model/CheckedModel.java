@@ -14,8 +14,8 @@ import java.util.List;
  * @param inputs the input nodes, in declaration order
  * @param outputs the output nodes, in declaration order
  * @param classifierHead the softmax that classifier training turns into {@code SoftmaxOutput}: the
- *     last node, when it is a softmax over {@code [BATCH, classes]} and the only output; otherwise
- *     null
+ *     last node, when it is a softmax over {@code [BATCH, classes]} and the only output of a model
+ *     with one input; otherwise null
  * @param notClassifier why the model is not a classifier, when {@code classifierHead} is null (e.g.
  *     {@code its last node logits is @Dense(units = 10), not a @Softmax}); otherwise null
  */

@@ -120,6 +120,11 @@ public final class ModelReader {
       return null;
     }
     boolean ok = true;
+    if (name.equals("finalize") && method.getParameters().isEmpty()) {
+      // The one method name a node cannot have: XGraph implements the model interface.
+      report.add(Message.RESERVED_NAME, method, model + "." + name + "()", model + "Graph", model);
+      return null;
+    }
     if (!method.getReturnType().toString().equals(SYM)) {
       report.add(Message.NODE_RETURN_TYPE, method, name, method.getReturnType());
       ok = false;

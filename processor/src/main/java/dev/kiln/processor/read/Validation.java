@@ -32,6 +32,11 @@ import javax.lang.model.util.ElementFilter;
  * may be annotated with a layer that does not exist yet.
  */
 public final class Validation {
+  private static final String KILN_ANNOTATIONS = "dev.kiln.annotations.";
+
+  /** The value javac and ecj give processors for a string constant they could not resolve. */
+  private static final String UNRESOLVED_STRING = "<error>";
+
   private Validation() {}
 
   /** Why a model cannot be read in this round. */
@@ -129,7 +134,8 @@ public final class Validation {
       u =
           u != null || d == null
               ? u
-              : value(site, d, e.getReturnType(), "the default of" + element, outermost(layer));
+              : value(
+                  site, d, e.getReturnType(), "the default of" + element, outermost(layer), true);
     }
     AnnotationMirror declaration = CustomLayerReader.layerOf(layer);
     for (var entry : declaration.getElementValues().entrySet()) {
@@ -166,6 +172,7 @@ public final class Validation {
       return new Unresolved(site, "an annotation" + of, name(type), in);
     }
     String annotation = "@" + type.asElement().getSimpleName();
+    boolean readByKiln = readByKiln(a);
     for (var e : a.getElementValues().entrySet()) {
       Unresolved u =
           value(
@@ -173,7 +180,8 @@ public final class Validation {
               e.getValue(),
               e.getKey().getReturnType(),
               "the value of " + e.getKey().getSimpleName() + " in " + annotation + of,
-              in);
+              in,
+              readByKiln);
       if (u != null) {
         return u;
       }
@@ -181,17 +189,37 @@ public final class Validation {
     return null;
   }
 
-  /** {@code value} checked against the type its annotation element declares. */
+  /**
+   * Whether Kiln reads the values of {@code a}: one of its own annotations, or a custom layer.
+   * Neither has a string value that could be {@code "<error>"} (not a node name, dimension name or
+   * shape token), which is what javac and ecj give processors for a string constant they could not
+   * resolve.
+   */
+  private static boolean readByKiln(AnnotationMirror a) {
+    TypeElement type = (TypeElement) a.getAnnotationType().asElement();
+    return type.getQualifiedName().toString().startsWith(KILN_ANNOTATIONS)
+        || CustomLayerReader.isLayer(a);
+  }
+
+  /**
+   * {@code value} checked against the type its annotation element declares; with {@code
+   * readByKiln}, a string {@code "<error>"} is an unresolved constant.
+   */
   private static Unresolved value(
-      Element site, AnnotationValue value, TypeMirror expected, String what, TypeElement in) {
+      Element site,
+      AnnotationValue value,
+      TypeMirror expected,
+      String what,
+      TypeElement in,
+      boolean readByKiln) {
     Object v = value.getValue();
     if (expected.getKind() == TypeKind.ARRAY) {
       TypeMirror component = ((ArrayType) expected).getComponentType();
       if (!(v instanceof List<?> items)) {
-        return value(site, value, component, what, in);
+        return value(site, value, component, what, in, readByKiln);
       }
       for (Object item : items) {
-        Unresolved u = value(site, (AnnotationValue) item, component, what, in);
+        Unresolved u = value(site, (AnnotationValue) item, component, what, in, readByKiln);
         if (u != null) {
           return u;
         }
@@ -204,7 +232,10 @@ public final class Validation {
     if (v instanceof AnnotationMirror nested) {
       return annotation(site, nested, " in " + what, in);
     }
-    return fits(v, expected) ? null : new Unresolved(site, what, "a value it cannot resolve", in);
+    boolean unresolvedString = readByKiln && UNRESOLVED_STRING.equals(v);
+    return fits(v, expected) && !unresolvedString
+        ? null
+        : new Unresolved(site, what, "a value it cannot resolve", in);
   }
 
   /** Whether a constant, string or enum value {@code v} fits the element type {@code t}. */
@@ -224,7 +255,8 @@ public final class Validation {
           yield v instanceof VariableElement;
         }
         // A class literal is a TypeMirror, checked before; javac gives "<error>" for one it
-        // could not resolve. A string cannot be told from javac's "<error>".
+        // could not resolve. For a string element both compilers give the string "<error>",
+        // which value() tells apart only where Kiln reads the annotation.
         yield v instanceof String && type.getQualifiedName().contentEquals("java.lang.String");
       }
       default -> false;

@@ -1,12 +1,16 @@
 package dev.kiln.processor.write;
 
 import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.NameAllocator;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.ParamInfo;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.util.ElementFilter;
 
 /**
  * The names the three generated classes share: the classes themselves and the graph's constants,
@@ -18,6 +22,16 @@ final class GeneratedNames {
   final ClassName graph;
   final ClassName model;
   final ClassName exec;
+
+  /**
+   * How the graph writes {@code Dim.BATCH}: {@code BATCH}, statically imported, unless the model
+   * (which the graph implements) has a field of that name, which would shadow the import.
+   */
+  final CodeBlock batch;
+
+  /** Whether {@link #batch} needs the static import. */
+  final boolean importBatch;
+
   private final Map<String, String> shapeConstants = new LinkedHashMap<>();
   private final Map<String, String> sourceConstants = new LinkedHashMap<>();
 
@@ -28,6 +42,8 @@ final class GeneratedNames {
     this.graph = ClassName.get(pkg, m.name() + "Graph");
     this.model = ClassName.get(pkg, m.name() + "Model");
     this.exec = ClassName.get(pkg, m.name() + "Exec");
+    this.importBatch = !hasField(m.spec().element(), "BATCH");
+    this.batch = importBatch ? CodeBlock.of("BATCH") : CodeBlock.of("$T.BATCH", Names.DIM);
     NameAllocator constants = new NameAllocator();
     constants.newName("builder");
     for (CheckedNode n : m.nodes()) {
@@ -42,6 +58,17 @@ final class GeneratedNames {
     for (CheckedNode n : m.nodes()) {
       sourceConstants.put(n.name(), constants.newName(Names.constant(n.name()) + "_SOURCE"));
     }
+  }
+
+  /** Whether {@code type} or an interface it extends declares a field {@code name}. */
+  private static boolean hasField(TypeElement type, String name) {
+    if (ElementFilter.fieldsIn(type.getEnclosedElements()).stream()
+        .anyMatch(f -> f.getSimpleName().contentEquals(name))) {
+      return true;
+    }
+    return type.getInterfaces().stream()
+        .map(t -> ((DeclaredType) t).asElement())
+        .anyMatch(e -> hasField((TypeElement) e, name));
   }
 
   /** The graph's constant for the shape of node, parameter or auxiliary state {@code name}. */

@@ -59,6 +59,9 @@ final class GraphWriter {
             .addAnnotation(Names.generated())
             .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
             .addSuperinterface(names.iface)
+            // The graph inherits the model's member types, which would shadow imports of the same
+            // simple names.
+            .avoidClashesWithNestedClasses(m.spec().element())
             .addJavadoc("$L", doc.build());
 
     for (CheckedNode n : m.nodes()) {
@@ -102,135 +105,15 @@ final class GraphWriter {
             .addParameter(Names.GRAPH_BUILDER, "builder")
             .addStatement("this.builder = builder")
             .build());
-    List<String> stepCells = m.cellsOverSteps();
-    if (stepCells.isEmpty()) {
-      t.addMethod(
-          MethodSpec.methodBuilder("build")
-              .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-              .returns(Names.GRAPH)
-              .addJavadoc(
-                  "$L",
-                  Javadoc.member()
-                      .paragraph(
-                          "Builds a new graph of {@code "
-                              + m.name()
-                              + "}; the caller owns it and must close it.")
-                      .build())
-              .beginControlFlow(
-                  "try ($T builder = new $T($S))",
-                  Names.GRAPH_BUILDER,
-                  Names.GRAPH_BUILDER,
-                  m.name())
-              .addStatement("return build(builder)")
-              .endControlFlow()
-              .build());
-    } else {
-      addUnrolledBuilds(t, "build", "", stepCells);
-    }
-    if (m.classifierHead() != null) {
-      String head = m.classifierHead().name();
-      String what =
-          "Builds the graph for classifier training: node {@code "
-              + head
-              + "} becomes "
-              + "MXNet's {@code SoftmaxOutput} with label variable {@code "
-              + head
-              + "_label}. The "
-              + "caller owns the graph and must close it.";
-      if (stepCells.isEmpty()) {
-        t.addMethod(
-            MethodSpec.methodBuilder("buildClassifier")
-                .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-                .returns(Names.GRAPH)
-                .addJavadoc("$L", Javadoc.member().paragraph(what).build())
-                .beginControlFlow(
-                    "try ($T builder = new $T($S, true))",
-                    Names.GRAPH_BUILDER,
-                    Names.GRAPH_BUILDER,
-                    m.name())
-                .addStatement("return build(builder)")
-                .endControlFlow()
-                .build());
-      } else {
-        addUnrolledBuilds(t, "buildClassifier", what + " ", stepCells);
-      }
-    }
     t.addMethod(build());
     for (CheckedNode n : m.nodes()) {
       t.addMethod(nodeMethod(n));
     }
-    return JavaFile.builder(m.packageName(), t.build())
-        .addStaticImport(Names.DIM, "BATCH")
-        .skipJavaLangImports(true)
-        .indent("  ")
-        .build();
-  }
-
-  /**
-   * {@code name()} and {@code name(int steps)} for a model whose cells {@code cells} read {@code
-   * STEPS} steps: the graph for one number of steps, which knows how to build itself for any other
-   * (the builder is given the steps and {@code name(int)}); {@code prefix} opens their
-   * documentation.
-   */
-  private void addUnrolledBuilds(
-      TypeSpec.Builder t, String name, String prefix, List<String> cells) {
-    boolean classifier = name.equals("buildClassifier");
-    String nodes =
-        cells.size() == 1
-            ? "the recurrent cell of node {@code " + cells.get(0) + "}"
-            : "the recurrent cells of nodes {@code " + String.join("}, {@code ", cells) + "}";
-    t.addMethod(
-        MethodSpec.methodBuilder(name)
-            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-            .returns(Names.GRAPH)
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        (prefix.isEmpty()
-                                ? "Builds a new graph of "
-                                    + "{@code "
-                                    + m.name()
-                                    + "}; the caller owns it and must close it. "
-                                : prefix)
-                            + "It is unrolled over one step, and executors bound for other numbers of steps "
-                            + "unroll graphs of their own from it, all over the same parameters.")
-                    .build())
-            .addStatement("return $N(1)", name)
-            .build());
-    t.addMethod(
-        MethodSpec.methodBuilder(name)
-            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-            .returns(Names.GRAPH)
-            .addParameter(int.class, "steps")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        (prefix.isEmpty()
-                            ? "Builds a new graph of "
-                                + "{@code "
-                                + m.name()
-                                + "} for inputs of {@code steps} steps: "
-                                + nodes
-                                + " unrolled over them. The caller owns it and must close it."
-                            : prefix
-                                + "Inputs have {@code steps} steps: "
-                                + nodes
-                                + " unrolled over them."))
-                    .param("steps", "the number of steps, at least 1")
-                    .build())
-            .beginControlFlow(
-                "try ($T builder = new $T($S, $L,$Wsteps, $T::$N))",
-                Names.GRAPH_BUILDER,
-                Names.GRAPH_BUILDER,
-                m.name(),
-                classifier,
-                names.graph,
-                name)
-            .addStatement("return build(builder)")
-            .endControlFlow()
-            .build());
+    JavaFile.Builder file = JavaFile.builder(m.packageName(), t.build());
+    if (names.importBatch) {
+      file.addStaticImport(Names.DIM, "BATCH");
+    }
+    return file.skipJavaLangImports(true).indent("  ").build();
   }
 
   private static String shapeDoc(CheckedNode n) {
@@ -262,7 +145,7 @@ final class GraphWriter {
     return "Output shape of node " + name + ": " + shape + ".";
   }
 
-  private static FieldSpec shapeField(String name, TShape shape, String doc) {
+  private FieldSpec shapeField(String name, TShape shape, String doc) {
     return FieldSpec.builder(Names.SHAPE, name, Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
         .addJavadoc("$L", Javadoc.member().paragraph(doc).build())
         .initializer("$Z$T.of($L)", Names.SHAPE, dims(shape))
@@ -270,11 +153,11 @@ final class GraphWriter {
   }
 
   /** {@code BATCH, 784}: the arguments of {@code Shape.of}, each a wrapping point. */
-  private static CodeBlock dims(TShape shape) {
+  private CodeBlock dims(TShape shape) {
     CodeBlock.Builder b = CodeBlock.builder();
     for (int i = 0; i < shape.rank(); i++) {
       int d = shape.dim(i);
-      b.add(i == 0 ? "$L" : ",$W$L", d == TShape.BATCH ? "BATCH" : Integer.toString(d));
+      b.add(i == 0 ? "$L" : ",$W$L", d == TShape.BATCH ? names.batch : Integer.toString(d));
     }
     return b.build();
   }
@@ -286,16 +169,35 @@ final class GraphWriter {
     for (CheckedNode n : m.order()) {
       locals.newName(n.name(), n.name());
     }
+    // Its parameter is a GraphBuilder, which no node method takes: so whatever the nodes are
+    // called (build too), this method is not one of theirs.
+    Javadoc doc =
+        Javadoc.member()
+            .paragraph(
+                "Builds the graph of {@code "
+                    + m.name()
+                    + "} with {@code builder}: calls "
+                    + "every node method once, each after the nodes it reads, and returns the graph, "
+                    + "which the caller owns and must close. The caller closes {@code builder} too.")
+            .param(
+                "builder",
+                "a new builder for {@code "
+                    + m.name()
+                    + "}"
+                    + (m.classifierHead() == null
+                        ? ""
+                        : "; with classifier training on, node {@code "
+                            + m.classifierHead().name()
+                            + "} becomes MXNet's {@code SoftmaxOutput} with label variable {@code "
+                            + m.classifierHead().name()
+                            + "_label}"))
+            .returns("the graph");
     MethodSpec.Builder b =
         MethodSpec.methodBuilder("build")
-            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
             .returns(Names.GRAPH)
             .addParameter(Names.GRAPH_BUILDER, "builder")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph("Calls every node method once, each after the nodes it reads.")
-                    .build())
+            .addJavadoc("$L", doc.build())
             .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
     for (CheckedNode n : m.order()) {
       CodeBlock.Builder args = CodeBlock.builder();

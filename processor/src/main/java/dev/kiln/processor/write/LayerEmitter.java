@@ -197,7 +197,7 @@ final class LayerEmitter implements LayerSpec.Visitor<CodeBlock> {
   public CodeBlock visitReshape(LayerSpec.Reshape r) {
     List<Object> args = new ArrayList<>();
     args.add(x());
-    r.shape().forEach(d -> args.add(d == -1 ? "BATCH" : d.toString()));
+    r.shape().forEach(d -> args.add(d == -1 ? names.batch : d.toString()));
     return call("reshape", args.toArray());
   }
 

@@ -16,7 +16,9 @@ import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.ParamInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import javax.lang.model.element.Modifier;
@@ -39,6 +41,24 @@ final class ModelWriter {
   private final List<String> inputNames;
   private final List<String> headNames;
   private final List<String> accessors = new ArrayList<>();
+  private final Map<String, String> gateViews = new LinkedHashMap<>();
+
+  /**
+   * The methods of {@code Object}: no record component may be named like one, and a parameter
+   * accessor (no arguments, returning {@code Parameter}) would clash with {@code hashCode()},
+   * {@code toString()} and {@code getClass()}.
+   */
+  private static final List<String> OBJECT_METHODS =
+      List.of(
+          "clone",
+          "equals",
+          "finalize",
+          "getClass",
+          "hashCode",
+          "notify",
+          "notifyAll",
+          "toString",
+          "wait");
 
   /** A writer for {@code model}, with the names the three generated classes share. */
   ModelWriter(CheckedModel model, GeneratedNames names) {
@@ -60,11 +80,17 @@ final class ModelWriter {
     for (String reserved : List.of("runtime", "parameters", "auxiliaryStates", "get")) {
       members.newName(reserved);
     }
+    OBJECT_METHODS.forEach(members::newName);
     for (ParamInfo p : model.allParams()) {
       accessors.add(members.newName(Names.camel(p.name())));
     }
     for (ParamInfo a : model.allAux()) {
       accessors.add(members.newName(Names.camel(a.name())));
+    }
+    for (CheckedNode n : model.nodes()) {
+      if (n.spec().layer() instanceof LayerSpec.Recurrent) {
+        gateViews.put(n.name(), members.newName(Names.camel(n.name()) + "Gates"));
+      }
     }
   }
 
@@ -195,13 +221,80 @@ final class ModelWriter {
                             .param("seed", "seeds {@code init}")
                             .returns("the model, which the caller must close"))
                     .build())
-            .addStatement("$T graph = $T.build()", Names.GRAPH, names.graph)
             .addStatement(
-                "return new $T(new $T($S,$Wgraph,$Winit,$Wseed))",
+                "return new $T(new $T($S,$Wgraph(false),$Winit,$Wseed))",
                 type,
                 Names.MODEL_RUNTIME,
                 simple)
             .build());
+    List<String> stepCells = m.cellsOverSteps();
+    String graphDoc =
+        "A new graph of {@code "
+            + m.name()
+            + "}, built by {@link "
+            + names.graph.simpleName()
+            + "}; with {@code classifier}, for classifier training. The caller owns it.";
+    if (stepCells.isEmpty()) {
+      t.addMethod(
+          MethodSpec.methodBuilder("graph")
+              .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+              .returns(Names.GRAPH)
+              .addParameter(boolean.class, "classifier")
+              .addJavadoc("$L", Javadoc.member().paragraph(graphDoc).build())
+              .beginControlFlow(
+                  "try ($T builder = new $T($S, classifier))",
+                  Names.GRAPH_BUILDER,
+                  Names.GRAPH_BUILDER,
+                  m.name())
+              .addStatement("return $T.build(builder)", names.graph)
+              .endControlFlow()
+              .build());
+    } else {
+      String cells =
+          stepCells.size() == 1
+              ? "the recurrent cell of node {@code " + stepCells.get(0) + "}"
+              : "the recurrent cells of nodes {@code " + String.join("}, {@code ", stepCells) + "}";
+      t.addMethod(
+          MethodSpec.methodBuilder("graph")
+              .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+              .returns(Names.GRAPH)
+              .addParameter(boolean.class, "classifier")
+              .addJavadoc(
+                  "$L",
+                  Javadoc.member()
+                      .paragraph(
+                          graphDoc
+                              + " It is unrolled over one step; executors bound for other numbers "
+                              + "of steps unroll graphs of their own, over the same parameters.")
+                      .build())
+              .addStatement("return graph(classifier, 1)")
+              .build());
+      t.addMethod(
+          MethodSpec.methodBuilder("graph")
+              .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+              .returns(Names.GRAPH)
+              .addParameter(boolean.class, "classifier")
+              .addParameter(int.class, "steps")
+              .addJavadoc(
+                  "$L",
+                  Javadoc.member()
+                      .paragraph(
+                          "A new graph of {@code "
+                              + m.name()
+                              + "} for inputs of {@code steps} steps, "
+                              + cells
+                              + " unrolled over them; with {@code classifier}, for classifier "
+                              + "training. The caller owns it.")
+                      .build())
+              .beginControlFlow(
+                  "try ($T builder =$Wnew $T($S, classifier, steps, s -> graph(classifier, s)))",
+                  Names.GRAPH_BUILDER,
+                  Names.GRAPH_BUILDER,
+                  m.name())
+              .addStatement("return $T.build(builder)", names.graph)
+              .endControlFlow()
+              .build());
+    }
     t.addMethod(
         MethodSpec.methodBuilder("load")
             .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
@@ -676,7 +769,7 @@ final class ModelWriter {
                           + "SoftmaxOutput} (softmax with cross-entropy against a label) on this model's "
                           + "own parameters.")
                   .build())
-          .addStatement("return runtime.classifier($T::buildClassifier)", names.graph)
+          .addStatement("return runtime.classifier(() -> graph(true))")
           .build();
     }
     String why = type.simpleName() + " is not a classifier: " + m.notClassifier();
@@ -695,10 +788,17 @@ final class ModelWriter {
     MethodSpec.Builder ctor = MethodSpec.constructorBuilder();
     Javadoc javadoc = Javadoc.member().paragraph(doc);
     NameAllocator allocator = new NameAllocator();
+    OBJECT_METHODS.forEach(allocator::newName);
     for (String c : components) {
       String n = allocator.newName(c);
       ctor.addParameter(ParameterSpec.builder(Names.NDARRAY, n).build());
-      javadoc.param(n, what + " {@code " + c + "}");
+      javadoc.param(
+          n,
+          what
+              + " {@code "
+              + c
+              + "}"
+              + (n.equals(c) ? "" : " (a record component cannot be named " + c + ")"));
     }
     return TypeSpec.recordBuilder(name)
         .addModifiers(Modifier.PUBLIC)
@@ -789,7 +889,7 @@ final class ModelWriter {
     for (CheckedNode n : m.nodes()) {
       if (n.spec().layer() instanceof LayerSpec.Recurrent) {
         p.addMethod(
-            MethodSpec.methodBuilder(Names.camel(n.name()) + "Gates")
+            MethodSpec.methodBuilder(gateViews.get(n.name()))
                 .addModifiers(Modifier.PUBLIC)
                 .returns(Names.RECURRENT_PARAMETER)
                 .addJavadoc(

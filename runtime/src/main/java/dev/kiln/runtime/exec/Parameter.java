@@ -31,6 +31,11 @@ public final class Parameter {
     this.frozen = frozen;
   }
 
+  /** The name of the model the parameter belongs to, e.g. {@code FashionMlpModel}. */
+  public String model() {
+    return model;
+  }
+
   /** MXNet's name for it, e.g. {@code hidden_weight}. */
   public String name() {
     return name;

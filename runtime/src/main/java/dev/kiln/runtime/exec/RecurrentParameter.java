@@ -35,12 +35,22 @@ public final class RecurrentParameter {
 
   /** The matrix of {@code gate} in {@code part} of layer {@code layer}, direction {@code dir}. */
   public Block weight(int layer, int direction, Part part, Gate gate) {
-    return layout.block(layer, direction, part, gate, false);
+    return block(layer, direction, part, gate, false);
   }
 
   /** The bias of {@code gate} in {@code part} of layer {@code layer}, direction {@code dir}. */
   public Block bias(int layer, int direction, Part part, Gate gate) {
-    return layout.block(layer, direction, part, gate, true);
+    return block(layer, direction, part, gate, true);
+  }
+
+  /** The layout's block, or an error that names the model and this parameter. */
+  private Block block(int layer, int direction, Part part, Gate gate, boolean bias) {
+    try {
+      return layout.block(layer, direction, part, gate, bias);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          vector.model() + " parameter " + vector.name() + ": " + e.getMessage(), e);
+    }
   }
 
   /** The values of {@code block} (from {@link #weight} or {@link #bias}), row-major. */
@@ -55,8 +65,10 @@ public final class RecurrentParameter {
   public void set(Block block, float[] values) {
     if (values.length != block.size()) {
       throw new IllegalArgumentException(
-          vector.name()
-              + " "
+          vector.model()
+              + " parameter "
+              + vector.name()
+              + ": "
               + describe(block)
               + " of shape "
               + block.shape()

@@ -46,6 +46,7 @@ public final class GraphBuilder implements AutoCloseable {
   private final Map<String, RnnLayout> rnnLayouts = new LinkedHashMap<>();
   private final List<StateSpec> states = new ArrayList<>();
   private final List<Sym> stateOutputs = new ArrayList<>();
+  private final List<AxisCheck> axisChecks = new ArrayList<>();
   private final List<String> unrolledCells = new ArrayList<>();
   private final boolean classifier;
   private int steps;
@@ -70,9 +71,9 @@ public final class GraphBuilder implements AutoCloseable {
    * A builder for {@code model} (with {@code classifier} as above) that unrolls every custom
    * recurrent cell whose sequence has {@code Dim.STEPS} steps over {@code steps} steps (see {@link
    * #cell}), and gives the graph {@code rebuild}, which builds the same model for any number of
-   * steps (generated {@code XGraph.build(int)}), so that an executor bound for another length gets
-   * a graph of its own ({@link Graph#unroll}). Shape inference in {@link #build} gives every {@code
-   * STEPS} dimension {@code steps}.
+   * steps (the generated model's {@code graph(classifier, steps)}), so that an executor bound for
+   * another length gets a graph of its own ({@link Graph#unroll}). Shape inference in {@link
+   * #build} gives every {@code STEPS} dimension {@code steps}.
    *
    * @throws IllegalArgumentException if {@code steps} is less than 1
    */
@@ -90,7 +91,8 @@ public final class GraphBuilder implements AutoCloseable {
   public Sym input(NodeSource src, Shape shape) {
     sources.put(src.node(), src);
     inputs.add(new InputSpec(src.node(), shape));
-    return variable(src.node());
+    SymNode v = (SymNode) variable(src.node());
+    return new SymNode(v.name(), v.handle(), src);
   }
 
   /**
@@ -135,6 +137,7 @@ public final class GraphBuilder implements AutoCloseable {
 
   /** Softmax along {@code axis} ({@code softmax}). */
   public Sym softmax(NodeSource src, Sym x, int axis) {
+    axisChecks.add(new AxisCheck(src, "softmax", List.of(x), axis, false));
     return op(src, "softmax", src.node(), attrs("axis", axis), List.of("data"), List.of(x));
   }
 
@@ -148,6 +151,7 @@ public final class GraphBuilder implements AutoCloseable {
     if (!classifier) {
       return softmax(src, x, axis);
     }
+    axisChecks.add(new AxisCheck(src, "softmax", List.of(x), axis, true));
     String labelName = src.node() + "_label";
     labels.add(labelName);
     Sym label = variable(labelName);
@@ -175,6 +179,7 @@ public final class GraphBuilder implements AutoCloseable {
 
   /** Concatenation along {@code axis} ({@code Concat}). */
   public Sym concat(NodeSource src, int axis, Sym... xs) {
+    axisChecks.add(new AxisCheck(src, "concat", List.of(xs), axis, false));
     return op(
         src, "Concat", src.node(), attrs("num_args", xs.length, "dim", axis), null, List.of(xs));
   }
@@ -185,6 +190,15 @@ public final class GraphBuilder implements AutoCloseable {
    */
   public Sym customParam(NodeSource src, String name, Shape shape, boolean zeros) {
     String full = src.node() + "_" + name;
+    if (!shape.isComplete()) {
+      throw new IllegalArgumentException(
+          src
+              + ": custom parameter "
+              + full
+              + " needs a "
+              + "complete shape (each dimension a size: it is allocated once, for every batch), got "
+              + shape);
+    }
     paramKinds.put(full, zeros ? ParamSpec.Kind.BIAS : ParamSpec.Kind.WEIGHT);
     paramNodes.put(full, src.node());
     knownShapes.put(full, shape);
@@ -207,21 +221,27 @@ public final class GraphBuilder implements AutoCloseable {
       Sym input,
       List<Sym> params,
       java.util.function.BiFunction<Sym, List<Sym>, Sym> forward) {
-    Trace trace = new Trace(src, layer, src.node());
     SymNode in = (SymNode) input;
+    NodeSource from = sources.get(in.name());
+    Trace trace = new Trace(src, layer, src.node());
+    SymNode tracedInput =
+        new SymNode(
+            in.name(), in.handle(), inputShape, trace, from == null ? in.name() : from.node());
     List<Sym> traced = new ArrayList<>();
     for (Sym p : params) {
       SymNode n = (SymNode) p;
       traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace));
     }
-    Sym result = forward.apply(new SymNode(in.name(), in.handle(), inputShape, trace), traced);
+    trace.start(tracedInput, traced);
+    Sym result = forward.apply(tracedInput, traced);
     if (!(result instanceof SymNode out) || (out.shape() == null)) {
       throw new ModelException(
           src,
           src
               + ": the forward pass of layer "
               + layer
-              + " must return a Sym computed from its input",
+              + " must return a Sym computed from its input"
+              + trace.steps(),
           null);
     }
     if (!out.shape().equals(outputShape)) {
@@ -233,7 +253,8 @@ public final class GraphBuilder implements AutoCloseable {
               + " declares output shape "
               + outputShape
               + " but its forward pass returned "
-              + out.shape(),
+              + out.shape()
+              + trace.steps(),
           null);
     }
     return op(src, "identity", src.node(), attrs(), List.of("data"), List.of(out));
@@ -307,7 +328,7 @@ public final class GraphBuilder implements AutoCloseable {
               + ", whose "
               + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
               + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
-              + "rebuild), as the generated XGraph.build(int steps) does",
+              + "rebuild), as the generated model does",
           null);
     }
     int steps = overSteps ? this.steps : declared;
@@ -331,6 +352,8 @@ public final class GraphBuilder implements AutoCloseable {
             List.of("data"),
             List.of(input));
     List<Sym> stepStates = new ArrayList<>();
+    NodeSource from = sources.get(input.name());
+    String sequence = from == null ? input.name() : from.node();
     for (int t = 0; t < steps; t++) {
       Trace trace = new Trace(src, layer, node + "_t" + t);
       SymNode x = (SymNode) output(split, t);
@@ -339,11 +362,12 @@ public final class GraphBuilder implements AutoCloseable {
         SymNode n = (SymNode) p;
         traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace));
       }
+      SymNode stepInput =
+          new SymNode(x.name(), x.handle(), stepShape, trace, sequence + " step " + t);
+      trace.start(stepInput, traced);
       Sym next =
           step.apply(
-              new SymNode(x.name(), x.handle(), stepShape, trace),
-              new SymNode(state.name(), state.handle(), stateShape, trace),
-              traced);
+              stepInput, new SymNode(state.name(), state.handle(), stateShape, trace), traced);
       if (!(next instanceof SymNode out) || out.shape() == null) {
         throw new ModelException(
             src,
@@ -351,7 +375,8 @@ public final class GraphBuilder implements AutoCloseable {
                 + ": the forward pass of cell "
                 + layer
                 + " must "
-                + "return a Sym computed from its input and state",
+                + "return a Sym computed from its input and state"
+                + trace.steps(),
             null);
       }
       if (!out.shape().equals(stateShape)) {
@@ -364,7 +389,8 @@ public final class GraphBuilder implements AutoCloseable {
                 + stateShape
                 + " but one step of its forward pass returned "
                 + out.shape()
-                + "; a cell's forward pass returns the new state",
+                + "; a cell's forward pass returns the new state"
+                + trace.steps(),
             null);
       }
       stepStates.add(out);
@@ -392,13 +418,14 @@ public final class GraphBuilder implements AutoCloseable {
   /**
    * One custom layer's forward pass, or one step of a cell's, being traced: names its operators
    * {@code <prefix>_<op><n>} and checks each operation's shapes, reporting the layer, the node, the
-   * operation and both shapes when they do not fit. {@code BATCH} is symbolic here: it matches only
-   * itself (and 1 when broadcasting).
+   * operation and both shapes when they do not fit, with every operation traced before it and its
+   * shapes. {@code BATCH} is symbolic here: it matches only itself (and 1 when broadcasting).
    */
   final class Trace {
     private final NodeSource src;
     private final String layer;
     private final String prefix;
+    private final StringBuilder steps = new StringBuilder();
     private int counter;
 
     Trace(NodeSource src, String layer, String prefix) {
@@ -407,12 +434,38 @@ public final class GraphBuilder implements AutoCloseable {
       this.prefix = prefix;
     }
 
+    /** Begins the trace over {@code input} with {@code params}, as its first line says. */
+    void start(SymNode input, List<Sym> params) {
+      steps
+          .append("\n  shapes through the body of ")
+          .append(layer)
+          .append(", from input ")
+          .append(input.operand());
+      List<String> shown = params.stream().map(p -> ((SymNode) p).operand()).toList();
+      if (shown.size() == 1) {
+        steps.append(" and parameter ").append(shown.get(0)).append(" (its @Param shape)");
+      } else if (!shown.isEmpty()) {
+        steps
+            .append(" and parameters ")
+            .append(String.join(", ", shown))
+            .append(" (their @Param shapes)");
+      }
+      steps.append(':');
+    }
+
+    /** The lines of the trace so far, each starting a new line. */
+    String steps() {
+      return steps.toString();
+    }
+
     SymNode dot(SymNode a, SymNode b) {
       Shape x = a.shape();
       Shape y = b.shape();
       if (x.rank() < 1 || y.rank() < 1 || !fits(x.dim(x.rank() - 1), y.dim(0))) {
         throw error(
-            "dot", x, y, "the last dimension of the left must equal the first of the " + "right");
+            "dot",
+            List.of(a, b),
+            "the last dimension of the left must equal the " + "first of the right");
       }
       int[] out = new int[x.rank() - 1 + y.rank() - 1];
       for (int i = 0; i < x.rank() - 1; i++) {
@@ -437,7 +490,7 @@ public final class GraphBuilder implements AutoCloseable {
         } else if (p == 1) {
           out[rank - i] = q;
         } else {
-          throw error(label, x, y, "each pair of trailing dimensions must be equal or 1");
+          throw error(label, List.of(a, b), "each pair of trailing dimensions must be equal or 1");
         }
       }
       return emit(op, label, List.of("lhs", "rhs"), List.of(a, b), Shape.of(out));
@@ -446,6 +499,12 @@ public final class GraphBuilder implements AutoCloseable {
     SymNode sum(SymNode a, int axis) {
       Shape x = a.shape();
       if (axis < -x.rank() || axis >= x.rank()) {
+        steps
+            .append("\n    sum(")
+            .append(a.operand())
+            .append(", axis ")
+            .append(axis)
+            .append(") is out of range");
         throw new ModelException(
             src,
             src
@@ -455,7 +514,12 @@ public final class GraphBuilder implements AutoCloseable {
                 + axis
                 + " of "
                 + x
-                + " is out of range",
+                + " is out of range (allowed: "
+                + -x.rank()
+                + " to "
+                + (x.rank() - 1)
+                + ")"
+                + steps,
             null);
       }
       int ax = axis < 0 ? axis + x.rank() : axis;
@@ -486,7 +550,36 @@ public final class GraphBuilder implements AutoCloseable {
       Object[] kv = new Object[keyValues.length];
       System.arraycopy(keyValues, 0, kv, 0, kv.length);
       Sym made = op(src, op, name, attrs(kv), keys, List.copyOf(args));
+      StringBuilder shown = new StringBuilder(operands(args));
+      for (int i = 0; i + 1 < keyValues.length; i += 2) {
+        if (!keyValues[i].equals("act_type")) {
+          shown.append(", ").append(keyValues[i]).append(' ').append(keyValues[i + 1]);
+        }
+      }
+      steps
+          .append("\n    ")
+          .append(name)
+          .append(" = ")
+          .append(label)
+          .append('(')
+          .append(shown)
+          .append(") -> ")
+          .append(out);
       return new SymNode(made.name(), ((SymNode) made).handle(), out, this);
+    }
+
+    /** The error for an operand of {@code op} named {@code operand} that is not this pass's. */
+    IllegalArgumentException foreign(String op, String operand) {
+      return new IllegalArgumentException(
+          src
+              + ": in layer "
+              + layer
+              + ", "
+              + op
+              + " reads "
+              + operand
+              + ", which is not a value of this forward pass; a body computes from its "
+              + "input and its parameters only");
     }
 
     /** Dimensions fit when equal; BATCH only equals BATCH, since its size is not known yet. */
@@ -494,7 +587,12 @@ public final class GraphBuilder implements AutoCloseable {
       return p == q;
     }
 
-    private ModelException error(String op, Shape x, Shape y, String rule) {
+    private static String operands(List<SymNode> args) {
+      return String.join(", ", args.stream().map(SymNode::operand).toList());
+    }
+
+    private ModelException error(String op, List<SymNode> args, String rule) {
+      steps.append("\n    ").append(op).append('(').append(operands(args)).append(") does not fit");
       return new ModelException(
           src,
           src
@@ -503,11 +601,12 @@ public final class GraphBuilder implements AutoCloseable {
               + ", "
               + op
               + " of "
-              + x
+              + args.get(0).shape()
               + " and "
-              + y
+              + args.get(1).shape()
               + " does not fit: "
-              + rule,
+              + rule
+              + steps,
           null);
     }
   }
@@ -633,6 +732,13 @@ public final class GraphBuilder implements AutoCloseable {
    * it zeroes values with probability {@code rate} and scales the rest by {@code 1 / (1 - rate)}.
    */
   public Sym dropout(NodeSource src, Sym x, double rate) {
+    if (!(rate >= 0 && rate < 1)) {
+      throw new IllegalArgumentException(
+          src
+              + ": a dropout rate must be in [0, 1) (the "
+              + "probability of dropping a value in training), got "
+              + rate);
+    }
     return op(src, "Dropout", src.node(), attrs("p", rate), List.of("data"), List.of(x));
   }
 
@@ -738,7 +844,12 @@ public final class GraphBuilder implements AutoCloseable {
             null);
       }
     }
-    RnnLayout layout = spec.layout(inputShape.dim(2));
+    RnnLayout layout;
+    try {
+      layout = spec.layout(inputShape.dim(2));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(src + ": " + e.getMessage(), e);
+    }
     boolean lstm = spec.mode() == RnnLayout.Mode.LSTM;
     String paramName = node + "_parameters";
     paramKinds.put(paramName, ParamSpec.Kind.RECURRENT);
@@ -947,9 +1058,7 @@ public final class GraphBuilder implements AutoCloseable {
    * node.
    */
   public Graph build(List<Sym> outputs) {
-    if (built) {
-      throw new IllegalStateException("GraphBuilder.build called twice for " + model);
-    }
+    checkOpen();
     built = true;
     Pointer group = null;
     try {
@@ -1020,12 +1129,12 @@ public final class GraphBuilder implements AutoCloseable {
     }
   }
 
-  private Map<String, Shape> inferArgumentShapes(
-      Pointer symbol,
-      List<String> arguments,
-      SourceMap sourceMap,
-      List<String> auxNames,
-      Map<String, Shape> auxShapes) {
+  /**
+   * The shapes Kiln knows of the graph's variables: the inputs with every {@code BATCH} 1, the
+   * parameters and states it shaped itself. Labels are left for MXNet to infer from what they are
+   * compared with.
+   */
+  private Map<String, int[]> knownShapes() {
     // Every BATCH is 1 here, and so is every STEPS unless cells are unrolled over a number of
     // steps; labels are left for MXNet to infer from what they are compared with.
     Map<String, int[]> known = new LinkedHashMap<>();
@@ -1037,6 +1146,19 @@ public final class GraphBuilder implements AutoCloseable {
               .toArray());
     }
     knownShapes.forEach((name, shape) -> known.put(name, shape.dims()));
+    return known;
+  }
+
+  private Map<String, Shape> inferArgumentShapes(
+      Pointer symbol,
+      List<String> arguments,
+      SourceMap sourceMap,
+      List<String> auxNames,
+      Map<String, Shape> auxShapes) {
+    Map<String, int[]> known = knownShapes();
+    for (AxisCheck c : axisChecks) {
+      c.check(this, known);
+    }
     ShapeInference inferred;
     try {
       inferred = ShapeInference.infer(symbol, known);
@@ -1056,10 +1178,54 @@ public final class GraphBuilder implements AutoCloseable {
 
   private Shape complete(int[] dims, String what, String name) {
     if (dims.length == 0 || Arrays.stream(dims).anyMatch(d -> d <= 0)) {
+      String node = paramNodes.containsKey(name) ? paramNodes.get(name) : auxNodes.get(name);
+      NodeSource src = node == null ? null : sources.get(node);
       throw new ModelException(
-          null, model + ": MXNet could not infer the shape of " + what + " '" + name + "'", null);
+          src,
+          (src == null ? model : src.toString())
+              + ": MXNet could not "
+              + "infer the shape of "
+              + what
+              + " '"
+              + name
+              + "' (got "
+              + Arrays.toString(dims)
+              + "); nothing in the graph fixes it",
+          null);
     }
     return Shape.of(dims);
+  }
+
+  /**
+   * The ranks of what {@code xs} compute, inferred from {@code known}; null when MXNet cannot infer
+   * them (an error the graph's own inference then reports, naming its node).
+   */
+  int[] ranks(List<Sym> xs, Map<String, int[]> known) {
+    Pointer[] handles = xs.stream().map(x -> ((SymNode) x).handle()).toArray(Pointer[]::new);
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolCreateGroup(handles.length, handles, ref), "MXSymbolCreateGroup");
+    Pointer group = ref.getValue();
+    try {
+      Map<String, int[]> used = new LinkedHashMap<>();
+      for (String arg : listArguments(group)) {
+        if (known.containsKey(arg)) {
+          used.put(arg, known.get(arg));
+        }
+      }
+      int[][] outputs = ShapeInference.infer(group, used).outputs();
+      int[] ranks = new int[outputs.length];
+      for (int i = 0; i < outputs.length; i++) {
+        if (outputs[i].length == 0) {
+          return null;
+        }
+        ranks[i] = outputs[i].length;
+      }
+      return ranks;
+    } catch (MxException e) {
+      return null;
+    } finally {
+      Mx.api().MXSymbolFree(group);
+    }
   }
 
   private static List<String> listAuxiliaryStates(Pointer symbol) {
@@ -1139,7 +1305,7 @@ public final class GraphBuilder implements AutoCloseable {
       Mx.check(
           Mx.api().MXSymbolCompose(handle, name, argHandles.length, keyArray, argHandles),
           "MXSymbolCompose(" + name + ")");
-      return new SymNode(name, handle);
+      return new SymNode(name, handle, src);
     } catch (MxException e) {
       throw new SourceMap(model, Map.of(name, src)).trace("building the graph", e);
     }
@@ -1160,7 +1326,10 @@ public final class GraphBuilder implements AutoCloseable {
 
   private void checkOpen() {
     if (built) {
-      throw new IllegalStateException("the graph of " + model + " is already built");
+      throw new IllegalStateException(
+          model
+              + ": this GraphBuilder has built its graph already; "
+              + "a builder builds one graph, so make a new one");
     }
   }
 

@@ -40,7 +40,14 @@ final class ReshapeGuard {
         int[] out = shapes.get(c.output());
         if (in == null || out == null) {
           throw new IllegalStateException(
-              graph.model() + ": no inferred shape for reshape " + c.source().node());
+              c.source()
+                  + ": MXNet inferred no shape for the "
+                  + "reshape's "
+                  + (in == null ? "input " + c.input() : "output " + c.output())
+                  + " for input shapes "
+                  + inputShapes
+                  + ", so Kiln cannot check that it keeps the "
+                  + "number of values");
         }
         if (size(in) != size(out)) {
           throw new ModelException(

@@ -15,16 +15,45 @@ final class SymNode implements Sym {
   private final Pointer handle;
   private final Shape shape;
   private final GraphBuilder.Trace trace;
+  private final String label;
+  private final NodeSource source;
 
   SymNode(String name, Pointer handle) {
-    this(name, handle, null, null);
+    this(name, handle, (NodeSource) null);
+  }
+
+  /** A symbol that built-in node {@code source} made (null for a parameter or state). */
+  SymNode(String name, Pointer handle, NodeSource source) {
+    this(name, handle, null, null, name, source);
   }
 
   SymNode(String name, Pointer handle, Shape shape, GraphBuilder.Trace trace) {
+    this(name, handle, shape, trace, name, null);
+  }
+
+  /** A symbol that a trace shows as {@code label} (the input as the node it comes from). */
+  SymNode(String name, Pointer handle, Shape shape, GraphBuilder.Trace trace, String label) {
+    this(name, handle, shape, trace, label, null);
+  }
+
+  private SymNode(
+      String name,
+      Pointer handle,
+      Shape shape,
+      GraphBuilder.Trace trace,
+      String label,
+      NodeSource source) {
     this.name = name;
     this.handle = handle;
     this.shape = shape;
     this.trace = trace;
+    this.label = label;
+    this.source = source;
+  }
+
+  /** How a trace shows this operand: its label and shape, e.g. {@code scores_weight [32]}. */
+  String operand() {
+    return label + " " + shape;
   }
 
   @Override
@@ -41,45 +70,55 @@ final class SymNode implements Sym {
     return shape;
   }
 
-  private GraphBuilder.Trace trace() {
+  /** The trace that operation {@code op} joins; outside a forward pass, an error saying so. */
+  private GraphBuilder.Trace trace(String op) {
     if (trace == null) {
       throw new IllegalStateException(
-          "Sym operations are only available inside a custom "
-              + "@Layer's forward pass; "
-              + name
-              + " is the output of a built-in node");
+          source == null
+              ? op
+                  + " works only inside a custom @Layer's forward pass, but "
+                  + name
+                  + " is a "
+                  + "parameter or state outside one"
+              : source
+                  + ": "
+                  + op
+                  + " works only inside a custom @Layer's forward pass, but "
+                  + source.node()
+                  + " is the output of this built-in node");
     }
     return trace;
   }
 
   @Override
   public Sym dot(Sym other) {
-    return trace().dot(this, node(other));
+    return trace("dot").dot(this, node("dot", other));
   }
 
   @Override
   public Sym add(Sym other) {
-    return trace().broadcast("broadcast_add", "add", this, node(other));
+    return trace("add").broadcast("broadcast_add", "add", this, node("add", other));
   }
 
   @Override
   public Sym sub(Sym other) {
-    return trace().broadcast("broadcast_sub", "sub", this, node(other));
+    return trace("sub").broadcast("broadcast_sub", "sub", this, node("sub", other));
   }
 
   @Override
   public Sym mul(Sym other) {
-    return trace().broadcast("broadcast_mul", "mul", this, node(other));
+    return trace("mul").broadcast("broadcast_mul", "mul", this, node("mul", other));
   }
 
   @Override
   public Sym div(Sym other) {
-    return trace().broadcast("broadcast_div", "div", this, node(other));
+    return trace("div").broadcast("broadcast_div", "div", this, node("div", other));
   }
 
   @Override
   public Sym scale(float factor) {
-    return trace().unary("_mul_scalar", "scale", this, shape, "scalar", Float.toString(factor));
+    return trace("scale")
+        .unary("_mul_scalar", "scale", this, shape, "scalar", Float.toString(factor));
   }
 
   @Override
@@ -87,33 +126,35 @@ final class SymNode implements Sym {
     if (act == Act.NONE) {
       return this;
     }
-    return trace().unary("Activation", act.mxnetName(), this, shape, "act_type", act.mxnetName());
+    return trace("activation")
+        .unary("Activation", act.mxnetName(), this, shape, "act_type", act.mxnetName());
   }
 
   @Override
   public Sym exp() {
-    return trace().unary("exp", "exp", this, shape);
+    return trace("exp").unary("exp", "exp", this, shape);
   }
 
   @Override
   public Sym transpose() {
+    GraphBuilder.Trace t = trace("transpose");
     int[] d = shape.dims();
     int[] r = new int[d.length];
     for (int i = 0; i < d.length; i++) {
       r[i] = d[d.length - 1 - i];
     }
-    return trace().unary("transpose", "transpose", this, Shape.of(r));
+    return t.unary("transpose", "transpose", this, Shape.of(r));
   }
 
   @Override
   public Sym sum(int axis) {
-    return trace().sum(this, axis);
+    return trace("sum").sum(this, axis);
   }
 
-  private SymNode node(Sym other) {
+  /** {@code other} as an operand of {@code op} in this symbol's trace. */
+  private SymNode node(String op, Sym other) {
     if (!(other instanceof SymNode s) || s.trace != trace) {
-      throw new IllegalArgumentException(
-          "operand " + other.name() + " does not belong to the " + "forward pass being traced");
+      throw trace.foreign(op, other.name());
     }
     return s;
   }

@@ -16,6 +16,7 @@ import dev.kiln.runtime.optim.Optimizer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * A classifier view of a model whose last node is a softmax over {@code [BATCH, classes]}: the same
@@ -51,6 +52,21 @@ public final class Classifier implements AutoCloseable {
       graph.close();
       throw new IllegalArgumentException(
           modelName + " is not a classifier: it needs " + "exactly one output, a softmax");
+    }
+    if (graph.inputs().size() != 1) {
+      String why =
+          modelName
+              + " is not a classifier: classifier training feeds one input, but "
+              + graph.model()
+              + " has "
+              + graph.inputs().size()
+              + " ("
+              + graph.inputs().stream()
+                  .map(i -> i.name() + " " + i.shape())
+                  .collect(Collectors.joining(", "))
+              + ")";
+      graph.close();
+      throw new IllegalArgumentException(why);
     }
     Shape out;
     try (BoundExecutor probe = bind(1)) {

@@ -222,7 +222,11 @@ class CustomCellTest {
     assertEquals(
         "BrokenCellNet.states() @BrokenCell(hidden = 2): in layer BrokenCell, dot of "
             + "[BATCH, 2] and [3, 2] does not fit: the last dimension of the left must equal the "
-            + "first of the right",
+            + "first of the right\n"
+            + "  shapes through the body of BrokenCell, from input x step 0 [BATCH, 3] and "
+            + "parameter states_w [3, 2] (its @Param shape):\n"
+            + "    states_t0_dot0 = dot(x step 0 [BATCH, 3], states_w [3, 2]) -> [BATCH, 2]\n"
+            + "    dot(states_state [BATCH, 2], states_w [3, 2]) does not fit",
         e.getMessage());
     assertEquals("states", e.source().node());
   }
@@ -233,7 +237,11 @@ class CustomCellTest {
     assertEquals(
         "SummingCellNet.states() @SummingCell(hidden = 2): cell SummingCell declares "
             + "state shape [BATCH, 2] but one step of its forward pass returned [BATCH, 3]; a cell's "
-            + "forward pass returns the new state",
+            + "forward pass returns the new state\n"
+            + "  shapes through the body of SummingCell, from input x step 0 [BATCH, 3] and "
+            + "parameter states_w [2, 3] (its @Param shape):\n"
+            + "    states_t0_dot0 = dot(states_state [BATCH, 2], states_w [2, 3]) -> [BATCH, 3]\n"
+            + "    states_t0_add1 = add(x step 0 [BATCH, 3], states_t0_dot0 [BATCH, 3]) -> [BATCH, 3]",
         e.getMessage());
   }
 }

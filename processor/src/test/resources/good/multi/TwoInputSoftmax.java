@@ -1,0 +1,32 @@
+package multi;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.Concat;
+import dev.kiln.annotations.Dense;
+import dev.kiln.annotations.Input;
+import dev.kiln.annotations.Model;
+import dev.kiln.annotations.Softmax;
+import dev.kiln.annotations.Sym;
+
+/**
+ * Ends in a softmax over [BATCH, classes] but reads two inputs, so it is no classifier:
+ * classifier training feeds one batch of features.
+ */
+@Model
+public interface TwoInputSoftmax {
+  @Input(shape = {BATCH, 784})
+  Sym pixels();
+
+  @Input(shape = {BATCH, 4})
+  Sym meta();
+
+  @Concat
+  Sym both(Sym pixels, Sym meta);
+
+  @Dense(units = 10)
+  Sym logits(Sym both);
+
+  @Softmax
+  Sym probs(Sym logits);
+}

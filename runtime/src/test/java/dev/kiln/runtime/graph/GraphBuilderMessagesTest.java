@@ -1,0 +1,178 @@
+package dev.kiln.runtime.graph;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.kiln.annotations.Sym;
+import java.util.List;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The graph builder driven by hand with arguments the processor would never pass: each error names
+ * the model and the node, what was expected and what was given (never a bare MXNet argument such as
+ * "Parameter p").
+ */
+class GraphBuilderMessagesTest {
+  private static NodeSource src(String node, String annotation) {
+    return new NodeSource(node, "Hand." + node + "()", annotation);
+  }
+
+  /** Builds input x of {@code in}, then {@code layer} over it, in model Hand. */
+  private static void build(
+      Shape in, boolean classifier, BiFunction<GraphBuilder, Sym, Sym> layer) {
+    try (GraphBuilder b = new GraphBuilder("Hand", classifier)) {
+      Sym x = b.input(src("x", "@Input"), in);
+      b.build(List.of(layer.apply(b, x))).close();
+    }
+  }
+
+  private static void build(Shape in, BiFunction<GraphBuilder, Sym, Sym> layer) {
+    build(in, false, layer);
+  }
+
+  @Test
+  void aDropoutRateOutsideZeroToOneIsRefusedOnTheCall() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                build(
+                    Shape.of(-1, 4),
+                    (b, x) -> b.dropout(src("d", "@Dropout(rate = 1.5)"), x, 1.5)));
+    assertEquals(
+        "Hand.d() @Dropout(rate = 1.5): a dropout rate must be in [0, 1) (the "
+            + "probability of dropping a value in training), got 1.5",
+        e.getMessage());
+  }
+
+  @Test
+  void aSoftmaxAxisOutOfRangeIsRefusedWhenTheGraphIsBuilt() {
+    ModelException e =
+        assertThrows(
+            ModelException.class,
+            () ->
+                build(Shape.of(-1, 4), (b, x) -> b.softmax(src("s", "@Softmax(axis = 5)"), x, 5)));
+    assertEquals(
+        "Hand.s() @Softmax(axis = 5): softmax axis 5 is out of range for its input of "
+            + "rank 2 (allowed: -2 to 1)",
+        e.getMessage());
+    assertEquals("s", e.source().node());
+  }
+
+  @Test
+  void aConcatAxisOutOfRangeIsRefusedBeforeMxnetSeesIt() {
+    ModelException e =
+        assertThrows(
+            ModelException.class,
+            () ->
+                build(Shape.of(-1, 4), (b, x) -> b.concat(src("c", "@Concat(axis = 4)"), 4, x, x)));
+    assertEquals(
+        "Hand.c() @Concat(axis = 4): concat axis 4 is out of range for its inputs of "
+            + "rank 2 (allowed: -2 to 1)",
+        e.getMessage());
+  }
+
+  @Test
+  void aClassifierHeadOverAnotherAxisThanTheLastIsRefused() {
+    ModelException e =
+        assertThrows(
+            ModelException.class,
+            () ->
+                build(
+                    Shape.of(-1, 4),
+                    true,
+                    (b, x) -> b.classifierHead(src("p", "@Softmax(axis = 0)"), x, 0)));
+    assertEquals(
+        "Hand.p() @Softmax(axis = 0): classifier training replaces this softmax with "
+            + "MXNet's SoftmaxOutput, which is over the last axis (1 of its input of rank 2), but "
+            + "this softmax is over axis 0",
+        e.getMessage());
+  }
+
+  @Test
+  void aCustomParameterOfIncompleteShapeIsRefusedOnTheCall() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                build(
+                    Shape.of(-1, 4),
+                    (b, x) -> b.customParam(src("c", "@Scale"), "factor", Shape.of(-1, 4), true)));
+    assertEquals(
+        "Hand.c() @Scale: custom parameter c_factor needs a complete shape (each "
+            + "dimension a size: it is allocated once, for every batch), got [BATCH, 4]",
+        e.getMessage());
+  }
+
+  @Test
+  void anOperandFromOutsideTheForwardPassNamesTheLayerAndTheOperation() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                build(
+                    Shape.of(-1, 4),
+                    (b, x) ->
+                        b.custom(
+                            src("c", "@Scale"),
+                            "Scale",
+                            Shape.of(-1, 4),
+                            Shape.of(-1, 4),
+                            x,
+                            List.of(),
+                            (in, params) -> in.mul(x))));
+    assertEquals(
+        "Hand.c() @Scale: in layer Scale, mul reads x, which is not a value of this "
+            + "forward pass; a body computes from its input and its parameters only",
+        e.getMessage());
+  }
+
+  @Test
+  void aSymOperationOutsideAForwardPassNamesTheNode() {
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> build(Shape.of(-1, 4), (b, x) -> x.exp()));
+    assertEquals(
+        "Hand.x() @Input: exp works only inside a custom @Layer's forward pass, but "
+            + "x is the output of this built-in node",
+        e.getMessage());
+  }
+
+  @Test
+  void aBuilderBuildsOneGraph() {
+    try (GraphBuilder b = new GraphBuilder("Hand")) {
+      Sym x = b.input(src("x", "@Input"), Shape.of(-1, 4));
+      Sym y = b.flatten(src("y", "@Flatten"), x);
+      b.build(List.of(y)).close();
+      IllegalStateException twice =
+          assertThrows(IllegalStateException.class, () -> b.build(List.of(y)));
+      assertEquals(
+          "Hand: this GraphBuilder has built its graph already; a builder builds one "
+              + "graph, so make a new one",
+          twice.getMessage());
+      IllegalStateException after =
+          assertThrows(IllegalStateException.class, () -> b.flatten(src("z", "@Flatten"), x));
+      assertEquals(
+          "Hand: this GraphBuilder has built its graph already; a builder builds one "
+              + "graph, so make a new one",
+          after.getMessage());
+    }
+  }
+
+  @Test
+  void aRecurrentLayerOfNoUnitsNamesTheNode() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                build(
+                    Shape.of(-1, 5, 4),
+                    (b, x) ->
+                        b.rnn(
+                            src("r", "@Lstm(units = 0)"), x, Shape.of(-1, 5, 4), RnnSpec.lstm(0))));
+    assertEquals(
+        "Hand.r() @Lstm(units = 0): a recurrent layer needs positive sizes, got input "
+            + "4, units 0, layers 1",
+        e.getMessage());
+  }
+}
