@@ -179,6 +179,26 @@ final class DiffModel implements AutoCloseable {
     return m;
   }
 
+  /** Starts new sequences: stateful layers go back to zeros. */
+  void resetState() {
+    runtime.resetState();
+  }
+
+  /** The forward pass without resetting a stateful model's state first: it carries on. */
+  NDArray[] forwardCarrying(NDArray... inputs) {
+    return runtime.forward(inputs);
+  }
+
+  /** The state the stateful layers carry into the next call, by state name. */
+  java.util.Map<String, float[]> readState() {
+    return runtime.readState();
+  }
+
+  /** Replaces the carried state for a batch of {@code batch}. */
+  void writeState(int batch, java.util.Map<String, float[]> state) {
+    runtime.writeState(batch, state);
+  }
+
   /** Whether a recurrent layer carries its state from call to call. */
   boolean stateful() {
     return runtime.graph().isStateful();

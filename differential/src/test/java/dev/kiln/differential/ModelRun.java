@@ -261,6 +261,57 @@ final class ModelRun implements AutoCloseable {
       }
     }
     sameState(check, before, snapshot(model), "inference changed the model's state");
+    if (model.stateful() && phase.isEmpty()) {
+      carriedState(check, first);
+    }
+  }
+
+  /**
+   * A stateful model (every other check resets it before each pass): a pass right after one from
+   * zeros starts from that pass's final state, which {@code readState} shows and {@code writeState}
+   * restores: both give the same outputs, bit for bit, and the state stays finite.
+   */
+  private void carriedState(String check, Feeds.Arrays fromZeros) {
+    model.setTraining(false);
+    Feeds.Arrays first = Feeds.forward(model, nd, big); // resets first
+    for (int k = 0; k < first.count(); k++) {
+      String diff = Compare.exact(fromZeros.values()[k], first.values()[k]);
+      if (diff != null) {
+        throw failure(check, "after a reset, output " + output(k) + " differs: " + diff, null);
+      }
+    }
+    Map<String, float[]> state = model.readState();
+    if (state.isEmpty()) {
+      throw failure(check, "a stateful model carries no state after a forward pass", null);
+    }
+    for (Map.Entry<String, float[]> e : state.entrySet()) {
+      String bad = Compare.finite(e.getValue());
+      if (bad != null) {
+        throw failure(check, "carried state " + e.getKey() + ": " + bad, null);
+      }
+    }
+    Feeds.Arrays carried = Feeds.forwardCarrying(model, nd, big);
+    model.resetState();
+    model.writeState(batch, state);
+    Feeds.Arrays restored = Feeds.forwardCarrying(model, nd, big);
+    for (int k = 0; k < carried.count(); k++) {
+      String diff = Compare.exact(carried.values()[k], restored.values()[k]);
+      if (diff != null) {
+        throw failure(
+            check,
+            "output "
+                + output(k)
+                + " of a pass carrying the state on differs from one after writeState of the"
+                + " same state: "
+                + diff,
+            null);
+      }
+      String bad = Compare.finite(carried.values()[k]);
+      if (bad != null) {
+        throw failure(check, "output " + output(k) + " carrying the state: " + bad, null);
+      }
+    }
+    model.resetState();
   }
 
   private void batchIndependence(String phase) {
