@@ -27,8 +27,9 @@ import java.util.stream.Collectors;
  * {@code @Embedding} over an indices input, {@code @Activation}, {@code @Softmax} (axis),
  * {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
  * {@code @From}), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers,
- * declaration order shuffled, and custom {@code @Layer}s whose forward bodies are drawn from the
- * whole symbolic API.
+ * declaration order shuffled, custom {@code @Layer}s whose forward bodies are drawn from the whole
+ * symbolic API, and, in about one model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every
+ * attribute) over sequences of 1 to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
