@@ -156,9 +156,52 @@ final class DiffModel implements AutoCloseable {
     model.setTraining(training);
   }
 
-  /** Runs the forward pass; one array per output, in declaration order. */
+  /**
+   * Runs the forward pass; one array per output, in declaration order. A stateful model starts from
+   * zeros every time (its state reset first), so that every check sees one function.
+   */
   NDArray[] forward(NDArray... inputs) {
+    if (stateful()) {
+      runtime.resetState();
+    }
     return runtime.forward(inputs);
+  }
+
+  /**
+   * The recurrent state arguments of the symbol (neither inputs nor parameters; Kiln binds zeros or
+   * the carried state), each name to its shape for {@code batch}.
+   */
+  java.util.Map<String, int[]> stateShapes(int batch) {
+    java.util.Map<String, int[]> m = new java.util.LinkedHashMap<>();
+    for (dev.kiln.runtime.graph.StateSpec s : runtime.graph().states()) {
+      m.put(s.name(), s.shape(batch).dims());
+    }
+    return m;
+  }
+
+  /** Starts new sequences: stateful layers go back to zeros. */
+  void resetState() {
+    runtime.resetState();
+  }
+
+  /** The forward pass without resetting a stateful model's state first: it carries on. */
+  NDArray[] forwardCarrying(NDArray... inputs) {
+    return runtime.forward(inputs);
+  }
+
+  /** The state the stateful layers carry into the next call, by state name. */
+  java.util.Map<String, float[]> readState() {
+    return runtime.readState();
+  }
+
+  /** Replaces the carried state for a batch of {@code batch}. */
+  void writeState(int batch, java.util.Map<String, float[]> state) {
+    runtime.writeState(batch, state);
+  }
+
+  /** Whether a recurrent layer carries its state from call to call. */
+  boolean stateful() {
+    return runtime.graph().isStateful();
   }
 
   /** Back-propagates one head gradient per output; returns the input gradients. */

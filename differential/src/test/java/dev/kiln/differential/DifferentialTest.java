@@ -69,6 +69,7 @@ class DifferentialTest {
       cases.add(ModelGenerator.generate(seed));
     }
     List<SecondJvm.Job> jobs = new ArrayList<>();
+    Map<String, String> skipped = new java.util.LinkedHashMap<>();
     long start = System.nanoTime();
     Stream<DynamicNode> models =
         cases.stream()
@@ -104,6 +105,8 @@ class DifferentialTest {
                                 if (last) {
                                   if (run.job() != null) {
                                     jobs.add(run.job());
+                                  } else if (run.secondJvmSkip() != null) {
+                                    skipped.put(c.label(), run.secondJvmSkip());
                                   }
                                   run.close();
                                 }
@@ -113,13 +116,18 @@ class DifferentialTest {
                   return dynamicContainer(c.label(), tests.stream());
                 });
     Stream<DynamicNode> second =
-        Stream.of(0).flatMap(x -> secondJvm(jobs, work, classes, start, cases.size()));
+        Stream.of(0).flatMap(x -> secondJvm(jobs, skipped, work, classes, start, cases.size()));
     return Stream.concat(models, second);
   }
 
   /** Runs the second JVM over every job and turns its results into one test per model. */
   private static Stream<DynamicNode> secondJvm(
-      List<SecondJvm.Job> jobs, Path work, Path classes, long start, int models) {
+      List<SecondJvm.Job> jobs,
+      Map<String, String> skipped,
+      Path work,
+      Path classes,
+      long start,
+      int models) {
     double mainSeconds = (System.nanoTime() - start) / 1e9;
     SecondJvm.Outcome outcome = jobs.isEmpty() ? null : SecondJvm.run(jobs, work, classes);
     String summary =
@@ -168,6 +176,16 @@ class DifferentialTest {
                 } finally {
                   append(results, verdict + "\t" + job.model().label() + "\t7 MKLDNN off\n");
                 }
+              }));
+    }
+    for (Map.Entry<String, String> s : skipped.entrySet()) {
+      append(results, "SKIP\t" + s.getKey() + "\t7 MKLDNN off\n");
+      tests.add(
+          dynamicTest(
+              s.getKey(),
+              () -> {
+                throw new TestAbortedException(
+                    s.getKey() + ": not run in the second JVM, " + s.getValue());
               }));
     }
     return Stream.of(

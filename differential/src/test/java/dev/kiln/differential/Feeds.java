@@ -26,6 +26,13 @@ final class Feeds {
     }
   }
 
+  /** The forward pass in the model's current mode, a stateful model carrying its state on. */
+  static Arrays forwardCarrying(DiffModel model, NDManager nd, Arrays inputs) {
+    try (NDManager sub = nd.newSubManager()) {
+      return read(model.forwardCarrying(make(sub, inputs)));
+    }
+  }
+
   /** The backward pass of the last forward pass; returns the input gradients. */
   static Arrays backward(DiffModel model, NDManager nd, Arrays heads) {
     try (NDManager sub = nd.newSubManager()) {

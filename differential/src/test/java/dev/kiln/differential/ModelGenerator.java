@@ -27,8 +27,9 @@ import java.util.stream.Collectors;
  * {@code @Embedding} over an indices input, {@code @Activation}, {@code @Softmax} (axis),
  * {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
  * {@code @From}), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers,
- * declaration order shuffled, and custom {@code @Layer}s whose forward bodies are drawn from the
- * whole symbolic API.
+ * declaration order shuffled, custom {@code @Layer}s whose forward bodies are drawn from the whole
+ * symbolic API, and, in about one model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every
+ * attribute) over sequences of 1 to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
@@ -47,6 +48,10 @@ final class ModelGenerator {
   static final long MAC_BUDGET = 3_000_000;
 
   private static final int MAX_SPATIAL = 20;
+
+  /** {@code Dim.STEPS}. */
+  private static final int STEPS = -5;
+
   private static final String[] ACTS = {"RELU", "SIGMOID", "TANH", "SOFTRELU", "SOFTSIGN"};
 
   /**
@@ -111,6 +116,11 @@ final class ModelGenerator {
       return shape.length;
     }
 
+    /** Whether a dimension is {@code Dim.STEPS} (a sequence of any length). */
+    boolean steps() {
+      return Arrays.stream(shape).anyMatch(d -> d == STEPS);
+    }
+
     /** Values per example: the product of every dimension after the batch. */
     int rest() {
       int n = 1;
@@ -125,8 +135,24 @@ final class ModelGenerator {
     }
   }
 
+  /** Percent of models that get recurrent layers (drawn from a generator of their own). */
+  static final int RECURRENT_PERCENT = 18;
+
+  /** The constant number of steps a drawn sequence has at most. */
+  private static final int MAX_STEPS = 6;
+
+  /** What a {@code Dim.STEPS} dimension counts as for the budgets: the most the checks bind. */
+  private static final int STEPS_BOUND = 6;
+
   private final long seed;
-  private final Random rng;
+
+  /**
+   * The generator of every draw; while the recurrent part is drawn it is {@link #recurrentRng}, so
+   * that a model without recurrent layers is the one this seed drew before they were added.
+   */
+  private Random rng;
+
+  private final Random recurrentRng;
   private final String model;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> layers = new LinkedHashMap<>();
@@ -138,6 +164,7 @@ final class ModelGenerator {
   private ModelGenerator(long seed) {
     this.seed = seed;
     this.rng = new Random(seed * 0x9E3779B97F4A7C15L + 7);
+    this.recurrentRng = new Random(seed * 0xD1B54A32D192ED03L + 13);
     this.model = "Gen" + seed;
   }
 
@@ -161,10 +188,21 @@ final class ModelGenerator {
       }
     }
     boolean classifier = rng.nextInt(100) < 40;
+    if (recurrentRng.nextInt(100) < RECURRENT_PERCENT) {
+      Random main = rng;
+      rng = recurrentRng;
+      try {
+        recurrentPart(classifier);
+      } finally {
+        rng = main;
+      }
+    }
+    inputCount = (int) nodes.stream().filter(n -> n.isInput).count();
     boolean strict = false;
     if (classifier) {
-      // classifier = true only where the processor allows it: a model of one input.
-      strict = rng.nextBoolean() && inputCount == 1;
+      // classifier = true only where the processor allows it: a model of one input (and the
+      // classifier view reads examples of a fixed size, so no Dim.STEPS).
+      strict = rng.nextBoolean() && inputCount == 1 && nodes.stream().noneMatch(Node::steps);
       classifierHead();
     } else {
       finishOutputs();
@@ -234,7 +272,7 @@ final class ModelGenerator {
 
   private static String shapeText(int[] shape) {
     return Arrays.stream(shape)
-        .mapToObj(d -> d == -1 ? "BATCH" : Integer.toString(d))
+        .mapToObj(d -> d == -1 ? "BATCH" : d == STEPS ? "STEPS" : Integer.toString(d))
         .collect(Collectors.joining(", ", "{", "}"));
   }
 
@@ -242,7 +280,7 @@ final class ModelGenerator {
   // The main loop
 
   private Node pickSource() {
-    List<Node> usable = nodes.stream().filter(n -> !n.indices).toList();
+    List<Node> usable = nodes.stream().filter(n -> !n.indices && !n.steps()).toList();
     int r = rng.nextInt(100);
     if (r < 50) {
       return usable.get(usable.size() - 1);
@@ -877,7 +915,9 @@ final class ModelGenerator {
     int count = rng.nextInt(100) < 75 ? 2 : 3;
     while (operands.size() < count) {
       List<Node> same =
-          nodes.stream().filter(n -> !n.indices && Arrays.equals(n.shape, x.shape)).toList();
+          nodes.stream()
+              .filter(n -> !n.indices && !n.steps() && Arrays.equals(n.shape, x.shape))
+              .toList();
       int r = rng.nextInt(100);
       if (r < 15) {
         operands.add(x);
@@ -901,7 +941,8 @@ final class ModelGenerator {
     int count = rng.nextInt(100) < 75 ? 2 : 3;
     int total = x.shape[axis];
     while (operands.size() < count) {
-      List<Node> fits = nodes.stream().filter(n -> !n.indices && fitsConcat(n, x, axis)).toList();
+      List<Node> fits =
+          nodes.stream().filter(n -> !n.indices && !n.steps() && fitsConcat(n, x, axis)).toList();
       int r = rng.nextInt(100);
       Node o;
       if (r < 15) {
@@ -979,6 +1020,238 @@ final class ModelGenerator {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Recurrent layers
+
+  /**
+   * Adds a sequence {@code [BATCH, steps, features]} (a new input of a constant number of steps or
+   * of {@code Dim.STEPS}, an existing rank-3 node, a reshape, a dense layer over the last axis or
+   * an embedding of indices), one or two recurrent layers over it and layers that read their
+   * output. Drawn with {@link #recurrentRng}. A {@code STEPS} sequence stays among the recurrent
+   * part (the main draw never picks it) and ends in a vector in a classifier.
+   */
+  private void recurrentPart(boolean classifier) {
+    Node seq = sequence();
+    Node y = recurrent(seq);
+    int followers = rng.nextInt(3);
+    for (int i = 0; i < followers || y.steps() && classifier; i++) {
+      if (y.steps()) {
+        boolean end = classifier && i >= followers;
+        int r = rng.nextInt(100);
+        Node next;
+        if (end || r < 45) {
+          next = recurrent(y, end);
+          features.add("Recurrent.stacked");
+        } else if (r < 70) {
+          next = stepsDense(y);
+        } else if (r < 85) {
+          next = activation(y);
+        } else {
+          next = stepsLayerNorm(y);
+        }
+        features.add("Recurrent.then=" + next.layer);
+        y = next;
+      } else if (y.rank() == 3) {
+        int r = rng.nextInt(100);
+        Node next = null;
+        if (r < 35 && y.shape[1] <= MAX_STEPS && y.shape[2] <= 64) {
+          next = recurrent(y);
+          features.add("Recurrent.stacked");
+        } else if (r < 60) {
+          next = dense(y, -1, true);
+        }
+        if (next == null) {
+          int before = nodes.size();
+          step(y);
+          next = nodes.get(nodes.size() - 1);
+          if (nodes.size() == before) {
+            break;
+          }
+        }
+        features.add("Recurrent.then=" + next.layer);
+        y = next;
+      } else {
+        int before = nodes.size();
+        step(y);
+        if (nodes.size() == before) {
+          break;
+        }
+        y = nodes.get(nodes.size() - 1);
+        features.add("Recurrent.then=" + y.layer);
+      }
+    }
+  }
+
+  /** The sequence a recurrent layer reads, {@code [BATCH, steps, features]}. */
+  private Node sequence() {
+    List<Node> rank3 =
+        nodes.stream()
+            .filter(
+                n ->
+                    !n.indices
+                        && !n.steps()
+                        && n.rank() == 3
+                        && n.shape[1] <= MAX_STEPS
+                        && n.shape[2] <= 64)
+            .toList();
+    List<Node> reshapable =
+        nodes.stream()
+            .filter(n -> !n.indices && !n.steps() && n.rank() >= 2 && n.rest() <= 384)
+            .toList();
+    int r = rng.nextInt(100);
+    if (r < 20 && !rank3.isEmpty()) {
+      features.add("Recurrent.from=rank3");
+      return rank3.get(rng.nextInt(rank3.size()));
+    }
+    if (r < 35 && !rank3.isEmpty()) {
+      Node d = dense(rank3.get(rng.nextInt(rank3.size())), 1 + rng.nextInt(16), false);
+      if (d != null) {
+        features.add("Recurrent.from=dense");
+        return d;
+      }
+    }
+    if (r < 55 && !reshapable.isEmpty()) {
+      Node x = reshapable.get(rng.nextInt(reshapable.size()));
+      List<Integer> ts =
+          divisors(x.rest()).stream().filter(t -> t <= MAX_STEPS && x.rest() / t <= 64).toList();
+      if (!ts.isEmpty()) {
+        int t = ts.get(rng.nextInt(ts.size()));
+        int f = x.rest() / t;
+        boolean batchFirst = rng.nextBoolean();
+        // One dimension at most is inferred: with BATCH first, none of the others.
+        int infer = batchFirst ? 2 : rng.nextInt(3);
+        String spec =
+            (batchFirst ? "BATCH" : copy())
+                + ", "
+                + (infer == 0 ? infer() : Integer.toString(t))
+                + ", "
+                + (infer == 1 ? infer() : Integer.toString(f));
+        features.add("Reshape");
+        features.add("Recurrent.from=reshape");
+        return node(
+            "reshape",
+            "Reshape",
+            "@Reshape(shape = {" + spec + "})",
+            List.of(x),
+            new int[] {-1, t, f});
+      }
+    }
+    if (r < 65) {
+      int[] shape = {-1, 1 + rng.nextInt(6)};
+      Node in = inputNode(shape);
+      in.indices = true;
+      add(in, "Input.indices");
+      embedding(in);
+      features.add("Recurrent.from=embedding");
+      return nodes.get(nodes.size() - 1);
+    }
+    boolean anySteps = rng.nextInt(100) < 40;
+    int[] shape = {-1, anySteps ? STEPS : 1 + rng.nextInt(MAX_STEPS), 1 + rng.nextInt(12)};
+    Node in = inputNode(shape);
+    add(in, anySteps ? "Input.steps" : "Input.sequence");
+    features.add("Recurrent.from=input");
+    return in;
+  }
+
+  /** A recurrent layer over {@code x}, returning the sequence or the last step as drawn. */
+  private Node recurrent(Node x) {
+    return recurrent(x, false);
+  }
+
+  /**
+   * {@code @Lstm}, {@code @Gru} or {@code @Rnn} over {@code x}, {@code [BATCH, steps, features]}:
+   * every attribute drawn; {@code last} forces {@code returnSequences = false}.
+   */
+  private Node recurrent(Node x, boolean last) {
+    String[] kinds = {"Lstm", "Gru", "Rnn"};
+    String kind = kinds[rng.nextInt(kinds.length)];
+    int gates = kind.equals("Lstm") ? 4 : kind.equals("Gru") ? 3 : 1;
+    int r = rng.nextInt(100);
+    int units = r < 15 ? 1 + rng.nextInt(2) : r < 85 ? 3 + rng.nextInt(10) : 13 + rng.nextInt(4);
+    int layers = rng.nextInt(100) < 30 ? 2 : 1;
+    boolean bidirectional = rng.nextInt(100) < 30;
+    boolean returnSequences = !last && rng.nextInt(100) < 55;
+    boolean stateful = !bidirectional && rng.nextInt(100) < 15;
+    Attrs a = new Attrs(kind).put("units", units);
+    if (kind.equals("Rnn") && rng.nextInt(100) < 60) {
+      String act = rng.nextBoolean() ? "RELU" : "TANH";
+      a.put("activation", "Act." + act);
+      features.add("Rnn.activation=" + act);
+    }
+    if (layers > 1 || rng.nextInt(100) < 10) {
+      a.put("layers", layers);
+      features.add(kind + ".layers=" + layers);
+    }
+    if (bidirectional || rng.nextInt(100) < 10) {
+      a.put("bidirectional", bidirectional);
+      features.add(kind + ".bidirectional=" + bidirectional);
+    }
+    if (rng.nextInt(100) < (layers > 1 ? 50 : 10)) {
+      double[] rates = {0, 0.1, 0.25, 0.5};
+      double rate = rates[rng.nextInt(rates.length)];
+      a.put("dropout", rate);
+      features.add(
+          kind + ".dropout" + (rate == 0 ? "=0" : layers > 1 ? ">0,stacked" : ">0,one layer"));
+    }
+    if (!returnSequences || rng.nextInt(100) < 15) {
+      a.put("returnSequences", returnSequences);
+      features.add(kind + ".returnSequences=" + returnSequences);
+    }
+    if (stateful || rng.nextInt(100) < 5) {
+      a.put("stateful", stateful);
+      features.add(kind + ".stateful=" + stateful);
+    }
+    int dirs = bidirectional ? 2 : 1;
+    int width = units * dirs;
+    int steps = x.shape[1] == STEPS ? STEPS_BOUND : x.shape[1];
+    long cost = 0;
+    for (int l = 0; l < layers; l++) {
+      int in = l == 0 ? x.shape[2] : width;
+      cost += (long) steps * dirs * gates * units * (in + units);
+    }
+    macs += cost;
+    features.add(kind);
+    features.add("Recurrent");
+    if (x.shape[1] == STEPS) {
+      features.add("Recurrent.overSTEPS");
+    } else {
+      features.add(
+          "Recurrent.steps=" + (x.shape[1] == 1 ? "1" : x.shape[1] < MAX_STEPS ? "2-5" : "6"));
+    }
+    int[] shape = returnSequences ? new int[] {-1, x.shape[1], width} : new int[] {-1, width};
+    String prefix = kind.equals("Lstm") ? "lstm" : kind.equals("Gru") ? "gru" : "rnn";
+    Node n = node(prefix, kind, a.text(), List.of(x), shape);
+    n.hasParams = true;
+    return n;
+  }
+
+  /** {@code @Dense(flatten = false)} over a {@code STEPS} sequence. */
+  private Node stepsDense(Node x) {
+    int u = 1 + rng.nextInt(16);
+    macs += (long) STEPS_BOUND * x.last() * u;
+    Attrs a = new Attrs("Dense").put("units", u).put("flatten", false);
+    String act = maybeAct(50);
+    if (act != null) {
+      a.put("activation", "Act." + act);
+    }
+    features.add("Dense");
+    features.add("Dense.flatten=false");
+    int[] shape = x.shape.clone();
+    shape[2] = u;
+    Node n = node("dense", "Dense", a.text(), List.of(x), shape);
+    n.hasParams = true;
+    return n;
+  }
+
+  /** {@code @LayerNorm} over the features of a {@code STEPS} sequence. */
+  private Node stepsLayerNorm(Node x) {
+    String[] forms = {"@LayerNorm", "@LayerNorm(axis = -1)", "@LayerNorm(axis = 2)"};
+    features.add("LayerNorm");
+    Node n = node("ln", "LayerNorm", forms[rng.nextInt(forms.length)], List.of(x), x.shape.clone());
+    n.hasParams = true;
+    return n;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Outputs
 
   /** Turns every dangling node into a {@code [BATCH, k]} vector, concatenates, dense, softmax. */
@@ -1040,7 +1313,10 @@ final class ModelGenerator {
    */
   private void finishOutputs() {
     while (dangling().size() > 4) {
-      List<Node> d = dangling();
+      List<Node> d = dangling().stream().filter(n -> !n.steps()).toList();
+      if (d.size() < 2) {
+        break;
+      }
       Node a = d.get(0).rank() == 2 ? d.get(0) : flatten(d.get(0));
       Node b = d.get(1).rank() == 2 ? d.get(1) : flatten(d.get(1));
       node("concat", "Concat", "@Concat", List.of(a, b), new int[] {-1, a.shape[1] + b.shape[1]});
@@ -1137,7 +1413,11 @@ final class ModelGenerator {
     }
     StringBuilder s = new StringBuilder();
     s.append("package ").append(PACKAGE).append(";\n\n");
-    s.append("import static dev.kiln.annotations.Dim.BATCH;\n\n");
+    s.append("import static dev.kiln.annotations.Dim.BATCH;\n");
+    if (nodes.stream().anyMatch(n -> n.isInput && n.steps())) {
+      s.append("import static dev.kiln.annotations.Dim.STEPS;\n");
+    }
+    s.append('\n');
     s.append("import dev.kiln.annotations.*;\n\n");
     s.append("/** Drawn by the differential suite's generator from seed ")
         .append(seed)

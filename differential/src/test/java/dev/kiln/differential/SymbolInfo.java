@@ -91,6 +91,11 @@ record SymbolInfo(
     return nodes.get(in.get(i).getAsJsonArray().get(0).getAsInt()).getAsJsonObject();
   }
 
+  /** Whether the model has a fused recurrent layer (MXNet's {@code RNN}). */
+  boolean recurrent() {
+    return ops.contains("RNN");
+  }
+
   /**
    * Whether a training-mode forward pass computes another function than an inference-mode one
    * (dropout masks, batch statistics).
