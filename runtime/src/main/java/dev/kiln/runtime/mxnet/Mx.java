@@ -56,6 +56,14 @@ public final class Mx {
     // NumPy shape semantics for the whole process, as DJL's engine sets them when it starts:
     // whether or not the program also uses DJL, MXNet reads shapes the same way.
     check(api, api.MXSetIsNumpyShape(2, new IntByReference()), "MXSetIsNumpyShape");
+    // MXNet registers its legacy operators (OperatorProperty ones such as SwapAxis, which the
+    // recurrent layers use) only when the operators are first listed, as every MXNet frontend
+    // does at start; without it their shapes are not inferred (a fresh JVM that never started
+    // DJL's engine, which lists them too, failed every recurrent model).
+    check(
+        api,
+        api.MXListAllOpNames(new IntByReference(), new PointerByReference()),
+        "MXListAllOpNames");
     if (System.getenv("OMP_NUM_THREADS") == null) {
       check(api, api.MXSetNumOMPThreads(1), "MXSetNumOMPThreads");
     }

@@ -19,6 +19,8 @@ public interface MxApi extends Library {
 
   int MXGetVersion(IntByReference out);
 
+  int MXListAllOpNames(IntByReference outSize, PointerByReference outArray);
+
   int MXRandomSeed(int seed);
 
   int MXSetNumOMPThreads(int threads);
