@@ -50,8 +50,8 @@ final class Launch implements Callable<Integer> {
       paramLabel = "FILE",
       description =
           "A file with one host name or "
-              + "address per line: print the command to start on each (the scheduler and servers on "
-              + "the first, workers round the list) instead of running the job here.")
+              + "address per line: print the command to start on each (the scheduler on the first, "
+              + "servers and workers each round the list) instead of running the job here.")
   Path hosts;
 
   @Option(

@@ -235,7 +235,11 @@ class LaunchTest {
     String output = text.toString(StandardCharsets.UTF_8);
     assertEquals(Launcher.PROCESS_FAILED, code, output);
     assertTrue(seconds < 30, "the job took " + seconds + " s to stop");
-    assertTrue(output.contains("FAILED: worker rank 1"), output);
+    java.util.regex.Matcher failed =
+        Pattern.compile("FAILED: worker-(\\d) \\(rank 1\\) on ").matcher(output);
+    assertTrue(failed.find(), output);
+    // The process is named as its log file is.
+    assertTrue(output.contains("worker-" + failed.group(1) + ".log"), output);
     assertTrue(output.contains("pid " + victim), output);
     assertTrue(output.contains("137 (SIGKILL)"), output);
     assertTrue(output.contains("log: " + logs), output);

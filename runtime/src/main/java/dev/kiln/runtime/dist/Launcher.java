@@ -112,13 +112,11 @@ public final class Launcher {
       String who =
           role.equals("worker") || role.equals("server")
               ? role
-                  + " rank "
-                  + (rank >= 0 ? Integer.toString(rank) : "?")
-                  + " ("
-                  + role
-                  + " "
-                  + (index + 1)
-                  + " started)"
+                  + "-"
+                  + index
+                  + (rank >= 0
+                      ? " (rank " + rank + ")"
+                      : " (no rank yet: it had not registered with the scheduler)")
               : role;
       return who + " on 127.0.0.1, pid " + (process == null ? "?" : process.pid());
     }
