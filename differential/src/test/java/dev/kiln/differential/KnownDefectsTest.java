@@ -38,6 +38,15 @@ class KnownDefectsTest {
 
   @Test
   @Disabled(
+      "defect, intermittent: MXNet 1.9.1 oneDNN returned zeros for a batch-2 executor's outputs "
+          + "after a pass at batch 1, once in a CI run, on a concatenation holding the input "
+          + "twice; the generator avoids the pattern")
+  void concatenationWithTheInputTwiceTurnedOutputsToZeros() {
+    run("ConcatInputTwiceZeros");
+  }
+
+  @Test
+  @Disabled(
       "defect: MXNet 1.9.1 under DJL dies with SIGSEGV in MKLDNNSoftmaxForward on a "
           + "softmax over the last axis of a convolution's output; enabled, this kills the JVM")
   void djlRunsASoftmaxOverTheLastAxisOfAConvolution() throws Exception {

@@ -945,7 +945,9 @@ final class ModelGenerator {
           nodes.stream().filter(n -> !n.indices && !n.steps() && fitsConcat(n, x, axis)).toList();
       int r = rng.nextInt(100);
       Node o;
-      if (r < 15) {
+      if (r < 15 && x.rank() != 4) {
+        // Not of a rank-4 tensor, where MXNet's oneDNN concatenation goes wrong with one array
+        // twice (known-defects: ConcatConvBackwardSigfpe, ConcatInputTwiceZeros).
         o = x;
         features.add("Concat.sameTwice");
       } else if (r < 50 && fits.size() > 1) {
