@@ -281,7 +281,9 @@ public final class ModelRuntime implements AutoCloseable {
   public Classifier classifier(Supplier<Graph> classifierGraph) {
     try (CallGuard.Scope call = guard().enter("classifier")) {
       cache.checkOpen();
-      if (classifier == null) {
+      // A caller that closed the classifier (try-with-resources on model.classifier()) freed its
+      // executors only: the next call makes a new one over the same parameters.
+      if (classifier == null || classifier.isClosed()) {
         classifier = new Classifier(modelName(), cache.store(), classifierGraph.get());
       }
       return classifier;

@@ -516,7 +516,10 @@ public final class Classifier implements AutoCloseable {
 
   private void checkBatch(int batch) {
     if (closed) {
-      throw new IllegalStateException(modelName + " classifier is closed");
+      throw new IllegalStateException(
+          modelName
+              + " classifier is closed; call the model's classifier() again for a new one over "
+              + "the same parameters");
     }
     if (batch < 1) {
       throw new IllegalArgumentException(modelName + ": a batch needs at least one " + "example");
@@ -549,7 +552,16 @@ public final class Classifier implements AutoCloseable {
     return Shape.of(dims);
   }
 
-  /** Frees the classifier's executors and graph (not the model's parameters). Idempotent. */
+  /** Whether {@link #close()} ran. */
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * Frees the classifier's executors and graph (not the model's parameters). Idempotent. The model
+   * owns its classifier and closes it with itself; closing it earlier is harmless: the model's next
+   * {@code classifier()} makes a new one over the same parameters.
+   */
   @Override
   public void close() {
     if (!closed) {

@@ -34,8 +34,9 @@ public final class EarlyStopping implements TrainingListener {
       context.stop(
           String.format(
               java.util.Locale.ROOT,
-              "no improvement for %d epochs (best loss %.4f at epoch %d)",
+              "no improvement for %d epoch%s (best loss %.4f at epoch %d)",
               patience,
+              patience == 1 ? "" : "s",
               best,
               bestEpoch));
     }

@@ -136,6 +136,22 @@ class ClassifierFitTest {
   }
 
   @Test
+  void closingTheModelsClassifierIsHarmlessTheNextCallMakesANewOne() {
+    Dataset data = blobs(60, 4);
+    try (FashionMlpModel m = FashionMlpModel.create();
+        Sgd sgd = new Sgd(0.1f)) {
+      double before;
+      try (Classifier c = m.classifier()) {
+        c.fit(DataLoader.of(data, 20), 1, sgd);
+        before = c.evaluate(data).accuracy();
+      }
+      Classifier again = m.classifier();
+      assertTrue(!again.isClosed(), "a new classifier");
+      assertEquals(before, again.evaluate(data).accuracy(), 0.0, "over the same parameters");
+    }
+  }
+
+  @Test
   void withoutTheGradientCheckANonFiniteLossStillStopsTraining() {
     try (FashionMlpModel m = FashionMlpModel.create();
         Sgd sgd = new Sgd(0.1f)) {
