@@ -63,9 +63,10 @@ final class BadCases {
           error(
               "bad/MethodWithoutLayer",
               "Sym logits(Sym hidden)",
-              "[kiln:MissingLayer] abstract method logits() is not a node: annotate it with a layer "
-                  + "such as @Input or @Dense (javac shows Kiln no annotation it cannot resolve: if "
-                  + "logits() has one, the compiler's error on it is the one to fix)"),
+              "[kiln:MissingLayer] MethodWithoutLayer.logits(): abstract method logits() is not a "
+                  + "node: annotate it with a layer such as @Input or @Dense (javac shows Kiln no "
+                  + "annotation it cannot resolve: if logits() has one, the compiler's error on it "
+                  + "is the one to fix)"),
           // An input named finalize: the generated graph implements the model, so its finalize()
           // would override Object's, whose result is void.
           error(
@@ -268,9 +269,10 @@ final class BadCases {
           BadCase.compilerError("bad/MisspeltLayer", "@Afine(out = 3)")
               .with("layers/Affine")
               .butJavacAlso(
-                  "[kiln:MissingLayer] abstract method y() is not a node: annotate it with "
-                      + "a layer such as @Input or @Dense (javac shows Kiln no annotation it cannot "
-                      + "resolve: if y() has one, the compiler's error on it is the one to fix)"),
+                  "[kiln:MissingLayer] MisspeltLayer.y(): abstract method y() is not a node: "
+                      + "annotate it with a layer such as @Input or @Dense (javac shows Kiln no "
+                      + "annotation it cannot resolve: if y() has one, the compiler's error on it "
+                      + "is the one to fix)"),
           // A custom layer whose forward class does not exist: the error is in the layer's file.
           BadCase.compilerError("bad/MissingForwardNet", "Missing.class")
               .with("layers/MissingForward")

@@ -29,8 +29,8 @@ public enum Message {
   NODE_NAME_TAKEN("NodeNameTaken", "two methods of %s are named %s; every node needs its own name"),
   MISSING_LAYER(
       "MissingLayer",
-      "abstract method %s() is not a node: annotate it with a layer such as @Input or @Dense "
-          + "(javac shows Kiln no annotation it cannot resolve: if %<s() has one, the "
+      "%1$s.%2$s(): abstract method %2$s() is not a node: annotate it with a layer such as "
+          + "@Input or @Dense (javac shows Kiln no annotation it cannot resolve: if %2$s() has one, the "
           + "compiler's error on it is the one to fix)"),
   SEVERAL_LAYERS(
       "SeveralLayers",

@@ -101,7 +101,8 @@ public final class ModelReader {
     String name = method.getSimpleName().toString();
     if (layers.isEmpty()) {
       if (isAbstract) {
-        report.add(Message.MISSING_LAYER, method, name);
+        report.add(
+            Message.MISSING_LAYER, method, method.getEnclosingElement().getSimpleName(), name);
       }
       return null;
     }
