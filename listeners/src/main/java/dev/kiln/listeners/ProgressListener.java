@@ -14,11 +14,11 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * Shows training progress: on a terminal, a progress bar per epoch with rate, ETA and the running
- * loss, then one line per epoch; otherwise (CI, redirected output) a line every {@code logEvery}
- * batches and one per epoch. Lines go to standard output by default, so progress shows without any
- * logging set up; give a {@code Consumer} (e.g. an SLF4J logger's {@code info}) to send them
- * elsewhere.
+ * Shows training progress: on a terminal, a progress bar per epoch with elapsed time, rate and the
+ * running loss, then one line per epoch; otherwise (CI, redirected output) a line every {@code
+ * logEvery} batches and one per epoch. Lines go to standard output by default, so progress shows
+ * without any logging set up; give a {@code Consumer} (e.g. an SLF4J logger's {@code info}) to send
+ * them elsewhere.
  */
 public final class ProgressListener implements TrainingListener {
   private final PrintStream terminal;
@@ -58,8 +58,11 @@ public final class ProgressListener implements TrainingListener {
                 .setInitialMax(context.batchesPerEpoch())
                 .setStyle(ProgressBarStyle.ASCII)
                 .setConsumer(new ConsoleProgressBarConsumer(terminal))
-                .setUnit(" batches", 1)
-                .showSpeed()
+                // Short enough for 80 columns, bar included: batches counted without a unit,
+                // the elapsed time without an ETA and a whole number of batches a second, so
+                // that the running loss at the end still shows.
+                .hideEta()
+                .showSpeed(new java.text.DecimalFormat("0"))
                 .build();
       }
     }

@@ -53,4 +53,28 @@ class ProgressListenerTest {
     assertTrue(bar.contains("3/3"), bar);
     assertTrue(bar.contains("loss 0.7500"), bar);
   }
+
+  @Test
+  void theRunningLossFitsEightyColumnsInALongEpoch() throws InterruptedException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ProgressListener p =
+        new ProgressListener(new PrintStream(out, true, StandardCharsets.UTF_8), line -> {}, 100);
+    FitContext c = new FitContext("FashionMlpModel", 10, 1875, 60000);
+    for (int b = 1; b <= 1000; b++) {
+      p.onBatchEnd(c, new BatchStats(10, b, 0.4012, 0.5, 32));
+    }
+    Thread.sleep(1200); // a redraw with a speed and an elapsed time
+    p.onBatchEnd(c, new BatchStats(10, 1001, 0.4012, 0.5, 32));
+    p.onEpochEnd(c, epoch(10, 0.4012));
+    String bar = out.toString(StandardCharsets.UTF_8);
+    String last = "";
+    for (String line : bar.split("\r|\n")) {
+      if (line.contains("1001/1875")) {
+        last = line;
+      }
+    }
+    assertTrue(last.length() <= 80, last.length() + " columns: " + last);
+    assertTrue(last.contains("loss 0.4012"), last);
+    assertTrue(last.contains("[="), "room for the bar itself: " + last);
+  }
 }
