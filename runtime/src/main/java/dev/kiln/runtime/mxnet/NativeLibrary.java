@@ -17,13 +17,13 @@ import java.util.Properties;
  * fresh machine), or {@code MXNET_LIBRARY_PATH} names another library, DJL's {@code
  * LibUtils.getLibName()} decides, and extracts the library if it must.
  */
-final class NativeLibrary {
+public final class NativeLibrary {
   private static final String PROPERTIES = "native/lib/mxnet.properties";
 
   private NativeLibrary() {}
 
   /** The path (or name) to give {@code Native.load}. */
-  static String path() {
+  public static String path() {
     if (Utils.getEnvOrSystemProperty("MXNET_LIBRARY_PATH") == null) {
       Path extracted = extracted();
       if (extracted != null && Files.isRegularFile(extracted)) {

@@ -310,18 +310,7 @@ public final class Classifier implements AutoCloseable {
                 + " feature values, got "
                 + (features == null ? "null" : features.length));
       }
-      int bad = FiniteCheck.firstNonFinite(features);
-      if (bad >= 0) {
-        throw new IllegalArgumentException(
-            modelName
-                + ": feature "
-                + (bad % size)
-                + " of example "
-                + (bad / size)
-                + " is "
-                + features[bad]
-                + "; inputs must be finite");
-      }
+      requireFinite(features, size, "inputs must be finite");
       exec.input(0).copyFrom(features);
       exec.forward(false);
       return exec.output(0).toFloatArray();
@@ -389,19 +378,10 @@ public final class Classifier implements AutoCloseable {
               + features.length
               + (features.length % size == 0 ? " (" + features.length / size + " examples)" : ""));
     }
-    int bad = FiniteCheck.firstNonFinite(features);
-    if (bad >= 0) {
-      throw new IllegalArgumentException(
-          modelName
-              + ": feature "
-              + (bad % size)
-              + " of example "
-              + (bad / size)
-              + " is "
-              + features[bad]
-              + "; training and evaluation data must be "
-              + "finite (a NaN would silently poison the weights)");
-    }
+    requireFinite(
+        features,
+        size,
+        "training and evaluation data must be finite (a NaN would silently poison the weights)");
     for (int i = 0; i < labels.length; i++) {
       if (labels[i] < 0 || labels[i] >= classes) {
         throw new IllegalArgumentException(
@@ -550,6 +530,26 @@ public final class Classifier implements AutoCloseable {
       }
     }
     return Shape.of(dims);
+  }
+
+  /**
+   * Throws, naming the example and the feature, if a value of {@code features} ({@code size} values
+   * an example) is NaN or infinite; {@code rule} ends the message.
+   */
+  private void requireFinite(float[] features, int size, String rule) {
+    int bad = FiniteCheck.firstNonFinite(features);
+    if (bad >= 0) {
+      throw new IllegalArgumentException(
+          modelName
+              + ": feature "
+              + (bad % size)
+              + " of example "
+              + (bad / size)
+              + " is "
+              + features[bad]
+              + "; "
+              + rule);
+    }
   }
 
   /** Whether {@link #close()} ran. */

@@ -317,7 +317,7 @@ public final class Bench implements Callable<Integer> {
                 + "engine (Engine.getEngine(\"MXNet\")), which first finds the platform and library "
                 + "(DJL's LibUtils, with its CUDA probe) and loads its own JNA interface.%n",
             Stats.median(kiln) - Stats.median(floor),
-            FloorApi.libraryPath()));
+            dev.kiln.runtime.mxnet.NativeLibrary.path()));
     return s.toString();
   }
 

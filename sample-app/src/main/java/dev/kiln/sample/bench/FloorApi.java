@@ -1,14 +1,12 @@
 package dev.kiln.sample.bench;
 
-import ai.djl.mxnet.jna.LibUtils;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxApi;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.kiln.runtime.mxnet.NativeLibrary;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -34,23 +32,11 @@ final class FloorApi {
   }
 
   /**
-   * libmxnet loaded the cheapest way: {@code Native.load} of the library DJL already extracted
-   * (found without DJL when it is in DJL's default cache, otherwise through DJL's {@code
-   * LibUtils.getLibName()}), without starting DJL's engine.
+   * libmxnet loaded the cheapest way: {@code Native.load} of the library DJL extracted, found as
+   * Kiln finds it ({@link NativeLibrary#path()}), without starting DJL's engine.
    */
   static FloorApi direct() {
-    return new FloorApi(Native.load(libraryPath(), MxApi.class));
-  }
-
-  /** Where {@link #direct()} loads libmxnet from. */
-  static String libraryPath() {
-    String cache = System.getenv("DJL_CACHE_DIR");
-    Path root =
-        cache != null
-            ? Path.of(cache, "mxnet")
-            : Path.of(System.getProperty("user.home"), ".djl.ai", "mxnet");
-    Path lib = root.resolve("1.9.1-20220812-mkl-linux-x86_64").resolve("libmxnet.so");
-    return Files.isRegularFile(lib) ? lib.toString() : LibUtils.getLibName();
+    return new FloorApi(Native.load(NativeLibrary.path(), MxApi.class));
   }
 
   /** The JNA interface. */
