@@ -15,6 +15,7 @@ import dev.kiln.runtime.graph.RnnLayout;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.io.CheckpointException;
+import dev.kiln.runtime.optim.CheckedStep;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.train.Classifier;
@@ -232,9 +233,7 @@ public final class ModelRuntime implements AutoCloseable {
                     : "no backward pass since the last update")
                 + "; each gradient is applied once (call backward after a training-mode forward)");
       }
-      params.checkBeforeUpdate(modelName());
-      optimizer.step(params.fusedSlots());
-      params.updateApplied();
+      CheckedStep.apply(params, optimizer, modelName());
       params.zeroGrads();
     }
   }

@@ -42,6 +42,7 @@ public final class CallGuard {
   private volatile String holderCall;
   private volatile boolean closing;
   private volatile boolean closed;
+  private Runnable deferred;
 
   /** The guard of the model called {@code model} in messages. */
   public CallGuard(String model) {
@@ -74,6 +75,49 @@ public final class CallGuard {
    *     Policy#EXCLUSIVE}, or the model is closed
    */
   public Scope enter(String call) {
+    return enter(call, true);
+  }
+
+  /**
+   * Like {@link #enter}, but leaves a check {@linkplain #deferToNextCall deferred} by the previous
+   * call pending: the caller runs it with {@link #runDeferred()} when it suits it, and must before
+   * it reads or writes the model's parameters or gradients.
+   */
+  public Scope enterLeavingDeferred(String call) {
+    return enter(call, false);
+  }
+
+  /**
+   * Makes the model's next call run {@code check} first, before it does anything else: its {@link
+   * #enter} runs it (a nested enter does not), and a check that throws fails that call. A call that
+   * returns before it knows whether its work was sound (a training step that does not wait for its
+   * gradients) defers the verdict this way, and every later use of the model, whatever it is, sees
+   * the verdict before it sees the model. {@link #close} drops a pending check without running it.
+   * Only the thread inside a call may defer, and only when no check is pending.
+   */
+  public void deferToNextCall(Runnable check) {
+    if (!lock.isHeldByCurrentThread()) {
+      throw new IllegalStateException(model + ": only a call in progress can defer a check");
+    }
+    if (deferred != null) {
+      throw new IllegalStateException(model + ": a deferred check is already pending");
+    }
+    deferred = check;
+  }
+
+  /** Runs the {@linkplain #deferToNextCall deferred} check now, if one is pending; once. */
+  public void runDeferred() {
+    if (!lock.isHeldByCurrentThread()) {
+      throw new IllegalStateException(model + ": only a call in progress can run a deferred check");
+    }
+    Runnable check = deferred;
+    deferred = null;
+    if (check != null) {
+      check.run();
+    }
+  }
+
+  private Scope enter(String call, boolean runDeferred) {
     if (lock.isHeldByCurrentThread()) {
       lock.lock();
       return scope;
@@ -105,6 +149,14 @@ public final class CallGuard {
     }
     holder = Thread.currentThread();
     holderCall = call;
+    if (runDeferred && deferred != null) {
+      try {
+        runDeferred();
+      } catch (RuntimeException | Error e) {
+        leave();
+        throw e;
+      }
+    }
     return scope;
   }
 
@@ -138,6 +190,7 @@ public final class CallGuard {
     try {
       if (!closed) {
         closed = true;
+        deferred = null;
         release.run();
       }
     } finally {

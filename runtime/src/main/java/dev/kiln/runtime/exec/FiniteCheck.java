@@ -3,6 +3,7 @@ package dev.kiln.runtime.exec;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.PriorityWait;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.List;
@@ -51,7 +52,7 @@ public final class FiniteCheck implements AutoCloseable {
    * row-major.
    */
   private static FloatBuffer buffer(Tensor t) {
-    Mx.check(Mx.api().MXNDArrayWaitToRead(t.handle()), "MXNDArrayWaitToRead");
+    PriorityWait.waitToRead(t.handle(), t.device());
     PointerByReference data = new PointerByReference();
     Mx.check(Mx.api().MXNDArrayGetData(t.handle(), data), "MXNDArrayGetData");
     Pointer p = data.getValue();

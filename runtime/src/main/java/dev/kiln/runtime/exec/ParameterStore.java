@@ -83,6 +83,11 @@ public final class ParameterStore implements AutoCloseable {
   private final int device;
   private boolean checkGradients = true;
   private FiniteCheck gradientCheck;
+  private Tensor weightBackup;
+  private PreparedOp saveWeights;
+  private final List<Tensor> auxBackups = new ArrayList<>();
+  private final List<PreparedOp> saveAux = new ArrayList<>();
+  private long auxKeptFor = -1;
   private long updates;
 
   /** What the shared gradient arrays hold. */
@@ -284,22 +289,35 @@ public final class ParameterStore implements AutoCloseable {
 
   /**
    * Called by every update path before its optimizer step: unless the check is off, waits for the
-   * gradients and makes sure every one is finite (one {@code multi_sum_sq} over the fused
-   * gradient), so that a NaN or infinity never reaches the weights. Then the caller steps and calls
-   * {@link #updateApplied()}.
+   * gradients and makes sure every one is finite, so that a NaN or infinity never reaches the
+   * weights. Then the caller steps and calls {@link #updateApplied()}.
    *
    * @throws NonFiniteException naming the parameter and element, the update's number and the model;
    *     the parameters are left as they were before this update
    */
   public void checkBeforeUpdate(String model) {
+    NonFiniteException bad = gradientProblem(model, updates + 1, "");
+    if (bad != null) {
+      throw bad;
+    }
+  }
+
+  /**
+   * Unless the check is off, waits for the gradients' pending writes (not for the update queued
+   * after them, see {@link dev.kiln.runtime.mxnet.PriorityWait}) and tests every one: the error
+   * that update number {@code update} was not applied, naming the first NaN or infinity, or null
+   * when all are finite. {@code note} ends the message's first sentence; a non-empty one says that
+   * the update was an earlier call's ({@link NonFiniteException#previousCall()}).
+   */
+  public NonFiniteException gradientProblem(String model, long update, String note) {
     if (!checkGradients || flatGrad == null) {
-      return;
+      return null;
     }
     if (gradientCheck == null) {
       gradientCheck = new FiniteCheck(List.of(flatGrad));
     }
     if (gradientCheck.firstNonFinite() < 0) {
-      return;
+      return null;
     }
     float[] g = flatGrad.toFloatArray();
     int at = FiniteCheck.firstNonFinite(g);
@@ -309,18 +327,97 @@ public final class ParameterStore implements AutoCloseable {
         where = s.name() + s.spec().shape() + " element " + (at - s.offset());
       }
     }
-    throw new NonFiniteException(
+    return new NonFiniteException(
         model
             + ": update "
-            + (updates + 1)
-            + " not applied: the "
-            + "gradient of "
+            + update
+            + " not applied"
+            + note
+            + ": the gradient of "
             + where
             + " is "
             + g[at]
             + "; the parameters are those from before it. "
             + "A diverging loss or an exploding gradient: try a smaller learning rate, or an "
-            + "optimizer with clipGlobalNorm");
+            + "optimizer with clipGlobalNorm",
+        !note.isEmpty());
+  }
+
+  /**
+   * Queues a copy of the fused weights (the arrays an optimizer step writes), to be put back by
+   * {@link #restoreWeights()} if the step turns out to have applied a bad gradient. The copy is
+   * kept between steps: it takes as much memory as the weights.
+   */
+  public void keepWeights() {
+    if (fused == null) {
+      return;
+    }
+    if (weightBackup == null) {
+      Tensor copy = Tensor.zeros(flatWeight.shape(), device);
+      try {
+        saveWeights =
+            new PreparedOp(
+                "_copyto", new Pointer[] {flatWeight.handle()}, new Pointer[] {copy.handle()});
+      } catch (RuntimeException e) {
+        copy.close();
+        throw e;
+      }
+      weightBackup = copy;
+    }
+    saveWeights.run(NO_STRINGS, NO_STRINGS);
+  }
+
+  /**
+   * Before a training step's forward pass, which writes the auxiliary states (batch norm's moving
+   * statistics): unless the gradient check is off or there are none, queues a copy of them, which
+   * {@link #restoreWeights()} puts back with the weights if the step's update is taken back. A
+   * refused training step then leaves the whole model as it was.
+   */
+  public void keepAuxStates() {
+    if (!checkGradients || auxSlots.isEmpty()) {
+      return;
+    }
+    if (auxBackups.isEmpty()) {
+      try {
+        for (AuxSlot a : auxSlots.values()) {
+          Tensor copy = Tensor.zeros(a.value().shape(), device);
+          auxBackups.add(copy);
+          saveAux.add(
+              new PreparedOp(
+                  "_copyto", new Pointer[] {a.value().handle()}, new Pointer[] {copy.handle()}));
+        }
+      } catch (RuntimeException e) {
+        auxBackups.forEach(Tensor::close);
+        auxBackups.clear();
+        saveAux.clear();
+        throw e;
+      }
+    }
+    for (PreparedOp copy : saveAux) {
+      copy.run(NO_STRINGS, NO_STRINGS);
+    }
+    auxKeptFor = updates + 1;
+  }
+
+  /**
+   * Puts back the weights {@link #keepWeights()} copied last (after the writes queued since), and
+   * the auxiliary states if {@link #keepAuxStates()} copied them for this update, and takes back
+   * the update counted since ({@link #updateApplied()}).
+   */
+  public void restoreWeights() {
+    if (weightBackup == null) {
+      throw new IllegalStateException("no weights were kept");
+    }
+    flatWeight.copyFrom(weightBackup.handle());
+    if (auxKeptFor == updates) {
+      int i = 0;
+      for (AuxSlot a : auxSlots.values()) {
+        a.value().copyFrom(auxBackups.get(i++).handle());
+      }
+    }
+    auxKeptFor = -1;
+    updates--;
+    weightsChanged();
   }
 
   /** Records that an optimizer step changed the weights: counts it and marks the copies stale. */
@@ -373,6 +470,14 @@ public final class ParameterStore implements AutoCloseable {
       gradientCheck.close();
       gradientCheck = null;
     }
+    if (weightBackup != null) {
+      weightBackup.close();
+      weightBackup = null;
+      saveWeights = null;
+    }
+    auxBackups.forEach(Tensor::close);
+    auxBackups.clear();
+    saveAux.clear();
     states.close();
     inferenceCopies.values().forEach(Tensor::close);
     inferenceCopies.clear();

@@ -29,6 +29,29 @@ public interface MxApi extends Library {
 
   int MXSetIsNumpyShape(int isNpShape, IntByReference previous);
 
+  // --- engine --------------------------------------------------------------------------
+
+  /**
+   * Pushes the native function {@code syncFunc}, {@code void (*)(void* runContext, void* param)},
+   * to MXNet's engine, to run once the arrays {@code constNds} may be read and {@code mutableNds}
+   * written; {@code ctx} points at a {@code Context} ({@code int32} device type, {@code int32} id),
+   * {@code prop} at an {@code int32} {@code FnProperty} or is null. The native function {@code
+   * deleter}, {@code void (*)(void* param)}, runs once the operation is done, also when MXNet
+   * skipped it because an earlier operation on its arrays failed.
+   */
+  int MXEnginePushSyncND(
+      Pointer syncFunc,
+      Pointer param,
+      Pointer deleter,
+      Pointer ctx,
+      Pointer[] constNds,
+      int numConstNds,
+      Pointer[] mutableNds,
+      int numMutableNds,
+      Pointer prop,
+      int priority,
+      String oprName);
+
   // --- operators -----------------------------------------------------------------------
 
   int NNGetOpHandle(String opName, PointerByReference opOut);

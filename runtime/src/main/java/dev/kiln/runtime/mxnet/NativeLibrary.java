@@ -1,7 +1,6 @@
 package dev.kiln.runtime.mxnet;
 
 import ai.djl.mxnet.jna.LibUtils;
-import ai.djl.util.Utils;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,6 +15,10 @@ import java.util.Properties;
  * native/lib/mxnet.properties} without DJL's platform detection. When there is no such copy yet (a
  * fresh machine), or {@code MXNET_LIBRARY_PATH} names another library, DJL's {@code
  * LibUtils.getLibName()} decides, and extracts the library if it must.
+ *
+ * <p>The cache folder is found as DJL 0.36's {@code Utils.getEngineCacheDir} finds it, but without
+ * touching that class: its static initialiser starts slf4j, which took 120–150 ms of a fresh JVM's
+ * start-up (issue 14). {@code NativeLibraryTest} checks that both give the same folder.
  */
 public final class NativeLibrary {
   private static final String PROPERTIES = "native/lib/mxnet.properties";
@@ -24,7 +27,7 @@ public final class NativeLibrary {
 
   /** The path (or name) to give {@code Native.load}. */
   public static String path() {
-    if (Utils.getEnvOrSystemProperty("MXNET_LIBRARY_PATH") == null) {
+    if (setting("MXNET_LIBRARY_PATH") == null) {
       Path extracted = extracted();
       if (extracted != null && Files.isRegularFile(extracted)) {
         return extracted.toString();
@@ -49,8 +52,35 @@ public final class NativeLibrary {
     if (version == null || classifier == null) {
       return null;
     }
-    return Utils.getEngineCacheDir("mxnet")
+    return engineCacheDir()
+        .resolve("mxnet")
         .resolve(version + "-" + classifier)
         .resolve(System.mapLibraryName("mxnet"));
+  }
+
+  /**
+   * DJL's engine cache: {@code ENGINE_CACHE_DIR}, else {@code DJL_CACHE_DIR}, else {@code .djl.ai}
+   * in the home folder (in the temporary folder when the home folder is not writable).
+   */
+  static Path engineCacheDir() {
+    String engines = setting("ENGINE_CACHE_DIR");
+    if (engines != null && !engines.isEmpty()) {
+      return Path.of(engines);
+    }
+    String cache = setting("DJL_CACHE_DIR");
+    if (cache != null && !cache.isEmpty()) {
+      return Path.of(cache);
+    }
+    Path home = Path.of(System.getProperty("user.home"));
+    if (!Files.isWritable(home)) {
+      home = Path.of(System.getProperty("java.io.tmpdir"));
+    }
+    return home.resolve(".djl.ai");
+  }
+
+  /** An environment variable, or else the system property of the same name, as DJL reads them. */
+  private static String setting(String name) {
+    String env = System.getenv(name);
+    return env != null ? env : System.getProperty(name);
   }
 }

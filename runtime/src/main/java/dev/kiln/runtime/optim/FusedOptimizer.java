@@ -104,6 +104,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   private LearningRate schedule;
   private float rescaleGrad;
   private GlobalNorm globalNorm;
+  private final Map<Tensor, Backup> backups = new IdentityHashMap<>();
   private long steps;
   private boolean closed;
 
@@ -138,16 +139,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   @Override
   public final void step(List<ParameterStore.Slot> params) {
     checkOpen();
-    for (ParameterStore.Slot p : params) {
-      // Prepared calls hold raw handles: refuse arrays freed since, before touching any.
-      try {
-        p.weight().handle();
-        p.grad().handle();
-      } catch (IllegalStateException e) {
-        throw new IllegalStateException(
-            name + ": parameter " + p.name() + " has been freed (is its model closed?)", e);
-      }
-    }
+    checkAlive(params);
     float rescale = rescaleGrad;
     if (clipGlobalNorm > 0 && !params.isEmpty()) {
       rescale = (float) (rescale * globalNormScale(params, rescale));
@@ -175,6 +167,106 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
       s.run(keys, vals, values);
     }
     steps++;
+  }
+
+  /**
+   * Like {@link #step}, but first queues a copy of the optimizer's state for each parameter
+   * (momentum, moments), so that {@link Undo#undo()} can take the step back until the next one. The
+   * weights the step writes are the caller's to keep ({@link ParameterStore#keepWeights()}). The
+   * copies run on MXNet's engine before the step, so this returns as soon as {@link #step} would: a
+   * caller can check the gradients while MXNet updates (see {@link CheckedStep}). They are kept
+   * between steps, take as much memory as the state, and are freed by {@link #close()}.
+   */
+  public final Undo stepUndoably(List<ParameterStore.Slot> params) {
+    checkOpen();
+    checkAlive(params);
+    List<Backup> saved = new ArrayList<>();
+    List<ParameterStore.Slot> stateless = new ArrayList<>();
+    for (ParameterStore.Slot p : params) {
+      State s = states.get(p);
+      if (s == null) {
+        stateless.add(p);
+      } else {
+        for (Tensor t : s.tensors()) {
+          saved.add(backup(t));
+        }
+      }
+    }
+    for (Backup b : saved) {
+      b.save().run(NO_STRINGS, NO_STRINGS);
+    }
+    step(params);
+    return new Undo(List.copyOf(saved), List.copyOf(stateless));
+  }
+
+  /** The kept copy of state array {@code target}, made on first use. */
+  private Backup backup(Tensor target) {
+    Backup b = backups.get(target);
+    if (b == null) {
+      Tensor copy = Tensor.zeros(target.shape(), target.device());
+      try {
+        PreparedOp save =
+            new PreparedOp(
+                "_copyto", new Pointer[] {target.handle()}, new Pointer[] {copy.handle()});
+        b = new Backup(target, copy, save);
+      } catch (RuntimeException e) {
+        copy.close();
+        throw e;
+      }
+      backups.put(target, b);
+    }
+    return b;
+  }
+
+  /** A state array, its kept copy and the prepared copy into it. */
+  private record Backup(Tensor target, Tensor copy, PreparedOp save) {}
+
+  /** Takes back the optimizer's side of one {@link #stepUndoably} step. */
+  public final class Undo {
+    private final List<Backup> saved;
+    private final List<ParameterStore.Slot> stateless;
+    private boolean done;
+
+    private Undo(List<Backup> saved, List<ParameterStore.Slot> stateless) {
+      this.saved = saved;
+      this.stateless = stateless;
+    }
+
+    /**
+     * Puts back every state array as it was before the step (after the step's writes), zeroes the
+     * state the step created and counts the step as not taken. Valid only before the optimizer's
+     * next step; a second call does nothing, and so does a call after {@link #close()}, which freed
+     * the state.
+     */
+    public void undo() {
+      if (done || closed) {
+        return;
+      }
+      done = true;
+      for (Backup b : saved) {
+        b.target().copyFrom(b.copy().handle());
+      }
+      for (ParameterStore.Slot p : stateless) {
+        State s = states.get(p);
+        if (s != null) {
+          s.tensors().forEach(t -> t.fill(0f));
+        }
+      }
+      steps--;
+    }
+  }
+
+  private void checkAlive(List<ParameterStore.Slot> params) {
+    for (ParameterStore.Slot p : params) {
+      // Prepared calls hold raw handles: refuse arrays freed since, before touching any.
+      try {
+        p.weight().handle();
+        p.grad().handle();
+      } catch (IllegalStateException e) {
+        throw new IllegalStateException(
+            name + ": parameter " + p.name() + " has been freed (is its model closed?)", e);
+      }
+    }
   }
 
   /** How many steps this optimizer has taken. */
@@ -279,6 +371,10 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
       s.close();
     }
     states.clear();
+    for (Backup b : backups.values()) {
+      b.copy().close();
+    }
+    backups.clear();
     if (globalNorm != null) {
       globalNorm.close();
       globalNorm = null;

@@ -12,6 +12,7 @@ import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.optim.CheckedStep;
 import dev.kiln.runtime.optim.Optimizer;
 import java.util.HashMap;
 import java.util.List;
@@ -95,7 +96,7 @@ public final class Classifier implements AutoCloseable {
    */
   public Result trainBatch(float[] features, int[] labels, Optimizer optimizer) {
     try (CallGuard.Scope call = store.guard().enter("classifier.trainBatch")) {
-      BoundExecutor exec = step(features, labels, optimizer);
+      BoundExecutor exec = step(features, labels, optimizer, false);
       return score(exec.output(0).toFloatArray(), labels);
     }
   }
@@ -105,17 +106,31 @@ public final class Classifier implements AutoCloseable {
    * as MXNet has the step queued, so the next batch is copied in while MXNet still computes this
    * one. The fastest way to train when the loss is not needed every step.
    *
+   * <p>Because it does not wait, the step's gradient check (on unless {@code
+   * checkGradients(false)}) is made by the model's next call, whatever it is, before that call does
+   * anything else: a bad gradient throws {@link dev.kiln.runtime.exec.NonFiniteException} there,
+   * naming this update, with the parameters and the optimizer's state as they were before it. A
+   * step the next call cannot take back (an optimizer with {@code clipGlobalNorm}, or not a {@link
+   * dev.kiln.runtime.optim.FusedOptimizer}) is checked before this call returns.
+   *
    * @param features the batch's inputs, row-major, {@code labels.length} examples
    * @param labels class indices in {@code [0, classes)}
    */
   public void trainStep(float[] features, int[] labels, Optimizer optimizer) {
-    try (CallGuard.Scope call = store.guard().enter("classifier.trainStep")) {
-      step(features, labels, optimizer);
+    try (CallGuard.Scope call = store.guard().enterLeavingDeferred("classifier.trainStep")) {
+      step(features, labels, optimizer, true);
     }
   }
 
-  /** Queues forward, backward and the update for one batch; returns the executor used. */
-  private BoundExecutor step(float[] features, int[] labels, Optimizer optimizer) {
+  /**
+   * Queues forward, backward and the update for one batch; returns the executor used. With {@code
+   * checkAtNextCall} the update's gradient check is left to the model's next call ({@link
+   * CheckedStep#applyCheckingAtNextCall}). The caller entered the model's guard; a check the
+   * previous call left pending runs here, once the forward pass is queued if the forward pass
+   * writes nothing but its outputs, so that Java scans the previous gradients while MXNet runs it.
+   */
+  private BoundExecutor step(
+      float[] features, int[] labels, Optimizer optimizer, boolean checkAtNextCall) {
     if (store.gradients() == ParameterStore.Gradients.ACCUMULATED) {
       throw new IllegalStateException(
           modelName
@@ -124,12 +139,23 @@ public final class Classifier implements AutoCloseable {
               + "call update(...) to apply them or zeroGradients() to discard them first");
     }
     BoundExecutor exec = load(trainingExecutor(labels.length), features, labels);
+    // A training-mode forward pass also writes batch norm's moving statistics and a stateful
+    // model's carried state: those must not see weights a pending check would take back.
+    boolean forwardWritesState = !store.auxSlots().isEmpty() || store.states().isStateful();
+    if (forwardWritesState) {
+      store.guard().runDeferred();
+    }
+    store.keepAuxStates();
     exec.forward(true);
+    // The backward pass overwrites the gradients the pending check reads.
+    store.guard().runDeferred();
     exec.backwardLoss();
     store.gradientsConsumed();
-    store.checkBeforeUpdate(modelName);
-    optimizer.step(store.fusedSlots());
-    store.updateApplied();
+    if (checkAtNextCall) {
+      CheckedStep.applyCheckingAtNextCall(store, optimizer, modelName);
+    } else {
+      CheckedStep.apply(store, optimizer, modelName);
+    }
     return exec;
   }
 
@@ -165,10 +191,18 @@ public final class Classifier implements AutoCloseable {
           train,
           validation,
           epochs,
-          b -> {
-            BoundExecutor exec = step(b.features(), b.labels(), optimizer);
-            int[] labels = b.labels();
-            return () -> score(exec.output(0).toFloatArray(), labels);
+          new FitLoop.Stepper() {
+            @Override
+            public FitLoop.Step step(Batch b) {
+              BoundExecutor exec = Classifier.this.step(b.features(), b.labels(), optimizer, true);
+              int[] labels = b.labels();
+              return () -> score(exec.output(0).toFloatArray(), labels);
+            }
+
+            @Override
+            public void finish() {
+              store.guard().runDeferred();
+            }
           },
           this::evaluate,
           store.guard()::closing,

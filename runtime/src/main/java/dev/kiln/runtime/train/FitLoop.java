@@ -4,6 +4,7 @@ import dev.kiln.runtime.data.Batch;
 import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.exec.NonFiniteException;
+import dev.kiln.runtime.optim.CheckedStep;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -23,6 +24,13 @@ public final class FitLoop {
   public interface Stepper {
     /** Queues forward, backward and the update of {@code batch}; returns how to score it. */
     Step step(Batch batch);
+
+    /**
+     * Called after an epoch's last step: makes any check a step left to the next one (see {@link
+     * CheckedStep#applyCheckingAtNextCall}), throwing {@link NonFiniteException} as that step
+     * would.
+     */
+    default void finish() {}
   }
 
   /** A queued training step, scored once the next one is queued. */
@@ -103,11 +111,24 @@ public final class FitLoop {
                 "epoch "
                     + epoch
                     + ", batch "
-                    + (index + 1 + (pending == null ? 0 : 1))
+                    + (index + (e.previousCall() ? 0 : 1) + (pending == null ? 0 : 1))
                     + ": "
                     + e.getMessage());
             aborted = true;
             b = null;
+          }
+        } else {
+          try {
+            stepper.finish();
+          } catch (NonFiniteException e) {
+            context.stop(
+                "epoch "
+                    + epoch
+                    + ", batch "
+                    + (index + (pending == null ? 0 : 1))
+                    + ": "
+                    + e.getMessage());
+            aborted = true;
           }
         }
         if (pending != null) {

@@ -32,6 +32,24 @@ class NativeLibraryTest {
   }
 
   @Test
+  void theCacheFolderIsDjlsOwn() {
+    assertEquals(ai.djl.util.Utils.getEngineCacheDir(), NativeLibrary.engineCacheDir());
+    System.setProperty("ENGINE_CACHE_DIR", "/tmp/kiln-engines");
+    try {
+      assertEquals(ai.djl.util.Utils.getEngineCacheDir(), NativeLibrary.engineCacheDir());
+      assertEquals(Path.of("/tmp/kiln-engines"), NativeLibrary.engineCacheDir());
+    } finally {
+      System.clearProperty("ENGINE_CACHE_DIR");
+    }
+    System.setProperty("DJL_CACHE_DIR", "/tmp/kiln-djl");
+    try {
+      assertEquals(ai.djl.util.Utils.getEngineCacheDir(), NativeLibrary.engineCacheDir());
+    } finally {
+      System.clearProperty("DJL_CACHE_DIR");
+    }
+  }
+
+  @Test
   void numpyShapeSemanticsAreOnForTheWholeProcessAsDjlsEngineSetsThem() {
     IntByReference mode = new IntByReference();
     Mx.check(Mx.api().MXIsNumpyShape(mode), "MXIsNumpyShape");

@@ -316,6 +316,8 @@ class CellStepsTest {
       m.exec(dev.kiln.runtime.graph.Shape.of(1, 7, IN)).forward(false);
       m.symbolJson(); // the latest forward's, 10 steps
       assertEquals(5, m.runtime().executors().graphCount(), "1, 3, 10, 25 and 7 steps");
+      // The second update also makes the copies of Adam's state that the gradient check keeps.
+      trainStep(m, nd, adam, 4, 10, 2);
       // A length seen before reuses its graph and executor: no new handle.
       long created = HandleCounter.created();
       trainStep(m, nd, adam, 4, 10, 1);

@@ -124,7 +124,9 @@ class ClassifierFitTest {
       assertTrue(
           r.stopReason()
               .startsWith(
-                  "epoch 1, batch 1: FashionMlpModel: update 1 not " + "applied: the gradient of "),
+                  "epoch 1, batch 1: FashionMlpModel: update 1 not applied (found as the "
+                      + "model's next call began: the training step that applied it returned "
+                      + "before its gradients were known): the gradient of "),
           r.stopReason());
       assertTrue(
           r.stopReason().contains(" is NaN; the parameters are those from before it"),
