@@ -18,6 +18,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The one place where the differential suite touches Kiln's runtime API and a generated {@code
@@ -42,6 +43,15 @@ final class DiffModel implements AutoCloseable {
     this.model = (KilnModel) model;
     this.runtime = this.model.runtime();
     this.name = this.model.name();
+  }
+
+  /**
+   * The weights that get inference copies as the graph builder recorded them, and as the symbol's
+   * JSON says they should be (a weight missing from the first would be bound as a view in
+   * inference, issue 8's corruption).
+   */
+  List<Set<String>> reorderedWeights() {
+    return List.of(runtime.graph().reorderedWeights(), runtime.graph().reorderedWeightsInSymbol());
   }
 
   /**

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
@@ -151,6 +152,16 @@ final class ModelRun implements AutoCloseable {
       throw failure("create", "XModel.create threw " + e, e);
     }
     info = SymbolInfo.parse(model.symbolJson(), model.inputNames());
+    List<Set<String>> reordered = model.reorderedWeights();
+    if (!reordered.get(0).equals(reordered.get(1))) {
+      throw failure(
+          "create",
+          "the graph builder recorded the weights oneDNN may reorder as "
+              + reordered.get(0)
+              + ", the symbol says "
+              + reordered.get(1),
+          null);
+    }
     batch = 2 + rng.nextInt(4);
     smaller = 1 + rng.nextInt(batch - 1);
     big = inputs(batch);

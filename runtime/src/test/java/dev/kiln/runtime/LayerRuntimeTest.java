@@ -11,6 +11,7 @@ import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.graph.AuxSpec;
 import dev.kiln.runtime.graph.BatchNormSpec;
 import dev.kiln.runtime.graph.Conv2DSpec;
+import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.EmbeddingSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
@@ -20,6 +21,7 @@ import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.PoolSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +65,21 @@ class LayerRuntimeTest {
       // sums of the 2x2 blocks of 0..15, plus the bias
       assertArrayEquals(
           new float[] {10.5f, 18.5f, 42.5f, 50.5f}, run(m, nd, range(16), 1, 1, 4, 4), 1e-5f);
+    }
+  }
+
+  @Test
+  void theBuilderRecordsTheWeightsOneDnnReordersAsTheSymbolSays() {
+    // A convolution, a dense layer over it, and a dense layer that is built but not an output:
+    // its weight is no argument of the symbol, so it needs no inference copy.
+    GraphBuilder b = new GraphBuilder("Hand");
+    Sym x = b.input(src("x", "@Input"), Shape.of(-1, 1, 4, 4));
+    Sym c = b.conv2d(src("conv", "@Conv2D"), x, Conv2DSpec.filters(2).kernel(2, 2));
+    b.dense(src("unused", "@Dense"), c, DenseSpec.units(3));
+    Sym y = b.dense(src("y", "@Dense"), c, DenseSpec.units(4));
+    try (Graph g = b.build(List.of(y))) {
+      assertEquals(Set.of("conv_weight", "y_weight"), g.reorderedWeights());
+      assertEquals(g.reorderedWeightsInSymbol(), g.reorderedWeights());
     }
   }
 

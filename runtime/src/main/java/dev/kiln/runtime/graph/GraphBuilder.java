@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +36,8 @@ public final class GraphBuilder implements AutoCloseable {
   private final List<Pointer> handles = new ArrayList<>();
   private final List<InputSpec> inputs = new ArrayList<>();
   private final Map<String, NodeSource> sources = new LinkedHashMap<>();
+  private final Set<String> variables = new HashSet<>();
+  private final Set<String> reorderedWeights = new LinkedHashSet<>();
   private final Map<String, ParamSpec.Kind> paramKinds = new LinkedHashMap<>();
   private final Map<String, String> paramNodes = new LinkedHashMap<>();
   private final List<String> labels = new ArrayList<>();
@@ -1120,6 +1123,9 @@ public final class GraphBuilder implements AutoCloseable {
               unrolledCells,
               unrolled ? rebuild : null);
       group = null;
+      Set<String> reordered = new LinkedHashSet<>(reorderedWeights);
+      reordered.retainAll(arguments);
+      graph.reorderedWeights(reordered);
       return graph;
     } finally {
       if (group != null) {
@@ -1279,6 +1285,7 @@ public final class GraphBuilder implements AutoCloseable {
     PointerByReference ref = new PointerByReference();
     Mx.check(Mx.api().MXSymbolCreateVariable(name, ref), "MXSymbolCreateVariable(" + name + ")");
     handles.add(ref.getValue());
+    variables.add(name);
     return new SymNode(name, ref.getValue());
   }
 
@@ -1290,6 +1297,7 @@ public final class GraphBuilder implements AutoCloseable {
       NodeSource src, String op, String name, String[][] attrs, List<String> keys, List<Sym> args) {
     checkOpen();
     sources.put(name, src);
+    noteReorderedWeight(op, keys, args);
     PointerByReference ref = new PointerByReference();
     try {
       Mx.check(
@@ -1308,6 +1316,22 @@ public final class GraphBuilder implements AutoCloseable {
       return new SymNode(name, handle, src);
     } catch (MxException e) {
       throw new SourceMap(model, Map.of(name, src)).trace("building the graph", e);
+    }
+  }
+
+  /**
+   * Records the variable that operator {@code op} reads as the weight oneDNN may reorder in place
+   * ({@link SymbolJson#REORDERING_INPUTS}): argument 1 by position, or the one keyed {@code
+   * weight}. {@link Graph#reorderedWeights()} gives them without parsing the symbol's JSON.
+   */
+  private void noteReorderedWeight(String op, List<String> keys, List<Sym> args) {
+    Integer index = SymbolJson.REORDERING_INPUTS.get(op);
+    if (index == null) {
+      return;
+    }
+    int at = keys == null ? index : keys.indexOf("weight");
+    if (at >= 0 && at < args.size() && variables.contains(args.get(at).name())) {
+      reorderedWeights.add(args.get(at).name());
     }
   }
 
