@@ -214,12 +214,14 @@ public final class ModelRuntime implements AutoCloseable {
    * One step of {@code optimizer} on every trainable parameter (those of {@code @Frozen} nodes are
    * left alone) with the gradients accumulated by {@link #backward} since the last update, then the
    * gradients are zeroed: each gradient is applied once. Unless {@link #checkGradients(boolean)
-   * turned off}, the gradients are first checked to be finite.
+   * turned off}, the gradients are checked to be finite while MXNet applies them, and a bad update
+   * is taken back before this throws.
    *
    * @throws IllegalStateException if no {@code backward} ran since the last update (or the
    *     classifier's training step already applied the gradients): there is nothing to apply
-   * @throws dev.kiln.runtime.exec.NonFiniteException if a gradient is NaN or infinite; the update
-   *     is not applied and the gradients are kept for inspection
+   * @throws dev.kiln.runtime.exec.NonFiniteException if a gradient is NaN or infinite; the
+   *     parameters and the optimizer's state are as before the update, and the gradients are kept
+   *     for inspection
    */
   public void update(Optimizer optimizer) {
     try (CallGuard.Scope call = guard().enter("update")) {
@@ -249,9 +251,11 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * Whether every update checks first that the gradients are finite (on by default): one MXNet call
-   * and one wait per update, so that a NaN never reaches the weights. Off, a NaN loss still stops
-   * {@code fit} one batch late, with the weights already poisoned.
+   * Whether every update's gradients are checked to be finite (on by default), so that a NaN is
+   * never left in the weights: a bad update is taken back ({@link
+   * dev.kiln.runtime.optim.CheckedStep}). It costs a scan of the gradients beside MXNet's work and
+   * a copy of the weights and optimizer state per update. Off, a NaN loss still stops {@code fit}
+   * one batch late, with the weights already poisoned.
    */
   public void checkGradients(boolean on) {
     try (CallGuard.Scope call = guard().enter("checkGradients")) {

@@ -246,8 +246,9 @@ public final class Bench implements Callable<Integer> {
         + ThroughputTable.ratios(samples, true)
         + (checks.isEmpty()
             ? ""
-            : "\nWhat the per-update gradient check (one finiteness test "
-                + "of every gradient before the update, on by default) costs, per round:\n\n"
+            : "\nWhat the per-update gradient check (one finiteness test of every "
+                + "gradient, on by default; trainStep leaves it to the next call) costs, per "
+                + "round:\n\n"
                 + checks)
         + inputChecks(inputChecks);
   }

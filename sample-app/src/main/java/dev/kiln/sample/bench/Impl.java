@@ -14,7 +14,7 @@ enum Impl {
   FWD_BWD("fwd+bwd only"),
   /**
    * The generated model's classifier, as a Kiln user writes it for speed: {@code trainStep}, which
-   * reads nothing back. Every update first checks the gradients are finite (the default).
+   * reads nothing back. Every update's gradients are checked to be finite (the default).
    */
   KILN("kiln"),
   /** Kiln's {@code trainBatch}, which also returns each batch's loss and accuracy. */

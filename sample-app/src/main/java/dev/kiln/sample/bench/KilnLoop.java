@@ -16,7 +16,7 @@ import dev.kiln.sample.models.FashionMlpModel;
 final class KilnLoop implements TrainLoop {
   /** How each step is taken. */
   enum Mode {
-    /** {@code trainStep}, gradients checked before every update (the default). */
+    /** {@code trainStep}, every update's gradients checked (the default). */
     STEP,
     /** {@code trainBatch}, which reads the batch's loss and accuracy back. */
     LOSS,
