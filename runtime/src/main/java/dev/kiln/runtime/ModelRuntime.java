@@ -435,7 +435,7 @@ public final class ModelRuntime implements AutoCloseable {
    * @throws UncheckedIOException if a file cannot be written
    */
   public void save(Path prefix) {
-    try {
+    try (CallGuard.Scope call = guard().enter("save")) {
       Checkpoint.save(prefix, symbolJson(), checkpointArrays());
     } catch (IOException e) {
       throw new UncheckedIOException(
@@ -466,14 +466,16 @@ public final class ModelRuntime implements AutoCloseable {
    * skipped instead of being an error.
    */
   public void loadParams(Path prefix, boolean lenient) {
-    ParameterStore params = cache.store();
-    try {
-      Checkpoint.load(prefix, this::symbolJsonLike, checkpointArrays(), lenient);
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          modelName() + ": cannot load checkpoint " + prefix + ": " + describe(e), e);
-    } finally {
-      params.weightsChanged();
+    try (CallGuard.Scope call = guard().enter("loadParams")) {
+      ParameterStore params = cache.store();
+      try {
+        Checkpoint.load(prefix, this::symbolJsonLike, checkpointArrays(), lenient);
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            modelName() + ": cannot load checkpoint " + prefix + ": " + describe(e), e);
+      } finally {
+        params.weightsChanged();
+      }
     }
   }
 

@@ -504,6 +504,9 @@ public final class DataParallel implements AutoCloseable {
               + " is not a classifier, so fit cannot train "
               + "it; run forward and backward on every worker and then update(optimizer)");
     }
+    // A check that the model's last trainStep left pending is made now (entering the model's
+    // guard runs it), not in the first batch.
+    model.runtime().guard().enter("dataParallel.fit").close();
     boolean lead = rank == 0;
     int batch = train.batchSize();
     boolean fixed = train.steps() > 0;

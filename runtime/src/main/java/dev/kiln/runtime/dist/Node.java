@@ -1,9 +1,8 @@
 package dev.kiln.runtime.dist;
 
-import com.sun.jna.Library;
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
+import dev.kiln.runtime.mxnet.LibC;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxApi;
 import java.io.IOException;
@@ -38,13 +37,6 @@ public final class Node {
 
   /** Exit status of a worker that failed. */
   public static final int FAILED = 1;
-
-  /**
-   * The C library's {@code _exit}: leaves without C++ static destructors (ps-lite aborts in them).
-   */
-  private interface LibC extends Library {
-    void _exit(int status);
-  }
 
   // Kept reachable: MXNet calls them from the server thread for as long as RunServer runs.
   private static final MxApi.KvController CONTROLLER = Node::control;
@@ -178,7 +170,8 @@ public final class Node {
     System.out.flush();
     System.err.flush();
     try {
-      Native.load("c", LibC.class)._exit(status);
+      // _exit: no C++ static destructors, in which ps-lite aborts.
+      LibC.get()._exit(status);
     } catch (UnsatisfiedLinkError e) {
       Runtime.getRuntime().halt(status);
     }

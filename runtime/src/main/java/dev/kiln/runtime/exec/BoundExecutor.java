@@ -401,6 +401,8 @@ public final class BoundExecutor implements AutoCloseable {
     Binding b = train ? training : inferenceBinding();
     if (!train) {
       params.refreshInferenceCopies();
+    } else {
+      params.trainingForward();
     }
     boolean carrying = carryState && graph.isStateful();
     if (carrying) {

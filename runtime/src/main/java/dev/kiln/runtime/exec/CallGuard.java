@@ -37,12 +37,18 @@ public final class CallGuard {
   private final String model;
   private final ReentrantLock lock = new ReentrantLock();
   private final Scope scope = this::leave;
+  private final Scope holdingScope =
+      () -> {
+        this.holding--;
+        leave();
+      };
   private volatile Policy policy = Policy.EXCLUSIVE;
   private volatile Thread holder;
   private volatile String holderCall;
   private volatile boolean closing;
   private volatile boolean closed;
   private Runnable deferred;
+  private int holding;
 
   /** The guard of the model called {@code model} in messages. */
   public CallGuard(String model) {
@@ -80,8 +86,9 @@ public final class CallGuard {
 
   /**
    * Like {@link #enter}, but leaves a check {@linkplain #deferToNextCall deferred} by the previous
-   * call pending: the caller runs it with {@link #runDeferred()} when it suits it, and must before
-   * it reads or writes the model's parameters or gradients.
+   * call pending, also for the calls nested in this one until it returns: the caller runs it with
+   * {@link #runDeferred()} when it suits it, and must before it reads or writes the model's
+   * parameters or gradients.
    */
   public Scope enterLeavingDeferred(String call) {
     return enter(call, false);
@@ -89,11 +96,12 @@ public final class CallGuard {
 
   /**
    * Makes the model's next call run {@code check} first, before it does anything else: its {@link
-   * #enter} runs it (a nested enter does not), and a check that throws fails that call. A call that
-   * returns before it knows whether its work was sound (a training step that does not wait for its
-   * gradients) defers the verdict this way, and every later use of the model, whatever it is, sees
-   * the verdict before it sees the model. {@link #close} drops a pending check without running it.
-   * Only the thread inside a call may defer, and only when no check is pending.
+   * #enter} runs it, also when nested in a longer call (a listener's inside {@code fit}), unless
+   * inside an {@link #enterLeavingDeferred} scope, and a check that throws fails that call. A call
+   * that returns before it knows whether its work was sound (a training step that does not wait for
+   * its gradients) defers the verdict this way, and every later use of the model, whatever it is,
+   * sees the verdict before it sees the model. {@link #close} drops a pending check without running
+   * it. Only the thread inside a call may defer, and only when no check is pending.
    */
   public void deferToNextCall(Runnable check) {
     if (!lock.isHeldByCurrentThread()) {
@@ -120,7 +128,7 @@ public final class CallGuard {
   private Scope enter(String call, boolean runDeferred) {
     if (lock.isHeldByCurrentThread()) {
       lock.lock();
-      return scope;
+      return entered(runDeferred);
     }
     if (!lock.tryLock()) {
       if (policy == Policy.EXCLUSIVE) {
@@ -149,7 +157,16 @@ public final class CallGuard {
     }
     holder = Thread.currentThread();
     holderCall = call;
-    if (runDeferred && deferred != null) {
+    return entered(runDeferred);
+  }
+
+  /** The scope of a call just entered (the lock is held): runs a deferred check, or holds it. */
+  private Scope entered(boolean runDeferred) {
+    if (!runDeferred) {
+      holding++;
+      return holdingScope;
+    }
+    if (holding == 0 && deferred != null) {
       try {
         runDeferred();
       } catch (RuntimeException | Error e) {
@@ -191,6 +208,7 @@ public final class CallGuard {
       if (!closed) {
         closed = true;
         deferred = null;
+        holding = 0;
         release.run();
       }
     } finally {

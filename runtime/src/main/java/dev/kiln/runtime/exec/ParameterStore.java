@@ -88,6 +88,7 @@ public final class ParameterStore implements AutoCloseable {
   private final List<Tensor> auxBackups = new ArrayList<>();
   private final List<PreparedOp> saveAux = new ArrayList<>();
   private long auxKeptFor = -1;
+  private boolean auxCopyUnused;
   private long updates;
 
   /** What the shared gradient arrays hold. */
@@ -397,6 +398,20 @@ public final class ParameterStore implements AutoCloseable {
       copy.run(NO_STRINGS, NO_STRINGS);
     }
     auxKeptFor = updates + 1;
+    auxCopyUnused = true;
+  }
+
+  /**
+   * Called before every training-mode forward pass, which writes the auxiliary states: the copy
+   * {@link #keepAuxStates()} made covers the one pass right after it, and a second pass (a forward
+   * run by hand) makes it stale, so a later refused update no longer puts it back.
+   */
+  public void trainingForward() {
+    if (auxCopyUnused) {
+      auxCopyUnused = false;
+    } else {
+      auxKeptFor = -1;
+    }
   }
 
   /**

@@ -71,11 +71,6 @@ public final class Mx {
     return api;
   }
 
-  /** The C library's {@code setenv}, to set MXNet's variables before it reads them. */
-  private interface LibC extends com.sun.jna.Library {
-    int setenv(String name, String value, int overwrite);
-  }
-
   /**
    * Environment defaults that keep a CPU run quiet, set before MXNet reads them unless the user set
    * them: {@code MXNET_SUBGRAPH_VERBOSE=0} (MXNet otherwise prints "Subgraph backend MKLDNN is
@@ -84,7 +79,7 @@ public final class Mx {
   private static void quietDefaults() {
     if (System.getenv("MXNET_SUBGRAPH_VERBOSE") == null) {
       try {
-        Native.load("c", LibC.class).setenv("MXNET_SUBGRAPH_VERBOSE", "0", 0);
+        LibC.get().setenv("MXNET_SUBGRAPH_VERBOSE", "0", 0);
       } catch (UnsatisfiedLinkError e) {
         // Not a POSIX C library: MXNet keeps printing its notice, nothing else changes.
       }

@@ -1,6 +1,5 @@
 package dev.kiln.runtime.mxnet;
 
-import com.sun.jna.Library;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
@@ -30,23 +29,14 @@ public final class PriorityWait {
   private static final int EINTR = 4;
   private static final int SEM_T_BYTES = 32;
 
-  /** The libc calls this class makes. */
-  interface Semaphores extends Library {
-    int sem_init(Pointer sem, int pshared, int value);
-
-    int sem_wait(Pointer sem);
-  }
-
   private static final class Holder {
-    static final Semaphores LIBC;
+    static final LibC LIBC = LibC.get();
     static final Pointer NOTHING;
     static final Pointer POST;
     static final Memory PROPERTY = new Memory(4);
 
     static {
       com.sun.jna.NativeLibrary c = com.sun.jna.NativeLibrary.getInstance("c");
-      LIBC =
-          Native.load("c", Semaphores.class, Map.of(Library.OPTION_ALLOW_OBJECTS, Boolean.FALSE));
       NOTHING = c.getFunction("getpid");
       POST = c.getFunction("sem_post");
       PROPERTY.setInt(0, CPU_PRIORITIZED);

@@ -55,9 +55,7 @@ public final class CheckedStep {
     store.updateApplied();
     NonFiniteException bad = store.gradientProblem(model, store.updates(), "");
     if (bad != null) {
-      undo.undo();
-      store.restoreWeights();
-      throw bad;
+      throw takeBack(store, undo, bad);
     }
   }
 
@@ -83,11 +81,25 @@ public final class CheckedStep {
             () -> {
               NonFiniteException bad = store.gradientProblem(model, update, DEFERRED_NOTE);
               if (bad != null) {
-                undo.undo();
-                store.restoreWeights();
-                throw bad;
+                throw takeBack(store, undo, bad);
               }
             });
+  }
+
+  /**
+   * Puts back the weights and the optimizer's state from before the update; returns {@code bad}.
+   */
+  private static NonFiniteException takeBack(
+      ParameterStore store, FusedOptimizer.Undo undo, NonFiniteException bad) {
+    try {
+      undo.undo();
+    } catch (IllegalStateException e) {
+      // Stepped since through another path (the optimizer called directly): the weights still
+      // come back, the optimizer's state cannot.
+      bad.addSuppressed(e);
+    }
+    store.restoreWeights();
+    return bad;
   }
 
   /** The optimizer as one whose step can be taken back, or null where the check must come first. */

@@ -225,24 +225,36 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   public final class Undo {
     private final List<Backup> saved;
     private final List<ParameterStore.Slot> stateless;
+    private final long stepsAfter;
     private boolean done;
 
     private Undo(List<Backup> saved, List<ParameterStore.Slot> stateless) {
       this.saved = saved;
       this.stateless = stateless;
+      this.stepsAfter = steps;
     }
 
     /**
      * Puts back every state array as it was before the step (after the step's writes), zeroes the
-     * state the step created and counts the step as not taken. Valid only before the optimizer's
-     * next step; a second call does nothing, and so does a call after {@link #close()}, which freed
-     * the state.
+     * state the step created and counts the step as not taken. A second call does nothing, and so
+     * does a call after {@link #close()}, which freed the state.
+     *
+     * @throws IllegalStateException if the optimizer has stepped since: its state holds that step
      */
     public void undo() {
       if (done || closed) {
         return;
       }
       done = true;
+      if (steps != stepsAfter) {
+        throw new IllegalStateException(
+            name
+                + ": cannot take back step "
+                + stepsAfter
+                + ": the optimizer has taken "
+                + (steps - stepsAfter)
+                + " more since");
+      }
       for (Backup b : saved) {
         b.target().copyFrom(b.copy().handle());
       }

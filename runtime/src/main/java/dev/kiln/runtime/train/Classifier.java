@@ -131,6 +131,14 @@ public final class Classifier implements AutoCloseable {
    */
   private BoundExecutor step(
       float[] features, int[] labels, Optimizer optimizer, boolean checkAtNextCall) {
+    // The calls this step makes into the executor must not run the pending check: it runs below.
+    try (CallGuard.Scope step = store.guard().enterLeavingDeferred("classifier.step")) {
+      return stepHoldingCheck(features, labels, optimizer, checkAtNextCall);
+    }
+  }
+
+  private BoundExecutor stepHoldingCheck(
+      float[] features, int[] labels, Optimizer optimizer, boolean checkAtNextCall) {
     if (store.gradients() == ParameterStore.Gradients.ACCUMULATED) {
       throw new IllegalStateException(
           modelName

@@ -43,6 +43,14 @@ public final class FitContext {
     }
   }
 
+  /**
+   * Stops training for {@code reason}, replacing an earlier reason: for a refused update found
+   * after a listener had asked to stop, which matters more.
+   */
+  void overrideStop(String reason) {
+    stopReason = reason;
+  }
+
   /** Why training was asked to stop, or null. */
   public String stopReason() {
     return stopReason;

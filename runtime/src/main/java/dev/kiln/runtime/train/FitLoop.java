@@ -97,6 +97,7 @@ public final class FitLoop {
       int correct = 0;
       int seen = 0;
       int index = 0;
+      int stepped = 0;
       boolean aborted = false;
       Step pending = null;
       Iterator<Batch> batches = train.epoch(epoch).iterator();
@@ -106,29 +107,19 @@ public final class FitLoop {
         if (b != null) {
           try {
             step = stepper.step(b);
+            stepped++;
           } catch (NonFiniteException e) {
+            // The refused update is this batch's, or the previous batch's when the step returned
+            // before its gradients were known and this step made its check.
             context.stop(
                 "epoch "
                     + epoch
                     + ", batch "
-                    + (index + (e.previousCall() ? 0 : 1) + (pending == null ? 0 : 1))
+                    + (e.previousCall() ? stepped : stepped + 1)
                     + ": "
                     + e.getMessage());
             aborted = true;
             b = null;
-          }
-        } else {
-          try {
-            stepper.finish();
-          } catch (NonFiniteException e) {
-            context.stop(
-                "epoch "
-                    + epoch
-                    + ", batch "
-                    + (index + (pending == null ? 0 : 1))
-                    + ": "
-                    + e.getMessage());
-            aborted = true;
           }
         }
         if (pending != null) {
@@ -152,6 +143,14 @@ public final class FitLoop {
           break;
         }
         pending = step;
+      }
+      // However the epoch ended, the last step's update is checked before anything else sees it
+      // (validation, listeners, the caller); a refused one outranks a listener's reason to stop.
+      try {
+        stepper.finish();
+      } catch (NonFiniteException e) {
+        context.overrideStop("epoch " + epoch + ", batch " + stepped + ": " + e.getMessage());
+        aborted = true;
       }
       if (aborted || seen == 0) {
         break;

@@ -2,6 +2,7 @@ package dev.kiln.sample.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,11 +17,19 @@ import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.optim.Adam;
 import dev.kiln.runtime.optim.FusedOptimizer;
 import dev.kiln.runtime.optim.Sgd;
+import dev.kiln.runtime.train.BatchStats;
+import dev.kiln.runtime.train.FitContext;
 import dev.kiln.runtime.train.FitResult;
+import dev.kiln.runtime.train.TrainingListener;
 import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionMlpModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A gradient holding NaN is never left applied, although Kiln queues the update before it knows
@@ -165,15 +174,7 @@ class UndoneUpdateTest {
 
   @Test
   void fitStopsAtTheBadBatchWithTheWeightsFromBeforeIt() {
-    int batches = 5;
-    float[] x = new float[batches * N * 784];
-    int[] y = new int[batches * N];
-    for (int k = 0; k < batches; k++) {
-      float[] b = k == 3 ? overflowing() : batch(k);
-      System.arraycopy(b, 0, x, k * N * 784, b.length);
-      System.arraycopy(LABELS, 0, y, k * N, N);
-    }
-    Dataset data = new Dataset(x, y, 784, 10);
+    Dataset data = withBadBatch(4);
     try (FashionMlpModel a = FashionMlpModel.create(Init.xavier(), 5);
         FashionMlpModel b = FashionMlpModel.create(Init.xavier(), 5);
         Sgd optA = new Sgd(0.1f);
@@ -186,6 +187,88 @@ class UndoneUpdateTest {
                       "epoch 1, batch 4: FashionMlpModel: update 4 not applied (found as the"
                           + " model's next call began"),
           "" + r);
+      for (int k = 0; k < 3; k++) {
+        b.classifier().trainStep(batch(k), LABELS, optB);
+      }
+      assertSameModel(b, a);
+    }
+  }
+
+  /** Five batches of {@link #N}; batch {@code bad} (counted from 1) overflows. */
+  private static Dataset withBadBatch(int bad) {
+    int batches = 5;
+    float[] x = new float[batches * N * 784];
+    int[] y = new int[batches * N];
+    for (int k = 0; k < batches; k++) {
+      float[] b = k == bad - 1 ? overflowing() : batch(k);
+      System.arraycopy(b, 0, x, k * N * 784, b.length);
+      System.arraycopy(LABELS, 0, y, k * N, N);
+    }
+    return new Dataset(x, y, 784, 10);
+  }
+
+  @Test
+  void saveAfterABadTrainStepRefusesAndTheNextSaveWritesTheRestoredModel(@TempDir Path dir) {
+    try (FashionMlpModel a = FashionMlpModel.create(Init.xavier(), 9);
+        FashionMlpModel b = FashionMlpModel.create(Init.xavier(), 9);
+        Sgd optA = new Sgd(0.1f);
+        Sgd optB = new Sgd(0.1f)) {
+      a.classifier().trainStep(batch(0), LABELS, optA);
+      b.classifier().trainStep(batch(0), LABELS, optB);
+      a.classifier().trainStep(overflowing(), LABELS, optA);
+      Path prefix = dir.resolve("m");
+      assertThrows(NonFiniteException.class, () -> a.save(prefix));
+      assertFalse(Files.exists(dir.resolve("m-0000.params")), "nothing written");
+      a.save(prefix);
+      try (FashionMlpModel loaded = FashionMlpModel.load(prefix)) {
+        assertSameModel(b, loaded);
+      }
+    }
+  }
+
+  @Test
+  void aListenerNeverSeesTheWeightsOfARefusedUpdate() {
+    List<Float> seen = new ArrayList<>();
+    try (FashionMlpModel a = FashionMlpModel.create(Init.xavier(), 5);
+        Sgd sgd = new Sgd(0.1f)) {
+      TrainingListener reader =
+          new TrainingListener() {
+            @Override
+            public void onBatchEnd(FitContext context, BatchStats stats) {
+              seen.add(a.params().hiddenWeight().get()[0]);
+            }
+          };
+      // The listener of batch 3 runs while batch 4's update is queued: its read makes the check.
+      NonFiniteException e =
+          assertThrows(
+              NonFiniteException.class,
+              () -> a.classifier().fit(DataLoader.of(withBadBatch(4), N), 1, sgd, reader));
+      assertTrue(e.getMessage().contains("update 4 not applied"), e.getMessage());
+      assertEquals(2, seen.size(), "batch 3's read is the one that threw: " + seen);
+      seen.forEach(v -> assertTrue(Float.isFinite(v), "" + seen));
+    }
+  }
+
+  @Test
+  void aListenerStoppingFitDoesNotHideTheLastUpdatesCheck() {
+    try (FashionMlpModel a = FashionMlpModel.create(Init.xavier(), 5);
+        FashionMlpModel b = FashionMlpModel.create(Init.xavier(), 5);
+        Sgd optA = new Sgd(0.1f);
+        Sgd optB = new Sgd(0.1f)) {
+      TrainingListener stopAt3 =
+          new TrainingListener() {
+            @Override
+            public void onBatchEnd(FitContext context, BatchStats stats) {
+              if (stats.batch() == 3) {
+                context.stop("enough");
+              }
+            }
+          };
+      // Batch 3's listener stops fit once batch 4 (the bad one) is queued.
+      FitResult r = a.classifier().fit(DataLoader.of(withBadBatch(4), N), 1, optA, stopAt3);
+      assertTrue(
+          r.stopReason().startsWith("epoch 1, batch 4: FashionMlpModel: update 4 not applied"),
+          r.stopReason());
       for (int k = 0; k < 3; k++) {
         b.classifier().trainStep(batch(k), LABELS, optB);
       }
