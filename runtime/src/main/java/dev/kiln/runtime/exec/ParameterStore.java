@@ -88,7 +88,6 @@ public final class ParameterStore implements AutoCloseable {
   private final List<Tensor> auxBackups = new ArrayList<>();
   private final List<PreparedOp> saveAux = new ArrayList<>();
   private long auxKeptFor = -1;
-  private boolean auxCopyUnused;
   private long updates;
 
   /** What the shared gradient arrays hold. */
@@ -339,8 +338,8 @@ public final class ParameterStore implements AutoCloseable {
             + " is "
             + g[at]
             + "; the parameters are those from before it. "
-            + "A diverging loss or an exploding gradient: try a smaller learning rate, or an "
-            + "optimizer with clipGlobalNorm",
+            + "A diverging loss, an exploding gradient or inputs too large for float32: try a "
+            + "smaller learning rate, an optimizer with clipGlobalNorm, or scaled inputs",
         !note.isEmpty());
   }
 
@@ -369,13 +368,15 @@ public final class ParameterStore implements AutoCloseable {
   }
 
   /**
-   * Before a training step's forward pass, which writes the auxiliary states (batch norm's moving
-   * statistics): unless the gradient check is off or there are none, queues a copy of them, which
-   * {@link #restoreWeights()} puts back with the weights if the step's update is taken back. A
-   * refused training step then leaves the whole model as it was.
+   * Called before every training-mode forward pass, which writes the auxiliary states (batch norm's
+   * moving statistics): unless the gradient check is off or there are none, the first such pass
+   * since the last applied update queues a copy of them, which {@link #restoreWeights()} puts back
+   * with the weights if that update is refused. A refused update then leaves the model as it was
+   * before the passes that computed its gradients, also when several forward passes (run by hand)
+   * accumulated them.
    */
-  public void keepAuxStates() {
-    if (!checkGradients || auxSlots.isEmpty()) {
+  public void trainingForward() {
+    if (!checkGradients || auxSlots.isEmpty() || auxKeptFor == updates + 1) {
       return;
     }
     if (auxBackups.isEmpty()) {
@@ -398,25 +399,11 @@ public final class ParameterStore implements AutoCloseable {
       copy.run(NO_STRINGS, NO_STRINGS);
     }
     auxKeptFor = updates + 1;
-    auxCopyUnused = true;
-  }
-
-  /**
-   * Called before every training-mode forward pass, which writes the auxiliary states: the copy
-   * {@link #keepAuxStates()} made covers the one pass right after it, and a second pass (a forward
-   * run by hand) makes it stale, so a later refused update no longer puts it back.
-   */
-  public void trainingForward() {
-    if (auxCopyUnused) {
-      auxCopyUnused = false;
-    } else {
-      auxKeptFor = -1;
-    }
   }
 
   /**
    * Puts back the weights {@link #keepWeights()} copied last (after the writes queued since), and
-   * the auxiliary states if {@link #keepAuxStates()} copied them for this update, and takes back
+   * the auxiliary states if {@link #trainingForward()} copied them for this update, and takes back
    * the update counted since ({@link #updateApplied()}).
    */
   public void restoreWeights() {

@@ -153,7 +153,6 @@ public final class Classifier implements AutoCloseable {
     if (forwardWritesState) {
       store.guard().runDeferred();
     }
-    store.keepAuxStates();
     exec.forward(true);
     // The backward pass overwrites the gradients the pending check reads.
     store.guard().runDeferred();

@@ -128,8 +128,21 @@ public final class FitLoop {
           correct += r.correct();
           seen += r.count();
           BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(), r.count());
-          for (TrainingListener l : all) {
-            l.onBatchEnd(context, stats);
+          try {
+            for (TrainingListener l : all) {
+              l.onBatchEnd(context, stats);
+            }
+          } catch (NonFiniteException e) {
+            // A listener's call into the model made the check the last step left pending.
+            context.overrideStop(
+                "epoch "
+                    + epoch
+                    + ", batch "
+                    + (e.previousCall() ? stepped : index)
+                    + ": "
+                    + e.getMessage());
+            aborted = true;
+            b = null;
           }
         }
         if (closing.getAsBoolean()) {
