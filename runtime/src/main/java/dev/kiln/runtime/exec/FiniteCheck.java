@@ -35,11 +35,21 @@ public final class FiniteCheck implements AutoCloseable {
 
   /**
    * The index of the first array holding a NaN or an infinity, or -1 when all are finite. Waits for
-   * every pending write to the arrays.
+   * every pending write to the arrays, and not for the reads queued after them ({@link
+   * PriorityWait}).
    */
   public int firstNonFinite() {
+    return firstNonFinite(true);
+  }
+
+  /**
+   * As {@link #firstNonFinite()}; with {@code jumpQueue} false it waits with MXNet's own {@code
+   * MXNDArrayWaitToRead}, which returns at once, queueing nothing, when the writes are already done
+   * (a check made a step later), but otherwise also waits for every operation queued before it.
+   */
+  public int firstNonFinite(boolean jumpQueue) {
     for (int i = 0; i < arrays.length; i++) {
-      if (firstNonFinite(buffer(arrays[i])) >= 0) {
+      if (firstNonFinite(buffer(arrays[i], jumpQueue)) >= 0) {
         return i;
       }
     }
@@ -51,8 +61,12 @@ public final class FiniteCheck implements AutoCloseable {
    * also turns an array oneDNN left in a blocked layout back to the default one, so the buffer is
    * row-major.
    */
-  private static FloatBuffer buffer(Tensor t) {
-    PriorityWait.waitToRead(t.handle(), t.device());
+  private static FloatBuffer buffer(Tensor t, boolean jumpQueue) {
+    if (jumpQueue) {
+      PriorityWait.waitToRead(t.handle(), t.device());
+    } else {
+      t.waitToRead();
+    }
     PointerByReference data = new PointerByReference();
     Mx.check(Mx.api().MXNDArrayGetData(t.handle(), data), "MXNDArrayGetData");
     Pointer p = data.getValue();

@@ -65,6 +65,9 @@ public final class ParameterStore implements AutoCloseable {
 
   private static final String[] ZERO_KEYS = {"shape"};
   private static final String[] NO_STRINGS = {};
+  private static final String AT_NEXT_CALL =
+      " (found as the model's next call began: the training step that applied it returned"
+          + " before its gradients were known)";
 
   private final Map<String, Slot> slots = new LinkedHashMap<>();
   private final Map<String, AuxSlot> auxSlots = new LinkedHashMap<>();
@@ -296,7 +299,7 @@ public final class ParameterStore implements AutoCloseable {
    *     the parameters are left as they were before this update
    */
   public void checkBeforeUpdate(String model) {
-    NonFiniteException bad = gradientProblem(model, updates + 1, "");
+    NonFiniteException bad = gradientProblem(model, updates + 1, false);
     if (bad != null) {
       throw bad;
     }
@@ -306,17 +309,19 @@ public final class ParameterStore implements AutoCloseable {
    * Unless the check is off, waits for the gradients' pending writes (not for the update queued
    * after them, see {@link dev.kiln.runtime.mxnet.PriorityWait}) and tests every one: the error
    * that update number {@code update} was not applied, naming the first NaN or infinity, or null
-   * when all are finite. {@code note} ends the message's first sentence; a non-empty one says that
-   * the update was an earlier call's ({@link NonFiniteException#previousCall()}).
+   * when all are finite. {@code atNextCall}: the model's next call makes the check of an update an
+   * earlier call applied ({@link NonFiniteException#previousCall()}), and the message says so.
    */
-  public NonFiniteException gradientProblem(String model, long update, String note) {
+  public NonFiniteException gradientProblem(String model, long update, boolean atNextCall) {
     if (!checkGradients || flatGrad == null) {
       return null;
     }
     if (gradientCheck == null) {
       gradientCheck = new FiniteCheck(List.of(flatGrad));
     }
-    if (gradientCheck.firstNonFinite() < 0) {
+    // A check made by the next call finds the gradients long written: MXNet's own wait then
+    // returns at once, where the priority wait would still queue an operation and wake a thread.
+    if (gradientCheck.firstNonFinite(!atNextCall) < 0) {
       return null;
     }
     float[] g = flatGrad.toFloatArray();
@@ -332,7 +337,7 @@ public final class ParameterStore implements AutoCloseable {
             + ": update "
             + update
             + " not applied"
-            + note
+            + (atNextCall ? AT_NEXT_CALL : "")
             + ": the gradient of "
             + where
             + " is "
@@ -340,7 +345,7 @@ public final class ParameterStore implements AutoCloseable {
             + "; the parameters are those from before it. "
             + "A diverging loss, an exploding gradient or inputs too large for float32: try a "
             + "smaller learning rate, an optimizer with clipGlobalNorm, or scaled inputs",
-        !note.isEmpty());
+        atNextCall);
   }
 
   /**

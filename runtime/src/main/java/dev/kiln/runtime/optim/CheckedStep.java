@@ -28,10 +28,6 @@ import dev.kiln.runtime.exec.ParameterStore;
  * FusedOptimizer}, which cannot be taken back.
  */
 public final class CheckedStep {
-  private static final String DEFERRED_NOTE =
-      " (found as the model's next call began: the training step that applied it returned"
-          + " before its gradients were known)";
-
   private CheckedStep() {}
 
   /**
@@ -53,7 +49,7 @@ public final class CheckedStep {
     store.keepWeights();
     FusedOptimizer.Undo undo = fused.stepUndoably(store.fusedSlots());
     store.updateApplied();
-    NonFiniteException bad = store.gradientProblem(model, store.updates(), "");
+    NonFiniteException bad = store.gradientProblem(model, store.updates(), false);
     if (bad != null) {
       throw takeBack(store, undo, bad);
     }
@@ -79,7 +75,7 @@ public final class CheckedStep {
         .guard()
         .deferToNextCall(
             () -> {
-              NonFiniteException bad = store.gradientProblem(model, update, DEFERRED_NOTE);
+              NonFiniteException bad = store.gradientProblem(model, update, true);
               if (bad != null) {
                 throw takeBack(store, undo, bad);
               }
