@@ -7,10 +7,8 @@ import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.graph.RnnSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,20 +38,10 @@ class FreshJvmTest {
 
   @Test
   void recurrentModelsBuildAndRunWithoutDjlsEngine() throws IOException, InterruptedException {
-    ProcessBuilder pb =
-        new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Dai.djl.offline=true",
-            "-cp",
-            System.getProperty("java.class.path"),
-            FreshJvmTest.class.getName());
-    pb.environment().put("OMP_NUM_THREADS", "1");
-    pb.environment().put("OPT_OUT_TRACKING", "true");
-    pb.redirectErrorStream(true);
-    Process p = pb.start();
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the child finished within 120 s");
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, p.exitValue(), out);
+    TestJvm.Outcome child = TestJvm.run(FreshJvmTest.class, Map.of(), 120);
+    String out = child.output();
+    assertTrue(child.finished(), "the child finished within 120 s\n" + out);
+    assertEquals(0, child.exitValue(), out);
     assertTrue(out.contains("LSTM 40 true"), out);
     assertTrue(out.contains("GRU 40 true"), out);
     assertTrue(out.contains("OK"), out);

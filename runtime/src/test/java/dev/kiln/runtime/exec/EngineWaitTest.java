@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.jna.Pointer;
+import dev.kiln.runtime.TestJvm;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -52,25 +51,11 @@ class EngineWaitTest {
   @ValueSource(strings = {"ThreadedEnginePerDevice", "ThreadedEngine", "NaiveEngine"})
   void theCheckWaitsForQueuedWritesAndTheJvmExits(String engine)
       throws IOException, InterruptedException {
-    ProcessBuilder pb =
-        new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Dai.djl.offline=true",
-            "-cp",
-            System.getProperty("java.class.path"),
-            EngineWaitTest.class.getName());
-    pb.environment().put("OMP_NUM_THREADS", "1");
-    pb.environment().put("OPT_OUT_TRACKING", "true");
-    pb.environment().put("MXNET_ENGINE_TYPE", engine);
-    pb.redirectErrorStream(true);
-    Process p = pb.start();
-    boolean finished = p.waitFor(60, TimeUnit.SECONDS);
-    if (!finished) {
-      p.destroyForcibly();
-    }
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(finished, engine + ": the child exits within 60 s\n" + out);
-    assertEquals(0, p.exitValue(), out);
+    TestJvm.Outcome child =
+        TestJvm.run(EngineWaitTest.class, Map.of("MXNET_ENGINE_TYPE", engine), 60);
+    String out = child.output();
+    assertTrue(child.finished(), engine + ": the child exits within 60 s\n" + out);
+    assertEquals(0, child.exitValue(), out);
     assertTrue(out.contains("OK"), out);
   }
 }

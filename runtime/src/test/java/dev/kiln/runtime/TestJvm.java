@@ -1,0 +1,48 @@
+package dev.kiln.runtime;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one of the test mains in a fresh JVM on this JVM's class path, with the environment the
+ * tests run in plus {@code env}, and collects what it printed (standard output and error).
+ */
+public final class TestJvm {
+  private TestJvm() {}
+
+  /**
+   * How the child ended.
+   *
+   * @param finished whether it exited within the time allowed (it was killed otherwise)
+   * @param exitValue its exit status, or -1 when it did not finish
+   * @param output everything it printed
+   */
+  public record Outcome(boolean finished, int exitValue, String output) {}
+
+  /** Runs {@code main} and waits at most {@code seconds} for it to exit. */
+  public static Outcome run(Class<?> main, Map<String, String> env, long seconds)
+      throws IOException, InterruptedException {
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Dai.djl.offline=true",
+            "-cp",
+            System.getProperty("java.class.path"),
+            main.getName());
+    pb.environment().put("OMP_NUM_THREADS", "1");
+    pb.environment().put("OPT_OUT_TRACKING", "true");
+    pb.environment().putAll(env);
+    pb.redirectErrorStream(true);
+    Process p = pb.start();
+    boolean finished = p.waitFor(seconds, TimeUnit.SECONDS);
+    if (!finished) {
+      p.destroyForcibly();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    return new Outcome(finished, finished ? p.exitValue() : -1, out);
+  }
+}
