@@ -168,41 +168,30 @@ final class ModelRules {
       forward = t.getSimpleName() + "." + forward;
     }
     TShape in = inferred.get(source).shape();
-    if (c.cell()) {
-      // One step at a time: the sequence without its steps axis, and the state.
-      report.add(
-          Message.CUSTOM_BODY_AT_BUILD,
-          n.spec().method(),
-          n.spec().mirror(),
-          null,
-          n.spec().declaration(model),
-          "step",
-          c.layerName(),
-          forward,
-          "once per step; each step reads "
-              + withoutSteps(in)
-              + " of "
-              + in
-              + " from "
-              + source
-              + " and the previous state "
-              + withoutSteps(n.shape()),
-          withParams,
-          "the new state " + withoutSteps(n.shape()));
-    } else {
-      report.add(
-          Message.CUSTOM_BODY_AT_BUILD,
-          n.spec().method(),
-          n.spec().mirror(),
-          null,
-          n.spec().declaration(model),
-          "forward body",
-          c.layerName(),
-          forward,
-          "it reads " + in + " from " + source,
-          withParams,
-          n.shape());
-    }
+    // A cell runs one step at a time: the sequence without its steps axis, and the state.
+    String reads =
+        c.cell()
+            ? "once per step; each step reads "
+                + withoutSteps(in)
+                + " of "
+                + in
+                + " from "
+                + source
+                + " and the previous state "
+                + withoutSteps(n.shape())
+            : "it reads " + in + " from " + source;
+    report.add(
+        Message.CUSTOM_BODY_AT_BUILD,
+        n.spec().method(),
+        n.spec().mirror(),
+        null,
+        n.spec().declaration(model),
+        c.cell() ? "step" : "forward body",
+        c.layerName(),
+        forward,
+        reads,
+        withParams,
+        c.cell() ? "the new state " + withoutSteps(n.shape()) : n.shape());
   }
 
   /** {@code [N, steps, d...]} without its steps: {@code [N, d...]}. */

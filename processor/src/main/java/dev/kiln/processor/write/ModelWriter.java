@@ -236,10 +236,7 @@ final class ModelWriter {
             + "}; with {@code classifier}, for classifier training. The caller owns it.";
     if (stepCells.isEmpty()) {
       t.addMethod(
-          MethodSpec.methodBuilder("graph")
-              .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-              .returns(Names.GRAPH)
-              .addParameter(boolean.class, "classifier")
+          graphMethod()
               .addJavadoc("$L", Javadoc.member().paragraph(graphDoc).build())
               .beginControlFlow(
                   "try ($T builder = new $T($S, classifier))",
@@ -255,10 +252,7 @@ final class ModelWriter {
               ? "the recurrent cell of node {@code " + stepCells.get(0) + "}"
               : "the recurrent cells of nodes {@code " + String.join("}, {@code ", stepCells) + "}";
       t.addMethod(
-          MethodSpec.methodBuilder("graph")
-              .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-              .returns(Names.GRAPH)
-              .addParameter(boolean.class, "classifier")
+          graphMethod()
               .addJavadoc(
                   "$L",
                   Javadoc.member()
@@ -270,10 +264,7 @@ final class ModelWriter {
               .addStatement("return graph(classifier, 1)")
               .build());
       t.addMethod(
-          MethodSpec.methodBuilder("graph")
-              .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-              .returns(Names.GRAPH)
-              .addParameter(boolean.class, "classifier")
+          graphMethod()
               .addParameter(int.class, "steps")
               .addJavadoc(
                   "$L",
@@ -990,5 +981,13 @@ final class ModelWriter {
       b.add(i == 0 ? "$L" : ",$W$L", items.get(i));
     }
     return b.build();
+  }
+
+  /** The head of the private static {@code graph(boolean classifier, ...)} factories. */
+  private static MethodSpec.Builder graphMethod() {
+    return MethodSpec.methodBuilder("graph")
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .returns(Names.GRAPH)
+        .addParameter(boolean.class, "classifier");
   }
 }
