@@ -5,7 +5,6 @@ import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.CallGuard;
 import dev.kiln.runtime.exec.ExecArray;
 import dev.kiln.runtime.exec.ExecutorCache;
-import dev.kiln.runtime.exec.NonFiniteException;
 import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.RecurrentParameter;
@@ -236,15 +235,7 @@ public final class ModelRuntime implements AutoCloseable {
                     : "no backward pass since the last update")
                 + "; each gradient is applied once (call backward after a training-mode forward)");
       }
-      try {
-        CheckedStep.apply(params, optimizer, modelName());
-      } catch (NonFiniteException e) {
-        throw new NonFiniteException(
-            e.getMessage()
-                + ". The gradients are kept for inspection; zeroGradients() discards them (another"
-                + " update would refuse them again)",
-            e.previousCall());
-      }
+      CheckedStep.apply(params, optimizer, modelName());
       params.zeroGrads();
     }
   }

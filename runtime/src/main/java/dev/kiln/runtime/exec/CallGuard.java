@@ -208,7 +208,6 @@ public final class CallGuard {
       if (!closed) {
         closed = true;
         deferred = null;
-        holding = 0;
         release.run();
       }
     } finally {

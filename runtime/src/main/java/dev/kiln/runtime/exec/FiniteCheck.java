@@ -35,17 +35,19 @@ public final class FiniteCheck implements AutoCloseable {
 
   /**
    * The index of the first array holding a NaN or an infinity, or -1 when all are finite. Waits for
-   * every pending write to the arrays, and not for the reads queued after them ({@link
-   * PriorityWait}).
+   * every pending write to the arrays with MXNet's own {@code MXNDArrayWaitToRead}, which returns
+   * at once, queueing nothing, when they are done (arrays Java filled itself, gradients checked a
+   * step later).
    */
   public int firstNonFinite() {
-    return firstNonFinite(true);
+    return firstNonFinite(false);
   }
 
   /**
-   * As {@link #firstNonFinite()}; with {@code jumpQueue} false it waits with MXNet's own {@code
-   * MXNDArrayWaitToRead}, which returns at once, queueing nothing, when the writes are already done
-   * (a check made a step later), but otherwise also waits for every operation queued before it.
+   * As {@link #firstNonFinite()}; with {@code jumpQueue} it waits with {@link PriorityWait}
+   * instead, which does not also wait for operations that MXNet's worker will run before the wait
+   * (an update queued behind the backward pass whose gradients are checked), but costs a queued
+   * operation and a woken thread even when nothing is pending.
    */
   public int firstNonFinite(boolean jumpQueue) {
     for (int i = 0; i < arrays.length; i++) {

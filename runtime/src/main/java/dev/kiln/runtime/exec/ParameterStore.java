@@ -76,8 +76,7 @@ public final class ParameterStore implements AutoCloseable {
   private Slot fused;
   private PreparedOp zeroGrad;
   private String[] zeroGradValues;
-  private final Map<String, Tensor> inferenceCopies = new LinkedHashMap<>();
-  private final List<PreparedOp> refreshCopies = new ArrayList<>();
+  private final Map<String, ArrayCopy> inferenceCopies = new LinkedHashMap<>();
   private long weightsVersion;
   private long copiesVersion = -1;
   private Gradients gradients = Gradients.ZERO;
@@ -86,10 +85,8 @@ public final class ParameterStore implements AutoCloseable {
   private final int device;
   private boolean checkGradients = true;
   private FiniteCheck gradientCheck;
-  private Tensor weightBackup;
-  private PreparedOp saveWeights;
-  private final List<Tensor> auxBackups = new ArrayList<>();
-  private final List<PreparedOp> saveAux = new ArrayList<>();
+  private ArrayCopy keptWeights;
+  private final List<ArrayCopy> keptAux = new ArrayList<>();
   private long auxKeptFor = -1;
   private long updates;
 
@@ -167,10 +164,7 @@ public final class ParameterStore implements AutoCloseable {
           offset += spec.shape().size();
         }
         if (!frozen.test(spec.name()) && reordered.contains(spec.name())) {
-          Tensor copy = Tensor.zeros(spec.shape(), device);
-          inferenceCopies.put(spec.name(), copy);
-          refreshCopies.add(
-              new PreparedOp("_copyto", new Pointer[] {w.handle()}, new Pointer[] {copy.handle()}));
+          inferenceCopies.put(spec.name(), new ArrayCopy(w));
         }
       }
     } catch (RuntimeException e) {
@@ -230,8 +224,8 @@ public final class ParameterStore implements AutoCloseable {
    * inference pass.
    */
   public Tensor inferenceWeight(String name) {
-    Tensor copy = inferenceCopies.get(name);
-    return copy != null ? copy : slots.get(name).weight();
+    ArrayCopy copy = inferenceCopies.get(name);
+    return copy != null ? copy.copy() : slots.get(name).weight();
   }
 
   /** Whether parameter {@code name} has an inference copy (see the class comment). */
@@ -254,9 +248,7 @@ public final class ParameterStore implements AutoCloseable {
    */
   public void refreshInferenceCopies() {
     if (copiesVersion != weightsVersion) {
-      for (PreparedOp copy : refreshCopies) {
-        copy.run(NO_STRINGS, NO_STRINGS);
-      }
+      inferenceCopies.values().forEach(ArrayCopy::refresh);
       copiesVersion = weightsVersion;
     }
   }
@@ -344,7 +336,11 @@ public final class ParameterStore implements AutoCloseable {
             + g[at]
             + "; the parameters are those from before it. "
             + "A diverging loss, an exploding gradient or inputs too large for float32: try a "
-            + "smaller learning rate, an optimizer with clipGlobalNorm, or scaled inputs",
+            + "smaller learning rate, an optimizer with clipGlobalNorm, or scaled inputs"
+            + (gradients == Gradients.ACCUMULATED
+                ? ". The gradients are kept for inspection; zeroGradients() discards them (another"
+                    + " update would refuse them again)"
+                : ""),
         atNextCall);
   }
 
@@ -357,19 +353,10 @@ public final class ParameterStore implements AutoCloseable {
     if (fused == null) {
       return;
     }
-    if (weightBackup == null) {
-      Tensor copy = Tensor.zeros(flatWeight.shape(), device);
-      try {
-        saveWeights =
-            new PreparedOp(
-                "_copyto", new Pointer[] {flatWeight.handle()}, new Pointer[] {copy.handle()});
-      } catch (RuntimeException e) {
-        copy.close();
-        throw e;
-      }
-      weightBackup = copy;
+    if (keptWeights == null) {
+      keptWeights = new ArrayCopy(flatWeight);
     }
-    saveWeights.run(NO_STRINGS, NO_STRINGS);
+    keptWeights.refresh();
   }
 
   /**
@@ -384,25 +371,18 @@ public final class ParameterStore implements AutoCloseable {
     if (!checkGradients || auxSlots.isEmpty() || auxKeptFor == updates + 1) {
       return;
     }
-    if (auxBackups.isEmpty()) {
+    if (keptAux.isEmpty()) {
       try {
         for (AuxSlot a : auxSlots.values()) {
-          Tensor copy = Tensor.zeros(a.value().shape(), device);
-          auxBackups.add(copy);
-          saveAux.add(
-              new PreparedOp(
-                  "_copyto", new Pointer[] {a.value().handle()}, new Pointer[] {copy.handle()}));
+          keptAux.add(new ArrayCopy(a.value()));
         }
       } catch (RuntimeException e) {
-        auxBackups.forEach(Tensor::close);
-        auxBackups.clear();
-        saveAux.clear();
+        keptAux.forEach(ArrayCopy::close);
+        keptAux.clear();
         throw e;
       }
     }
-    for (PreparedOp copy : saveAux) {
-      copy.run(NO_STRINGS, NO_STRINGS);
-    }
+    keptAux.forEach(ArrayCopy::refresh);
     auxKeptFor = updates + 1;
   }
 
@@ -412,15 +392,12 @@ public final class ParameterStore implements AutoCloseable {
    * the update counted since ({@link #updateApplied()}).
    */
   public void restoreWeights() {
-    if (weightBackup == null) {
+    if (keptWeights == null) {
       throw new IllegalStateException("no weights were kept");
     }
-    flatWeight.copyFrom(weightBackup.handle());
+    keptWeights.restoreSource();
     if (auxKeptFor == updates) {
-      int i = 0;
-      for (AuxSlot a : auxSlots.values()) {
-        a.value().copyFrom(auxBackups.get(i++).handle());
-      }
+      keptAux.forEach(ArrayCopy::restoreSource);
     }
     auxKeptFor = -1;
     updates--;
@@ -477,18 +454,15 @@ public final class ParameterStore implements AutoCloseable {
       gradientCheck.close();
       gradientCheck = null;
     }
-    if (weightBackup != null) {
-      weightBackup.close();
-      weightBackup = null;
-      saveWeights = null;
+    if (keptWeights != null) {
+      keptWeights.close();
+      keptWeights = null;
     }
-    auxBackups.forEach(Tensor::close);
-    auxBackups.clear();
-    saveAux.clear();
+    keptAux.forEach(ArrayCopy::close);
+    keptAux.clear();
     states.close();
-    inferenceCopies.values().forEach(Tensor::close);
+    inferenceCopies.values().forEach(ArrayCopy::close);
     inferenceCopies.clear();
-    refreshCopies.clear();
     if (flatWeight != null) {
       flatWeight.close();
       flatGrad.close();

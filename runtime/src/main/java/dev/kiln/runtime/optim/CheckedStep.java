@@ -46,13 +46,8 @@ public final class CheckedStep {
       store.updateApplied();
       return;
     }
-    store.keepWeights();
-    FusedOptimizer.Undo undo = fused.stepUndoably(store.fusedSlots());
-    store.updateApplied();
-    NonFiniteException bad = store.gradientProblem(model, store.updates(), false);
-    if (bad != null) {
-      throw takeBack(store, undo, bad);
-    }
+    FusedOptimizer.Undo undo = stepKeepingCopies(store, fused);
+    check(store, undo, model, store.updates(), false);
   }
 
   /**
@@ -67,26 +62,33 @@ public final class CheckedStep {
       apply(store, optimizer, model);
       return;
     }
+    FusedOptimizer.Undo undo = stepKeepingCopies(store, fused);
+    long update = store.updates();
+    store.guard().deferToNextCall(() -> check(store, undo, model, update, true));
+  }
+
+  /** Queues the copies of what the step writes, then the step, and counts the update. */
+  private static FusedOptimizer.Undo stepKeepingCopies(ParameterStore store, FusedOptimizer fused) {
     store.keepWeights();
     FusedOptimizer.Undo undo = fused.stepUndoably(store.fusedSlots());
     store.updateApplied();
-    long update = store.updates();
-    store
-        .guard()
-        .deferToNextCall(
-            () -> {
-              NonFiniteException bad = store.gradientProblem(model, update, true);
-              if (bad != null) {
-                throw takeBack(store, undo, bad);
-              }
-            });
+    return undo;
   }
 
   /**
-   * Puts back the weights and the optimizer's state from before the update; returns {@code bad}.
+   * Scans the gradients of update number {@code update}; a bad one is taken back (the weights and
+   * the optimizer's state from before it) and thrown.
    */
-  private static NonFiniteException takeBack(
-      ParameterStore store, FusedOptimizer.Undo undo, NonFiniteException bad) {
+  private static void check(
+      ParameterStore store,
+      FusedOptimizer.Undo undo,
+      String model,
+      long update,
+      boolean atNextCall) {
+    NonFiniteException bad = store.gradientProblem(model, update, atNextCall);
+    if (bad == null) {
+      return;
+    }
     try {
       undo.undo();
     } catch (IllegalStateException e) {
@@ -95,7 +97,7 @@ public final class CheckedStep {
       bad.addSuppressed(e);
     }
     store.restoreWeights();
-    return bad;
+    throw bad;
   }
 
   /** The optimizer as one whose step can be taken back, or null where the check must come first. */

@@ -1,6 +1,7 @@
 package dev.kiln.runtime.optim;
 
 import com.sun.jna.Pointer;
+import dev.kiln.runtime.exec.ArrayCopy;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Shape;
@@ -104,7 +105,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   private LearningRate schedule;
   private float rescaleGrad;
   private GlobalNorm globalNorm;
-  private final Map<Tensor, Backup> backups = new IdentityHashMap<>();
+  private final Map<Tensor, ArrayCopy> backups = new IdentityHashMap<>();
   private long steps;
   private boolean closed;
 
@@ -180,7 +181,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   public final Undo stepUndoably(List<ParameterStore.Slot> params) {
     checkOpen();
     checkAlive(params);
-    List<Backup> saved = new ArrayList<>();
+    List<ArrayCopy> saved = new ArrayList<>();
     List<ParameterStore.Slot> stateless = new ArrayList<>();
     for (ParameterStore.Slot p : params) {
       State s = states.get(p);
@@ -192,43 +193,24 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
         }
       }
     }
-    for (Backup b : saved) {
-      b.save().run(NO_STRINGS, NO_STRINGS);
-    }
+    saved.forEach(ArrayCopy::refresh);
     step(params);
     return new Undo(List.copyOf(saved), List.copyOf(stateless));
   }
 
   /** The kept copy of state array {@code target}, made on first use. */
-  private Backup backup(Tensor target) {
-    Backup b = backups.get(target);
-    if (b == null) {
-      Tensor copy = Tensor.zeros(target.shape(), target.device());
-      try {
-        PreparedOp save =
-            new PreparedOp(
-                "_copyto", new Pointer[] {target.handle()}, new Pointer[] {copy.handle()});
-        b = new Backup(target, copy, save);
-      } catch (RuntimeException e) {
-        copy.close();
-        throw e;
-      }
-      backups.put(target, b);
-    }
-    return b;
+  private ArrayCopy backup(Tensor target) {
+    return backups.computeIfAbsent(target, ArrayCopy::new);
   }
-
-  /** A state array, its kept copy and the prepared copy into it. */
-  private record Backup(Tensor target, Tensor copy, PreparedOp save) {}
 
   /** Takes back the optimizer's side of one {@link #stepUndoably} step. */
   public final class Undo {
-    private final List<Backup> saved;
+    private final List<ArrayCopy> saved;
     private final List<ParameterStore.Slot> stateless;
     private final long stepsAfter;
     private boolean done;
 
-    private Undo(List<Backup> saved, List<ParameterStore.Slot> stateless) {
+    private Undo(List<ArrayCopy> saved, List<ParameterStore.Slot> stateless) {
       this.saved = saved;
       this.stateless = stateless;
       this.stepsAfter = steps;
@@ -255,9 +237,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
                 + (steps - stepsAfter)
                 + " more since");
       }
-      for (Backup b : saved) {
-        b.target().copyFrom(b.copy().handle());
-      }
+      saved.forEach(ArrayCopy::restoreSource);
       for (ParameterStore.Slot p : stateless) {
         State s = states.get(p);
         if (s != null) {
@@ -383,9 +363,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
       s.close();
     }
     states.clear();
-    for (Backup b : backups.values()) {
-      b.copy().close();
-    }
+    backups.values().forEach(ArrayCopy::close);
     backups.clear();
     if (globalNorm != null) {
       globalNorm.close();

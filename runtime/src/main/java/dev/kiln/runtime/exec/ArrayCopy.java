@@ -1,0 +1,52 @@
+package dev.kiln.runtime.exec;
+
+import com.sun.jna.Pointer;
+import dev.kiln.runtime.mxnet.PreparedOp;
+
+/**
+ * An array of its own holding a copy of another ({@code source}), refreshed by an MXNet copy queued
+ * on the engine (ordered after the writes to the source before it, and before those after it): the
+ * inference copies of reordered weights, and the copies a checked update keeps to take a bad step
+ * back. It owns the copy, not the source.
+ */
+public final class ArrayCopy implements AutoCloseable {
+  private static final String[] NO_STRINGS = {};
+
+  private final Tensor source;
+  private final Tensor copy;
+  private final PreparedOp refresh;
+
+  /** A zero-filled array shaped like {@code source}, on its context, and the prepared copy. */
+  public ArrayCopy(Tensor source) {
+    this.source = source;
+    this.copy = Tensor.zeros(source.shape(), source.device());
+    try {
+      this.refresh =
+          new PreparedOp("_copyto", new Pointer[] {source.handle()}, new Pointer[] {copy.handle()});
+    } catch (RuntimeException e) {
+      copy.close();
+      throw e;
+    }
+  }
+
+  /** The copy. */
+  public Tensor copy() {
+    return copy;
+  }
+
+  /** Queues a copy of the source's values into the copy; returns at once. */
+  public void refresh() {
+    refresh.run(NO_STRINGS, NO_STRINGS);
+  }
+
+  /** Writes the copy's values back into the source, after every write queued to it; waits. */
+  public void restoreSource() {
+    source.copyFrom(copy.handle());
+  }
+
+  /** Frees the copy. Idempotent. */
+  @Override
+  public void close() {
+    copy.close();
+  }
+}
