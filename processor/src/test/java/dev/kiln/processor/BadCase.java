@@ -78,29 +78,24 @@ record BadCase(
 
   /** {@code source} must give the Kiln warning {@code message} and still be generated. */
   static BadCase warning(String source, String line, String message) {
-    String model = source.replace('/', '.');
-    return new BadCase(
-        source,
-        List.of(),
-        null,
-        Kind.WARNING,
-        message,
-        false,
-        source,
-        line,
-        List.of(model + "Graph", model + "Model", model + "Exec"),
-        null,
-        null);
+    return generatedWith(Kind.WARNING, source, line, message);
   }
 
   /** {@code source} must give the Kiln note {@code message} alone and still be generated. */
   static BadCase note(String source, String line, String message) {
+    return generatedWith(Kind.NOTE, source, line, message);
+  }
+
+  /**
+   * {@code source} must give the diagnostic {@code message} of {@code kind} and all three files.
+   */
+  private static BadCase generatedWith(Kind kind, String source, String line, String message) {
     String model = source.replace('/', '.');
     return new BadCase(
         source,
         List.of(),
         null,
-        Kind.NOTE,
+        kind,
         message,
         false,
         source,
