@@ -3,6 +3,8 @@ package dev.kiln.runtime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -25,16 +27,32 @@ public final class TestJvm {
   /** Runs {@code main} and waits at most {@code seconds} for it to exit. */
   public static Outcome run(Class<?> main, Map<String, String> env, long seconds)
       throws IOException, InterruptedException {
-    ProcessBuilder pb =
-        new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Dai.djl.offline=true",
-            "-cp",
-            System.getProperty("java.class.path"),
-            main.getName());
+    return run(main, env, List.of(), seconds);
+  }
+
+  /**
+   * Runs {@code main} with extra JVM options (such as {@code -Dname=value}); {@code env} entries
+   * whose value is null are removed from the child's environment.
+   */
+  public static Outcome run(
+      Class<?> main, Map<String, String> env, List<String> jvmOptions, long seconds)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Dai.djl.offline=true");
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+    ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("OMP_NUM_THREADS", "1");
     pb.environment().put("OPT_OUT_TRACKING", "true");
-    pb.environment().putAll(env);
+    env.forEach(
+        (name, value) -> {
+          if (value == null) {
+            pb.environment().remove(name);
+          } else {
+            pb.environment().put(name, value);
+          }
+        });
     pb.redirectErrorStream(true);
     Process p = pb.start();
     boolean finished = p.waitFor(seconds, TimeUnit.SECONDS);

@@ -1,11 +1,7 @@
 package dev.kiln.sample;
 
 import dev.kiln.runtime.dist.Launcher;
-import java.io.File;
 import java.io.IOException;
-import java.net.URISyntaxException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +27,8 @@ import picocli.CommandLine.Parameters;
     description =
         "Train on several worker processes (MXNet's dist_sync parameter server), on "
             + "this machine, or print the commands for several machines with --hosts. Usage: "
-            + "launch --workers 2 --servers 1 -- --model mlp --epochs 2")
+            + "launch --workers 2 --servers 1 -- train --model mlp --epochs 2 (the word train "
+            + "may be left out). Rank 0 writes the checkpoint and its result is printed here.")
 final class Launch implements Callable<Integer> {
   @Option(
       names = "--workers",
@@ -83,7 +80,7 @@ final class Launch implements Callable<Integer> {
 
   @Parameters(
       paramLabel = "TRAIN-ARGS",
-      description = "The arguments of train for every " + "worker, after --.")
+      description = "After --: train and its arguments, the same for every worker.")
   List<String> trainArgs = new ArrayList<>();
 
   @Override
@@ -99,10 +96,15 @@ final class Launch implements Callable<Integer> {
                 "--enable-native-access=ALL-UNNAMED",
                 "-Dai.djl.offline=true",
                 "-cp",
-                classPath(),
+                ProgramClassPath.get(),
                 Main.class.getName(),
                 "train"));
-    command.addAll(trainArgs);
+    // `-- train --model mlp` names the command, as most launchers expect; `-- --model mlp` too.
+    List<String> args = trainArgs;
+    if (!args.isEmpty() && args.get(0).equals("train")) {
+      args = args.subList(1, args.size());
+    }
+    command.addAll(args);
     if (hosts != null) {
       return printCommands(command);
     }
@@ -161,26 +163,5 @@ final class Launch implements Callable<Integer> {
 
   private static String quote(String arg) {
     return arg.matches("[A-Za-z0-9_./=:,+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'";
-  }
-
-  /**
-   * This program's class path: the class loader's when it has its own (under {@code mvn
-   * exec:java}), else the JVM's.
-   */
-  static String classPath() {
-    if (Main.class.getClassLoader() instanceof URLClassLoader loader) {
-      List<String> parts = new ArrayList<>();
-      for (URL url : loader.getURLs()) {
-        try {
-          parts.add(Path.of(url.toURI()).toString());
-        } catch (URISyntaxException | IllegalArgumentException e) {
-          // Not a file: not usable by a child JVM.
-        }
-      }
-      if (!parts.isEmpty()) {
-        return String.join(File.pathSeparator, parts);
-      }
-    }
-    return System.getProperty("java.class.path");
   }
 }

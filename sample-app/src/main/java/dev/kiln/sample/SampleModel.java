@@ -90,11 +90,7 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
           return k;
         }
       }
-      throw new IllegalArgumentException(
-          "unknown model '"
-              + name
-              + "'; choose one of "
-              + Arrays.stream(values()).map(k -> k.cliName).toList());
+      throw new IllegalArgumentException("unknown model '" + name + "'; choose " + names());
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.kiln.sample;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.runtime.data.IdxFiles;
@@ -12,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -37,14 +40,16 @@ class MainTest {
   private record Run(int code, String out, String err) {}
 
   private Run run(String... args) {
-    CommandLine cl = Main.commandLine();
-    StringWriter err = new StringWriter();
-    cl.setErr(new PrintWriter(err));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream saved = System.out;
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     try {
+      // Made after System.out is replaced: picocli's own output (help, version) goes there too.
+      CommandLine cl = Main.commandLine();
+      StringWriter err = new StringWriter();
+      cl.setErr(new PrintWriter(err));
       int code = cl.execute(args);
+      cl.getOut().flush();
       return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString());
     } finally {
       System.setOut(saved);
@@ -72,17 +77,43 @@ class MainTest {
         1,
         train.out().lines().filter(l -> l.contains("epoch 2/2  train loss")).count(),
         "one line per epoch: " + train.out());
-    assertTrue(train.out().contains("test accuracy"), train.out());
-    for (String f :
-        new String[] {
-          "mlp-symbol.json", "mlp-0000.params", "mlp-metrics.csv", "mlp-training.png"
-        }) {
+    // 40 training images: the last twelfth (3) validates, the test set is measured once.
+    assertTrue(
+        train.out().contains("37 training images, 3 held out for validation (the last twelfth"),
+        train.out());
+    assertTrue(train.out().contains("validation loss"), train.out());
+    List<String> last = train.out().lines().toList();
+    assertTrue(
+        last.get(last.size() - 1).startsWith("test accuracy ")
+            && last.get(last.size() - 1).endsWith(" 10 test images, measured once after training)"),
+        train.out());
+    String[] files = {
+      "mlp-symbol.json",
+      "mlp-0000.params",
+      "mlp-0000.params.sha256",
+      "mlp-metrics.csv",
+      "mlp-training.png"
+    };
+    StringBuilder wrote = new StringBuilder("wrote ");
+    for (String f : files) {
       assertTrue(Files.size(out.resolve(f)) > 0, f);
+      wrote.append(wrote.length() > 6 ? ", " : "").append(out.resolve(f));
     }
+    assertTrue(train.out().contains(wrote + "\n"), train.out());
     Run eval =
         run("eval", "--data", data.toString(), "--checkpoint", out.resolve("mlp").toString());
     assertEquals(0, eval.code(), eval.err());
-    assertTrue(eval.out().contains("on 10 test images: loss"), eval.out());
+    assertTrue(eval.out().contains("(mlp) on 10 test images: loss"), eval.out());
+    // The params file names the checkpoint as well as its prefix does.
+    Run byFile =
+        run(
+            "eval",
+            "--data",
+            data.toString(),
+            "--checkpoint",
+            out.resolve("mlp-0000.params").toString());
+    assertEquals(0, byFile.code(), byFile.err());
+    assertEquals(eval.out(), byFile.out());
     Run predict =
         run(
             "predict",
@@ -125,25 +156,34 @@ class MainTest {
   }
 
   @Test
-  void anotherModelsCheckpointSaysWhichOptionPicksTheModel() throws Exception {
+  void theCheckpointSaysWhichModelItIsAndAMismatchedModelIsRefused() throws Exception {
     Path data = data();
     Path out = Files.createDirectories(dir.resolve("out"));
     assertEquals(
         0,
-        run("export", "--model", "lenet", "--to", out.resolve("lenet").toString()).code(),
-        "export a fresh LeNet");
-    Run r = run("eval", "--data", data.toString(), "--checkpoint", out.resolve("lenet").toString());
+        run("export", "--model", "lstm", "--to", out.resolve("lstm").toString()).code(),
+        "export a fresh LSTM");
+    Run inferred =
+        run("eval", "--data", data.toString(), "--checkpoint", out.resolve("lstm").toString());
+    assertEquals(0, inferred.code(), inferred.err());
+    assertTrue(inferred.out().contains("(lstm) on 10 test images"), inferred.out());
+    Run r =
+        run(
+            "eval",
+            "--data",
+            data.toString(),
+            "--model",
+            "mlp",
+            "--checkpoint",
+            out.resolve("lstm").toString());
     assertEquals(1, r.code());
     assertTrue(
         r.err()
             .startsWith(
-                "--checkpoint " + out.resolve("lenet") + " does not load as " + "--model mlp: "),
-        r.err());
-    assertTrue(
-        r.err()
-            .contains(
-                "if it is another model's checkpoint, give that model with "
-                    + "--model (mlp, lenet, lstm)"),
+                "--checkpoint "
+                    + out.resolve("lstm")
+                    + " holds a checkpoint of --model lstm, not --model mlp; give --model lstm "
+                    + "or leave --model out"),
         r.err());
   }
 
@@ -180,20 +220,75 @@ class MainTest {
   }
 
   @Test
-  void exportIntoAMissingDirectoryIsRefused() {
+  void exportCreatesItsDirectoryAndReplacesACheckpointOnlyWithOverwrite() throws Exception {
     Path target = dir.resolve("no/such/dir/x");
     Run r = run("export", "--to", target.toString());
-    assertEquals(1, r.code());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(Files.isRegularFile(dir.resolve("no/such/dir/x-0000.params")));
     assertTrue(
-        r.err()
-            .startsWith(
-                "--to "
-                    + target
-                    + ": directory "
-                    + target.getParent()
-                    + " does not exist; create it first"),
-        r.err());
-    assertTrue(!Files.exists(target.getParent()), "nothing was created");
+        r.out().contains(dir.resolve("no/such/dir/x-0000.params.sha256").toString()), r.out());
+    byte[] before = Files.readAllBytes(dir.resolve("no/such/dir/x-0000.params"));
+    Run again = run("export", "--seed", "1", "--to", target.toString());
+    assertEquals(1, again.code());
+    assertEquals(
+        "--to "
+            + target
+            + ": a checkpoint is already there ("
+            + dir.resolve("no/such/dir/x-0000.params")
+            + "); give another prefix, or --overwrite to replace it\n",
+        again.err());
+    assertArrayEquals(before, Files.readAllBytes(dir.resolve("no/such/dir/x-0000.params")));
+    Run overwrite = run("export", "--seed", "1", "--to", target.toString(), "--overwrite");
+    assertEquals(0, overwrite.code(), overwrite.err());
+    assertFalse(
+        java.util.Arrays.equals(
+            before, Files.readAllBytes(dir.resolve("no/such/dir/x-0000.params"))));
+  }
+
+  @Test
+  void trainingTwiceKeepsThePreviousCheckpointAndSaysWhere() throws Exception {
+    Path data = data();
+    Path out = dir.resolve("out");
+    String[] args = {
+      "train",
+      "--data",
+      data.toString(),
+      "--epochs",
+      "1",
+      "--batch-size",
+      "8",
+      "--out",
+      out.toString()
+    };
+    assertEquals(0, run(args).code());
+    byte[] first = Files.readAllBytes(out.resolve("mlp-0000.params"));
+    Run second = run(concat(args, "--seed", "3"));
+    assertEquals(0, second.code(), second.err());
+    Path kept = out.resolve("mlp.1");
+    assertTrue(
+        second
+            .out()
+            .contains(
+                "kept the previous checkpoint at "
+                    + out.resolve("mlp")
+                    + " as "
+                    + kept
+                    + " (eval --checkpoint "
+                    + kept
+                    + "); --overwrite replaces it instead"),
+        second.out());
+    assertArrayEquals(first, Files.readAllBytes(out.resolve("mlp.1-0000.params")));
+    for (String f : new String[] {"-symbol.json", "-0000.params.sha256", "-metrics.csv"}) {
+      assertTrue(Files.isRegularFile(out.resolve("mlp.1" + f)), f);
+    }
+    assertEquals(0, run("eval", "--data", data.toString(), "--checkpoint", kept.toString()).code());
+    // A third run keeps the second's as mlp.2; --overwrite keeps nothing.
+    assertEquals(0, run(args).code());
+    assertTrue(Files.isRegularFile(out.resolve("mlp.2-0000.params")));
+    Run overwrite = run(concat(args, "--overwrite"));
+    assertEquals(0, overwrite.code(), overwrite.err());
+    assertTrue(overwrite.out().contains("replacing the checkpoint at " + out.resolve("mlp")));
+    assertFalse(Files.exists(out.resolve("mlp.3-0000.params")));
   }
 
   @Test
@@ -211,11 +306,26 @@ class MainTest {
   }
 
   @Test
-  void unknownModelIsAUsageErrorListingTheChoices() {
-    Run r = run("summary", "--model", "resnet");
+  void unknownModelIsAUsageErrorListingTheChoicesAndOneUsageLine() {
+    Run r = run("train", "--model", "resnet");
     assertEquals(2, r.code());
-    assertTrue(
-        r.err().contains("unknown model 'resnet'; choose one of [mlp, lenet, lstm]"), r.err());
+    assertEquals(
+        "Invalid value for option '--model': unknown model 'resnet'; choose mlp, lenet, lstm\n"
+            + "Usage: kiln-sample train [OPTIONS]; `kiln-sample train --help` lists them\n",
+        r.err());
+  }
+
+  @Test
+  void everyCommandPrintsTheBuildsVersion() {
+    for (String[] args :
+        new String[][] {{"-V"}, {"--version"}, {"train", "-V"}, {"bench", "--version"}}) {
+      Run r = run(args);
+      assertEquals(0, r.code(), r.err());
+      assertTrue(
+          r.out().matches("kiln-sample \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\R"),
+          java.util.Arrays.toString(args) + " [" + r.out() + "]");
+      assertEquals("kiln-sample " + System.getProperty("kiln.version") + "\n", r.out());
+    }
   }
 
   @Test
@@ -254,14 +364,15 @@ class MainTest {
   @Test
   void resumeContinuesFromTheCheckpointNotFromAFreshModel() throws Exception {
     Path data = data();
-    // Plain SGD keeps no state and one batch of all 40 images makes an epoch one step whatever
-    // the shuffle, so one epoch resumed after one epoch is two epochs in one run.
+    // Plain SGD keeps no state and one batch of all 37 training images (40 less 3 held out for
+    // validation) makes an epoch one step whatever the shuffle, so one epoch resumed after one
+    // epoch is two epochs in one run.
     String[] sgd = {
       "train",
       "--data",
       data.toString(),
       "--batch-size",
-      "40",
+      "37",
       "--optimizer",
       "sgd",
       "--lr",
@@ -308,14 +419,48 @@ class MainTest {
   }
 
   @Test
-  void contextsAndLimitBelowOneAreRefused() throws Exception {
-    Path data = data();
-    Run contexts = run("train", "--data", data.toString(), "--contexts", "0");
-    assertEquals(1, contexts.code());
-    assertTrue(contexts.err().startsWith("--contexts must be at least 1, got 0"), contexts.err());
-    Run limit = run("train", "--data", data.toString(), "--limit", "0");
-    assertEquals(1, limit.code());
-    assertTrue(limit.err().startsWith("--limit must be at least 1, got 0"), limit.err());
+  void moreContextsThanCoresIsWarnedOfBeforeAnyWork() {
+    int cores = Runtime.getRuntime().availableProcessors();
+    Run r =
+        run(
+            "train",
+            "--data",
+            dir.resolve("no-data").toString(),
+            "--contexts",
+            Integer.toString(cores + 1));
+    assertEquals(1, r.code());
+    assertTrue(
+        r.err()
+            .startsWith(
+                "warning: --contexts "
+                    + (cores + 1)
+                    + " on a machine with "
+                    + cores
+                    + " cores: the contexts share cores"),
+        r.err());
+    assertTrue(r.err().contains("Fashion-MNIST not found"), r.err());
+  }
+
+  @Test
+  void everyOptionIsCheckedBeforeTheDataIsReadOrAnythingWritten() {
+    // No data there and a fresh --out: a bad option is what is reported, and nothing is created.
+    Path nothing = dir.resolve("no-data");
+    Path out = dir.resolve("no-out");
+    String[][] cases = {
+      {"--contexts", "0", "--contexts must be at least 1, got 0"},
+      {"--limit", "1", "--limit must be at least 2 (one image to train on, one held out for "},
+      {"--optimizer", "adagrad", "unknown optimizer 'adagrad'; choose sgd, momentum, adam, adamw"},
+      {"--schedule", "step", "unknown schedule 'step'; choose constant, cosine, decay"},
+      {"--updates", "both", "--updates both: choose workers or servers"},
+      {"--epochs", "0", "--epochs and --batch-size must be at least 1, got 0 and 32"},
+      {"--resume", dir.resolve("gone").toString(), "--resume " + dir.resolve("gone") + ": there"}
+    };
+    for (String[] c : cases) {
+      Run r = run("train", "--data", nothing.toString(), "--out", out.toString(), c[0], c[1]);
+      assertEquals(1, r.code(), c[0] + ": " + r.err());
+      assertTrue(r.err().startsWith(c[2]), c[0] + ": " + r.err());
+      assertFalse(Files.exists(out), c[0] + " created " + out);
+    }
   }
 
   @Test

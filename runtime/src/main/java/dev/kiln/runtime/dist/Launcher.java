@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,9 +30,15 @@ import java.util.regex.Pattern;
  * no progress for {@link Spec#stall()} ({@link Spec#startup()} before its first step), or when the
  * job runs past {@link Spec#timeout()}, it stops every process of the job (SIGTERM, then SIGKILL
  * after two seconds) and returns a non-zero status, having printed which role, rank and host
- * failed, why, and where its log is. Its processes halt by themselves if the launcher dies (their
- * standard input closes, see {@link Node}), and the scheduler halts when ps-lite's heartbeats say a
- * node is dead.
+ * failed, why (the first lines of its log that report an error, not the tail of a help text), and
+ * where its log is. Its processes halt by themselves if the launcher dies (their standard input
+ * closes, see {@link Node}), and the scheduler halts when ps-lite's heartbeats say a node is dead.
+ *
+ * <p>Logs are named by role and rank: {@code scheduler.log}, {@code server-<i>.log} (in start
+ * order: ps-lite tells servers no rank), and {@code worker-<rank>.log} once the worker has
+ * registered ({@code worker-unranked-<i>.log} until then). When the job succeeds, the launcher
+ * prints what rank 0 reported with {@link Node#result} (e.g. the test accuracy and the files it
+ * wrote).
  *
  * <p>The programs it starts must call {@link Node#serveIfServer()} first and train with {@link
  * DataParallel#distributed}, which prints the progress lines the launcher reads.
@@ -51,6 +58,22 @@ public final class Launcher {
 
   private static final Pattern NODE = Pattern.compile("^KILN NODE role=(\\w+) rank=(-?\\d+).*");
   private static final Pattern STEP = Pattern.compile("^KILN (STEP|EPOCH) .*");
+  private static final Pattern RESULT = Pattern.compile("^KILN RESULT rank=(\\d+) (.*)$");
+
+  /**
+   * A line that reports an error: a Kiln protocol error, an exception or its cause, MXNet's and
+   * ps-lite's failures, picocli's usage errors, an abort.
+   */
+  private static final Pattern ERROR =
+      Pattern.compile(
+          "^(KILN ERROR .*|.*Exception\\b.*|.*\\bError\\b.*|Caused by: .*|.*\\berror: .*"
+              + "|.*Check failed.*|terminate called.*|Unmatched argument.*|Unknown option.*"
+              + "|Missing required.*|Invalid value.*|.*\\bFAILED\\b.*|# A fatal error.*)$");
+
+  /** Lines of a failed process's log shown from its first error, and from its end. */
+  private static final int ERROR_LINES = 8;
+
+  private static final int TAIL_LINES = 5;
 
   /**
    * A job.
@@ -95,9 +118,10 @@ public final class Launcher {
   private static final class Member {
     final String role;
     final int index;
-    final Path log;
+    volatile Path log;
     Process process;
     volatile int rank = -1;
+    final List<String> results = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile long lastProgress;
     volatile boolean progressed;
     Thread reader;
@@ -108,16 +132,19 @@ public final class Launcher {
       this.log = log;
     }
 
+    /** The process as its log is named: role, then rank (workers) or start order (servers). */
     String describe() {
       String who =
-          role.equals("worker") || role.equals("server")
-              ? role
-                  + "-"
-                  + index
-                  + (rank >= 0
-                      ? " (rank " + rank + ")"
-                      : " (no rank yet: it had not registered with the scheduler)")
-              : role;
+          switch (role) {
+            case "worker" ->
+                rank >= 0
+                    ? "worker rank " + rank
+                    : "worker unranked-"
+                        + index
+                        + " (no rank yet: it had not registered with the scheduler)";
+            case "server" -> "server " + index;
+            default -> role;
+          };
       return who + " on 127.0.0.1, pid " + (process == null ? "?" : process.pid());
     }
   }
@@ -163,6 +190,7 @@ public final class Launcher {
     long started = System.nanoTime();
     try {
       Files.createDirectories(spec.logs());
+      clearOldLogs();
       start("scheduler", 0, port);
       for (int i = 0; i < spec.servers(); i++) {
         start("server", i, port);
@@ -217,6 +245,7 @@ public final class Launcher {
         if (members.stream().noneMatch(m -> m.process.isAlive())) {
           joinReaders();
           out.printf("job finished in %.1f s%n", (now - started) / 1e9);
+          printResults();
           return 0;
         }
         workersDoneAt = workersDoneAt < 0 ? now : workersDoneAt;
@@ -245,8 +274,42 @@ public final class Launcher {
     }
   }
 
+  /** The lines rank 0 reported with {@link Node#result}, under a heading. */
+  private void printResults() {
+    for (Member m : members) {
+      if (m.role.equals("worker") && m.rank == 0 && !m.results.isEmpty()) {
+        out.println("rank 0 (" + m.log + "):");
+        m.results.forEach(line -> out.println("  " + line));
+      }
+    }
+  }
+
+  /** A process's log before its rank is known. */
+  private static String firstLogName(String role, int index) {
+    return switch (role) {
+      case "scheduler" -> "scheduler.log";
+      case "server" -> "server-" + index + ".log";
+      default -> role + "-unranked-" + index + ".log";
+    };
+  }
+
+  /**
+   * Deletes the logs an earlier job left in the folder (so none is mistaken for this job's) and
+   * nothing else.
+   */
+  private void clearOldLogs() throws IOException {
+    Pattern ours = Pattern.compile("(scheduler|(server|worker)-(unranked-)?\\d+)\\.log");
+    try (var files = Files.list(spec.logs())) {
+      for (Path f : files.toList()) {
+        if (ours.matcher(f.getFileName().toString()).matches()) {
+          Files.delete(f);
+        }
+      }
+    }
+  }
+
   private void start(String role, int index, int port) throws IOException {
-    Path log = spec.logs().resolve(role + "-" + index + ".log");
+    Path log = spec.logs().resolve(firstLogName(role, index));
     Member m = new Member(role, index, log);
     ProcessBuilder pb = new ProcessBuilder(spec.command());
     Map<String, String> env = pb.environment();
@@ -275,8 +338,17 @@ public final class Launcher {
         w.write('\n');
         w.flush();
         Matcher node = NODE.matcher(line);
+        Matcher result;
         if (node.matches()) {
           m.rank = Integer.parseInt(node.group(2));
+          if (m.role.equals("worker") && m.rank >= 0) {
+            // The open file moves with its name.
+            Path ranked = m.log.resolveSibling("worker-" + m.rank + ".log");
+            Files.move(m.log, ranked, StandardCopyOption.REPLACE_EXISTING);
+            m.log = ranked;
+          }
+        } else if ((result = RESULT.matcher(line)).matches()) {
+          m.results.add(result.group(2));
         } else if (STEP.matcher(line).matches()) {
           m.progressed = true;
           m.lastProgress = System.nanoTime();
@@ -291,11 +363,7 @@ public final class Launcher {
     stopAll();
     out.println("FAILED: " + m.describe() + ": " + why + "; log: " + m.log);
     try {
-      List<String> lines = Files.readAllLines(m.log, StandardCharsets.UTF_8);
-      int from = Math.max(0, lines.size() - 15);
-      for (String line : lines.subList(from, lines.size())) {
-        out.println("  | " + line);
-      }
+      excerpt(Files.readAllLines(m.log, StandardCharsets.UTF_8)).forEach(out::println);
     } catch (IOException | UncheckedIOException e) {
       out.println("  (log unreadable: " + e.getMessage() + ")");
     }
@@ -303,27 +371,62 @@ public final class Launcher {
     return status;
   }
 
-  /** SIGTERM to every process and its descendants, SIGKILL after two seconds to what is left. */
+  /**
+   * What a failed process's log says about why: the lines from its first error on (a few), then its
+   * last lines, with a note of what was left out; the whole log when it is short.
+   */
+  static List<String> excerpt(List<String> lines) {
+    List<String> shown = new ArrayList<>();
+    int first = -1;
+    for (int i = 0; i < lines.size() && first < 0; i++) {
+      if (ERROR.matcher(lines.get(i)).matches()) {
+        first = i;
+      }
+    }
+    int tailFrom = Math.max(0, lines.size() - TAIL_LINES);
+    if (first < 0 || lines.size() <= ERROR_LINES + TAIL_LINES) {
+      // No line says error (a stall, a signal), or the log is short: its end says most.
+      int from = first < 0 ? Math.max(0, lines.size() - 15) : 0;
+      if (from > 0) {
+        shown.add("  (" + from + " earlier lines)");
+      }
+      lines.subList(from, lines.size()).forEach(l -> shown.add("  | " + l));
+      return shown;
+    }
+    int errorTo = Math.min(lines.size(), first + ERROR_LINES);
+    if (first > 0) {
+      shown.add("  (" + first + " earlier lines)");
+    }
+    lines.subList(first, errorTo).forEach(l -> shown.add("  | " + l));
+    if (tailFrom > errorTo) {
+      shown.add("  (" + (tailFrom - errorTo) + " more lines; the last " + TAIL_LINES + ":)");
+    }
+    lines.subList(Math.max(errorTo, tailFrom), lines.size()).forEach(l -> shown.add("  | " + l));
+    return shown;
+  }
+
+  /**
+   * Stops every process of the job: first by closing its standard input, on which a launched
+   * process halts at once ({@link Node}; a SIGTERM would run the JVM's shutdown and then C++'s
+   * static destructors, in which ps-lite's threads abort with "terminate called without an active
+   * exception"), then SIGTERM to what is left after two seconds, then SIGKILL after two more.
+   */
   private void stopAll() {
     List<ProcessHandle> all = new ArrayList<>();
     for (Member m : members) {
       if (m.process != null) {
         all.add(m.process.toHandle());
         m.process.toHandle().descendants().forEach(all::add);
-      }
-    }
-    all.forEach(ProcessHandle::destroy);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-    for (ProcessHandle h : all) {
-      long left = deadline - System.nanoTime();
-      if (left > 0) {
         try {
-          h.onExit().get(left, TimeUnit.NANOSECONDS);
-        } catch (Exception e) {
-          // Still alive: killed below.
+          m.process.getOutputStream().close();
+        } catch (IOException e) {
+          // Already closed: the signals below stop it.
         }
       }
     }
+    awaitExit(all, 2);
+    all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
+    awaitExit(all, 2);
     all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     for (ProcessHandle h : all) {
       try {
@@ -333,6 +436,21 @@ public final class Launcher {
       }
     }
     joinReaders();
+  }
+
+  /** Waits at most {@code seconds} in all for the processes to exit. */
+  private static void awaitExit(List<ProcessHandle> processes, int seconds) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    for (ProcessHandle h : processes) {
+      long left = deadline - System.nanoTime();
+      if (left > 0) {
+        try {
+          h.onExit().get(left, TimeUnit.NANOSECONDS);
+        } catch (Exception e) {
+          // Still alive: the caller signals it.
+        }
+      }
+    }
   }
 
   private void joinReaders() {

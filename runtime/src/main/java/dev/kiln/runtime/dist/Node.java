@@ -17,7 +17,7 @@ import java.io.InputStream;
  * scheduler and the servers it serves until the job ends and then exits, in a worker it returns at
  * once. Lines starting with {@code KILN } on standard output are for the launcher: {@code NODE}
  * (role, rank, pid), {@code STEP} (progress), {@code EPOCH} (a hash of the parameters, the same on
- * every worker), {@code ERROR}, {@code DONE}.
+ * every worker), {@code RESULT} (a line of a worker's result), {@code ERROR}, {@code DONE}.
  *
  * <p>ps-lite has no failure handling of its own: a process that dies leaves the others waiting for
  * ever. So a launched process halts as soon as its launcher goes away (its standard input closes),
@@ -151,6 +151,19 @@ public final class Node {
   }
 
   /**
+   * A line of this process's result ({@code KILN RESULT rank=<rank> <line>}), which the launcher
+   * prints on its console when the job succeeds, for rank 0; outside a launched job it prints
+   * {@code line} alone.
+   */
+  public static void result(int rank, String line) {
+    if (launched()) {
+      say("RESULT rank=" + rank + " " + line);
+    } else {
+      System.out.println(line);
+    }
+  }
+
+  /**
    * Reports {@code error} and halts: a worker that cannot go on cannot leave the job cleanly either
    * (closing its store would wait for the others at the final barrier for ever).
    */
@@ -190,7 +203,8 @@ public final class Node {
               } catch (IOException e) {
                 // Closed either way.
               }
-              System.err.println("KILN launcher gone: halting");
+              System.err.println(
+                  "KILN launcher gone or stopping the job (standard input closed): halting");
               halt(ORPHANED);
             },
             "kiln-launcher-watch");

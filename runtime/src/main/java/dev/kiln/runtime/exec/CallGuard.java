@@ -132,22 +132,7 @@ public final class CallGuard {
     }
     if (!lock.tryLock()) {
       if (policy == Policy.EXCLUSIVE) {
-        Thread busy = holder;
-        throw new IllegalStateException(
-            model
-                + "."
-                + call
-                + " called on thread '"
-                + Thread.currentThread().getName()
-                + "' while thread '"
-                + (busy == null ? "?" : busy.getName())
-                + "' is inside "
-                + model
-                + "."
-                + holderCall
-                + ": a model serves one call at a time (MXNet executors are not "
-                + "thread-safe); use one model per thread, or call threadPolicy(SERIALIZED) on the "
-                + "model to make concurrent calls wait their turn");
+        refuseConcurrent(call);
       }
       lock.lock();
     }
@@ -158,6 +143,44 @@ public final class CallGuard {
     holder = Thread.currentThread();
     holderCall = call;
     return entered(runDeferred);
+  }
+
+  /**
+   * Under {@link Policy#EXCLUSIVE}, with the lock held by another thread: fails naming that thread
+   * and its call, or saying the model is being closed; returns only once the lock is free again
+   * (the other call was leaving), for the caller to take it.
+   */
+  private void refuseConcurrent(String call) {
+    String caller = model + "." + call + " called on thread '" + Thread.currentThread().getName();
+    while (true) {
+      Thread busy = holder;
+      String busyCall = holderCall;
+      if (closing) {
+        throw new IllegalStateException(
+            caller
+                + "' while the model is being closed"
+                + (busy == null ? "" : " by thread '" + busy.getName() + "'")
+                + ": a closed model takes no more calls");
+      }
+      if (busy != null && busyCall != null) {
+        throw new IllegalStateException(
+            caller
+                + "' while thread '"
+                + busy.getName()
+                + "' is inside "
+                + model
+                + "."
+                + busyCall
+                + ": a model serves one call at a time (MXNet executors are not "
+                + "thread-safe); use one model per thread, or call threadPolicy(SERIALIZED) on the "
+                + "model to make concurrent calls wait their turn");
+      }
+      // The other thread is between taking the lock and saying who it is, or leaving.
+      if (!lock.isLocked()) {
+        return;
+      }
+      Thread.onSpinWait();
+    }
   }
 
   /** The scope of a call just entered (the lock is held): runs a deferred check, or holds it. */
@@ -204,6 +227,11 @@ public final class CallGuard {
   public void close(Runnable release) {
     closing = true;
     lock.lock();
+    boolean outermost = lock.getHoldCount() == 1;
+    if (outermost) {
+      holder = Thread.currentThread();
+      holderCall = "close";
+    }
     try {
       if (!closed) {
         closed = true;
@@ -211,6 +239,10 @@ public final class CallGuard {
         release.run();
       }
     } finally {
+      if (outermost) {
+        holder = null;
+        holderCall = null;
+      }
       lock.unlock();
     }
   }

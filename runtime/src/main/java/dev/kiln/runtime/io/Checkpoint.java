@@ -111,6 +111,32 @@ public final class Checkpoint {
     return prefix.resolveSibling(prefix.getFileName() + INTEGRITY_SUFFIX);
   }
 
+  /**
+   * The prefix of a checkpoint named by one of its files ({@code out/mlp-0000.params}, {@code
+   * out/mlp-0000.params.sha256} or {@code out/mlp-symbol.json} give {@code out/mlp}); any other
+   * path is taken to be a prefix already and returned as it is.
+   */
+  public static Path prefixOf(Path path) {
+    Path name = path.getFileName();
+    if (name == null) {
+      return path;
+    }
+    String n = name.toString();
+    for (String suffix : new String[] {INTEGRITY_SUFFIX, PARAMS_SUFFIX, SYMBOL_SUFFIX}) {
+      if (n.endsWith(suffix) && n.length() > suffix.length()) {
+        return path.resolveSibling(n.substring(0, n.length() - suffix.length()));
+      }
+    }
+    return path;
+  }
+
+  /** Whether any file of checkpoint {@code prefix} exists. */
+  public static boolean exists(Path prefix) {
+    return Files.exists(symbolFile(prefix))
+        || Files.exists(paramsFile(prefix))
+        || Files.exists(integrityFile(prefix));
+  }
+
   /** The key of parameter {@code name}: {@code arg:<name>}. */
   public static String argKey(String name) {
     return ParamsFile.ARG_PREFIX + name;

@@ -13,8 +13,10 @@ import java.util.Properties;
  * into its engine cache ({@code ~/.djl.ai/mxnet/<version>-<classifier>/}, or under {@code
  * DJL_CACHE_DIR} / {@code ENGINE_CACHE_DIR}), found from the jar's own {@code
  * native/lib/mxnet.properties} without DJL's platform detection. When there is no such copy yet (a
- * fresh machine), or {@code MXNET_LIBRARY_PATH} names another library, DJL's {@code
- * LibUtils.getLibName()} decides, and extracts the library if it must.
+ * fresh machine), or another library overrides it as DJL allows ({@code MXNET_LIBRARY_PATH}, or a
+ * {@code libmxnet.so} in a folder of {@code java.library.path}), DJL's {@code
+ * LibUtils.getLibName()} decides, and extracts the library if it must: Kiln and DJL's engine always
+ * load the same file.
  *
  * <p>The cache folder is found as DJL 0.36's {@code Utils.getEngineCacheDir} finds it, but without
  * touching that class: its static initialiser starts slf4j, which took 120–150 ms of a fresh JVM's
@@ -27,13 +29,40 @@ public final class NativeLibrary {
 
   /** The path (or name) to give {@code Native.load}. */
   public static String path() {
-    if (setting("MXNET_LIBRARY_PATH") == null) {
+    if (setting("MXNET_LIBRARY_PATH") == null && onLibraryPath() == null) {
       Path extracted = extracted();
       if (extracted != null && Files.isRegularFile(extracted)) {
         return extracted.toString();
       }
     }
     return LibUtils.getLibName();
+  }
+
+  /**
+   * A {@code libmxnet} in a folder of {@code java.library.path} (or that entry itself, when it
+   * names the file), which DJL's {@code LibUtils} prefers to the bundled copy; null when there is
+   * none.
+   */
+  static Path onLibraryPath() {
+    String dirs = System.getProperty("java.library.path");
+    if (dirs == null || dirs.isEmpty()) {
+      return null;
+    }
+    String name = System.mapLibraryName("mxnet");
+    for (String entry : dirs.split(java.io.File.pathSeparator)) {
+      if (entry.isEmpty()) {
+        continue;
+      }
+      Path p = Path.of(entry);
+      if (Files.isRegularFile(p) && p.getFileName().toString().endsWith(name)) {
+        return p.toAbsolutePath();
+      }
+      Path inside = p.resolve(name);
+      if (Files.isRegularFile(inside)) {
+        return inside.toAbsolutePath();
+      }
+    }
+    return null;
   }
 
   /** Where DJL extracts the bundled library, or null when no native jar is on the class path. */

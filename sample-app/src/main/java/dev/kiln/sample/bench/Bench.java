@@ -1,6 +1,7 @@
 package dev.kiln.sample.bench;
 
 import dev.kiln.runtime.mxnet.HandleCounter;
+import dev.kiln.sample.ProgramClassPath;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -110,29 +111,26 @@ public final class Bench implements Callable<Integer> {
       defaultValue = "/usr/share/datasets/fashion-mnist")
   Path data;
 
-  /** Runs the chosen parts and prints each section, then all of them again as a summary. */
+  /** Runs the chosen parts and prints each one's section once, as it finishes. */
   @Override
   public Integer call() {
     if (reps < 1 || ompThreads < 0 || leakSteps < 1) {
       System.err.println("--reps and --leak-steps must be at least 1, --omp-threads at least 0");
       return 2;
     }
-    String classpath =
-        childClassPath != null ? childClassPath : System.getProperty("java.class.path");
+    String classpath = childClassPath != null ? childClassPath : ProgramClassPath.get();
     if (!onClassPath(classpath)) {
       System.err.println(
-          "bench starts child JVMs with this JVM's class path, which does not "
-              + "hold the sample app (running under 'mvn exec:java'?). Run it with java -cp, as "
-              + "docs/benchmarks.md shows.");
+          "bench starts child JVMs on this program's class path, which does not hold the "
+              + "sample app: "
+              + classpath);
       return 2;
     }
     Set<Part> todo =
         parts == null || parts.isEmpty() ? EnumSet.complementOf(EnumSet.of(Part.PROFILE)) : parts;
     long started = System.nanoTime();
     ChildJvm child = new ChildJvm(classpath, ompThreads, 900);
-    StringBuilder report = new StringBuilder();
-    report.append(machine()).append('\n');
-    System.out.print(report);
+    System.out.println(machine());
     for (Part part : new TreeSet<>(todo)) {
       System.err.println("== " + part.name().toLowerCase(Locale.ROOT) + " ==");
       long partStart = System.nanoTime();
@@ -147,22 +145,21 @@ public final class Bench implements Callable<Integer> {
             case DATA_PARALLEL -> dataParallel();
             case PROFILE -> profile(child);
           };
-      section +=
-          String.format(
-              Locale.ROOT,
-              "%n(%.0f s; /proc/loadavg before: %s, after: %s)%n",
-              (System.nanoTime() - partStart) / 1e9,
-              loadBefore,
-              loadavg());
-      System.out.println(section);
-      report.append(section).append('\n');
+      // The report goes to standard output, each section once, as its part finishes; progress
+      // and the children's noise go to standard error.
+      System.out.printf(
+          Locale.ROOT,
+          "%s%n(%.0f s; /proc/loadavg before: %s, after: %s)%n%n",
+          section,
+          (System.nanoTime() - partStart) / 1e9,
+          loadBefore,
+          loadavg());
     }
     System.out.printf(
         Locale.ROOT,
-        "== summary (%.0f s; /proc/loadavg at the end: %s) ==%n%n%s",
+        "bench finished in %.0f s; /proc/loadavg at the end: %s%n",
         (System.nanoTime() - started) / 1e9,
-        loadavg(),
-        report);
+        loadavg());
     return 0;
   }
 
@@ -519,9 +516,7 @@ public final class Bench implements Callable<Integer> {
     try {
       return "### Data-parallel training\n\n"
           + DistBench.report(
-              data,
-              quick,
-              childClassPath != null ? childClassPath : System.getProperty("java.class.path"));
+              data, quick, childClassPath != null ? childClassPath : ProgramClassPath.get());
     } catch (Exception e) {
       throw new IllegalStateException("the data-parallel part failed: " + e.getMessage(), e);
     }

@@ -46,6 +46,9 @@ final class ChildJvm {
       builder.environment().remove("OMP_NUM_THREADS");
     }
     builder.environment().put("OPT_OUT_TRACKING", "true");
+    // The DJL and floor loops load libmxnet before Kiln could quiet it: "Subgraph backend MKLDNN
+    // is activated" at every bind otherwise.
+    builder.environment().putIfAbsent("MXNET_SUBGRAPH_VERBOSE", "0");
     List<Map<String, String>> results = new ArrayList<>();
     Process process;
     try {

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -68,9 +67,8 @@ final class CompileTimer {
     if (javac == null) {
       throw new IllegalStateException("no system Java compiler: run the benchmark on a JDK");
     }
-    Path dir = null;
-    try {
-      dir = Files.createTempDirectory("kiln-compile-bench");
+    try (ScratchDir scratch = ScratchDir.create("kiln-compile-bench")) {
+      Path dir = scratch.path();
       Path src = dir.resolve("src/" + DeepModelSource.PACKAGE.replace('.', '/'));
       Files.createDirectories(src);
       Path file = src.resolve(DeepModelSource.name(nodes) + ".java");
@@ -102,10 +100,6 @@ final class CompileTimer {
       return new Result(nodes, generated, lines, warm);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } finally {
-      if (dir != null) {
-        deleteTree(dir);
-      }
     }
   }
 
@@ -153,16 +147,6 @@ final class CompileTimer {
     }
     log.printf(Locale.ROOT, "  javac %-15s %7.0f ms%n", v.label(), millis);
     return millis;
-  }
-
-  private static void deleteTree(Path dir) {
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      // A temp directory left behind is harmless.
-    }
   }
 
   /** The result as a Markdown table and one sentence on what the processor adds. */

@@ -131,8 +131,10 @@ public final class DistBench implements Callable<Integer> {
     b.models = quick ? List.of("mlp") : List.of("mlp", "lenet");
     b.workerCounts = quick ? List.of(2) : List.of(1, 2, 4);
     b.parts = List.of("contexts", "jobs");
-    b.out = Files.createTempDirectory("kiln-bench-dist");
-    return b.report();
+    try (ScratchDir scratch = ScratchDir.create("kiln-bench-dist")) {
+      b.out = scratch.path();
+      return b.report();
+    }
   }
 
   private String report() throws Exception {
@@ -158,6 +160,7 @@ public final class DistBench implements Callable<Integer> {
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put("OMP_NUM_THREADS", "1");
     pb.environment().put("OPT_OUT_TRACKING", "true");
+    pb.environment().putIfAbsent("MXNET_SUBGRAPH_VERBOSE", "0");
     Process p = pb.start();
     List<String> lines = new ArrayList<>();
     try (var in = p.inputReader(StandardCharsets.UTF_8)) {

@@ -96,12 +96,49 @@ public final class FashionMnist {
   }
 
   /**
-   * Returns the 60000-example training set.
+   * Returns the 60000-example training set, the validation split included.
    *
    * @return the training set
    */
   public Dataset train() {
     return train;
+  }
+
+  /**
+   * How many of {@code trainingImages} are held out for validation: a twelfth, at least 1 (the last
+   * 5,000 of the 60,000), so a {@code --limit} keeps the proportion.
+   */
+  public static int validationSize(int trainingImages) {
+    return Math.max(1, trainingImages / 12);
+  }
+
+  /**
+   * The training images that are not held out for validation: all but the last {@link
+   * #validationSize} (the first 55,000 of the full set). Models train on these.
+   *
+   * @return the training split
+   * @throws IllegalStateException when the training set holds a single image
+   */
+  public Dataset trainSplit() {
+    int kept = train.size() - validationSize(train.size());
+    if (kept < 1) {
+      throw new IllegalStateException(
+          "the training set holds "
+              + train.size()
+              + " image, which leaves none to train on after holding one out for validation");
+    }
+    return train.subset(0, kept);
+  }
+
+  /**
+   * The last {@link #validationSize} training images (the last 5,000 of the full set), held out of
+   * training: the per-epoch validation, the learning-rate schedule and early stopping use these, so
+   * the test set is measured once, at the end.
+   *
+   * @return the validation split
+   */
+  public Dataset validationSplit() {
+    return train.subset(train.size() - validationSize(train.size()), train.size());
   }
 
   /**

@@ -70,17 +70,17 @@ class BenchQuickTest {
         text);
     for (String row : new String[] {"| mlp | 32 | ", "| mlp | 256 | "}) {
       // Steps per second, ratios by wall-clock and by CPU time and the check's cost: a row in
-      // each of four tables, printed once as the part finishes and once more in the summary.
-      assertEquals(8, text.lines().filter(l -> l.startsWith(row)).count(), text);
+      // each of four tables, printed once.
+      assertEquals(4, text.lines().filter(l -> l.startsWith(row)).count(), text);
     }
     assertTrue(text.contains("| kiln/floor | kiln/fwd+bwd only | kiln/djl |"), text);
     assertTrue(text.contains("| check µs/step | check, % of kiln's step |"), text);
     assertTrue(text.contains("model  batch   1 ctx/s   2 ctx/s   ratio"), text);
     assertTrue(text.contains("model  batch workers  updates    steps/s   examples/s"), text);
-    // Two jobs (the optimizer on the workers, on the servers), printed as the part finishes and
-    // once more in the summary.
+    // Two jobs (the optimizer on the workers, on the servers), printed once.
     assertEquals(
-        4, text.lines().filter(l -> l.matches("mlp +32 +2 +(workers|servers) .*")).count(), text);
+        2, text.lines().filter(l -> l.matches("mlp +32 +2 +(workers|servers) .*")).count(), text);
     assertTrue(text.contains("/proc/loadavg before: "), text);
+    assertTrue(text.contains("bench finished in "), text);
   }
 }
