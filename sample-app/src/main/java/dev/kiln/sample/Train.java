@@ -139,7 +139,8 @@ final class Train implements Callable<Integer> {
       names = "--limit",
       paramLabel = "N",
       description =
-          "Use only the first N training and N test images (for a quick try; default: all).")
+          "Use only the first N training images (the last twelfth of them validates) and the "
+              + "first N test images (for a quick try; default: all).")
   Integer limit;
 
   @Option(

@@ -11,6 +11,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -39,6 +41,7 @@ class BenchQuickTest {
     // Surefire may run tests from a manifest-only jar; its real class path is in this property.
     String classpath =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> tmpBefore = benchTemporaries();
     CommandLine cl = new CommandLine(new Bench());
     StringWriter err = new StringWriter();
     cl.setErr(new PrintWriter(err));
@@ -82,5 +85,17 @@ class BenchQuickTest {
         2, text.lines().filter(l -> l.matches("mlp +32 +2 +(workers|servers) .*")).count(), text);
     assertTrue(text.contains("/proc/loadavg before: "), text);
     assertTrue(text.contains("bench finished in "), text);
+    assertEquals(tmpBefore, benchTemporaries(), "bench left folders in the temporary folder");
+  }
+
+  /** The bench's own folders in the temporary folder. */
+  private static List<String> benchTemporaries() throws java.io.IOException {
+    try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith("kiln-bench") || n.startsWith("kiln-compile-bench"))
+          .sorted()
+          .toList();
+    }
   }
 }

@@ -183,8 +183,14 @@ class ConcurrencyTest {
                     running.countDown();
                   }
                 } catch (IllegalStateException e) {
-                  if (!e.getMessage().equals("FashionMlpModel is closed")
-                      && !e.getMessage().contains(REFUSED)) {
+                  // Closed, being closed, or (a race on the guard) refused as concurrent; never a
+                  // message about a thread '?' or a call 'null'.
+                  String why = e.getMessage();
+                  boolean expected =
+                      why.equals("FashionMlpModel is closed")
+                          || why.contains(" while the model is being closed")
+                          || why.contains(REFUSED);
+                  if (!expected || why.contains("'?'") || why.contains(".null")) {
                     unexpected.add(e);
                   }
                 } catch (Throwable e) {
