@@ -22,8 +22,10 @@ class CatalogueTest {
   /** The authoritative list: one section {@code ### Id} per diagnostic, with an example. */
   static final Path DIAGNOSTICS_LIST = Path.of("../docs/diagnostics.md");
 
+  /** The diagnostics' ids (reasons are wordings inside other text, documented together). */
   private static Set<String> catalogue() {
     return Arrays.stream(Message.values())
+        .filter(Message::isDiagnostic)
         .map(Message::id)
         .collect(Collectors.toCollection(TreeSet::new));
   }
@@ -49,6 +51,21 @@ class CatalogueTest {
       documented.add(m.group(1));
     }
     assertEquals(catalogue(), documented);
+  }
+
+  @Test
+  void everyReasonIsDocumentedWithItsWording() throws IOException {
+    String doc = Files.readString(DIAGNOSTICS_DOC);
+    for (Message m : Message.values()) {
+      if (!m.isDiagnostic()) {
+        // The row: `Id` | the wording with its placeholders as %s, %d.
+        String row = "| `" + m.id() + "` | ";
+        int at = doc.indexOf(row);
+        assertEquals(true, at >= 0, "docs/diagnostics.md has no row for reason " + m.id());
+        String wording = doc.substring(at + row.length(), doc.indexOf(" |", at + row.length()));
+        assertEquals(m.template().replaceAll("%[sd]", "…"), wording, m.id());
+      }
+    }
   }
 
   @Test

@@ -4,8 +4,12 @@ import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.Inferred;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.RuleError;
+import dev.kiln.processor.model.ShapeSite;
+import dev.kiln.processor.model.Source;
 import dev.kiln.processor.model.TShape;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +18,9 @@ import java.util.Map;
 /**
  * Phase two: checks a model as read and describes it for the writers. Three steps, each on the
  * result of the one before: resolve the wiring ({@link Wiring}), infer every node's shape,
- * parameters and cost ({@link ShapeRules}, {@link Costs}), and check the model as a whole ({@link
- * ModelRules}: outputs, unused nodes, the classifier head).
+ * parameters and cost (each node's {@link dev.kiln.processor.model.Op}: its shape rule and cost),
+ * and check the model as a whole ({@link ModelRules}: outputs, unused nodes, the classifier head,
+ * and the call each node's op plans for the writers).
  */
 public final class ModelChecker {
   private final Report report;
@@ -48,7 +53,7 @@ public final class ModelChecker {
               .toList();
       String where = n.declaration(spec.simpleName());
       try {
-        ShapeRules.Result r = ShapeRules.infer(where, n, in);
+        Inferred r = n.layer().infer(new ShapeSite(where, n, in));
         if (n.frozen() && r.params().isEmpty()) {
           report.add(
               Message.FROZEN_WITHOUT_PARAMS,
@@ -59,8 +64,10 @@ public final class ModelChecker {
               n.annotationText());
         }
         List<TShape> shapes = in.stream().map(Source::shape).toList();
-        long flops = Costs.flops(n.layer(), shapes, r.shape());
-        done.put(n.name(), new CheckedNode(n, r.shape(), r.params(), r.aux(), flops, false, false));
+        long flops = n.layer().flops(shapes, r.shape());
+        done.put(
+            n.name(),
+            new CheckedNode(n, r.shape(), r.params(), r.aux(), flops, false, false, null));
       } catch (RuleError e) {
         report.add(e.message, n.method(), n.mirror(), e.attribute, e.args);
       }

@@ -2,20 +2,20 @@ package dev.kiln.processor.check;
 
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.model.CallSite;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
-import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.Op;
 import dev.kiln.processor.model.TShape;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
-import javax.lang.model.element.Element;
-import javax.lang.model.element.TypeElement;
 
 /**
  * The rules of a model as a whole, once every node's shape is known: which nodes are its inputs and
@@ -92,13 +92,7 @@ final class ModelRules {
             names);
         return null;
       }
-      notClassifier =
-          "it has "
-              + inputs.size()
-              + " inputs ("
-              + names
-              + "), and classifier "
-              + "training feeds one batch of features to one input";
+      notClassifier = Message.REASON_SEVERAL_INPUTS.text(inputs.size(), names);
     } else if (head.softmax() != null) {
       CheckedNode softmax =
           outputs.stream().filter(o -> o.spec() == head.softmax()).findFirst().orElse(null);
@@ -106,7 +100,11 @@ final class ModelRules {
       if (other == null) {
         classifierHead = softmax;
       } else {
-        String why = other.spec().markedOutput() ? "is marked @Output" : "is read by no node";
+        String why =
+            (other.spec().markedOutput()
+                    ? Message.REASON_MARKED_OUTPUT
+                    : Message.REASON_READ_BY_NONE)
+                .text();
         if (spec.classifier()) {
           report.add(
               Message.CLASSIFIER_OUTPUTS,
@@ -118,20 +116,16 @@ final class ModelRules {
               other.name());
           return null;
         }
-        notClassifier =
-            "besides its softmax "
-                + head.softmax().name()
-                + " it has the output "
-                + other.name()
-                + ", which "
-                + why;
+        notClassifier = Message.REASON_OTHER_OUTPUT.text(head.softmax().name(), other.name(), why);
       }
     }
     for (CheckedNode n : nodes) {
-      if (n.spec().layer() instanceof LayerSpec.Custom c) {
-        noteBodyAtBuild(n, c, inferred);
-      }
+      n.spec().layer().tracedBody().ifPresent(body -> noteBodyAtBuild(n, body, inferred));
     }
+    nodes = planned(nodes, classifierHead);
+    inputs = planned(inputs, classifierHead);
+    outputs = planned(outputs, classifierHead);
+    classifierHead = classifierHead == null ? null : planned(classifierHead, classifierHead);
     List<CheckedNode> order = orderOf(inferred, nodes);
     return new CheckedModel(
         spec,
@@ -143,12 +137,23 @@ final class ModelRules {
         classifierHead == null ? notClassifier : null);
   }
 
+  /** {@code nodes}, each with the call that emits it. */
+  private static List<CheckedNode> planned(List<CheckedNode> nodes, CheckedNode head) {
+    return nodes.stream().map(n -> planned(n, head)).toList();
+  }
+
+  /** {@code n} with the call its op plans for it. */
+  private static CheckedNode planned(CheckedNode n, CheckedNode head) {
+    boolean isHead = head != null && head.name().equals(n.name());
+    List<String> sources = n.spec().wires().stream().map(NodeSpec.Wire::source).toList();
+    return n.withCall(n.spec().layer().call(new CallSite(n.name(), n.shape(), sources, isHead)));
+  }
+
   /**
-   * Notes, on a node of custom layer {@code c}, what the compiler cannot check (the forward body,
-   * which Kiln sees only when it traces it) and the shapes that body will meet.
+   * Notes, on a node of a custom layer, what the compiler cannot check (the forward body, which
+   * Kiln sees only when it traces it) and the shapes that body will meet.
    */
-  private void noteBodyAtBuild(
-      CheckedNode n, LayerSpec.Custom c, Map<String, CheckedNode> inferred) {
+  private void noteBodyAtBuild(CheckedNode n, Op.TracedBody c, Map<String, CheckedNode> inferred) {
     String source = n.spec().wires().get(0).source();
     List<String> params = n.params().stream().map(p -> p.name() + " " + p.shape()).toList();
     String withParams =
@@ -161,12 +166,7 @@ final class ModelRules {
                   + " and "
                   + params.get(params.size() - 1);
         };
-    String forward = c.forwardType().getSimpleName() + "." + c.forwardMethod();
-    for (Element e = c.forwardType().getEnclosingElement();
-        e instanceof TypeElement t;
-        e = t.getEnclosingElement()) {
-      forward = t.getSimpleName() + "." + forward;
-    }
+    String forward = c.forward();
     TShape in = inferred.get(source).shape();
     // A cell runs one step at a time: the sequence without its steps axis, and the state.
     String reads =
@@ -187,7 +187,7 @@ final class ModelRules {
         null,
         n.spec().declaration(model),
         c.cell() ? "step" : "forward body",
-        c.layerName(),
+        c.layer(),
         forward,
         reads,
         withParams,
@@ -226,9 +226,10 @@ final class ModelRules {
   private Head head(Map<String, CheckedNode> inferred) {
     NodeSpec last = spec.last();
     if (last == null) {
-      return new Head(null, "it has no nodes");
+      return new Head(null, Message.REASON_NO_NODES.text());
     }
-    if (!(last.layer() instanceof LayerSpec.Softmax softmax)) {
+    OptionalInt softmaxAxis = last.layer().softmaxAxis();
+    if (softmaxAxis.isEmpty()) {
       if (spec.classifier()) {
         report.add(
             Message.CLASSIFIER_NEEDS_SOFTMAX,
@@ -240,14 +241,14 @@ final class ModelRules {
             last.annotationText());
       }
       return new Head(
-          null,
-          "its last node " + last.name() + " is " + last.annotationText() + ", not a @Softmax");
+          null, Message.REASON_LAST_NOT_SOFTMAX.text(last.name(), last.annotationText()));
     }
     CheckedNode checked = inferred.get(last.name());
     if (checked == null) {
-      return new Head(null, "its last node " + last.name() + " has an error");
+      return new Head(null, Message.REASON_LAST_NODE_FAILED.text(last.name()));
     }
-    boolean fits = checked.shape().rank() == 2 && (softmax.axis() == -1 || softmax.axis() == 1);
+    int axis = softmaxAxis.getAsInt();
+    boolean fits = checked.shape().rank() == 2 && (axis == -1 || axis == 1);
     if (!fits) {
       if (spec.classifier()) {
         report.add(
@@ -258,17 +259,10 @@ final class ModelRules {
             model,
             last.name(),
             checked.shape(),
-            softmax.axis());
+            axis);
       }
       return new Head(
-          null,
-          "its softmax "
-              + last.name()
-              + " over axis "
-              + softmax.axis()
-              + " of "
-              + checked.shape()
-              + " is not over the classes of a [BATCH, classes] tensor");
+          null, Message.REASON_SOFTMAX_NOT_OVER_CLASSES.text(last.name(), axis, checked.shape()));
     }
     return new Head(last, null);
   }

@@ -2,9 +2,9 @@ package dev.kiln.processor.check;
 
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
-import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.Op;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -83,7 +83,7 @@ final class Wiring {
   }
 
   private static boolean checkArity(Report report, String model, NodeSpec n) {
-    LayerSpec layer = n.layer();
+    Op layer = n.layer();
     int count = n.wires().size();
     boolean fits = layer.variadic() ? count >= layer.arity() : count == layer.arity();
     if (fits) {

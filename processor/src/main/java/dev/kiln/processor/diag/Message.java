@@ -151,6 +151,27 @@ public enum Message {
       "Unresolved",
       "%s: %s names %s, which the compiler cannot find, so Kiln generated nothing for %s; put "
           + "it on the class path, or run the annotation processor that generates it"),
+  // Reasons: wordings that are not diagnostics of their own but reach the user inside one or in
+  // generated Javadoc (why a model is not a classifier).
+  REASON_NO_NODES("ReasonNoNodes", Diagnostic.Kind.OTHER, "it has no nodes"),
+  REASON_LAST_NODE_FAILED(
+      "ReasonLastNodeFailed", Diagnostic.Kind.OTHER, "its last node %s has an error"),
+  REASON_LAST_NOT_SOFTMAX(
+      "ReasonLastNotSoftmax", Diagnostic.Kind.OTHER, "its last node %s is %s, not a @Softmax"),
+  REASON_SOFTMAX_NOT_OVER_CLASSES(
+      "ReasonSoftmaxNotOverClasses",
+      Diagnostic.Kind.OTHER,
+      "its softmax %s over axis %d of %s is not over the classes of a [BATCH, classes] tensor"),
+  REASON_SEVERAL_INPUTS(
+      "ReasonSeveralInputs",
+      Diagnostic.Kind.OTHER,
+      "it has %d inputs (%s), and classifier training feeds one batch of features to one input"),
+  REASON_OTHER_OUTPUT(
+      "ReasonOtherOutput",
+      Diagnostic.Kind.OTHER,
+      "besides its softmax %s it has the output %s, which %s"),
+  REASON_MARKED_OUTPUT("ReasonMarkedOutput", Diagnostic.Kind.OTHER, "is marked @Output"),
+  REASON_READ_BY_NONE("ReasonReadByNone", Diagnostic.Kind.OTHER, "is read by no node"),
   INTERNAL(
       "Internal",
       "internal error in the Kiln processor while handling %s; please report it with this "
@@ -175,9 +196,24 @@ public enum Message {
     return id;
   }
 
-  /** Error or warning. */
+  /** Error, warning or note; {@code OTHER} for a reason, which is no diagnostic of its own. */
   public Diagnostic.Kind kind() {
     return kind;
+  }
+
+  /** Whether this is a diagnostic (error, warning or note), not a reason. */
+  public boolean isDiagnostic() {
+    return kind != Diagnostic.Kind.OTHER;
+  }
+
+  /** The wording with its placeholders ({@code %s}, {@code %d}), as the catalogue holds it. */
+  public String template() {
+    return format;
+  }
+
+  /** The formatted wording without the id: how a reason reads inside other text. */
+  public String text(Object... args) {
+    return String.format(format, args);
   }
 
   /** The full text: {@code [kiln:Id] } followed by the formatted message. */

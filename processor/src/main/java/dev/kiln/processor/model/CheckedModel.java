@@ -91,11 +91,7 @@ public record CheckedModel(
    */
   public List<String> cellsOverSteps() {
     return nodes.stream()
-        .filter(
-            n ->
-                n.spec().layer() instanceof LayerSpec.Custom c
-                    && c.cell()
-                    && n.shape().dim(1) == TShape.STEPS)
+        .filter(n -> n.spec().layer().isCell() && n.shape().dim(1) == TShape.STEPS)
         .map(CheckedNode::name)
         .toList();
   }

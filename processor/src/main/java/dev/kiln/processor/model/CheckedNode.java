@@ -1,5 +1,6 @@
 package dev.kiln.processor.model;
 
+import dev.kiln.names.StateRole;
 import java.util.List;
 
 /**
@@ -12,6 +13,7 @@ import java.util.List;
  * @param flops forward floating point operations per example, -1 when unknown
  * @param output whether the node is one of the model's outputs
  * @param read whether another node reads it
+ * @param call the call that emits the node, planned once the model is checked (null before)
  */
 public record CheckedNode(
     NodeSpec spec,
@@ -20,7 +22,8 @@ public record CheckedNode(
     List<ParamInfo> aux,
     long flops,
     boolean output,
-    boolean read) {
+    boolean read,
+    NodeCall call) {
   /** Copies the lists. */
   public CheckedNode {
     params = List.copyOf(params);
@@ -44,6 +47,29 @@ public record CheckedNode(
 
   /** This node with how the rest of the model uses it. */
   public CheckedNode withUse(boolean isOutput, boolean isRead) {
-    return new CheckedNode(spec, shape, params, aux, flops, isOutput, isRead);
+    return new CheckedNode(spec, shape, params, aux, flops, isOutput, isRead, call);
   }
+
+  /** This node with the call that emits it. */
+  public CheckedNode withCall(NodeCall plan) {
+    return new CheckedNode(spec, shape, params, aux, flops, output, read, plan);
+  }
+
+  /**
+   * The states the node carries from one call into the next, in the order the runtime keeps them
+   * (e.g. {@code lstm_state}, {@code lstm_state_cell}); none for most nodes.
+   */
+  public List<CarriedState> carriedStates() {
+    return spec.layer().carriedStates().stream()
+        .map(r -> new CarriedState(r, r.of(name())))
+        .toList();
+  }
+
+  /**
+   * One state a node carries between calls.
+   *
+   * @param role which state
+   * @param name its name, the graph argument it enters by
+   */
+  public record CarriedState(StateRole role, String name) {}
 }

@@ -21,7 +21,7 @@ import javax.lang.model.element.VariableElement;
  */
 public record NodeSpec(
     String name,
-    LayerSpec layer,
+    Op layer,
     List<Wire> wires,
     ExecutableElement method,
     AnnotationMirror mirror,
@@ -45,7 +45,7 @@ public record NodeSpec(
 
   /** Whether the node is a model input. */
   public boolean isInput() {
-    return layer instanceof LayerSpec.Input;
+    return layer.isInput();
   }
 
   /** Whether the method is annotated {@code @Frozen}: its parameters are not trained. */

@@ -1,6 +1,8 @@
 package dev.kiln.processor.read;
 
 import dev.kiln.processor.model.TShape;
+import dev.kiln.processor.op.OpReader;
+import dev.kiln.processor.op.Ops;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -15,9 +17,9 @@ import javax.lang.model.element.VariableElement;
 /**
  * Renders an annotation as it was written, for messages, tables and the node sources of generated
  * code: {@code @Dense(units = 128, activation = Act.RELU)}. Only explicit values appear. A built-in
- * layer's attributes come in its declared order ({@link BuiltinLayer#attributes()}), a custom
- * layer's in the order written where it is used; neither depends on the order in which a compiler
- * lists an annotation type's elements.
+ * layer's attributes come in its declared order ({@link OpReader#attributes()}), a custom layer's
+ * in the order written where it is used; neither depends on the order in which a compiler lists an
+ * annotation type's elements.
  */
 final class AnnotationText {
   private AnnotationText() {}
@@ -27,7 +29,7 @@ final class AnnotationText {
     TypeElement type = (TypeElement) mirror.getAnnotationType().asElement();
     List<Map.Entry<? extends ExecutableElement, ? extends AnnotationValue>> values =
         new ArrayList<>(mirror.getElementValues().entrySet());
-    BuiltinLayer builtin = BuiltinLayer.of(mirror);
+    OpReader<?> builtin = Ops.of(mirror);
     if (builtin != null) {
       List<String> order = builtin.attributes();
       values.sort(
@@ -41,7 +43,7 @@ final class AnnotationText {
       if (!shape && raw instanceof List<?> one && one.size() == 1) {
         raw = ((AnnotationValue) one.get(0)).getValue();
       }
-      String v = renderValue(raw, shape, builtin == BuiltinLayer.INPUT);
+      String v = renderValue(raw, shape, Ops.isInput(mirror));
       parts.add(name.equals("value") ? v : name + " = " + v);
     }
     String name = "@" + type.getSimpleName();

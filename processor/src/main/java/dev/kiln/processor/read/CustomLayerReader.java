@@ -2,7 +2,8 @@ package dev.kiln.processor.read;
 
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
-import dev.kiln.processor.model.LayerSpec;
+import dev.kiln.processor.model.NodeCall;
+import dev.kiln.processor.op.CustomOp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,7 +51,7 @@ final class CustomLayerReader {
   }
 
   /** Reads the layer used by {@code method} through {@code use}; null after reporting. */
-  LayerSpec.Custom read(String where, ExecutableElement method, AnnotationMirror use) {
+  CustomOp read(String where, ExecutableElement method, AnnotationMirror use) {
     TypeElement layerType = (TypeElement) use.getAnnotationType().asElement();
     String layerName = layerType.getSimpleName().toString();
     AnnotationMirror layer = layerOf(layerType);
@@ -178,8 +179,8 @@ final class CustomLayerReader {
               + " declares a state");
       return null;
     }
-    List<LayerSpec.CustomParam> params = new ArrayList<>();
-    List<LayerSpec.ForwardArg> args = new ArrayList<>();
+    List<CustomOp.CustomParam> params = new ArrayList<>();
+    List<NodeCall.ForwardArg> args = new ArrayList<>();
     for (VariableElement p : ps.subList(cell ? 2 : 1, ps.size())) {
       String n = p.getSimpleName().toString();
       AnnotationMirror pm = paramMirror(p);
@@ -189,7 +190,7 @@ final class CustomLayerReader {
           return null;
         }
         String role = snakeCase(n);
-        for (LayerSpec.CustomParam other : params) {
+        for (CustomOp.CustomParam other : params) {
           if (other.role().equals(role)) {
             report.add(
                 Message.CUSTOM_FORWARD,
@@ -215,12 +216,12 @@ final class CustomLayerReader {
           }
         }
         AnnotationValue zeros = Report.valueOf(pm, "zeros");
-        args.add(new LayerSpec.ForwardArg(params.size(), null));
+        args.add(new NodeCall.ForwardArg(params.size(), null));
         params.add(
-            new LayerSpec.CustomParam(
+            new CustomOp.CustomParam(
                 n, role, shape, zeros != null && Boolean.TRUE.equals(zeros.getValue())));
       } else if (pm == null && constants.containsKey(n) && p.asType().getKind().isPrimitive()) {
-        args.add(new LayerSpec.ForwardArg(-1, constants.get(n)));
+        args.add(new NodeCall.ForwardArg(-1, constants.get(n)));
       } else {
         boolean stateLike =
             !cell && p == ps.get(1) && pm == null && p.asType().toString().equals(ModelReader.SYM);
@@ -245,7 +246,7 @@ final class CustomLayerReader {
         return null;
       }
     }
-    return new LayerSpec.Custom(
+    return new CustomOp(
         layerName,
         forwardType,
         fwd.getSimpleName().toString(),

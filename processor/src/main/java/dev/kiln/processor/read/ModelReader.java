@@ -5,9 +5,13 @@ import dev.kiln.annotations.Model;
 import dev.kiln.annotations.Output;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
-import dev.kiln.processor.model.LayerSpec;
+import dev.kiln.processor.model.AttributeSite;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.Op;
+import dev.kiln.processor.model.RuleError;
+import dev.kiln.processor.op.OpReader;
+import dev.kiln.processor.op.Ops;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -93,7 +97,7 @@ public final class ModelReader {
   private NodeSpec readNode(String model, ExecutableElement method) {
     List<AnnotationMirror> layers = new ArrayList<>();
     for (AnnotationMirror m : method.getAnnotationMirrors()) {
-      if (BuiltinLayer.of(m) != null || CustomLayerReader.isLayer(m)) {
+      if (Ops.of(m) != null || CustomLayerReader.isLayer(m)) {
         layers.add(m);
       }
     }
@@ -141,13 +145,20 @@ public final class ModelReader {
       wires.add(new NodeSpec.Wire(from == null ? paramName : from.value(), paramName, p));
     }
     String where = model + "." + name + "()";
-    BuiltinLayer builtin = BuiltinLayer.of(mirror);
-    LayerSpec layer =
+    OpReader<?> builtin = Ops.of(mirror);
+    Op layer =
         builtin != null
             ? builtin.read(method)
             : new CustomLayerReader(report).read(where, method, mirror);
-    if (layer == null || !new AttributeChecks(report, method, mirror, where, text).check(layer)) {
+    if (layer == null) {
       ok = false;
+    } else {
+      try {
+        layer.checkAttributes(new AttributeSite(name, where, text));
+      } catch (RuleError e) {
+        report.add(e.message, method, mirror, e.attribute, e.args);
+        ok = false;
+      }
     }
     if (!ok) {
       return null;

@@ -1,5 +1,6 @@
 package dev.kiln.processor.read;
 
+import dev.kiln.processor.op.Ops;
 import java.util.List;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
@@ -73,7 +74,7 @@ public final class Validation {
     for (ExecutableElement m : ElementFilter.methodsIn(model.getEnclosedElements())) {
       if (m.getModifiers().contains(Modifier.ABSTRACT)
           && m.getAnnotationMirrors().stream()
-              .noneMatch(a -> BuiltinLayer.of(a) != null || CustomLayerReader.isLayer(a))) {
+              .noneMatch(a -> Ops.of(a) != null || CustomLayerReader.isLayer(a))) {
         return new AwaitingLayer(m);
       }
     }

@@ -26,26 +26,7 @@ final class ExecWriter {
 
   /** The generated file. */
   JavaFile write() {
-    Javadoc doc =
-        Javadoc.type()
-            .paragraph(
-                "One MXNet executor of {@link "
-                    + m.name()
-                    + "}, bound for one set of input "
-                    + "shapes, from {@link "
-                    + names.model.simpleName()
-                    + "#exec}.")
-            .paragraph(
-                "Write inputs (and head gradients) into the arrays, call {@link #forward} and "
-                    + "{@link #backward}, read outputs and gradients. Parameter arrays are the model's "
-                    + "own, shared by all its executors. The model owns this executor and its arrays "
-                    + "and frees them when closed.");
-    TypeSpec.Builder t =
-        TypeSpec.classBuilder(names.exec)
-            .addOriginatingElement(m.spec().element())
-            .addAnnotation(Names.generated())
-            .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-            .addJavadoc("$L", doc.build());
+    TypeSpec.Builder t = typeHeader();
     NameAllocator fields = new NameAllocator();
     fields.newName("executor");
     MethodSpec.Builder ctor =
@@ -108,6 +89,15 @@ final class ExecWriter {
     }
     t.addField(Names.BOUND_EXECUTOR, "executor", Modifier.PRIVATE, Modifier.FINAL);
     t.addMethod(ctor.build());
+    addPasses(t);
+    return JavaFile.builder(m.packageName(), t.build())
+        .skipJavaLangImports(true)
+        .indent("  ")
+        .build();
+  }
+
+  /** {@code forward(train)} and {@code backward()}. */
+  private void addPasses(TypeSpec.Builder t) {
     t.addMethod(
         MethodSpec.methodBuilder("forward")
             .addModifiers(Modifier.PUBLIC)
@@ -134,10 +124,31 @@ final class ExecWriter {
                     .build())
             .addStatement("executor.backward()")
             .build());
-    return JavaFile.builder(m.packageName(), t.build())
-        .skipJavaLangImports(true)
-        .indent("  ")
-        .build();
+  }
+
+  /** The class and its Javadoc. */
+  private TypeSpec.Builder typeHeader() {
+    Javadoc doc =
+        Javadoc.type()
+            .paragraph(
+                "One MXNet executor of {@link "
+                    + m.name()
+                    + "}, bound for one set of input "
+                    + "shapes, from {@link "
+                    + names.model.simpleName()
+                    + "#exec}.")
+            .paragraph(
+                "Write inputs (and head gradients) into the arrays, call {@link #forward} and "
+                    + "{@link #backward}, read outputs and gradients. Parameter arrays are the model's "
+                    + "own, shared by all its executors. The model owns this executor and its arrays "
+                    + "and frees them when closed.");
+    TypeSpec.Builder t =
+        TypeSpec.classBuilder(names.exec)
+            .addOriginatingElement(m.spec().element())
+            .addAnnotation(Names.generated())
+            .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+            .addJavadoc("$L", doc.build());
+    return t;
   }
 
   private static void field(TypeSpec.Builder t, String name, String doc) {

@@ -9,7 +9,6 @@ import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.TypeSpec;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
-import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.NodeSpec;
 import dev.kiln.processor.model.ParamInfo;
 import dev.kiln.processor.model.TShape;
@@ -34,36 +33,7 @@ final class GraphWriter {
 
   /** The generated file. */
   JavaFile write() {
-    Javadoc doc =
-        Javadoc.type()
-            .paragraph(
-                "Builds the MXNet graph of {@link "
-                    + m.name()
-                    + "}: one method per node, "
-                    + "each emitting its MXNet operator named after the node, with the inferred shape "
-                    + "of every node and parameter as a constant and where each node was declared.")
-            .paragraph(
-                "The shapes were inferred at compile time; {@code BATCH} dimensions are "
-                    + "fixed when an executor is bound. {@link "
-                    + names.model.simpleName()
-                    + "} lists "
-                    + "every node in its layer table."
-                    + (m.hasTracedNodes()
-                        ? " A custom layer's output shape is the one the layer "
-                            + "declares; its forward body is traced and checked against it when the graph "
-                            + "is built."
-                        : ""));
-    TypeSpec.Builder t =
-        TypeSpec.classBuilder(names.graph)
-            .addOriginatingElement(m.spec().element())
-            .addAnnotation(Names.generated())
-            .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-            .addSuperinterface(names.iface)
-            // The graph inherits the model's member types, which would shadow imports of the same
-            // simple names.
-            .avoidClashesWithNestedClasses(m.spec().element())
-            .addJavadoc("$L", doc.build());
-
+    TypeSpec.Builder t = typeHeader();
     for (CheckedNode n : m.nodes()) {
       t.addField(shapeField(names.shape(n.name()), n.shape(), shapeDoc(n)));
       for (ParamInfo p : n.params()) {
@@ -116,13 +86,47 @@ final class GraphWriter {
     return file.skipJavaLangImports(true).indent("  ").build();
   }
 
+  /** The class and its Javadoc. */
+  private TypeSpec.Builder typeHeader() {
+    Javadoc doc =
+        Javadoc.type()
+            .paragraph(
+                "Builds the MXNet graph of {@link "
+                    + m.name()
+                    + "}: one method per node, "
+                    + "each emitting its MXNet operator named after the node, with the inferred shape "
+                    + "of every node and parameter as a constant and where each node was declared.")
+            .paragraph(
+                "The shapes were inferred at compile time; {@code BATCH} dimensions are "
+                    + "fixed when an executor is bound. {@link "
+                    + names.model.simpleName()
+                    + "} lists "
+                    + "every node in its layer table."
+                    + (m.hasTracedNodes()
+                        ? " A custom layer's output shape is the one the layer "
+                            + "declares; its forward body is traced and checked against it when the graph "
+                            + "is built."
+                        : ""));
+    TypeSpec.Builder t =
+        TypeSpec.classBuilder(names.graph)
+            .addOriginatingElement(m.spec().element())
+            .addAnnotation(Names.generated())
+            .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+            .addSuperinterface(names.iface)
+            // The graph inherits the model's member types, which would shadow imports of the same
+            // simple names.
+            .avoidClashesWithNestedClasses(m.spec().element())
+            .addJavadoc("$L", doc.build());
+    return t;
+  }
+
   private static String shapeDoc(CheckedNode n) {
     String name = "{@code " + n.name() + "}";
     String shape = "{@code " + n.shape() + "}";
     if (n.spec().isInput()) {
       return "Declared shape of input " + name + ": " + shape + ".";
     }
-    if (n.spec().layer() instanceof LayerSpec.Custom c && c.cell()) {
+    if (n.spec().layer().isCell()) {
       return "Output shape of node "
           + name
           + ", every step's state of its recurrent cell {@code "
@@ -224,7 +228,7 @@ final class GraphWriter {
     NodeSpec s = n.spec();
     String shape = "{@code " + n.shape() + "}";
     String output;
-    if (s.layer() instanceof LayerSpec.Custom c && c.cell()) {
+    if (s.layer().isCell()) {
       output =
           "a recurrent cell unrolled over "
               + (n.shape().dim(1) == TShape.STEPS
@@ -262,8 +266,7 @@ final class GraphWriter {
     if (s.frozen()) {
       b.addStatement("this.builder.freeze($L)", names.source(n.name()));
     }
-    boolean head = m.classifierHead() != null && m.classifierHead().name().equals(n.name());
-    b.addCode(new LayerEmitter(names, n, head, params).body());
+    b.addCode(new CallFormatter(names, n, params).body());
     return b.build();
   }
 }

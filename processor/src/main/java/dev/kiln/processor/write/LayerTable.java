@@ -54,7 +54,7 @@ final class LayerTable {
           new Row(
               n.name(),
               n.spec().layerText(),
-              n.spec().layer().op(),
+              n.spec().layer().mxnetOp(),
               n.shape() + (declared ? DECLARED : ""),
               Long.toString(n.paramCount()),
               human(n.flops(), ""),

@@ -10,9 +10,9 @@ import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.names.StateRole;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
-import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.ParamInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,7 +88,7 @@ final class ModelWriter {
       accessors.add(members.newName(Names.camel(a.name())));
     }
     for (CheckedNode n : model.nodes()) {
-      if (n.spec().layer() instanceof LayerSpec.Recurrent) {
+      if (n.spec().layer().hasGateViews()) {
         gateViews.put(n.name(), members.newName(Names.camel(n.name()) + "Gates"));
       }
     }
@@ -96,6 +96,22 @@ final class ModelWriter {
 
   /** The generated file. */
   JavaFile write() {
+    TypeSpec.Builder t = typeHeader();
+    addConstants(t);
+    addState(t);
+    addFactories(t);
+    addDescription(t);
+    addPasses(t);
+    addTraining(t);
+    addNestedTypes(t);
+    return JavaFile.builder(m.packageName(), t.build())
+        .skipJavaLangImports(true)
+        .indent("  ")
+        .build();
+  }
+
+  /** The class with its Javadoc: the layer table. */
+  private TypeSpec.Builder typeHeader() {
     String simple = type.simpleName();
     Javadoc doc =
         Javadoc.type()
@@ -124,6 +140,12 @@ final class ModelWriter {
             .addSuperinterface(Names.KILN_MODEL)
             .addJavadoc("$L", doc.build());
 
+    return t;
+  }
+
+  /** {@code SUMMARY}, {@code INPUTS} and {@code OUTPUTS}. */
+  private void addConstants(TypeSpec.Builder t) {
+    String simple = type.simpleName();
     t.addField(
         FieldSpec.builder(String.class, "SUMMARY", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
             .addJavadoc(
@@ -178,6 +200,10 @@ final class ModelWriter {
                 List.class,
                 strings(m.outputs().stream().map(CheckedNode::name).toList()))
             .build());
+  }
+
+  /** The runtime and the typed parameters, the constructor and {@code create()}. */
+  private void addState(TypeSpec.Builder t) {
     t.addField(Names.MODEL_RUNTIME, "runtime", Modifier.PRIVATE, Modifier.FINAL);
     t.addField(params, "params", Modifier.PRIVATE, Modifier.FINAL);
     t.addMethod(
@@ -203,6 +229,11 @@ final class ModelWriter {
                     .build())
             .addStatement("return create($T.xavier(), 0L)", Names.INIT)
             .build());
+  }
+
+  /** {@code create(init, seed)}, the graph factories and {@code load}. */
+  private void addFactories(TypeSpec.Builder t) {
+    String simple = type.simpleName();
     t.addMethod(
         MethodSpec.methodBuilder("create")
             .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
@@ -227,6 +258,36 @@ final class ModelWriter {
                 Names.MODEL_RUNTIME,
                 simple)
             .build());
+    addGraphFactories(t);
+    t.addMethod(
+        MethodSpec.methodBuilder("load")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(type)
+            .addParameter(Path.class, "prefix")
+            .addJavadoc(
+                "$L",
+                traced(
+                        Javadoc.member()
+                            .paragraph(
+                                "Loads the checkpoint {@code "
+                                    + "prefix-0000.params} written by {@link #save}. Every parameter must be present "
+                                    + "with its exact shape.")
+                            .param("prefix", "the checkpoint's path without {@code -0000.params}")
+                            .returns("the model, which the caller must close"))
+                    .build())
+            .addStatement("$T model = create($T.constant(0f), 0L)", type, Names.INIT)
+            .beginControlFlow("try")
+            .addStatement("model.runtime.loadParams(prefix)")
+            .nextControlFlow("catch ($T e)", RuntimeException.class)
+            .addStatement("model.close()")
+            .addStatement("throw e")
+            .endControlFlow()
+            .addStatement("return model")
+            .build());
+  }
+
+  /** {@code graph(classifier)}, and {@code graph(classifier, steps)} for cells over STEPS. */
+  private void addGraphFactories(TypeSpec.Builder t) {
     List<String> stepCells = m.cellsOverSteps();
     String graphDoc =
         "A new graph of {@code "
@@ -286,32 +347,11 @@ final class ModelWriter {
               .endControlFlow()
               .build());
     }
-    t.addMethod(
-        MethodSpec.methodBuilder("load")
-            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-            .returns(type)
-            .addParameter(Path.class, "prefix")
-            .addJavadoc(
-                "$L",
-                traced(
-                        Javadoc.member()
-                            .paragraph(
-                                "Loads the checkpoint {@code "
-                                    + "prefix-0000.params} written by {@link #save}. Every parameter must be present "
-                                    + "with its exact shape.")
-                            .param("prefix", "the checkpoint's path without {@code -0000.params}")
-                            .returns("the model, which the caller must close"))
-                    .build())
-            .addStatement("$T model = create($T.constant(0f), 0L)", type, Names.INIT)
-            .beginControlFlow("try")
-            .addStatement("model.runtime.loadParams(prefix)")
-            .nextControlFlow("catch ($T e)", RuntimeException.class)
-            .addStatement("model.close()")
-            .addStatement("throw e")
-            .endControlFlow()
-            .addStatement("return model")
-            .build());
+  }
 
+  /** {@code name()}, {@code inputs()} and {@code outputs()}. */
+  private void addDescription(TypeSpec.Builder t) {
+    String simple = type.simpleName();
     t.addMethod(
         override(
                 "name",
@@ -341,6 +381,10 @@ final class ModelWriter {
                     + ".")
             .addStatement("return OUTPUTS")
             .build());
+  }
+
+  /** Forward and backward passes, updates and the training mode. */
+  private void addPasses(TypeSpec.Builder t) {
     t.addMethod(forward());
     t.addMethod(
         MethodSpec.methodBuilder("forward")
@@ -386,6 +430,11 @@ final class ModelWriter {
                 Names.NDLIST,
                 Names.NDARRAY)
             .build());
+    addUpdates(t);
+  }
+
+  /** The updates and the training mode. */
+  private void addUpdates(TypeSpec.Builder t) {
     t.addMethod(
         MethodSpec.methodBuilder("update")
             .addAnnotation(Override.class)
@@ -439,6 +488,11 @@ final class ModelWriter {
                     .build())
             .addStatement("runtime.setTraining(training)")
             .build());
+  }
+
+  /** Parameters, executors, the classifier, saving and closing. */
+  private void addTraining(TypeSpec.Builder t) {
+    String simple = type.simpleName();
     t.addMethod(
         override("params", params, "Typed access to every parameter and auxiliary " + "state.")
             .addStatement("return params")
@@ -507,8 +561,11 @@ final class ModelWriter {
                     .build())
             .addStatement("runtime.close()")
             .build());
+  }
 
-    List<String> states = statefulStates();
+  /** The state methods and record, {@code Outputs}, {@code Gradients} and {@code Params}. */
+  private void addNestedTypes(TypeSpec.Builder t) {
+    List<CheckedNode.CarriedState> states = statefulStates();
     if (!states.isEmpty()) {
       addStateMethods(t, states);
     }
@@ -527,31 +584,18 @@ final class ModelWriter {
             m.inputs().stream().map(CheckedNode::name).toList(),
             "gradient of input"));
     t.addType(paramsType());
-    return JavaFile.builder(m.packageName(), t.build())
-        .skipJavaLangImports(true)
-        .indent("  ")
-        .build();
   }
 
   /**
    * The state arguments of the stateful recurrent layers, in node order: {@code <node>_state} and,
    * for an LSTM, {@code <node>_state_cell}.
    */
-  private List<String> statefulStates() {
-    List<String> out = new ArrayList<>();
-    for (CheckedNode n : m.nodes()) {
-      if (n.spec().layer() instanceof LayerSpec.Recurrent r && r.stateful()) {
-        out.add(n.name() + "_state");
-        if (r.mode().equals("lstm")) {
-          out.add(n.name() + "_state_cell");
-        }
-      }
-    }
-    return out;
+  private List<CheckedNode.CarriedState> statefulStates() {
+    return m.nodes().stream().flatMap(n -> n.carriedStates().stream()).toList();
   }
 
   /** {@code resetState()}, the {@code State} record, {@code state()} and {@code setState}. */
-  private void addStateMethods(TypeSpec.Builder t, List<String> states) {
+  private void addStateMethods(TypeSpec.Builder t, List<CheckedNode.CarriedState> states) {
     ClassName state = type.nestedClass("State");
     NameAllocator names = new NameAllocator();
     names.newName("batch");
@@ -564,12 +608,16 @@ final class ModelWriter {
                     + "carries into the next {@link #forward}: one array per layer and state, row-major "
                     + "{@code [layers, batch, units]}.")
             .param("batch", "the batch size of the sequences it belongs to");
-    for (String s : states) {
-      String f = names.newName(Names.camel(s));
+    for (CheckedNode.CarriedState s : states) {
+      String f = names.newName(Names.camel(s.name()));
       fields.add(f);
       ctor.addParameter(float[].class, f);
       recordDoc.param(
-          f, (s.endsWith("_cell") ? "the cell state" : "the hidden state") + " {@code " + s + "}");
+          f,
+          (s.role() == StateRole.CELL ? "the cell state" : "the hidden state")
+              + " {@code "
+              + s.name()
+              + "}");
     }
     t.addType(
         TypeSpec.recordBuilder(state)
@@ -590,9 +638,18 @@ final class ModelWriter {
                     .build())
             .addStatement("runtime.resetState()")
             .build());
+    addStateAccess(t, state, states, fields);
+  }
+
+  /** {@code state()} and {@code setState(State)}. */
+  private void addStateAccess(
+      TypeSpec.Builder t,
+      ClassName state,
+      List<CheckedNode.CarriedState> states,
+      List<String> fields) {
     CodeBlock.Builder read = CodeBlock.builder().add("return new $T(runtime.stateBatch()", state);
     for (int i = 0; i < states.size(); i++) {
-      read.add(",$Wstate.get($S)", states.get(i));
+      read.add(",$Wstate.get($S)", states.get(i).name());
     }
     t.addMethod(
         MethodSpec.methodBuilder("state")
@@ -615,7 +672,8 @@ final class ModelWriter {
             .build());
     CodeBlock.Builder write = CodeBlock.builder();
     for (int i = 0; i < states.size(); i++) {
-      write.add(i == 0 ? "$S, state.$N()" : ",$W$S, state.$N()", states.get(i), fields.get(i));
+      write.add(
+          i == 0 ? "$S, state.$N()" : ",$W$S, state.$N()", states.get(i).name(), fields.get(i));
     }
     t.addMethod(
         MethodSpec.methodBuilder("setState")
@@ -799,27 +857,7 @@ final class ModelWriter {
   }
 
   private TypeSpec paramsType() {
-    TypeSpec.Builder p =
-        TypeSpec.classBuilder(params)
-            .addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-            .addSuperinterface(Names.MODEL_PARAMS)
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "Typed access to the parameters (and "
-                            + "auxiliary states) of {@code "
-                            + m.name()
-                            + "}; reads and writes go to the arrays "
-                            + "every executor shares.")
-                    .build())
-            .addField(Names.MODEL_RUNTIME, "runtime", Modifier.PRIVATE, Modifier.FINAL)
-            .addMethod(
-                MethodSpec.constructorBuilder()
-                    .addModifiers(Modifier.PRIVATE)
-                    .addParameter(Names.MODEL_RUNTIME, "runtime")
-                    .addStatement("this.runtime = runtime")
-                    .build());
+    TypeSpec.Builder p = paramsClass();
     List<ParamInfo> all = new ArrayList<>(m.allParams());
     int learnable = all.size();
     all.addAll(m.allAux());
@@ -877,8 +915,39 @@ final class ModelWriter {
           "'");
       cases.add("$<};\n");
     }
+    return paramsGates(p, all, learnable, cases);
+  }
+
+  /** The {@code Params} class with its field and constructor. */
+  private TypeSpec.Builder paramsClass() {
+    return TypeSpec.classBuilder(params)
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+        .addSuperinterface(Names.MODEL_PARAMS)
+        .addJavadoc(
+            "$L",
+            Javadoc.member()
+                .paragraph(
+                    "Typed access to the parameters (and "
+                        + "auxiliary states) of {@code "
+                        + m.name()
+                        + "}; reads and writes go to the arrays "
+                        + "every executor shares.")
+                .build())
+        .addField(Names.MODEL_RUNTIME, "runtime", Modifier.PRIVATE, Modifier.FINAL)
+        .addMethod(
+            MethodSpec.constructorBuilder()
+                .addModifiers(Modifier.PRIVATE)
+                .addParameter(Names.MODEL_RUNTIME, "runtime")
+                .addStatement("this.runtime = runtime")
+                .build());
+  }
+
+  /** The gate views of {@code Params}, then its lists. */
+  private TypeSpec paramsGates(
+      TypeSpec.Builder p, List<ParamInfo> all, int learnable, CodeBlock.Builder cases) {
     for (CheckedNode n : m.nodes()) {
-      if (n.spec().layer() instanceof LayerSpec.Recurrent) {
+      if (n.spec().layer().hasGateViews()) {
+        String vector = n.params().get(0).name();
         p.addMethod(
             MethodSpec.methodBuilder(gateViews.get(n.name()))
                 .addModifiers(Modifier.PUBLIC)
@@ -888,18 +957,24 @@ final class ModelWriter {
                     Javadoc.nestedMember()
                         .paragraph(
                             "Parameter {@code "
-                                + n.name()
-                                + "_parameters} of node {@code "
+                                + vector
+                                + "} of node {@code "
                                 + n.name()
                                 + "} ({@code "
                                 + n.spec().annotationText()
                                 + "}) gate by gate: the weights and biases of one "
                                 + "layer, direction and gate, each in its own shape.")
                         .build())
-                .addStatement("return runtime.recurrent($S)", n.name() + "_parameters")
+                .addStatement("return runtime.recurrent($S)", vector)
                 .build());
       }
     }
+    return paramsLists(p, all, learnable, cases);
+  }
+
+  /** {@code parameters()}, {@code auxiliaryStates()} and {@code get(name)} of {@code Params}. */
+  private TypeSpec paramsLists(
+      TypeSpec.Builder p, List<ParamInfo> all, int learnable, CodeBlock.Builder cases) {
     ClassName parameter = Names.PARAMETER;
     p.addMethod(
         MethodSpec.methodBuilder("parameters")

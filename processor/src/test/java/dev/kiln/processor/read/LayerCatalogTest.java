@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.kiln.annotations.Dense;
 import dev.kiln.annotations.Frozen;
 import dev.kiln.annotations.Output;
-import dev.kiln.processor.model.LayerSpec;
+import dev.kiln.processor.op.OpReader;
+import dev.kiln.processor.op.Ops;
 import java.io.IOException;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Target;
@@ -23,9 +24,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reading half of "a layer is one exhaustive unit": the compiler makes every phase handle every
- * {@link LayerSpec} (each implements its visitor); this checks that every layer annotation of
- * {@code dev.kiln.annotations} is read ({@link BuiltinLayer}) into one of them.
+ * The reading half of "an operator is one unit": the compiler makes every op implement every phase
+ * ({@link dev.kiln.processor.model.Op} has no defaults for them); this checks that every layer
+ * annotation of {@code dev.kiln.annotations} is registered in {@link Ops} with a reader that names
+ * its attributes.
  */
 class LayerCatalogTest {
   /** Method annotations that modify a node rather than make one. */
@@ -43,34 +45,21 @@ class LayerCatalogTest {
       }
     }
     Set<String> read =
-        Arrays.stream(BuiltinLayer.values())
+        Ops.ALL.stream()
             .map(l -> l.annotation().getSimpleName())
             .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(layers, read);
-  }
-
-  @Test
-  void everyBuiltInLayerSpecIsRead() {
-    Set<String> specs =
-        Arrays.stream(LayerSpec.class.getPermittedSubclasses())
-            .filter(c -> c != LayerSpec.Custom.class)
-            .map(Class::getSimpleName)
-            .collect(Collectors.toCollection(TreeSet::new));
-    Set<String> read =
-        Arrays.stream(BuiltinLayer.values())
-            .map(l -> l.spec().getSimpleName())
-            .collect(Collectors.toCollection(TreeSet::new));
-    assertEquals(specs, read);
+    assertEquals(read.size(), Ops.ALL.size(), "one reader per annotation");
   }
 
   @Test
   void everyBuiltInLayerNamesItsAttributesInDeclarationOrderOfItsAnnotation() {
-    for (BuiltinLayer l : BuiltinLayer.values()) {
+    for (OpReader<?> l : Ops.ALL) {
       Set<String> declared =
           Arrays.stream(l.annotation().getDeclaredMethods())
               .map(m -> m.getName())
               .collect(Collectors.toCollection(TreeSet::new));
-      assertEquals(declared, new TreeSet<>(l.attributes()), l.name());
+      assertEquals(declared, new TreeSet<>(l.attributes()), l.annotation().getSimpleName());
     }
   }
 

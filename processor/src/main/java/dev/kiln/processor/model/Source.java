@@ -1,7 +1,5 @@
-package dev.kiln.processor.check;
+package dev.kiln.processor.model;
 
-import dev.kiln.processor.model.NodeSpec;
-import dev.kiln.processor.model.TShape;
 import java.util.List;
 
 /**
@@ -11,14 +9,14 @@ import java.util.List;
  * @param shape the input's shape
  * @param node the node that made it
  */
-record Source(TShape shape, NodeSpec node) {
+public record Source(TShape shape, NodeSpec node) {
   /** {@code [BATCH, 32] from inner (@Dense(units = 32))}. */
-  String describe() {
+  public String describe() {
     return shape + " from " + node.name() + " (" + node.annotationText() + ")";
   }
 
   /** {@code a and b}, or {@code a, b, c}: several inputs described. */
-  static String describeAll(List<Source> in) {
+  public static String describeAll(List<Source> in) {
     List<String> parts = in.stream().map(Source::describe).toList();
     if (parts.size() == 2) {
       return parts.get(0) + " and " + parts.get(1);

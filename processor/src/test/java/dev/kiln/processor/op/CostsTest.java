@@ -1,9 +1,8 @@
-package dev.kiln.processor.check;
+package dev.kiln.processor.op;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.kiln.annotations.Act;
-import dev.kiln.processor.model.LayerSpec;
 import dev.kiln.processor.model.TShape;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,47 +14,36 @@ class CostsTest {
     // [BATCH, 784] -> 128 units with ReLU: 2·784·128 + 128 + 128.
     assertEquals(
         200_960,
-        Costs.flops(
-            new LayerSpec.Dense(128, Act.RELU, false, true),
-            List.of(TShape.of(-1, 784)),
-            TShape.of(-1, 128)));
+        new DenseOp(128, Act.RELU, false, true)
+            .flops(List.of(TShape.of(-1, 784)), TShape.of(-1, 128)));
   }
 
   @Test
   void convolutionCountsEveryWindowOverEveryInputChannel() {
     // LeNet's first layer: 6 filters 5x5 over [1, 28, 28] -> [6, 24, 24] = 3456 outputs,
     // each 25 multiply-adds, plus a bias each.
-    LayerSpec.Conv2D conv =
-        new LayerSpec.Conv2D(6, List.of(5), List.of(1), List.of(0), List.of(1), Act.NONE, false);
+    Conv2DOp conv =
+        new Conv2DOp(6, List.of(5), List.of(1), List.of(0), List.of(1), Act.NONE, false);
     assertEquals(
         2 * 3456 * 25 + 3456,
-        Costs.flops(conv, List.of(TShape.of(-1, 1, 28, 28)), TShape.of(-1, 6, 24, 24)));
+        conv.flops(List.of(TShape.of(-1, 1, 28, 28)), TShape.of(-1, 6, 24, 24)));
   }
 
   @Test
   void poolingCountsItsWindow() {
-    LayerSpec.Pool pool = new LayerSpec.Pool("max", List.of(2), List.of(), List.of(0));
+    PoolOp pool = new PoolOp(PoolOp.Type.MAX, List.of(2), List.of(), List.of(0));
     assertEquals(
-        6 * 12 * 12 * 4,
-        Costs.flops(pool, List.of(TShape.of(-1, 6, 24, 24)), TShape.of(-1, 6, 12, 12)));
+        6 * 12 * 12 * 4, pool.flops(List.of(TShape.of(-1, 6, 24, 24)), TShape.of(-1, 6, 12, 12)));
   }
 
   @Test
   void lookupsAndViewsCostNothingAndACustomLayerIsUnknown() {
+    assertEquals(0, new EmbeddingOp(50, 8).flops(List.of(TShape.of(-1, 6)), TShape.of(-1, 6, 8)));
     assertEquals(
-        0,
-        Costs.flops(
-            new LayerSpec.Embedding(50, 8), List.of(TShape.of(-1, 6)), TShape.of(-1, 6, 8)));
-    assertEquals(
-        0,
-        Costs.flops(
-            new LayerSpec.Concat(1),
-            List.of(TShape.of(-1, 4), TShape.of(-1, 4)),
-            TShape.of(-1, 8)));
+        0, new ConcatOp(1).flops(List.of(TShape.of(-1, 4), TShape.of(-1, 4)), TShape.of(-1, 8)));
     assertEquals(
         -1,
-        Costs.flops(
-            new LayerSpec.Custom(
+        new CustomOp(
                 "Affine",
                 null,
                 "apply",
@@ -64,8 +52,7 @@ class CostsTest {
                 List.of(),
                 java.util.Map.of(),
                 List.of(),
-                List.of()),
-            List.of(TShape.of(-1)),
-            TShape.of(-1)));
+                List.of())
+            .flops(List.of(TShape.of(-1)), TShape.of(-1)));
   }
 }

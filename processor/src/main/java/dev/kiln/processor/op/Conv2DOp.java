@@ -1,0 +1,174 @@
+package dev.kiln.processor.op;
+
+import static dev.kiln.processor.op.Args.act;
+import static dev.kiln.processor.op.Args.chain;
+import static dev.kiln.processor.op.Args.i;
+import static dev.kiln.processor.op.Args.ints;
+import static dev.kiln.processor.op.Args.x;
+
+import dev.kiln.annotations.Act;
+import dev.kiln.annotations.Conv2D;
+import dev.kiln.names.ParamRole;
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.model.AttributeSite;
+import dev.kiln.processor.model.CallSite;
+import dev.kiln.processor.model.Inferred;
+import dev.kiln.processor.model.NodeCall;
+import dev.kiln.processor.model.Op;
+import dev.kiln.processor.model.ParamInfo;
+import dev.kiln.processor.model.ShapeSite;
+import dev.kiln.processor.model.TShape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code @Conv2D}: MXNet's {@code Convolution} over {@code [N, C, H, W]}, then the activation
+ * unless {@code Act.NONE}. Window attributes hold one value (for every spatial dimension) or one
+ * per dimension, as written.
+ *
+ * @param filters output channels
+ * @param kernel window size
+ * @param stride window step
+ * @param pad zeros added on each side
+ * @param dilation spacing of the window's taps
+ * @param activation applied after the layer, or {@code Act.NONE}
+ * @param noBias whether the layer has no bias
+ */
+record Conv2DOp(
+    int filters,
+    List<Integer> kernel,
+    List<Integer> stride,
+    List<Integer> pad,
+    List<Integer> dilation,
+    Act activation,
+    boolean noBias)
+    implements Op {
+  /** Spatial dimensions: height and width. */
+  private static final int SPATIAL = 2;
+
+  static final OpReader<Conv2D> READER =
+      OpReader.of(
+          Conv2D.class,
+          c ->
+              new Conv2DOp(
+                  c.filters(),
+                  list(c.kernel()),
+                  list(c.stride()),
+                  list(c.pad()),
+                  list(c.dilation()),
+                  c.activation(),
+                  c.noBias()),
+          "filters",
+          "kernel",
+          "stride",
+          "pad",
+          "dilation",
+          "activation",
+          "noBias");
+
+  /** Copies the window attributes. */
+  Conv2DOp {
+    kernel = List.copyOf(kernel);
+    stride = List.copyOf(stride);
+    pad = List.copyOf(pad);
+    dilation = List.copyOf(dilation);
+  }
+
+  static List<Integer> list(int[] values) {
+    return Arrays.stream(values).boxed().toList();
+  }
+
+  @Override
+  public String annotation() {
+    return "Conv2D";
+  }
+
+  @Override
+  public String mxnetOp() {
+    return activation == Act.NONE
+        ? "Convolution"
+        : "Convolution+Activation(" + activation.mxnetName() + ")";
+  }
+
+  @Override
+  public int arity() {
+    return 1;
+  }
+
+  @Override
+  public void checkAttributes(AttributeSite site) {
+    site.positive("filters", filters);
+    site.window("kernel", kernel, SPATIAL, true);
+    site.window("stride", stride, SPATIAL, true);
+    site.window("pad", pad, SPATIAL, false);
+    site.window("dilation", dilation, SPATIAL, true);
+  }
+
+  /**
+   * MXNet {@code ConvolutionShape} (channels first): weight {@code [filters, C, k...]}, bias {@code
+   * [filters]}, output {@code [N, filters, out...]} with {@code out = (size + 2p - (d(k-1)+1)) / s
+   * + 1} (integer division) per spatial dimension, and the dilated kernel must fit the padded
+   * input.
+   */
+  @Override
+  public Inferred infer(ShapeSite site) {
+    TShape s = site.shape();
+    site.requireRank("@Conv2D", 2 + SPATIAL, "[N, C, H, W]");
+    if (s.dim(1) < 0) {
+      throw site.fail(
+          Message.UNKNOWN_CHANNELS,
+          null,
+          site.where(),
+          "@Conv2D",
+          1,
+          "its input channels",
+          site.x().describe());
+    }
+    int[] k = Window.expand(kernel, SPATIAL);
+    int[] st = Window.expand(stride, SPATIAL);
+    int[] p = Window.expand(pad, SPATIAL);
+    int[] d = Window.expand(dilation, SPATIAL);
+    List<Integer> out = new ArrayList<>(List.of(s.dim(0), filters));
+    List<Integer> weight = new ArrayList<>(List.of(filters, s.dim(1)));
+    for (int axis = 0; axis < SPATIAL; axis++) {
+      int span = d[axis] * (k[axis] - 1) + 1;
+      String how =
+          d[axis] == 1 ? "kernel " + k[axis] : "kernel " + k[axis] + " dilated by " + d[axis];
+      out.add(Window.out(site, axis, SPATIAL, span, how, st[axis], p[axis]));
+      weight.add(k[axis]);
+    }
+    List<ParamInfo> params = new ArrayList<>();
+    params.add(site.param(ParamRole.WEIGHT, new TShape(weight)));
+    if (!noBias) {
+      params.add(site.param(ParamRole.BIAS, TShape.of(filters)));
+    }
+    return new Inferred(new TShape(out), params, List.of());
+  }
+
+  @Override
+  public long flops(List<TShape> in, TShape out) {
+    long macs = out.perExample() * in.get(0).dim(1);
+    for (int k : Window.expand(kernel, SPATIAL)) {
+      macs *= k;
+    }
+    long outElems = out.perExample();
+    return 2 * macs + (noBias ? 0 : outElems) + (activation == Act.NONE ? 0 : outElems);
+  }
+
+  @Override
+  public NodeCall call(CallSite site) {
+    int[] st = Window.expand(stride, SPATIAL);
+    int[] p = Window.expand(pad, SPATIAL);
+    int[] d = Window.expand(dilation, SPATIAL);
+    Args.Chain spec =
+        chain("Conv2DSpec", "filters", i(filters))
+            .then("kernel", ints(Window.expand(kernel, SPATIAL)))
+            .when(!Window.all(st, 1), "stride", ints(st))
+            .when(!Window.all(p, 0), "pad", ints(p))
+            .when(!Window.all(d, 1), "dilation", ints(d))
+            .when(activation != Act.NONE, "activation", act(activation))
+            .when(noBias, "withoutBias");
+    return NodeCall.Builder.of("conv2d", x(), spec.build());
+  }
+}

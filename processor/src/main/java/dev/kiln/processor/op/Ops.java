@@ -1,0 +1,53 @@
+package dev.kiln.processor.op;
+
+import java.util.List;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * The built-in operators: every layer annotation of {@code dev.kiln.annotations} with the reader of
+ * its op, registered here and nowhere else. A test checks that every layer annotation has a reader.
+ */
+public final class Ops {
+  /** Every built-in layer's reader, in the order the annotations are documented. */
+  public static final List<OpReader<?>> ALL =
+      List.of(
+          InputOp.READER,
+          DenseOp.READER,
+          ActivationOp.READER,
+          SoftmaxOp.READER,
+          FlattenOp.READER,
+          AddOp.READER,
+          ConcatOp.READER,
+          Conv2DOp.READER,
+          PoolOp.MAX_READER,
+          PoolOp.AVG_READER,
+          GlobalAvgPoolOp.READER,
+          ReshapeOp.READER,
+          DropoutOp.READER,
+          BatchNormOp.READER,
+          LayerNormOp.READER,
+          EmbeddingOp.READER,
+          RecurrentOp.RNN_READER,
+          RecurrentOp.LSTM_READER,
+          RecurrentOp.GRU_READER);
+
+  private Ops() {}
+
+  /** The reader of the built-in layer {@code mirror} is, or null when it is another annotation. */
+  public static OpReader<?> of(AnnotationMirror mirror) {
+    String name =
+        ((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().toString();
+    for (OpReader<?> reader : ALL) {
+      if (reader.annotation().getCanonicalName().equals(name)) {
+        return reader;
+      }
+    }
+    return null;
+  }
+
+  /** Whether {@code mirror} is {@code @Input}, whose shape messages write with BATCH and STEPS. */
+  public static boolean isInput(AnnotationMirror mirror) {
+    return of(mirror) == InputOp.READER;
+  }
+}

@@ -1,0 +1,64 @@
+package dev.kiln.processor.op;
+
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.model.ShapeSite;
+import dev.kiln.processor.model.TShape;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The arithmetic of a window that slides over the spatial dimensions of a channels-first input
+ * ({@code [N, C, spatial...]}), as MXNet's convolution and pooling shape functions do it, for any
+ * number of spatial dimensions.
+ */
+final class Window {
+  private Window() {}
+
+  /** A window attribute as one value per spatial dimension: one value written stands for all. */
+  static int[] expand(List<Integer> values, int spatial) {
+    List<Integer> all = values.size() == 1 ? Collections.nCopies(spatial, values.get(0)) : values;
+    return all.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /** Whether every value is {@code value}. */
+  static boolean all(int[] values, int value) {
+    for (int v : values) {
+      if (v != value) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The name of spatial dimension {@code axis} of {@code spatial}: height and width for 2. */
+  static String axisName(int axis, int spatial) {
+    List<String> names = List.of("depth", "height", "width");
+    return names.get(names.size() - spatial + axis);
+  }
+
+  /**
+   * The output size along spatial dimension {@code axis}: {@code (size + 2 pad - span) / stride +
+   * 1} (integer division, MXNet's {@code valid} convention); unknown stays unknown. The window,
+   * {@code span} wide ({@code how} says why), must fit the padded input.
+   */
+  static int out(ShapeSite site, int axis, int spatial, int span, String how, int stride, int pad) {
+    int size = site.shape().dim(2 + axis);
+    if (size < 0) {
+      return TShape.BATCH;
+    }
+    int padded = size + 2 * pad;
+    if (span > padded) {
+      throw site.fail(
+          Message.KERNEL_TOO_LARGE,
+          "kernel",
+          site.where(),
+          span,
+          axisName(axis, spatial),
+          how,
+          size,
+          padded,
+          site.x().describe());
+    }
+    return (padded - span) / stride + 1;
+  }
+}

@@ -1,0 +1,127 @@
+package dev.kiln.processor.write;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.NameAllocator;
+import dev.kiln.processor.model.NodeCall;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A custom layer's node method body: one local per parameter, made by the builder, then one traced
+ * call of its forward method, e.g. {@code return this.builder.custom(SCORES_SOURCE, "Affine",
+ * PIXELS_SHAPE, SCORES_SHAPE, pixels, List.of(weight, bias), (input, params) ->
+ * Affine.Forward.apply(input, params.get(0), params.get(1)));}. A recurrent cell calls {@code
+ * this.builder.cell} instead, whose forward also takes the previous state: {@code (input, state,
+ * params) -> GruCell.Step.apply(input, state, params.get(0), ...)}.
+ */
+final class CustomCallFormatter {
+  /** A forward call up to this length stays on the lambda's line. */
+  private static final int FORWARD_LINE = 88;
+
+  /** A parameter list up to this length stays on one line. */
+  private static final int PARAMS_LINE = 60;
+
+  private final GeneratedNames names;
+  private final String src;
+  private final List<String> in;
+
+  CustomCallFormatter(GeneratedNames names, String src, List<String> in) {
+    this.names = names;
+    this.src = src;
+    this.in = in;
+  }
+
+  /** The statements for {@code c} on node {@code node}. */
+  CodeBlock format(NodeCall.Custom c, String node) {
+    NameAllocator locals = new NameAllocator();
+    in.forEach(locals::newName);
+    String input = locals.newName("input");
+    String state = c.cell() ? locals.newName("state") : null;
+    String params = locals.newName("params");
+    CodeBlock.Builder body = CodeBlock.builder();
+    List<String> made = new ArrayList<>();
+    for (NodeCall.CustomParam p : c.params()) {
+      String local = locals.newName(p.local());
+      made.add(local);
+      body.add(paramStatement(local, p));
+    }
+    List<String> args = new ArrayList<>();
+    args.add(input);
+    if (state != null) {
+      args.add(state);
+    }
+    for (NodeCall.ForwardArg a : c.args()) {
+      args.add(a.param() >= 0 ? params + ".get(" + a.param() + ")" : a.literal());
+    }
+    String lambda = "(" + input + (state == null ? "" : ", " + state) + ", " + params + ")";
+    ClassName forwardType = ClassName.get(c.forwardType());
+    String call =
+        String.join(".", forwardType.simpleNames())
+            + "."
+            + c.forwardMethod()
+            + "("
+            + String.join(", ", args)
+            + ")";
+    boolean oneLine = lambda.length() + call.length() + 4 <= FORWARD_LINE;
+    CodeBlock forward =
+        CodeBlock.of(
+            "$L ->$W$T.$L($L)",
+            lambda,
+            forwardType,
+            c.forwardMethod(),
+            oneLine ? String.join(", ", args) : commas(args));
+    String list = String.join(", ", made);
+    Object listed = list.length() <= PARAMS_LINE ? list : commas(made);
+    // The forward pass gets a line of its own, as a reader would write it.
+    return body.addStatement(
+            "return this.builder.$L($Z$L,$W$L,$W$L,$W$L,$W$L,$W$T.of($L),\n$L)",
+            c.cell() ? "cell" : "custom",
+            src,
+            Literals.string(c.layer()),
+            names.shape(c.input()),
+            names.shape(node),
+            in.get(0),
+            List.class,
+            listed,
+            forward)
+        .build();
+  }
+
+  /**
+   * {@code Sym weight = this.builder.customParam(SRC, "weight", W_SHAPE, false);}: on one line if
+   * it fits, else broken after {@code =}, else after each argument too.
+   */
+  private CodeBlock paramStatement(String local, NodeCall.CustomParam p) {
+    String shape = names.shape(p.name());
+    String call =
+        "this.builder.customParam("
+            + src
+            + ", \""
+            + p.role()
+            + "\", "
+            + shape
+            + ", "
+            + p.zeros()
+            + ");";
+    String declared = "Sym " + local + " = ";
+    String format =
+        4 + declared.length() + call.length() <= Javadoc.LIMIT
+            ? "$T $N = this.builder.customParam($L, $S, $L, $L)"
+            : 8 + call.length() <= Javadoc.LIMIT
+                ? "$T $N =\nthis.builder.customParam($L, $S, $L, $L)"
+                : "$T $N =\nthis.builder.customParam($L,$W$S,$W$L,$W$L)";
+    return CodeBlock.builder()
+        .addStatement(format, Names.SYM, local, src, p.role(), shape, p.zeros())
+        .build();
+  }
+
+  /** {@code a, b, c} with a wrapping point after each comma. */
+  private static CodeBlock commas(List<String> items) {
+    CodeBlock.Builder b = CodeBlock.builder();
+    for (int i = 0; i < items.size(); i++) {
+      b.add(i == 0 ? "$L" : ",$W$L", items.get(i));
+    }
+    return b.build();
+  }
+}
