@@ -9,6 +9,7 @@ import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.RnnSpec;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.SoftmaxSpec;
 import java.util.List;
 import javax.annotation.processing.Generated;
 import layers.GruCell;
@@ -194,7 +195,7 @@ public final class AnyStepsNetGraph implements AnyStepsNet {
    */
   @Override
   public Sym last(Sym states) {
-    return this.builder.rnn(LAST_SOURCE, states, STATES_SHAPE, RnnSpec.gru(5).lastStep());
+    return this.builder.node(LAST_SOURCE, RnnSpec.gru(5).lastStep().over(STATES_SHAPE), states);
   }
 
   /**
@@ -202,7 +203,7 @@ public final class AnyStepsNetGraph implements AnyStepsNet {
    */
   @Override
   public Sym logits(Sym last) {
-    return this.builder.dense(LOGITS_SOURCE, last, DenseSpec.units(3));
+    return this.builder.node(LOGITS_SOURCE, DenseSpec.units(3), last);
   }
 
   /**
@@ -210,6 +211,6 @@ public final class AnyStepsNetGraph implements AnyStepsNet {
    */
   @Override
   public Sym probs(Sym logits) {
-    return this.builder.classifierHead(PROBS_SOURCE, logits, -1);
+    return this.builder.node(PROBS_SOURCE, SoftmaxSpec.axis(-1).classifierHead(), logits);
   }
 }

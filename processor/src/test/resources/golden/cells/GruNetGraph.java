@@ -169,6 +169,6 @@ public final class GruNetGraph implements GruNet {
    */
   @Override
   public Sym next(Sym states) {
-    return this.builder.dense(NEXT_SOURCE, states, DenseSpec.units(1).flatten(false));
+    return this.builder.node(NEXT_SOURCE, DenseSpec.units(1).flatten(false), states);
   }
 }

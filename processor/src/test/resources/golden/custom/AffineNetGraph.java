@@ -7,6 +7,7 @@ import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.SoftmaxSpec;
 import java.util.List;
 import javax.annotation.processing.Generated;
 import layers.Affine;
@@ -107,6 +108,6 @@ public final class AffineNetGraph implements AffineNet {
    */
   @Override
   public Sym probs(Sym scores) {
-    return this.builder.classifierHead(PROBS_SOURCE, scores, -1);
+    return this.builder.node(PROBS_SOURCE, SoftmaxSpec.axis(-1).classifierHead(), scores);
   }
 }

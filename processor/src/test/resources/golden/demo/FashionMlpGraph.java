@@ -9,6 +9,7 @@ import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.SoftmaxSpec;
 import java.util.List;
 import javax.annotation.processing.Generated;
 
@@ -112,7 +113,7 @@ public final class FashionMlpGraph implements FashionMlp {
    */
   @Override
   public Sym hidden(Sym pixels) {
-    return this.builder.dense(HIDDEN_SOURCE, pixels, DenseSpec.units(128).activation(Act.RELU));
+    return this.builder.node(HIDDEN_SOURCE, DenseSpec.units(128).activation(Act.RELU), pixels);
   }
 
   /**
@@ -120,7 +121,7 @@ public final class FashionMlpGraph implements FashionMlp {
    */
   @Override
   public Sym logits(Sym hidden) {
-    return this.builder.dense(LOGITS_SOURCE, hidden, DenseSpec.units(10));
+    return this.builder.node(LOGITS_SOURCE, DenseSpec.units(10), hidden);
   }
 
   /**
@@ -128,6 +129,6 @@ public final class FashionMlpGraph implements FashionMlp {
    */
   @Override
   public Sym probs(Sym logits) {
-    return this.builder.classifierHead(PROBS_SOURCE, logits, -1);
+    return this.builder.node(PROBS_SOURCE, SoftmaxSpec.axis(-1).classifierHead(), logits);
   }
 }

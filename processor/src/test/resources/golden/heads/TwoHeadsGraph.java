@@ -4,6 +4,7 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.graph.AddSpec;
 import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
@@ -163,7 +164,7 @@ public final class TwoHeadsGraph implements TwoHeads {
   @Override
   public Sym base(Sym features) {
     this.builder.freeze(BASE_SOURCE);
-    return this.builder.dense(BASE_SOURCE, features, DenseSpec.units(8).activation(Act.TANH));
+    return this.builder.node(BASE_SOURCE, DenseSpec.units(8).activation(Act.TANH), features);
   }
 
   /**
@@ -171,7 +172,7 @@ public final class TwoHeadsGraph implements TwoHeads {
    */
   @Override
   public Sym mixed(Sym base, Sym context) {
-    return this.builder.add(MIXED_SOURCE, base, context);
+    return this.builder.node(MIXED_SOURCE, AddSpec.of(), base, context);
   }
 
   /**
@@ -179,7 +180,7 @@ public final class TwoHeadsGraph implements TwoHeads {
    */
   @Override
   public Sym normed(Sym mixed) {
-    return this.builder.layerNorm(NORMED_SOURCE, mixed, LayerNormSpec.axis(-1).eps(1e-6));
+    return this.builder.node(NORMED_SOURCE, LayerNormSpec.axis(-1).eps(1e-6), mixed);
   }
 
   /**
@@ -187,7 +188,7 @@ public final class TwoHeadsGraph implements TwoHeads {
    */
   @Override
   public Sym left(Sym normed) {
-    return this.builder.dense(LEFT_SOURCE, normed, DenseSpec.units(2));
+    return this.builder.node(LEFT_SOURCE, DenseSpec.units(2), normed);
   }
 
   /**
@@ -195,6 +196,6 @@ public final class TwoHeadsGraph implements TwoHeads {
    */
   @Override
   public Sym right(Sym normed) {
-    return this.builder.dense(RIGHT_SOURCE, normed, DenseSpec.units(3).withoutBias());
+    return this.builder.node(RIGHT_SOURCE, DenseSpec.units(3).withoutBias(), normed);
   }
 }

@@ -4,14 +4,19 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.graph.ActivationSpec;
 import dev.kiln.runtime.graph.BatchNormSpec;
 import dev.kiln.runtime.graph.Conv2DSpec;
 import dev.kiln.runtime.graph.DenseSpec;
+import dev.kiln.runtime.graph.DropoutSpec;
+import dev.kiln.runtime.graph.FlattenSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.PoolSpec;
+import dev.kiln.runtime.graph.ReshapeSpec;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.SoftmaxSpec;
 import java.util.List;
 import javax.annotation.processing.Generated;
 
@@ -235,7 +240,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym image(Sym pixels) {
-    return this.builder.reshape(IMAGE_SOURCE, pixels, BATCH, 1, 28, 28);
+    return this.builder.node(IMAGE_SOURCE, ReshapeSpec.of(BATCH, 1, 28, 28), pixels);
   }
 
   /**
@@ -244,7 +249,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym conv1(Sym image) {
-    return this.builder.conv2d(CONV1_SOURCE, image, Conv2DSpec.filters(6).kernel(5, 5).pad(2, 2));
+    return this.builder.node(CONV1_SOURCE, Conv2DSpec.filters(6).kernel(5, 5).pad(2, 2), image);
   }
 
   /**
@@ -252,8 +257,8 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym bn1(Sym conv1) {
-    return this.builder.batchNorm(BN1_SOURCE, conv1,
-        BatchNormSpec.channelAxis(1).eps(0.001).momentum(0.9));
+    return this.builder.node(BN1_SOURCE, BatchNormSpec.channelAxis(1).eps(0.001).momentum(0.9),
+        conv1);
   }
 
   /**
@@ -261,7 +266,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym relu1(Sym bn1) {
-    return this.builder.activation(RELU1_SOURCE, bn1, Act.RELU);
+    return this.builder.node(RELU1_SOURCE, ActivationSpec.of(Act.RELU), bn1);
   }
 
   /**
@@ -269,7 +274,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym pool1(Sym relu1) {
-    return this.builder.maxPool(POOL1_SOURCE, relu1, PoolSpec.kernel(2, 2));
+    return this.builder.node(POOL1_SOURCE, PoolSpec.max(2, 2), relu1);
   }
 
   /**
@@ -278,8 +283,8 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym conv2(Sym pool1) {
-    return this.builder.conv2d(CONV2_SOURCE, pool1,
-        Conv2DSpec.filters(16).kernel(5, 5).activation(Act.RELU));
+    return this.builder.node(CONV2_SOURCE, Conv2DSpec.filters(16).kernel(5, 5).activation(Act.RELU),
+        pool1);
   }
 
   /**
@@ -287,7 +292,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym pool2(Sym conv2) {
-    return this.builder.maxPool(POOL2_SOURCE, conv2, PoolSpec.kernel(2, 2));
+    return this.builder.node(POOL2_SOURCE, PoolSpec.max(2, 2), conv2);
   }
 
   /**
@@ -295,7 +300,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym features(Sym pool2) {
-    return this.builder.flatten(FEATURES_SOURCE, pool2);
+    return this.builder.node(FEATURES_SOURCE, FlattenSpec.of(), pool2);
   }
 
   /**
@@ -304,7 +309,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym hidden(Sym features) {
-    return this.builder.dense(HIDDEN_SOURCE, features, DenseSpec.units(120).activation(Act.RELU));
+    return this.builder.node(HIDDEN_SOURCE, DenseSpec.units(120).activation(Act.RELU), features);
   }
 
   /**
@@ -312,7 +317,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym dropped(Sym hidden) {
-    return this.builder.dropout(DROPPED_SOURCE, hidden, 0.25);
+    return this.builder.node(DROPPED_SOURCE, DropoutSpec.rate(0.25), hidden);
   }
 
   /**
@@ -320,7 +325,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym logits(Sym dropped) {
-    return this.builder.dense(LOGITS_SOURCE, dropped, DenseSpec.units(10));
+    return this.builder.node(LOGITS_SOURCE, DenseSpec.units(10), dropped);
   }
 
   /**
@@ -328,6 +333,6 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym probs(Sym logits) {
-    return this.builder.classifierHead(PROBS_SOURCE, logits, -1);
+    return this.builder.node(PROBS_SOURCE, SoftmaxSpec.axis(-1).classifierHead(), logits);
   }
 }

@@ -83,22 +83,21 @@ class GeneratedCodeTest {
       "VECTORS_WEIGHT_SHAPE = Shape.of(50, 8);",
       "PAIRS_SHAPE = Shape.of(BATCH, 2, 3, 8);",
       "NORM_GAMMA_SHAPE = Shape.of(48);",
-      "return this.builder.conv2d(CONV1_SOURCE, image,\n"
-          + "        Conv2DSpec.filters(6).kernel(5, 5).pad(2, 2).activation(Act.RELU));",
-      "return this.builder.maxPool(POOL1_SOURCE, bn1, PoolSpec.kernel(2, 2));",
-      "return this.builder.conv2d(CONV2_SOURCE, pool1,\n"
-          + "        Conv2DSpec.filters(16).kernel(5, 3).stride(1, 2).dilation(1, 2)"
-          + ".withoutBias());",
-      "return this.builder.avgPool(POOL2_SOURCE, conv2, PoolSpec.kernel(2, 2).stride(1, 1)"
-          + ".pad(1, 1));",
-      "return this.builder.reshape(IMAGE_SOURCE, pixels, BATCH, 1, 28, 28);",
-      "return this.builder.reshape(FEATURES_SOURCE, gap, 0, -3, -2);",
-      "return this.builder.batchNorm(BN1_SOURCE, conv1,\n"
-          + "        BatchNormSpec.channelAxis(1).eps(0.001).momentum(0.9));",
-      "this.builder.freeze(VECTORS_SOURCE);\n    return this.builder.embedding(VECTORS_SOURCE, "
-          + "tokens, EmbeddingSpec.rows(50).columns(8));",
-      "return this.builder.layerNorm(NORM_SOURCE, flatPairs, LayerNormSpec.axis(-1).eps(1e-5));",
-      "return this.builder.dropout(DROPPED_SOURCE, norm, 0.25);",
+      "return this.builder.node(CONV1_SOURCE,\n"
+          + "        Conv2DSpec.filters(6).kernel(5, 5).pad(2, 2).activation(Act.RELU), image);",
+      "return this.builder.node(POOL1_SOURCE, PoolSpec.max(2, 2), bn1);",
+      "return this.builder.node(CONV2_SOURCE,\n"
+          + "        Conv2DSpec.filters(16).kernel(5, 3).stride(1, 2).dilation(1, 2).withoutBias(), "
+          + "pool1);",
+      "return this.builder.node(POOL2_SOURCE, PoolSpec.avg(2, 2).stride(1, 1).pad(1, 1), conv2);",
+      "return this.builder.node(IMAGE_SOURCE, ReshapeSpec.of(BATCH, 1, 28, 28), pixels);",
+      "return this.builder.node(FEATURES_SOURCE, ReshapeSpec.of(0, -3, -2), gap);",
+      "return this.builder.node(BN1_SOURCE, BatchNormSpec.channelAxis(1).eps(0.001).momentum(0.9),"
+          + "\n        conv1);",
+      "this.builder.freeze(VECTORS_SOURCE);\n    return this.builder.node(VECTORS_SOURCE, "
+          + "EmbeddingSpec.rows(50).columns(8), tokens);",
+      "return this.builder.node(NORM_SOURCE, LayerNormSpec.axis(-1).eps(1e-5), flatPairs);",
+      "return this.builder.node(DROPPED_SOURCE, DropoutSpec.rate(0.25), norm);",
     };
     for (String e : expected) {
       assertTrue(graph.contains(e), e + " in\n" + graph);

@@ -153,11 +153,11 @@ class InitTest {
     GraphBuilder b = new GraphBuilder("Mlp");
     Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"), Shape.of(-1, 6));
     Sym h =
-        b.dense(
+        b.node(
             new NodeSource("h", "Mlp.h()", "@Dense(units = 5)"),
-            x,
-            DenseSpec.units(5).activation(Act.RELU));
-    Sym y = b.dense(new NodeSource("y", "Mlp.y()", "@Dense(units = 3)"), h, DenseSpec.units(3));
+            DenseSpec.units(5).activation(Act.RELU),
+            x);
+    Sym y = b.node(new NodeSource("y", "Mlp.y()", "@Dense(units = 3)"), DenseSpec.units(3), h);
     return b.build(List.of(y));
   }
 

@@ -13,12 +13,14 @@ import dev.kiln.runtime.graph.BatchNormSpec;
 import dev.kiln.runtime.graph.Conv2DSpec;
 import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.EmbeddingSpec;
+import dev.kiln.runtime.graph.GlobalPoolSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.LayerNormSpec;
 import dev.kiln.runtime.graph.ModelException;
 import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.PoolSpec;
+import dev.kiln.runtime.graph.ReshapeSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.util.List;
 import java.util.Set;
@@ -56,8 +58,7 @@ class LayerRuntimeTest {
         graph(
             Shape.of(-1, 1, 4, 4),
             (b, x) ->
-                b.conv2d(
-                    src("conv", "@Conv2D"), x, Conv2DSpec.filters(1).kernel(2, 2).stride(2, 2)));
+                b.node(src("conv", "@Conv2D"), Conv2DSpec.filters(1).kernel(2, 2).stride(2, 2), x));
     try (ModelRuntime m = new ModelRuntime("HandModel", g, Init.constant(1f), 0);
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(1, 1, 2, 2), m.param("conv_weight").shape());
@@ -74,9 +75,9 @@ class LayerRuntimeTest {
     // its weight is no argument of the symbol, so it needs no inference copy.
     GraphBuilder b = new GraphBuilder("Hand");
     Sym x = b.input(src("x", "@Input"), Shape.of(-1, 1, 4, 4));
-    Sym c = b.conv2d(src("conv", "@Conv2D"), x, Conv2DSpec.filters(2).kernel(2, 2));
-    b.dense(src("unused", "@Dense"), c, DenseSpec.units(3));
-    Sym y = b.dense(src("y", "@Dense"), c, DenseSpec.units(4));
+    Sym c = b.node(src("conv", "@Conv2D"), Conv2DSpec.filters(2).kernel(2, 2), x);
+    b.node(src("unused", "@Dense"), DenseSpec.units(3), c);
+    Sym y = b.node(src("y", "@Dense"), DenseSpec.units(4), c);
     try (Graph g = b.build(List.of(y))) {
       assertEquals(Set.of("conv_weight", "y_weight"), g.reorderedWeights());
       assertEquals(g.reorderedWeightsInSymbol(), g.reorderedWeights());
@@ -91,7 +92,7 @@ class LayerRuntimeTest {
               "Max",
               graph(
                   Shape.of(-1, 1, 4, 4),
-                  (b, x) -> b.maxPool(src("p", "@MaxPool"), x, PoolSpec.kernel(2, 2))),
+                  (b, x) -> b.node(src("p", "@MaxPool"), PoolSpec.max(2, 2), x)),
               Init.xavier(),
               0)) {
         assertArrayEquals(new float[] {5, 7, 13, 15}, run(max, nd, range(16), 1, 1, 4, 4), 0f);
@@ -101,7 +102,7 @@ class LayerRuntimeTest {
               "Avg",
               graph(
                   Shape.of(-1, 1, 4, 4),
-                  (b, x) -> b.avgPool(src("p", "@AvgPool"), x, PoolSpec.kernel(3, 3).pad(1, 1))),
+                  (b, x) -> b.node(src("p", "@AvgPool"), PoolSpec.avg(3, 3).pad(1, 1), x)),
               Init.xavier(),
               0)) {
         // windows start at -1 and 2; padding counts as zeros: (0+1+4+5)/9, (2+3+6+7)/9, ...
@@ -114,7 +115,8 @@ class LayerRuntimeTest {
           new ModelRuntime(
               "Gap",
               graph(
-                  Shape.of(-1, 2, 2, 2), (b, x) -> b.globalAvgPool(src("p", "@GlobalAvgPool"), x)),
+                  Shape.of(-1, 2, 2, 2),
+                  (b, x) -> b.node(src("p", "@GlobalAvgPool"), GlobalPoolSpec.avg(), x)),
               Init.xavier(),
               0)) {
         assertArrayEquals(new float[] {1.5f, 5.5f}, run(gap, nd, range(8), 1, 2, 2, 2), 1e-5f);
@@ -126,8 +128,7 @@ class LayerRuntimeTest {
   void layerNormNormalisesEachRowAndAppliesGammaAndBeta() {
     Graph g =
         graph(
-            Shape.of(-1, 4),
-            (b, x) -> b.layerNorm(src("ln", "@LayerNorm"), x, LayerNormSpec.axis(-1)));
+            Shape.of(-1, 4), (b, x) -> b.node(src("ln", "@LayerNorm"), LayerNormSpec.axis(-1), x));
     try (ModelRuntime m = new ModelRuntime("Ln", g, Init.xavier(), 0);
         NDManager nd = NDManager.newBaseManager()) {
       assertArrayEquals(new float[] {1, 1, 1, 1}, m.param("ln_gamma").get(), 0f);
@@ -148,7 +149,7 @@ class LayerRuntimeTest {
     Graph g =
         graph(
             Shape.of(-1, 3, 2, 2),
-            (b, x) -> b.batchNorm(src("bn", "@BatchNorm"), x, BatchNormSpec.channelAxis(1)));
+            (b, x) -> b.node(src("bn", "@BatchNorm"), BatchNormSpec.channelAxis(1), x));
     try (ModelRuntime m = new ModelRuntime("Bn", g, Init.xavier(), 0)) {
       assertEquals(
           List.of("bn_moving_mean", "bn_moving_var"),
@@ -171,7 +172,8 @@ class LayerRuntimeTest {
   void reshapeThatChangesTheNumberOfValuesIsRefusedBeforeBinding() {
     Graph g =
         graph(
-            Shape.of(-1, 4), (b, x) -> b.reshape(src("r", "@Reshape(shape = {8, -1})"), x, 8, -1));
+            Shape.of(-1, 4),
+            (b, x) -> b.node(src("r", "@Reshape(shape = {8, -1})"), ReshapeSpec.of(8, -1), x));
     try (ModelRuntime m = new ModelRuntime("Reshaper", g, Init.xavier(), 0);
         NDManager nd = NDManager.newBaseManager()) {
       ModelException e = assertThrows(ModelException.class, () -> run(m, nd, range(12), 3, 4));
@@ -192,7 +194,7 @@ class LayerRuntimeTest {
     Sym x = b.input(src("x", "@Input"), Shape.of(-1, 2));
     NodeSource e = src("e", "@Embedding");
     b.freeze(e);
-    Sym out = b.embedding(e, x, EmbeddingSpec.rows(3).columns(2));
+    Sym out = b.node(e, EmbeddingSpec.rows(3).columns(2), x);
     Graph g = b.build(List.of(out));
     assertTrue(g.isFrozen("e_weight"));
     try (ModelRuntime m = new ModelRuntime("Emb", g, Init.xavier(), 0);

@@ -52,7 +52,7 @@ class RecurrentRuntimeTest {
     try (GraphBuilder b = new GraphBuilder("Seq")) {
       Shape shape = Shape.of(Shape.BATCH, steps, in);
       Sym x = b.input(src("x", "@Input(shape = {BATCH, " + steps + ", " + in + "})"), shape);
-      Sym y = b.rnn(src("rnn", "@" + spec.mode()), x, shape, spec);
+      Sym y = b.node(src("rnn", "@" + spec.mode()), spec.over(shape), x);
       return b.build(List.of(y));
     }
   }

@@ -1,6 +1,7 @@
 package dev.kiln.processor.op;
 
 import static dev.kiln.processor.op.Args.act;
+import static dev.kiln.processor.op.Args.chain;
 import static dev.kiln.processor.op.Args.x;
 
 import dev.kiln.annotations.Act;
@@ -59,6 +60,6 @@ record ActivationOp(Act activation) implements Op {
 
   @Override
   public NodeCall call(CallSite site) {
-    return NodeCall.Builder.of("activation", x(), act(activation));
+    return NodeCall.Builder.of("node", chain("ActivationSpec", "of", act(activation)).build(), x());
   }
 }

@@ -113,6 +113,6 @@ record AddOp() implements Op {
 
   @Override
   public NodeCall call(CallSite site) {
-    return NodeCall.Builder.of("add", new NodeCall.Inputs());
+    return NodeCall.Builder.of("node", Args.chain("AddSpec", "of").build(), new NodeCall.Inputs());
   }
 }

@@ -85,11 +85,11 @@ record BatchNormOp(double eps, double momentum, int axis) implements Op {
   public NodeCall call(CallSite site) {
     int channel = axis < 0 ? axis + site.shape().rank() : axis;
     return NodeCall.Builder.of(
-        "batchNorm",
-        x(),
+        "node",
         chain("BatchNormSpec", "channelAxis", i(channel))
             .then("eps", d(eps))
             .then("momentum", d(momentum))
-            .build());
+            .build(),
+        x());
   }
 }

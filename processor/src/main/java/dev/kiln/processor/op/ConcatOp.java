@@ -86,6 +86,7 @@ record ConcatOp(int axis) implements Op {
 
   @Override
   public NodeCall call(CallSite site) {
-    return NodeCall.Builder.of("concat", i(axis), new NodeCall.Inputs());
+    return NodeCall.Builder.of(
+        "node", Args.chain("ConcatSpec", "axis", i(axis)).build(), new NodeCall.Inputs());
   }
 }

@@ -169,6 +169,6 @@ record Conv2DOp(
             .when(!Window.all(d, 1), "dilation", ints(d))
             .when(activation != Act.NONE, "activation", act(activation))
             .when(noBias, "withoutBias");
-    return NodeCall.Builder.of("conv2d", x(), spec.build());
+    return NodeCall.Builder.of("node", spec.build(), x());
   }
 }

@@ -106,6 +106,6 @@ record DenseOp(int units, Act activation, boolean noBias, boolean flatten) imple
             .when(activation != Act.NONE, "activation", act(activation))
             .when(noBias, "withoutBias")
             .when(!flatten, "flatten", new NodeCall.Bool(false));
-    return NodeCall.Builder.of("dense", x(), spec.build());
+    return NodeCall.Builder.of("node", spec.build(), x());
   }
 }

@@ -58,6 +58,6 @@ record DropoutOp(double rate) implements Op {
 
   @Override
   public NodeCall call(CallSite site) {
-    return NodeCall.Builder.of("dropout", x(), d(rate));
+    return NodeCall.Builder.of("node", Args.chain("DropoutSpec", "rate", d(rate)).build(), x());
   }
 }

@@ -73,8 +73,8 @@ record EmbeddingOp(int inputDim, int outputDim) implements Op {
   @Override
   public NodeCall call(CallSite site) {
     return NodeCall.Builder.of(
-        "embedding",
-        x(),
-        chain("EmbeddingSpec", "rows", i(inputDim)).then("columns", i(outputDim)).build());
+        "node",
+        chain("EmbeddingSpec", "rows", i(inputDim)).then("columns", i(outputDim)).build(),
+        x());
   }
 }

@@ -1,5 +1,6 @@
 package dev.kiln.processor.op;
 
+import static dev.kiln.processor.op.Args.chain;
 import static dev.kiln.processor.op.Args.x;
 
 import dev.kiln.annotations.Flatten;
@@ -50,6 +51,6 @@ record FlattenOp() implements Op {
 
   @Override
   public NodeCall call(CallSite site) {
-    return NodeCall.Builder.of("flatten", x());
+    return NodeCall.Builder.of("node", chain("FlattenSpec", "of").build(), x());
   }
 }

@@ -70,6 +70,6 @@ record GlobalAvgPoolOp() implements Op {
 
   @Override
   public NodeCall call(CallSite site) {
-    return NodeCall.Builder.of("globalAvgPool", x());
+    return NodeCall.Builder.of("node", Args.chain("GlobalPoolSpec", "avg").build(), x());
   }
 }

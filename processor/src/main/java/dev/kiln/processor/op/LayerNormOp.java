@@ -65,6 +65,6 @@ record LayerNormOp(int axis, double eps) implements Op {
   @Override
   public NodeCall call(CallSite site) {
     return NodeCall.Builder.of(
-        "layerNorm", x(), chain("LayerNormSpec", "axis", i(axis)).then("eps", d(eps)).build());
+        "node", chain("LayerNormSpec", "axis", i(axis)).then("eps", d(eps)).build(), x());
   }
 }

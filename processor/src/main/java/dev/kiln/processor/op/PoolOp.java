@@ -35,18 +35,18 @@ record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Intege
   /** The two kinds of window pooling. */
   enum Type {
     /** {@code @MaxPool}: the largest value of each window. */
-    MAX("max", "MaxPool", "maxPool"),
+    MAX("max", "MaxPool"),
     /** {@code @AvgPool}: the mean of each window. */
-    AVG("avg", "AvgPool", "avgPool");
+    AVG("avg", "AvgPool");
 
+    /** MXNet's {@code pool_type}, and the runtime spec's factory. */
     final String mxnet;
-    final String annotation;
-    final String builder;
 
-    Type(String mxnet, String annotation, String builder) {
+    final String annotation;
+
+    Type(String mxnet, String annotation) {
       this.mxnet = mxnet;
       this.annotation = annotation;
-      this.builder = builder;
     }
   }
 
@@ -153,9 +153,9 @@ record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Intege
     int[] st = effectiveStride();
     int[] p = Window.expand(pad, SPATIAL);
     Args.Chain spec =
-        chain("PoolSpec", "kernel", ints(k))
+        chain("PoolSpec", type.mxnet, ints(k))
             .when(!Arrays.equals(st, k), "stride", ints(st))
             .when(!Window.all(p, 0), "pad", ints(p));
-    return NodeCall.Builder.of(type.builder, x(), spec.build());
+    return NodeCall.Builder.of("node", spec.build(), x());
   }
 }

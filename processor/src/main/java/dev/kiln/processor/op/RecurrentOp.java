@@ -277,7 +277,8 @@ record RecurrentOp(
             .when(dropout != 0, "dropout", d(dropout))
             .when(!returnSequences, "lastStep")
             .when(stateful, "carryingState")
+            .then("over", new NodeCall.ShapeOf(site.sources().get(0)))
             .build();
-    return NodeCall.Builder.of("rnn", x(), new NodeCall.ShapeOf(site.sources().get(0)), spec);
+    return NodeCall.Builder.of("node", spec, x());
   }
 }

@@ -200,10 +200,9 @@ record ReshapeOp(List<Integer> shape) implements Op {
 
   @Override
   public NodeCall call(CallSite site) {
-    List<NodeCall.Arg> args = new ArrayList<>();
-    args.add(x());
-    shape.forEach(d -> args.add(new NodeCall.Int(d, true)));
-    return new NodeCall.Builder("reshape", args);
+    NodeCall.Arg[] target =
+        shape.stream().map(d -> new NodeCall.Int(d, true)).toArray(NodeCall.Arg[]::new);
+    return NodeCall.Builder.of("node", Args.chain("ReshapeSpec", "of", target).build(), x());
   }
 
   /** The syntax of MXNet's reshape notation; sizes are checked against the input later. */

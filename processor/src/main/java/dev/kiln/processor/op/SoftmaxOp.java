@@ -1,5 +1,6 @@
 package dev.kiln.processor.op;
 
+import static dev.kiln.processor.op.Args.chain;
 import static dev.kiln.processor.op.Args.i;
 import static dev.kiln.processor.op.Args.x;
 
@@ -63,6 +64,9 @@ record SoftmaxOp(int axis) implements Op {
 
   @Override
   public NodeCall call(CallSite site) {
-    return NodeCall.Builder.of(site.classifierHead() ? "classifierHead" : "softmax", x(), i(axis));
+    return NodeCall.Builder.of(
+        "node",
+        chain("SoftmaxSpec", "axis", i(axis)).when(site.classifierHead(), "classifierHead").build(),
+        x());
   }
 }

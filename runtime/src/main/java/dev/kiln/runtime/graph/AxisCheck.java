@@ -25,8 +25,8 @@ record AxisCheck(NodeSource source, String op, List<Sym> inputs, int axis, boole
   }
 
   /** Throws when the axis does not fit the inputs' rank, as far as MXNet can infer it. */
-  void check(GraphBuilder builder, Map<String, int[]> known) {
-    int[] ranks = builder.ranks(inputs, known);
+  void check(SymbolArena arena, Map<String, int[]> known) {
+    int[] ranks = arena.ranks(inputs, known);
     if (ranks == null || Arrays.stream(ranks).distinct().count() != 1) {
       return; // MXNet's own inference names the node whose shapes do not fit
     }

@@ -1,12 +1,18 @@
 package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Act;
+import dev.kiln.annotations.Sym;
+import dev.kiln.names.ParamRole;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The attributes of a 2-D convolution ({@code @Conv2D}), as generated code passes them to {@link
- * GraphBuilder#conv2d}: {@code Conv2DSpec.filters(20).kernel(5, 5).stride(2, 2)}. Window attributes
- * are {@code (height, width)}; unset attributes keep the annotation's defaults (stride 1, pad 0,
- * dilation 1, no activation, with a bias).
+ * A 2-D convolution ({@code @Conv2D}) over {@code [N, C, H, W]}: MXNet's {@code Convolution}, then
+ * the activation unless {@code Act.NONE}; parameters {@code <node>_weight} {@code [filters, C, kh,
+ * kw]} and, unless {@code noBias}, {@code <node>_bias} {@code [filters]}. Generated code writes
+ * {@code Conv2DSpec.filters(20).kernel(5, 5).stride(2, 2)}. Window attributes are {@code (height,
+ * width)}; unset attributes keep the annotation's defaults (stride 1, pad 0, dilation 1, no
+ * activation, with a bias).
  *
  * @param filters output channels ({@code num_filter})
  * @param kernelHeight window height
@@ -31,7 +37,8 @@ public record Conv2DSpec(
     int dilationHeight,
     int dilationWidth,
     Act activation,
-    boolean noBias) {
+    boolean noBias)
+    implements LayerOp {
   /** {@code filters} output channels with a 1x1 window; set the kernel next. */
   public static Conv2DSpec filters(int filters) {
     return new Conv2DSpec(filters, 1, 1, 1, 1, 0, 0, 1, 1, Act.NONE, false);
@@ -131,5 +138,35 @@ public record Conv2DSpec(
         dilationWidth,
         activation,
         true);
+  }
+
+  @Override
+  public Sym build(NodeScope scope, List<Sym> inputs) {
+    List<String> keys = new ArrayList<>(List.of("data", "weight"));
+    List<Sym> args = new ArrayList<>(List.of(inputs.get(0), scope.param(ParamRole.WEIGHT)));
+    if (!noBias) {
+      keys.add("bias");
+      args.add(scope.param(ParamRole.BIAS));
+    }
+    Sym conv =
+        scope.op(
+            "Convolution",
+            scope.node(),
+            Attrs.of(
+                "num_filter",
+                filters,
+                "kernel",
+                Attrs.tuple(kernelHeight, kernelWidth),
+                "stride",
+                Attrs.tuple(strideHeight, strideWidth),
+                "pad",
+                Attrs.tuple(padHeight, padWidth),
+                "dilate",
+                Attrs.tuple(dilationHeight, dilationWidth),
+                "no_bias",
+                noBias),
+            keys,
+            args);
+    return scope.activate(conv, activation);
   }
 }

@@ -4,7 +4,6 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.mxnet.Mx;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 
@@ -20,58 +19,29 @@ import java.util.function.IntFunction;
  * <p>The graph owns its symbol handle and frees it in {@link #close()}.
  */
 public final class Graph implements AutoCloseable {
-  private final String model;
   private final Pointer symbol;
+  private final GraphParts parts;
+  private final String model;
   private final List<InputSpec> inputs;
   private final List<String> outputs;
   private final List<ParamSpec> params;
-  private final List<String> labels;
-  private final List<String> arguments;
-  private final SourceMap sources;
   private final List<AuxSpec> auxStates;
-  private final Set<String> frozen;
-  private final List<ReshapeGuard.Check> reshapes;
   private final List<StateSpec> states;
-  private final Map<String, RnnLayout> rnnLayouts;
   private final int unrolledSteps;
-  private final List<String> unrolledCells;
-  private final IntFunction<Graph> rebuild;
   private Set<String> reordered;
   private boolean closed;
 
-  Graph(
-      String model,
-      Pointer symbol,
-      List<InputSpec> inputs,
-      List<String> outputs,
-      List<ParamSpec> params,
-      List<String> labels,
-      List<String> arguments,
-      SourceMap sources,
-      List<AuxSpec> auxStates,
-      Set<String> frozen,
-      List<ReshapeGuard.Check> reshapes,
-      List<StateSpec> states,
-      Map<String, RnnLayout> rnnLayouts,
-      int unrolledSteps,
-      List<String> unrolledCells,
-      IntFunction<Graph> rebuild) {
-    this.unrolledSteps = unrolledSteps;
-    this.unrolledCells = List.copyOf(unrolledCells);
-    this.rebuild = rebuild;
-    this.states = List.copyOf(states);
-    this.rnnLayouts = Map.copyOf(rnnLayouts);
-    this.auxStates = List.copyOf(auxStates);
-    this.frozen = Set.copyOf(frozen);
-    this.reshapes = List.copyOf(reshapes);
-    this.model = model;
+  /** The graph of {@code symbol}, which it owns from now on, made of {@code parts}. */
+  Graph(Pointer symbol, GraphParts parts) {
     this.symbol = symbol;
-    this.inputs = List.copyOf(inputs);
-    this.outputs = List.copyOf(outputs);
-    this.params = List.copyOf(params);
-    this.labels = List.copyOf(labels);
-    this.arguments = List.copyOf(arguments);
-    this.sources = sources;
+    this.parts = parts;
+    this.model = parts.model();
+    this.inputs = parts.inputs();
+    this.outputs = parts.outputs();
+    this.params = parts.params();
+    this.auxStates = parts.auxStates();
+    this.states = parts.states();
+    this.unrolledSteps = parts.unrolledSteps();
   }
 
   /**
@@ -85,7 +55,7 @@ public final class Graph implements AutoCloseable {
 
   /** The nodes of the cells unrolled over {@link #unrolledSteps()}, in build order. */
   public List<String> unrolledCells() {
-    return unrolledCells;
+    return parts.unrolledCells();
   }
 
   /**
@@ -111,7 +81,7 @@ public final class Graph implements AutoCloseable {
       throw new IllegalArgumentException(
           model + ": a cell is unrolled over at least one step, " + "got " + steps);
     }
-    Graph g = rebuild.apply(steps);
+    Graph g = parts.rebuild().apply(steps);
     String difference =
         g.unrolledSteps != steps
             ? "it is unrolled over " + g.unrolledSteps + " steps"
@@ -125,10 +95,10 @@ public final class Graph implements AutoCloseable {
                             ? "its auxiliary states are " + g.auxStates
                             : !Set.copyOf(g.states).equals(Set.copyOf(states))
                                 ? "its recurrent states are " + g.states
-                                : !g.labels.equals(labels)
-                                    ? "its labels are " + g.labels
-                                    : !g.frozen.equals(frozen)
-                                        ? "its frozen parameters are " + g.frozen
+                                : !g.labels().equals(labels())
+                                    ? "its labels are " + g.labels()
+                                    : !g.parts.frozen().equals(parts.frozen())
+                                        ? "its frozen parameters are " + g.parts.frozen()
                                         : null;
     if (difference != null) {
       g.close();
@@ -152,7 +122,7 @@ public final class Graph implements AutoCloseable {
    * more steps than it has nodes (no graph of this model would).
    */
   public int stepsIn(String json) {
-    if (unrolledCells.isEmpty()) {
+    if (parts.unrolledCells().isEmpty()) {
       return -1;
     }
     SymbolJson symbol;
@@ -161,7 +131,7 @@ public final class Graph implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       return -1;
     }
-    String split = unrolledCells.get(0) + "_steps";
+    String split = parts.unrolledCells().get(0) + "_steps";
     for (SymbolJson.Node n : symbol.nodes()) {
       if (n.name().equals(split) && "SliceChannel".equals(n.op())) {
         try {
@@ -218,7 +188,7 @@ public final class Graph implements AutoCloseable {
    * parameter), or null for any other parameter.
    */
   public RnnLayout rnnLayout(String name) {
-    return rnnLayouts.get(name);
+    return parts.rnnLayouts().get(name);
   }
 
   /** The learnable parameters, in MXNet's argument order. */
@@ -249,7 +219,7 @@ public final class Graph implements AutoCloseable {
    * ({@code grad_req} null) and skipped by every update.
    */
   public boolean isFrozen(String name) {
-    return frozen.contains(name);
+    return parts.frozen().contains(name);
   }
 
   /**
@@ -259,24 +229,24 @@ public final class Graph implements AutoCloseable {
    * the node. Does nothing for a graph without reshapes.
    */
   public void checkReshapes(List<Shape> inputShapes) {
-    if (!reshapes.isEmpty()) {
-      ReshapeGuard.check(this, reshapes, inputShapes);
+    if (!parts.reshapes().isEmpty()) {
+      ReshapeGuard.check(this, parts.reshapes(), inputShapes);
     }
   }
 
   /** The label variables of a classifier graph ({@code <node>_label}); empty otherwise. */
   public List<String> labels() {
-    return labels;
+    return parts.labels();
   }
 
   /** Every argument of the symbol (inputs and parameters) in MXNet's order. */
   public List<String> arguments() {
-    return arguments;
+    return parts.arguments();
   }
 
   /** Where each node was declared. */
   public SourceMap sources() {
-    return sources;
+    return parts.sources();
   }
 
   /** The symbol handle; valid until {@link #close()}. */
@@ -330,6 +300,7 @@ public final class Graph implements AutoCloseable {
   public Graph copy(java.util.function.UnaryOperator<String> edit) {
     PointerByReference ref = new PointerByReference();
     Mx.check(Mx.api().MXSymbolCreateFromJSON(edit.apply(toJson()), ref), "MXSymbolCreateFromJSON");
+    IntFunction<Graph> rebuild = parts.rebuild();
     IntFunction<Graph> copies =
         rebuild == null
             ? null
@@ -338,23 +309,7 @@ public final class Graph implements AutoCloseable {
                 return other.copy(edit);
               }
             };
-    return new Graph(
-        model,
-        ref.getValue(),
-        inputs,
-        outputs,
-        params,
-        labels,
-        arguments,
-        sources,
-        auxStates,
-        frozen,
-        reshapes,
-        states,
-        rnnLayouts,
-        unrolledSteps,
-        unrolledCells,
-        copies);
+    return new Graph(ref.getValue(), parts.withRebuild(copies));
   }
 
   /** The parameter named {@code name}, or null. */

@@ -1,5 +1,6 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.names.RnnCell;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,25 +24,33 @@ public record RnnLayout(Mode mode, int inputSize, int units, int layers, boolean
   /** The fused operator's cells, MXNet's {@code mode} attribute. */
   public enum Mode {
     /** {@code h' = tanh(W x + U h + b)}. */
-    RNN_TANH("rnn_tanh", Gate.HIDDEN),
+    RNN_TANH(RnnCell.RNN_TANH, Gate.HIDDEN),
     /** {@code h' = relu(W x + U h + b)}. */
-    RNN_RELU("rnn_relu", Gate.HIDDEN),
+    RNN_RELU(RnnCell.RNN_RELU, Gate.HIDDEN),
     /** Long short-term memory, gates i, f, g, o. */
-    LSTM("lstm", Gate.INPUT, Gate.FORGET, Gate.CELL, Gate.OUTPUT),
+    LSTM(RnnCell.LSTM, Gate.INPUT, Gate.FORGET, Gate.CELL, Gate.OUTPUT),
     /** Gated recurrent unit, gates r, z, n. */
-    GRU("gru", Gate.RESET, Gate.UPDATE, Gate.NEW);
+    GRU(RnnCell.GRU, Gate.RESET, Gate.UPDATE, Gate.NEW);
 
-    private final String mxnetName;
+    private final RnnCell cell;
     private final List<Gate> gates;
 
-    Mode(String mxnetName, Gate... gates) {
-      this.mxnetName = mxnetName;
+    Mode(RnnCell cell, Gate... gates) {
+      if (gates.length != cell.gates()) {
+        throw new AssertionError(cell + " has " + cell.gates() + " gates, not " + gates.length);
+      }
+      this.cell = cell;
       this.gates = List.of(gates);
     }
 
     /** MXNet's name for it ({@code lstm}, ...). */
     public String mxnetName() {
-      return mxnetName;
+      return cell.mode();
+    }
+
+    /** The cell as the processor and the runtime both know it. */
+    public RnnCell cell() {
+      return cell;
     }
 
     /** Its gates in MXNet's order. */
@@ -125,15 +134,9 @@ public record RnnLayout(Mode mode, int inputSize, int units, int layers, boolean
     return layer == 0 ? inputSize : directions() * units;
   }
 
-  /**
-   * The flat vector's length, MXNet's {@code GetRnnParamSize}: with {@code S = gates · units ·
-   * directions}, {@code (in + units + 2) · S + (layers - 1) · (directions · units + units + 2) ·
-   * S}.
-   */
+  /** The flat vector's length, MXNet's {@code GetRnnParamSize} ({@link RnnCell#parameterCount}). */
   public long size() {
-    long s = (long) gates() * units * directions();
-    return (inputSize + units + 2L) * s
-        + (layers - 1L) * ((long) directions() * units + units + 2L) * s;
+    return mode.cell().parameterCount(inputSize, units, layers, directions());
   }
 
   /** Every gate's matrices, then every gate's biases, in the vector's order. */

@@ -14,7 +14,7 @@ final class SymNode implements Sym {
   private final String name;
   private final Pointer handle;
   private final Shape shape;
-  private final GraphBuilder.Trace trace;
+  private final Trace trace;
   private final String label;
   private final NodeSource source;
 
@@ -27,22 +27,17 @@ final class SymNode implements Sym {
     this(name, handle, null, null, name, source);
   }
 
-  SymNode(String name, Pointer handle, Shape shape, GraphBuilder.Trace trace) {
+  SymNode(String name, Pointer handle, Shape shape, Trace trace) {
     this(name, handle, shape, trace, name, null);
   }
 
   /** A symbol that a trace shows as {@code label} (the input as the node it comes from). */
-  SymNode(String name, Pointer handle, Shape shape, GraphBuilder.Trace trace, String label) {
+  SymNode(String name, Pointer handle, Shape shape, Trace trace, String label) {
     this(name, handle, shape, trace, label, null);
   }
 
   private SymNode(
-      String name,
-      Pointer handle,
-      Shape shape,
-      GraphBuilder.Trace trace,
-      String label,
-      NodeSource source) {
+      String name, Pointer handle, Shape shape, Trace trace, String label, NodeSource source) {
     this.name = name;
     this.handle = handle;
     this.shape = shape;
@@ -71,7 +66,7 @@ final class SymNode implements Sym {
   }
 
   /** The trace that operation {@code op} joins; outside a forward pass, an error saying so. */
-  private GraphBuilder.Trace trace(String op) {
+  private Trace trace(String op) {
     if (trace == null) {
       throw new IllegalStateException(
           source == null
@@ -137,7 +132,7 @@ final class SymNode implements Sym {
 
   @Override
   public Sym transpose() {
-    GraphBuilder.Trace t = trace("transpose");
+    Trace t = trace("transpose");
     int[] d = shape.dims();
     int[] r = new int[d.length];
     for (int i = 0; i < d.length; i++) {

@@ -39,7 +39,7 @@ class GraphBuilderMessagesTest {
             () ->
                 build(
                     Shape.of(-1, 4),
-                    (b, x) -> b.dropout(src("d", "@Dropout(rate = 1.5)"), x, 1.5)));
+                    (b, x) -> b.node(src("d", "@Dropout(rate = 1.5)"), DropoutSpec.rate(1.5), x)));
     assertEquals(
         "Hand.d() @Dropout(rate = 1.5): a dropout rate must be in [0, 1) (the "
             + "probability of dropping a value in training), got 1.5",
@@ -52,7 +52,9 @@ class GraphBuilderMessagesTest {
         assertThrows(
             ModelException.class,
             () ->
-                build(Shape.of(-1, 4), (b, x) -> b.softmax(src("s", "@Softmax(axis = 5)"), x, 5)));
+                build(
+                    Shape.of(-1, 4),
+                    (b, x) -> b.node(src("s", "@Softmax(axis = 5)"), SoftmaxSpec.axis(5), x)));
     assertEquals(
         "Hand.s() @Softmax(axis = 5): softmax axis 5 is out of range for its input of "
             + "rank 2 (allowed: -2 to 1)",
@@ -66,7 +68,9 @@ class GraphBuilderMessagesTest {
         assertThrows(
             ModelException.class,
             () ->
-                build(Shape.of(-1, 4), (b, x) -> b.concat(src("c", "@Concat(axis = 4)"), 4, x, x)));
+                build(
+                    Shape.of(-1, 4),
+                    (b, x) -> b.node(src("c", "@Concat(axis = 4)"), ConcatSpec.axis(4), x, x)));
     assertEquals(
         "Hand.c() @Concat(axis = 4): concat axis 4 is out of range for its inputs of "
             + "rank 2 (allowed: -2 to 1)",
@@ -82,7 +86,11 @@ class GraphBuilderMessagesTest {
                 build(
                     Shape.of(-1, 4),
                     true,
-                    (b, x) -> b.classifierHead(src("p", "@Softmax(axis = 0)"), x, 0)));
+                    (b, x) ->
+                        b.node(
+                            src("p", "@Softmax(axis = 0)"),
+                            SoftmaxSpec.axis(0).classifierHead(),
+                            x)));
     assertEquals(
         "Hand.p() @Softmax(axis = 0): classifier training replaces this softmax with "
             + "MXNet's SoftmaxOutput, which is over the last axis (1 of its input of rank 2), but "
@@ -142,7 +150,7 @@ class GraphBuilderMessagesTest {
   void aBuilderBuildsOneGraph() {
     try (GraphBuilder b = new GraphBuilder("Hand")) {
       Sym x = b.input(src("x", "@Input"), Shape.of(-1, 4));
-      Sym y = b.flatten(src("y", "@Flatten"), x);
+      Sym y = b.node(src("y", "@Flatten"), FlattenSpec.of(), x);
       b.build(List.of(y)).close();
       IllegalStateException twice =
           assertThrows(IllegalStateException.class, () -> b.build(List.of(y)));
@@ -151,7 +159,8 @@ class GraphBuilderMessagesTest {
               + "graph, so make a new one",
           twice.getMessage());
       IllegalStateException after =
-          assertThrows(IllegalStateException.class, () -> b.flatten(src("z", "@Flatten"), x));
+          assertThrows(
+              IllegalStateException.class, () -> b.node(src("z", "@Flatten"), FlattenSpec.of(), x));
       assertEquals(
           "Hand: this GraphBuilder has built its graph already; a builder builds one "
               + "graph, so make a new one",
@@ -168,8 +177,10 @@ class GraphBuilderMessagesTest {
                 build(
                     Shape.of(-1, 5, 4),
                     (b, x) ->
-                        b.rnn(
-                            src("r", "@Lstm(units = 0)"), x, Shape.of(-1, 5, 4), RnnSpec.lstm(0))));
+                        b.node(
+                            src("r", "@Lstm(units = 0)"),
+                            RnnSpec.lstm(0).over(Shape.of(-1, 5, 4)),
+                            x)));
     assertEquals(
         "Hand.r() @Lstm(units = 0): a recurrent layer needs positive sizes, got input "
             + "4, units 0, layers 1",

@@ -58,14 +58,13 @@ class CheckpointFuzzTest {
     GraphBuilder b = new GraphBuilder("Fuzz");
     Sym x = b.input(new NodeSource("x", "Fuzz.x()", "@Input"), Shape.of(-1, 6));
     Sym h =
-        b.dense(
+        b.node(
             new NodeSource("hidden", "Fuzz.hidden()", "@Dense"),
-            x,
-            DenseSpec.units(8).activation(Act.RELU));
+            DenseSpec.units(8).activation(Act.RELU),
+            x);
     Sym n =
-        b.batchNorm(
-            new NodeSource("bn", "Fuzz.bn()", "@BatchNorm"), h, BatchNormSpec.channelAxis(1));
-    Sym y = b.dense(new NodeSource("logits", "Fuzz.logits()", "@Dense"), n, DenseSpec.units(3));
+        b.node(new NodeSource("bn", "Fuzz.bn()", "@BatchNorm"), BatchNormSpec.channelAxis(1), h);
+    Sym y = b.node(new NodeSource("logits", "Fuzz.logits()", "@Dense"), DenseSpec.units(3), n);
     return b.build(List.of(y));
   }
 

@@ -114,11 +114,11 @@ final class CheckpointSoak {
     GraphBuilder b = new GraphBuilder("Soak");
     Sym x = b.input(new NodeSource("x", "Soak.x()", "@Input"), Shape.of(-1, 784));
     Sym h =
-        b.dense(
+        b.node(
             new NodeSource("hidden", "Soak.hidden()", "@Dense"),
-            x,
-            DenseSpec.units(128).activation(Act.RELU));
-    Sym y = b.dense(new NodeSource("logits", "Soak.logits()", "@Dense"), h, DenseSpec.units(10));
+            DenseSpec.units(128).activation(Act.RELU),
+            x);
+    Sym y = b.node(new NodeSource("logits", "Soak.logits()", "@Dense"), DenseSpec.units(10), h);
     return b.build(List.of(y));
   }
 

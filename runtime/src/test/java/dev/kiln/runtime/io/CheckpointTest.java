@@ -44,13 +44,13 @@ class CheckpointTest {
     GraphBuilder b = new GraphBuilder("Mlp");
     Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"), Shape.of(-1, 6));
     Sym h =
-        b.dense(
+        b.node(
             new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = " + hidden + ")"),
-            x,
-            DenseSpec.units(hidden).activation(Act.RELU));
+            DenseSpec.units(hidden).activation(Act.RELU),
+            x);
     Sym y =
-        b.dense(
-            new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), h, DenseSpec.units(3));
+        b.node(
+            new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), DenseSpec.units(3), h);
     return b.build(List.of(y));
   }
 

@@ -19,6 +19,8 @@ import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
+import dev.kiln.runtime.graph.ActivationSpec;
+import dev.kiln.runtime.graph.ConcatSpec;
 import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
@@ -48,12 +50,12 @@ class CheckpointVerificationTest {
     GraphBuilder b = new GraphBuilder("Mlp");
     Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input"), Shape.of(-1, 6));
     Sym h =
-        b.dense(
-            new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = 8)"), x, DenseSpec.units(8));
-    Sym a = b.activation(new NodeSource("act", "Mlp.act()", "@Activation"), h, act);
+        b.node(
+            new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = 8)"), DenseSpec.units(8), x);
+    Sym a = b.node(new NodeSource("act", "Mlp.act()", "@Activation"), ActivationSpec.of(act), h);
     Sym y =
-        b.dense(
-            new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), a, DenseSpec.units(3));
+        b.node(
+            new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), DenseSpec.units(3), a);
     return b.build(List.of(y));
   }
 
@@ -63,9 +65,12 @@ class CheckpointVerificationTest {
     Sym x = b.input(new NodeSource("x", "Two.x()", "@Input"), Shape.of(-1, 3));
     Sym z = b.input(new NodeSource("z", "Two.z()", "@Input"), Shape.of(-1, 3));
     Sym both =
-        b.concat(
-            new NodeSource("both", "Two.both()", "@Concat"), 1, xFirst ? x : z, xFirst ? z : x);
-    Sym y = b.dense(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), both, DenseSpec.units(2));
+        b.node(
+            new NodeSource("both", "Two.both()", "@Concat"),
+            ConcatSpec.axis(1),
+            xFirst ? x : z,
+            xFirst ? z : x);
+    Sym y = b.node(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), DenseSpec.units(2), both);
     return b.build(List.of(y));
   }
 
@@ -218,8 +223,8 @@ class CheckpointVerificationTest {
   void theOrderOfSeveralOutputsIsIgnored() throws Exception {
     GraphBuilder b = new GraphBuilder("Two");
     Sym x = b.input(new NodeSource("x", "Two.x()", "@Input"), Shape.of(-1, 3));
-    Sym h = b.dense(new NodeSource("h", "Two.h()", "@Dense"), x, DenseSpec.units(4));
-    Sym y = b.dense(new NodeSource("y", "Two.y()", "@Dense"), h, DenseSpec.units(2));
+    Sym h = b.node(new NodeSource("h", "Two.h()", "@Dense"), DenseSpec.units(4), x);
+    Sym y = b.node(new NodeSource("y", "Two.y()", "@Dense"), DenseSpec.units(2), h);
     Path prefix = dir.resolve("two");
     try (ModelRuntime m = new ModelRuntime("TwoModel", b.build(List.of(y, h)), Init.xavier(), 3)) {
       m.save(prefix);

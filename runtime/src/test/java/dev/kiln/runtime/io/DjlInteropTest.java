@@ -13,6 +13,7 @@ import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
+import dev.kiln.runtime.graph.ConcatSpec;
 import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
@@ -54,13 +55,13 @@ class DjlInteropTest {
     GraphBuilder b = new GraphBuilder("Two");
     Sym x = b.input(new NodeSource("x", "Two.x()", "@Input(shape = {BATCH, 3})"), Shape.of(-1, 3));
     Sym z = b.input(new NodeSource("z", "Two.z()", "@Input(shape = {BATCH, 2})"), Shape.of(-1, 2));
-    Sym both = b.concat(new NodeSource("both", "Two.both()", "@Concat"), 1, x, z);
+    Sym both = b.node(new NodeSource("both", "Two.both()", "@Concat"), ConcatSpec.axis(1), x, z);
     Sym h =
-        b.dense(
+        b.node(
             new NodeSource("h", "Two.h()", "@Dense(units = 4)"),
-            both,
-            DenseSpec.units(4).activation(Act.TANH));
-    Sym y = b.dense(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), h, DenseSpec.units(2));
+            DenseSpec.units(4).activation(Act.TANH),
+            both);
+    Sym y = b.node(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), DenseSpec.units(2), h);
     try (ModelRuntime kiln =
             new ModelRuntime("TwoModel", b.build(List.of(y, h)), Init.xavier(), 9);
         NDManager nd = NDManager.newBaseManager()) {

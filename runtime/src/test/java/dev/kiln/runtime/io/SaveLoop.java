@@ -26,8 +26,8 @@ final class SaveLoop {
   static Graph graph(int hidden) {
     GraphBuilder b = new GraphBuilder("Big");
     Sym x = b.input(new NodeSource("x", "Big.x()", "@Input"), Shape.of(-1, 1024));
-    Sym h = b.dense(new NodeSource("hidden", "Big.hidden()", "@Dense"), x, DenseSpec.units(hidden));
-    Sym y = b.dense(new NodeSource("logits", "Big.logits()", "@Dense"), h, DenseSpec.units(10));
+    Sym h = b.node(new NodeSource("hidden", "Big.hidden()", "@Dense"), DenseSpec.units(hidden), x);
+    Sym y = b.node(new NodeSource("logits", "Big.logits()", "@Dense"), DenseSpec.units(10), h);
     return b.build(List.of(y));
   }
 

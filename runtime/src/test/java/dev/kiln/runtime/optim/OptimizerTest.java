@@ -569,11 +569,11 @@ class OptimizerTest {
     GraphBuilder b = new GraphBuilder("Mlp");
     Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input(shape = {BATCH, 6})"), Shape.of(-1, 6));
     Sym h =
-        b.dense(
+        b.node(
             new NodeSource("h", "Mlp.h()", "@Dense(units = 8)"),
-            x,
-            DenseSpec.units(8).activation(Act.TANH));
-    Sym y = b.dense(new NodeSource("y", "Mlp.y()", "@Dense(units = 2)"), h, DenseSpec.units(2));
+            DenseSpec.units(8).activation(Act.TANH),
+            x);
+    Sym y = b.node(new NodeSource("y", "Mlp.y()", "@Dense(units = 2)"), DenseSpec.units(2), h);
     return b.build(List.of(y));
   }
 

@@ -1,0 +1,222 @@
+package dev.kiln.runtime.graph;
+
+import dev.kiln.annotations.Sym;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Custom layers and custom recurrent cells, traced while the graph is built: their forward bodies
+ * run once (a cell's once per step) over symbols that know their shapes, so that every operation is
+ * checked as it is made, and the result is checked against the layer's declared shapes.
+ */
+final class CustomLayers {
+  private final SymbolArena arena;
+  private final Declarations d;
+  private final int steps;
+
+  /** Tracing for a graph whose cells over {@code Dim.STEPS} are unrolled over {@code steps}. */
+  CustomLayers(SymbolArena arena, Declarations d, int steps) {
+    this.arena = arena;
+    this.d = d;
+    this.steps = steps;
+  }
+
+  /**
+   * A custom layer used by node {@code src}: traces {@code forward} once over {@code input} (whose
+   * shape the processor inferred as {@code inputShape}), checking every operation's shapes as it
+   * goes, then checks the result against the layer's declared output shape and names it after the
+   * node. {@code params} are the layer's parameters, from {@link #customParam}, in the forward
+   * method's order.
+   */
+  Sym custom(
+      NodeSource src,
+      String layer,
+      Shape inputShape,
+      Shape outputShape,
+      Sym input,
+      List<Sym> params,
+      java.util.function.BiFunction<Sym, List<Sym>, Sym> forward) {
+    SymNode in = (SymNode) input;
+    NodeSource from = d.sources.get(in.name());
+    Trace trace = new Trace(arena, src, layer, src.node());
+    SymNode tracedInput =
+        new SymNode(
+            in.name(), in.handle(), inputShape, trace, from == null ? in.name() : from.node());
+    List<Sym> traced = new ArrayList<>();
+    for (Sym p : params) {
+      SymNode n = (SymNode) p;
+      traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace));
+    }
+    trace.start(tracedInput, traced);
+    Sym result = forward.apply(tracedInput, traced);
+    if (!(result instanceof SymNode out) || (out.shape() == null)) {
+      throw new ModelException(
+          src,
+          src
+              + ": the forward pass of layer "
+              + layer
+              + " must return a Sym computed from its input"
+              + trace.steps(),
+          null);
+    }
+    if (!out.shape().equals(outputShape)) {
+      throw new ModelException(
+          src,
+          src
+              + ": layer "
+              + layer
+              + " declares output shape "
+              + outputShape
+              + " but its forward pass returned "
+              + out.shape()
+              + trace.steps(),
+          null);
+    }
+    return arena.op(src, "identity", src.node(), Attrs.of(), List.of("data"), List.of(out));
+  }
+
+  /**
+   * A custom recurrent cell used by node {@code src}, unrolled over a sequence {@code input} of
+   * shape {@code inputShape}, {@code [N, steps, in...]}, where {@code steps} is a constant or
+   * {@code Dim.STEPS}; over {@code STEPS}, the cell is unrolled over the number of steps this
+   * builder was made for ({@link #GraphBuilder(String, boolean, int, IntFunction)}), so each number
+   * of steps has a graph of its own, all reading the same parameters. The sequence is split into
+   * its steps ({@code SliceChannel} {@code <node>_steps}, the steps axis squeezed); {@code step} is
+   * traced once per step, over that step's input and the previous step's state, checking every
+   * operation's shapes as {@link #custom} does, and each step's result must have the state shape
+   * (the declared {@code outputShape}, {@code [N, steps, state...]}, without the steps). Every step
+   * reads the same parameters {@code params} (from {@link #customParam}); step {@code t}'s
+   * operators are named {@code <node>_t<t>_<op><n>}. The first step's state is the state argument
+   * {@code <node>_state}, bound to zeros (see {@link StateSpec}), and the node's output is every
+   * step's state, stacked along axis 1 ({@code stack}, named after the node), so gradients flow
+   * back through every step.
+   */
+  Sym cell(
+      NodeSource src,
+      String layer,
+      Shape inputShape,
+      Shape outputShape,
+      Sym input,
+      List<Sym> params,
+      GraphBuilder.CellStep step) {
+    int declared = inputShape.rank() < 2 ? 0 : inputShape.dim(1);
+    boolean overSteps = declared == Shape.STEPS;
+    boolean fits =
+        (declared > 0 || overSteps)
+            && outputShape.rank() >= 2
+            && outputShape.dim(1) == declared
+            && !hasSteps(withoutAxis(inputShape, 1))
+            && !hasSteps(withoutAxis(outputShape, 1));
+    if (!fits) {
+      throw new ModelException(
+          src,
+          src
+              + ": cell "
+              + layer
+              + " needs a sequence with a constant "
+              + "number of steps or Dim.STEPS after the first dimension, and STEPS nowhere else, got "
+              + "input "
+              + inputShape
+              + " and output "
+              + outputShape,
+          null);
+    }
+    if (overSteps && steps == 0) {
+      throw new ModelException(
+          src,
+          src
+              + ": cell "
+              + layer
+              + " reads "
+              + inputShape
+              + ", whose "
+              + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
+              + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
+              + "rebuild), as the generated model does",
+          null);
+    }
+    int steps = overSteps ? this.steps : declared;
+    if (overSteps) {
+      d.unrolledCells.add(src.node());
+    }
+    String node = src.node();
+    Shape stepShape = withoutAxis(inputShape, 1);
+    Shape stateShape = withoutAxis(outputShape, 1);
+    String stateName = node + "_state";
+    int batch = inputShape.dim(0) > 0 ? inputShape.dim(0) : Shape.BATCH;
+    d.states.add(new StateSpec(stateName, node, false, stateShape, false, -1, batch));
+    d.knownShapes.put(stateName, stateShape.withBatch(1));
+    SymNode state = arena.variable(stateName);
+    Sym split =
+        arena.op(
+            src,
+            "SliceChannel",
+            node + "_steps",
+            Attrs.of("num_outputs", steps, "axis", 1, "squeeze_axis", true),
+            List.of("data"),
+            List.of(input));
+    List<Sym> stepStates = new ArrayList<>();
+    NodeSource from = d.sources.get(input.name());
+    String sequence = from == null ? input.name() : from.node();
+    for (int t = 0; t < steps; t++) {
+      Trace trace = new Trace(arena, src, layer, node + "_t" + t);
+      SymNode x = arena.output(split, t);
+      List<Sym> traced = new ArrayList<>();
+      for (Sym p : params) {
+        SymNode n = (SymNode) p;
+        traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace));
+      }
+      SymNode stepInput =
+          new SymNode(x.name(), x.handle(), stepShape, trace, sequence + " step " + t);
+      trace.start(stepInput, traced);
+      Sym next =
+          step.apply(
+              stepInput, new SymNode(state.name(), state.handle(), stateShape, trace), traced);
+      if (!(next instanceof SymNode out) || out.shape() == null) {
+        throw new ModelException(
+            src,
+            src
+                + ": the forward pass of cell "
+                + layer
+                + " must "
+                + "return a Sym computed from its input and state"
+                + trace.steps(),
+            null);
+      }
+      if (!out.shape().equals(stateShape)) {
+        throw new ModelException(
+            src,
+            src
+                + ": cell "
+                + layer
+                + " declares state shape "
+                + stateShape
+                + " but one step of its forward pass returned "
+                + out.shape()
+                + "; a cell's forward pass returns the new state"
+                + trace.steps(),
+            null);
+      }
+      stepStates.add(out);
+      state = out;
+    }
+    return arena.op(src, "stack", node, Attrs.of("axis", 1, "num_args", steps), null, stepStates);
+  }
+
+  private static boolean hasSteps(Shape shape) {
+    return Arrays.stream(shape.dims()).anyMatch(d -> d == Shape.STEPS);
+  }
+
+  /** {@code shape} without dimension {@code axis}. */
+  private static Shape withoutAxis(Shape shape, int axis) {
+    int[] d = shape.dims();
+    int[] out = new int[d.length - 1];
+    for (int i = 0, j = 0; i < d.length; i++) {
+      if (i != axis) {
+        out[j++] = d[i];
+      }
+    }
+    return Shape.of(out);
+  }
+}

@@ -1,0 +1,67 @@
+package dev.kiln.runtime.graph;
+
+import dev.kiln.annotations.Act;
+import dev.kiln.annotations.Sym;
+import dev.kiln.names.AuxRole;
+import dev.kiln.names.ParamRole;
+import java.util.List;
+
+/**
+ * What one node's {@link LayerOp} sees while it emits the node: where the node was declared, its
+ * parameters and auxiliary states by role, the MXNet operators it makes (named after the node) and
+ * the checks it leaves for build time. Only the {@link GraphBuilder} makes one, for the duration of
+ * one {@link GraphBuilder#node} call.
+ */
+public interface NodeScope {
+  /** Where the node was declared. */
+  NodeSource source();
+
+  /** The node's name, which its main operator takes. */
+  default String node() {
+    return source().node();
+  }
+
+  /** Whether the graph is built for classifier training. */
+  boolean classifier();
+
+  /** The node's learnable parameter {@code <node>_<role>}, initialised as its role says. */
+  Sym param(ParamRole role);
+
+  /** The node's auxiliary state {@code <node>_<role>}. */
+  Sym aux(AuxRole role);
+
+  /**
+   * MXNet operator {@code op} named {@code name} with {@code attrs}, composed over {@code args} by
+   * keyword when {@code keys} is given, else by position.
+   */
+  Sym op(String op, String name, Attrs attrs, List<String> keys, List<Sym> args);
+
+  /** MXNet operator {@code op} named after the node, over one input {@code data}. */
+  default Sym op(String op, Attrs attrs, Sym data) {
+    return op(op, node(), attrs, List.of("data"), List.of(data));
+  }
+
+  /** {@code Activation} of {@code x}, named {@code <node>_<act>}, unless {@code Act.NONE}. */
+  Sym activate(Sym x, Act activation);
+
+  /**
+   * Output {@code index} of the multi-output symbol {@code s} (such as {@code RNN}'s), as a symbol
+   * of its own.
+   */
+  Sym output(Sym s, int index);
+
+  /**
+   * Checks at build time that {@code axis} is within the rank of what {@code xs} compute, for
+   * operator {@code op}; {@code head} when the node is a classifier's head.
+   */
+  void checkAxis(String op, List<Sym> xs, int axis, boolean head);
+
+  /** The label variable {@code <node>_label} of a classifier head, registered as the graph's. */
+  Sym label();
+
+  /** Checks before every bind that the reshape from {@code in} to {@code out} keeps its values. */
+  void checkReshape(Sym in, Sym out);
+
+  /** The builder's recurrent bookkeeping, for fused recurrent layers. */
+  RecurrentScope recurrent();
+}

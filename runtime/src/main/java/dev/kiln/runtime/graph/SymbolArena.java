@@ -1,0 +1,176 @@
+package dev.kiln.runtime.graph;
+
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
+import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.MxException;
+import dev.kiln.runtime.mxnet.ShapeInference;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The MXNet symbols one graph is made of while it is built: every handle the builder makes is made
+ * here and owned here until {@link #freeAll()}, and every operator is registered with the node that
+ * declared it (for errors that name it) and noted when oneDNN may reorder its weight in place.
+ */
+final class SymbolArena {
+  private final String model;
+  private final Map<String, NodeSource> sources;
+  private final List<Pointer> handles = new ArrayList<>();
+  private final Set<String> variables = new HashSet<>();
+  private final Set<String> reorderedWeights = new LinkedHashSet<>();
+
+  /** An arena for {@code model}, registering every operator's node in {@code sources}. */
+  SymbolArena(String model, Map<String, NodeSource> sources) {
+    this.model = model;
+    this.sources = sources;
+  }
+
+  /** A variable {@code name}. */
+  SymNode variable(String name) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolCreateVariable(name, ref), "MXSymbolCreateVariable(" + name + ")");
+    handles.add(ref.getValue());
+    variables.add(name);
+    return new SymNode(name, ref.getValue());
+  }
+
+  /**
+   * Operator {@code op} named {@code name} with {@code attrs}, composed over {@code args} (by
+   * keyword when {@code keys} is given, else by position), declared by node {@code src}.
+   */
+  SymNode op(
+      NodeSource src, String op, String name, Attrs attrs, List<String> keys, List<Sym> args) {
+    sources.put(name, src);
+    noteReorderedWeight(op, keys, args);
+    PointerByReference ref = new PointerByReference();
+    try {
+      Mx.check(
+          Mx.api()
+              .MXSymbolCreateAtomicSymbol(
+                  Mx.op(op), attrs.size(), attrs.keys(), attrs.values(), ref),
+          "MXSymbolCreateAtomicSymbol(" + op + ")");
+      Pointer handle = ref.getValue();
+      handles.add(handle);
+      Pointer[] argHandles = new Pointer[args.size()];
+      for (int i = 0; i < argHandles.length; i++) {
+        argHandles[i] = ((SymNode) args.get(i)).handle();
+      }
+      String[] keyArray = keys == null ? null : keys.toArray(new String[0]);
+      Mx.check(
+          Mx.api().MXSymbolCompose(handle, name, argHandles.length, keyArray, argHandles),
+          "MXSymbolCompose(" + name + ")");
+      return new SymNode(name, handle, src);
+    } catch (MxException e) {
+      throw new SourceMap(model, Map.of(name, src)).trace("building the graph", e);
+    }
+  }
+
+  /** Output {@code index} of the multi-output symbol {@code s}, as a symbol of its own. */
+  SymNode output(Sym s, int index) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(
+        Mx.api().MXSymbolGetOutput(((SymNode) s).handle(), index, ref),
+        "MXSymbolGetOutput(" + s.name() + ", " + index + ")");
+    handles.add(ref.getValue());
+    return new SymNode(s.name() + "_output" + index, ref.getValue());
+  }
+
+  /** A new symbol grouping {@code symbols}, which the caller owns. */
+  static Pointer group(List<Sym> symbols) {
+    Pointer[] outs = symbols.stream().map(x -> ((SymNode) x).handle()).toArray(Pointer[]::new);
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolCreateGroup(outs.length, outs, ref), "MXSymbolCreateGroup");
+    return ref.getValue();
+  }
+
+  /** Frees a symbol the caller owns. */
+  static void free(Pointer symbol) {
+    Mx.api().MXSymbolFree(symbol);
+  }
+
+  /** The arguments of {@code symbol}, in MXNet's order. */
+  static List<String> arguments(Pointer symbol) {
+    IntByReference size = new IntByReference();
+    PointerByReference names = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolListArguments(symbol, size, names), "MXSymbolListArguments");
+    return List.of(Mx.strings(names, size.getValue()));
+  }
+
+  /** The auxiliary states of {@code symbol}, in MXNet's order. */
+  static List<String> auxiliaryStates(Pointer symbol) {
+    IntByReference size = new IntByReference();
+    PointerByReference names = new PointerByReference();
+    Mx.check(
+        Mx.api().MXSymbolListAuxiliaryStates(symbol, size, names), "MXSymbolListAuxiliaryStates");
+    return List.of(Mx.strings(names, size.getValue()));
+  }
+
+  /**
+   * The ranks of what {@code xs} compute, inferred from {@code known}; null when MXNet cannot infer
+   * them (an error the graph's own inference then reports, naming its node).
+   */
+  int[] ranks(List<Sym> xs, Map<String, int[]> known) {
+    Pointer group = group(xs);
+    try {
+      Map<String, int[]> used = new LinkedHashMap<>();
+      for (String arg : arguments(group)) {
+        if (known.containsKey(arg)) {
+          used.put(arg, known.get(arg));
+        }
+      }
+      int[][] outputs = ShapeInference.infer(group, used).outputs();
+      int[] ranks = new int[outputs.length];
+      for (int i = 0; i < outputs.length; i++) {
+        if (outputs[i].length == 0) {
+          return null;
+        }
+        ranks[i] = outputs[i].length;
+      }
+      return ranks;
+    } catch (MxException e) {
+      return null;
+    } finally {
+      free(group);
+    }
+  }
+
+  /**
+   * The variables that oneDNN may reorder in place, as recorded while the operators were made
+   * ({@link SymbolJson#REORDERING_INPUTS}).
+   */
+  Set<String> reorderedWeights() {
+    return reorderedWeights;
+  }
+
+  /**
+   * Records the variable that operator {@code op} reads as the weight oneDNN may reorder in place:
+   * argument 1 by position, or the one keyed {@code weight}. {@link Graph#reorderedWeights()} gives
+   * them without parsing the symbol's JSON.
+   */
+  private void noteReorderedWeight(String op, List<String> keys, List<Sym> args) {
+    Integer index = SymbolJson.REORDERING_INPUTS.get(op);
+    if (index == null) {
+      return;
+    }
+    int at = keys == null ? index : keys.indexOf("weight");
+    if (at >= 0 && at < args.size() && variables.contains(args.get(at).name())) {
+      reorderedWeights.add(args.get(at).name());
+    }
+  }
+
+  /** Frees every handle the arena still owns. Idempotent. */
+  void freeAll() {
+    for (Pointer h : handles) {
+      Mx.api().MXSymbolFree(h);
+    }
+    handles.clear();
+  }
+}
