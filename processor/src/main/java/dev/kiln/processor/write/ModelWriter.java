@@ -10,7 +10,6 @@ import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
-import dev.kiln.names.StateRole;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.ParamInfo;
@@ -567,7 +566,7 @@ final class ModelWriter {
   private void addNestedTypes(TypeSpec.Builder t) {
     List<CheckedNode.CarriedState> states = statefulStates();
     if (!states.isEmpty()) {
-      addStateMethods(t, states);
+      new StateWriter(type).addTo(t, states);
     }
     if (m.outputs().size() > 1) {
       t.addType(
@@ -583,7 +582,7 @@ final class ModelWriter {
             "The gradients of the inputs from one backward pass.",
             m.inputs().stream().map(CheckedNode::name).toList(),
             "gradient of input"));
-    t.addType(paramsType());
+    t.addType(new ParamsWriter(m, type, params, accessors, gateViews).write());
   }
 
   /**
@@ -592,104 +591,6 @@ final class ModelWriter {
    */
   private List<CheckedNode.CarriedState> statefulStates() {
     return m.nodes().stream().flatMap(n -> n.carriedStates().stream()).toList();
-  }
-
-  /** {@code resetState()}, the {@code State} record, {@code state()} and {@code setState}. */
-  private void addStateMethods(TypeSpec.Builder t, List<CheckedNode.CarriedState> states) {
-    ClassName state = type.nestedClass("State");
-    NameAllocator names = new NameAllocator();
-    names.newName("batch");
-    List<String> fields = new ArrayList<>();
-    MethodSpec.Builder ctor = MethodSpec.constructorBuilder().addParameter(int.class, "batch");
-    Javadoc recordDoc =
-        Javadoc.member()
-            .paragraph(
-                "The state every stateful recurrent layer "
-                    + "carries into the next {@link #forward}: one array per layer and state, row-major "
-                    + "{@code [layers, batch, units]}.")
-            .param("batch", "the batch size of the sequences it belongs to");
-    for (CheckedNode.CarriedState s : states) {
-      String f = names.newName(Names.camel(s.name()));
-      fields.add(f);
-      ctor.addParameter(float[].class, f);
-      recordDoc.param(
-          f,
-          (s.role() == StateRole.CELL ? "the cell state" : "the hidden state")
-              + " {@code "
-              + s.name()
-              + "}");
-    }
-    t.addType(
-        TypeSpec.recordBuilder(state)
-            .addModifiers(Modifier.PUBLIC)
-            .addJavadoc("$L", recordDoc.build())
-            .recordConstructor(ctor.build())
-            .build());
-    t.addMethod(
-        MethodSpec.methodBuilder("resetState")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "Starts new sequences: the next {@link "
-                            + "#forward} starts every stateful layer from zeros, and may have any batch size.")
-                    .build())
-            .addStatement("runtime.resetState()")
-            .build());
-    addStateAccess(t, state, states, fields);
-  }
-
-  /** {@code state()} and {@code setState(State)}. */
-  private void addStateAccess(
-      TypeSpec.Builder t,
-      ClassName state,
-      List<CheckedNode.CarriedState> states,
-      List<String> fields) {
-    CodeBlock.Builder read = CodeBlock.builder().add("return new $T(runtime.stateBatch()", state);
-    for (int i = 0; i < states.size(); i++) {
-      read.add(",$Wstate.get($S)", states.get(i).name());
-    }
-    t.addMethod(
-        MethodSpec.methodBuilder("state")
-            .addModifiers(Modifier.PUBLIC)
-            .returns(state)
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "The state the next {@link #forward} "
-                            + "starts from, copied out; null when no call ran since the last reset (the state "
-                            + "is then zeros).")
-                    .build())
-            .addStatement(
-                "$T<$T, float[]> state = runtime.readState()", java.util.Map.class, String.class)
-            .beginControlFlow("if (state.isEmpty())")
-            .addStatement("return null")
-            .endControlFlow()
-            .addStatement(read.add(")").build())
-            .build());
-    CodeBlock.Builder write = CodeBlock.builder();
-    for (int i = 0; i < states.size(); i++) {
-      write.add(
-          i == 0 ? "$S, state.$N()" : ",$W$S, state.$N()", states.get(i).name(), fields.get(i));
-    }
-    t.addMethod(
-        MethodSpec.methodBuilder("setState")
-            .addModifiers(Modifier.PUBLIC)
-            .addParameter(state, "state")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "Makes the next {@link #forward} start "
-                            + "from {@code state} (from {@link #state()}); that call must have its batch size.")
-                    .param("state", "every stateful layer's state")
-                    .build())
-            .addStatement(
-                "runtime.writeState(state.batch(), $T.of($L))", java.util.Map.class, write.build())
-            .build());
   }
 
   /**
@@ -854,176 +755,6 @@ final class ModelWriter {
         .addJavadoc("$L", javadoc.build())
         .recordConstructor(ctor.build())
         .build();
-  }
-
-  private TypeSpec paramsType() {
-    TypeSpec.Builder p = paramsClass();
-    List<ParamInfo> all = new ArrayList<>(m.allParams());
-    int learnable = all.size();
-    all.addAll(m.allAux());
-    CodeBlock.Builder cases = CodeBlock.builder();
-    if (!all.isEmpty()) {
-      cases.add("return switch (name) {\n$>");
-    }
-    for (int i = 0; i < all.size(); i++) {
-      ParamInfo info = all.get(i);
-      CheckedNode node = m.owner(info);
-      boolean aux = i >= learnable;
-      String doc =
-          aux
-              ? "Auxiliary state {@code "
-                  + info.name()
-                  + "} of node {@code "
-                  + node.name()
-                  + "} "
-                  + "({@code "
-                  + node.spec().annotationText()
-                  + "}), shape {@code "
-                  + info.shape()
-                  + "}: updated by training-mode forward passes, never by an optimizer; it has no "
-                  + "gradient."
-              : "Parameter {@code "
-                  + info.name()
-                  + "} of node {@code "
-                  + node.name()
-                  + "} ({@code "
-                  + node.spec().annotationText()
-                  + "}), shape {@code "
-                  + info.shape()
-                  + "}"
-                  + (node.spec().frozen() ? "; frozen: no update changes it." : ".");
-      p.addMethod(
-          MethodSpec.methodBuilder(accessors.get(i))
-              .addModifiers(Modifier.PUBLIC)
-              .returns(Names.PARAMETER)
-              .addJavadoc("$L", Javadoc.nestedMember().paragraph(doc).build())
-              .addStatement("return runtime.$L($Z$S)", aux ? "auxState" : "param", info.name())
-              .build());
-      cases.add("case $S ->$W$N();\n", info.name(), accessors.get(i));
-    }
-    if (all.isEmpty()) {
-      cases.addStatement(
-          "throw new $T($W$S + name + $S)",
-          IllegalArgumentException.class,
-          type.simpleName() + " has no parameters, so none called '",
-          "'");
-    } else {
-      cases.add(
-          "default -> throw new $T($W$S + name + $S);\n",
-          IllegalArgumentException.class,
-          type.simpleName() + " has no parameter or auxiliary state '",
-          "'");
-      cases.add("$<};\n");
-    }
-    return paramsGates(p, all, learnable, cases);
-  }
-
-  /** The {@code Params} class with its field and constructor. */
-  private TypeSpec.Builder paramsClass() {
-    return TypeSpec.classBuilder(params)
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-        .addSuperinterface(Names.MODEL_PARAMS)
-        .addJavadoc(
-            "$L",
-            Javadoc.member()
-                .paragraph(
-                    "Typed access to the parameters (and "
-                        + "auxiliary states) of {@code "
-                        + m.name()
-                        + "}; reads and writes go to the arrays "
-                        + "every executor shares.")
-                .build())
-        .addField(Names.MODEL_RUNTIME, "runtime", Modifier.PRIVATE, Modifier.FINAL)
-        .addMethod(
-            MethodSpec.constructorBuilder()
-                .addModifiers(Modifier.PRIVATE)
-                .addParameter(Names.MODEL_RUNTIME, "runtime")
-                .addStatement("this.runtime = runtime")
-                .build());
-  }
-
-  /** The gate views of {@code Params}, then its lists. */
-  private TypeSpec paramsGates(
-      TypeSpec.Builder p, List<ParamInfo> all, int learnable, CodeBlock.Builder cases) {
-    for (CheckedNode n : m.nodes()) {
-      if (n.spec().layer().hasGateViews()) {
-        String vector = n.params().get(0).name();
-        p.addMethod(
-            MethodSpec.methodBuilder(gateViews.get(n.name()))
-                .addModifiers(Modifier.PUBLIC)
-                .returns(Names.RECURRENT_PARAMETER)
-                .addJavadoc(
-                    "$L",
-                    Javadoc.nestedMember()
-                        .paragraph(
-                            "Parameter {@code "
-                                + vector
-                                + "} of node {@code "
-                                + n.name()
-                                + "} ({@code "
-                                + n.spec().annotationText()
-                                + "}) gate by gate: the weights and biases of one "
-                                + "layer, direction and gate, each in its own shape.")
-                        .build())
-                .addStatement("return runtime.recurrent($S)", vector)
-                .build());
-      }
-    }
-    return paramsLists(p, all, learnable, cases);
-  }
-
-  /** {@code parameters()}, {@code auxiliaryStates()} and {@code get(name)} of {@code Params}. */
-  private TypeSpec paramsLists(
-      TypeSpec.Builder p, List<ParamInfo> all, int learnable, CodeBlock.Builder cases) {
-    ClassName parameter = Names.PARAMETER;
-    p.addMethod(
-        MethodSpec.methodBuilder("parameters")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .returns(ParameterizedTypeName.get(ClassName.get(List.class), parameter))
-            .addJavadoc(
-                "$L",
-                Javadoc.nestedMember()
-                    .paragraph("The learnable parameters, in MXNet's " + "argument order.")
-                    .build())
-            .addStatement(
-                "return runtime.slots().stream().map(s -> runtime.param(s.name()))" + "$Z.toList()")
-            .build());
-    p.addMethod(
-        MethodSpec.methodBuilder("auxiliaryStates")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .returns(ParameterizedTypeName.get(ClassName.get(List.class), parameter))
-            .addJavadoc(
-                "$L",
-                Javadoc.nestedMember()
-                    .paragraph("The auxiliary states, in MXNet's " + "order.")
-                    .build())
-            .addStatement(
-                "return runtime.auxSlots().stream().map(a -> runtime.auxState(a.name()))"
-                    + "$Z.toList()")
-            .build());
-    p.addMethod(
-        MethodSpec.methodBuilder("get")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .returns(parameter)
-            .addParameter(String.class, "name")
-            .addJavadoc(
-                "$L",
-                Javadoc.nestedMember()
-                    .paragraph(
-                        "The parameter or auxiliary state "
-                            + "called {@code name}, e.g. {@code "
-                            + (all.isEmpty() ? "hidden_weight" : all.get(0).name())
-                            + "}.")
-                    .param("name", "MXNet's name for it")
-                    .returns("typed access to it")
-                    .throwsTag("IllegalArgumentException", "if the model has none of that name")
-                    .build())
-            .addCode(cases.build())
-            .build());
-    return p.build();
   }
 
   /** {@code """ ... """}: {@code text} as a text block, each line indented like a statement. */

@@ -88,7 +88,7 @@ public final class ParamsFile {
   /** Magic, storage type, ndim, one dimension, context, dtype, one float. */
   private static final int MIN_ARRAY_BYTES = 4 + 4 + 4 + 8 + 8 + 4 + 4;
 
-  private static final int CHUNK = 1 << 16;
+  static final int CHUNK = 1 << 16;
 
   /** Where one array's data lies in a file that passed every header check. */
   record Entry(int index, String key, Shape shape, long dataOffset) {}
@@ -165,7 +165,7 @@ public final class ParamsFile {
     AtomicFiles.write(
         file,
         channel -> {
-          Output out = new Output(channel, digest);
+          ParamsOutput out = new ParamsOutput(channel, digest);
           out.putLong(LIST_MAGIC);
           out.putLong(0);
           out.putLong(keys.size());
@@ -245,7 +245,7 @@ public final class ParamsFile {
    * data and allocates nothing in proportion to what the headers claim.
    */
   static List<Entry> index(Path file, FileChannel channel) throws IOException {
-    Input in = new Input(file, channel);
+    ParamsInput in = new ParamsInput(file, channel);
     in.need(8, "the list magic");
     long magic = in.getLong();
     if (magic != LIST_MAGIC) {
@@ -636,7 +636,7 @@ public final class ParamsFile {
     return String.format(Locale.ROOT, "%,d", n);
   }
 
-  private static void readFully(Path file, FileChannel channel, ByteBuffer buf, long at)
+  static void readFully(Path file, FileChannel channel, ByteBuffer buf, long at)
       throws IOException {
     long position = at;
     while (buf.hasRemaining()) {
@@ -679,169 +679,5 @@ public final class ParamsFile {
       out.append(i == 0 ? "" : " ").append(String.format(Locale.ROOT, "%02x", bytes[i]));
     }
     return bytes.length > 32 ? out + " ..." : out.toString();
-  }
-
-  /** Positional little-endian reads of a file whose length is fixed when it is opened. */
-  private static final class Input {
-    private final Path file;
-    private final FileChannel channel;
-    private final long size;
-    private final ByteBuffer small = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-    private long position;
-
-    Input(Path file, FileChannel channel) throws IOException {
-      this.file = file;
-      this.channel = channel;
-      this.size = channel.size();
-    }
-
-    long position() {
-      return position;
-    }
-
-    long remaining() {
-      return size - position;
-    }
-
-    /** Throws a truncation error unless {@code bytes} more bytes are left. */
-    void need(long bytes, String what) throws CheckpointException {
-      if (bytes > remaining()) {
-        throw error(
-            "truncated: "
-                + what
-                + " needs "
-                + number(bytes)
-                + " bytes at offset "
-                + number(position)
-                + " but "
-                + number(remaining())
-                + " remain");
-      }
-    }
-
-    int getInt() throws IOException {
-      return fill(4).getInt();
-    }
-
-    long getLong() throws IOException {
-      return fill(8).getLong();
-    }
-
-    ByteBuffer getBytes(int n) throws IOException {
-      ByteBuffer b = ByteBuffer.allocate(n);
-      readFully(file, channel, b, position);
-      position += n;
-      return b.flip();
-    }
-
-    void skip(long n) {
-      position += n;
-    }
-
-    /**
-     * Whether the bytes from {@code at} to the end of the file are exactly a key count of {@code n}
-     * and {@code n} length-prefixed keys: what a file whose header over-counts its arrays has where
-     * the next array should start. Reads only the lengths.
-     */
-    boolean keysEndTheFileAt(long at, int n) throws IOException {
-      long p = at;
-      if (size - p < 8 || longAt(p) != n) {
-        return false;
-      }
-      p += 8;
-      for (int k = 0; k < n; k++) {
-        if (size - p < 8) {
-          return false;
-        }
-        long length = longAt(p);
-        if (length < 0 || length > MAX_KEY_BYTES || length > size - p - 8) {
-          return false;
-        }
-        p += 8 + length;
-      }
-      return p == size;
-    }
-
-    /** {@code n} bytes at {@code at} (already known to lie within the file). */
-    byte[] bytesAt(long at, int n) throws IOException {
-      ByteBuffer b = ByteBuffer.allocate(n);
-      readFully(file, channel, b, at);
-      return b.array();
-    }
-
-    private long longAt(long at) throws IOException {
-      small.clear().limit(8);
-      readFully(file, channel, small, at);
-      return small.flip().getLong();
-    }
-
-    CheckpointException error(String problem) {
-      return new CheckpointException(file, problem);
-    }
-
-    private ByteBuffer fill(int n) throws IOException {
-      small.clear().limit(n);
-      readFully(file, channel, small, position);
-      position += n;
-      return small.flip();
-    }
-  }
-
-  /** Buffered little-endian writes to a channel. */
-  private static final class Output {
-    private final FileChannel channel;
-    private final MessageDigest digest;
-    private final ByteBuffer buf = ByteBuffer.allocate(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
-
-    Output(FileChannel channel, MessageDigest digest) {
-      this.channel = channel;
-      this.digest = digest;
-    }
-
-    void putInt(int v) throws IOException {
-      room(4);
-      buf.putInt(v);
-    }
-
-    void putLong(long v) throws IOException {
-      room(8);
-      buf.putLong(v);
-    }
-
-    void putBytes(byte[] bytes) throws IOException {
-      int done = 0;
-      while (done < bytes.length) {
-        room(1);
-        int n = Math.min(buf.remaining(), bytes.length - done);
-        buf.put(bytes, done, n);
-        done += n;
-      }
-    }
-
-    void putFloats(float[] values) throws IOException {
-      int done = 0;
-      while (done < values.length) {
-        room(Float.BYTES);
-        int n = Math.min(buf.remaining() / Float.BYTES, values.length - done);
-        buf.asFloatBuffer().put(values, done, n);
-        buf.position(buf.position() + n * Float.BYTES);
-        done += n;
-      }
-    }
-
-    void flush() throws IOException {
-      buf.flip();
-      digest.update(buf.duplicate());
-      while (buf.hasRemaining()) {
-        channel.write(buf);
-      }
-      buf.clear();
-    }
-
-    private void room(int n) throws IOException {
-      if (buf.remaining() < n) {
-        flush();
-      }
-    }
   }
 }
