@@ -7,6 +7,10 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.kiln.runtime.exec.ExecutorCache;
+import dev.kiln.runtime.mxnet.LibC;
+import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.MxApi;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,9 +23,13 @@ import org.junit.jupiter.api.Test;
  * </pre>
  *
  * A layer may use any layer below it and none above; the root package is the facade generated
- * models call, and nothing below it imports it; distribution is a client of the facade.
+ * models call, and nothing below it imports it; distribution is a client of the facade. The binding
+ * is the only door to the native library: nothing else uses JNA or MXNet's C API, and DJL's arrays
+ * appear only at the public API edge.
  */
 class ArchitectureTest {
+  private static final String BINDING = "dev.kiln.runtime.mxnet..";
+
   private static final JavaClasses RUNTIME =
       new ClassFileImporter()
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -81,6 +89,50 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("dev.kiln.runtime.mxnet..", "ai.djl..", "com.sun.jna..")
+        .check(RUNTIME);
+  }
+
+  @Test
+  void onlyTheBindingUsesJnaOrMxnetsCApi() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage(BINDING)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.sun.jna..")
+        .orShould()
+        .dependOnClassesThat()
+        .belongToAnyOf(MxApi.class, LibC.class)
+        .orShould()
+        .callMethod(Mx.class, "api")
+        .because(
+            "native handles are the binding's typed, closeable handles (SymbolHandle,"
+                + " NDArrayHandle, ExecutorHandle, KvStoreHandle, PreparedOp); see"
+                + " docs/architecture.md")
+        .check(RUNTIME);
+  }
+
+  @Test
+  void onlyTheBindingUsesDjlsMxnetEngine() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage(BINDING)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("ai.djl.mxnet..")
+        .check(RUNTIME);
+  }
+
+  @Test
+  void djlArraysAppearOnlyAtThePublicApiEdge() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage(BINDING)
+        .and()
+        .doNotBelongToAnyOf(ModelRuntime.class, KilnModel.class, ExecutorCache.class)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("ai.djl..")
         .check(RUNTIME);
   }
 }

@@ -4,8 +4,11 @@ import dev.kiln.runtime.io.Checkpoint;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code export}: re-writes a checkpoint (validated) or an untrained model for MXNet/DJL. */
 @Command(
@@ -20,8 +23,9 @@ final class Export implements Callable<Integer> {
       names = "--model",
       paramLabel = "NAME",
       description =
-          "Model: mlp, lenet or lstm (default: the one --checkpoint holds, else mlp; given with "
-              + "--checkpoint, it must match).")
+          "Model: mlp, lenet or lstm: the fresh model to export without --checkpoint (then "
+              + "required), or, with --checkpoint, the model it must hold (default: the one it "
+              + "holds).")
   SampleModel.Kind model;
 
   @Option(
@@ -46,8 +50,16 @@ final class Export implements Callable<Integer> {
   @Option(names = "--overwrite", description = "Replace a checkpoint already at --to.")
   boolean overwrite;
 
+  @Spec CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
+    if (checkpoint == null && model == null) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "export needs --checkpoint PREFIX (a trained model) or --model NAME (a freshly "
+              + "initialised one)");
+    }
     Path target = Checkpoints.prefix(to);
     Checkpoints.refuseExisting("--to", target, overwrite);
     if (checkpoint != null && Checkpoints.prefix(checkpoint).equals(target)) {
@@ -56,7 +68,7 @@ final class Export implements Callable<Integer> {
     }
     try (SampleModel m =
         checkpoint == null
-            ? (model == null ? SampleModel.Kind.MLP : model).create(seed)
+            ? model.create(seed)
             : Checkpoints.load("--checkpoint", model, checkpoint)) {
       Path parent = target.toAbsolutePath().getParent();
       if (parent != null) {

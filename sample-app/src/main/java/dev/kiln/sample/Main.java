@@ -15,10 +15,10 @@ import picocli.CommandLine.Command;
  * The Kiln sample app: trains, evaluates, exports, inspects and benchmarks Fashion-MNIST models
  * from the command line.
  *
- * <p>A usage mistake (an unknown option or model, a bad value) prints what was wrong and one usage
- * line, and exits with 2; a refused request (a missing checkpoint, a mismatched model, a bad
- * combination of options) prints why and the fix, and exits with 1. Every option is checked before
- * any data is read or any file written.
+ * <p>A usage mistake (an unknown option or model, a bad value, options that do not go together)
+ * prints what was wrong and one usage line, and exits with 2; a refused request (a missing
+ * checkpoint, a checkpoint of another model, a file already there) prints why and the fix, and
+ * exits with 1. Every option is checked before any data is read or any file written.
  */
 @Command(
     name = "kiln-sample",
@@ -75,7 +75,14 @@ public final class Main implements Runnable {
         (e, args) -> {
           CommandLine cmd = e.getCommandLine();
           PrintWriter err = cmd.getErr();
-          report(err, e.getMessage());
+          String message = e.getMessage();
+          if (cmd.getCommandName().equals("launch")
+              && e instanceof CommandLine.UnmatchedArgumentException) {
+            message +=
+                "; train's arguments go after --: launch --workers 2 --servers 1 -- train "
+                    + "--model mlp";
+          }
+          report(err, message);
           CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
           String name = cmd.getCommandSpec().qualifiedName();
           err.println("Usage: " + name + " [OPTIONS]; `" + name + " --help` lists them");
@@ -105,9 +112,13 @@ public final class Main implements Runnable {
    * which the launcher shows when the job fails.
    */
   private static void report(PrintWriter err, String message) {
-    err.println(message);
     if (Node.launched()) {
+      // The log's one line for it; the launcher shows it when the job fails.
+      err.flush();
       Node.say("ERROR " + message.lines().findFirst().orElse(message));
+      message.lines().skip(1).forEach(err::println);
+    } else {
+      err.println(message);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.kiln.sample;
 
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,13 +16,24 @@ final class Summary implements Callable<Integer> {
   @Option(
       names = "--model",
       paramLabel = "NAME",
-      defaultValue = "mlp",
-      description = "Model: mlp, lenet or lstm (default: ${DEFAULT-VALUE}).")
+      description = "Model: mlp, lenet or lstm (default: the one --checkpoint holds, else mlp).")
   SampleModel.Kind model;
+
+  @Option(
+      names = "--checkpoint",
+      paramLabel = "PREFIX",
+      description = "A checkpoint whose model's table to print (a prefix or one of its files).")
+  Path checkpoint;
 
   @Override
   public Integer call() {
-    System.out.print(model.summary());
+    SampleModel.Kind kind = model == null ? SampleModel.Kind.MLP : model;
+    if (checkpoint != null) {
+      try (SampleModel loaded = Checkpoints.load("--checkpoint", model, checkpoint)) {
+        kind = SampleModel.Kind.parse(loaded.name());
+      }
+    }
+    System.out.print(kind.summary());
     return 0;
   }
 }

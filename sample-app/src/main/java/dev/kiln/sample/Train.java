@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -200,6 +201,13 @@ final class Train implements Callable<Integer> {
         train.size(),
         validation.size(),
         test.size());
+    if (s.distributed()) {
+      o.printf(
+          Locale.ROOT,
+          "this worker trains on its shard: 1/%d of the %d training images%n",
+          Node.workers(),
+          train.size());
+    }
     Path prefix = out.resolve(model.cliName);
     Files.createDirectories(out);
     try (SampleModel sample =
@@ -213,6 +221,13 @@ final class Train implements Callable<Integer> {
       boolean lead = rank == 0;
       if (lead) {
         o.print(sample.summary());
+        if (resume != null) {
+          o.println(
+              "resuming from "
+                  + Checkpoints.prefix(resume)
+                  + ": training starts from its parameters (epochs count from 1 again; the "
+                  + "optimizer's state starts afresh)");
+        }
         String kept = Checkpoints.keepPrevious(prefix, overwrite);
         if (kept != null) {
           Node.result(rank, kept);
@@ -270,48 +285,64 @@ final class Train implements Callable<Integer> {
     }
   }
 
-  /** Checks every option and fills in the model's defaults; throws before any work is done. */
+  /**
+   * Checks every option and fills in the model's defaults, before any work is done. A bad value is
+   * a usage error (exit 2, with the usage line); a checkpoint to resume from that is not there is a
+   * refused request (exit 1).
+   */
   private Settings settings() {
     int e = epochs != null ? epochs : model.epochs;
     int b = batchSize != null ? batchSize : model.batchSize;
     String opt = (optimizer != null ? optimizer : model.optimizer).toLowerCase(Locale.ROOT);
     String sched = (schedule != null ? schedule : model.schedule).toLowerCase(Locale.ROOT);
-    if (e < 1 || b < 1) {
-      throw new IllegalArgumentException(
-          "--epochs and --batch-size must be at least 1, got " + e + " and " + b);
+    if (e < 1) {
+      throw usage("--epochs must be at least 1, got " + e);
+    }
+    if (b < 1) {
+      throw usage("--batch-size must be at least 1, got " + b);
     }
     if (limit != null && limit < 2) {
-      throw new IllegalArgumentException(
+      throw usage(
           "--limit must be at least 2 (one image to train on, one held out for validation), "
               + "got "
               + limit);
     }
     if (!OPTIMIZERS.contains(opt)) {
-      throw new IllegalArgumentException(
-          "unknown optimizer '" + optimizer + "'; choose " + String.join(", ", OPTIMIZERS));
+      throw usage("unknown optimizer '" + optimizer + "'; choose " + String.join(", ", OPTIMIZERS));
     }
     if (!SCHEDULES.contains(sched)) {
-      throw new IllegalArgumentException(
-          "unknown schedule '" + schedule + "'; choose " + String.join(", ", SCHEDULES));
+      throw usage("unknown schedule '" + schedule + "'; choose " + String.join(", ", SCHEDULES));
+    }
+    if (learningRate != null && !(learningRate > 0 && Float.isFinite(learningRate))) {
+      throw usage("--lr must be a positive number, got " + learningRate);
+    }
+    if (!(lrDecay > 0 && lrDecay <= 1)) {
+      throw usage("--lr-decay must be in (0, 1] (the factor per epoch), got " + lrDecay);
+    }
+    if (!(weightDecay >= 0 && Float.isFinite(weightDecay))) {
+      throw usage("--weight-decay must be 0 or more, got " + weightDecay);
     }
     DataParallel.Updates where =
         switch (updates.toLowerCase(Locale.ROOT)) {
           case "workers" -> DataParallel.Updates.ON_WORKERS;
           case "servers" -> DataParallel.Updates.ON_SERVERS;
-          default ->
-              throw new IllegalArgumentException(
-                  "--updates " + updates + ": choose workers or servers");
+          default -> throw usage("--updates " + updates + ": choose workers or servers");
         };
     if (contexts < 1) {
-      throw new IllegalArgumentException("--contexts must be at least 1, got " + contexts);
+      throw usage("--contexts must be at least 1, got " + contexts);
     }
     boolean distributed = Node.isWorker();
     if (distributed && contexts > 1) {
-      throw new IllegalArgumentException(
+      throw usage(
           "--contexts "
               + contexts
               + " in a distributed job: each worker trains on one context; start more workers "
               + "instead");
+    }
+    if (!distributed && where == DataParallel.Updates.ON_SERVERS) {
+      throw usage(
+          "--updates servers: this run is one process, which has no parameter servers; it "
+              + "applies to a job started with launch");
     }
     int cores = Runtime.getRuntime().availableProcessors();
     if (contexts > cores) {
@@ -337,6 +368,11 @@ final class Train implements Callable<Integer> {
       }
     }
     return new Settings(e, b, opt, sched, where, distributed);
+  }
+
+  /** A usage mistake: exit 2, with the usage line. */
+  private CommandLine.ParameterException usage(String message) {
+    return new CommandLine.ParameterException(spec.commandLine(), message);
   }
 
   /** The last lines: how training went, the files written, and the test accuracy, measured once. */
@@ -399,9 +435,12 @@ final class Train implements Callable<Integer> {
     String line =
         String.format(
             Locale.ROOT,
-            "data-parallel rank %d: %d steps in %.1f s of training (%.1f steps/s, %.0f examples/s "
-                + "per worker)",
-            dp.rank(),
+            s.distributed()
+                ? "data-parallel rank %d: %d steps in %.1f s of training (%.1f steps/s, %.0f "
+                    + "examples/s per worker)"
+                : "data-parallel over %d contexts: %d steps in %.1f s of training (%.1f steps/s, "
+                    + "%.0f examples/s in all)",
+            s.distributed() ? dp.rank() : dp.contexts(),
             c.steps(),
             c.stepSeconds(),
             c.stepsPerSecond(),

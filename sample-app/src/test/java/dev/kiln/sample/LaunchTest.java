@@ -184,8 +184,8 @@ class LaunchTest {
     assertTrue(
         job.output()
             .contains(
-                "  | Invalid value for option '--model': unknown model 'resnet'; choose mlp, "
-                    + "lenet, lstm"),
+                "  | KILN ERROR Invalid value for option '--model': unknown model 'resnet'; "
+                    + "choose mlp, lenet, lstm"),
         job.output());
     assertFalse(job.output().contains("--weight-decay"), "no help text: " + job.output());
     // Stopped through their standard input, the scheduler and the server halt without ps-lite

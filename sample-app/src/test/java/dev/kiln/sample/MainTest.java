@@ -167,6 +167,9 @@ class MainTest {
         run("eval", "--data", data.toString(), "--checkpoint", out.resolve("lstm").toString());
     assertEquals(0, inferred.code(), inferred.err());
     assertTrue(inferred.out().contains("(lstm) on 10 test images"), inferred.out());
+    Run summary = run("summary", "--checkpoint", out.resolve("lstm").toString());
+    assertEquals(0, summary.code(), summary.err());
+    assertTrue(summary.out().startsWith("FashionLstm\n"), summary.out());
     Run r =
         run(
             "eval",
@@ -191,7 +194,7 @@ class MainTest {
   void countOutsideTheTestSetIsRefusedWithItsBounds() throws Exception {
     Path data = data();
     Path out = Files.createDirectories(dir.resolve("out"));
-    assertEquals(0, run("export", "--to", out.resolve("mlp").toString()).code());
+    assertEquals(0, run("export", "--model", "mlp", "--to", out.resolve("mlp").toString()).code());
     Run zero =
         run(
             "predict",
@@ -222,13 +225,22 @@ class MainTest {
   @Test
   void exportCreatesItsDirectoryAndReplacesACheckpointOnlyWithOverwrite() throws Exception {
     Path target = dir.resolve("no/such/dir/x");
-    Run r = run("export", "--to", target.toString());
+    Run none = run("export", "--to", target.toString());
+    assertEquals(2, none.code());
+    assertTrue(
+        none.err()
+            .startsWith(
+                "export needs --checkpoint PREFIX (a trained model) or --model NAME (a freshly "
+                    + "initialised one)\nUsage: kiln-sample export [OPTIONS]"),
+        none.err());
+    assertFalse(Files.exists(target.getParent()), "nothing written");
+    Run r = run("export", "--model", "mlp", "--to", target.toString());
     assertEquals(0, r.code(), r.err());
     assertTrue(Files.isRegularFile(dir.resolve("no/such/dir/x-0000.params")));
     assertTrue(
         r.out().contains(dir.resolve("no/such/dir/x-0000.params.sha256").toString()), r.out());
     byte[] before = Files.readAllBytes(dir.resolve("no/such/dir/x-0000.params"));
-    Run again = run("export", "--seed", "1", "--to", target.toString());
+    Run again = run("export", "--model", "mlp", "--seed", "1", "--to", target.toString());
     assertEquals(1, again.code());
     assertEquals(
         "--to "
@@ -238,7 +250,8 @@ class MainTest {
             + "); give another prefix, or --overwrite to replace it\n",
         again.err());
     assertArrayEquals(before, Files.readAllBytes(dir.resolve("no/such/dir/x-0000.params")));
-    Run overwrite = run("export", "--seed", "1", "--to", target.toString(), "--overwrite");
+    Run overwrite =
+        run("export", "--model", "mlp", "--seed", "1", "--to", target.toString(), "--overwrite");
     assertEquals(0, overwrite.code(), overwrite.err());
     assertFalse(
         java.util.Arrays.equals(
@@ -397,6 +410,7 @@ class MainTest {
                 "--out",
                 resumed.toString()));
     assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("resuming from " + one.resolve("mlp") + ": "), r.out());
     try (FashionMlpModel a = FashionMlpModel.load(two.resolve("mlp"));
         FashionMlpModel b = FashionMlpModel.load(resumed.resolve("mlp"));
         FashionMlpModel c = FashionMlpModel.load(one.resolve("mlp"))) {
@@ -446,21 +460,44 @@ class MainTest {
     // No data there and a fresh --out: a bad option is what is reported, and nothing is created.
     Path nothing = dir.resolve("no-data");
     Path out = dir.resolve("no-out");
+    // A bad value is a usage mistake (exit 2, one usage line); a missing checkpoint to resume
+    // from is a refused request (exit 1).
     String[][] cases = {
-      {"--contexts", "0", "--contexts must be at least 1, got 0"},
-      {"--limit", "1", "--limit must be at least 2 (one image to train on, one held out for "},
-      {"--optimizer", "adagrad", "unknown optimizer 'adagrad'; choose sgd, momentum, adam, adamw"},
-      {"--schedule", "step", "unknown schedule 'step'; choose constant, cosine, decay"},
-      {"--updates", "both", "--updates both: choose workers or servers"},
-      {"--epochs", "0", "--epochs and --batch-size must be at least 1, got 0 and 32"},
-      {"--resume", dir.resolve("gone").toString(), "--resume " + dir.resolve("gone") + ": there"}
+      {"--contexts", "0", "2", "--contexts must be at least 1, got 0"},
+      {"--limit", "1", "2", "--limit must be at least 2 (one image to train on, one held out for "},
+      {"--optimizer", "adagrad", "2", "unknown optimizer 'adagrad'; choose sgd, momentum, adam"},
+      {"--schedule", "step", "2", "unknown schedule 'step'; choose constant, cosine, decay"},
+      {"--updates", "both", "2", "--updates both: choose workers or servers"},
+      {"--updates", "servers", "2", "--updates servers: this run is one process, which has no"},
+      {"--epochs", "0", "2", "--epochs must be at least 1, got 0"},
+      {"--batch-size", "-3", "2", "--batch-size must be at least 1, got -3"},
+      {"--lr", "-1", "2", "--lr must be a positive number, got -1.0"},
+      {"--lr-decay", "0", "2", "--lr-decay must be in (0, 1] (the factor per epoch), got 0.0"},
+      {"--weight-decay", "-1", "2", "--weight-decay must be 0 or more, got -1.0"},
+      {"--resume", dir.resolve("gone").toString(), "1", "--resume " + dir.resolve("gone") + ": "}
     };
     for (String[] c : cases) {
       Run r = run("train", "--data", nothing.toString(), "--out", out.toString(), c[0], c[1]);
-      assertEquals(1, r.code(), c[0] + ": " + r.err());
-      assertTrue(r.err().startsWith(c[2]), c[0] + ": " + r.err());
+      assertEquals(Integer.parseInt(c[2]), r.code(), c[0] + ": " + r.err());
+      assertTrue(r.err().startsWith(c[3]), c[0] + ": " + r.err());
+      assertEquals(
+          c[2].equals("2"),
+          r.err().contains("\nUsage: kiln-sample train [OPTIONS]; `kiln-sample train --help`"),
+          c[0] + ": " + r.err());
       assertFalse(Files.exists(out), c[0] + " created " + out);
     }
+  }
+
+  @Test
+  void launchWithoutTheDoubleDashSaysWhereTrainsArgumentsGo() {
+    Run r = run("launch", "--workers", "2", "train", "--model", "mlp");
+    assertEquals(2, r.code());
+    assertTrue(
+        r.err()
+            .contains(
+                "; train's arguments go after --: launch --workers 2 --servers 1 -- train "
+                    + "--model mlp"),
+        r.err());
   }
 
   @Test

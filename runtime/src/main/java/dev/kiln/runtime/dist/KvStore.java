@@ -1,10 +1,7 @@
 package dev.kiln.runtime.dist;
 
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
-import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.exec.Tensor;
-import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.KvStoreHandle;
 import java.util.List;
 
 /**
@@ -15,15 +12,15 @@ import java.util.List;
  * ({@link ServerUpdates}), and a pull then returns the updated parameters.
  *
  * <p>Keys are integers, and every worker of a job must initialise the same keys in the same order
- * (ps-lite numbers them by it); only rank 0's initial value is kept. The store owns its handle and
- * frees it in {@link #close()}: a worker that exits without freeing it makes ps-lite abort and the
- * servers wait for ever.
+ * (ps-lite numbers them by it); only rank 0's initial value is kept. The store owns its handle
+ * ({@link KvStoreHandle}) and frees it in {@link #close()}: a worker that exits without freeing it
+ * makes ps-lite abort and the servers wait for ever.
  */
 public final class KvStore implements AutoCloseable {
   private final String type;
-  private Pointer handle;
+  private final KvStoreHandle handle;
 
-  private KvStore(String type, Pointer handle) {
+  private KvStore(String type, KvStoreHandle handle) {
     this.type = type;
     this.handle = handle;
   }
@@ -34,9 +31,7 @@ public final class KvStore implements AutoCloseable {
    * the servers to synchronous mode).
    */
   public static KvStore create(String type) {
-    PointerByReference ref = new PointerByReference();
-    Mx.check(Mx.api().MXKVStoreCreate(type, ref), "MXKVStoreCreate(" + type + ")");
-    return new KvStore(type, ref.getValue());
+    return new KvStore(type, KvStoreHandle.create(type));
   }
 
   /** The store's type. */
@@ -46,16 +41,12 @@ public final class KvStore implements AutoCloseable {
 
   /** Stores {@code value} under {@code key} (across a job: rank 0's, after a barrier). */
   public void init(int key, Tensor value) {
-    Mx.check(
-        Mx.api().MXKVStoreInit(handle(), 1, new int[] {key}, new Pointer[] {value.handle()}),
-        "MXKVStoreInit(" + key + ")");
+    handle.init(key, value.handle());
   }
 
   /** Copies the value stored under {@code key} into every array of {@code into}. */
   public void pull(int key, List<Tensor> into) {
-    Mx.check(
-        Mx.api().MXKVStorePull(handle(), into.size(), repeat(key, into.size()), handles(into), 0),
-        "MXKVStorePull(" + key + ")");
+    handle.pull(key, into, Tensor::handle);
   }
 
   /**
@@ -63,12 +54,7 @@ public final class KvStore implements AutoCloseable {
    * (from every context, and across a job every worker) back into each of them.
    */
   public void pushPull(int key, List<Tensor> values) {
-    int[] keys = repeat(key, values.size());
-    Pointer[] arrays = handles(values);
-    Mx.check(
-        Mx.api()
-            .MXKVStorePushPull(handle(), keys.length, keys, keys.length, keys, arrays, arrays, 0),
-        "MXKVStorePushPull(" + key + ")");
+    handle.pushPull(key, values, Tensor::handle);
   }
 
   /**
@@ -76,13 +62,7 @@ public final class KvStore implements AutoCloseable {
    * every array of {@code into}: with an updater on the servers, the updated parameters.
    */
   public void pushPull(int key, List<Tensor> values, List<Tensor> into) {
-    int[] in = repeat(key, values.size());
-    int[] out = repeat(key, into.size());
-    Mx.check(
-        Mx.api()
-            .MXKVStorePushPull(
-                handle(), in.length, in, out.length, out, handles(values), handles(into), 0),
-        "MXKVStorePushPull(" + key + ")");
+    handle.pushPull(key, values, into, Tensor::handle);
   }
 
   /**
@@ -90,39 +70,26 @@ public final class KvStore implements AutoCloseable {
    * every server has handled it (a worker's call; see {@link Node}).
    */
   public void sendCommandToServers(int head, String body) {
-    Mx.check(
-        Mx.api().MXKVStoreSendCommmandToServers(handle(), head, body),
-        "MXKVStoreSendCommmandToServers(" + head + ")");
+    handle.sendCommandToServers(head, body);
   }
 
   /** This worker's rank in the job, in {@code [0, workers())}; 0 for a local store. */
   public int rank() {
-    IntByReference r = new IntByReference();
-    Mx.check(Mx.api().MXKVStoreGetRank(handle(), r), "MXKVStoreGetRank");
-    return r.getValue();
+    return handle.rank();
   }
 
   /** The number of workers in the job; 1 for a local store. */
   public int workers() {
-    IntByReference r = new IntByReference();
-    Mx.check(Mx.api().MXKVStoreGetGroupSize(handle(), r), "MXKVStoreGetGroupSize");
-    return r.getValue();
+    return handle.groupSize();
   }
 
   /** Waits until every worker of the job reaches this barrier. */
   public void barrier() {
-    Mx.check(Mx.api().MXKVStoreBarrier(handle()), "MXKVStoreBarrier");
+    handle.barrier();
   }
 
-  /** The handle, for the server loop and the heartbeat watch of {@link Node}. */
-  Pointer handleForServing() {
-    return handle();
-  }
-
-  private Pointer handle() {
-    if (handle == null) {
-      throw new IllegalStateException(type + " key-value store is closed");
-    }
+  /** The handle, for the server loop, the updater and the heartbeat watch of {@link Node}. */
+  KvStoreHandle handleForServing() {
     return handle;
   }
 
@@ -132,24 +99,6 @@ public final class KvStore implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (handle != null) {
-      Pointer h = handle;
-      handle = null;
-      Mx.check(Mx.api().MXKVStoreFree(h), "MXKVStoreFree");
-    }
-  }
-
-  private static int[] repeat(int key, int n) {
-    int[] keys = new int[n];
-    java.util.Arrays.fill(keys, key);
-    return keys;
-  }
-
-  private static Pointer[] handles(List<Tensor> tensors) {
-    Pointer[] out = new Pointer[tensors.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = tensors.get(i).handle();
-    }
-    return out;
+    handle.close();
   }
 }

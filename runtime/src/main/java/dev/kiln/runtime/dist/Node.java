@@ -1,10 +1,8 @@
 package dev.kiln.runtime.dist;
 
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
-import dev.kiln.runtime.mxnet.LibC;
-import dev.kiln.runtime.mxnet.Mx;
-import dev.kiln.runtime.mxnet.MxApi;
+import dev.kiln.runtime.mxnet.KvStoreHandle;
+import dev.kiln.runtime.mxnet.MxException;
+import dev.kiln.runtime.mxnet.NativeProcess;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -38,8 +36,8 @@ public final class Node {
   /** Exit status of a worker that failed. */
   public static final int FAILED = 1;
 
-  // Kept reachable: MXNet calls them from the server thread for as long as RunServer runs.
-  private static final MxApi.KvController CONTROLLER = Node::control;
+  // Kept reachable: MXNet calls the store's controller and updater from the server thread for as
+  // long as the server loop runs.
   private static KvStore served;
   private static ServerUpdates updates;
 
@@ -109,9 +107,10 @@ public final class Node {
       watchHeartbeats(
           store, Integer.parseInt(System.getenv().getOrDefault("PS_HEARTBEAT_TIMEOUT", "5")));
     }
-    int rc = Mx.api().MXKVStoreRunServer(store.handleForServing(), CONTROLLER, Pointer.NULL);
-    if (rc != 0) {
-      say("ERROR role=" + role + " " + Mx.api().MXGetLastError());
+    try {
+      store.handleForServing().runServer(Node::control);
+    } catch (MxException e) {
+      say("ERROR role=" + role + " " + e.mxnetMessage());
       halt(FAILED);
     }
     if (updates != null) {
@@ -126,15 +125,13 @@ public final class Node {
    * A worker's command, on the server's thread: {@link ServerUpdates#COMMAND} installs the
    * optimizer on this server (MXNet accepts an updater only from here, once the server runs).
    */
-  private static void control(int head, String body, Pointer handle) {
+  private static void control(int head, String body) {
     try {
       if (head != ServerUpdates.COMMAND) {
         throw new IllegalArgumentException("unknown server command " + head);
       }
       ServerUpdates u = ServerUpdates.parse(body);
-      Mx.check(
-          Mx.api().MXKVStoreSetUpdater(served.handleForServing(), u, Pointer.NULL),
-          "MXKVStoreSetUpdater");
+      served.handleForServing().setUpdater(u);
       updates = u;
       say("UPDATES role=server " + body);
     } catch (Throwable t) {
@@ -182,12 +179,8 @@ public final class Node {
   public static void halt(int status) {
     System.out.flush();
     System.err.flush();
-    try {
-      // _exit: no C++ static destructors, in which ps-lite aborts.
-      LibC.get()._exit(status);
-    } catch (UnsatisfiedLinkError e) {
-      Runtime.getRuntime().halt(status);
-    }
+    // _exit: no C++ static destructors, in which ps-lite aborts.
+    NativeProcess.exit(status);
   }
 
   /** Halts the process when its standard input closes: its launcher is gone. */
@@ -222,20 +215,16 @@ public final class Node {
         new Thread(
             () -> {
               sleep((timeoutSeconds + 2) * 1000L);
-              IntByReference dead = new IntByReference();
               while (true) {
-                Pointer h = store.handleForServing();
-                if (Mx.api().MXKVStoreGetNumDeadNode(h, 2 + 4, dead, timeoutSeconds) == 0
-                    && dead.getValue() > 0) {
-                  IntByReference workers = new IntByReference();
-                  IntByReference servers = new IntByReference();
-                  Mx.api().MXKVStoreGetNumDeadNode(h, 4, workers, timeoutSeconds);
-                  Mx.api().MXKVStoreGetNumDeadNode(h, 2, servers, timeoutSeconds);
+                KvStoreHandle h = store.handleForServing();
+                if (deadNodes(h, 2 + 4, timeoutSeconds) > 0) {
+                  int workers = deadNodes(h, 4, timeoutSeconds);
+                  int servers = deadNodes(h, 2, timeoutSeconds);
                   say(
                       "DEAD workers="
-                          + workers.getValue()
+                          + workers
                           + " servers="
-                          + servers.getValue()
+                          + servers
                           + " (no heartbeat for "
                           + timeoutSeconds
                           + " s)");
@@ -247,6 +236,15 @@ public final class Node {
             "kiln-heartbeat-watch");
     t.setDaemon(true);
     t.start();
+  }
+
+  /** ps-lite's count of dead nodes of kind {@code nodeId}; 0 when it cannot tell (polled again). */
+  private static int deadNodes(KvStoreHandle h, int nodeId, int timeoutSeconds) {
+    try {
+      return h.deadNodes(nodeId, timeoutSeconds);
+    } catch (MxException e) {
+      return 0;
+    }
   }
 
   private static void sleep(long millis) {

@@ -1,10 +1,10 @@
 package dev.kiln.runtime.dist;
 
-import com.sun.jna.Pointer;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.ParamSpec;
-import dev.kiln.runtime.mxnet.MxApi;
+import dev.kiln.runtime.mxnet.KvStoreHandle;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.optim.FusedOptimizer;
 import dev.kiln.runtime.optim.OptimizerSpec;
 import java.util.Arrays;
@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  * prepared update runs on: MXNet hands the updater fresh handles every round, so the pushed sum is
  * copied in and the result copied back to the stored array.
  */
-final class ServerUpdates implements MxApi.KvUpdater {
+final class ServerUpdates implements KvStoreHandle.Updater {
   /** The controller command that installs the updater. */
   static final int COMMAND = 0;
 
@@ -67,18 +67,18 @@ final class ServerUpdates implements MxApi.KvUpdater {
   }
 
   @Override
-  public void invoke(int key, Pointer recv, Pointer local, Pointer handle) {
+  public void update(int key, NDArrayHandle recv, NDArrayHandle local) {
     try (Tensor pushed = Tensor.wrapOwned(recv);
         Tensor stored = Tensor.wrapOwned(local)) {
       if (!keys.contains(key)) {
-        stored.copyFrom(pushed.handle());
+        stored.copyFrom(pushed);
         return;
       }
       Entry e = entries.get(key);
       if (e == null) {
         Tensor weight = Tensor.zeros(stored.shape());
         Tensor grad = Tensor.zeros(stored.shape());
-        weight.copyFrom(stored.handle());
+        weight.copyFrom(stored);
         e =
             new Entry(
                 OptimizerSpec.read(optimizer),
@@ -88,9 +88,9 @@ final class ServerUpdates implements MxApi.KvUpdater {
                     grad));
         entries.put(key, e);
       }
-      e.slot().grad().copyFrom(pushed.handle());
+      e.slot().grad().copyFrom(pushed);
       e.optimizer().step(List.of(e.slot()));
-      stored.copyFrom(e.slot().weight().handle());
+      stored.copyFrom(e.slot().weight());
     } catch (Throwable t) {
       // An exception cannot cross back into MXNet's C++ server loop; the job cannot go on.
       Node.say("ERROR role=server updating key " + key + ": " + t);

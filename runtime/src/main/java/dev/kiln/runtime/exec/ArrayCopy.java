@@ -1,6 +1,6 @@
 package dev.kiln.runtime.exec;
 
-import com.sun.jna.Pointer;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 
 /**
@@ -22,7 +22,10 @@ public final class ArrayCopy implements AutoCloseable {
     this.copy = Tensor.zeros(source.shape(), source.device());
     try {
       this.refresh =
-          new PreparedOp("_copyto", new Pointer[] {source.handle()}, new Pointer[] {copy.handle()});
+          new PreparedOp(
+              "_copyto",
+              new NDArrayHandle[] {source.handle()},
+              new NDArrayHandle[] {copy.handle()});
     } catch (RuntimeException e) {
       copy.close();
       throw e;
@@ -41,7 +44,7 @@ public final class ArrayCopy implements AutoCloseable {
 
   /** Writes the copy's values back into the source, after every write queued to it; waits. */
   public void restoreSource() {
-    source.copyFrom(copy.handle());
+    source.copyFrom(copy);
   }
 
   /** Frees the copy. Idempotent. */

@@ -1,15 +1,14 @@
 package dev.kiln.runtime.exec;
 
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
-import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.graph.AuxSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.graph.StateSpec;
-import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.ExecutorHandle;
+import dev.kiln.runtime.mxnet.HandleArray;
 import dev.kiln.runtime.mxnet.MxException;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,16 +52,16 @@ public final class BoundExecutor implements AutoCloseable {
 
   /** One MXNet executor and the output arrays it owns. */
   private static final class Binding {
-    final Pointer exec;
+    final ExecutorHandle exec;
     final Tensor[] outputs;
 
-    Binding(Pointer exec, Tensor[] outputs) {
+    Binding(ExecutorHandle exec, Tensor[] outputs) {
       this.exec = exec;
       this.outputs = outputs;
     }
 
     void close() {
-      Mx.check(Mx.api().MXExecutorFree(exec), "MXExecutorFree");
+      exec.close();
       closeAll(outputs);
     }
   }
@@ -75,7 +74,7 @@ public final class BoundExecutor implements AutoCloseable {
   private final Tensor[] inputs;
   private final Tensor[] inputGrads;
   private final Tensor[] headGrads;
-  private final Pointer[] headHandles;
+  private final HandleArray headHandles;
   private final Tensor[] labels;
   private final boolean carryState;
   private final Map<String, Integer> stateBatch = new HashMap<>();
@@ -155,10 +154,11 @@ public final class BoundExecutor implements AutoCloseable {
       throw e;
     }
     this.headGrads = heads;
-    this.headHandles = new Pointer[heads.length];
+    NDArrayHandle[] handles = new NDArrayHandle[heads.length];
     for (int i = 0; i < heads.length; i++) {
-      headHandles[i] = heads[i].handle();
+      handles[i] = heads[i].handle();
     }
+    this.headHandles = HandleArray.of(handles);
   }
 
   /**
@@ -167,8 +167,8 @@ public final class BoundExecutor implements AutoCloseable {
    */
   private Binding bind(boolean forInference) {
     List<String> args = graph.arguments();
-    Pointer[] argHandles = new Pointer[args.size()];
-    Pointer[] gradHandles = new Pointer[args.size()];
+    NDArrayHandle[] argHandles = new NDArrayHandle[args.size()];
+    NDArrayHandle[] gradHandles = new NDArrayHandle[args.size()];
     int[] reqs = new int[args.size()];
     // An executor bound without any gradient lets MXNet apply its inference-only oneDNN fusions,
     // which cache weights (see the class comment); one input gradient keeps them off.
@@ -202,7 +202,7 @@ public final class BoundExecutor implements AutoCloseable {
       }
     }
     List<AuxSpec> auxSpecs = graph.auxStates();
-    Pointer[] auxHandles = new Pointer[auxSpecs.size()];
+    NDArrayHandle[] auxHandles = new NDArrayHandle[auxSpecs.size()];
     for (int i = 0; i < auxHandles.length; i++) {
       ParameterStore.AuxSlot aux = params.aux(auxSpecs.get(i).name());
       if (aux == null) {
@@ -211,45 +211,30 @@ public final class BoundExecutor implements AutoCloseable {
       }
       auxHandles[i] = aux.value().handle();
     }
-    PointerByReference out = new PointerByReference();
+    ExecutorHandle exec;
     try {
-      Mx.check(
-          Mx.api()
-              .MXExecutorBindEX(
-                  graph.symbol(),
-                  Mx.CPU,
-                  params.device(),
-                  0,
-                  null,
-                  null,
-                  null,
-                  args.size(),
-                  argHandles,
-                  gradHandles,
-                  reqs,
-                  auxHandles.length,
-                  auxHandles,
-                  null,
-                  out),
-          "MXExecutorBindEX");
+      // The graph layer still hands out its symbol as a raw handle; it goes to MXNet untouched.
+      exec =
+          ExecutorHandle.bind(
+              graph.symbol(), params.device(), argHandles, gradHandles, reqs, auxHandles);
     } catch (MxException e) {
       throw graph.sources().trace("binding for input shapes " + inputShapes, e);
     }
-    Pointer exec = out.getValue();
     Tensor[] outs = null;
     try {
-      IntByReference n = new IntByReference();
-      PointerByReference outHandles = new PointerByReference();
-      Mx.check(Mx.api().MXExecutorOutputs(exec, n, outHandles), "MXExecutorOutputs");
-      Pointer[] handles = outHandles.getValue().getPointerArray(0, n.getValue());
+      NDArrayHandle[] handles = exec.outputs();
       outs = new Tensor[handles.length];
       for (int i = 0; i < handles.length; i++) {
-        outs[i] = Tensor.wrap(handles[i], params.device(), true);
+        outs[i] = Tensor.wrap(handles[i], params.device());
       }
       return new Binding(exec, outs);
     } catch (RuntimeException e) {
       closeAll(outs);
-      Mx.api().MXExecutorFree(exec);
+      try {
+        exec.close();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
       throw e;
     }
   }
@@ -301,8 +286,8 @@ public final class BoundExecutor implements AutoCloseable {
               ops.add(
                   new PreparedOp(
                       "_copyto",
-                      new Pointer[] {k.outputs[first + s.stateOutput()].handle()},
-                      new Pointer[] {target.handle()}));
+                      new NDArrayHandle[] {k.outputs[first + s.stateOutput()].handle()},
+                      new NDArrayHandle[] {target.handle()}));
             }
           }
           return List.copyOf(ops);
@@ -409,7 +394,7 @@ public final class BoundExecutor implements AutoCloseable {
       params.states().beforeCall(stateBatch());
     }
     try {
-      Mx.check(Mx.api().MXExecutorForward(b.exec, train ? 1 : 0), "MXExecutorForward");
+      b.exec.forward(train);
     } catch (MxException e) {
       throw graph.sources().trace("running forward", e);
     }
@@ -444,16 +429,16 @@ public final class BoundExecutor implements AutoCloseable {
 
   /** Runs the backward pass of a graph whose outputs are losses (no head gradients). */
   public void backwardLoss() {
-    backward(new Pointer[0]);
+    backward(HandleArray.EMPTY);
   }
 
-  private void backward(Pointer[] heads) {
+  private void backward(HandleArray heads) {
     try (CallGuard.Scope call = params.guard().enter("exec backward")) {
       backwardLocked(heads);
     }
   }
 
-  private void backwardLocked(Pointer[] heads) {
+  private void backwardLocked(HandleArray heads) {
     checkOpen();
     if (!lastForwardTrained) {
       throw new IllegalStateException(
@@ -462,9 +447,7 @@ public final class BoundExecutor implements AutoCloseable {
               + "pass on this executor first (forward(true))");
     }
     try {
-      Mx.check(
-          Mx.api().MXExecutorBackwardEx(training.exec, heads.length, heads, 1),
-          "MXExecutorBackwardEx");
+      training.exec.backward(heads);
     } catch (MxException e) {
       throw graph.sources().trace("running backward", e);
     }

@@ -1,6 +1,5 @@
 package dev.kiln.runtime.exec;
 
-import ai.djl.mxnet.engine.MxNDArray;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
@@ -8,6 +7,7 @@ import dev.kiln.runtime.exec.BoundExecutor.GradReq;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.mxnet.DjlArrays;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -531,9 +531,8 @@ public final class ExecutorCache implements AutoCloseable {
   }
 
   private static void copyInto(Tensor target, NDArray source) {
-    if (source instanceof MxNDArray mx) {
-      target.copyFrom(mx.getHandle());
-    } else {
+    // An array of DJL's MXNet engine is copied by its handle, MXNet to MXNet.
+    if (!DjlArrays.copyInto(target.handle(), source)) {
       ByteBuffer bytes = source.toByteBuffer().order(ByteOrder.nativeOrder());
       target.copyFrom(bytes.asFloatBuffer());
     }

@@ -1,10 +1,7 @@
 package dev.kiln.runtime.exec;
 
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.PointerByReference;
-import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PriorityWait;
-import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.List;
 
@@ -64,18 +61,17 @@ public final class FiniteCheck implements AutoCloseable {
    * row-major.
    */
   private static FloatBuffer buffer(Tensor t, boolean jumpQueue) {
+    NDArrayHandle h = t.handle();
     if (jumpQueue) {
-      PriorityWait.waitToRead(t.handle(), t.device());
+      h.waitToReadPrioritized(t.device());
     } else {
-      t.waitToRead();
+      h.waitToRead();
     }
-    PointerByReference data = new PointerByReference();
-    Mx.check(Mx.api().MXNDArrayGetData(t.handle(), data), "MXNDArrayGetData");
-    Pointer p = data.getValue();
-    if (p == null) {
+    FloatBuffer data = h.data(t.size());
+    if (data == null) {
       throw new IllegalStateException("array " + t.shape() + " has no data");
     }
-    return p.getByteBuffer(0, 4 * t.size()).order(ByteOrder.nativeOrder()).asFloatBuffer();
+    return data;
   }
 
   /** The index of the first NaN or infinity in {@code values}, or -1. */

@@ -1,10 +1,10 @@
 package dev.kiln.runtime.exec;
 
-import com.sun.jna.Pointer;
 import dev.kiln.runtime.graph.AuxSpec;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.graph.StateSpec;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -143,7 +143,8 @@ public final class ParameterStore implements AutoCloseable {
                     "(trainable parameters)", flatWeight.shape(), null, ParamSpec.Kind.WEIGHT),
                 flatWeight,
                 flatGrad);
-        zeroGrad = new PreparedOp("_zeros", new Pointer[0], new Pointer[] {flatGrad.handle()});
+        zeroGrad =
+            new PreparedOp("_zeros", new NDArrayHandle[0], new NDArrayHandle[] {flatGrad.handle()});
         zeroGradValues = new String[] {flatGrad.shape().toMxnet()};
       }
       long offset = 0;

@@ -1,31 +1,26 @@
 package dev.kiln.runtime.exec;
 
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
-import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import java.nio.FloatBuffer;
 import java.util.Arrays;
 
 /**
  * A float32 MXNet NDArray on the CPU that Kiln owns: a parameter, a gradient, or an executor's
- * input, output or head-gradient array. Its handle is freed by {@link #close()}; which object
- * closes it is stated where it is made.
+ * input, output or head-gradient array. Its handle ({@link NDArrayHandle}) is freed by {@link
+ * #close()}; which object closes it is stated where it is made.
  */
 public final class Tensor implements AutoCloseable {
   private final Shape shape;
   private final long size;
   private final int device;
-  private Pointer handle;
-  private final boolean owned;
+  private NDArrayHandle handle;
 
-  private Tensor(Pointer handle, Shape shape, int device, boolean owned) {
+  private Tensor(NDArrayHandle handle, Shape shape, int device) {
     this.handle = handle;
     this.shape = shape;
     this.size = shape.size();
     this.device = device;
-    this.owned = owned;
   }
 
   /** A new zero-filled array of the given complete shape on {@code cpu(0)}; the caller owns it. */
@@ -41,11 +36,7 @@ public final class Tensor implements AutoCloseable {
     if (!shape.isComplete()) {
       throw new IllegalArgumentException("cannot allocate an array of shape " + shape);
     }
-    PointerByReference ref = new PointerByReference();
-    Mx.check(
-        Mx.api().MXNDArrayCreateEx(shape.dims(), shape.rank(), Mx.CPU, device, 0, Mx.FLOAT32, ref),
-        "MXNDArrayCreateEx");
-    Tensor t = new Tensor(ref.getValue(), shape, device, true);
+    Tensor t = new Tensor(NDArrayHandle.create(shape.dims(), device), shape, device);
     t.fill(0f);
     return t;
   }
@@ -64,37 +55,24 @@ public final class Tensor implements AutoCloseable {
     if (this.shape.rank() != 1 || from < 0 || from + shape.size() > size) {
       throw new IllegalArgumentException("cannot view " + shape + " at " + from + " of " + this);
     }
-    PointerByReference slice = new PointerByReference();
-    Mx.check(
-        Mx.api().MXNDArraySlice(handle(), (int) from, (int) (from + shape.size()), slice),
-        "MXNDArraySlice");
-    PointerByReference reshaped = new PointerByReference();
-    try {
-      Mx.check(
-          Mx.api().MXNDArrayReshape(slice.getValue(), shape.rank(), shape.dims(), reshaped),
-          "MXNDArrayReshape");
-    } finally {
-      Mx.check(Mx.api().MXNDArrayFree(slice.getValue()), "MXNDArrayFree");
+    NDArrayHandle reshaped;
+    try (NDArrayHandle slice = handle().slice((int) from, (int) (from + shape.size()))) {
+      reshaped = slice.reshape(shape.dims());
     }
-    return new Tensor(reshaped.getValue(), shape, device, true);
-  }
-
-  /** Takes ownership of an NDArray handle MXNet returned (e.g. from a load) on {@code cpu(0)}. */
-  public static Tensor wrapOwned(Pointer handle) {
-    return wrap(handle, 0, true);
+    return new Tensor(reshaped, shape, device);
   }
 
   /**
-   * Wraps an MXNet-returned handle on {@code cpu(device)}; {@code owned} says whether this tensor's
-   * {@link #close()} frees it.
+   * Takes ownership of an NDArray handle MXNet handed over (e.g. to a key-value store's updater) on
+   * {@code cpu(0)}.
    */
-  static Tensor wrap(Pointer handle, int device, boolean owned) {
-    IntByReference ndim = new IntByReference();
-    PointerByReference data = new PointerByReference();
-    Mx.check(Mx.api().MXNDArrayGetShapeEx(handle, ndim, data), "MXNDArrayGetShapeEx");
-    int[] dims =
-        ndim.getValue() <= 0 ? new int[0] : data.getValue().getIntArray(0, ndim.getValue());
-    return new Tensor(handle, Shape.of(dims), device, owned);
+  public static Tensor wrapOwned(NDArrayHandle handle) {
+    return wrap(handle, 0);
+  }
+
+  /** Takes ownership of an MXNet-returned handle on {@code cpu(device)}, reading its shape. */
+  static Tensor wrap(NDArrayHandle handle, int device) {
+    return new Tensor(handle, Shape.of(handle.shape()), device);
   }
 
   /** The array's shape. */
@@ -108,7 +86,7 @@ public final class Tensor implements AutoCloseable {
   }
 
   /** The MXNet handle; valid until {@link #close()}. */
-  public Pointer handle() {
+  public NDArrayHandle handle() {
     if (handle == null) {
       throw new IllegalStateException("tensor " + shape + " is closed");
     }
@@ -118,8 +96,9 @@ public final class Tensor implements AutoCloseable {
   /** Copies {@code values} (row-major, exactly {@link #size()} of them) into the array. */
   public void copyFrom(float[] values) {
     checkLength(values.length);
-    toDefaultLayout();
-    Mx.check(Mx.api().MXNDArraySyncCopyFromCPU(handle(), values, size), "copy into array");
+    NDArrayHandle h = handle();
+    toDefaultLayout(h);
+    h.copyFrom(values, size);
   }
 
   /** Copies the next {@link #size()} floats of a direct buffer into the array. */
@@ -131,18 +110,19 @@ public final class Tensor implements AutoCloseable {
       copyFrom(copy);
       return;
     }
-    toDefaultLayout();
-    Mx.check(Mx.api().MXNDArraySyncCopyFromCPU(handle(), values.slice(), size), "copy into array");
+    NDArrayHandle h = handle();
+    toDefaultLayout(h);
+    h.copyFrom(values.slice(), size);
   }
 
   /** Copies another MXNet array of the same shape into this one. */
-  public void copyFrom(Pointer source) {
-    Mx.check(Mx.api().MXNDArraySyncCopyFromNDArray(handle(), source, -1), "copy between arrays");
+  public void copyFrom(Tensor source) {
+    handle().copyFrom(source.handle());
   }
 
   /** Waits until every pending write of this array is done. */
   public void waitToRead() {
-    Mx.check(Mx.api().MXNDArrayWaitToRead(handle()), "MXNDArrayWaitToRead");
+    handle().waitToRead();
   }
 
   /** Sets every element to {@code value}. */
@@ -157,7 +137,7 @@ public final class Tensor implements AutoCloseable {
   /** The array's values, row-major (waits for pending writes). */
   public float[] toFloatArray() {
     float[] out = new float[(int) size];
-    Mx.check(Mx.api().MXNDArraySyncCopyToCPU(handle(), out, size), "copy out of array");
+    handle().copyTo(out, size);
     return out;
   }
 
@@ -167,7 +147,7 @@ public final class Tensor implements AutoCloseable {
       throw new IllegalArgumentException(
           "buffer has room for " + out.remaining() + " floats, array " + shape + " has " + size);
     }
-    Mx.check(Mx.api().MXNDArraySyncCopyToCPU(handle(), out.slice(), size), "copy out of array");
+    handle().copyTo(out.slice(), size);
   }
 
   /**
@@ -177,8 +157,8 @@ public final class Tensor implements AutoCloseable {
    * back to the default layout first and does nothing to any other. Views never reach those kernels
    * in inference (see {@link ParameterStore}), so this never reorders a view.
    */
-  private void toDefaultLayout() {
-    Mx.check(Mx.api().MXNDArrayGetData(handle(), new PointerByReference()), "MXNDArrayGetData");
+  private static void toDefaultLayout(NDArrayHandle h) {
+    h.toDefaultLayout();
   }
 
   private void checkLength(long n) {
@@ -188,13 +168,11 @@ public final class Tensor implements AutoCloseable {
     }
   }
 
-  /** Frees the handle if this tensor owns it. Idempotent. */
+  /** Frees the handle. Idempotent. */
   @Override
   public void close() {
     if (handle != null) {
-      if (owned) {
-        Mx.check(Mx.api().MXNDArrayFree(handle), "MXNDArrayFree");
-      }
+      handle.close();
       handle = null;
     }
   }

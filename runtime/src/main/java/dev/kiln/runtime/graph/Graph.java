@@ -1,8 +1,6 @@
 package dev.kiln.runtime.graph;
 
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.PointerByReference;
-import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.util.List;
 import java.util.Set;
 import java.util.function.IntFunction;
@@ -19,7 +17,7 @@ import java.util.function.IntFunction;
  * <p>The graph owns its symbol handle and frees it in {@link #close()}.
  */
 public final class Graph implements AutoCloseable {
-  private final Pointer symbol;
+  private final SymbolHandle symbol;
   private final GraphParts parts;
   private final String model;
   private final List<InputSpec> inputs;
@@ -32,7 +30,7 @@ public final class Graph implements AutoCloseable {
   private boolean closed;
 
   /** The graph of {@code symbol}, which it owns from now on, made of {@code parts}. */
-  Graph(Pointer symbol, GraphParts parts) {
+  Graph(SymbolHandle symbol, GraphParts parts) {
     this.symbol = symbol;
     this.parts = parts;
     this.model = parts.model();
@@ -250,7 +248,7 @@ public final class Graph implements AutoCloseable {
   }
 
   /** The symbol handle; valid until {@link #close()}. */
-  public Pointer symbol() {
+  public SymbolHandle symbol() {
     if (closed) {
       throw new IllegalStateException(model + " graph is closed");
     }
@@ -259,9 +257,7 @@ public final class Graph implements AutoCloseable {
 
   /** The symbol as MXNet's JSON (what {@code -symbol.json} files hold). */
   public String toJson() {
-    PointerByReference out = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolSaveToJSON(symbol(), out), "MXSymbolSaveToJSON");
-    return out.getValue().getString(0);
+    return symbol().toJson();
   }
 
   /**
@@ -298,8 +294,7 @@ public final class Graph implements AutoCloseable {
    * #unrolledSteps()} unrolls for other numbers of steps too, each with the same edit.
    */
   public Graph copy(java.util.function.UnaryOperator<String> edit) {
-    PointerByReference ref = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolCreateFromJSON(edit.apply(toJson()), ref), "MXSymbolCreateFromJSON");
+    SymbolHandle copied = SymbolHandle.fromJson(edit.apply(toJson()));
     IntFunction<Graph> rebuild = parts.rebuild();
     IntFunction<Graph> copies =
         rebuild == null
@@ -309,7 +304,7 @@ public final class Graph implements AutoCloseable {
                 return other.copy(edit);
               }
             };
-    return new Graph(ref.getValue(), parts.withRebuild(copies));
+    return new Graph(copied, parts.withRebuild(copies));
   }
 
   /** The parameter named {@code name}, or null. */
@@ -327,7 +322,7 @@ public final class Graph implements AutoCloseable {
   public void close() {
     if (!closed) {
       closed = true;
-      Mx.check(Mx.api().MXSymbolFree(symbol), "MXSymbolFree");
+      symbol.close();
     }
   }
 }

@@ -1,9 +1,9 @@
 package dev.kiln.runtime.graph;
 
-import com.sun.jna.Pointer;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.mxnet.MxException;
 import dev.kiln.runtime.mxnet.ShapeInference;
+import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -35,14 +35,14 @@ final class GraphAssembly {
 
   /** The graph of {@code outputs}; {@code rebuild} builds it for another number of steps. */
   Graph assemble(List<Sym> outputs, IntFunction<Graph> rebuild) {
-    Pointer group = null;
+    SymbolHandle group = null;
     try {
       List<Sym> all = new ArrayList<>(outputs);
       all.addAll(d.stateOutputs);
       group = SymbolArena.group(all);
       List<String> outputNames = outputs.stream().map(Sym::name).toList();
-      List<String> arguments = SymbolArena.arguments(group);
-      List<String> auxNames = SymbolArena.auxiliaryStates(group);
+      List<String> arguments = group.arguments();
+      List<String> auxNames = group.auxiliaryStates();
       SourceMap sourceMap = new SourceMap(model, d.sources);
       Map<String, Shape> auxShapes = new LinkedHashMap<>();
       Map<String, Shape> shapes = inferShapes(group, arguments, sourceMap, auxNames, auxShapes);
@@ -92,7 +92,7 @@ final class GraphAssembly {
       return graph;
     } finally {
       if (group != null) {
-        SymbolArena.free(group);
+        group.close();
       }
       arena.freeAll();
     }
@@ -117,7 +117,7 @@ final class GraphAssembly {
   }
 
   private Map<String, Shape> inferShapes(
-      Pointer symbol,
+      SymbolHandle symbol,
       List<String> arguments,
       SourceMap sourceMap,
       List<String> auxNames,
@@ -128,7 +128,7 @@ final class GraphAssembly {
     }
     ShapeInference inferred;
     try {
-      inferred = ShapeInference.infer(symbol, known);
+      inferred = symbol.inferShapes(known);
     } catch (MxException e) {
       throw sourceMap.trace("inferring shapes while building the graph", e);
     }

@@ -1,11 +1,8 @@
 package dev.kiln.runtime.graph;
 
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
-import com.sun.jna.ptr.PointerByReference;
-import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxException;
 import dev.kiln.runtime.mxnet.ShapeInference;
+import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,10 +27,7 @@ final class ReshapeGuard {
   private ReshapeGuard() {}
 
   static void check(Graph graph, List<Check> checks, List<Shape> inputShapes) {
-    PointerByReference ref = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolGetInternals(graph.symbol(), ref), "MXSymbolGetInternals");
-    Pointer internals = ref.getValue();
-    try {
+    try (SymbolHandle internals = graph.symbol().internals()) {
       Map<String, int[]> shapes = outputShapes(graph, internals, inputShapes);
       for (Check c : checks) {
         int[] in = shapes.get(c.input());
@@ -67,13 +61,11 @@ final class ReshapeGuard {
               null);
         }
       }
-    } finally {
-      Mx.api().MXSymbolFree(internals);
     }
   }
 
   private static Map<String, int[]> outputShapes(
-      Graph graph, Pointer internals, List<Shape> inputShapes) {
+      Graph graph, SymbolHandle internals, List<Shape> inputShapes) {
     List<InputSpec> inputs = graph.inputs();
     Map<String, int[]> known = new LinkedHashMap<>();
     for (int i = 0; i < inputs.size(); i++) {
@@ -89,17 +81,14 @@ final class ReshapeGuard {
     }
     ShapeInference inferred;
     try {
-      inferred = ShapeInference.infer(internals, known);
+      inferred = internals.inferShapes(known);
     } catch (MxException e) {
       throw graph.sources().trace("inferring shapes for input shapes " + inputShapes, e);
     }
-    IntByReference nameCount = new IntByReference();
-    PointerByReference names = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolListOutputs(internals, nameCount, names), "MXSymbolListOutputs");
-    String[] outputNames = Mx.strings(names, nameCount.getValue());
+    List<String> outputNames = internals.outputs();
     Map<String, int[]> shapes = new HashMap<>();
-    for (int i = 0; i < inferred.outputs().length && i < outputNames.length; i++) {
-      shapes.put(outputNames[i], inferred.outputs()[i]);
+    for (int i = 0; i < inferred.outputs().length && i < outputNames.size(); i++) {
+      shapes.put(outputNames.get(i), inferred.outputs()[i]);
     }
     return shapes;
   }

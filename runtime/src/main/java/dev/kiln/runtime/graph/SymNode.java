@@ -1,8 +1,8 @@
 package dev.kiln.runtime.graph;
 
-import com.sun.jna.Pointer;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.mxnet.SymbolHandle;
 
 /**
  * The runtime's {@link Sym}: one MXNet symbol handle made while a graph is built, owned by the
@@ -12,32 +12,32 @@ import dev.kiln.annotations.Sym;
  */
 final class SymNode implements Sym {
   private final String name;
-  private final Pointer handle;
+  private final SymbolHandle handle;
   private final Shape shape;
   private final Trace trace;
   private final String label;
   private final NodeSource source;
 
-  SymNode(String name, Pointer handle) {
+  SymNode(String name, SymbolHandle handle) {
     this(name, handle, (NodeSource) null);
   }
 
   /** A symbol that built-in node {@code source} made (null for a parameter or state). */
-  SymNode(String name, Pointer handle, NodeSource source) {
+  SymNode(String name, SymbolHandle handle, NodeSource source) {
     this(name, handle, null, null, name, source);
   }
 
-  SymNode(String name, Pointer handle, Shape shape, Trace trace) {
+  SymNode(String name, SymbolHandle handle, Shape shape, Trace trace) {
     this(name, handle, shape, trace, name, null);
   }
 
   /** A symbol that a trace shows as {@code label} (the input as the node it comes from). */
-  SymNode(String name, Pointer handle, Shape shape, Trace trace, String label) {
+  SymNode(String name, SymbolHandle handle, Shape shape, Trace trace, String label) {
     this(name, handle, shape, trace, label, null);
   }
 
   private SymNode(
-      String name, Pointer handle, Shape shape, Trace trace, String label, NodeSource source) {
+      String name, SymbolHandle handle, Shape shape, Trace trace, String label, NodeSource source) {
     this.name = name;
     this.handle = handle;
     this.shape = shape;
@@ -56,7 +56,7 @@ final class SymNode implements Sym {
     return name;
   }
 
-  Pointer handle() {
+  SymbolHandle handle() {
     return handle;
   }
 

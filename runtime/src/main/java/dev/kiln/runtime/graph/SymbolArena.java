@@ -1,12 +1,8 @@
 package dev.kiln.runtime.graph;
 
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
-import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxException;
-import dev.kiln.runtime.mxnet.ShapeInference;
+import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,7 +19,7 @@ import java.util.Set;
 final class SymbolArena {
   private final String model;
   private final Map<String, NodeSource> sources;
-  private final List<Pointer> handles = new ArrayList<>();
+  private final List<SymbolHandle> handles = new ArrayList<>();
   private final Set<String> variables = new HashSet<>();
   private final Set<String> reorderedWeights = new LinkedHashSet<>();
 
@@ -35,11 +31,10 @@ final class SymbolArena {
 
   /** A variable {@code name}. */
   SymNode variable(String name) {
-    PointerByReference ref = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolCreateVariable(name, ref), "MXSymbolCreateVariable(" + name + ")");
-    handles.add(ref.getValue());
+    SymbolHandle h = SymbolHandle.variable(name);
+    handles.add(h);
     variables.add(name);
-    return new SymNode(name, ref.getValue());
+    return new SymNode(name, h);
   }
 
   /**
@@ -50,23 +45,14 @@ final class SymbolArena {
       NodeSource src, String op, String name, Attrs attrs, List<String> keys, List<Sym> args) {
     sources.put(name, src);
     noteReorderedWeight(op, keys, args);
-    PointerByReference ref = new PointerByReference();
     try {
-      Mx.check(
-          Mx.api()
-              .MXSymbolCreateAtomicSymbol(
-                  Mx.op(op), attrs.size(), attrs.keys(), attrs.values(), ref),
-          "MXSymbolCreateAtomicSymbol(" + op + ")");
-      Pointer handle = ref.getValue();
+      SymbolHandle handle = SymbolHandle.operator(op, attrs.keys(), attrs.values());
       handles.add(handle);
-      Pointer[] argHandles = new Pointer[args.size()];
+      SymbolHandle[] argHandles = new SymbolHandle[args.size()];
       for (int i = 0; i < argHandles.length; i++) {
         argHandles[i] = ((SymNode) args.get(i)).handle();
       }
-      String[] keyArray = keys == null ? null : keys.toArray(new String[0]);
-      Mx.check(
-          Mx.api().MXSymbolCompose(handle, name, argHandles.length, keyArray, argHandles),
-          "MXSymbolCompose(" + name + ")");
+      handle.compose(name, keys == null ? null : keys.toArray(new String[0]), argHandles);
       return new SymNode(name, handle, src);
     } catch (MxException e) {
       throw new SourceMap(model, Map.of(name, src)).trace("building the graph", e);
@@ -75,42 +61,15 @@ final class SymbolArena {
 
   /** Output {@code index} of the multi-output symbol {@code s}, as a symbol of its own. */
   SymNode output(Sym s, int index) {
-    PointerByReference ref = new PointerByReference();
-    Mx.check(
-        Mx.api().MXSymbolGetOutput(((SymNode) s).handle(), index, ref),
-        "MXSymbolGetOutput(" + s.name() + ", " + index + ")");
-    handles.add(ref.getValue());
-    return new SymNode(s.name() + "_output" + index, ref.getValue());
+    SymbolHandle h = ((SymNode) s).handle().output(index);
+    handles.add(h);
+    return new SymNode(s.name() + "_output" + index, h);
   }
 
   /** A new symbol grouping {@code symbols}, which the caller owns. */
-  static Pointer group(List<Sym> symbols) {
-    Pointer[] outs = symbols.stream().map(x -> ((SymNode) x).handle()).toArray(Pointer[]::new);
-    PointerByReference ref = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolCreateGroup(outs.length, outs, ref), "MXSymbolCreateGroup");
-    return ref.getValue();
-  }
-
-  /** Frees a symbol the caller owns. */
-  static void free(Pointer symbol) {
-    Mx.api().MXSymbolFree(symbol);
-  }
-
-  /** The arguments of {@code symbol}, in MXNet's order. */
-  static List<String> arguments(Pointer symbol) {
-    IntByReference size = new IntByReference();
-    PointerByReference names = new PointerByReference();
-    Mx.check(Mx.api().MXSymbolListArguments(symbol, size, names), "MXSymbolListArguments");
-    return List.of(Mx.strings(names, size.getValue()));
-  }
-
-  /** The auxiliary states of {@code symbol}, in MXNet's order. */
-  static List<String> auxiliaryStates(Pointer symbol) {
-    IntByReference size = new IntByReference();
-    PointerByReference names = new PointerByReference();
-    Mx.check(
-        Mx.api().MXSymbolListAuxiliaryStates(symbol, size, names), "MXSymbolListAuxiliaryStates");
-    return List.of(Mx.strings(names, size.getValue()));
+  static SymbolHandle group(List<Sym> symbols) {
+    return SymbolHandle.group(
+        symbols.stream().map(x -> ((SymNode) x).handle()).toArray(SymbolHandle[]::new));
   }
 
   /**
@@ -118,15 +77,14 @@ final class SymbolArena {
    * them (an error the graph's own inference then reports, naming its node).
    */
   int[] ranks(List<Sym> xs, Map<String, int[]> known) {
-    Pointer group = group(xs);
-    try {
+    try (SymbolHandle group = group(xs)) {
       Map<String, int[]> used = new LinkedHashMap<>();
-      for (String arg : arguments(group)) {
+      for (String arg : group.arguments()) {
         if (known.containsKey(arg)) {
           used.put(arg, known.get(arg));
         }
       }
-      int[][] outputs = ShapeInference.infer(group, used).outputs();
+      int[][] outputs = group.inferShapes(used).outputs();
       int[] ranks = new int[outputs.length];
       for (int i = 0; i < outputs.length; i++) {
         if (outputs[i].length == 0) {
@@ -137,8 +95,6 @@ final class SymbolArena {
       return ranks;
     } catch (MxException e) {
       return null;
-    } finally {
-      free(group);
     }
   }
 
@@ -168,8 +124,8 @@ final class SymbolArena {
 
   /** Frees every handle the arena still owns. Idempotent. */
   void freeAll() {
-    for (Pointer h : handles) {
-      Mx.api().MXSymbolFree(h);
+    for (SymbolHandle h : handles) {
+      h.close();
     }
     handles.clear();
   }

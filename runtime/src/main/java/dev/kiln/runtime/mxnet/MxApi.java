@@ -12,7 +12,9 @@ import java.nio.Buffer;
  * String[]}, {@code uint32_t} is {@code int} and {@code size_t} is {@code long} (LP64).
  *
  * <p>Every function returns 0 on success and -1 on failure, with the reason in {@link
- * #MXGetLastError()}. Call through {@link Mx}, which checks the code.
+ * #MXGetLastError()}. Call through {@link Mx}, which checks the code. Only this package calls it
+ * (and, until it moves onto the typed handles, the graph layer): the rest of Kiln holds {@link
+ * NDArrayHandle}s, {@link ExecutorHandle}s, {@link KvStoreHandle}s and {@link PreparedOp}s.
  */
 public interface MxApi extends Library {
   String MXGetLastError();

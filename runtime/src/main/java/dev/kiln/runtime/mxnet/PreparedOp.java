@@ -22,15 +22,15 @@ public final class PreparedOp {
   private final int numOutputsValue;
 
   /**
-   * Prepares {@code op(inputs...) -> outputs...}. The handles must outlive this object; it owns
-   * none of them.
+   * Prepares {@code op(inputs...) -> outputs...}. The arrays must outlive this object (it keeps
+   * their native handles, not the handle objects, and owns none of them).
    */
-  public PreparedOp(String op, Pointer[] inputs, Pointer[] outputs) {
+  public PreparedOp(String op, NDArrayHandle[] inputs, NDArrayHandle[] outputs) {
     this.name = op;
     this.creator = Mx.op(op);
     this.numInputs = inputs.length;
-    this.inputs = Mx.handleBlock(inputs);
-    this.outputs = Mx.handleBlock(outputs);
+    this.inputs = Mx.handleBlock(NDArrayHandle.pointers(inputs));
+    this.outputs = Mx.handleBlock(NDArrayHandle.pointers(outputs));
     this.outputsRef = new PointerByReference(this.outputs);
     this.numOutputsValue = outputs.length;
     this.numOutputs = new IntByReference(outputs.length);

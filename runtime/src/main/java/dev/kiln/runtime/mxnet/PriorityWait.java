@@ -54,7 +54,8 @@ public final class PriorityWait {
    *
    * @throws MxException if one of those writes failed
    */
-  public static void waitToRead(Pointer array, int device) {
+  public static void waitToRead(NDArrayHandle array, int device) {
+    Pointer handle = array.pointer();
     Memory sem = SEMAPHORE.get();
     if (Holder.LIBC.sem_init(sem, 0, 0) != 0) {
       throw new IllegalStateException("sem_init failed: errno " + Native.getLastError());
@@ -66,7 +67,7 @@ public final class PriorityWait {
                 sem,
                 Holder.POST,
                 context(device),
-                new Pointer[] {array},
+                new Pointer[] {handle},
                 1,
                 null,
                 0,
@@ -80,7 +81,7 @@ public final class PriorityWait {
         throw new IllegalStateException("sem_wait failed: errno " + errno);
       }
     }
-    Mx.check(Mx.api().MXNDArrayWaitToRead(array), "MXNDArrayWaitToRead");
+    Mx.check(Mx.api().MXNDArrayWaitToRead(handle), "MXNDArrayWaitToRead");
   }
 
   private static Pointer context(int device) {

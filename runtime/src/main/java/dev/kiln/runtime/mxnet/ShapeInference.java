@@ -21,7 +21,7 @@ public record ShapeInference(int[][] arguments, int[][] outputs, int[][] auxilia
    * @throws MxException with MXNet's text (which names the operator at fault) when the shapes are
    *     inconsistent
    */
-  public static ShapeInference infer(Pointer symbol, Map<String, int[]> known) {
+  static ShapeInference infer(Pointer symbol, Map<String, int[]> known) {
     String[] keys = new String[known.size()];
     int[] indPtr = new int[known.size() + 1];
     int total = known.values().stream().mapToInt(d -> d.length).sum();

@@ -1,10 +1,10 @@
 package dev.kiln.runtime.optim;
 
-import com.sun.jna.Pointer;
 import dev.kiln.runtime.exec.ArrayCopy;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -393,21 +393,21 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
 
   /** A prepared in-place update {@code op(weight, grad, state..., more...) -> weight}. */
   static PreparedOp inPlace(
-      String op, ParameterStore.Slot slot, List<Tensor> state, Pointer... more) {
+      String op, ParameterStore.Slot slot, List<Tensor> state, NDArrayHandle... more) {
     return update(op, slot, state, slot.weight(), more);
   }
 
   /** A prepared update {@code op(weight, grad, state..., more...) -> out}. */
   static PreparedOp update(
-      String op, ParameterStore.Slot slot, List<Tensor> state, Tensor out, Pointer... more) {
-    Pointer[] inputs = new Pointer[2 + state.size() + more.length];
+      String op, ParameterStore.Slot slot, List<Tensor> state, Tensor out, NDArrayHandle... more) {
+    NDArrayHandle[] inputs = new NDArrayHandle[2 + state.size() + more.length];
     inputs[0] = slot.weight().handle();
     inputs[1] = slot.grad().handle();
     for (int i = 0; i < state.size(); i++) {
       inputs[2 + i] = state.get(i).handle();
     }
     System.arraycopy(more, 0, inputs, 2 + state.size(), more.length);
-    return new PreparedOp(op, inputs, new Pointer[] {out.handle()});
+    return new PreparedOp(op, inputs, new NDArrayHandle[] {out.handle()});
   }
 
   private String[] strings(float[] current) {
@@ -476,13 +476,13 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
 
     GlobalNorm(List<ParameterStore.Slot> params) {
       this.slots = params.toArray(new ParameterStore.Slot[0]);
-      Pointer[] grads = new Pointer[slots.length];
+      NDArrayHandle[] grads = new NDArrayHandle[slots.length];
       for (int i = 0; i < slots.length; i++) {
         grads[i] = slots[i].grad().handle();
       }
       this.sums = Tensor.zeros(Shape.of(slots.length), slots[0].grad().device());
       try {
-        this.op = new PreparedOp("multi_sum_sq", grads, new Pointer[] {sums.handle()});
+        this.op = new PreparedOp("multi_sum_sq", grads, new NDArrayHandle[] {sums.handle()});
       } catch (RuntimeException e) {
         sums.close();
         throw e;

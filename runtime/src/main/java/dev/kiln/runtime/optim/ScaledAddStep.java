@@ -1,9 +1,9 @@
 package dev.kiln.runtime.optim;
 
-import com.sun.jna.Pointer;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,11 +57,13 @@ final class ScaledAddStep implements FusedOptimizer.FastStep {
       product =
           new PreparedOp(
               "FullyConnected",
-              new Pointer[] {factor.handle(), gradColumn.handle(), slot.weight().handle()},
-              new Pointer[] {scratchRow.handle()});
+              new NDArrayHandle[] {factor.handle(), gradColumn.handle(), slot.weight().handle()},
+              new NDArrayHandle[] {scratchRow.handle()});
       copyBack =
           new PreparedOp(
-              "_copyto", new Pointer[] {scratch.handle()}, new Pointer[] {slot.weight().handle()});
+              "_copyto",
+              new NDArrayHandle[] {scratch.handle()},
+              new NDArrayHandle[] {slot.weight().handle()});
       fcValues = new String[] {Integer.toString(n), "False", "True"};
     } catch (RuntimeException e) {
       close();

@@ -1,8 +1,8 @@
 package dev.kiln.runtime.optim;
 
-import com.sun.jna.Pointer;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.List;
 
@@ -103,8 +103,8 @@ public final class Sgd extends FusedOptimizer {
           update("nag_mom_update", slot, mom, scratch.get(0)),
           new PreparedOp(
               "_copy",
-              new Pointer[] {scratch.get(0).handle()},
-              new Pointer[] {slot.weight().handle()}));
+              new NDArrayHandle[] {scratch.get(0).handle()},
+              new NDArrayHandle[] {slot.weight().handle()}));
     } catch (RuntimeException e) {
       mom.forEach(Tensor::close);
       scratch.forEach(Tensor::close);

@@ -3,9 +3,9 @@ package dev.kiln.runtime.exec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.jna.Pointer;
 import dev.kiln.runtime.TestJvm;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.io.IOException;
 import java.util.Arrays;
@@ -37,7 +37,10 @@ class EngineWaitTest {
           throw new AssertionError("zeros seen as non-finite");
         }
         // Queued on MXNet's engine; the check must wait for it, then read the copied NaNs.
-        new PreparedOp("_copyto", new Pointer[] {source.handle()}, new Pointer[] {target.handle()})
+        new PreparedOp(
+                "_copyto",
+                new NDArrayHandle[] {source.handle()},
+                new NDArrayHandle[] {target.handle()})
             .run(new String[0], new String[0]);
         if (check.firstNonFinite(true) != 0) {
           throw new AssertionError("round " + round + ": the check did not wait for the copy");

@@ -3,8 +3,8 @@ package dev.kiln.runtime.exec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import com.sun.jna.Pointer;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.nio.FloatBuffer;
 import java.util.List;
@@ -56,10 +56,12 @@ class FiniteCheckTest {
       assertEquals(-1, check.firstNonFinite());
       // Queued, not yet necessarily run: x / 0 makes 1 and 3 infinite and 0 NaN.
       for (int i = 0; i < 50; i++) {
-        new PreparedOp("_mul_scalar", new Pointer[] {a.handle()}, new Pointer[] {a.handle()})
+        new PreparedOp(
+                "_mul_scalar", new NDArrayHandle[] {a.handle()}, new NDArrayHandle[] {a.handle()})
             .run(new String[] {"scalar"}, new String[] {"1.0"});
       }
-      new PreparedOp("_div_scalar", new Pointer[] {a.handle()}, new Pointer[] {a.handle()})
+      new PreparedOp(
+              "_div_scalar", new NDArrayHandle[] {a.handle()}, new NDArrayHandle[] {a.handle()})
           .run(new String[] {"scalar"}, new String[] {"0.0"});
       assertEquals(0, check.firstNonFinite());
     }

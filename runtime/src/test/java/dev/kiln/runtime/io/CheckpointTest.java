@@ -22,6 +22,7 @@ import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.TestHandles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -129,7 +130,8 @@ class CheckpointTest {
       assertEquals(Shape.of(8, 6), arrays.get(0).shape());
       Path mxnet = dir.resolve("mxnet.params");
       List<ParameterStore.Slot> slots = a.slots();
-      Pointer[] handles = slots.stream().map(s -> s.weight().handle()).toArray(Pointer[]::new);
+      Pointer[] handles =
+          slots.stream().map(s -> TestHandles.pointer(s.weight().handle())).toArray(Pointer[]::new);
       String[] keys = slots.stream().map(s -> "arg:" + s.name()).toArray(String[]::new);
       MxnetFiles.withNumpyShapeOff(
           () -> {

@@ -6,6 +6,7 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.TestHandles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,7 @@ final class MxnetFiles {
         Tensor t = Tensor.zeros(arrays.get(i).shape());
         tensors.add(t);
         t.copyFrom(arrays.get(i).data());
-        handles[i] = t.handle();
+        handles[i] = TestHandles.pointer(t.handle());
         keys[i] = arrays.get(i).key();
       }
       Mx.check(
@@ -47,7 +48,7 @@ final class MxnetFiles {
     String[] keys = Mx.strings(names, nNames.getValue());
     List<NamedArray> out = new ArrayList<>();
     for (int i = 0; i < handles.length; i++) {
-      try (Tensor t = Tensor.wrapOwned(handles[i])) {
+      try (Tensor t = Tensor.wrapOwned(TestHandles.adopt(handles[i]))) {
         out.add(new NamedArray(keys[i], t.shape(), t.toFloatArray()));
       }
     }

@@ -2,11 +2,11 @@ package dev.kiln.runtime.optim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.sun.jna.Pointer;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -51,7 +51,9 @@ class ScaledAddStepTest {
       w.copyFrom(w0);
       PreparedOp reference =
           new PreparedOp(
-              "sgd_update", new Pointer[] {w.handle(), g.handle()}, new Pointer[] {w.handle()});
+              "sgd_update",
+              new NDArrayHandle[] {w.handle(), g.handle()},
+              new NDArrayHandle[] {w.handle()});
       for (int t = 0; t < lrs.length; t++) {
         float[] grad = random(rng, 0.05);
         grad[t] = t % 2 == 0 ? 3e-39f : -1e30f; // a subnormal and a huge one

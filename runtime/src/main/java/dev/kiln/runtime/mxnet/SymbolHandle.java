@@ -1,0 +1,160 @@
+package dev.kiln.runtime.mxnet;
+
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One MXNet {@code SymbolHandle} that Kiln owns: a variable, an operator composed over other
+ * symbols, one output of a multi-output symbol, a group, or a symbol read from JSON; freed ({@code
+ * MXSymbolFree}) by {@link #close()}. Every method is one checked MXNet call on the symbol.
+ *
+ * <p>Only this package sees the native pointer. A handle used after {@link #close()} throws {@link
+ * IllegalStateException}; closing twice does nothing.
+ */
+public final class SymbolHandle implements AutoCloseable {
+  private Pointer pointer;
+
+  private SymbolHandle(Pointer pointer) {
+    this.pointer = pointer;
+  }
+
+  /** A variable named {@code name} ({@code MXSymbolCreateVariable}). */
+  public static SymbolHandle variable(String name) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolCreateVariable(name, ref), "MXSymbolCreateVariable(" + name + ")");
+    return new SymbolHandle(ref.getValue());
+  }
+
+  /**
+   * Operator {@code op} with attributes {@code keys[i] = values[i]} ({@code
+   * MXSymbolCreateAtomicSymbol}), not yet composed over its inputs.
+   *
+   * @throws MxException with MXNet's text when the operator rejects an attribute
+   */
+  public static SymbolHandle operator(String op, String[] keys, String[] values) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(
+        Mx.api().MXSymbolCreateAtomicSymbol(Mx.op(op), keys.length, keys, values, ref),
+        "MXSymbolCreateAtomicSymbol(" + op + ")");
+    return new SymbolHandle(ref.getValue());
+  }
+
+  /**
+   * Composes this operator, named {@code name}, over {@code args} ({@code MXSymbolCompose}): by
+   * keyword when {@code keys} is given, else by position.
+   *
+   * @throws MxException with MXNet's text when the inputs do not fit the operator
+   */
+  public void compose(String name, String[] keys, SymbolHandle[] args) {
+    Mx.check(
+        Mx.api().MXSymbolCompose(pointer(), name, args.length, keys, pointers(args)),
+        "MXSymbolCompose(" + name + ")");
+  }
+
+  /** A new symbol for output {@code index} of this one ({@code MXSymbolGetOutput}). */
+  public SymbolHandle output(int index) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolGetOutput(pointer(), index, ref), "MXSymbolGetOutput(" + index + ")");
+    return new SymbolHandle(ref.getValue());
+  }
+
+  /** A new symbol grouping {@code parts} as its outputs ({@code MXSymbolCreateGroup}). */
+  public static SymbolHandle group(SymbolHandle[] parts) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(
+        Mx.api().MXSymbolCreateGroup(parts.length, pointers(parts), ref), "MXSymbolCreateGroup");
+    return new SymbolHandle(ref.getValue());
+  }
+
+  /**
+   * The symbol a {@code -symbol.json} holds ({@code MXSymbolCreateFromJSON}, which also upgrades
+   * the formats of older MXNet versions).
+   *
+   * @throws MxException with MXNet's text when {@code json} is not a symbol
+   */
+  public static SymbolHandle fromJson(String json) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolCreateFromJSON(json, ref), "MXSymbolCreateFromJSON");
+    return new SymbolHandle(ref.getValue());
+  }
+
+  /** The symbol as MXNet's JSON ({@code MXSymbolSaveToJSON}). */
+  public String toJson() {
+    PointerByReference out = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolSaveToJSON(pointer(), out), "MXSymbolSaveToJSON");
+    return out.getValue().getString(0);
+  }
+
+  /** A new symbol whose outputs are every internal output of this one ({@code GetInternals}). */
+  public SymbolHandle internals() {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolGetInternals(pointer(), ref), "MXSymbolGetInternals");
+    return new SymbolHandle(ref.getValue());
+  }
+
+  /** The symbol's arguments, in MXNet's order ({@code MXSymbolListArguments}). */
+  public List<String> arguments() {
+    IntByReference size = new IntByReference();
+    PointerByReference names = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolListArguments(pointer(), size, names), "MXSymbolListArguments");
+    return List.of(Mx.strings(names, size.getValue()));
+  }
+
+  /** The symbol's auxiliary states, in MXNet's order ({@code MXSymbolListAuxiliaryStates}). */
+  public List<String> auxiliaryStates() {
+    IntByReference size = new IntByReference();
+    PointerByReference names = new PointerByReference();
+    Mx.check(
+        Mx.api().MXSymbolListAuxiliaryStates(pointer(), size, names),
+        "MXSymbolListAuxiliaryStates");
+    return List.of(Mx.strings(names, size.getValue()));
+  }
+
+  /** The symbol's outputs' names, in order ({@code MXSymbolListOutputs}). */
+  public List<String> outputs() {
+    IntByReference size = new IntByReference();
+    PointerByReference names = new PointerByReference();
+    Mx.check(Mx.api().MXSymbolListOutputs(pointer(), size, names), "MXSymbolListOutputs");
+    return List.of(Mx.strings(names, size.getValue()));
+  }
+
+  /**
+   * MXNet's shape inference over this symbol from the {@code known} argument shapes ({@link
+   * ShapeInference#infer}).
+   *
+   * @throws MxException with MXNet's text when the shapes are inconsistent
+   */
+  public ShapeInference inferShapes(Map<String, int[]> known) {
+    return ShapeInference.infer(pointer(), known);
+  }
+
+  /** The native handle; only this package passes it to MXNet. */
+  Pointer pointer() {
+    Pointer p = pointer;
+    if (p == null) {
+      throw new IllegalStateException("symbol handle is closed");
+    }
+    return p;
+  }
+
+  private static Pointer[] pointers(SymbolHandle[] handles) {
+    Pointer[] out = new Pointer[handles.length];
+    for (int i = 0; i < handles.length; i++) {
+      out[i] = handles[i].pointer();
+    }
+    return out;
+  }
+
+  /** Frees the symbol ({@code MXSymbolFree}). Idempotent. */
+  @Override
+  public void close() {
+    Pointer p = pointer;
+    if (p != null) {
+      pointer = null;
+      Mx.check(Mx.api().MXSymbolFree(p), "MXSymbolFree");
+    }
+  }
+}
