@@ -55,6 +55,13 @@ final class ModelGenerator {
   private static final String[] ACTS = {"RELU", "SIGMOID", "TANH", "SOFTRELU", "SOFTSIGN"};
 
   /**
+   * The activations added after the first five (MXNet's {@code LeakyReLU} and Kiln's compositions),
+   * drawn by {@link #actRng} in place of one of {@link #ACTS} in about a third of the draws, so
+   * that every seed still draws the model it drew before apart from its activations.
+   */
+  private static final String[] NEWER_ACTS = {"GELU", "SILU", "LEAKY_RELU", "ELU", "SELU", "MISH"};
+
+  /**
    * Valid Java names that the generated classes also use for their own fields, locals and methods;
    * the processor must keep them apart.
    */
@@ -153,6 +160,10 @@ final class ModelGenerator {
   private Random rng;
 
   private final Random recurrentRng;
+
+  /** Chooses the newer activations; see {@link #NEWER_ACTS}. */
+  private final Random actRng;
+
   private final String model;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> layers = new LinkedHashMap<>();
@@ -165,6 +176,7 @@ final class ModelGenerator {
     this.seed = seed;
     this.rng = new Random(seed * 0x9E3779B97F4A7C15L + 7);
     this.recurrentRng = new Random(seed * 0xD1B54A32D192ED03L + 13);
+    this.actRng = new Random(seed * 0x94D049BB133111EBL + 29);
     this.model = "Gen" + seed;
   }
 
@@ -434,7 +446,13 @@ final class ModelGenerator {
   }
 
   private String maybeAct(int nonePercent) {
-    return rng.nextInt(100) < nonePercent ? null : ACTS[rng.nextInt(ACTS.length)];
+    return rng.nextInt(100) < nonePercent ? null : anAct();
+  }
+
+  /** One activation: of {@link #ACTS} from the main draws, sometimes one of {@link #NEWER_ACTS}. */
+  private String anAct() {
+    String act = ACTS[rng.nextInt(ACTS.length)];
+    return actRng.nextInt(3) == 0 ? NEWER_ACTS[actRng.nextInt(NEWER_ACTS.length)] : act;
   }
 
   private Node conv(Node x) {
@@ -821,7 +839,7 @@ final class ModelGenerator {
   }
 
   private Node activation(Node x) {
-    String act = ACTS[rng.nextInt(ACTS.length)];
+    String act = anAct();
     features.add("Activation");
     features.add("Activation=" + act);
     return node("act", "Activation", "@Activation(Act." + act + ")", List.of(x), x.shape.clone());

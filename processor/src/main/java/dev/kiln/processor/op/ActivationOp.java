@@ -32,7 +32,7 @@ record ActivationOp(Act activation) implements Op {
 
   @Override
   public String mxnetOp() {
-    return "Activation(" + activation.mxnetName() + ")";
+    return Acts.op(activation);
   }
 
   @Override

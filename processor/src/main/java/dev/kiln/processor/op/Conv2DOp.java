@@ -86,9 +86,7 @@ record Conv2DOp(
 
   @Override
   public String mxnetOp() {
-    return activation == Act.NONE
-        ? "Convolution"
-        : "Convolution+Activation(" + activation.mxnetName() + ")";
+    return activation == Act.NONE ? "Convolution" : "Convolution+" + Acts.op(activation);
   }
 
   @Override

@@ -45,9 +45,7 @@ record DenseOp(int units, Act activation, boolean noBias, boolean flatten) imple
 
   @Override
   public String mxnetOp() {
-    return activation == Act.NONE
-        ? "FullyConnected"
-        : "FullyConnected+Activation(" + activation.mxnetName() + ")";
+    return activation == Act.NONE ? "FullyConnected" : "FullyConnected+" + Acts.op(activation);
   }
 
   @Override

@@ -5,8 +5,9 @@ import dev.kiln.annotations.Sym;
 import java.util.List;
 
 /**
- * An element-wise activation ({@code @Activation}): MXNet's {@code Activation}. Generated code
- * writes {@code ActivationSpec.of(Act.RELU)}.
+ * An element-wise activation ({@code @Activation}): MXNet's {@code Activation}, {@code LeakyReLU}
+ * or a composition of them ({@link Activations}), its last operator named after the node. Generated
+ * code writes {@code ActivationSpec.of(Act.RELU)}.
  *
  * @param activation the function
  */
@@ -18,6 +19,6 @@ public record ActivationSpec(Act activation) implements LayerOp {
 
   @Override
   public Sym build(NodeScope scope, List<Sym> inputs) {
-    return scope.op("Activation", Attrs.of("act_type", activation.mxnetName()), inputs.get(0));
+    return Activations.apply(scope, scope.node(), inputs.get(0), activation);
   }
 }

@@ -280,15 +280,7 @@ public final class GraphBuilder implements AutoCloseable {
 
     @Override
     public Sym activate(Sym x, Act activation) {
-      if (activation == Act.NONE) {
-        return x;
-      }
-      return op(
-          "Activation",
-          node() + "_" + activation.mxnetName(),
-          Attrs.of("act_type", activation.mxnetName()),
-          List.of("data"),
-          List.of(x));
+      return Activations.apply(this, node() + "_" + activation.mxnetName(), x, activation);
     }
 
     @Override
