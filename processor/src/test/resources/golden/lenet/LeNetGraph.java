@@ -6,7 +6,7 @@ import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.graph.ActivationSpec;
 import dev.kiln.runtime.graph.BatchNormSpec;
-import dev.kiln.runtime.graph.Conv2DSpec;
+import dev.kiln.runtime.graph.ConvSpec;
 import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.DropoutSpec;
 import dev.kiln.runtime.graph.FlattenSpec;
@@ -249,7 +249,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym conv1(Sym image) {
-    return this.builder.node(CONV1_SOURCE, Conv2DSpec.filters(6).kernel(5, 5).pad(2, 2), image);
+    return this.builder.node(CONV1_SOURCE, ConvSpec.filters(6).kernel(5, 5).pad(2, 2), image);
   }
 
   /**
@@ -283,7 +283,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym conv2(Sym pool1) {
-    return this.builder.node(CONV2_SOURCE, Conv2DSpec.filters(16).kernel(5, 5).activation(Act.RELU),
+    return this.builder.node(CONV2_SOURCE, ConvSpec.filters(16).kernel(5, 5).activation(Act.RELU),
         pool1);
   }
 

@@ -22,8 +22,12 @@ import java.lang.annotation.Target;
  * W'}. The dilated kernel must fit in the padded input, and {@code C} must be known at compile
  * time; {@code N}, {@code H} and {@code W} may be {@link Dim#BATCH}.
  *
- * <p>Parameters: {@code <node>_weight} of shape {@code [filters, C, kernelH, kernelW]} and, unless
- * {@link #noBias()}, {@code <node>_bias} of shape {@code [filters]}.
+ * <p>Parameters: {@code <node>_weight} of shape {@code [filters, C / groups, kernelH, kernelW]}
+ * and, unless {@link #noBias()}, {@code <node>_bias} of shape {@code [filters]}.
+ *
+ * <p>With {@link #groups()} above 1 the channels are split into that many groups, each convolved by
+ * its own filters ({@code num_group}; {@code groups = C = filters} is a depthwise convolution):
+ * groups must divide both {@code C} and {@code filters}.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -46,6 +50,12 @@ public @interface Conv2D {
    * 1 by default.
    */
   int[] dilation() default 1;
+
+  /**
+   * Channel groups (MXNet's {@code num_group}): 1 (every filter sees every channel) by default;
+   * must divide the input channels and the filters.
+   */
+  int groups() default 1;
 
   /** Activation applied after the convolution; {@link Act#NONE} for none. */
   Act activation() default Act.NONE;

@@ -453,6 +453,36 @@ final class BadCases {
                   + "height (kernel 5), more than the 4 (4 with padding) of [BATCH, 8, 4, 4] from "
                   + "pool2 (@MaxPool(kernel = 2)); use a smaller kernel or dilation, or more "
                   + "padding"),
+          // Four groups over 8 channels but 6 filters.
+          error(
+              "bad/layers/ConvGroupsDivide",
+              "groups = 4",
+              "[kiln:GroupsDivide] ConvGroupsDivide.conv() @Conv2D(filters = 6, kernel = 3, groups "
+                  + "= 4): groups = 4 must divide both the input channels (8, of [BATCH, 8, 6, 6] "
+                  + "from x (@Input(shape = {BATCH, 8, 6, 6}))) and the filters (6); their common "
+                  + "divisors are 1, 2"),
+          // A 1-D convolution over an image.
+          error(
+              "bad/layers/Conv1DOnImage",
+              "@Conv1D(filters = 4, kernel = 3)",
+              "[kiln:WrongRank] Conv1DOnImage.conv(): @Conv1D needs a rank-3 [N, C, W] input, got "
+                  + "[BATCH, 1, 28, 28] from x (@Input(shape = {BATCH, 1, 28, 28}))"),
+          // A transposed convolution asked to add as many columns as its stride.
+          error(
+              "bad/layers/DeconvOutputPadTooLarge",
+              "outputPad = {1, 2}",
+              "[kiln:OutputPadTooLarge] DeconvOutputPadTooLarge.up() @Deconv2D(filters = 2, kernel "
+                  + "= 3, stride = 2, outputPad = {1, 2}): outputPad 2 must be smaller than the "
+                  + "stride 2 along the width (MXNet's adj adds at most stride - 1 rows or "
+                  + "columns)"),
+          // A transposed convolution that cuts more than it makes.
+          error(
+              "bad/layers/DeconvEmptyOutput",
+              "pad = 1",
+              "[kiln:EmptyOutput] DeconvEmptyOutput.up(): the output would be -1 along the height "
+                  + "for [BATCH, 3, 1, 4] from x (@Input(shape = {BATCH, 3, 1, 4})) (stride * "
+                  + "(size - 1) + window - 2 * pad + outputPad = 1 * (1 - 1) + 1 - 2 * 1 + 0); use "
+                  + "less padding or a larger kernel"),
           // --- Recurrent layers ---
 
           // An LSTM fed a flat [BATCH, 784] row instead of a sequence.

@@ -84,10 +84,10 @@ class GeneratedCodeTest {
       "PAIRS_SHAPE = Shape.of(BATCH, 2, 3, 8);",
       "NORM_GAMMA_SHAPE = Shape.of(48);",
       "return this.builder.node(CONV1_SOURCE,\n"
-          + "        Conv2DSpec.filters(6).kernel(5, 5).pad(2, 2).activation(Act.RELU), image);",
+          + "        ConvSpec.filters(6).kernel(5, 5).pad(2, 2).activation(Act.RELU), image);",
       "return this.builder.node(POOL1_SOURCE, PoolSpec.max(2, 2), bn1);",
       "return this.builder.node(CONV2_SOURCE,\n"
-          + "        Conv2DSpec.filters(16).kernel(5, 3).stride(1, 2).dilation(1, 2).withoutBias(), "
+          + "        ConvSpec.filters(16).kernel(5, 3).stride(1, 2).dilation(1, 2).withoutBias(), "
           + "pool1);",
       "return this.builder.node(POOL2_SOURCE, PoolSpec.avg(2, 2).stride(1, 1).pad(1, 1), conv2);",
       "return this.builder.node(IMAGE_SOURCE, ReshapeSpec.of(BATCH, 1, 28, 28), pixels);",

@@ -368,8 +368,9 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
-   * What an optimizer step updates: one slot spanning every trainable parameter (see {@link
-   * ParameterStore#fusedSlots()}). Every update path steps exactly this.
+   * What an optimizer step updates: one slot spanning every trainable parameter whose arrays are
+   * views of it, then any trainable parameter with arrays of its own (see {@link
+   * ParameterStore#fusedSlots()}). Every update path steps exactly these.
    */
   public List<ParameterStore.Slot> updateSlots() {
     return cache.store().fusedSlots();
@@ -378,7 +379,7 @@ public final class ModelRuntime implements AutoCloseable {
   /**
    * The parameters an optimizer changes, one by one: every parameter except those of
    * {@code @Frozen} nodes, in MXNet's argument order. Their arrays are views of {@link
-   * #updateSlots()}.
+   * #updateSlots()}, or among them.
    */
   public List<ParameterStore.Slot> trainableSlots() {
     Graph graph = cache.graph();

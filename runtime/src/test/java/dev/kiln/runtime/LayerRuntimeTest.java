@@ -10,7 +10,7 @@ import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.graph.AuxSpec;
 import dev.kiln.runtime.graph.BatchNormSpec;
-import dev.kiln.runtime.graph.Conv2DSpec;
+import dev.kiln.runtime.graph.ConvSpec;
 import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.EmbeddingSpec;
 import dev.kiln.runtime.graph.GlobalPoolSpec;
@@ -58,7 +58,7 @@ class LayerRuntimeTest {
         graph(
             Shape.of(-1, 1, 4, 4),
             (b, x) ->
-                b.node(src("conv", "@Conv2D"), Conv2DSpec.filters(1).kernel(2, 2).stride(2, 2), x));
+                b.node(src("conv", "@Conv2D"), ConvSpec.filters(1).kernel(2, 2).stride(2, 2), x));
     try (ModelRuntime m = new ModelRuntime("HandModel", g, Init.constant(1f), 0);
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(1, 1, 2, 2), m.param("conv_weight").shape());
@@ -75,7 +75,7 @@ class LayerRuntimeTest {
     // its weight is no argument of the symbol, so it needs no inference copy.
     GraphBuilder b = new GraphBuilder("Hand");
     Sym x = b.input(src("x", "@Input"), Shape.of(-1, 1, 4, 4));
-    Sym c = b.node(src("conv", "@Conv2D"), Conv2DSpec.filters(2).kernel(2, 2), x);
+    Sym c = b.node(src("conv", "@Conv2D"), ConvSpec.filters(2).kernel(2, 2), x);
     b.node(src("unused", "@Dense"), DenseSpec.units(3), c);
     Sym y = b.node(src("y", "@Dense"), DenseSpec.units(4), c);
     try (Graph g = b.build(List.of(y))) {

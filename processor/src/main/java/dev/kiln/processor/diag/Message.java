@@ -115,6 +115,18 @@ public enum Message {
       "KernelTooLarge",
       "%s: the window spans %d along the %s (%s), more than the %d (%d with padding) of %s; "
           + "use a smaller kernel or dilation, or more padding"),
+  GROUPS_DIVIDE(
+      "GroupsDivide",
+      "%s: groups = %d must divide both the input channels (%d, of %s) and the filters (%d); "
+          + "their common divisors are %s"),
+  OUTPUT_PAD_TOO_LARGE(
+      "OutputPadTooLarge",
+      "%s: outputPad %d must be smaller than the stride %d along the %s (MXNet's adj adds at most "
+          + "stride - 1 rows or columns)"),
+  EMPTY_OUTPUT(
+      "EmptyOutput",
+      "%s: the output would be %d along the %s for %s (stride * (size - 1) + window - 2 * pad + "
+          + "outputPad = %s); use less padding or a larger kernel"),
   RECURRENT_ACTIVATION(
       "RecurrentActivation",
       "%s: @Rnn's activation is Act.TANH or Act.RELU (MXNet's rnn_tanh and rnn_relu), got Act.%s;"

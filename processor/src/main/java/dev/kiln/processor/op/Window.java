@@ -3,8 +3,10 @@ package dev.kiln.processor.op;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.model.ShapeSite;
 import dev.kiln.processor.model.TShape;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The arithmetic of a window that slides over the spatial dimensions of a channels-first input
@@ -13,6 +15,42 @@ import java.util.List;
  */
 final class Window {
   private Window() {}
+
+  /**
+   * The input's channels (dimension 1), which shape the weight: known at compile time, and divided
+   * by {@code groups}, as {@code filters} must be too.
+   */
+  static int channels(ShapeSite site, String layer, int groups, int filters) {
+    int c = site.shape().dim(1);
+    if (c < 0) {
+      throw site.fail(
+          Message.UNKNOWN_CHANNELS,
+          null,
+          site.where(),
+          layer,
+          1,
+          "its input channels",
+          site.x().describe());
+    }
+    if (c % groups != 0 || filters % groups != 0) {
+      List<Integer> common = new ArrayList<>();
+      for (int g = 1; g <= Math.min(c, filters); g++) {
+        if (c % g == 0 && filters % g == 0) {
+          common.add(g);
+        }
+      }
+      throw site.fail(
+          Message.GROUPS_DIVIDE,
+          "groups",
+          site.prefix(),
+          groups,
+          c,
+          site.x().describe(),
+          filters,
+          common.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+    }
+    return c;
+  }
 
   /** A window attribute as one value per spatial dimension: one value written stands for all. */
   static int[] expand(List<Integer> values, int spatial) {

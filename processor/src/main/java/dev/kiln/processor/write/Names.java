@@ -12,15 +12,8 @@ final class Names {
   static final ClassName NODE_SOURCE = ClassName.get(RUNTIME + ".graph", "NodeSource");
   static final ClassName SHAPE = ClassName.get(RUNTIME + ".graph", "Shape");
   static final ClassName INPUT_SPEC = ClassName.get(RUNTIME + ".graph", "InputSpec");
-  static final ClassName DENSE_SPEC = ClassName.get(RUNTIME + ".graph", "DenseSpec");
-  static final ClassName CONV2D_SPEC = ClassName.get(RUNTIME + ".graph", "Conv2DSpec");
-  static final ClassName POOL_SPEC = ClassName.get(RUNTIME + ".graph", "PoolSpec");
-  static final ClassName BATCH_NORM_SPEC = ClassName.get(RUNTIME + ".graph", "BatchNormSpec");
-  static final ClassName LAYER_NORM_SPEC = ClassName.get(RUNTIME + ".graph", "LayerNormSpec");
   static final ClassName RECURRENT_PARAMETER =
       ClassName.get(RUNTIME + ".exec", "RecurrentParameter");
-  static final ClassName RNN_SPEC = ClassName.get(RUNTIME + ".graph", "RnnSpec");
-  static final ClassName EMBEDDING_SPEC = ClassName.get(RUNTIME + ".graph", "EmbeddingSpec");
   static final ClassName KILN_MODEL = ClassName.get(RUNTIME, "KilnModel");
   static final ClassName MODEL_PARAMS = KILN_MODEL.nestedClass("ModelParams");
   static final ClassName MODEL_RUNTIME = ClassName.get(RUNTIME, "ModelRuntime");

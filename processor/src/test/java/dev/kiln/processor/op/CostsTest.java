@@ -22,11 +22,31 @@ class CostsTest {
   void convolutionCountsEveryWindowOverEveryInputChannel() {
     // LeNet's first layer: 6 filters 5x5 over [1, 28, 28] -> [6, 24, 24] = 3456 outputs,
     // each 25 multiply-adds, plus a bias each.
-    Conv2DOp conv =
-        new Conv2DOp(6, List.of(5), List.of(1), List.of(0), List.of(1), Act.NONE, false);
+    ConvOp conv =
+        new ConvOp(2, 6, List.of(5), List.of(1), List.of(0), List.of(1), 1, Act.NONE, false);
     assertEquals(
         2 * 3456 * 25 + 3456,
         conv.flops(List.of(TShape.of(-1, 1, 28, 28)), TShape.of(-1, 6, 24, 24)));
+  }
+
+  @Test
+  void aGroupedConvolutionSeesOnlyItsGroupsChannels() {
+    // Depthwise over 8 channels, 3-wide 1-D kernel, no bias: [8, 10] -> [8, 8]; each output
+    // reads 1 channel x 3 taps.
+    ConvOp conv =
+        new ConvOp(1, 8, List.of(3), List.of(1), List.of(0), List.of(1), 8, Act.NONE, true);
+    assertEquals(2 * 64 * 3, conv.flops(List.of(TShape.of(-1, 8, 10)), TShape.of(-1, 8, 8)));
+  }
+
+  @Test
+  void aTransposedConvolutionSpreadsEveryInputOverItsWindow() {
+    // [2, 3, 3] -> 4 filters, 2x2 kernel, stride 2: [4, 6, 6]; each of the 18 inputs meets
+    // 4 x 2 x 2 weights, plus a bias per output.
+    DeconvOp deconv =
+        new DeconvOp(
+            4, List.of(2), List.of(2), List.of(0), List.of(0), List.of(1), 1, Act.NONE, false);
+    assertEquals(
+        2 * 18 * 16 + 144, deconv.flops(List.of(TShape.of(-1, 2, 3, 3)), TShape.of(-1, 4, 6, 6)));
   }
 
   @Test

@@ -59,7 +59,6 @@ public final class DataParallel implements AutoCloseable {
     ON_SERVERS
   }
 
-  private static final int WEIGHTS = 0;
   private static final Logger LOG = LoggerFactory.getLogger(DataParallel.class);
 
   private final KilnModel model;
@@ -68,6 +67,10 @@ public final class DataParallel implements AutoCloseable {
   private final int rank;
   private final int workers;
   private final List<Integer> auxKeys = new ArrayList<>();
+
+  /** The store's key of each array the optimizer steps, in {@code fusedSlots()} order. */
+  private final List<Integer> stepKeys = new ArrayList<>();
+
   private final Updates updates;
   private boolean serversReady;
   private boolean timed;
@@ -244,8 +247,19 @@ public final class DataParallel implements AutoCloseable {
    * fused array: every replica holds the same after every step.
    */
   public float[] replicaParameters(int context) {
-    List<ParameterStore.Slot> fused = replicas.get(context).params().fusedSlots();
-    return fused.isEmpty() ? new float[0] : fused.get(0).weight().toFloatArray();
+    List<float[]> parts = new ArrayList<>();
+    int n = 0;
+    for (ParameterStore.Slot s : replicas.get(context).params().fusedSlots()) {
+      parts.add(s.weight().toFloatArray());
+      n += parts.get(parts.size() - 1).length;
+    }
+    float[] all = new float[n];
+    int at = 0;
+    for (float[] part : parts) {
+      System.arraycopy(part, 0, all, at, part.length);
+      at += part.length;
+    }
+    return all;
   }
 
   /**
@@ -253,30 +267,32 @@ public final class DataParallel implements AutoCloseable {
    * auxiliary state. In a job, only rank 0's values are kept (the store's rule for initialisation).
    */
   private void broadcast(ParameterStore own) {
-    int key = WEIGHTS;
-    List<Tensor> fused = new ArrayList<>();
-    for (Replica r : replicas) {
-      if (!r.params().fusedSlots().isEmpty()) {
-        fused.add(r.params().fusedSlots().get(0).weight());
+    // Keys: the arrays the optimizer steps (the fused array, then any parameter of its own), then
+    // the frozen parameters, then the auxiliary states; the same on every worker.
+    int key = 0;
+    List<ParameterStore.Slot> stepped = own.fusedSlots();
+    for (int i = 0; i < stepped.size(); i++) {
+      List<Tensor> copies = new ArrayList<>();
+      for (Replica r : replicas) {
+        copies.add(r.params().fusedSlots().get(i).weight());
       }
-    }
-    if (!fused.isEmpty()) {
-      store.init(key, fused.get(0));
-      store.pull(key, fused);
+      store.init(key, copies.get(0));
+      store.pull(key, copies);
+      stepKeys.add(key);
+      key++;
     }
     for (ParameterStore.Slot s : own.slots()) {
-      if (s.fused() == null) {
-        key++;
+      if (s.fused() == null && !stepped.contains(s)) {
         List<Tensor> copies = new ArrayList<>();
         for (Replica r : replicas) {
           copies.add(r.params().get(s.name()).weight());
         }
         store.init(key, s.weight());
         store.pull(key, copies);
+        key++;
       }
     }
     for (ParameterStore.AuxSlot a : own.auxSlots()) {
-      key++;
       auxKeys.add(key);
       List<Tensor> copies = new ArrayList<>();
       for (Replica r : replicas) {
@@ -284,6 +300,7 @@ public final class DataParallel implements AutoCloseable {
       }
       store.init(key, a.value());
       store.pull(key, copies);
+      key++;
     }
     for (Replica r : replicas) {
       r.params().weightsChanged();
@@ -323,7 +340,6 @@ public final class DataParallel implements AutoCloseable {
                 : null);
       }
       List<FitLoop.Step> parts = new ArrayList<>();
-      List<Tensor> grads = new ArrayList<>();
       for (int r = 0; r < replicas.size(); r++) {
         Replica replica = replicas.get(r);
         if (staged.get(r) != null) {
@@ -331,9 +347,8 @@ public final class DataParallel implements AutoCloseable {
         } else {
           replica.params().zeroGrads();
         }
-        grads.add(replica.params().fusedSlots().get(0).grad());
       }
-      exchangeAndUpdate(grads, optimizer, examples);
+      exchangeAndUpdate(optimizer, examples);
       for (Replica r : replicas) {
         r.params().updateApplied();
         r.params().gradientsConsumed();
@@ -355,29 +370,39 @@ public final class DataParallel implements AutoCloseable {
   }
 
   /**
-   * Sums {@code grads} (one per replica) over the replicas and workers through the store and
-   * applies {@code optimizer} with its rescale divided by {@code divisor}: on every replica here,
-   * or on the servers, whose updated parameters replica 0 then pulls.
+   * Sums the gradients of every stepped array (one per replica) over the replicas and workers
+   * through the store and applies {@code optimizer} with its rescale divided by {@code divisor}: on
+   * every replica here, or on the servers, whose updated parameters replica 0 then pulls.
    */
-  private void exchangeAndUpdate(List<Tensor> grads, FusedOptimizer optimizer, int divisor) {
-    List<Tensor> pulled =
-        updates == Updates.ON_SERVERS
-            ? List.of(replicas.get(0).params().fusedSlots().get(0).weight())
-            : grads;
+  private void exchangeAndUpdate(FusedOptimizer optimizer, int divisor) {
     if (updates == Updates.ON_SERVERS) {
       // Each worker checks its own gradient: the servers cannot stop the job cleanly.
       replicas.get(0).params().checkBeforeUpdate(model.name());
       installOnServers(optimizer, divisor);
     }
+    List<List<Tensor>> grads = new ArrayList<>();
+    for (int i = 0; i < stepKeys.size(); i++) {
+      List<Tensor> g = new ArrayList<>();
+      for (Replica r : replicas) {
+        g.add(r.params().fusedSlots().get(i).grad());
+      }
+      grads.add(g);
+    }
     long started = 0;
     if (timed) {
-      grads.forEach(Tensor::waitToRead);
+      grads.forEach(g -> g.forEach(Tensor::waitToRead));
       started = System.nanoTime();
     }
-    if (updates == Updates.ON_SERVERS) {
-      store.pushPull(WEIGHTS, grads, pulled);
-    } else {
-      store.pushPull(WEIGHTS, grads);
+    List<Tensor> pulled = new ArrayList<>();
+    for (int i = 0; i < stepKeys.size(); i++) {
+      if (updates == Updates.ON_SERVERS) {
+        Tensor weight = replicas.get(0).params().fusedSlots().get(i).weight();
+        store.pushPull(stepKeys.get(i), grads.get(i), List.of(weight));
+        pulled.add(weight);
+      } else {
+        store.pushPull(stepKeys.get(i), grads.get(i));
+        pulled.addAll(grads.get(i));
+      }
     }
     if (timed) {
       pulled.forEach(Tensor::waitToRead);
@@ -428,7 +453,7 @@ public final class DataParallel implements AutoCloseable {
                 + ".update: no gradient to apply: no "
                 + "backward pass since the last update; each gradient is applied once");
       }
-      exchangeAndUpdate(List.of(params.fusedSlots().get(0).grad()), optimizer, workers);
+      exchangeAndUpdate(optimizer, workers);
       params.updateApplied();
       params.zeroGrads();
     }
@@ -455,7 +480,7 @@ public final class DataParallel implements AutoCloseable {
       optimizer.rescaleGrad(base / examples);
       try {
         store.sendCommandToServers(
-            ServerUpdates.COMMAND, ServerUpdates.command(optimizer, List.of(WEIGHTS)));
+            ServerUpdates.COMMAND, ServerUpdates.command(optimizer, stepKeys));
       } finally {
         optimizer.rescaleGrad(base);
       }

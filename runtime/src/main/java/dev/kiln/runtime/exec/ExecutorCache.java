@@ -64,6 +64,7 @@ public final class ExecutorCache implements AutoCloseable {
               graph.auxStates(),
               graph::isFrozen,
               graph.reorderedWeights(),
+              graph.relabelledWeights(),
               guard,
               graph.states(),
               device);

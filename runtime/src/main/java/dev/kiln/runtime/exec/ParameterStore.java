@@ -22,7 +22,10 @@ import java.util.function.Predicate;
  *
  * <p><b>Layout.</b> The trainable parameters live in one contiguous weight array and one contiguous
  * gradient array; each parameter's own arrays are views of them, so one fused update operator per
- * step updates every parameter. Frozen parameters and auxiliary states are arrays of their own.
+ * step updates every parameter. Frozen parameters and auxiliary states are arrays of their own, and
+ * so are the trainable parameters whose layout oneDNN relabels in place in every pass ({@link
+ * dev.kiln.runtime.graph.Graph#relabelledWeights()}, a transposed convolution's weight), which the
+ * optimizer steps one by one beside the fused arrays ({@link #fusedSlots()}).
  *
  * <p><b>Views and oneDNN.</b> In an inference-mode forward pass MXNet's oneDNN kernels for {@code
  * Convolution} and {@code FullyConnected} rewrite their weight array in place into a blocked layout
@@ -74,8 +77,9 @@ public final class ParameterStore implements AutoCloseable {
   private Tensor flatWeight;
   private Tensor flatGrad;
   private Slot fused;
-  private PreparedOp zeroGrad;
-  private String[] zeroGradValues;
+  private final List<Slot> ownSlots = new ArrayList<>();
+  private final List<PreparedOp> zeroGrad = new ArrayList<>();
+  private final List<String[]> zeroGradValues = new ArrayList<>();
   private final Map<String, ArrayCopy> inferenceCopies = new LinkedHashMap<>();
   private long weightsVersion;
   private long copiesVersion = -1;
@@ -85,7 +89,7 @@ public final class ParameterStore implements AutoCloseable {
   private final int device;
   private boolean checkGradients = true;
   private FiniteCheck gradientCheck;
-  private ArrayCopy keptWeights;
+  private List<ArrayCopy> keptWeights;
   private final List<ArrayCopy> keptAux = new ArrayList<>();
   private long auxKeptFor = -1;
   private long updates;
@@ -102,22 +106,33 @@ public final class ParameterStore implements AutoCloseable {
 
   /** Allocates a zero weight and gradient array for every spec. */
   public ParameterStore(List<ParamSpec> specs) {
-    this(specs, List.of(), name -> false, Set.of(), new CallGuard("parameters"), List.of(), 0);
+    this(
+        specs,
+        List.of(),
+        name -> false,
+        Set.of(),
+        Set.of(),
+        new CallGuard("parameters"),
+        List.of(),
+        0);
   }
 
   /**
    * Allocates a zero weight and gradient array for every parameter spec, and an array for every
    * auxiliary state, filled with its kind's initial value (moving means 0, variances 1). Trainable
    * parameters named in {@code reordered} (see {@link
-   * dev.kiln.runtime.graph.Graph#reorderedWeights()}) also get an inference copy. Every user of the
-   * arrays enters {@code guard} first. {@code states} are the graph's recurrent states; every array
-   * lives on CPU context {@code cpu(device)}.
+   * dev.kiln.runtime.graph.Graph#reorderedWeights()}) also get an inference copy; those named in
+   * {@code relabelled} ({@link dev.kiln.runtime.graph.Graph#relabelledWeights()}) get arrays of
+   * their own instead of views of the fused arrays. Every user of the arrays enters {@code guard}
+   * first. {@code states} are the graph's recurrent states; every array lives on CPU context {@code
+   * cpu(device)}.
    */
   public ParameterStore(
       List<ParamSpec> specs,
       List<AuxSpec> auxSpecs,
       Predicate<String> frozen,
       Set<String> reordered,
+      Set<String> relabelled,
       CallGuard guard,
       List<StateSpec> states,
       int device) {
@@ -132,8 +147,9 @@ public final class ParameterStore implements AutoCloseable {
           v.fill(spec.kind().initialValue());
         }
       }
+      Predicate<String> inFused = name -> !frozen.test(name) && !relabelled.contains(name);
       long total =
-          specs.stream().filter(p -> !frozen.test(p.name())).mapToLong(p -> p.shape().size()).sum();
+          specs.stream().filter(p -> inFused.test(p.name())).mapToLong(p -> p.shape().size()).sum();
       if (total > 0) {
         flatWeight = Tensor.zeros(Shape.of((int) total), device);
         flatGrad = Tensor.zeros(Shape.of((int) total), device);
@@ -143,27 +159,30 @@ public final class ParameterStore implements AutoCloseable {
                     "(trainable parameters)", flatWeight.shape(), null, ParamSpec.Kind.WEIGHT),
                 flatWeight,
                 flatGrad);
-        zeroGrad =
-            new PreparedOp("_zeros", new NDArrayHandle[0], new NDArrayHandle[] {flatGrad.handle()});
-        zeroGradValues = new String[] {flatGrad.shape().toMxnet()};
+        zeroing(flatGrad);
       }
       long offset = 0;
       for (ParamSpec spec : specs) {
         Tensor w;
         Tensor g;
-        if (frozen.test(spec.name())) {
-          w = Tensor.zeros(spec.shape(), device);
-          g = Tensor.zeros(spec.shape(), device);
-        } else {
+        boolean viewed = inFused.test(spec.name());
+        if (viewed) {
           w = flatWeight.view(offset, spec.shape());
           g = flatGrad.view(offset, spec.shape());
-        }
-        slots.put(
-            spec.name(),
-            frozen.test(spec.name()) ? new Slot(spec, w, g) : new Slot(spec, w, g, fused, offset));
-        if (!frozen.test(spec.name())) {
           offset += spec.shape().size();
+        } else {
+          w = Tensor.zeros(spec.shape(), device);
+          g = Tensor.zeros(spec.shape(), device);
         }
+        Slot slot = viewed ? new Slot(spec, w, g, fused, offset - spec.shape().size()) : null;
+        if (!viewed) {
+          slot = new Slot(spec, w, g);
+          if (!frozen.test(spec.name())) {
+            ownSlots.add(slot);
+            zeroing(g);
+          }
+        }
+        slots.put(spec.name(), slot);
         if (!frozen.test(spec.name()) && reordered.contains(spec.name())) {
           inferenceCopies.put(spec.name(), new ArrayCopy(w));
         }
@@ -174,14 +193,27 @@ public final class ParameterStore implements AutoCloseable {
     }
   }
 
+  /** Adds the operator that zeroes {@code grad} to those {@link #zeroGrads()} runs. */
+  private void zeroing(Tensor grad) {
+    zeroGrad.add(
+        new PreparedOp("_zeros", new NDArrayHandle[0], new NDArrayHandle[] {grad.handle()}));
+    zeroGradValues.add(new String[] {grad.shape().toMxnet()});
+  }
+
   /**
-   * What optimizers update: every trainable parameter lives in one contiguous array (each
-   * parameter's own arrays are views of it), so one fused update operator per step updates them
-   * all, where one per parameter would pay MXNet's dispatch cost again and again. Element-wise
+   * What optimizers update: the trainable parameters in one contiguous array (each parameter's own
+   * arrays are views of it), so one fused update operator per step updates them all, where one per
+   * parameter would pay MXNet's dispatch cost again and again; then, one by one, the trainable
+   * parameters with arrays of their own (see the class comment), usually none. Element-wise
    * optimizers give the same result either way. Empty when every parameter is frozen.
    */
   public List<Slot> fusedSlots() {
-    return fused == null ? List.of() : List.of(fused);
+    List<Slot> out = new ArrayList<>();
+    if (fused != null) {
+      out.add(fused);
+    }
+    out.addAll(ownSlots);
+    return List.copyOf(out);
   }
 
   /** The slots in MXNet's argument order. */
@@ -259,8 +291,8 @@ public final class ParameterStore implements AutoCloseable {
    * without gradients, so theirs stay zero.
    */
   public void zeroGrads() {
-    if (zeroGrad != null) {
-      zeroGrad.run(ZERO_KEYS, zeroGradValues);
+    for (int i = 0; i < zeroGrad.size(); i++) {
+      zeroGrad.get(i).run(ZERO_KEYS, zeroGradValues.get(i));
     }
     gradients = Gradients.ZERO;
   }
@@ -306,23 +338,29 @@ public final class ParameterStore implements AutoCloseable {
    * earlier call applied ({@link NonFiniteException#previousCall()}), and the message says so.
    */
   public NonFiniteException gradientProblem(String model, long update, boolean atNextCall) {
-    if (!checkGradients || flatGrad == null) {
+    List<Slot> stepped = fusedSlots();
+    if (!checkGradients || stepped.isEmpty()) {
       return null;
     }
     if (gradientCheck == null) {
-      gradientCheck = new FiniteCheck(List.of(flatGrad));
+      gradientCheck = new FiniteCheck(stepped.stream().map(Slot::grad).toList());
     }
     // A check made by the next call finds the gradients long written: MXNet's own wait then
     // returns at once, where the priority wait would still queue an operation and wake a thread.
-    if (gradientCheck.firstNonFinite(!atNextCall) < 0) {
+    int array = gradientCheck.firstNonFinite(!atNextCall);
+    if (array < 0) {
       return null;
     }
-    float[] g = flatGrad.toFloatArray();
+    Slot bad = stepped.get(array);
+    float[] g = bad.grad().toFloatArray();
     int at = FiniteCheck.firstNonFinite(g);
-    String where = "element " + at;
-    for (Slot s : slots.values()) {
-      if (s.fused() != null && at >= s.offset() && at < s.offset() + s.spec().shape().size()) {
-        where = s.name() + s.spec().shape() + " element " + (at - s.offset());
+    String where = bad.name() + bad.spec().shape() + " element " + at;
+    if (bad == fused) {
+      where = "element " + at;
+      for (Slot s : slots.values()) {
+        if (s.fused() != null && at >= s.offset() && at < s.offset() + s.spec().shape().size()) {
+          where = s.name() + s.spec().shape() + " element " + (at - s.offset());
+        }
       }
     }
     return new NonFiniteException(
@@ -351,13 +389,23 @@ public final class ParameterStore implements AutoCloseable {
    * kept between steps: it takes as much memory as the weights.
    */
   public void keepWeights() {
-    if (fused == null) {
+    List<Slot> stepped = fusedSlots();
+    if (stepped.isEmpty()) {
       return;
     }
     if (keptWeights == null) {
-      keptWeights = new ArrayCopy(flatWeight);
+      List<ArrayCopy> copies = new ArrayList<>();
+      try {
+        for (Slot s : stepped) {
+          copies.add(new ArrayCopy(s.weight()));
+        }
+      } catch (RuntimeException e) {
+        copies.forEach(ArrayCopy::close);
+        throw e;
+      }
+      keptWeights = List.copyOf(copies);
     }
-    keptWeights.refresh();
+    keptWeights.forEach(ArrayCopy::refresh);
   }
 
   /**
@@ -396,7 +444,7 @@ public final class ParameterStore implements AutoCloseable {
     if (keptWeights == null) {
       throw new IllegalStateException("no weights were kept");
     }
-    keptWeights.restoreSource();
+    keptWeights.forEach(ArrayCopy::restoreSource);
     if (auxKeptFor == updates) {
       keptAux.forEach(ArrayCopy::restoreSource);
     }
@@ -456,7 +504,7 @@ public final class ParameterStore implements AutoCloseable {
       gradientCheck = null;
     }
     if (keptWeights != null) {
-      keptWeights.close();
+      keptWeights.forEach(ArrayCopy::close);
       keptWeights = null;
     }
     keptAux.forEach(ArrayCopy::close);
@@ -469,5 +517,6 @@ public final class ParameterStore implements AutoCloseable {
       flatGrad.close();
     }
     fused = null;
+    ownSlots.clear();
   }
 }

@@ -27,6 +27,7 @@ public final class Graph implements AutoCloseable {
   private final List<StateSpec> states;
   private final int unrolledSteps;
   private Set<String> reordered;
+  private Set<String> relabelled;
   private boolean closed;
 
   /** The graph of {@code symbol}, which it owns from now on, made of {@code parts}. */
@@ -262,9 +263,9 @@ public final class Graph implements AutoCloseable {
 
   /**
    * The arguments that MXNet's oneDNN kernels may rewrite in place into their own layout during an
-   * inference-mode forward pass (the weights of {@code Convolution} and {@code FullyConnected}
-   * nodes, see {@link SymbolJson#REORDERING_INPUTS}). Such an argument must be bound, in inference,
-   * to an array of its own, never to a view of a larger array.
+   * inference-mode forward pass (the weights of {@code Convolution}, {@code FullyConnected} and
+   * {@code Deconvolution} nodes, see {@link SymbolJson#REORDERING_INPUTS}). Such an argument must
+   * be bound, in inference, to an array of its own, never to a view of a larger array.
    */
   public Set<String> reorderedWeights() {
     if (reordered == null) {
@@ -285,6 +286,28 @@ public final class Graph implements AutoCloseable {
   /** The reordered weights as the builder recorded them while it made the symbol. */
   void reorderedWeights(Set<String> names) {
     this.reordered = Set.copyOf(names);
+  }
+
+  /**
+   * The arguments whose memory layout MXNet's oneDNN kernels relabel in place in every pass (the
+   * weights of {@code Deconvolution} nodes, see {@link SymbolJson#RELABELLING_INPUTS}). Such a
+   * parameter, and its gradient, must be an array of its own, in training too.
+   */
+  public Set<String> relabelledWeights() {
+    if (relabelled == null) {
+      relabelled = relabelledWeightsInSymbol();
+    }
+    return relabelled;
+  }
+
+  /** {@link #relabelledWeights()} as the symbol's JSON says. */
+  public Set<String> relabelledWeightsInSymbol() {
+    return Set.copyOf(SymbolJson.parse(toJson()).relabelledVariables());
+  }
+
+  /** The relabelled weights as the builder recorded them while it made the symbol. */
+  void relabelledWeights(Set<String> names) {
+    this.relabelled = Set.copyOf(names);
   }
 
   /**

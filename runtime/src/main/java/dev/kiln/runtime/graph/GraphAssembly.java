@@ -89,6 +89,9 @@ final class GraphAssembly {
       Set<String> reordered = new LinkedHashSet<>(arena.reorderedWeights());
       reordered.retainAll(arguments);
       graph.reorderedWeights(reordered);
+      Set<String> relabelled = new LinkedHashSet<>(arena.relabelledWeights());
+      relabelled.retainAll(arguments);
+      graph.relabelledWeights(relabelled);
       return graph;
     } finally {
       if (group != null) {

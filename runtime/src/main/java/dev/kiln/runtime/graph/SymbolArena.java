@@ -22,6 +22,7 @@ final class SymbolArena {
   private final List<SymbolHandle> handles = new ArrayList<>();
   private final Set<String> variables = new HashSet<>();
   private final Set<String> reorderedWeights = new LinkedHashSet<>();
+  private final Set<String> relabelledWeights = new LinkedHashSet<>();
 
   /** An arena for {@code model}, registering every operator's node in {@code sources}. */
   SymbolArena(String model, Map<String, NodeSource> sources) {
@@ -107,18 +108,30 @@ final class SymbolArena {
   }
 
   /**
+   * The variables whose layout oneDNN relabels in place in every pass, as recorded while the
+   * operators were made ({@link SymbolJson#RELABELLING_INPUTS}).
+   */
+  Set<String> relabelledWeights() {
+    return relabelledWeights;
+  }
+
+  /**
    * Records the variable that operator {@code op} reads as the weight oneDNN may reorder in place:
    * argument 1 by position, or the one keyed {@code weight}. {@link Graph#reorderedWeights()} gives
    * them without parsing the symbol's JSON.
    */
   private void noteReorderedWeight(String op, List<String> keys, List<Sym> args) {
-    Integer index = SymbolJson.REORDERING_INPUTS.get(op);
+    note(SymbolJson.REORDERING_INPUTS.get(op), keys, args, reorderedWeights);
+    note(SymbolJson.RELABELLING_INPUTS.get(op), keys, args, relabelledWeights);
+  }
+
+  private void note(Integer index, List<String> keys, List<Sym> args, Set<String> into) {
     if (index == null) {
       return;
     }
     int at = keys == null ? index : keys.indexOf("weight");
     if (at >= 0 && at < args.size() && variables.contains(args.get(at).name())) {
-      reorderedWeights.add(args.get(at).name());
+      into.add(args.get(at).name());
     }
   }
 

@@ -34,6 +34,16 @@ public record SymbolJson(List<Node> nodes, List<Integer> heads) {
       Map.of("Convolution", 1, "FullyConnected", 1, "Deconvolution", 1);
 
   /**
+   * The operators whose oneDNN kernels relabel their weight's memory layout in place in every pass,
+   * training too, and the index of that input: MXNet 1.9.1 {@code mkldnn_deconvolution.cc:142} and
+   * {@code :159} swap the weight's (and in backward its gradient's) logical dimensions with {@code
+   * UpdateMKLDNNMemDesc}, which relabels the array's whole storage chunk from its start. On a view
+   * that breaks every array sharing the chunk ({@code Check failed: !is_view}, or oneDNN's "could
+   * not execute a primitive"); such a weight and its gradient must be arrays of their own.
+   */
+  public static final Map<String, Integer> RELABELLING_INPUTS = Map.of("Deconvolution", 1);
+
+  /**
    * One node.
    *
    * @param op the operator, or {@code "null"} for a variable
@@ -114,9 +124,21 @@ public record SymbolJson(List<Node> nodes, List<Integer> heads) {
    * MXNet's oneDNN kernels may convert in place in an inference-mode forward pass.
    */
   public Set<String> reorderedVariables() {
+    return variablesRead(REORDERING_INPUTS);
+  }
+
+  /**
+   * The variables that some operator of {@link #RELABELLING_INPUTS} reads as its weight: the arrays
+   * that must never be views, in training either.
+   */
+  public Set<String> relabelledVariables() {
+    return variablesRead(RELABELLING_INPUTS);
+  }
+
+  private Set<String> variablesRead(Map<String, Integer> inputs) {
     Set<String> out = new LinkedHashSet<>();
     for (Node n : nodes) {
-      Integer index = REORDERING_INPUTS.get(n.op());
+      Integer index = inputs.get(n.op());
       if (index != null && index < n.inputs().size()) {
         Node source = nodes.get(n.inputs().get(index));
         if (source.isVariable()) {

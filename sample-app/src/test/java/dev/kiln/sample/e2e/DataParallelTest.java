@@ -15,6 +15,7 @@ import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.train.FitResult;
 import dev.kiln.sample.models.FashionMlpModel;
 import dev.kiln.sample.models.LeNet1632Model;
+import dev.kiln.sample.models.UpConvModel;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -110,6 +111,40 @@ class DataParallelTest {
             1e-4);
       }
       assertArrayEquals(expected, m.params().logitsWeight().get(), 1e-4f);
+    }
+  }
+
+  /**
+   * A transposed convolution's weight is an array of its own beside the fused parameters: the store
+   * exchanges it under a key of its own, so both replicas and the one-context model agree.
+   */
+  @Test
+  void aParameterWithAnArrayOfItsOwnTrainsOnTwoContextsLikeOnOne() {
+    Random r = new Random(2);
+    try (UpConvModel one = UpConvModel.create(Init.xavier(), 3);
+        UpConvModel two = UpConvModel.create(Init.xavier(), 3);
+        Sgd a = new Sgd(0.1f);
+        Sgd b = new Sgd(0.1f);
+        DataParallel dp = DataParallel.local(two, 2)) {
+      assertEquals(2, two.runtime().updateSlots().size());
+      float[] initial = two.params().upWeight().get();
+      for (int step = 0; step < 4; step++) {
+        int n = 9;
+        float[] x = random(r, n * 784);
+        int[] y = new int[n];
+        for (int i = 0; i < n; i++) {
+          y[i] = r.nextInt(10);
+        }
+        Classifier.Result whole = one.classifier().trainBatch(x, y, a);
+        Classifier.Result split = dp.step(x, y, b, n).score();
+        assertEquals(whole.lossSum(), split.lossSum(), 1e-4, "loss of step " + step);
+        assertArrayEquals(dp.replicaParameters(0), dp.replicaParameters(1), 0f);
+        assertArrayEquals(
+            one.params().upWeight().get(), two.params().upWeight().get(), 2e-6f, "step " + step);
+        assertArrayEquals(one.params().downWeight().get(), two.params().downWeight().get(), 2e-6f);
+      }
+      assertTrue(
+          !java.util.Arrays.equals(initial, two.params().upWeight().get()), "the weight trained");
     }
   }
 

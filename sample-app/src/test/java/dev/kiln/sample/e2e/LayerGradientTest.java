@@ -9,6 +9,7 @@ import ai.djl.ndarray.types.Shape;
 import dev.kiln.runtime.GradientCheck;
 import dev.kiln.runtime.Init;
 import dev.kiln.sample.models.ConvFlattenModel;
+import dev.kiln.sample.models.ConvolutionsModel;
 import dev.kiln.sample.models.DropoutsModel;
 import dev.kiln.sample.models.EmbedModel;
 import dev.kiln.sample.models.NormsModel;
@@ -32,6 +33,21 @@ class LayerGradientTest {
       int n = new GradientCheck(m.runtime(), nd, new long[][] {{2, 2, 7, 6}}, 14).run();
       assertEquals((3 * 2 * 3 * 2 + 3) + (2 * 36 + 2) + 2 * 2 * 7 * 6, n);
     }
+  }
+
+  @Test
+  void conv1dDepthwiseAndTransposedConvolutions() {
+    try (ConvolutionsModel m = ConvolutionsModel.create(Init.xavier(), 6);
+        NDManager nd = NDManager.newBaseManager()) {
+      assertEquals(List.of(2, 2, 4, 6), shape(m, nd));
+      int n = new GradientCheck(m.runtime(), nd, new long[][] {{2, 2, 12}}, 17).run();
+      assertEquals((4 * 2 * 3 + 4) + 4 * 2 * 2 + (4 * 2 * 3 * 3 + 2) + 2 * 2 * 12, n);
+    }
+  }
+
+  private static List<Integer> shape(ConvolutionsModel m, NDManager nd) {
+    NDArray out = m.forward(nd.zeros(new Shape(2, 2, 12)));
+    return Arrays.stream(out.getShape().getShape()).mapToObj(v -> (int) v).toList();
   }
 
   /**

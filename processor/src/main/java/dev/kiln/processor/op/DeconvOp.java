@@ -7,7 +7,7 @@ import static dev.kiln.processor.op.Args.ints;
 import static dev.kiln.processor.op.Args.x;
 
 import dev.kiln.annotations.Act;
-import dev.kiln.annotations.Conv2D;
+import dev.kiln.annotations.Deconv2D;
 import dev.kiln.names.ParamRole;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.model.AttributeSite;
@@ -19,74 +19,76 @@ import dev.kiln.processor.model.ParamInfo;
 import dev.kiln.processor.model.ShapeSite;
 import dev.kiln.processor.model.TShape;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code @Conv2D}: MXNet's {@code Convolution} over {@code [N, C, H, W]}, then the activation
- * unless {@code Act.NONE}. Window attributes hold one value (for every spatial dimension) or one
- * per dimension, as written.
+ * {@code @Deconv2D}: MXNet's {@code Deconvolution} (a transposed convolution) over {@code [N, C, H,
+ * W]}, then the activation unless {@code Act.NONE}.
  *
  * @param filters output channels
  * @param kernel window size
- * @param stride window step
- * @param pad zeros added on each side
+ * @param stride step between the input's positions in the output
+ * @param pad rows and columns cut from each border
+ * @param outputPad rows and columns added at the end (MXNet's {@code adj})
  * @param dilation spacing of the window's taps
+ * @param groups channel groups
  * @param activation applied after the layer, or {@code Act.NONE}
  * @param noBias whether the layer has no bias
  */
-record Conv2DOp(
+record DeconvOp(
     int filters,
     List<Integer> kernel,
     List<Integer> stride,
     List<Integer> pad,
+    List<Integer> outputPad,
     List<Integer> dilation,
+    int groups,
     Act activation,
     boolean noBias)
     implements Op {
-  /** Spatial dimensions: height and width. */
   private static final int SPATIAL = 2;
 
-  static final OpReader<Conv2D> READER =
+  static final OpReader<Deconv2D> READER =
       OpReader.of(
-          Conv2D.class,
+          Deconv2D.class,
           c ->
-              new Conv2DOp(
+              new DeconvOp(
                   c.filters(),
-                  list(c.kernel()),
-                  list(c.stride()),
-                  list(c.pad()),
-                  list(c.dilation()),
+                  ConvOp.list(c.kernel()),
+                  ConvOp.list(c.stride()),
+                  ConvOp.list(c.pad()),
+                  ConvOp.list(c.outputPad()),
+                  ConvOp.list(c.dilation()),
+                  c.groups(),
                   c.activation(),
                   c.noBias()),
           "filters",
           "kernel",
           "stride",
           "pad",
+          "outputPad",
           "dilation",
+          "groups",
           "activation",
           "noBias");
 
   /** Copies the window attributes. */
-  Conv2DOp {
+  DeconvOp {
     kernel = List.copyOf(kernel);
     stride = List.copyOf(stride);
     pad = List.copyOf(pad);
+    outputPad = List.copyOf(outputPad);
     dilation = List.copyOf(dilation);
-  }
-
-  static List<Integer> list(int[] values) {
-    return Arrays.stream(values).boxed().toList();
   }
 
   @Override
   public String annotation() {
-    return "Conv2D";
+    return "Deconv2D";
   }
 
   @Override
   public String mxnetOp() {
-    return activation == Act.NONE ? "Convolution" : "Convolution+" + Acts.op(activation);
+    return activation == Act.NONE ? "Deconvolution" : "Deconvolution+" + Acts.op(activation);
   }
 
   @Override
@@ -100,41 +102,63 @@ record Conv2DOp(
     site.window("kernel", kernel, SPATIAL, true);
     site.window("stride", stride, SPATIAL, true);
     site.window("pad", pad, SPATIAL, false);
+    site.window("outputPad", outputPad, SPATIAL, false);
     site.window("dilation", dilation, SPATIAL, true);
+    site.positive("groups", groups);
+    int[] st = Window.expand(stride, SPATIAL);
+    int[] adj = Window.expand(outputPad, SPATIAL);
+    for (int axis = 0; axis < SPATIAL; axis++) {
+      if (adj[axis] >= st[axis]) {
+        throw site.fail(
+            Message.OUTPUT_PAD_TOO_LARGE,
+            "outputPad",
+            site.prefix(),
+            adj[axis],
+            st[axis],
+            Window.axisName(axis, SPATIAL));
+      }
+    }
   }
 
   /**
-   * MXNet {@code ConvolutionShape} (channels first): weight {@code [filters, C, k...]}, bias {@code
-   * [filters]}, output {@code [N, filters, out...]} with {@code out = (size + 2p - (d(k-1)+1)) / s
-   * + 1} (integer division) per spatial dimension, and the dilated kernel must fit the padded
-   * input.
+   * MXNet {@code DeconvolutionShape}: weight {@code [C, filters / groups, kh, kw]}, bias {@code
+   * [filters]}, output {@code [N, filters, H', W']} with {@code H' = s(H - 1) + d(k - 1) + 1 - 2p +
+   * adj} per spatial dimension, which must be positive.
    */
   @Override
   public Inferred infer(ShapeSite site) {
     TShape s = site.shape();
-    site.requireRank("@Conv2D", 2 + SPATIAL, "[N, C, H, W]");
-    if (s.dim(1) < 0) {
-      throw site.fail(
-          Message.UNKNOWN_CHANNELS,
-          null,
-          site.where(),
-          "@Conv2D",
-          1,
-          "its input channels",
-          site.x().describe());
-    }
+    site.requireRank("@Deconv2D", 4, "[N, C, H, W]");
+    int channels = Window.channels(site, "@Deconv2D", groups, filters);
     int[] k = Window.expand(kernel, SPATIAL);
     int[] st = Window.expand(stride, SPATIAL);
     int[] p = Window.expand(pad, SPATIAL);
+    int[] adj = Window.expand(outputPad, SPATIAL);
     int[] d = Window.expand(dilation, SPATIAL);
     List<Integer> out = new ArrayList<>(List.of(s.dim(0), filters));
-    List<Integer> weight = new ArrayList<>(List.of(filters, s.dim(1)));
+    List<Integer> weight = new ArrayList<>(List.of(channels, filters / groups));
     for (int axis = 0; axis < SPATIAL; axis++) {
-      int span = d[axis] * (k[axis] - 1) + 1;
-      String how =
-          d[axis] == 1 ? "kernel " + k[axis] : "kernel " + k[axis] + " dilated by " + d[axis];
-      out.add(Window.out(site, axis, SPATIAL, span, how, st[axis], p[axis]));
+      int size = s.dim(2 + axis);
       weight.add(k[axis]);
+      if (size < 0) {
+        out.add(TShape.BATCH);
+        continue;
+      }
+      int span = d[axis] * (k[axis] - 1) + 1;
+      int o = st[axis] * (size - 1) + span - 2 * p[axis] + adj[axis];
+      if (o <= 0) {
+        String how =
+            st[axis] + " * (" + size + " - 1) + " + span + " - 2 * " + p[axis] + " + " + adj[axis];
+        throw site.fail(
+            Message.EMPTY_OUTPUT,
+            "pad",
+            site.where(),
+            o,
+            Window.axisName(axis, SPATIAL),
+            site.x().describe(),
+            how);
+      }
+      out.add(o);
     }
     List<ParamInfo> params = new ArrayList<>();
     params.add(site.param(ParamRole.WEIGHT, new TShape(weight)));
@@ -144,9 +168,10 @@ record Conv2DOp(
     return new Inferred(new TShape(out), params, List.of());
   }
 
+  /** Each input value meets {@code filters / groups x kh x kw} weights: one MAC each. */
   @Override
   public long flops(List<TShape> in, TShape out) {
-    long macs = out.perExample() * in.get(0).dim(1);
+    long macs = in.get(0).perExample() * (filters / groups);
     for (int k : Window.expand(kernel, SPATIAL)) {
       macs *= k;
     }
@@ -158,13 +183,16 @@ record Conv2DOp(
   public NodeCall call(CallSite site) {
     int[] st = Window.expand(stride, SPATIAL);
     int[] p = Window.expand(pad, SPATIAL);
+    int[] adj = Window.expand(outputPad, SPATIAL);
     int[] d = Window.expand(dilation, SPATIAL);
     Args.Chain spec =
-        chain("Conv2DSpec", "filters", i(filters))
+        chain("DeconvSpec", "filters", i(filters))
             .then("kernel", ints(Window.expand(kernel, SPATIAL)))
             .when(!Window.all(st, 1), "stride", ints(st))
             .when(!Window.all(p, 0), "pad", ints(p))
+            .when(!Window.all(adj, 0), "outputPad", ints(adj))
             .when(!Window.all(d, 1), "dilation", ints(d))
+            .when(groups != 1, "groups", i(groups))
             .when(activation != Act.NONE, "activation", act(activation))
             .when(noBias, "withoutBias");
     return NodeCall.Builder.of("node", spec.build(), x());
