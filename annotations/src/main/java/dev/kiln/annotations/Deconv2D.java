@@ -47,9 +47,9 @@ public @interface Deconv2D {
 
   /**
    * Spacing of the kernel's taps: {@code d} or {@code {dh, dw}}; positive; 1 by default. Above 1 it
-   * needs MXNet's oneDNN kernels: a model built with {@code MXNET_MKLDNN_ENABLED=0} is refused,
-   * since MXNet 1.9.1's other kernel computes dilated transposed convolutions wrongly
-   * (apache/mxnet#11203, fixed only after 1.9).
+   * needs more than one filter per group, and MXNet's oneDNN kernels: a model built with {@code
+   * MXNET_MKLDNN_ENABLED=0} is refused, since MXNet 1.9.1's own kernel computes dilated transposed
+   * convolutions wrongly (apache/mxnet#11203, fixed only after 1.9).
    */
   int[] dilation() default 1;
 

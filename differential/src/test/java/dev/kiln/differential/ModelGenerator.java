@@ -20,12 +20,14 @@ import java.util.stream.Collectors;
  * {@code LayerRules}, which mirror MXNet 1.9.1's operators) and draws only attribute values those
  * rules accept, so the processor rejecting a drawn model is a generator bug (or a processor bug).
  * It covers the whole layer library: {@code @Dense} (units, activation, noBias, flatten),
- * {@code @Conv2D} (1 to 64 filters, kernels 1 to 7, stride, pad, dilation, activation, noBias; one
- * value or {@code {h, w}}), {@code @MaxPool} and {@code @AvgPool} (kernel, stride, pad),
- * {@code @GlobalAvgPool} (rank 3 to 5), {@code @Flatten}, {@code @Reshape} (every special value),
- * {@code @Dropout}, {@code @BatchNorm} and {@code @LayerNorm} (axis, eps, momentum),
- * {@code @Embedding} over an indices input, {@code @Activation}, {@code @Softmax} (axis),
- * {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
+ * {@code @Conv2D} (1 to 64 filters, kernels 1 to 7, stride, pad, dilation, groups, activation,
+ * noBias; one value or {@code {h, w}}), {@code @Conv1D} over rank-3 tensors and {@code @Deconv2D}
+ * (stride, pad, outputPad, groups; no dilation, which Kiln refuses without oneDNN, as the second
+ * JVM runs) drawn from a {@code Random} of their own, {@code @MaxPool} and {@code @AvgPool}
+ * (kernel, stride, pad), {@code @GlobalAvgPool} (rank 3 to 5), {@code @Flatten}, {@code @Reshape}
+ * (every special value), {@code @Dropout}, {@code @BatchNorm} and {@code @LayerNorm} (axis, eps,
+ * momentum), {@code @Embedding} over an indices input, {@code @Activation}, {@code @Softmax}
+ * (axis), {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
  * {@code @From}), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers,
  * declaration order shuffled, custom {@code @Layer}s whose forward bodies are drawn from the whole
  * symbolic API, and, in about one model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every
@@ -164,6 +166,12 @@ final class ModelGenerator {
   /** Chooses the newer activations; see {@link #NEWER_ACTS}. */
   private final Random actRng;
 
+  /**
+   * Chooses and draws the newer convolutions ({@code @Conv1D}, {@code @Deconv2D}, groups), so that
+   * a model without them is the one this seed drew before they were added.
+   */
+  private final Random convRng;
+
   private final String model;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> layers = new LinkedHashMap<>();
@@ -177,6 +185,7 @@ final class ModelGenerator {
     this.rng = new Random(seed * 0x9E3779B97F4A7C15L + 7);
     this.recurrentRng = new Random(seed * 0xD1B54A32D192ED03L + 13);
     this.actRng = new Random(seed * 0x94D049BB133111EBL + 29);
+    this.convRng = new Random(seed * 0xBF58476D1CE4E5B9L + 31);
     this.model = "Gen" + seed;
   }
 
@@ -306,6 +315,9 @@ final class ModelGenerator {
 
   /** Applies one drawn operation to {@code x}; retries with another when one does not apply. */
   private void step(Node x) {
+    if (newerConv(x) != null) {
+      return;
+    }
     for (int attempt = 0; attempt < 20; attempt++) {
       String op = pickOp(x);
       Node made =
@@ -503,8 +515,13 @@ final class ModelGenerator {
     if ((long) filters * out[0] * out[1] > MAX_VALUES) {
       return null;
     }
-    macs += perFilter * filters;
+    int groups = groups(c, filters);
+    macs += perFilter / groups * filters;
     Attrs a = new Attrs("Conv2D").put("filters", filters).put("kernel", window(kernel, kernelPair));
+    if (groups > 1) {
+      a.put("groups", groups);
+      features.add("Conv2D.groups");
+    }
     if (stride[0] != 1 || stride[1] != 1 || rng.nextInt(100) < 10) {
       a.put("stride", window(stride, stride[0] != stride[1] || rng.nextBoolean()));
       features.add("Conv2D.stride");
@@ -533,6 +550,152 @@ final class ModelGenerator {
       features.add("Conv2D.kernel={h,w}");
     }
     Node n = node("conv", "Conv2D", a.text(), List.of(x), new int[] {-1, filters, out[0], out[1]});
+    n.hasParams = true;
+    return n;
+  }
+
+  /**
+   * Sometimes, drawn by {@link #convRng}: a 1-D convolution over a rank-3 {@code [N, C, W]}, or a
+   * transposed convolution over a rank-4 {@code [N, C, H, W]}; null otherwise or when it does not
+   * fit the budgets.
+   */
+  private Node newerConv(Node x) {
+    if (x.indices || x.steps()) {
+      return null;
+    }
+    if (x.rank() == 3 && x.shape[1] > 0 && x.shape[2] > 0 && convRng.nextInt(100) < 12) {
+      return conv1d(x);
+    }
+    if (x.rank() == 4 && x.shape[1] > 0 && convRng.nextInt(100) < 8) {
+      return deconv(x);
+    }
+    return null;
+  }
+
+  /** A channel-group count dividing both: 1 in three draws of four, else a common divisor. */
+  private int groups(int channels, int filters) {
+    if (convRng.nextInt(4) != 0) {
+      return 1;
+    }
+    List<Integer> common = new ArrayList<>();
+    for (int g = 2; g <= Math.min(channels, filters); g++) {
+      if (channels % g == 0 && filters % g == 0) {
+        common.add(g);
+      }
+    }
+    return common.isEmpty() ? 1 : common.get(convRng.nextInt(common.size()));
+  }
+
+  private Node conv1d(Node x) {
+    Random r = convRng;
+    int c = x.shape[1];
+    int width = x.shape[2];
+    int pad = r.nextInt(100) < 55 ? 0 : r.nextInt(3);
+    int padded = width + 2 * pad;
+    int k = 1 + r.nextInt(Math.min(7, padded));
+    int maxD = k == 1 ? 1 : Math.min(3, (padded - 1) / (k - 1));
+    int d = r.nextInt(100) < 25 ? 1 + r.nextInt(maxD) : 1;
+    int stride = r.nextInt(100) < 65 ? 1 : 2 + r.nextInt(2);
+    int out = (padded - (d * (k - 1) + 1)) / stride + 1;
+    int filters = r.nextInt(100) < 50 ? 8 * (1 + r.nextInt(4)) : 1 + r.nextInt(16);
+    int groups = groups(c, filters);
+    long cost = (long) c / groups * k * out * filters;
+    if (cost > MAC_BUDGET - macs || (long) filters * out > MAX_VALUES) {
+      return null;
+    }
+    macs += cost;
+    Attrs a = new Attrs("Conv1D").put("filters", filters).put("kernel", k);
+    if (stride != 1) {
+      a.put("stride", stride);
+    }
+    if (pad != 0) {
+      a.put("pad", pad);
+    }
+    if (d != 1) {
+      a.put("dilation", d);
+      features.add("Conv1D.dilation");
+    }
+    if (groups > 1) {
+      a.put("groups", groups);
+      features.add("Conv1D.groups");
+    }
+    if (r.nextInt(100) < 50) {
+      String act = anAct();
+      a.put("activation", "Act." + act);
+    }
+    if (r.nextInt(100) < 20) {
+      a.put("noBias", true);
+    }
+    features.add("Conv1D");
+    Node n = node("conv1d", "Conv1D", a.text(), List.of(x), new int[] {-1, filters, out});
+    n.hasParams = true;
+    return n;
+  }
+
+  /**
+   * A transposed convolution, without dilation: the second JVM runs every model without oneDNN,
+   * where Kiln refuses a dilated one (MXNet 1.9.1 computes it wrongly there).
+   */
+  private Node deconv(Node x) {
+    Random r = convRng;
+    int c = x.shape[1];
+    int[] kernel = new int[2];
+    int[] stride = new int[2];
+    int[] pad = new int[2];
+    int[] adj = new int[2];
+    int[] out = new int[2];
+    boolean pairs = r.nextInt(100) < 30;
+    for (int axis = 0; axis < 2; axis++) {
+      int size = x.shape[2 + axis];
+      if (axis == 1 && !pairs) {
+        kernel[1] = kernel[0];
+        stride[1] = stride[0];
+        pad[1] = pad[0];
+        adj[1] = adj[0];
+      } else {
+        kernel[axis] = 1 + r.nextInt(4);
+        stride[axis] = 1 + r.nextInt(3);
+        pad[axis] = r.nextInt(100) < 50 ? 0 : r.nextInt(kernel[axis]);
+        adj[axis] = r.nextInt(100) < 70 ? 0 : r.nextInt(stride[axis]);
+      }
+      out[axis] = stride[axis] * (size - 1) + kernel[axis] - 2 * pad[axis] + adj[axis];
+      if (out[axis] < 1 || out[axis] > MAX_SPATIAL) {
+        return null;
+      }
+    }
+    int filters = r.nextInt(100) < 50 ? 8 * (1 + r.nextInt(2)) : 1 + r.nextInt(12);
+    int groups = groups(c, filters);
+    long cost = (long) c * x.shape[2] * x.shape[3] * (filters / groups) * kernel[0] * kernel[1];
+    if (cost > MAC_BUDGET - macs || (long) filters * out[0] * out[1] > MAX_VALUES) {
+      return null;
+    }
+    macs += cost;
+    Attrs a = new Attrs("Deconv2D").put("filters", filters).put("kernel", window(kernel, pairs));
+    if (stride[0] != 1 || stride[1] != 1) {
+      a.put("stride", window(stride, pairs));
+      features.add("Deconv2D.stride");
+    }
+    if (pad[0] != 0 || pad[1] != 0) {
+      a.put("pad", window(pad, pairs));
+      features.add("Deconv2D.pad");
+    }
+    if (adj[0] != 0 || adj[1] != 0) {
+      a.put("outputPad", window(adj, pairs));
+      features.add("Deconv2D.outputPad");
+    }
+    if (groups > 1) {
+      a.put("groups", groups);
+      features.add("Deconv2D.groups");
+    }
+    if (r.nextInt(100) < 50) {
+      a.put("activation", "Act." + anAct());
+    }
+    if (r.nextInt(100) < 20) {
+      a.put("noBias", true);
+    }
+    features.add("Deconv2D");
+    Node n =
+        node("deconv", "Deconv2D", a.text(), List.of(x), new int[] {-1, filters, out[0], out[1]});
     n.hasParams = true;
     return n;
   }

@@ -475,6 +475,16 @@ final class BadCases {
                   + "= 3, stride = 2, outputPad = {1, 2}): outputPad 2 must be smaller than the "
                   + "stride 2 along the width (MXNet's adj adds at most stride - 1 rows or "
                   + "columns)"),
+          // A dilated transposed convolution to a single output channel.
+          error(
+              "bad/layers/DeconvDilatedOneFilter",
+              "dilation = 2",
+              "[kiln:DilatedOneFilter] DeconvDilatedOneFilter.up() @Deconv2D(filters = 1, kernel "
+                  + "= 3, stride = 2, dilation = 2): dilation with one filter per group (filters "
+                  + "1, groups 1) runs on MXNet's own deconvolution kernel, as oneDNN's fails in "
+                  + "backward for such a layer, and that kernel computes dilated transposed "
+                  + "convolutions wrongly in MXNet 1.9.1 (apache/mxnet#11203); use dilation 1 or "
+                  + "more filters per group"),
           // A transposed convolution that cuts more than it makes.
           error(
               "bad/layers/DeconvEmptyOutput",

@@ -253,6 +253,28 @@ class ConvolutionsTest {
     }
   }
 
+  /**
+   * One filter over 16 channels: oneDNN cannot run this layer's backward pass in MXNet 1.9.1, so
+   * Kiln runs it on MXNet's own kernel in float64; forward and gradients must still be right.
+   */
+  @Test
+  void aTransposedConvolutionToOneFilterFromSixteenChannels() {
+    Random rng = new Random(6);
+    try (ModelRuntime m =
+            layer(new int[] {-1, 16, 3, 3}, DeconvSpec.filters(1).kernel(2, 2).stride(2, 2));
+        NDManager nd = NDManager.newBaseManager()) {
+      float[] w = random(rng, 16 * 4);
+      float[] bias = random(rng, 1);
+      m.param("c_weight").set(w);
+      m.param("c_bias").set(bias);
+      float[] x = random(rng, 2 * 16 * 9);
+      float[] expected = deconvReference(x, 2, 16, 3, 3, w, bias, 1, 2, 2, 0, 0, 1, 1);
+      assertArrayEquals(expected, forward(m, nd, x, 2, 16, 3, 3), 1e-4f);
+      int n = new GradientCheck(m, nd, new long[][] {{1, 16, 3, 3}}, 14).run();
+      assertEquals(16 * 4 + 1 + 16 * 9, n);
+    }
+  }
+
   @Test
   void theirGradientsAreFiniteDifferences() {
     try (NDManager nd = NDManager.newBaseManager()) {

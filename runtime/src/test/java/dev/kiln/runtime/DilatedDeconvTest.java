@@ -33,8 +33,9 @@ class DilatedDeconvTest {
     1, 0, 2, 0, 3, 0, 0, 0, 0, 0, 4, 0, 5, 0, 6, 0, 0, 0, 0, 0, 7, 0, 8, 0, 9
   };
 
+  /** Two filters, both the kernel: one filter per group would run on MXNet's own kernel. */
   private static DeconvSpec spec() {
-    return DeconvSpec.filters(1).kernel(3, 3).stride(2, 2).pad(2, 2).dilation(2, 2).withoutBias();
+    return DeconvSpec.filters(2).kernel(3, 3).stride(2, 2).pad(2, 2).dilation(2, 2).withoutBias();
   }
 
   private static ModelRuntime model(DeconvSpec spec) {
@@ -80,12 +81,30 @@ class DilatedDeconvTest {
     assertArrayEquals(SPREAD, mxnetDirectly());
     try (ModelRuntime m = model(spec());
         NDManager nd = NDManager.newBaseManager()) {
-      m.param("up_weight").set(KERNEL);
+      float[] both = new float[18];
+      System.arraycopy(KERNEL, 0, both, 0, 9);
+      System.arraycopy(KERNEL, 0, both, 9, 9);
+      m.param("up_weight").set(both);
       float[] y =
           m.forward(nd.create(IMPULSE, new ai.djl.ndarray.types.Shape(1, 1, 3, 3)))[0]
               .toFloatArray();
-      assertArrayEquals(SPREAD, y);
+      assertArrayEquals(SPREAD, Arrays.copyOfRange(y, 0, 25));
+      assertArrayEquals(SPREAD, Arrays.copyOfRange(y, 25, 50));
     }
+  }
+
+  @Test
+  void oneFilterPerGroupWithADilationIsRefusedEvenWithOneDnn() {
+    ModelException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ModelException.class,
+            () -> model(DeconvSpec.filters(1).kernel(3, 3).stride(2, 2).dilation(2, 2)).close());
+    assertEquals(
+        "Spread.up() @Deconv2D: dilation [2, 2] with one filter per group runs on MXNet's own "
+            + "deconvolution kernel (oneDNN's fails in backward for such a layer), which computes "
+            + "dilated transposed convolutions wrongly in MXNet 1.9.1 (apache/mxnet#11203); use "
+            + "dilation 1 or more filters",
+        e.getMessage());
   }
 
   @Test

@@ -123,6 +123,12 @@ public enum Message {
       "OutputPadTooLarge",
       "%s: outputPad %d must be smaller than the stride %d along the %s (MXNet's adj adds at most "
           + "stride - 1 rows or columns)"),
+  DILATED_ONE_FILTER(
+      "DilatedOneFilter",
+      "%s: dilation with one filter per group (filters %d, groups %d) runs on MXNet's own "
+          + "deconvolution kernel, as oneDNN's fails in backward for such a layer, and that "
+          + "kernel computes dilated transposed convolutions wrongly in MXNet 1.9.1 "
+          + "(apache/mxnet#11203); use dilation 1 or more filters per group"),
   EMPTY_OUTPUT(
       "EmptyOutput",
       "%s: the output would be %d along the %s for %s (stride * (size - 1) + window - 2 * pad + "

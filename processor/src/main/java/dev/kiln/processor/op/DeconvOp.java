@@ -105,6 +105,9 @@ record DeconvOp(
     site.window("outputPad", outputPad, SPATIAL, false);
     site.window("dilation", dilation, SPATIAL, true);
     site.positive("groups", groups);
+    if (filters / groups == 1 && !Window.all(Window.expand(dilation, SPATIAL), 1)) {
+      throw site.fail(Message.DILATED_ONE_FILTER, "dilation", site.prefix(), filters, groups);
+    }
     int[] st = Window.expand(stride, SPATIAL);
     int[] adj = Window.expand(outputPad, SPATIAL);
     for (int axis = 0; axis < SPATIAL; axis++) {

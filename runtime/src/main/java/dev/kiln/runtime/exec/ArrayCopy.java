@@ -8,6 +8,11 @@ import dev.kiln.runtime.mxnet.PreparedOp;
  * on the engine (ordered after the writes to the source before it, and before those after it): the
  * inference copies of reordered weights, and the copies a checked update keeps to take a bad step
  * back. It owns the copy, not the source.
+ *
+ * <p>The copy is MXNet's {@code _copy} operator, not {@code _copyto}: an inference pass may leave
+ * the copy in oneDNN's blocked layout, which {@code _copy}'s oneDNN kernel writes into, where
+ * {@code _copyto} fails ({@code Check failed: to.IsDefaultData()}, measured on a 1-D convolution's
+ * weight after an update).
  */
 public final class ArrayCopy implements AutoCloseable {
   private static final String[] NO_STRINGS = {};
@@ -23,9 +28,7 @@ public final class ArrayCopy implements AutoCloseable {
     try {
       this.refresh =
           new PreparedOp(
-              "_copyto",
-              new NDArrayHandle[] {source.handle()},
-              new NDArrayHandle[] {copy.handle()});
+              "_copy", new NDArrayHandle[] {source.handle()}, new NDArrayHandle[] {copy.handle()});
     } catch (RuntimeException e) {
       copy.close();
       throw e;

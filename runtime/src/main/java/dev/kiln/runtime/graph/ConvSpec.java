@@ -15,6 +15,13 @@ import java.util.List;
  * one value per dimension ({@code (height, width)} in 2-D). Unset attributes keep the annotations'
  * defaults (stride 1, pad 0, dilation 1, one group, no activation, with a bias).
  *
+ * <p><b>1-D output layout.</b> A 1-D convolution ends with an identity {@code Reshape} ({@code
+ * <node>_default_layout}), whose oneDNN kernel writes the result in the default row-major layout.
+ * MXNet 1.9.1's oneDNN 1-D convolution leaves its output in a blocked layout, on which a batch norm
+ * (whose oneDNN kernel takes only 4-D inputs, so the fallback runs) fails its backward pass ({@code
+ * Check failed: !is_view}, measured for every axis; {@code regressions/Conv1dBatchNorm} in the
+ * differential suite).
+ *
  * @param filters output channels ({@code num_filter})
  * @param kernel window size per spatial dimension
  * @param stride window step per dimension; empty for 1
@@ -115,6 +122,16 @@ public record ConvSpec(
     }
     attrs.addAll(List.of("no_bias", noBias));
     Sym conv = scope.op("Convolution", scope.node(), Attrs.of(attrs.toArray()), keys, args);
-    return scope.activate(conv, activation);
+    Sym out = scope.activate(conv, activation);
+    if (kernel.size() == 1) {
+      out =
+          scope.op(
+              "Reshape",
+              scope.node() + "_default_layout",
+              Attrs.of("shape", "(0,0,0)"),
+              List.of("data"),
+              List.of(out));
+    }
+    return out;
   }
 }

@@ -16,6 +16,14 @@ import java.util.List;
  * group, no activation, with a bias: MXNet's own default is no bias, so {@code no_bias} is always
  * written).
  *
+ * <p><b>One filter per group.</b> MXNet 1.9.1's oneDNN deconvolution cannot run the backward pass
+ * of a layer with one filter per group when the group's input channels are a multiple of 16 ("could
+ * not create a primitive descriptor for a reorder primitive", measured for 16, 32, 48 and 64; the
+ * usual last layer of an autoencoder, 16 or 32 channels to one). Such a layer (any one filter per
+ * group) runs in float64 instead, between {@code Cast}s ({@code <node>_data_float64}, ..., {@code
+ * <node>_out_float32}), where MXNet uses its own kernel: the same values, computed more exactly. A
+ * dilation above 1 is refused there too, as that kernel gets it wrong (below).
+ *
  * <p>A dilation above 1 is refused when oneDNN is off ({@code MXNET_MKLDNN_ENABLED=0}), where MXNet
  * 1.9.1 computes it wrongly. MXNet's oneDNN deconvolution relabels its weight's layout in place in
  * every pass, so the weight is one of the graph's {@link Graph#relabelledWeights()}: an array of
@@ -142,12 +150,18 @@ public record DeconvSpec(
     if (kernel.isEmpty()) {
       throw new IllegalStateException("DeconvSpec.filters(" + filters + ") has no kernel set");
     }
-    refuseDilationWithoutOneDnn(scope.source());
+    refuseDilationOnTheNativeKernel(scope.source());
+    boolean native64 = filters / groups == 1;
     List<String> keys = new ArrayList<>(List.of("data", "weight"));
     List<Sym> args = new ArrayList<>(List.of(inputs.get(0), scope.param(ParamRole.WEIGHT)));
     if (!noBias) {
       keys.add("bias");
       args.add(scope.param(ParamRole.BIAS));
+    }
+    if (native64) {
+      for (int i = 0; i < args.size(); i++) {
+        args.set(i, cast(scope, args.get(i), keys.get(i), "float64"));
+      }
     }
     Attrs attrs =
         Attrs.of(
@@ -168,17 +182,43 @@ public record DeconvSpec(
             "no_bias",
             noBias);
     Sym deconv = scope.op("Deconvolution", scope.node(), attrs, keys, args);
+    if (native64) {
+      deconv = cast(scope, deconv, "out", "float32");
+    }
     return scope.activate(deconv, activation);
   }
 
+  private static Sym cast(NodeScope scope, Sym x, String what, String type) {
+    return scope.op(
+        "Cast",
+        scope.node() + "_" + what + "_" + type,
+        Attrs.of("dtype", type),
+        List.of("data"),
+        List.of(x));
+  }
+
   /**
-   * MXNet 1.9.1's transposed convolution without oneDNN spreads a dilated window wrongly
-   * (apache/mxnet#11203, fixed only after 1.9): refuse a dilation above 1 there rather than give a
-   * second, wrong answer.
+   * MXNet 1.9.1's own transposed convolution (without oneDNN, or in float64) spreads a dilated
+   * window wrongly (apache/mxnet#11203, fixed only after 1.9): refuse a dilation above 1 there
+   * rather than give a second, wrong answer.
    */
-  private void refuseDilationWithoutOneDnn(NodeSource src) {
-    boolean dilated = dilation.stream().anyMatch(d -> d != 1);
-    if (dilated && "0".equals(System.getenv("MXNET_MKLDNN_ENABLED"))) {
+  private void refuseDilationOnTheNativeKernel(NodeSource src) {
+    if (dilation.stream().allMatch(d -> d == 1)) {
+      return;
+    }
+    if (filters / groups == 1) {
+      throw new ModelException(
+          src,
+          src
+              + ": dilation "
+              + dilation
+              + " with one filter per group runs on MXNet's own deconvolution kernel (oneDNN's "
+              + "fails in backward for such a layer), which computes dilated transposed "
+              + "convolutions wrongly in MXNet 1.9.1 (apache/mxnet#11203); use dilation 1 or more "
+              + "filters",
+          null);
+    }
+    if ("0".equals(System.getenv("MXNET_MKLDNN_ENABLED"))) {
       throw new ModelException(
           src,
           src

@@ -39,7 +39,8 @@ public record SymbolJson(List<Node> nodes, List<Integer> heads) {
    * {@code :159} swap the weight's (and in backward its gradient's) logical dimensions with {@code
    * UpdateMKLDNNMemDesc}, which relabels the array's whole storage chunk from its start. On a view
    * that breaks every array sharing the chunk ({@code Check failed: !is_view}, or oneDNN's "could
-   * not execute a primitive"); such a weight and its gradient must be arrays of their own.
+   * not execute a primitive" in backward, both measured); such a weight and its gradient must be
+   * arrays of their own.
    */
   public static final Map<String, Integer> RELABELLING_INPUTS = Map.of("Deconvolution", 1);
 
