@@ -112,22 +112,23 @@ public final class AnyStepsNetModel implements KilnModel {
   }
 
   /**
-   * A new graph of {@code AnyStepsNet}, built by {@link AnyStepsNetGraph}; with {@code classifier},
-   * for classifier training. The caller owns it. It is unrolled over one step; executors bound for
-   * other numbers of steps unroll graphs of their own, over the same parameters.
+   * A new graph of {@code AnyStepsNet}, built by {@link AnyStepsNetGraph}; with {@code training},
+   * for training against labels (the head as its training loss). The caller owns it. It is unrolled
+   * over one step; executors bound for other numbers of steps unroll graphs of their own, over the
+   * same parameters.
    */
-  private static Graph graph(boolean classifier) {
-    return graph(classifier, 1);
+  private static Graph graph(boolean training) {
+    return graph(training, 1);
   }
 
   /**
    * A new graph of {@code AnyStepsNet} for inputs of {@code steps} steps, the recurrent cell of
-   * node {@code states} unrolled over them; with {@code classifier}, for classifier training. The
+   * node {@code states} unrolled over them; with {@code training}, for training against labels. The
    * caller owns it.
    */
-  private static Graph graph(boolean classifier, int steps) {
+  private static Graph graph(boolean training, int steps) {
     try (GraphBuilder builder =
-        new GraphBuilder("AnyStepsNet", classifier, steps, s -> graph(classifier, s))) {
+        new GraphBuilder("AnyStepsNet", training, steps, s -> graph(training, s))) {
       return AnyStepsNetGraph.build(builder);
     }
   }

@@ -98,11 +98,11 @@ public final class GruNetModel implements KilnModel {
   }
 
   /**
-   * A new graph of {@code GruNet}, built by {@link GruNetGraph}; with {@code classifier}, for
-   * classifier training. The caller owns it.
+   * A new graph of {@code GruNet}, built by {@link GruNetGraph}; with {@code training}, for
+   * training against labels (the head as its training loss). The caller owns it.
    */
-  private static Graph graph(boolean classifier) {
-    try (GraphBuilder builder = new GraphBuilder("GruNet", classifier)) {
+  private static Graph graph(boolean training) {
+    try (GraphBuilder builder = new GraphBuilder("GruNet", training)) {
       return GruNetGraph.build(builder);
     }
   }

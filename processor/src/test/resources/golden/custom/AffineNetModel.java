@@ -99,11 +99,11 @@ public final class AffineNetModel implements KilnModel {
   }
 
   /**
-   * A new graph of {@code AffineNet}, built by {@link AffineNetGraph}; with {@code classifier}, for
-   * classifier training. The caller owns it.
+   * A new graph of {@code AffineNet}, built by {@link AffineNetGraph}; with {@code training}, for
+   * training against labels (the head as its training loss). The caller owns it.
    */
-  private static Graph graph(boolean classifier) {
-    try (GraphBuilder builder = new GraphBuilder("AffineNet", classifier)) {
+  private static Graph graph(boolean training) {
+    try (GraphBuilder builder = new GraphBuilder("AffineNet", training)) {
       return AffineNetGraph.build(builder);
     }
   }

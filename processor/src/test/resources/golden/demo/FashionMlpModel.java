@@ -95,11 +95,11 @@ public final class FashionMlpModel implements KilnModel {
   }
 
   /**
-   * A new graph of {@code FashionMlp}, built by {@link FashionMlpGraph}; with {@code classifier},
-   * for classifier training. The caller owns it.
+   * A new graph of {@code FashionMlp}, built by {@link FashionMlpGraph}; with {@code training}, for
+   * training against labels (the head as its training loss). The caller owns it.
    */
-  private static Graph graph(boolean classifier) {
-    try (GraphBuilder builder = new GraphBuilder("FashionMlp", classifier)) {
+  private static Graph graph(boolean training) {
+    try (GraphBuilder builder = new GraphBuilder("FashionMlp", training)) {
       return FashionMlpGraph.build(builder);
     }
   }

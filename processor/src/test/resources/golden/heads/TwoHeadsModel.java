@@ -110,11 +110,11 @@ public final class TwoHeadsModel implements KilnModel {
   }
 
   /**
-   * A new graph of {@code TwoHeads}, built by {@link TwoHeadsGraph}; with {@code classifier}, for
-   * classifier training. The caller owns it.
+   * A new graph of {@code TwoHeads}, built by {@link TwoHeadsGraph}; with {@code training}, for
+   * training against labels (the head as its training loss). The caller owns it.
    */
-  private static Graph graph(boolean classifier) {
-    try (GraphBuilder builder = new GraphBuilder("TwoHeads", classifier)) {
+  private static Graph graph(boolean training) {
+    try (GraphBuilder builder = new GraphBuilder("TwoHeads", training)) {
       return TwoHeadsGraph.build(builder);
     }
   }

@@ -143,11 +143,11 @@ public final class LeNetModel implements KilnModel {
   }
 
   /**
-   * A new graph of {@code LeNet}, built by {@link LeNetGraph}; with {@code classifier}, for
-   * classifier training. The caller owns it.
+   * A new graph of {@code LeNet}, built by {@link LeNetGraph}; with {@code training}, for training
+   * against labels (the head as its training loss). The caller owns it.
    */
-  private static Graph graph(boolean classifier) {
-    try (GraphBuilder builder = new GraphBuilder("LeNet", classifier)) {
+  private static Graph graph(boolean training) {
+    try (GraphBuilder builder = new GraphBuilder("LeNet", training)) {
       return LeNetGraph.build(builder);
     }
   }

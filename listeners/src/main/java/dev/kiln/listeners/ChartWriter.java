@@ -14,8 +14,10 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 
 /**
- * Draws the loss and accuracy curves (training, and validation when there is a validation set) per
- * epoch as a PNG with XChart, rewritten after every epoch.
+ * Draws the loss and metric curves (training, and validation when there is a validation set) per
+ * epoch as a PNG with XChart, rewritten after every epoch: a classifier's accuracy, a loss head's
+ * metric under its name ({@link FitContext#metric()}: {@code mse}, {@code mae}, {@code
+ * binary_accuracy}); a {@code @Loss} head, whose metric is its loss, has the loss curves only.
  */
 public final class ChartWriter implements TrainingListener {
   private final Path file;
@@ -34,10 +36,11 @@ public final class ChartWriter implements TrainingListener {
   @Override
   public void onEpochEnd(FitContext context, EpochStats epoch) {
     epochs.add(epoch);
-    write(context.model());
+    write(context.model(), context.metric());
   }
 
-  private void write(String model) {
+  private void write(String model, String metric) {
+    boolean metricCurves = !metric.equals("loss");
     if (System.getProperty("java.awt.headless") == null) {
       System.setProperty("java.awt.headless", "true");
     }
@@ -47,19 +50,23 @@ public final class ChartWriter implements TrainingListener {
             .height(500)
             .title(model + " training")
             .xAxisTitle("epoch")
-            .yAxisTitle("loss / accuracy")
+            .yAxisTitle(metricCurves ? "loss / " + metric : "loss")
             .build();
     double[] x = epochs.stream().mapToDouble(EpochStats::epoch).toArray();
     chart.addSeries("train loss", x, epochs.stream().mapToDouble(EpochStats::trainLoss).toArray());
-    chart.addSeries(
-        "train accuracy", x, epochs.stream().mapToDouble(EpochStats::trainAccuracy).toArray());
+    if (metricCurves) {
+      chart.addSeries(
+          "train " + metric, x, epochs.stream().mapToDouble(EpochStats::trainMetric).toArray());
+    }
     if (epochs.stream().allMatch(e -> e.validation() != null)) {
       chart.addSeries(
           "validation loss", x, epochs.stream().mapToDouble(e -> e.validation().loss()).toArray());
-      chart.addSeries(
-          "validation accuracy",
-          x,
-          epochs.stream().mapToDouble(e -> e.validation().accuracy()).toArray());
+      if (metricCurves) {
+        chart.addSeries(
+            "validation " + metric,
+            x,
+            epochs.stream().mapToDouble(e -> e.validation().metric()).toArray());
+      }
     }
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());

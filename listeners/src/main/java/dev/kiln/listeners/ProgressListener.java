@@ -92,25 +92,38 @@ public final class ProgressListener implements TrainingListener {
       bar.close();
       bar = null;
     }
+    String metric = shortName(context.metric());
     String val =
         e.validation() == null
             ? ""
-            : String.format(
-                Locale.ROOT,
-                "  validation loss %.4f acc %.4f",
-                e.validation().loss(),
-                e.validation().accuracy());
+            : String.format(Locale.ROOT, "  validation loss %.4f", e.validation().loss())
+                + (metric == null
+                    ? ""
+                    : String.format(Locale.ROOT, " %s %.4f", metric, e.validation().metric()));
     log.accept(
         String.format(
             Locale.ROOT,
-            "%s epoch %d/%d  train loss %.4f acc %.4f%s  %.1f s",
+            "%s epoch %d/%d  train loss %.4f%s%s  %.1f s",
             context.model(),
             e.epoch(),
             context.epochs(),
             e.trainLoss(),
-            e.trainAccuracy(),
+            metric == null ? "" : String.format(Locale.ROOT, " %s %.4f", metric, e.trainMetric()),
             val,
             e.seconds()));
+  }
+
+  /**
+   * How an epoch line names {@code metric}: {@code acc} for accuracy, {@code bin-acc} for binary
+   * accuracy, the name itself otherwise; null for a {@code @Loss} head's, which is the loss.
+   */
+  static String shortName(String metric) {
+    return switch (metric) {
+      case "accuracy" -> "acc";
+      case "binary_accuracy" -> "bin-acc";
+      case "loss" -> null;
+      default -> metric;
+    };
   }
 
   @Override

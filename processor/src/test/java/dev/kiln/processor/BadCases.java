@@ -258,6 +258,37 @@ final class BadCases {
                   + "ClassifierSoftmaxRank3 to be a softmax over the classes of a [BATCH, classes] "
                   + "tensor, but probs has shape [BATCH, 20, 10] and axis -1"),
 
+          // --- Loss heads ---
+
+          // A regression model whose probe node nothing reads: a second output beside the loss.
+          error(
+              "bad/LossTwoOutputs",
+              "Sym probe(",
+              "[kiln:LossOutputs] the loss head price must be the only output of LossTwoOutputs, "
+                  + "but probe also is read by no node; training minimises one loss: wire probe "
+                  + "into the network or remove it"),
+          // A node that reads the loss head.
+          error(
+              "bad/LossRead",
+              "Sym after(",
+              "[kiln:LossConsumed] LossRead.after() reads the loss head fit, but a loss head ends "
+                  + "the model: in training it computes the loss, which no node can read; read "
+                  + "fit's input y instead"),
+          // @L1Loss on a model whose input has no BATCH.
+          error(
+              "bad/LossWithoutBatch",
+              "@L1Loss",
+              "[kiln:LossShape] LossWithoutBatch.fit(): a loss head's input must be BATCH followed "
+                  + "by sizes known at compile time (one loss over a fixed number of values per "
+                  + "example), got [16, 4] from y (@Dense(units = 4))"),
+          // @Loss over ten scores per example rather than one loss value.
+          error(
+              "bad/LossPerClass",
+              "@Loss",
+              "[kiln:LossNotScalar] LossPerClass.loss(): @Loss needs one loss value per example, "
+                  + "[BATCH] or [BATCH, 1], got [BATCH, 10] from scores (@Dense(units = 10)); "
+                  + "reduce it to one value per example first"),
+
           // --- What the compiler cannot resolve: its own error only ---
 
           // units = HIDEN, a misspelt constant.

@@ -232,14 +232,14 @@ class GeneratedCodeTest {
     assertTrue(r.clean(), r.diagnostics().toString());
     String model = r.source("cells.AnyStepsNetModel");
     assertTrue(
-        model.contains("private static Graph graph(boolean classifier, int steps) {"), model);
+        model.contains("private static Graph graph(boolean training, int steps) {"), model);
     // The builder unrolls over the steps and the graph can build itself for any other number.
     String flat = model.replaceAll("\\s+", " ");
     assertTrue(
         flat.contains(
-            "new GraphBuilder(\"AnyStepsNet\", classifier, steps, s -> graph(classifier, s))"),
+            "new GraphBuilder(\"AnyStepsNet\", training, steps, s -> graph(training, s))"),
         model);
-    assertTrue(model.contains("return graph(classifier, 1);"), model);
+    assertTrue(model.contains("return graph(training, 1);"), model);
     String graph = r.source("cells.AnyStepsNetGraph");
     assertTrue(graph.contains("STATES_SHAPE = Shape.of(BATCH, -5, 4);"), graph);
     // Over a constant number of steps, one graph: no graph(boolean, int).

@@ -48,6 +48,7 @@ class GoldenTest {
           new Golden(List.of("good/lenet/LeNet"), "lenet.LeNet"),
           new Golden(List.of("good/custom/AffineNet", "layers/Affine"), "custom.AffineNet"),
           new Golden(List.of("good/heads/TwoHeads"), "heads.TwoHeads"),
+          new Golden(List.of("good/loss/Denoiser"), "loss.Denoiser"),
           new Golden(List.of("good/cells/GruNet", "layers/GruCell"), "cells.GruNet"),
           new Golden(List.of("good/cells/AnyStepsNet", "layers/GruCell"), "cells.AnyStepsNet"));
 

@@ -5,6 +5,8 @@ import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.train.Classifier;
+import dev.kiln.runtime.train.Fitter;
+import dev.kiln.runtime.train.Trainer;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -68,6 +70,45 @@ public interface KilnModel extends AutoCloseable {
    * @throws UnsupportedOperationException unless {@link #isClassifier()}
    */
   Classifier classifier();
+
+  /** Whether {@link #trainer()} is available: the model's only output is a loss head. */
+  default boolean hasTrainer() {
+    return false;
+  }
+
+  /**
+   * The trainer of this model's loss head ({@code @L2Loss}, {@code @L1Loss}, {@code @LogisticLoss},
+   * {@code @Loss}) on this model's own parameters.
+   *
+   * @throws UnsupportedOperationException unless {@link #hasTrainer()}
+   */
+  default Trainer trainer() {
+    throw new UnsupportedOperationException(
+        name()
+            + " has no trainer: its only output must be a loss head (@L2Loss, @L1Loss, "
+            + "@LogisticLoss or @Loss)"
+            + (isClassifier() ? "; it is a classifier: train it with classifier()" : ""));
+  }
+
+  /**
+   * What trains this model against known answers: its {@link #classifier()} or its {@link
+   * #trainer()}, whichever it has.
+   *
+   * @throws UnsupportedOperationException if it has neither, saying why
+   */
+  default Fitter fitter() {
+    if (isClassifier()) {
+      return classifier();
+    }
+    if (hasTrainer()) {
+      return trainer();
+    }
+    throw new UnsupportedOperationException(
+        name()
+            + " has neither a classifier nor a trainer (it needs a @Softmax or a loss head such as "
+            + "@L2Loss as its only output); train it with forward, backward and update. "
+            + "classifier() says why it is no classifier");
+  }
 
   /** The model's MXNet symbol as JSON. */
   String symbolJson();

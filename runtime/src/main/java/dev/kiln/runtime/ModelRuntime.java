@@ -10,6 +10,7 @@ import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.RecurrentParameter;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.LossSpec;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.RnnLayout;
 import dev.kiln.runtime.graph.Shape;
@@ -19,6 +20,7 @@ import dev.kiln.runtime.optim.CheckedStep;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.train.Classifier;
+import dev.kiln.runtime.train.Trainer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -41,6 +43,7 @@ public final class ModelRuntime implements AutoCloseable {
   private final ExecutorCache cache;
   private final Sgd plainSgd = new Sgd(1f);
   private Classifier classifier;
+  private Trainer trainer;
 
   /**
    * Takes ownership of {@code graph}, allocates its parameters and initialises the weights with
@@ -294,6 +297,20 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
+   * The trainer of this model's loss head of {@code kind} (see {@link Trainer}), made on first use
+   * from the graph {@code trainingGraph} builds; it trains this model's own parameters.
+   */
+  public Trainer trainer(LossSpec.Kind kind, Supplier<Graph> trainingGraph) {
+    try (CallGuard.Scope call = guard().enter("trainer")) {
+      cache.checkOpen();
+      if (trainer == null || trainer.isClosed()) {
+        trainer = new Trainer(modelName(), kind, cache.store(), trainingGraph.get());
+      }
+      return trainer;
+    }
+  }
+
+  /**
    * The executor bound for {@code inputShapes} (complete, declaration order), binding it on first
    * use. It stays owned by this runtime.
    */
@@ -520,6 +537,9 @@ public final class ModelRuntime implements AutoCloseable {
         () -> {
           if (classifier != null) {
             classifier.close();
+          }
+          if (trainer != null) {
+            trainer.close();
           }
           plainSgd.close();
         });

@@ -63,6 +63,10 @@ final class ModelRules {
       report.add(Message.MODEL_EMPTY, spec.element(), model);
       return null;
     }
+    CheckedNode lossHead = lossHead(outputs);
+    if (report.hasErrors()) {
+      return null;
+    }
     // Only on an otherwise clean model: a misspelt wire leaves its input unread, and the one
     // mistake should give one diagnostic.
     for (CheckedNode n : inputs) {
@@ -127,6 +131,10 @@ final class ModelRules {
     outputs = planned(outputs, classifierHead);
     classifierHead = classifierHead == null ? null : planned(classifierHead, classifierHead);
     List<CheckedNode> order = orderOf(inferred, nodes);
+    if (lossHead != null) {
+      String name = lossHead.name();
+      lossHead = outputs.stream().filter(o -> o.name().equals(name)).findFirst().orElseThrow();
+    }
     return new CheckedModel(
         spec,
         nodes,
@@ -134,7 +142,60 @@ final class ModelRules {
         inputs,
         outputs,
         classifierHead,
-        classifierHead == null ? notClassifier : null);
+        classifierHead == null ? notClassifier : null,
+        lossHead);
+  }
+
+  /**
+   * The model's loss head, or null without one. A loss head ends the model: nothing may read it
+   * ({@code LossConsumed}, on the reader's wire) and it must be the only output ({@code
+   * LossOutputs}, on the other output), since training minimises one loss.
+   */
+  private CheckedNode lossHead(List<CheckedNode> outputs) {
+    for (NodeSpec reader : spec.nodes()) {
+      for (NodeSpec.Wire w : reader.wires()) {
+        NodeSpec source =
+            spec.nodes().stream().filter(n -> n.name().equals(w.source())).findFirst().orElse(null);
+        if (source != null && source.layer().lossHead().isPresent()) {
+          report.add(
+              Message.LOSS_CONSUMED,
+              w.parameter(),
+              model,
+              reader.name(),
+              source.name(),
+              source.name(),
+              source.wires().get(0).source());
+          return null;
+        }
+      }
+    }
+    CheckedNode loss =
+        outputs.stream()
+            .filter(o -> o.spec().layer().lossHead().isPresent())
+            .findFirst()
+            .orElse(null);
+    if (loss == null) {
+      return null;
+    }
+    for (CheckedNode other : outputs) {
+      if (other != loss) {
+        String why =
+            (other.spec().markedOutput()
+                    ? Message.REASON_MARKED_OUTPUT
+                    : Message.REASON_READ_BY_NONE)
+                .text();
+        report.add(
+            Message.LOSS_OUTPUTS,
+            other.spec().method(),
+            loss.name(),
+            model,
+            other.name(),
+            why,
+            other.name());
+        return null;
+      }
+    }
+    return loss;
   }
 
   /** {@code nodes}, each with the call that emits it. */
@@ -240,8 +301,11 @@ final class ModelRules {
             last.name(),
             last.annotationText());
       }
-      return new Head(
-          null, Message.REASON_LAST_NOT_SOFTMAX.text(last.name(), last.annotationText()));
+      Message reason =
+          last.layer().lossHead().isPresent()
+              ? Message.REASON_LOSS_HEAD
+              : Message.REASON_LAST_NOT_SOFTMAX;
+      return new Head(null, reason.text(last.name(), last.annotationText()));
     }
     CheckedNode checked = inferred.get(last.name());
     if (checked == null) {

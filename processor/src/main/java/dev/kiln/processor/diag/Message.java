@@ -66,6 +66,14 @@ public enum Message {
       "ClassifierOutputs",
       "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; "
           + "wire %s into the network or remove it"),
+  LOSS_OUTPUTS(
+      "LossOutputs",
+      "the loss head %s must be the only output of %s, but %s also %s; training minimises one "
+          + "loss: wire %s into the network or remove it"),
+  LOSS_CONSUMED(
+      "LossConsumed",
+      "%s.%s() reads the loss head %s, but a loss head ends the model: in training it computes the "
+          + "loss, which no node can read; read %s's input %s instead"),
   CLASSIFIER_INPUTS(
       "ClassifierInputs",
       "classifier = true needs %s to have one input (classifier training feeds each batch of "
@@ -115,6 +123,14 @@ public enum Message {
       "KernelTooLarge",
       "%s: the window spans %d along the %s (%s), more than the %d (%d with padding) of %s; "
           + "use a smaller kernel or dilation, or more padding"),
+  LOSS_SHAPE(
+      "LossShape",
+      "%s: a loss head's input must be BATCH followed by sizes known at compile time (one loss "
+          + "over a fixed number of values per example), got %s"),
+  LOSS_NOT_SCALAR(
+      "LossNotScalar",
+      "%s: @Loss needs one loss value per example, [BATCH] or [BATCH, 1], got %s; reduce it to "
+          + "one value per example first"),
   GROUPS_DIVIDE(
       "GroupsDivide",
       "%s: groups = %d must divide both the input channels (%d, of %s) and the filters (%d); "
@@ -176,6 +192,10 @@ public enum Message {
       "ReasonLastNodeFailed", Diagnostic.Kind.OTHER, "its last node %s has an error"),
   REASON_LAST_NOT_SOFTMAX(
       "ReasonLastNotSoftmax", Diagnostic.Kind.OTHER, "its last node %s is %s, not a @Softmax"),
+  REASON_LOSS_HEAD(
+      "ReasonLossHead",
+      Diagnostic.Kind.OTHER,
+      "its last node %s is the loss head %s, not a @Softmax; train it with trainer()"),
   REASON_SOFTMAX_NOT_OVER_CLASSES(
       "ReasonSoftmaxNotOverClasses",
       Diagnostic.Kind.OTHER,

@@ -18,6 +18,8 @@ import java.util.List;
  *     with one input; otherwise null
  * @param notClassifier why the model is not a classifier, when {@code classifierHead} is null (e.g.
  *     {@code its last node logits is @Dense(units = 10), not a @Softmax}); otherwise null
+ * @param lossHead the loss head ({@code @L2Loss}, ...), the model's only output, whose training
+ *     graph the model's trainer runs; null when the model has none
  */
 public record CheckedModel(
     ModelSpec spec,
@@ -26,7 +28,8 @@ public record CheckedModel(
     List<CheckedNode> inputs,
     List<CheckedNode> outputs,
     CheckedNode classifierHead,
-    String notClassifier) {
+    String notClassifier,
+    CheckedNode lossHead) {
   /** Copies the lists. */
   public CheckedModel {
     nodes = List.copyOf(nodes);

@@ -57,6 +57,14 @@ public interface Op {
   }
 
   /**
+   * The annotation's name when the op is a loss head ({@code L2Loss}, ...): such a node must be the
+   * model's only output, and gives the model a trainer.
+   */
+  default Optional<String> lossHead() {
+    return Optional.empty();
+  }
+
+  /**
    * The axis a softmax normalises over, when the op is one: such a node can be a classifier's head.
    */
   default OptionalInt softmaxAxis() {

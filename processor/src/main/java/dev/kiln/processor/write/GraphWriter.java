@@ -194,7 +194,12 @@ final class GraphWriter {
                             + m.classifierHead().name()
                             + "} becomes MXNet's {@code SoftmaxOutput} with label variable {@code "
                             + m.classifierHead().name()
-                            + "_label}"))
+                            + "_label}")
+                    + (m.lossHead() == null
+                        ? ""
+                        : "; with training on, the loss head {@code "
+                            + m.lossHead().name()
+                            + "} becomes MXNet's {@code MakeLoss} over the loss of each value"))
             .returns("the graph");
     MethodSpec.Builder b =
         MethodSpec.methodBuilder("build")

@@ -285,7 +285,7 @@ final class ModelWriter {
             .build());
   }
 
-  /** {@code graph(classifier)}, and {@code graph(classifier, steps)} for cells over STEPS. */
+  /** {@code graph(training)}, and {@code graph(training, steps)} for cells over STEPS. */
   private void addGraphFactories(TypeSpec.Builder t) {
     List<String> stepCells = m.cellsOverSteps();
     String graphDoc =
@@ -293,13 +293,14 @@ final class ModelWriter {
             + m.name()
             + "}, built by {@link "
             + names.graph.simpleName()
-            + "}; with {@code classifier}, for classifier training. The caller owns it.";
+            + "}; with {@code training}, for training against labels (the head as its training "
+            + "loss). The caller owns it.";
     if (stepCells.isEmpty()) {
       t.addMethod(
           graphMethod()
               .addJavadoc("$L", Javadoc.member().paragraph(graphDoc).build())
               .beginControlFlow(
-                  "try ($T builder = new $T($S, classifier))",
+                  "try ($T builder = new $T($S, training))",
                   Names.GRAPH_BUILDER,
                   Names.GRAPH_BUILDER,
                   m.name())
@@ -321,7 +322,7 @@ final class ModelWriter {
                               + " It is unrolled over one step; executors bound for other numbers "
                               + "of steps unroll graphs of their own, over the same parameters.")
                       .build())
-              .addStatement("return graph(classifier, 1)")
+              .addStatement("return graph(training, 1)")
               .build());
       t.addMethod(
           graphMethod()
@@ -334,11 +335,11 @@ final class ModelWriter {
                               + m.name()
                               + "} for inputs of {@code steps} steps, "
                               + cells
-                              + " unrolled over them; with {@code classifier}, for classifier "
-                              + "training. The caller owns it.")
+                              + " unrolled over them; with {@code training}, for training against "
+                              + "labels. The caller owns it.")
                       .build())
               .beginControlFlow(
-                  "try ($T builder =$Wnew $T($S, classifier, steps, s -> graph(classifier, s)))",
+                  "try ($T builder =$Wnew $T($S, training, steps, s -> graph(training, s)))",
                   Names.GRAPH_BUILDER,
                   Names.GRAPH_BUILDER,
                   m.name())
@@ -513,6 +514,18 @@ final class ModelWriter {
             .addStatement("return $L", m.classifierHead() != null)
             .build());
     t.addMethod(classifier());
+    if (m.lossHead() != null) {
+      t.addMethod(
+          override(
+                  "hasTrainer",
+                  TypeName.BOOLEAN,
+                  "True: {@link #trainer()} trains the loss head {@code "
+                      + m.lossHead().name()
+                      + "}.")
+              .addStatement("return true")
+              .build());
+      t.addMethod(trainer());
+    }
     t.addMethod(
         MethodSpec.methodBuilder("save")
             .addAnnotation(Override.class)
@@ -701,6 +714,35 @@ final class ModelWriter {
     return b.addJavadoc("$L", doc.build()).build();
   }
 
+  /** {@code trainer()} of a model whose only output is a loss head. */
+  private MethodSpec trainer() {
+    String kind =
+        switch (m.lossHead().spec().layer().lossHead().orElseThrow()) {
+          case "L2Loss" -> "L2";
+          case "L1Loss" -> "L1";
+          case "LogisticLoss" -> "LOGISTIC";
+          default -> "LOSS";
+        };
+    return MethodSpec.methodBuilder("trainer")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .returns(Names.TRAINER)
+        .addJavadoc(
+            "$L",
+            Javadoc.member()
+                .paragraph(
+                    "The trainer of this model: node {@code "
+                        + m.lossHead().name()
+                        + "} ({@code @"
+                        + m.lossHead().spec().layer().lossHead().orElseThrow()
+                        + "}) trained as MXNet's {@code MakeLoss} against targets on this model's "
+                        + "own parameters.")
+                .build())
+        .addStatement(
+            "return runtime.trainer($T.Kind.$L, () -> graph(true))", Names.LOSS_SPEC, kind)
+        .build();
+  }
+
   private MethodSpec classifier() {
     MethodSpec.Builder b =
         MethodSpec.methodBuilder("classifier")
@@ -789,11 +831,11 @@ final class ModelWriter {
     return b.build();
   }
 
-  /** The head of the private static {@code graph(boolean classifier, ...)} factories. */
+  /** The head of the private static {@code graph(boolean training, ...)} factories. */
   private static MethodSpec.Builder graphMethod() {
     return MethodSpec.methodBuilder("graph")
         .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
         .returns(Names.GRAPH)
-        .addParameter(boolean.class, "classifier");
+        .addParameter(boolean.class, "training");
   }
 }

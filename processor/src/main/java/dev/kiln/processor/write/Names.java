@@ -20,6 +20,8 @@ final class Names {
   static final ClassName INIT = ClassName.get(RUNTIME, "Init");
   static final ClassName OPTIMIZER = ClassName.get(RUNTIME + ".optim", "Optimizer");
   static final ClassName CLASSIFIER = ClassName.get(RUNTIME + ".train", "Classifier");
+  static final ClassName TRAINER = ClassName.get(RUNTIME + ".train", "Trainer");
+  static final ClassName LOSS_SPEC = ClassName.get(RUNTIME + ".graph", "LossSpec");
   static final ClassName PARAMETER = ClassName.get(RUNTIME + ".exec", "Parameter");
   static final ClassName BOUND_EXECUTOR = ClassName.get(RUNTIME + ".exec", "BoundExecutor");
   static final ClassName EXEC_ARRAY = ClassName.get(RUNTIME + ".exec", "ExecArray");

@@ -3,44 +3,67 @@ package dev.kiln.runtime.data;
 import java.util.Objects;
 
 /**
- * One mini-batch of labelled examples, freshly allocated by {@link Dataset#batches}: the caller
- * owns both arrays and may modify them.
+ * One mini-batch of examples, freshly allocated by {@link Dataset#batches}: the caller owns the
+ * arrays and may modify them. A classification batch has one class index per example ({@link
+ * #labels()}); a batch of a dataset with targets has {@link #targetSize()} floats per example
+ * ({@link #targets()}) instead, and no labels.
  *
  * <p>As with any record holding arrays, {@code equals} and {@code hashCode} compare the arrays by
  * identity, not by content.
  *
  * @param features {@code size() * featureSize()} floats, one example after the other, row-major
- * @param labels one class index per example
+ * @param labels one class index per example, or null in a batch with targets
+ * @param targets {@code size() * targetSize()} floats, row-major, or null in a batch with labels
+ * @param size the number of examples, at least 1
  */
-public record Batch(float[] features, int[] labels) {
+public record Batch(float[] features, int[] labels, float[] targets, int size) {
 
   /**
-   * Checks that the arrays are non-null, that the batch is non-empty and that the features divide
-   * evenly into one row per label.
+   * Checks that the batch is non-empty, has either labels or targets, and that the features (and
+   * targets) divide evenly into one row per example.
    *
-   * @param features {@code size() * featureSize()} floats, one example after the other, row-major
-   * @param labels one class index per example
    * @throws IllegalArgumentException if the shapes do not agree
    */
   public Batch {
     Objects.requireNonNull(features, "features");
-    Objects.requireNonNull(labels, "labels");
-    if (labels.length == 0) {
+    if ((labels == null) == (targets == null)) {
+      throw new IllegalArgumentException("a batch has either labels or targets");
+    }
+    if (size <= 0) {
       throw new IllegalArgumentException("batch is empty");
     }
-    if (features.length % labels.length != 0) {
+    if (labels != null && labels.length != size) {
+      throw new IllegalArgumentException(labels.length + " labels for " + size + " examples");
+    }
+    if (features.length % size != 0) {
       throw new IllegalArgumentException(
-          features.length + " features do not divide into " + labels.length + " examples");
+          features.length + " features do not divide into " + size + " examples");
+    }
+    if (targets != null && (targets.length % size != 0 || targets.length == 0)) {
+      throw new IllegalArgumentException(
+          targets.length + " targets do not divide into " + size + " examples");
     }
   }
 
   /**
-   * Returns the number of examples in this batch.
+   * A classification batch.
    *
-   * @return the number of labels
+   * @param features {@code size() * featureSize()} floats, one example after the other, row-major
+   * @param labels one class index per example
    */
-  public int size() {
-    return labels.length;
+  public Batch(float[] features, int[] labels) {
+    this(features, Objects.requireNonNull(labels, "labels"), null, labels.length);
+  }
+
+  /**
+   * A batch of {@code size} examples with targets.
+   *
+   * @param features {@code size * featureSize()} floats, row-major
+   * @param targets {@code size * targetSize()} floats, row-major
+   * @param size the number of examples
+   */
+  public static Batch ofTargets(float[] features, float[] targets, int size) {
+    return new Batch(features, null, Objects.requireNonNull(targets, "targets"), size);
   }
 
   /**
@@ -49,15 +72,28 @@ public record Batch(float[] features, int[] labels) {
    * @return {@code features().length / size()}
    */
   public int featureSize() {
-    return features.length / labels.length;
+    return features.length / size;
   }
 
   /**
-   * Returns the labels as floats, the form MXNet label arrays take.
+   * Returns the number of target floats in one example.
    *
-   * @return a new array with one float per label
+   * @return {@code targets().length / size()}, or 0 in a batch with labels
+   */
+  public int targetSize() {
+    return targets == null ? 0 : targets.length / size;
+  }
+
+  /**
+   * Returns what a training graph's label variable holds: the labels as floats (the form MXNet
+   * label arrays take), or the targets.
+   *
+   * @return a new array of labels, or the batch's own targets
    */
   public float[] labelsAsFloat() {
+    if (targets != null) {
+      return targets;
+    }
     float[] result = new float[labels.length];
     for (int i = 0; i < labels.length; i++) {
       result[i] = labels[i];
@@ -72,6 +108,11 @@ public record Batch(float[] features, int[] labels) {
    */
   @Override
   public String toString() {
-    return "Batch[size=" + size() + ", featureSize=" + featureSize() + "]";
+    return "Batch[size="
+        + size
+        + ", featureSize="
+        + featureSize()
+        + (targets == null ? "" : ", targetSize=" + targetSize())
+        + "]";
   }
 }

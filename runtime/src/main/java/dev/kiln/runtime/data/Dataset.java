@@ -7,8 +7,10 @@ import java.util.Objects;
 import java.util.Random;
 
 /**
- * An in-memory labelled dataset: {@link #size()} examples of {@link #featureSize()} floats each,
- * stored row-major in one array, with one class index in {@code [0, numClasses())} per example.
+ * An in-memory dataset: {@link #size()} examples of {@link #featureSize()} floats each, stored
+ * row-major in one array, with either one class index in {@code [0, numClasses())} per example (a
+ * labelled dataset, for classifiers) or {@link #targetSize()} float targets per example ({@link
+ * #withTargets}, for models with a loss head: a regression, an autoencoder's images).
  *
  * <p>A dataset does not copy the arrays it is given, and {@link #features()} and {@link #labels()}
  * return them as they are, so that a 60000-image training set is held once. Callers must not modify
@@ -19,6 +21,8 @@ public final class Dataset {
   private final int[] labels;
   private final int featureSize;
   private final int numClasses;
+  private final float[] targets;
+  private final int targetSize;
 
   /**
    * Creates a dataset over the given arrays, without copying them.
@@ -55,23 +59,104 @@ public final class Dataset {
             "label " + labels[i] + " at index " + i + " is outside [0, " + numClasses + ")");
       }
     }
-    for (int i = 0; i < features.length; i++) {
-      if (!Float.isFinite(features[i])) {
-        throw new IllegalArgumentException(
-            "feature "
-                + (i % featureSize)
-                + " of example "
-                + (i / featureSize)
-                + " is "
-                + features[i]
-                + "; a dataset's features must be finite "
-                + "(a NaN or infinity would silently poison the weights)");
-      }
-    }
+    requireFinite(features, featureSize, "feature", "features");
     this.features = features;
     this.labels = labels;
     this.featureSize = featureSize;
     this.numClasses = numClasses;
+    this.targets = null;
+    this.targetSize = 0;
+  }
+
+  private Dataset(float[] features, int featureSize, float[] targets, int targetSize) {
+    this.features = features;
+    this.labels = null;
+    this.featureSize = featureSize;
+    this.numClasses = 0;
+    this.targets = targets;
+    this.targetSize = targetSize;
+  }
+
+  /**
+   * A dataset of examples with float targets (what a model with a loss head trains on), over the
+   * given arrays, without copying them.
+   *
+   * @param features {@code n * featureSize} floats, one example after the other
+   * @param featureSize the number of floats in one example
+   * @param targets {@code n * targetSize} floats, each example's target after the other
+   * @param targetSize the number of target floats in one example
+   * @throws IllegalArgumentException if the dataset is empty, if the sizes do not agree, or if a
+   *     feature or target is NaN or infinite
+   */
+  public static Dataset withTargets(
+      float[] features, int featureSize, float[] targets, int targetSize) {
+    Objects.requireNonNull(features, "features");
+    Objects.requireNonNull(targets, "targets");
+    if (featureSize <= 0 || targetSize <= 0) {
+      throw new IllegalArgumentException(
+          "featureSize and targetSize must be positive, got " + featureSize + " and " + targetSize);
+    }
+    if (features.length == 0 || features.length % featureSize != 0) {
+      throw new IllegalArgumentException(
+          features.length
+              + " features are not a whole, non-zero number of examples of "
+              + featureSize);
+    }
+    int n = features.length / featureSize;
+    if (targets.length != (long) n * targetSize) {
+      throw new IllegalArgumentException(
+          String.format(
+              "%d examples of %d features need %d targets of %d floats (%d floats), got %d floats",
+              n, featureSize, n, targetSize, (long) n * targetSize, targets.length));
+    }
+    requireFinite(features, featureSize, "feature", "features");
+    requireFinite(targets, targetSize, "target", "targets");
+    return new Dataset(features, featureSize, targets, targetSize);
+  }
+
+  private static void requireFinite(float[] values, int size, String what, String plural) {
+    for (int i = 0; i < values.length; i++) {
+      if (!Float.isFinite(values[i])) {
+        throw new IllegalArgumentException(
+            what
+                + " "
+                + (i % size)
+                + " of example "
+                + (i / size)
+                + " is "
+                + values[i]
+                + "; a dataset's "
+                + plural
+                + " must be finite (a NaN or infinity would silently poison the weights)");
+      }
+    }
+  }
+
+  /** Whether the examples have float targets ({@link #withTargets}) rather than class labels. */
+  public boolean hasTargets() {
+    return targets != null;
+  }
+
+  /**
+   * Returns all targets, row-major. This is the dataset's own array: do not modify it.
+   *
+   * @return {@code size() * targetSize()} floats
+   * @throws IllegalStateException if the dataset has labels instead
+   */
+  public float[] targets() {
+    if (targets == null) {
+      throw new IllegalStateException("the dataset has class labels, not targets");
+    }
+    return targets;
+  }
+
+  /**
+   * Returns the number of target floats in one example.
+   *
+   * @return the target size, or 0 for a labelled dataset
+   */
+  public int targetSize() {
+    return targetSize;
   }
 
   /**
@@ -80,7 +165,7 @@ public final class Dataset {
    * @return the number of examples, at least 1
    */
   public int size() {
-    return labels.length;
+    return labels != null ? labels.length : features.length / featureSize;
   }
 
   /**
@@ -95,7 +180,7 @@ public final class Dataset {
   /**
    * Returns the number of classes.
    *
-   * @return the number of classes; every label is below it
+   * @return the number of classes; every label is below it (0 for a dataset with targets)
    */
   public int numClasses() {
     return numClasses;
@@ -116,7 +201,14 @@ public final class Dataset {
    * @return {@code size()} class indices
    */
   public int[] labels() {
+    requireLabels();
     return labels;
+  }
+
+  private void requireLabels() {
+    if (labels == null) {
+      throw new IllegalStateException("the dataset has targets, not class labels");
+    }
   }
 
   /**
@@ -126,6 +218,7 @@ public final class Dataset {
    * @return its class index
    */
   public int label(int index) {
+    requireLabels();
     return labels[Objects.checkIndex(index, labels.length)];
   }
 
@@ -142,11 +235,15 @@ public final class Dataset {
       throw new IllegalArgumentException(
           "subset [" + from + ", " + to + ") is not a non-empty range within [0, " + size() + ")");
     }
-    return new Dataset(
-        Arrays.copyOfRange(features, from * featureSize, to * featureSize),
-        Arrays.copyOfRange(labels, from, to),
-        featureSize,
-        numClasses);
+    float[] f = Arrays.copyOfRange(features, from * featureSize, to * featureSize);
+    if (targets != null) {
+      return new Dataset(
+          f,
+          featureSize,
+          Arrays.copyOfRange(targets, from * targetSize, to * targetSize),
+          targetSize);
+    }
+    return new Dataset(f, Arrays.copyOfRange(labels, from, to), featureSize, numClasses);
   }
 
   /**
@@ -223,8 +320,11 @@ public final class Dataset {
    */
   @Override
   public String toString() {
-    return String.format(
-        "Dataset[size=%d, featureSize=%d, numClasses=%d]", size(), featureSize, numClasses);
+    return targets != null
+        ? String.format(
+            "Dataset[size=%d, featureSize=%d, targetSize=%d]", size(), featureSize, targetSize)
+        : String.format(
+            "Dataset[size=%d, featureSize=%d, numClasses=%d]", size(), featureSize, numClasses);
   }
 
   private int[] order(boolean shuffle, long seed) {
@@ -273,15 +373,22 @@ public final class Dataset {
       }
       int count = Math.min(batchSize, order.length - next);
       float[] batchFeatures = new float[count * featureSize];
-      int[] batchLabels = new int[count];
+      int[] batchLabels = labels == null ? null : new int[count];
+      float[] batchTargets = targets == null ? null : new float[count * targetSize];
       for (int i = 0; i < count; i++) {
         int example = order[next + i];
         System.arraycopy(
             features, example * featureSize, batchFeatures, i * featureSize, featureSize);
-        batchLabels[i] = labels[example];
+        if (labels != null) {
+          batchLabels[i] = labels[example];
+        } else {
+          System.arraycopy(targets, example * targetSize, batchTargets, i * targetSize, targetSize);
+        }
       }
       next += count;
-      return new Batch(batchFeatures, batchLabels);
+      return labels != null
+          ? new Batch(batchFeatures, batchLabels)
+          : Batch.ofTargets(batchFeatures, batchTargets, count);
     }
   }
 }

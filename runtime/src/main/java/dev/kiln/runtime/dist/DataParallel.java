@@ -14,10 +14,14 @@ import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.train.Evaluation;
 import dev.kiln.runtime.train.FitLoop;
 import dev.kiln.runtime.train.FitResult;
+import dev.kiln.runtime.train.Score;
+import dev.kiln.runtime.train.Supervised;
+import dev.kiln.runtime.train.Trainer;
 import dev.kiln.runtime.train.TrainingListener;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,8 +82,11 @@ public final class DataParallel implements AutoCloseable {
   private long communicationNanos;
   private long stepNanos;
 
-  /** One copy of the model: its parameters and a classifier over them. */
-  private record Replica(ParameterStore params, Classifier classifier, ExecutorCache owned) {}
+  /**
+   * One copy of the model: its parameters and its training (a classifier's or a loss head's) over
+   * them, or null for a model trained with forward, backward and {@link #update}.
+   */
+  private record Replica(ParameterStore params, Supervised trainer, ExecutorCache owned) {}
 
   private DataParallel(KilnModel model, KvStore store, int contexts, Updates updates) {
     this.model = model;
@@ -89,32 +96,38 @@ public final class DataParallel implements AutoCloseable {
       this.rank = store.rank();
       this.workers = store.workers();
       ModelRuntime rt = model.runtime();
-      if (contexts > 1 && !model.isClassifier()) {
+      boolean supervised = model.isClassifier() || model.hasTrainer();
+      if (contexts > 1 && !supervised) {
         throw new IllegalArgumentException(
             model.name()
-                + " is not a classifier: it can train "
+                + " is neither a classifier nor a model with a loss head: it can train "
                 + "data-parallel one context per process (DataParallel.distributed, then forward, "
                 + "backward and update(optimizer) on every worker), not on "
                 + contexts
                 + " contexts of one process");
       }
-      Graph classifierGraph = model.isClassifier() ? model.classifier().graph() : null;
+      Graph trainingGraph =
+          model.isClassifier()
+              ? model.classifier().graph()
+              : model.hasTrainer() ? model.trainer().graph() : null;
+      BiFunction<ParameterStore, Graph, Supervised> training =
+          model.isClassifier()
+              ? (params, g) -> new Classifier(model.name(), params, g).core()
+              : (params, g) -> new Trainer(model.name(), model.trainer().kind(), params, g).core();
       ParameterStore own = rt.executors().store();
       replicas.add(
           new Replica(
               own,
-              classifierGraph == null
+              trainingGraph == null
                   ? null
-                  : new Classifier(
-                      model.name(), own, classifierGraph.copy(DataParallel::summedLoss)),
+                  : training.apply(own, trainingGraph.copy(DataParallel::summedLoss)),
               null));
       for (int d = 1; d < contexts; d++) {
         ExecutorCache cache = new ExecutorCache(model.name(), rt.graph().copy(json -> json), d);
         replicas.add(
             new Replica(
                 cache.store(),
-                new Classifier(
-                    model.name(), cache.store(), classifierGraph.copy(DataParallel::summedLoss)),
+                training.apply(cache.store(), trainingGraph.copy(DataParallel::summedLoss)),
                 cache));
       }
       broadcast(own);
@@ -318,14 +331,29 @@ public final class DataParallel implements AutoCloseable {
    *     times the workers, when every worker's batch is full)
    */
   public FitLoop.Step step(float[] features, int[] labels, FusedOptimizer optimizer, int examples) {
+    float[] y = new float[labels.length];
+    for (int i = 0; i < y.length; i++) {
+      y[i] = labels[i];
+    }
+    return step(features, y, labels.length, optimizer, examples);
+  }
+
+  /**
+   * {@link #step(float[], int[], FusedOptimizer, int)} for any supervised model: {@code labels}
+   * holds what its training graph's label takes (class indices as floats, or targets), {@code n}
+   * examples' worth.
+   */
+  public FitLoop.Step step(
+      float[] features, float[] labels, int n, FusedOptimizer optimizer, int examples) {
     long begun = System.nanoTime();
     try (CallGuard.Scope call = model.runtime().guard().enter("dataParallel.step")) {
-      int n = labels.length;
+      requireSupervised("step");
       int featureSize = features.length / Math.max(1, n);
+      int labelSize = labels.length / Math.max(1, n);
       // Every replica's batch is copied in before any replica's passes are queued: a copy waits
       // behind the work queued on cpu(0), so copying after starting replica 0 would serialise
       // the contexts (measured: 2 contexts ran LeNet at 0.95x one context, not 1.6x).
-      List<Classifier.Staged> staged = new ArrayList<>();
+      List<Supervised.Staged> staged = new ArrayList<>();
       for (int r = 0; r < replicas.size(); r++) {
         int from = (int) ((long) r * n / replicas.size());
         int to = (int) ((long) (r + 1) * n / replicas.size());
@@ -333,17 +361,18 @@ public final class DataParallel implements AutoCloseable {
             to > from
                 ? replicas
                     .get(r)
-                    .classifier()
+                    .trainer()
                     .stage(
                         Arrays.copyOfRange(features, from * featureSize, to * featureSize),
-                        Arrays.copyOfRange(labels, from, to))
+                        Arrays.copyOfRange(labels, from * labelSize, to * labelSize),
+                        to - from)
                 : null);
       }
       List<FitLoop.Step> parts = new ArrayList<>();
       for (int r = 0; r < replicas.size(); r++) {
         Replica replica = replicas.get(r);
         if (staged.get(r) != null) {
-          parts.add(replica.classifier().computeGradients(staged.get(r)));
+          parts.add(replica.trainer().computeGradients(staged.get(r)));
         } else {
           replica.params().zeroGrads();
         }
@@ -356,15 +385,15 @@ public final class DataParallel implements AutoCloseable {
       stepNanos += System.nanoTime() - begun;
       return () -> {
         double loss = 0;
-        int correct = 0;
+        double metric = 0;
         int count = 0;
         for (FitLoop.Step p : parts) {
-          Classifier.Result res = p.score();
+          Score res = p.score();
           loss += res.lossSum();
-          correct += res.correct();
+          metric += res.metricSum();
           count += res.count();
         }
-        return new Classifier.Result(loss, correct, count);
+        return new Score(loss, metric, count);
       };
     }
   }
@@ -523,12 +552,7 @@ public final class DataParallel implements AutoCloseable {
       int epochs,
       FusedOptimizer optimizer,
       TrainingListener... listeners) {
-    if (!model.isClassifier()) {
-      throw new IllegalStateException(
-          model.name()
-              + " is not a classifier, so fit cannot train "
-              + "it; run forward and backward on every worker and then update(optimizer)");
-    }
+    requireSupervised("fit");
     // A check that the model's last trainStep left pending is made now (entering the model's
     // guard runs it), not in the first batch.
     model.runtime().guard().enter("dataParallel.fit").close();
@@ -547,17 +571,20 @@ public final class DataParallel implements AutoCloseable {
       all.add(new Beacon());
     }
     int[] epoch = {0};
+    Supervised.Head head = replicas.get(0).trainer().head();
     return FitLoop.run(
         model.name(),
+        head.metric(),
         train,
         lead ? validation : null,
         epochs,
         b ->
             step(
                 b.features(),
-                b.labels(),
+                head.labels(b),
+                b.size(),
                 optimizer,
-                fixed ? batch * workers : b.labels().length * workers),
+                fixed ? batch * workers : b.size() * workers),
         () -> {
           averageAuxiliaryStates();
           epoch[0]++;
@@ -600,13 +627,24 @@ public final class DataParallel implements AutoCloseable {
   }
 
   private Evaluation evaluate(Dataset data) {
-    return replicas.get(0).classifier().evaluate(data);
+    return replicas.get(0).trainer().evaluate(data);
+  }
+
+  private void requireSupervised(String what) {
+    if (replicas.get(0).trainer() == null) {
+      throw new IllegalStateException(
+          model.name()
+              + " is neither a classifier nor a model with a loss head, so "
+              + what
+              + " cannot train it; run forward and backward on every worker and then "
+              + "update(optimizer)");
+    }
   }
 
   /**
-   * A classifier graph whose {@code SoftmaxOutput} back-propagates the summed loss ({@code
-   * normalization} null) instead of the mean, so that the gradients of replicas with shares of
-   * different sizes add up to the whole batch's.
+   * A training graph whose head ({@code SoftmaxOutput}, or a loss head's {@code MakeLoss})
+   * back-propagates the summed loss ({@code normalization} null) instead of the mean, so that the
+   * gradients of replicas with shares of different sizes add up to the whole batch's.
    */
   private static String summedLoss(String json) {
     String mean = "\"normalization\": \"batch\"";
@@ -614,7 +652,7 @@ public final class DataParallel implements AutoCloseable {
       // Without it the replicas would back-propagate means and the 1/examples rescale would
       // shrink every step by the batch size: refuse rather than train silently wrong.
       throw new IllegalStateException(
-          "the classifier graph has no SoftmaxOutput with " + mean + " to turn into a summed loss");
+          "the training graph has no loss with " + mean + " to turn into a summed loss");
     }
     return json.replace(mean, "\"normalization\": \"null\"");
   }
@@ -628,8 +666,8 @@ public final class DataParallel implements AutoCloseable {
     RuntimeException failure = null;
     for (Replica r : replicas) {
       try {
-        if (r.classifier() != null) {
-          r.classifier().close();
+        if (r.trainer() != null) {
+          r.trainer().close();
         }
         if (r.owned() != null) {
           r.owned().close();

@@ -132,7 +132,7 @@ final class CustomLayers {
               + inputShape
               + ", whose "
               + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
-              + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
+              + "graph for a number of steps with new GraphBuilder(model, training, steps, "
               + "rebuild), as the generated model does",
           null);
     }

@@ -1,7 +1,10 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.runtime.mxnet.ShapeInference;
 import dev.kiln.runtime.mxnet.SymbolHandle;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 
@@ -236,6 +239,26 @@ public final class Graph implements AutoCloseable {
   /** The label variables of a classifier graph ({@code <node>_label}); empty otherwise. */
   public List<String> labels() {
     return parts.labels();
+  }
+
+  /**
+   * The shape MXNet infers for label variable {@code i} ({@link #labels()}) when every input has a
+   * batch of 1 (and 1 step), with its first dimension, the batch, as {@link Shape#BATCH}: the shape
+   * of one example's targets for a loss head, {@code [BATCH]} for a classifier's class indices.
+   */
+  public Shape labelShape(int i) {
+    Map<String, int[]> known = new LinkedHashMap<>();
+    for (InputSpec in : inputs()) {
+      int[] dims = in.shape().dims();
+      for (int d = 0; d < dims.length; d++) {
+        dims[d] = dims[d] < 0 ? 1 : dims[d];
+      }
+      known.put(in.name(), dims);
+    }
+    ShapeInference inferred = symbol().inferShapes(known);
+    int[] dims = inferred.arguments()[arguments().indexOf(labels().get(i))].clone();
+    dims[0] = Shape.BATCH;
+    return Shape.of(dims);
   }
 
   /** Every argument of the symbol (inputs and parameters) in MXNet's order. */

@@ -25,7 +25,7 @@ import java.util.function.IntFunction;
  */
 public final class GraphBuilder implements AutoCloseable {
   private final String model;
-  private final boolean classifier;
+  private final boolean training;
   private final Declarations d = new Declarations();
   private final SymbolArena arena;
   private int steps;
@@ -38,28 +38,29 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   /**
-   * A builder for {@code model}; with {@code classifier}, a softmax made as a classifier's head
-   * ({@link SoftmaxSpec#classifierHead()}) emits MXNet's {@code SoftmaxOutput} (softmax with
-   * cross-entropy loss) instead of a plain softmax.
+   * A builder for {@code model}; with {@code training}, the graph is the one its trainer runs: a
+   * softmax made as a classifier's head ({@link SoftmaxSpec#classifierHead()}) emits MXNet's {@code
+   * SoftmaxOutput} (softmax with cross-entropy loss) instead of a plain softmax, and a loss head
+   * ({@link LossSpec}) its training loss against a label variable.
    */
-  public GraphBuilder(String model, boolean classifier) {
+  public GraphBuilder(String model, boolean training) {
     this.model = model;
-    this.classifier = classifier;
+    this.training = training;
     this.arena = new SymbolArena(model, d.sources);
   }
 
   /**
-   * A builder for {@code model} (with {@code classifier} as above) that unrolls every custom
+   * A builder for {@code model} (with {@code training} as above) that unrolls every custom
    * recurrent cell whose sequence has {@code Dim.STEPS} steps over {@code steps} steps (see {@link
    * #cell}), and gives the graph {@code rebuild}, which builds the same model for any number of
-   * steps (the generated model's {@code graph(classifier, steps)}), so that an executor bound for
+   * steps (the generated model's {@code graph(training, steps)}), so that an executor bound for
    * another length gets a graph of its own ({@link Graph#unroll}). Shape inference in {@link
    * #build} gives every {@code STEPS} dimension {@code steps}.
    *
    * @throws IllegalArgumentException if {@code steps} is less than 1
    */
-  public GraphBuilder(String model, boolean classifier, int steps, IntFunction<Graph> rebuild) {
-    this(model, classifier);
+  public GraphBuilder(String model, boolean training, int steps, IntFunction<Graph> rebuild) {
+    this(model, training);
     if (steps < 1) {
       throw new IllegalArgumentException(
           model + ": a cell is unrolled over at least one step, " + "got " + steps);
@@ -240,8 +241,8 @@ public final class GraphBuilder implements AutoCloseable {
     }
 
     @Override
-    public boolean classifier() {
-      return classifier;
+    public boolean training() {
+      return training;
     }
 
     @Override

@@ -26,6 +26,7 @@ public sealed interface LayerOp
         PoolSpec,
         ReshapeSpec,
         RnnSpec,
+        LossSpec,
         SoftmaxSpec {
   /** How many inputs the layer takes: exactly this many, or at least as many when variadic. */
   default int arity() {

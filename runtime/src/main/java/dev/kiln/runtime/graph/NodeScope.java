@@ -21,8 +21,11 @@ public interface NodeScope {
     return source().node();
   }
 
-  /** Whether the graph is built for classifier training. */
-  boolean classifier();
+  /**
+   * Whether the graph is built for training against labels: a classifier's softmax is then MXNet's
+   * {@code SoftmaxOutput}, a loss head its training loss.
+   */
+  boolean training();
 
   /** The node's learnable parameter {@code <node>_<role>}, initialised as its role says. */
   Sym param(ParamRole role);

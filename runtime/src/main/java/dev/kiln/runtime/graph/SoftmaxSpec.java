@@ -28,7 +28,7 @@ public record SoftmaxSpec(int axis, boolean head) implements LayerOp {
   @Override
   public Sym build(NodeScope scope, List<Sym> inputs) {
     Sym x = inputs.get(0);
-    if (!head || !scope.classifier()) {
+    if (!head || !scope.training()) {
       scope.checkAxis("softmax", List.of(x), axis, false);
       return scope.op("softmax", Attrs.of("axis", axis), x);
     }

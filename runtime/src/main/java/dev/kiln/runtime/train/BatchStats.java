@@ -5,8 +5,14 @@ package dev.kiln.runtime.train;
  *
  * @param epoch the epoch, from 1
  * @param batch the batch within the epoch, from 1
- * @param loss the batch's mean cross-entropy loss
- * @param accuracy the batch's fraction of correct predictions
+ * @param loss the batch's mean loss (a classifier's cross-entropy)
+ * @param metric the batch's mean of the trainer's metric ({@link FitContext#metric()}: a
+ *     classifier's fraction of correct predictions)
  * @param examples examples in the batch
  */
-public record BatchStats(int epoch, int batch, double loss, double accuracy, int examples) {}
+public record BatchStats(int epoch, int batch, double loss, double metric, int examples) {
+  /** The metric, for a classifier its accuracy. */
+  public double accuracy() {
+    return metric;
+  }
+}

@@ -10,11 +10,18 @@ import java.util.Locale;
 
 /**
  * Writes one CSV row per epoch: {@code epoch,train_loss,train_accuracy,val_loss,val_accuracy,
- * seconds} (validation columns empty without a validation set). The file is rewritten at the start
- * of training and flushed after every row, so it is readable while training runs.
+ * seconds} for a classifier, with the trainer's metric in place of {@code accuracy} otherwise
+ * ({@link FitContext#metric()}: {@code train_mse}, ...; validation columns empty without a
+ * validation set). The file is rewritten at the start of training and flushed after every row, so
+ * it is readable while training runs.
  */
 public final class CsvLogger implements TrainingListener {
   static final String HEADER = "epoch,train_loss,train_accuracy,val_loss,val_accuracy,seconds";
+
+  /** The header for a trainer reporting {@code metric}. */
+  static String header(String metric) {
+    return HEADER.replace("accuracy", metric);
+  }
 
   private final Path file;
   private Writer out;
@@ -30,7 +37,7 @@ public final class CsvLogger implements TrainingListener {
       Path parent = file.toAbsolutePath().getParent();
       Files.createDirectories(parent);
       out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-      out.write(HEADER + "\n");
+      out.write(header(context.metric()) + "\n");
       out.flush();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write metrics to " + file, e);
@@ -43,7 +50,7 @@ public final class CsvLogger implements TrainingListener {
         e.validation() == null
             ? ","
             : String.format(
-                Locale.ROOT, "%.6f,%.6f", e.validation().loss(), e.validation().accuracy());
+                Locale.ROOT, "%.6f,%.6f", e.validation().loss(), e.validation().metric());
     try {
       out.write(
           String.format(
@@ -51,7 +58,7 @@ public final class CsvLogger implements TrainingListener {
               "%d,%.6f,%.6f,%s,%.3f%n",
               e.epoch(),
               e.trainLoss(),
-              e.trainAccuracy(),
+              e.trainMetric(),
               val,
               e.seconds()));
       out.flush();

@@ -6,14 +6,31 @@ public final class FitContext {
   private final int epochs;
   private final int batchesPerEpoch;
   private final int examplesPerEpoch;
+  private final String metric;
   private String stopReason;
 
-  /** A context for training {@code model} for {@code epochs} epochs. */
+  /** A context for training the classifier {@code model} for {@code epochs} epochs. */
   public FitContext(String model, int epochs, int batchesPerEpoch, int examplesPerEpoch) {
+    this(model, epochs, batchesPerEpoch, examplesPerEpoch, "accuracy");
+  }
+
+  /** A context for training {@code model}, whose trainer reports {@code metric}. */
+  public FitContext(
+      String model, int epochs, int batchesPerEpoch, int examplesPerEpoch, String metric) {
     this.model = model;
     this.epochs = epochs;
     this.batchesPerEpoch = batchesPerEpoch;
     this.examplesPerEpoch = examplesPerEpoch;
+    this.metric = metric;
+  }
+
+  /**
+   * The name of the metric the stats carry beside the loss: {@code accuracy} for a classifier,
+   * {@code mse}, {@code mae} or {@code binary_accuracy} for a loss head, {@code none} for
+   * {@code @Loss} (whose metric is the loss again).
+   */
+  public String metric() {
+    return metric;
   }
 
   /** The model's name. */

@@ -12,11 +12,11 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
- * The classifier training loop, whatever runs each step (one executor, or replicas on several
- * contexts or processes): epochs of batches, each batch scored one step late so that MXNet never
- * waits for Java, listeners told of every batch and epoch, validation after every epoch. A
- * non-finite loss always stops it ({@link NanGuard}), so does a gradient an update refused ({@link
- * NonFiniteException}) and a request to close the model.
+ * The training loop of classifiers and of models with a loss head, whatever runs each step (one
+ * executor, or replicas on several contexts or processes): epochs of batches, each batch scored one
+ * step late so that MXNet never waits for Java, listeners told of every batch and epoch, validation
+ * after every epoch. A non-finite loss always stops it ({@link NanGuard}), so does a gradient an
+ * update refused ({@link NonFiniteException}) and a request to close the model.
  */
 public final class FitLoop {
   /** Runs the training step of one batch. */
@@ -36,8 +36,8 @@ public final class FitLoop {
   /** A queued training step, scored once the next one is queued. */
   @FunctionalInterface
   public interface Step {
-    /** The batch's loss and correct predictions (waits for the step's forward pass). */
-    Classifier.Result score();
+    /** The batch's loss and metric sums (waits for the step's forward pass). */
+    Score score();
   }
 
   private FitLoop() {}
@@ -46,6 +46,7 @@ public final class FitLoop {
    * Trains for {@code epochs} passes over {@code train}.
    *
    * @param model the model's name, for messages and listeners
+   * @param metric the name of the metric the steps score ({@link FitContext#metric()})
    * @param train the training batches
    * @param validation evaluated with {@code evaluate} after every epoch, or null
    * @param epochs passes over the training data, at least 1
@@ -57,6 +58,7 @@ public final class FitLoop {
    */
   public static FitResult run(
       String model,
+      String metric,
       DataLoader train,
       Dataset validation,
       int epochs,
@@ -64,7 +66,8 @@ public final class FitLoop {
       Function<Dataset, Evaluation> evaluate,
       BooleanSupplier closing,
       List<TrainingListener> listeners) {
-    return run(model, train, validation, epochs, stepper, () -> {}, evaluate, closing, listeners);
+    return run(
+        model, metric, train, validation, epochs, stepper, () -> {}, evaluate, closing, listeners);
   }
 
   /**
@@ -74,6 +77,7 @@ public final class FitLoop {
    */
   public static FitResult run(
       String model,
+      String metric,
       DataLoader train,
       Dataset validation,
       int epochs,
@@ -88,13 +92,13 @@ public final class FitLoop {
     List<TrainingListener> all = new ArrayList<>(listeners);
     all.add(0, new NanGuard());
     FitContext context =
-        new FitContext(model, epochs, train.batchesPerEpoch(), train.examplesPerEpoch());
+        new FitContext(model, epochs, train.batchesPerEpoch(), train.examplesPerEpoch(), metric);
     all.forEach(l -> l.onFitStart(context));
     List<EpochStats> history = new ArrayList<>();
     for (int epoch = 1; epoch <= epochs && context.stopReason() == null; epoch++) {
       long start = System.nanoTime();
       double lossSum = 0;
-      int correct = 0;
+      double metricSum = 0;
       int seen = 0;
       int index = 0;
       int stepped = 0;
@@ -123,11 +127,12 @@ public final class FitLoop {
           }
         }
         if (pending != null) {
-          Classifier.Result r = pending.score();
+          Score r = pending.score();
           lossSum += r.lossSum();
-          correct += r.correct();
+          metricSum += r.metricSum();
           seen += r.count();
-          BatchStats stats = new BatchStats(epoch, ++index, r.meanLoss(), r.accuracy(), r.count());
+          BatchStats stats =
+              new BatchStats(epoch, ++index, r.meanLoss(), r.meanMetric(), r.count());
           try {
             for (TrainingListener l : all) {
               l.onBatchEnd(context, stats);
@@ -171,8 +176,7 @@ public final class FitLoop {
       endOfEpoch.run();
       double seconds = (System.nanoTime() - start) / 1e9;
       Evaluation val = validation == null ? null : evaluate.apply(validation);
-      EpochStats stats =
-          new EpochStats(epoch, lossSum / seen, (double) correct / seen, val, seconds);
+      EpochStats stats = new EpochStats(epoch, lossSum / seen, metricSum / seen, val, seconds);
       history.add(stats);
       all.forEach(l -> l.onEpochEnd(context, stats));
     }

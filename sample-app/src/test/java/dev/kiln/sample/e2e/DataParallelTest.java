@@ -13,6 +13,8 @@ import dev.kiln.runtime.optim.Adam;
 import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.train.FitResult;
+import dev.kiln.runtime.train.Score;
+import dev.kiln.runtime.train.Supervised;
 import dev.kiln.sample.models.FashionMlpModel;
 import dev.kiln.sample.models.LeNet1632Model;
 import dev.kiln.sample.models.UpConvModel;
@@ -50,9 +52,9 @@ class DataParallelTest {
           y[i] = r.nextInt(10);
         }
         Classifier.Result whole = one.classifier().trainBatch(x, y, a);
-        Classifier.Result split = dp.step(x, y, b, n).score();
+        Score split = dp.step(x, y, b, n).score();
         assertEquals(whole.lossSum(), split.lossSum(), 1e-4, "loss of step " + step);
-        assertEquals(whole.correct(), split.correct());
+        assertEquals(whole.correct(), split.metricSum(), 0.0);
         assertArrayEquals(
             dp.replicaParameters(0),
             dp.replicaParameters(1),
@@ -74,13 +76,13 @@ class DataParallelTest {
     int[] y = {0, 1, 2, 3, 4, 5, 6, 7};
     try (FashionMlpModel staged = FashionMlpModel.create(Init.xavier(), 9);
         FashionMlpModel direct = FashionMlpModel.create(Init.xavier(), 9)) {
-      Classifier.Staged batch = staged.classifier().stage(x, y);
+      Supervised.Staged batch = staged.classifier().stage(x, y);
       IllegalArgumentException e =
           org.junit.jupiter.api.Assertions.assertThrows(
               IllegalArgumentException.class, () -> direct.classifier().computeGradients(batch));
       assertTrue(e.getMessage().contains("staged by another classifier"), e.getMessage());
-      Classifier.Result a = staged.classifier().computeGradients(batch).score();
-      Classifier.Result b = direct.classifier().computeGradients(x, y).score();
+      Score a = staged.classifier().computeGradients(batch).score();
+      Score b = direct.classifier().computeGradients(x, y).score();
       assertEquals(b.lossSum(), a.lossSum(), 0.0);
       assertArrayEquals(
           direct.params().hiddenWeight().grad(), staged.params().hiddenWeight().grad(), 0f);
@@ -136,7 +138,7 @@ class DataParallelTest {
           y[i] = r.nextInt(10);
         }
         Classifier.Result whole = one.classifier().trainBatch(x, y, a);
-        Classifier.Result split = dp.step(x, y, b, n).score();
+        Score split = dp.step(x, y, b, n).score();
         assertEquals(whole.lossSum(), split.lossSum(), 1e-4, "loss of step " + step);
         assertArrayEquals(dp.replicaParameters(0), dp.replicaParameters(1), 0f);
         assertArrayEquals(
