@@ -1,6 +1,7 @@
 package dev.kiln.sample;
 
 import dev.kiln.runtime.train.Evaluation;
+import dev.kiln.runtime.train.Fitter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -8,7 +9,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code eval}: loss and accuracy of a checkpoint on the test set. */
+/**
+ * {@code eval}: loss and metric (accuracy, or the autoencoder's MSE) of a checkpoint on the test
+ * set.
+ */
 @Command(
     name = "eval",
     mixinStandardHelpOptions = true,
@@ -20,8 +24,8 @@ final class Eval implements Callable<Integer> {
       names = "--model",
       paramLabel = "NAME",
       description =
-          "Model: mlp, lenet or lstm (default: the one the checkpoint holds; given, it must "
-              + "match).")
+          "Model: mlp, lenet, lstm, conv1d or autoencoder (default: the one the checkpoint "
+              + "holds; given, it must match).")
   SampleModel.Kind model;
 
   @Option(
@@ -37,15 +41,18 @@ final class Eval implements Callable<Integer> {
   public Integer call() throws Exception {
     Path prefix = Checkpoints.prefix(checkpoint);
     try (SampleModel sample = Checkpoints.load("--checkpoint", model, checkpoint)) {
-      Evaluation e = sample.model().classifier().evaluate(data.load().test());
+      SampleModel.Kind kind = SampleModel.Kind.parse(sample.name());
+      Fitter fitter = sample.model().fitter();
+      Evaluation e = fitter.evaluate(kind.examples(data.load().test()));
       System.out.printf(
           Locale.ROOT,
-          "%s (%s) on %d test images: loss %.4f, accuracy %.4f%n",
+          "%s (%s) on %d test images: loss %.4f, %s %.4f%n",
           prefix,
           sample.name(),
           e.examples(),
           e.loss(),
-          e.accuracy());
+          fitter.metric().equals("mse") ? "MSE" : fitter.metric(),
+          e.metric());
     }
     return 0;
   }

@@ -22,8 +22,8 @@ final class Predict implements Callable<Integer> {
       names = "--model",
       paramLabel = "NAME",
       description =
-          "Model: mlp, lenet or lstm (default: the one the checkpoint holds; given, it must "
-              + "match).")
+          "Model: mlp, lenet, lstm or conv1d (default: the one the checkpoint holds; given, "
+              + "it must match).")
   SampleModel.Kind model;
 
   @Option(
@@ -56,6 +56,16 @@ final class Predict implements Callable<Integer> {
     }
     Dataset test = all.first(count);
     try (SampleModel sample = Checkpoints.load("--checkpoint", model, checkpoint)) {
+      if (!sample.model().isClassifier()) {
+        throw new IllegalArgumentException(
+            "--checkpoint "
+                + checkpoint
+                + " holds the "
+                + sample.name()
+                + ", which reconstructs images rather than classifying them: predict needs a "
+                + "classifier (mlp, lenet, lstm or conv1d); eval measures its test MSE, and "
+                + "train wrote its reconstructions as PREFIX-reconstructions.png");
+      }
       Classifier c = sample.model().classifier();
       float[] probs = c.predict(test.features(), test.size());
       int[] predicted = c.predict(test);

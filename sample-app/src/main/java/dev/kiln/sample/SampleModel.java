@@ -2,6 +2,9 @@ package dev.kiln.sample;
 
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.KilnModel;
+import dev.kiln.runtime.data.Dataset;
+import dev.kiln.sample.models.FashionAutoencoderModel;
+import dev.kiln.sample.models.FashionConv1dModel;
 import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionLstmModel;
 import dev.kiln.sample.models.FashionMlpModel;
@@ -31,7 +34,18 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
      * {@code FashionLstm}: each image read row by row, 28 steps of 28 pixels, by an LSTM of 128
      * units; Adam with a cosine decay, 10 epochs.
      */
-    LSTM("lstm", 10, 64, "adam", "cosine");
+    LSTM("lstm", 10, 64, "adam", "cosine"),
+    /**
+     * {@code FashionConv1d}: each image as 28 channels (its rows) of a 1-D signal 28 long, three
+     * 1-D convolutions and two dense layers; Adam with a cosine decay, 8 epochs.
+     */
+    CONV1D("conv1d", 8, 32, "adam", "cosine"),
+    /**
+     * {@code FashionAutoencoder}: strided convolutions down to a code of 8x7x7, transposed
+     * convolutions back up, trained to reproduce each image under the mean squared error
+     * ({@code @L2Loss}); Adam with a cosine decay, 5 epochs.
+     */
+    AUTOENCODER("autoencoder", 5, 64, "adam", "cosine");
 
     final String cliName;
     final int epochs;
@@ -55,6 +69,8 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
             case MLP -> FashionMlpModel.create(Init.xavier(), seed);
             case LENET -> FashionLeNetModel.create(Init.xavier(), seed);
             case LSTM -> FashionLstmModel.create(Init.xavier(), seed);
+            case CONV1D -> FashionConv1dModel.create(Init.xavier(), seed);
+            case AUTOENCODER -> FashionAutoencoderModel.create(Init.xavier(), seed);
           });
     }
 
@@ -66,6 +82,8 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
             case MLP -> FashionMlpModel.load(prefix);
             case LENET -> FashionLeNetModel.load(prefix);
             case LSTM -> FashionLstmModel.load(prefix);
+            case CONV1D -> FashionConv1dModel.load(prefix);
+            case AUTOENCODER -> FashionAutoencoderModel.load(prefix);
           });
     }
 
@@ -75,7 +93,28 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
         case MLP -> FashionMlpModel.SUMMARY;
         case LENET -> FashionLeNetModel.SUMMARY;
         case LSTM -> FashionLstmModel.SUMMARY;
+        case CONV1D -> FashionConv1dModel.SUMMARY;
+        case AUTOENCODER -> FashionAutoencoderModel.SUMMARY;
       };
+    }
+
+    /** Whether the model learns to reproduce its input rather than to classify it. */
+    boolean reconstructs() {
+      return this == AUTOENCODER;
+    }
+
+    /**
+     * The examples this model trains and is measured on, made from labelled images: the images with
+     * their class labels for a classifier, with themselves as the targets for the autoencoder.
+     */
+    Dataset examples(Dataset labelled) {
+      return reconstructs()
+          ? Dataset.withTargets(
+              labelled.features(),
+              labelled.featureSize(),
+              labelled.features(),
+              labelled.featureSize())
+          : labelled;
     }
 
     /** The command-line names, e.g. {@code mlp, lenet}. */

@@ -18,6 +18,7 @@ import dev.kiln.runtime.train.EpochStats;
 import dev.kiln.runtime.train.Evaluation;
 import dev.kiln.runtime.train.FitContext;
 import dev.kiln.runtime.train.FitResult;
+import dev.kiln.runtime.train.Fitter;
 import dev.kiln.runtime.train.TrainingListener;
 import dev.kiln.sample.data.FashionMnist;
 import java.io.PrintStream;
@@ -62,24 +63,28 @@ final class Train implements Callable<Integer> {
       names = "--model",
       paramLabel = "NAME",
       defaultValue = "mlp",
-      description = "Model: mlp, lenet or lstm (default: ${DEFAULT-VALUE}).")
+      description = "Model: mlp, lenet, lstm, conv1d or autoencoder (default: ${DEFAULT-VALUE}).")
   SampleModel.Kind model;
 
   @Option(
       names = "--epochs",
-      description = "Passes over the training split (default: 10 for mlp and lstm, 8 for lenet).")
+      description =
+          "Passes over the training split (default: 10 for mlp and lstm, 8 for lenet and "
+              + "conv1d, 5 for autoencoder).")
   Integer epochs;
 
   @Option(
       names = "--batch-size",
-      description = "Examples per step (default: 32 for mlp and lenet, 64 for lstm).")
+      description =
+          "Examples per step (default: 32 for mlp, lenet and conv1d, 64 for lstm and "
+              + "autoencoder).")
   Integer batchSize;
 
   @Option(
       names = "--optimizer",
       description =
-          "sgd, momentum (SGD with Nesterov momentum 0.9), adam or adamw (default: adam for mlp "
-              + "and lstm, sgd for lenet).")
+          "sgd, momentum (SGD with Nesterov momentum 0.9), adam or adamw (default: sgd for "
+              + "lenet, adam for the others).")
   String optimizer;
 
   @Option(
@@ -92,7 +97,7 @@ final class Train implements Callable<Integer> {
       names = "--schedule",
       description =
           "Learning-rate schedule: constant, cosine (decays to 0 over the run) or decay (times "
-              + "--lr-decay after every epoch; default: cosine for mlp and lstm, decay for lenet).")
+              + "--lr-decay after every epoch; default: decay for lenet, cosine for the others).")
   String schedule;
 
   @Option(
@@ -184,9 +189,9 @@ final class Train implements Callable<Integer> {
     if (limit != null) {
       all = all.first(limit);
     }
-    Dataset train = all.trainSplit();
-    Dataset validation = all.validationSplit();
-    Dataset test = all.test();
+    Dataset train = model.examples(all.trainSplit());
+    Dataset validation = model.examples(all.validationSplit());
+    Dataset test = model.examples(all.test());
     // A worker of a job trains on its shard: its schedule runs over the steps it takes.
     int stepsPerEpoch =
         s.distributed()
@@ -253,7 +258,7 @@ final class Train implements Callable<Integer> {
       TrainingListener[] listening = listeners.toArray(new TrainingListener[0]);
       FitResult r;
       if (dp == null) {
-        r = sample.model().classifier().fit(loader, validation, s.epochs(), opt, listening);
+        r = sample.model().fitter().fit(loader, validation, s.epochs(), opt, listening);
       } else {
         if (!(opt instanceof FusedOptimizer fused)) {
           throw new IllegalStateException("data-parallel training needs a Kiln optimizer");
@@ -275,7 +280,13 @@ final class Train implements Callable<Integer> {
         return r.stopReason() == null ? 0 : 3;
       }
       sample.model().save(prefix);
-      report(rank, r, prefix, sample.model().classifier().evaluate(test));
+      Path pictures = null;
+      if (model.reconstructs()) {
+        pictures = Reconstructions.file(prefix);
+        Reconstructions.write(sample.model(), test, pictures);
+      }
+      Fitter fitter = sample.model().fitter();
+      report(rank, r, prefix, pictures, fitter.metric(), fitter.evaluate(test));
       return r.stopReason() == null ? 0 : 3;
     } catch (RuntimeException e) {
       if (s.distributed()) {
@@ -375,11 +386,16 @@ final class Train implements Callable<Integer> {
     return new CommandLine.ParameterException(spec.commandLine(), message);
   }
 
-  /** The last lines: how training went, the files written, and the test accuracy, measured once. */
-  private void report(int rank, FitResult r, Path prefix, Evaluation test) {
+  /**
+   * The last lines: how training went, the files written, and the test result (accuracy, or the
+   * autoencoder's mean squared error), measured once.
+   */
+  private void report(
+      int rank, FitResult r, Path prefix, Path pictures, String metric, Evaluation test) {
     if (r.stopReason() != null) {
       Node.result(rank, "stopped early: " + r.stopReason());
     }
+    String named = metric.equals("accuracy") ? "acc" : metric;
     EpochStats last = r.last();
     if (last != null) {
       double seconds = r.epochs().stream().mapToDouble(EpochStats::seconds).sum();
@@ -387,28 +403,31 @@ final class Train implements Callable<Integer> {
           rank,
           String.format(
               Locale.ROOT,
-              "trained %d epoch%s in %.1f s; last epoch: train loss %.4f acc %.4f, validation "
-                  + "loss %.4f acc %.4f",
+              "trained %d epoch%s in %.1f s; last epoch: train loss %.4f %s %.4f, validation "
+                  + "loss %.4f %s %.4f",
               r.epochs().size(),
               r.epochs().size() == 1 ? "" : "s",
               seconds,
               last.trainLoss(),
-              last.trainAccuracy(),
+              named,
+              last.trainMetric(),
               last.validation().loss(),
-              last.validation().accuracy()));
+              named,
+              last.validation().metric()));
+    }
+    List<Path> written = new ArrayList<>(Checkpoints.files(prefix));
+    if (pictures != null) {
+      written.add(pictures);
     }
     Node.result(
-        rank,
-        "wrote "
-            + Checkpoints.files(prefix).stream()
-                .map(Path::toString)
-                .collect(Collectors.joining(", ")));
+        rank, "wrote " + written.stream().map(Path::toString).collect(Collectors.joining(", ")));
     Node.result(
         rank,
         String.format(
             Locale.ROOT,
-            "test accuracy %.4f (loss %.4f, %d test images, measured once after training)",
-            test.accuracy(),
+            "test %s %.4f (loss %.4f, %d test images, measured once after training)",
+            metric.equals("mse") ? "MSE" : metric,
+            test.metric(),
             test.loss(),
             test.examples()));
   }

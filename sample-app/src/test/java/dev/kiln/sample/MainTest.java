@@ -138,6 +138,59 @@ class MainTest {
   }
 
   @Test
+  void theAutoencoderTrainsOnTheImagesAsTargetsAndReportsTheTestMse() throws Exception {
+    Path data = data();
+    Path out = dir.resolve("out");
+    Run train =
+        run(
+            "train",
+            "--model",
+            "autoencoder",
+            "--data",
+            data.toString(),
+            "--epochs",
+            "1",
+            "--out",
+            out.toString());
+    assertEquals(0, train.code(), train.err());
+    assertTrue(train.out().contains("epoch 1/1  train loss"), train.out());
+    assertTrue(train.out().contains(" mse "), train.out());
+    List<String> lines = train.out().lines().toList();
+    String last = lines.get(lines.size() - 1);
+    assertTrue(
+        last.matches(
+            "test MSE 0\\.\\d{4} \\(loss 0\\.\\d{4}, 10 test images, measured once after "
+                + "training\\)"),
+        train.out());
+    assertTrue(
+        train.out().contains(", " + out.resolve("autoencoder-reconstructions.png") + "\n"),
+        train.out());
+    java.awt.image.BufferedImage png =
+        javax.imageio.ImageIO.read(out.resolve("autoencoder-reconstructions.png").toFile());
+    // Eight 28x28 images at 3x with 2-pixel gaps, inputs above their reconstructions.
+    assertEquals(8 * (28 * 3 + 2) + 2, png.getWidth());
+    assertEquals(2 * (28 * 3 + 2) + 2, png.getHeight());
+    assertEquals(
+        "epoch,train_loss,train_mse,val_loss,val_mse,seconds",
+        Files.readAllLines(out.resolve("autoencoder-metrics.csv")).get(0));
+
+    Run eval =
+        run("eval", "--data", data.toString(), "--checkpoint", out.resolve("autoencoder").toString());
+    assertEquals(0, eval.code(), eval.err());
+    assertTrue(eval.out().contains("(autoencoder) on 10 test images: loss"), eval.out());
+    assertTrue(eval.out().contains(", MSE 0."), eval.out());
+    Run predict =
+        run(
+            "predict",
+            "--data",
+            data.toString(),
+            "--checkpoint",
+            out.resolve("autoencoder").toString());
+    assertEquals(1, predict.code());
+    assertTrue(predict.err().contains("predict needs a classifier"), predict.err());
+  }
+
+  @Test
   void aMissingCheckpointNamesTheOptionTheFileAndTheFix() throws Exception {
     Path data = data();
     Run r = run("eval", "--data", data.toString(), "--checkpoint", dir.resolve("nope").toString());
@@ -323,7 +376,8 @@ class MainTest {
     Run r = run("train", "--model", "resnet");
     assertEquals(2, r.code());
     assertEquals(
-        "Invalid value for option '--model': unknown model 'resnet'; choose mlp, lenet, lstm\n"
+        "Invalid value for option '--model': unknown model 'resnet'; choose mlp, lenet, lstm, "
+            + "conv1d, autoencoder\n"
             + "Usage: kiln-sample train [OPTIONS]; `kiln-sample train --help` lists them\n",
         r.err());
   }
