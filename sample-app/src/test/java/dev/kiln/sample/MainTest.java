@@ -175,7 +175,12 @@ class MainTest {
         Files.readAllLines(out.resolve("autoencoder-metrics.csv")).get(0));
 
     Run eval =
-        run("eval", "--data", data.toString(), "--checkpoint", out.resolve("autoencoder").toString());
+        run(
+            "eval",
+            "--data",
+            data.toString(),
+            "--checkpoint",
+            out.resolve("autoencoder").toString());
     assertEquals(0, eval.code(), eval.err());
     assertTrue(eval.out().contains("(autoencoder) on 10 test images: loss"), eval.out());
     assertTrue(eval.out().contains(", MSE 0."), eval.out());
