@@ -330,7 +330,7 @@ public final class Supervised implements AutoCloseable {
           modelName
               + ": "
               + examples
-              + " labels need "
+              + " examples need "
               + examples
               + " × "
               + size

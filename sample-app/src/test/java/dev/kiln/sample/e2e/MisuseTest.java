@@ -259,7 +259,7 @@ class MisuseTest {
               IllegalArgumentException.class,
               () -> m.classifier().trainBatch(new float[100], new int[] {0, 1, 2, 3}, sgd));
       assertEquals(
-          "FashionMlpModel: 4 labels need 4 × 784 = 3136 feature values (input shape "
+          "FashionMlpModel: 4 examples need 4 × 784 = 3136 feature values (input shape "
               + "[BATCH, 784]), got 100",
           e.getMessage());
     }
