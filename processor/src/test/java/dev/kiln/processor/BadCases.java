@@ -742,6 +742,33 @@ final class BadCases {
                       + "parameters 'gateWeight' and 'gate_weight' of Forward.apply would both be named "
                       + "y_gate_weight; rename one of them")
               .with("layers/SameName"),
+          // A scale declared to start at zero (zeros = true) and at one (init = ONES).
+          error(
+                  "bad/CustomParamZerosAndOnes",
+                  "@ZerosAndOnes",
+                  "[kiln:CustomParamInit] CustomParamZerosAndOnes.y(): parameter scale of layer "
+                      + "@ZerosAndOnes says @Param(zeros = true, init = ParamInit.ONES): zeros = true "
+                      + "starts it at zero but init = ParamInit.ONES at one; keep the one you mean "
+                      + "(zeros = true is the older spelling of init = ParamInit.ZEROS)")
+              .with("layers/ZerosAndOnes"),
+          // A starting value with init = ONES, where CONSTANT was meant.
+          error(
+                  "bad/CustomParamValueWithoutConstant",
+                  "@ValueWithoutConstant",
+                  "[kiln:CustomParamInit] CustomParamValueWithoutConstant.y(): parameter scale of "
+                      + "layer @ValueWithoutConstant says @Param(init = ParamInit.ONES, value = 2.0): "
+                      + "value sets where init = ParamInit.CONSTANT starts, but this parameter starts "
+                      + "at one (init = ParamInit.ONES); for a parameter that starts at 2.0, write "
+                      + "init = ParamInit.CONSTANT, value = 2.0")
+              .with("layers/ValueWithoutConstant"),
+          // A constant start beyond a float's range.
+          error(
+                  "bad/CustomParamHugeConstant",
+                  "@HugeConstant",
+                  "[kiln:CustomParamInit] CustomParamHugeConstant.y(): parameter scale of layer "
+                      + "@HugeConstant says @Param(init = ParamInit.CONSTANT, value = 1.0E39): value "
+                      + "1.0E39 is not a finite float (a parameter holds 32-bit floats)")
+              .with("layers/HugeConstant"),
           // A layer dimension written as zero where the layer is used.
           error(
                   "bad/CustomNonPositiveDim",

@@ -250,6 +250,27 @@ class GeneratedCodeTest {
 
   @ParameterizedTest(name = "[{0}]")
   @EnumSource(TestCompiler.class)
+  void customParametersStartAsTheirParamInitSays(TestCompiler compiler) {
+    // zeros = true with init = ZEROS agrees with itself; a CONSTANT passes its value.
+    Result r = compiler.compile("good/custom/ScaleShiftNet", "layers/ScaleShift");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("custom.ScaleShiftNetGraph");
+    for (String line :
+        List.of(
+            "Sym weight = this.builder.customParam(Y_SOURCE, \"weight\", Y_WEIGHT_SHAPE, "
+                + "ParamInit.MODEL);",
+            "Sym scale = this.builder.customParam(Y_SOURCE, \"scale\", Y_SCALE_SHAPE, "
+                + "ParamInit.ONES);",
+            "Sym shift =\n        this.builder.customParam(Y_SOURCE, \"shift\", Y_SHIFT_SHAPE, "
+                + "ParamInit.CONSTANT, -0.25);",
+            "Sym bias = this.builder.customParam(Y_SOURCE, \"bias\", Y_BIAS_SHAPE, "
+                + "ParamInit.ZEROS);")) {
+      assertTrue(graph.contains(line), graph);
+    }
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
   void customParametersAreNamedInSnakeCaseLikeBuiltInOnes(TestCompiler compiler) {
     // Parameter gateWeight of node gated is MXNet's gated_gate_weight, as in moving_mean.
     Result r = compiler.compile("good/custom/GatedNet", "layers/Gated");
@@ -259,7 +280,7 @@ class GeneratedCodeTest {
     assertTrue(
         graph.contains(
             "Sym gateWeight =\n        this.builder.customParam(GATED_SOURCE, "
-                + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE, true);"),
+                + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE,\n            ParamInit.ZEROS);"),
         graph);
     String model = r.source("custom.GatedNetModel");
     assertTrue(

@@ -89,6 +89,7 @@ public enum Message {
       "CustomParamBatch",
       "%s: parameter %s of layer @%s would have shape %s; a parameter's dimensions must not "
           + "depend on BATCH"),
+  CUSTOM_PARAM_INIT("CustomParamInit", "%s: parameter %s of layer @%s says @Param(%s): %s"),
   CELL_OUTPUT(
       "CellOutput",
       "%s: cell @%s declares output %s and state %s; a cell's output at each step is its new "

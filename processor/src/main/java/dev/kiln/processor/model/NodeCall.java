@@ -1,6 +1,7 @@
 package dev.kiln.processor.model;
 
 import dev.kiln.annotations.Act;
+import dev.kiln.annotations.ParamInit;
 import java.util.List;
 import javax.lang.model.element.TypeElement;
 
@@ -63,9 +64,10 @@ public sealed interface NodeCall {
    * @param local its Java name, for the local that holds it
    * @param role the role part of its MXNet name, e.g. {@code gate_weight}
    * @param name its MXNet name, whose shape constant the call passes
-   * @param zeros whether it starts at zero
+   * @param init how it starts
+   * @param value where it starts, with {@code init} {@code CONSTANT}
    */
-  record CustomParam(String local, String role, String name, boolean zeros) {}
+  record CustomParam(String local, String role, String name, ParamInit init, double value) {}
 
   /**
    * One argument of a custom layer's forward method after the input.

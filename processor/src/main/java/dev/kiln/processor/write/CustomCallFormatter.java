@@ -3,6 +3,7 @@ package dev.kiln.processor.write;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.NameAllocator;
+import dev.kiln.annotations.ParamInit;
 import dev.kiln.processor.model.NodeCall;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,21 +90,18 @@ final class CustomCallFormatter {
   }
 
   /**
-   * {@code Sym weight = this.builder.customParam(SRC, "weight", W_SHAPE, false);}: on one line if
-   * it fits, else broken after {@code =}, else after each argument too.
+   * {@code Sym weight = this.builder.customParam(SRC, "weight", W_SHAPE, ParamInit.MODEL);}, with
+   * the value after the init for {@code CONSTANT}: on one line if it fits, else broken after {@code
+   * =}, else after each argument too.
    */
   private CodeBlock paramStatement(String local, NodeCall.CustomParam p) {
     String shape = names.shape(p.name());
+    String init =
+        "ParamInit."
+            + p.init().name()
+            + (p.init() == ParamInit.CONSTANT ? ", " + Literals.decimal(p.value()) : "");
     String call =
-        "this.builder.customParam("
-            + src
-            + ", \""
-            + p.role()
-            + "\", "
-            + shape
-            + ", "
-            + p.zeros()
-            + ");";
+        "this.builder.customParam(" + src + ", \"" + p.role() + "\", " + shape + ", " + init + ");";
     String declared = "Sym " + local + " = ";
     String format =
         4 + declared.length() + call.length() <= Javadoc.LIMIT
@@ -111,8 +109,13 @@ final class CustomCallFormatter {
             : 8 + call.length() <= Javadoc.LIMIT
                 ? "$T $N =\nthis.builder.customParam($L, $S, $L, $L)"
                 : "$T $N =\nthis.builder.customParam($L,$W$S,$W$L,$W$L)";
+    CodeBlock initCode =
+        p.init() == ParamInit.CONSTANT
+            ? CodeBlock.of(
+                "$T.$L, $L", Names.PARAM_INIT, p.init().name(), Literals.decimal(p.value()))
+            : CodeBlock.of("$T.$L", Names.PARAM_INIT, p.init().name());
     return CodeBlock.builder()
-        .addStatement(format, Names.SYM, local, src, p.role(), shape, p.zeros())
+        .addStatement(format, Names.SYM, local, src, p.role(), shape, initCode)
         .build();
   }
 

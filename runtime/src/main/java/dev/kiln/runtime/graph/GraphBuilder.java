@@ -1,6 +1,7 @@
 package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Act;
+import dev.kiln.annotations.ParamInit;
 import dev.kiln.annotations.Sym;
 import dev.kiln.names.AuxRole;
 import dev.kiln.names.NodeNames;
@@ -107,6 +108,27 @@ public final class GraphBuilder implements AutoCloseable {
    * the given shape, initialised by the model's initialiser or, with {@code zeros}, to zero.
    */
   public Sym customParam(NodeSource src, String name, Shape shape, boolean zeros) {
+    return customParam(src, name, shape, zeros ? ParamInit.ZEROS : ParamInit.MODEL, 0);
+  }
+
+  /**
+   * A parameter of a custom layer used by node {@code src}: the variable {@code <node>_<name>} of
+   * the given shape, starting as {@code init} says (a {@code CONSTANT} at 0).
+   */
+  public Sym customParam(NodeSource src, String name, Shape shape, ParamInit init) {
+    return customParam(src, name, shape, init, 0);
+  }
+
+  /**
+   * A parameter of a custom layer used by node {@code src}: the variable {@code <node>_<name>} of
+   * the given shape, starting as {@code init} says: drawn by the model's initialiser ({@code
+   * MODEL}), or every element 0, 1 or {@code value} ({@code CONSTANT}; {@code value} is ignored
+   * otherwise).
+   *
+   * @throws IllegalArgumentException if the shape is not complete, or {@code init} is {@code
+   *     CONSTANT} and {@code value} is not a finite float
+   */
+  public Sym customParam(NodeSource src, String name, Shape shape, ParamInit init, double value) {
     checkOpen();
     String full = NodeNames.of(src.node(), name);
     if (!shape.isComplete()) {
@@ -118,7 +140,23 @@ public final class GraphBuilder implements AutoCloseable {
               + "complete shape (each dimension a size: it is allocated once, for every batch), got "
               + shape);
     }
-    d.param(full, src.node(), zeros ? ParamSpec.Kind.BIAS : ParamSpec.Kind.WEIGHT);
+    switch (init) {
+      case MODEL -> d.param(full, src.node(), ParamSpec.Kind.WEIGHT);
+      case ZEROS -> d.param(full, src.node(), ParamSpec.Kind.BIAS);
+      case ONES -> d.param(full, src.node(), ParamSpec.Kind.GAMMA);
+      case CONSTANT -> {
+        if (!Float.isFinite((float) value)) {
+          throw new IllegalArgumentException(
+              src
+                  + ": custom parameter "
+                  + full
+                  + " starts at "
+                  + value
+                  + ", which is not a finite float");
+        }
+        d.constantParam(full, src.node(), (float) value);
+      }
+    }
     d.knownShapes.put(full, shape);
     SymNode v = arena.variable(full);
     return new SymNode(full, v.handle(), shape, null);
