@@ -214,7 +214,8 @@ class GeneratedCodeTest {
     assertTrue(graph.contains("STATES_WHN_SHAPE = Shape.of(4, 4);"), graph);
     assertTrue(
         graph.contains(
-            "return this.builder.cell(STATES_SOURCE, \"GruCell\", X_SHAPE, " + "STATES_SHAPE, x,"),
+            "return this.builder.cell(STATES_SOURCE, \"GruCell\", List.of(\"batch\", \"in\"),\n"
+                + "        List.of(\"batch\", \"hidden\"), X_SHAPE, STATES_SHAPE, x,"),
         graph);
     assertTrue(
         graph.contains(
@@ -258,13 +259,13 @@ class GeneratedCodeTest {
     for (String line :
         List.of(
             "Sym weight = this.builder.customParam(Y_SOURCE, \"weight\", Y_WEIGHT_SHAPE, "
-                + "ParamInit.MODEL);",
+                + "List.of(\"in\", \"out\"),\n        ParamInit.MODEL);",
             "Sym scale = this.builder.customParam(Y_SOURCE, \"scale\", Y_SCALE_SHAPE, "
-                + "ParamInit.ONES);",
-            "Sym shift =\n        this.builder.customParam(Y_SOURCE, \"shift\", Y_SHIFT_SHAPE, "
-                + "ParamInit.CONSTANT, -0.25);",
+                + "List.of(\"out\"),\n        ParamInit.ONES);",
+            "Sym shift = this.builder.customParam(Y_SOURCE, \"shift\", Y_SHIFT_SHAPE, "
+                + "List.of(\"out\"),\n        ParamInit.CONSTANT, -0.25);",
             "Sym bias = this.builder.customParam(Y_SOURCE, \"bias\", Y_BIAS_SHAPE, "
-                + "ParamInit.ZEROS);")) {
+                + "List.of(\"out\"),\n        ParamInit.ZEROS);")) {
       assertTrue(graph.contains(line), graph);
     }
   }
@@ -279,8 +280,8 @@ class GeneratedCodeTest {
     assertTrue(graph.contains("GATED_GATE_WEIGHT_SHAPE = Shape.of(3);"), graph);
     assertTrue(
         graph.contains(
-            "Sym gateWeight =\n        this.builder.customParam(GATED_SOURCE, "
-                + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE,\n            ParamInit.ZEROS);"),
+            "Sym gateWeight = this.builder.customParam(GATED_SOURCE, \"gate_weight\", "
+                + "GATED_GATE_WEIGHT_SHAPE,\n        List.of(\"out\"), ParamInit.ZEROS);"),
         graph);
     String model = r.source("custom.GatedNetModel");
     assertTrue(

@@ -259,9 +259,22 @@ public record CustomOp(
     for (CustomParam p : params) {
       made.add(
           new NodeCall.CustomParam(
-              p.name(), p.role(), NodeNames.of(site.node(), p.role()), p.init(), p.value()));
+              p.name(),
+              p.role(),
+              NodeNames.of(site.node(), p.role()),
+              p.shape(),
+              p.init(),
+              p.value()));
     }
     return new NodeCall.Custom(
-        layerName, cell(), site.sources().get(0), made, forwardType, forwardMethod, args);
+        layerName,
+        cell(),
+        site.sources().get(0),
+        input,
+        state,
+        made,
+        forwardType,
+        forwardMethod,
+        args);
   }
 }
