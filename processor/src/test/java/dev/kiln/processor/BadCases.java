@@ -230,12 +230,14 @@ final class BadCases {
           // --- Classifiers ---
 
           // @Model(classifier = true) on a model that ends in @Dense.
+          // The error is on the node at fault, the last one.
           error(
               "bad/ClassifierWithoutSoftmax",
-              "classifier = true",
-              "[kiln:ClassifierNeedsSoftmax] classifier = true needs the last node of "
-                  + "ClassifierWithoutSoftmax to be @Softmax (training replaces it with MXNet's "
-                  + "SoftmaxOutput), but the last node logits is @Dense(units = 10)"),
+              "@Dense(units = 10) Sym logits",
+              "[kiln:ClassifierNeedsSoftmax] ClassifierWithoutSoftmax.logits(): classifier = true "
+                  + "needs the last node of ClassifierWithoutSoftmax to be @Softmax (training "
+                  + "replaces it with MXNet's SoftmaxOutput), but the last node logits is "
+                  + "@Dense(units = 10); add a last node @Softmax Sym probs(Sym logits)"),
           // @Model(classifier = true) where a dense node nothing reads is a second output.
           error(
               "bad/ClassifierTwoOutputs",
@@ -253,10 +255,20 @@ final class BadCases {
           // @Model(classifier = true) ending in a softmax over [BATCH, 20, 10].
           error(
               "bad/ClassifierSoftmaxRank3",
-              "classifier = true",
-              "[kiln:ClassifierShape] classifier = true needs the last node of "
-                  + "ClassifierSoftmaxRank3 to be a softmax over the classes of a [BATCH, classes] "
-                  + "tensor, but probs has shape [BATCH, 20, 10] and axis -1"),
+              "@Softmax Sym probs",
+              "[kiln:ClassifierShape] ClassifierSoftmaxRank3.probs(): classifier = true needs the "
+                  + "last node of ClassifierSoftmaxRank3 to be a softmax over the classes of a "
+                  + "[BATCH, classes] tensor, but probs has shape [BATCH, 20, 10] and axis -1; make "
+                  + "what it reads [BATCH, classes] first, e.g. with a node @Flatten and a node "
+                  + "@Dense(units = 10) before it"),
+          // A softmax over the examples instead of the classes: the axis is underlined.
+          error(
+              "bad/ClassifierSoftmaxAxis0",
+              "@Softmax(axis = 0)",
+              "[kiln:ClassifierShape] ClassifierSoftmaxAxis0.probs(): classifier = true needs the "
+                  + "last node of ClassifierSoftmaxAxis0 to be a softmax over the classes of a "
+                  + "[BATCH, classes] tensor, but probs has shape [BATCH, 10] and axis 0; a softmax "
+                  + "over the classes is over axis -1, @Softmax's default: drop axis = 0"),
 
           // --- What the compiler cannot resolve: its own error only ---
 

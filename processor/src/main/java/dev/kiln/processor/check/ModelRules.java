@@ -233,12 +233,14 @@ final class ModelRules {
       if (spec.classifier()) {
         report.add(
             Message.CLASSIFIER_NEEDS_SOFTMAX,
-            spec.element(),
-            spec.mirror(),
-            "classifier",
+            last.method(),
+            last.mirror(),
+            null,
+            last.declaration(model),
             model,
             last.name(),
-            last.annotationText());
+            last.annotationText(),
+            last.name());
       }
       return new Head(
           null, Message.REASON_LAST_NOT_SOFTMAX.text(last.name(), last.annotationText()));
@@ -251,19 +253,35 @@ final class ModelRules {
     boolean fits = checked.shape().rank() == 2 && (axis == -1 || axis == 1);
     if (!fits) {
       if (spec.classifier()) {
+        boolean overRows = checked.shape().rank() == 2;
         report.add(
             Message.CLASSIFIER_SHAPE,
-            spec.element(),
-            spec.mirror(),
-            "classifier",
+            last.method(),
+            last.mirror(),
+            overRows ? "axis" : null,
+            last.declaration(model),
             model,
             last.name(),
             checked.shape(),
-            axis);
+            axis,
+            overRows
+                ? "a softmax over the classes is over axis -1, @Softmax's default: drop axis = "
+                    + axis
+                : "make what it reads [BATCH, classes] first, e.g. with a node @Flatten and a node "
+                    + "@Dense(units = "
+                    + classes(checked.shape(), axis)
+                    + ") before it");
       }
       return new Head(
           null, Message.REASON_SOFTMAX_NOT_OVER_CLASSES.text(last.name(), axis, checked.shape()));
     }
     return new Head(last, null);
+  }
+
+  /** The number of classes a softmax along {@code axis} of {@code shape} is over, if known. */
+  private static String classes(TShape shape, int axis) {
+    int a = axis < 0 ? axis + shape.rank() : axis;
+    boolean known = a >= 0 && a < shape.rank() && shape.dim(a) > 0;
+    return known ? Integer.toString(shape.dim(a)) : "classes";
   }
 }

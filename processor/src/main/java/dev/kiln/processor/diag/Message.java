@@ -60,8 +60,9 @@ public enum Message {
       "%s: @Activation needs a function such as Act.RELU; Act.NONE is no activation"),
   CLASSIFIER_NEEDS_SOFTMAX(
       "ClassifierNeedsSoftmax",
-      "classifier = true needs the last node of %s to be @Softmax (training replaces it with "
-          + "MXNet's SoftmaxOutput), but the last node %s is %s"),
+      "%s: classifier = true needs the last node of %s to be @Softmax (training replaces it "
+          + "with MXNet's SoftmaxOutput), but the last node %s is %s; add a last node @Softmax Sym "
+          + "probs(Sym %s)"),
   CLASSIFIER_OUTPUTS(
       "ClassifierOutputs",
       "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; "
@@ -73,8 +74,8 @@ public enum Message {
           + "backward and update"),
   CLASSIFIER_SHAPE(
       "ClassifierShape",
-      "classifier = true needs the last node of %s to be a softmax over the classes of a "
-          + "[BATCH, classes] tensor, but %s has shape %s and axis %d"),
+      "%s: classifier = true needs the last node of %s to be a softmax over the classes of a "
+          + "[BATCH, classes] tensor, but %s has shape %s and axis %d; %s"),
   CUSTOM_FORWARD("CustomForward", "%s: custom layer @%s cannot be used: %s"),
   CUSTOM_PATTERN(
       "CustomPattern",
