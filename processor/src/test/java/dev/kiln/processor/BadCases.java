@@ -261,6 +261,17 @@ final class BadCases {
                   + "[BATCH, classes] tensor, but probs has shape [BATCH, 20, 10] and axis -1; make "
                   + "what it reads [BATCH, classes] first, e.g. with a node @Flatten and a node "
                   + "@Dense(units = 10) before it"),
+          // A classifier whose input forgot BATCH: its 784 pixels would be read as 784 examples
+          // (MXNet fails in fit with "Shape inconsistent, Provided = [1], inferred shape=[784]").
+          // The error is on the input.
+          error(
+              "bad/ClassifierWithoutBatch",
+              "@Input(shape = {784})",
+              "[kiln:ClassifierShape] ClassifierWithoutBatch.pixels(): classifier = true needs the "
+                  + "last node of ClassifierWithoutBatch to be a softmax over the classes of a "
+                  + "[BATCH, classes] tensor, but probs has shape [784, 10] and axis -1; its 784 is "
+                  + "the first dimension of input pixels, which has no BATCH, so the layers read it "
+                  + "as 784 examples: declare @Input(shape = {BATCH, 784})"),
           // A softmax over the examples instead of the classes: the axis is underlined.
           error(
               "bad/ClassifierSoftmaxAxis0",
@@ -321,6 +332,14 @@ final class BadCases {
               "Sym weights()",
               "[kiln:UnusedInput] input weights of UnusedInput is read by no node; remove it or "
                   + "wire a node to it"),
+          // An input that forgot BATCH, in a model that is no classifier.
+          warning(
+              "bad/InputWithoutBatch",
+              "@Input(shape = {784})",
+              "[kiln:InputWithoutBatch] InputWithoutBatch.pixels(): input pixels has shape [784], "
+                  + "with no BATCH dimension: every call feeds exactly that shape, and the layers "
+                  + "read its first dimension, 784, as the examples; to feed batches of examples of "
+                  + "shape [784], declare @Input(shape = {BATCH, 784})"),
           // A dense node left dangling before the last node: it becomes an output.
           warning(
               "bad/UnusedNode",

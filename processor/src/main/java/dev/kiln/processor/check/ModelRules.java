@@ -68,6 +68,18 @@ final class ModelRules {
     for (CheckedNode n : inputs) {
       if (!consumed.contains(n.name())) {
         report.add(Message.UNUSED_INPUT, n.spec().method(), n.name(), model);
+      } else if (!n.shape().hasBatch()) {
+        report.add(
+            Message.INPUT_WITHOUT_BATCH,
+            n.spec().method(),
+            n.spec().mirror(),
+            "shape",
+            n.spec().declaration(model),
+            n.name(),
+            n.shape(),
+            n.shape().dim(0),
+            n.shape(),
+            n.shape().asArguments());
       }
     }
     if (!spec.classifier()) {
@@ -250,8 +262,32 @@ final class ModelRules {
       return new Head(null, Message.REASON_LAST_NODE_FAILED.text(last.name()));
     }
     int axis = softmaxAxis.getAsInt();
-    boolean fits = checked.shape().rank() == 2 && (axis == -1 || axis == 1);
-    if (!fits) {
+    TShape shape = checked.shape();
+    boolean batchFirst = shape.rank() > 0 && shape.dim(0) == TShape.BATCH;
+    boolean fits = batchFirst && shape.rank() == 2 && (axis == -1 || axis == 1);
+    NodeSpec unbatched = batchFirst ? null : unbatchedInput(inferred);
+    if (!fits && spec.classifier() && unbatched != null) {
+      TShape in = inferred.get(unbatched.name()).shape();
+      report.add(
+          Message.CLASSIFIER_SHAPE,
+          unbatched.method(),
+          unbatched.mirror(),
+          "shape",
+          unbatched.declaration(model),
+          model,
+          last.name(),
+          shape,
+          axis,
+          "its "
+              + shape.dim(0)
+              + " is the first dimension of input "
+              + unbatched.name()
+              + ", which has no BATCH, so the layers read it as "
+              + shape.dim(0)
+              + " examples: declare @Input(shape = {BATCH, "
+              + in.asArguments()
+              + "})");
+    } else if (!fits) {
       if (spec.classifier()) {
         boolean overRows = checked.shape().rank() == 2;
         report.add(
@@ -276,6 +312,17 @@ final class ModelRules {
           null, Message.REASON_SOFTMAX_NOT_OVER_CLASSES.text(last.name(), axis, checked.shape()));
     }
     return new Head(last, null);
+  }
+
+  /** The first input of the model whose shape has no {@code BATCH}, or null. */
+  private NodeSpec unbatchedInput(Map<String, CheckedNode> inferred) {
+    for (NodeSpec n : spec.nodes()) {
+      CheckedNode c = inferred.get(n.name());
+      if (n.isInput() && c != null && !c.shape().hasBatch()) {
+        return n;
+      }
+    }
+    return null;
   }
 
   /** The number of classes a softmax along {@code axis} of {@code shape} is over, if known. */

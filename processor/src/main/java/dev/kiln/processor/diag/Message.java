@@ -153,6 +153,12 @@ public enum Message {
   BAD_RESHAPE("BadReshape", "%s: cannot reshape to %s: %s"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
+  INPUT_WITHOUT_BATCH(
+      "InputWithoutBatch",
+      Diagnostic.Kind.WARNING,
+      "%s: input %s has shape %s, with no BATCH dimension: every call feeds exactly that shape, "
+          + "and the layers read its first dimension, %d, as the examples; to feed batches of "
+          + "examples of shape %s, declare @Input(shape = {BATCH, %s})"),
   UNUSED_INPUT(
       "UnusedInput",
       Diagnostic.Kind.WARNING,
