@@ -191,6 +191,18 @@ final class BadCases {
                   + "[BATCH, 1, 3, 3] from other (@Input(shape = {BATCH, 1, 3, 3})); give every "
                   + "input the shape of image, [BATCH, 1, 4, 4], e.g. by changing the layers that "
                   + "make other"),
+          // A residual block whose convolution halves the image and doubles the channels, added
+          // to its input: the usual fix is a 1x1 convolution of the skip path with that stride.
+          error(
+              "bad/AddResidualStride",
+              "@Add",
+              "[kiln:ShapeMismatch] AddResidualStride.sum(): @Add needs equal shapes, got "
+                  + "[BATCH, 16, 14, 14] from conv (@Conv2D(filters = 16, kernel = 3, stride = 2, pad "
+                  + "= 1)) and [BATCH, 8, 28, 28] from x (@Input(shape = {BATCH, 8, 28, 28})); "
+                  + "project x to [BATCH, 16, 14, 14] first, with a 1x1 convolution @Conv2D(filters "
+                  + "= 16, kernel = 1, stride = 2) that reads x, and add that node instead (the usual "
+                  + "projection shortcut), or give every input the shape of conv, [BATCH, 16, 14, "
+                  + "14], e.g. by changing the layers that make x"),
           // A bad @Add read by two nodes, themselves read by a third: still one error.
           error(
               "bad/BadNodeReadTwice",
