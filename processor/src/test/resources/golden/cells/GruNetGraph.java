@@ -2,6 +2,7 @@ package cells;
 
 import static dev.kiln.annotations.Dim.BATCH;
 
+import dev.kiln.annotations.ParamInit;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
@@ -147,17 +148,28 @@ public final class GruNetGraph implements GruNet {
    */
   @Override
   public Sym states(Sym x) {
-    Sym wxr = this.builder.customParam(STATES_SOURCE, "wxr", STATES_WXR_SHAPE, false);
-    Sym wxz = this.builder.customParam(STATES_SOURCE, "wxz", STATES_WXZ_SHAPE, false);
-    Sym wxn = this.builder.customParam(STATES_SOURCE, "wxn", STATES_WXN_SHAPE, false);
-    Sym whr = this.builder.customParam(STATES_SOURCE, "whr", STATES_WHR_SHAPE, false);
-    Sym whz = this.builder.customParam(STATES_SOURCE, "whz", STATES_WHZ_SHAPE, false);
-    Sym whn = this.builder.customParam(STATES_SOURCE, "whn", STATES_WHN_SHAPE, false);
-    Sym br = this.builder.customParam(STATES_SOURCE, "br", STATES_BR_SHAPE, true);
-    Sym bz = this.builder.customParam(STATES_SOURCE, "bz", STATES_BZ_SHAPE, true);
-    Sym bxn = this.builder.customParam(STATES_SOURCE, "bxn", STATES_BXN_SHAPE, true);
-    Sym bhn = this.builder.customParam(STATES_SOURCE, "bhn", STATES_BHN_SHAPE, true);
-    return this.builder.cell(STATES_SOURCE, "GruCell", X_SHAPE, STATES_SHAPE, x,
+    Sym wxr = this.builder.customParam(STATES_SOURCE, "wxr", STATES_WXR_SHAPE,
+        List.of("in", "hidden"), ParamInit.MODEL);
+    Sym wxz = this.builder.customParam(STATES_SOURCE, "wxz", STATES_WXZ_SHAPE,
+        List.of("in", "hidden"), ParamInit.MODEL);
+    Sym wxn = this.builder.customParam(STATES_SOURCE, "wxn", STATES_WXN_SHAPE,
+        List.of("in", "hidden"), ParamInit.MODEL);
+    Sym whr = this.builder.customParam(STATES_SOURCE, "whr", STATES_WHR_SHAPE,
+        List.of("hidden", "hidden"), ParamInit.MODEL);
+    Sym whz = this.builder.customParam(STATES_SOURCE, "whz", STATES_WHZ_SHAPE,
+        List.of("hidden", "hidden"), ParamInit.MODEL);
+    Sym whn = this.builder.customParam(STATES_SOURCE, "whn", STATES_WHN_SHAPE,
+        List.of("hidden", "hidden"), ParamInit.MODEL);
+    Sym br = this.builder.customParam(STATES_SOURCE, "br", STATES_BR_SHAPE, List.of("hidden"),
+        ParamInit.ZEROS);
+    Sym bz = this.builder.customParam(STATES_SOURCE, "bz", STATES_BZ_SHAPE, List.of("hidden"),
+        ParamInit.ZEROS);
+    Sym bxn = this.builder.customParam(STATES_SOURCE, "bxn", STATES_BXN_SHAPE, List.of("hidden"),
+        ParamInit.ZEROS);
+    Sym bhn = this.builder.customParam(STATES_SOURCE, "bhn", STATES_BHN_SHAPE, List.of("hidden"),
+        ParamInit.ZEROS);
+    return this.builder.cell(STATES_SOURCE, "GruCell", List.of("batch", "in"),
+        List.of("batch", "hidden"), X_SHAPE, STATES_SHAPE, x,
         List.of(wxr, wxz, wxn, whr, whz, whn, br, bz, bxn, bhn),
         (input, state, params) -> GruCell.Step.apply(input, state, params.get(0), params.get(1),
             params.get(2), params.get(3), params.get(4), params.get(5), params.get(6),

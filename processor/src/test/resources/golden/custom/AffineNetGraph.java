@@ -2,6 +2,7 @@ package custom;
 
 import static dev.kiln.annotations.Dim.BATCH;
 
+import dev.kiln.annotations.ParamInit;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
@@ -96,10 +97,12 @@ public final class AffineNetGraph implements AffineNet {
    */
   @Override
   public Sym scores(Sym pixels) {
-    Sym weight = this.builder.customParam(SCORES_SOURCE, "weight", SCORES_WEIGHT_SHAPE, false);
-    Sym bias = this.builder.customParam(SCORES_SOURCE, "bias", SCORES_BIAS_SHAPE, true);
-    return this.builder.custom(SCORES_SOURCE, "Affine", PIXELS_SHAPE, SCORES_SHAPE, pixels,
-        List.of(weight, bias),
+    Sym weight = this.builder.customParam(SCORES_SOURCE, "weight", SCORES_WEIGHT_SHAPE,
+        List.of("in", "out"), ParamInit.MODEL);
+    Sym bias = this.builder.customParam(SCORES_SOURCE, "bias", SCORES_BIAS_SHAPE, List.of("out"),
+        ParamInit.ZEROS);
+    return this.builder.custom(SCORES_SOURCE, "Affine", List.of("batch", "in"), PIXELS_SHAPE,
+        SCORES_SHAPE, pixels, List.of(weight, bias),
         (input, params) -> Affine.Forward.apply(input, params.get(0), params.get(1)));
   }
 

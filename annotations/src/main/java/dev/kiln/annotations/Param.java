@@ -12,6 +12,16 @@ import java.lang.annotation.Target;
  * case, e.g. {@code hidden_weight}, or {@code gated_gate_weight} for parameter {@code gateWeight}
  * of node {@code gated}; it is initialised, trained, saved and exposed by the generated model like
  * a built-in layer's.
+ *
+ * <p>It starts as {@link #init()} says: drawn by the model's initialiser (the default), or every
+ * element zero, one or {@link #value()}:
+ *
+ * <pre>{@code
+ * @Param(shape = {"in", "out"}) Sym weight                              // the model's initialiser
+ * @Param(shape = {"out"}, init = ParamInit.ZEROS) Sym bias              // or zeros = true
+ * @Param(shape = {"channels", "1", "1"}, init = ParamInit.ONES) Sym scale
+ * @Param(shape = {"out"}, init = ParamInit.CONSTANT, value = 0.25) Sym slope
+ * }</pre>
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
@@ -20,6 +30,15 @@ public @interface Param {
   /** The shape, in the layer's dimension names (or numbers). */
   String[] shape();
 
-  /** Starts at zero (a bias) instead of the model's initialiser. */
+  /**
+   * Starts at zero (a bias) instead of the model's initialiser: the same as {@code init =
+   * ParamInit.ZEROS}, which it must not contradict.
+   */
   boolean zeros() default false;
+
+  /** How the parameter starts: the model's initialiser unless it says otherwise. */
+  ParamInit init() default ParamInit.MODEL;
+
+  /** The value every element starts at, with {@code init = ParamInit.CONSTANT} (only). */
+  double value() default 0;
 }

@@ -8,6 +8,7 @@ import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.read.ModelReader;
+import dev.kiln.processor.read.SourceAnnotations;
 import dev.kiln.processor.read.Validation;
 import dev.kiln.processor.write.DescriptionWriter;
 import dev.kiln.processor.write.GeneratedFiles;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.Processor;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
@@ -38,10 +40,11 @@ import javax.lang.model.util.ElementFilter;
  * <p>Defer, don't guess: a model is read only once {@link Validation} finds every type and value it
  * refers to resolved; until then it waits, by name, for a later round, where another processor may
  * have generated what is missing. In the last round a model still waiting is read if what it waits
- * for is a layer annotation javac may have hidden (so a missing one is reported); a model with an
- * unresolved reference is reported once, and only if the compiler has no error of its own for it:
- * none raised so far, and the reference not written in a source file of this compilation (javac and
- * ecj report those after the last round).
+ * for is a layer annotation javac may have hidden (so a missing one is reported), unless javac's
+ * trees show that annotation, unresolved, in the source ({@link SourceAnnotations}); a model with
+ * an unresolved reference is reported once, and only if the compiler has no error of its own for
+ * it: none raised so far, and the reference not written in a source file of this compilation (javac
+ * and ecj report those after the last round).
  *
  * <p>It never claims annotations, and an unexpected exception while handling one model becomes one
  * error on that model; other models still compile.
@@ -53,6 +56,20 @@ public final class KilnProcessor extends AbstractProcessor {
 
   /** The qualified names of the top-level types of this compilation's sources, every round's. */
   private final Set<String> sources = new HashSet<>();
+
+  /** javac's view of the sources' annotations, where there is one (see {@link #init}). */
+  private SourceAnnotations source = SourceAnnotations.none();
+
+  /**
+   * Also looks for javac's trees ({@link SourceAnnotations}), which show a layer annotation javac
+   * could not resolve; without them (ecj, a wrapped environment) a method without a visible layer
+   * is reported as {@code MissingLayer}.
+   */
+  @Override
+  public synchronized void init(ProcessingEnvironment env) {
+    super.init(env);
+    source = SourceAnnotations.of(env);
+  }
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
@@ -97,7 +114,7 @@ public final class KilnProcessor extends AbstractProcessor {
   private void handle(TypeElement model, RoundEnvironment round) {
     Report report = new Report();
     try {
-      Validation.Incomplete incomplete = Validation.check(model);
+      Validation.Incomplete incomplete = Validation.check(model, source);
       if (incomplete != null && !round.processingOver()) {
         deferred.add(model.getQualifiedName().toString());
         return;

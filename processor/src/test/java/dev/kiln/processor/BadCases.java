@@ -191,6 +191,18 @@ final class BadCases {
                   + "[BATCH, 1, 3, 3] from other (@Input(shape = {BATCH, 1, 3, 3})); give every "
                   + "input the shape of image, [BATCH, 1, 4, 4], e.g. by changing the layers that "
                   + "make other"),
+          // A residual block whose convolution halves the image and doubles the channels, added
+          // to its input: the usual fix is a 1x1 convolution of the skip path with that stride.
+          error(
+              "bad/AddResidualStride",
+              "@Add",
+              "[kiln:ShapeMismatch] AddResidualStride.sum(): @Add needs equal shapes, got "
+                  + "[BATCH, 16, 14, 14] from conv (@Conv2D(filters = 16, kernel = 3, stride = 2, pad "
+                  + "= 1)) and [BATCH, 8, 28, 28] from x (@Input(shape = {BATCH, 8, 28, 28})); "
+                  + "project x to [BATCH, 16, 14, 14] first, with a 1x1 convolution @Conv2D(filters "
+                  + "= 16, kernel = 1, stride = 2) that reads x, and add that node instead (the usual "
+                  + "projection shortcut), or give every input the shape of conv, [BATCH, 16, 14, "
+                  + "14], e.g. by changing the layers that make x"),
           // A bad @Add read by two nodes, themselves read by a third: still one error.
           error(
               "bad/BadNodeReadTwice",
@@ -230,12 +242,14 @@ final class BadCases {
           // --- Classifiers ---
 
           // @Model(classifier = true) on a model that ends in @Dense.
+          // The error is on the node at fault, the last one.
           error(
               "bad/ClassifierWithoutSoftmax",
-              "classifier = true",
-              "[kiln:ClassifierNeedsSoftmax] classifier = true needs the last node of "
-                  + "ClassifierWithoutSoftmax to be @Softmax (training replaces it with MXNet's "
-                  + "SoftmaxOutput), but the last node logits is @Dense(units = 10)"),
+              "@Dense(units = 10) Sym logits",
+              "[kiln:ClassifierNeedsSoftmax] ClassifierWithoutSoftmax.logits(): classifier = true "
+                  + "needs the last node of ClassifierWithoutSoftmax to be @Softmax (training "
+                  + "replaces it with MXNet's SoftmaxOutput), but the last node logits is "
+                  + "@Dense(units = 10); add a last node @Softmax Sym probs(Sym logits)"),
           // @Model(classifier = true) where a dense node nothing reads is a second output.
           error(
               "bad/ClassifierTwoOutputs",
@@ -253,10 +267,31 @@ final class BadCases {
           // @Model(classifier = true) ending in a softmax over [BATCH, 20, 10].
           error(
               "bad/ClassifierSoftmaxRank3",
-              "classifier = true",
-              "[kiln:ClassifierShape] classifier = true needs the last node of "
-                  + "ClassifierSoftmaxRank3 to be a softmax over the classes of a [BATCH, classes] "
-                  + "tensor, but probs has shape [BATCH, 20, 10] and axis -1"),
+              "@Softmax Sym probs",
+              "[kiln:ClassifierShape] ClassifierSoftmaxRank3.probs(): classifier = true needs the "
+                  + "last node of ClassifierSoftmaxRank3 to be a softmax over the classes of a "
+                  + "[BATCH, classes] tensor, but probs has shape [BATCH, 20, 10] and axis -1; make "
+                  + "what it reads [BATCH, classes] first, e.g. with a node @Flatten and a node "
+                  + "@Dense(units = 10) before it"),
+          // A classifier whose input forgot BATCH: its 784 pixels would be read as 784 examples
+          // (MXNet fails in fit with "Shape inconsistent, Provided = [1], inferred shape=[784]").
+          // The error is on the input.
+          error(
+              "bad/ClassifierWithoutBatch",
+              "@Input(shape = {784})",
+              "[kiln:ClassifierShape] ClassifierWithoutBatch.pixels(): classifier = true needs the "
+                  + "last node of ClassifierWithoutBatch to be a softmax over the classes of a "
+                  + "[BATCH, classes] tensor, but probs has shape [784, 10] and axis -1; its 784 is "
+                  + "the first dimension of input pixels, which has no BATCH, so the layers read it "
+                  + "as 784 examples: declare @Input(shape = {BATCH, 784})"),
+          // A softmax over the examples instead of the classes: the axis is underlined.
+          error(
+              "bad/ClassifierSoftmaxAxis0",
+              "@Softmax(axis = 0)",
+              "[kiln:ClassifierShape] ClassifierSoftmaxAxis0.probs(): classifier = true needs the "
+                  + "last node of ClassifierSoftmaxAxis0 to be a softmax over the classes of a "
+                  + "[BATCH, classes] tensor, but probs has shape [BATCH, 10] and axis 0; a softmax "
+                  + "over the classes is over axis -1, @Softmax's default: drop axis = 0"),
 
           // --- Loss heads ---
 
@@ -296,14 +331,9 @@ final class BadCases {
           // A parameter of type Symbol, which does not exist.
           BadCase.compilerError("bad/UnknownParameterType", "Symbol pixels"),
           // @Afine for @Affine. javac shows processors no annotation whose type it cannot resolve,
-          // so under javac the method looks as if it had none.
-          BadCase.compilerError("bad/MisspeltLayer", "@Afine(out = 3)")
-              .with("layers/Affine")
-              .butJavacAlso(
-                  "[kiln:MissingLayer] MisspeltLayer.y(): abstract method y() is not a node: "
-                      + "annotate it with a layer such as @Input or @Dense (javac shows Kiln no "
-                      + "annotation it cannot resolve: if y() has one, the compiler's error on it "
-                      + "is the one to fix)"),
+          // but its trees show it on the method, unresolved (without them, in an environment that
+          // wraps javac's, Kiln adds MissingLayer: see DeferralTest).
+          BadCase.compilerError("bad/MisspeltLayer", "@Afine(out = 3)").with("layers/Affine"),
           // A custom layer whose forward class does not exist: the error is in the layer's file.
           BadCase.compilerError("bad/MissingForwardNet", "Missing.class")
               .with("layers/MissingForward")
@@ -340,6 +370,14 @@ final class BadCases {
               "Sym weights()",
               "[kiln:UnusedInput] input weights of UnusedInput is read by no node; remove it or "
                   + "wire a node to it"),
+          // An input that forgot BATCH, in a model that is no classifier.
+          warning(
+              "bad/InputWithoutBatch",
+              "@Input(shape = {784})",
+              "[kiln:InputWithoutBatch] InputWithoutBatch.pixels(): input pixels has shape [784], "
+                  + "with no BATCH dimension: every call feeds exactly that shape, and the layers "
+                  + "read its first dimension, 784, as the examples; to feed batches of examples of "
+                  + "shape [784], declare @Input(shape = {BATCH, 784})"),
           // A dense node left dangling before the last node: it becomes an output.
           warning(
               "bad/UnusedNode",
@@ -773,6 +811,33 @@ final class BadCases {
                       + "parameters 'gateWeight' and 'gate_weight' of Forward.apply would both be named "
                       + "y_gate_weight; rename one of them")
               .with("layers/SameName"),
+          // A scale declared to start at zero (zeros = true) and at one (init = ONES).
+          error(
+                  "bad/CustomParamZerosAndOnes",
+                  "@ZerosAndOnes",
+                  "[kiln:CustomParamInit] CustomParamZerosAndOnes.y(): parameter scale of layer "
+                      + "@ZerosAndOnes says @Param(zeros = true, init = ParamInit.ONES): zeros = true "
+                      + "starts it at zero but init = ParamInit.ONES at one; keep the one you mean "
+                      + "(zeros = true is the older spelling of init = ParamInit.ZEROS)")
+              .with("layers/ZerosAndOnes"),
+          // A starting value with init = ONES, where CONSTANT was meant.
+          error(
+                  "bad/CustomParamValueWithoutConstant",
+                  "@ValueWithoutConstant",
+                  "[kiln:CustomParamInit] CustomParamValueWithoutConstant.y(): parameter scale of "
+                      + "layer @ValueWithoutConstant says @Param(init = ParamInit.ONES, value = 2.0): "
+                      + "value sets where init = ParamInit.CONSTANT starts, but this parameter starts "
+                      + "at one (init = ParamInit.ONES); for a parameter that starts at 2.0, write "
+                      + "init = ParamInit.CONSTANT, value = 2.0")
+              .with("layers/ValueWithoutConstant"),
+          // A constant start beyond a float's range.
+          error(
+                  "bad/CustomParamHugeConstant",
+                  "@HugeConstant",
+                  "[kiln:CustomParamInit] CustomParamHugeConstant.y(): parameter scale of layer "
+                      + "@HugeConstant says @Param(init = ParamInit.CONSTANT, value = 1.0E39): value "
+                      + "1.0E39 is not a finite float (a parameter holds 32-bit floats)")
+              .with("layers/HugeConstant"),
           // A layer dimension written as zero where the layer is used.
           error(
                   "bad/CustomNonPositiveDim",

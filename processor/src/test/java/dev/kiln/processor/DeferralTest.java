@@ -76,6 +76,39 @@ class DeferralTest {
     assertTrue(r.source("sized.SizedMlpGraph").contains("HIDDEN_WEIGHT_SHAPE = Shape.of(32, 784)"));
   }
 
+  @org.junit.jupiter.api.Test
+  void withoutJavacsTreesAMisspeltLayerIsAlsoReportedMissingWithItsCause() {
+    // In an environment that wraps javac's (Gradle's incremental processing), javac's trees are
+    // not available: @Afine is hidden from Kiln, y() looks unannotated, and Kiln falls back to
+    // MissingLayer, whose text names the likely cause. With javac's own environment the compiler's
+    // error is the only one (BadCases: MisspeltLayer).
+    Result r = TestCompiler.JAVAC.compileWrapped("bad/MisspeltLayer", "layers/Affine");
+    assertEquals(2, r.errors().size(), r.diagnostics().toString());
+    assertTrue(
+        r.errors().get(0).message().startsWith("cannot find symbol"), r.diagnostics().toString());
+    assertEquals(
+        "[kiln:MissingLayer] MisspeltLayer.y(): abstract method y() is not a node: annotate it "
+            + "with a layer such as @Input or @Dense (javac shows Kiln no annotation it cannot "
+            + "resolve: if y() has one, the compiler's error on it is the one to fix)",
+        r.errors().stream()
+            .map(Result.Diag::message)
+            .filter(m -> m.startsWith("[kiln:"))
+            .findFirst()
+            .orElseThrow(),
+        r.diagnostics().toString());
+    assertTrue(r.generated().isEmpty(), r.generated().toString());
+  }
+
+  @org.junit.jupiter.api.Test
+  void withoutJavacsTreesAMethodWithoutALayerIsStillReportedOnce() {
+    // The fallback is today's behaviour for a method that has no annotation at all, too.
+    Result r = TestCompiler.JAVAC.compileWrapped("bad/MethodWithoutLayer");
+    assertEquals(1, r.errors().size(), r.diagnostics().toString());
+    assertTrue(
+        r.errors().get(0).message().startsWith("[kiln:MissingLayer] MethodWithoutLayer.logits()"),
+        r.diagnostics().toString());
+  }
+
   @ParameterizedTest(name = "[{0}]")
   @EnumSource(TestCompiler.class)
   void aModelUsingAGeneratedLayerAnnotationCompiles(TestCompiler compiler) {

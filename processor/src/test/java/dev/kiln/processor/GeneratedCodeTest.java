@@ -214,7 +214,8 @@ class GeneratedCodeTest {
     assertTrue(graph.contains("STATES_WHN_SHAPE = Shape.of(4, 4);"), graph);
     assertTrue(
         graph.contains(
-            "return this.builder.cell(STATES_SOURCE, \"GruCell\", X_SHAPE, " + "STATES_SHAPE, x,"),
+            "return this.builder.cell(STATES_SOURCE, \"GruCell\", List.of(\"batch\", \"in\"),\n"
+                + "        List.of(\"batch\", \"hidden\"), X_SHAPE, STATES_SHAPE, x,"),
         graph);
     assertTrue(
         graph.contains(
@@ -250,6 +251,27 @@ class GeneratedCodeTest {
 
   @ParameterizedTest(name = "[{0}]")
   @EnumSource(TestCompiler.class)
+  void customParametersStartAsTheirParamInitSays(TestCompiler compiler) {
+    // zeros = true with init = ZEROS agrees with itself; a CONSTANT passes its value.
+    Result r = compiler.compile("good/custom/ScaleShiftNet", "layers/ScaleShift");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("custom.ScaleShiftNetGraph");
+    for (String line :
+        List.of(
+            "Sym weight = this.builder.customParam(Y_SOURCE, \"weight\", Y_WEIGHT_SHAPE, "
+                + "List.of(\"in\", \"out\"),\n        ParamInit.MODEL);",
+            "Sym scale = this.builder.customParam(Y_SOURCE, \"scale\", Y_SCALE_SHAPE, "
+                + "List.of(\"out\"),\n        ParamInit.ONES);",
+            "Sym shift = this.builder.customParam(Y_SOURCE, \"shift\", Y_SHIFT_SHAPE, "
+                + "List.of(\"out\"),\n        ParamInit.CONSTANT, -0.25);",
+            "Sym bias = this.builder.customParam(Y_SOURCE, \"bias\", Y_BIAS_SHAPE, "
+                + "List.of(\"out\"),\n        ParamInit.ZEROS);")) {
+      assertTrue(graph.contains(line), graph);
+    }
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
   void customParametersAreNamedInSnakeCaseLikeBuiltInOnes(TestCompiler compiler) {
     // Parameter gateWeight of node gated is MXNet's gated_gate_weight, as in moving_mean.
     Result r = compiler.compile("good/custom/GatedNet", "layers/Gated");
@@ -258,8 +280,8 @@ class GeneratedCodeTest {
     assertTrue(graph.contains("GATED_GATE_WEIGHT_SHAPE = Shape.of(3);"), graph);
     assertTrue(
         graph.contains(
-            "Sym gateWeight =\n        this.builder.customParam(GATED_SOURCE, "
-                + "\"gate_weight\", GATED_GATE_WEIGHT_SHAPE, true);"),
+            "Sym gateWeight = this.builder.customParam(GATED_SOURCE, \"gate_weight\", "
+                + "GATED_GATE_WEIGHT_SHAPE,\n        List.of(\"out\"), ParamInit.ZEROS);"),
         graph);
     String model = r.source("custom.GatedNetModel");
     assertTrue(

@@ -24,13 +24,25 @@ import javax.tools.JavaFileManager;
 import javax.tools.JavaFileObject;
 
 /**
- * Runs a {@link KilnProcessor} and records every source file it creates. compile-testing shows
- * generated files only when compilation succeeds; this shows them when it fails too, so a test can
- * check that a model with an error generated nothing.
+ * Runs a processor (Kiln, or one of a test's own) and records every source file it creates, through
+ * an environment that wraps the compiler's. compile-testing shows generated files only when
+ * compilation succeeds; this shows them when it fails too, so a test can check that a model with an
+ * error generated nothing. Kiln in such an environment is Kiln as Gradle's incremental processing
+ * runs it: without javac's trees.
  */
 final class RecordingProcessor implements Processor {
-  private final Processor kiln = new KilnProcessor();
+  private final Processor kiln;
   private final List<String> created = new ArrayList<>();
+
+  /** Records what Kiln creates. */
+  RecordingProcessor() {
+    this(new KilnProcessor());
+  }
+
+  /** Records what {@code processor} creates. */
+  RecordingProcessor(Processor processor) {
+    this.kiln = processor;
+  }
 
   /** Qualified names of the source files created so far, in order. */
   List<String> createdSourceFiles() {

@@ -17,7 +17,10 @@ import java.util.stream.Stream;
 import javax.annotation.processing.Processor;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
+import javax.tools.FileObject;
+import javax.tools.ForwardingJavaFileManager;
 import javax.tools.JavaCompiler;
+import javax.tools.JavaFileManager;
 import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.StandardLocation;
@@ -29,6 +32,11 @@ import org.eclipse.jdt.internal.compiler.tool.EclipseCompiler;
  * IDEs use. Both compile real files in a scratch directory under {@code target/}, with Kiln (and
  * any other processors a test adds) running inside, and the generated sources compiled too, so a
  * test sees every diagnostic either compiler gives, on generated code as well.
+ *
+ * <p>Under javac, Kiln gets javac's own processing environment, as Maven's build gives it (with
+ * javac's trees), and what it generates is recorded through the file manager; {@link
+ * #compileWrapped} runs it in an environment that wraps javac's instead, as Gradle's incremental
+ * processing does. Under ecj, Kiln's environment is always wrapped, to record what it generates.
  */
 enum TestCompiler {
   /** javac, with every lint but {@code processing}, as the build compiles. */
@@ -81,7 +89,26 @@ enum TestCompiler {
   Result compile(List<Processor> processors, List<Path> classPath, List<Path> sources) {
     Path dir = scratch();
     try {
-      return compileIn(dir, processors, classPath, sources);
+      return compileIn(dir, processors, classPath, sources, false);
+    } finally {
+      delete(dir);
+    }
+  }
+
+  /**
+   * Compiles {@code sources} (resource names) with Kiln in a processing environment that wraps the
+   * compiler's, as Gradle's incremental annotation processing runs processors: javac's trees are
+   * not available there.
+   */
+  Result compileWrapped(String... sources) {
+    Path dir = scratch();
+    try {
+      return compileIn(
+          dir,
+          List.of(),
+          List.of(),
+          List.of(sources).stream().map(TestCompiler::resource).toList(),
+          true);
     } finally {
       delete(dir);
     }
@@ -91,7 +118,7 @@ enum TestCompiler {
   void compileLibrary(Path classes, List<Path> sources) {
     Path dir = scratch();
     try {
-      Result r = compileIn(dir, List.of(), List.of(), sources);
+      Result r = compileIn(dir, List.of(), List.of(), sources, false);
       if (!r.succeeded()) {
         throw new AssertionError("library did not compile: " + r.diagnostics());
       }
@@ -102,10 +129,17 @@ enum TestCompiler {
   }
 
   private Result compileIn(
-      Path dir, List<Processor> processors, List<Path> classPath, List<Path> sources) {
+      Path dir,
+      List<Processor> processors,
+      List<Path> classPath,
+      List<Path> sources,
+      boolean wrapped) {
     JavaCompiler compiler = tool();
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-    RecordingProcessor kiln = new RecordingProcessor();
+    boolean javacsOwn = this == JAVAC && !wrapped;
+    RecordingProcessor recorded = javacsOwn ? null : new RecordingProcessor();
+    List<RecordingProcessor> others = processors.stream().map(RecordingProcessor::new).toList();
+    List<String> sourceOutputs = new ArrayList<>();
     try (StandardJavaFileManager files =
         compiler.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
       Path gen = Files.createDirectories(dir.resolve("gen"));
@@ -119,20 +153,28 @@ enum TestCompiler {
       files.setLocationFromPaths(StandardLocation.CLASS_OUTPUT, List.of(classes));
       files.setLocationFromPaths(StandardLocation.SOURCE_PATH, List.of(empty));
       files.setLocationFromPaths(StandardLocation.CLASS_PATH, path);
+      JavaFileManager manager = javacsOwn ? new SourceOutputs(files, sourceOutputs) : files;
       JavaCompiler.CompilationTask task =
           compiler.getTask(
               new StringWriter(),
-              files,
+              manager,
               diagnostics,
               options(),
               null,
               files.getJavaFileObjectsFromPaths(sources));
-      List<Processor> all = new ArrayList<>(processors);
-      all.add(kiln);
+      List<Processor> all = new ArrayList<>(others);
+      all.add(javacsOwn ? new KilnProcessor() : recorded);
       task.setProcessors(all);
       boolean ok = task.call();
+      List<String> created;
+      if (javacsOwn) {
+        created = new ArrayList<>(sourceOutputs);
+        others.forEach(o -> created.removeAll(o.createdSourceFiles()));
+      } else {
+        created = recorded.createdSourceFiles();
+      }
       Map<String, String> generated = new LinkedHashMap<>();
-      for (String name : kiln.createdSourceFiles()) {
+      for (String name : created) {
         Path file = gen.resolve(name.replace('.', '/') + ".java");
         generated.put(name, Files.exists(file) ? Files.readString(file) : null);
       }
@@ -156,6 +198,27 @@ enum TestCompiler {
   @Override
   public String toString() {
     return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** javac's file manager, recording the name of every source file a processor creates. */
+  private static final class SourceOutputs
+      extends ForwardingJavaFileManager<StandardJavaFileManager> {
+    private final List<String> created;
+
+    SourceOutputs(StandardJavaFileManager files, List<String> created) {
+      super(files);
+      this.created = created;
+    }
+
+    @Override
+    public JavaFileObject getJavaFileForOutput(
+        Location location, String className, JavaFileObject.Kind kind, FileObject sibling)
+        throws IOException {
+      if (location == StandardLocation.SOURCE_OUTPUT && kind == JavaFileObject.Kind.SOURCE) {
+        created.add(className);
+      }
+      return super.getJavaFileForOutput(location, className, kind, sibling);
+    }
   }
 
   private static Path scratch() {

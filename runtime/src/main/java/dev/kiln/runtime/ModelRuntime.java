@@ -77,6 +77,8 @@ public final class ModelRuntime implements AutoCloseable {
         init.fill(slot.spec(), values, rng);
       } else if (slot.spec().kind() == ParamSpec.Kind.GAMMA) {
         Arrays.fill(values, 1f);
+      } else if (slot.spec().kind() == ParamSpec.Kind.CONSTANT) {
+        Arrays.fill(values, slot.spec().constant());
       } else if (slot.spec().kind() == ParamSpec.Kind.RECURRENT) {
         initializeRecurrent(slot.spec(), cache.graph().rnnLayout(slot.name()), init, rng, values);
       }

@@ -72,6 +72,18 @@ final class ModelRules {
     for (CheckedNode n : inputs) {
       if (!consumed.contains(n.name())) {
         report.add(Message.UNUSED_INPUT, n.spec().method(), n.name(), model);
+      } else if (!n.shape().hasBatch()) {
+        report.add(
+            Message.INPUT_WITHOUT_BATCH,
+            n.spec().method(),
+            n.spec().mirror(),
+            "shape",
+            n.spec().declaration(model),
+            n.name(),
+            n.shape(),
+            n.shape().dim(0),
+            n.shape(),
+            n.shape().asArguments());
       }
     }
     if (!spec.classifier()) {
@@ -294,12 +306,14 @@ final class ModelRules {
       if (spec.classifier()) {
         report.add(
             Message.CLASSIFIER_NEEDS_SOFTMAX,
-            spec.element(),
-            spec.mirror(),
-            "classifier",
+            last.method(),
+            last.mirror(),
+            null,
+            last.declaration(model),
             model,
             last.name(),
-            last.annotationText());
+            last.annotationText(),
+            last.name());
       }
       Message reason =
           last.layer().lossHead().isPresent()
@@ -312,22 +326,73 @@ final class ModelRules {
       return new Head(null, Message.REASON_LAST_NODE_FAILED.text(last.name()));
     }
     int axis = softmaxAxis.getAsInt();
-    boolean fits = checked.shape().rank() == 2 && (axis == -1 || axis == 1);
-    if (!fits) {
+    TShape shape = checked.shape();
+    boolean batchFirst = shape.rank() > 0 && shape.dim(0) == TShape.BATCH;
+    boolean fits = batchFirst && shape.rank() == 2 && (axis == -1 || axis == 1);
+    NodeSpec unbatched = batchFirst ? null : unbatchedInput(inferred);
+    if (!fits && spec.classifier() && unbatched != null) {
+      TShape in = inferred.get(unbatched.name()).shape();
+      report.add(
+          Message.CLASSIFIER_SHAPE,
+          unbatched.method(),
+          unbatched.mirror(),
+          "shape",
+          unbatched.declaration(model),
+          model,
+          last.name(),
+          shape,
+          axis,
+          "its "
+              + shape.dim(0)
+              + " is the first dimension of input "
+              + unbatched.name()
+              + ", which has no BATCH, so the layers read it as "
+              + shape.dim(0)
+              + " examples: declare @Input(shape = {BATCH, "
+              + in.asArguments()
+              + "})");
+    } else if (!fits) {
       if (spec.classifier()) {
+        boolean overRows = checked.shape().rank() == 2;
         report.add(
             Message.CLASSIFIER_SHAPE,
-            spec.element(),
-            spec.mirror(),
-            "classifier",
+            last.method(),
+            last.mirror(),
+            overRows ? "axis" : null,
+            last.declaration(model),
             model,
             last.name(),
             checked.shape(),
-            axis);
+            axis,
+            overRows
+                ? "a softmax over the classes is over axis -1, @Softmax's default: drop axis = "
+                    + axis
+                : "make what it reads [BATCH, classes] first, e.g. with a node @Flatten and a node "
+                    + "@Dense(units = "
+                    + classes(checked.shape(), axis)
+                    + ") before it");
       }
       return new Head(
           null, Message.REASON_SOFTMAX_NOT_OVER_CLASSES.text(last.name(), axis, checked.shape()));
     }
     return new Head(last, null);
+  }
+
+  /** The first input of the model whose shape has no {@code BATCH}, or null. */
+  private NodeSpec unbatchedInput(Map<String, CheckedNode> inferred) {
+    for (NodeSpec n : spec.nodes()) {
+      CheckedNode c = inferred.get(n.name());
+      if (n.isInput() && c != null && !c.shape().hasBatch()) {
+        return n;
+      }
+    }
+    return null;
+  }
+
+  /** The number of classes a softmax along {@code axis} of {@code shape} is over, if known. */
+  private static String classes(TShape shape, int axis) {
+    int a = axis < 0 ? axis + shape.rank() : axis;
+    boolean known = a >= 0 && a < shape.rank() && shape.dim(a) > 0;
+    return known ? Integer.toString(shape.dim(a)) : "classes";
   }
 }

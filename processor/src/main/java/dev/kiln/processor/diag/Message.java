@@ -60,8 +60,9 @@ public enum Message {
       "%s: @Activation needs a function such as Act.RELU; Act.NONE is no activation"),
   CLASSIFIER_NEEDS_SOFTMAX(
       "ClassifierNeedsSoftmax",
-      "classifier = true needs the last node of %s to be @Softmax (training replaces it with "
-          + "MXNet's SoftmaxOutput), but the last node %s is %s"),
+      "%s: classifier = true needs the last node of %s to be @Softmax (training replaces it "
+          + "with MXNet's SoftmaxOutput), but the last node %s is %s; add a last node @Softmax Sym "
+          + "probs(Sym %s)"),
   CLASSIFIER_OUTPUTS(
       "ClassifierOutputs",
       "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; "
@@ -81,8 +82,8 @@ public enum Message {
           + "backward and update"),
   CLASSIFIER_SHAPE(
       "ClassifierShape",
-      "classifier = true needs the last node of %s to be a softmax over the classes of a "
-          + "[BATCH, classes] tensor, but %s has shape %s and axis %d"),
+      "%s: classifier = true needs the last node of %s to be a softmax over the classes of a "
+          + "[BATCH, classes] tensor, but %s has shape %s and axis %d; %s"),
   CUSTOM_FORWARD("CustomForward", "%s: custom layer @%s cannot be used: %s"),
   CUSTOM_PATTERN(
       "CustomPattern",
@@ -97,6 +98,7 @@ public enum Message {
       "CustomParamBatch",
       "%s: parameter %s of layer @%s would have shape %s; a parameter's dimensions must not "
           + "depend on BATCH"),
+  CUSTOM_PARAM_INIT("CustomParamInit", "%s: parameter %s of layer @%s says @Param(%s): %s"),
   CELL_OUTPUT(
       "CellOutput",
       "%s: cell @%s declares output %s and state %s; a cell's output at each step is its new "
@@ -167,6 +169,12 @@ public enum Message {
   BAD_RESHAPE("BadReshape", "%s: cannot reshape to %s: %s"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
+  INPUT_WITHOUT_BATCH(
+      "InputWithoutBatch",
+      Diagnostic.Kind.WARNING,
+      "%s: input %s has shape %s, with no BATCH dimension: every call feeds exactly that shape, "
+          + "and the layers read its first dimension, %d, as the examples; to feed batches of "
+          + "examples of shape %s, declare @Input(shape = {BATCH, %s})"),
   UNUSED_INPUT(
       "UnusedInput",
       Diagnostic.Kind.WARNING,

@@ -1,6 +1,7 @@
 package dev.kiln.processor.model;
 
 import dev.kiln.annotations.Act;
+import dev.kiln.annotations.ParamInit;
 import java.util.List;
 import javax.lang.model.element.TypeElement;
 
@@ -36,6 +37,9 @@ public sealed interface NodeCall {
    * @param layer the layer annotation's simple name
    * @param cell whether the layer is a recurrent cell
    * @param input the node (or input) whose output it reads
+   * @param inputPattern the layer's input pattern (one step's, for a cell), which names the axes
+   *     the body's broadcasts are checked by
+   * @param statePattern a cell's state pattern; empty for a layer without state
    * @param params its parameters, in the forward method's order
    * @param forwardType the class holding the forward method
    * @param forwardMethod the forward method's name
@@ -45,6 +49,8 @@ public sealed interface NodeCall {
       String layer,
       boolean cell,
       String input,
+      List<String> inputPattern,
+      List<String> statePattern,
       List<CustomParam> params,
       TypeElement forwardType,
       String forwardMethod,
@@ -52,6 +58,8 @@ public sealed interface NodeCall {
       implements NodeCall {
     /** Copies the lists. */
     public Custom {
+      inputPattern = List.copyOf(inputPattern);
+      statePattern = List.copyOf(statePattern);
       params = List.copyOf(params);
       args = List.copyOf(args);
     }
@@ -63,9 +71,17 @@ public sealed interface NodeCall {
    * @param local its Java name, for the local that holds it
    * @param role the role part of its MXNet name, e.g. {@code gate_weight}
    * @param name its MXNet name, whose shape constant the call passes
-   * @param zeros whether it starts at zero
+   * @param pattern its {@code @Param} shape pattern
+   * @param init how it starts
+   * @param value where it starts, with {@code init} {@code CONSTANT}
    */
-  record CustomParam(String local, String role, String name, boolean zeros) {}
+  record CustomParam(
+      String local, String role, String name, List<String> pattern, ParamInit init, double value) {
+    /** Copies the pattern. */
+    public CustomParam {
+      pattern = List.copyOf(pattern);
+    }
+  }
 
   /**
    * One argument of a custom layer's forward method after the input.

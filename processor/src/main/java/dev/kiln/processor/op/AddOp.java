@@ -97,13 +97,69 @@ record AddOp() implements Op {
           + name
           + ", and add that node instead";
     }
-    return "give every input the shape of "
-        + target.node().name()
-        + ", "
-        + t
-        + ", e.g. by "
-        + "changing the layers that make "
-        + name;
+    String change =
+        "give every input the shape of "
+            + target.node().name()
+            + ", "
+            + t
+            + ", e.g. by "
+            + "changing the layers that make "
+            + name;
+    String projection = batchFirst && t.rank() == 4 && o.rank() == 4 ? projection(t, o) : null;
+    String projected = name;
+    TShape onto = t;
+    if (projection == null && batchFirst && t.rank() == 4 && o.rank() == 4) {
+      // The skip path may be the first input: project it onto the other's shape instead.
+      projection = projection(o, t);
+      projected = target.node().name();
+      onto = o;
+    }
+    if (projection == null) {
+      return change;
+    }
+    return "project "
+        + projected
+        + " to "
+        + onto
+        + " first, with a 1x1 convolution "
+        + projection
+        + " that reads "
+        + projected
+        + ", and add that node instead (the usual projection shortcut), or "
+        + change;
+  }
+
+  /**
+   * The 1x1 {@code @Conv2D} that maps images {@code from} ({@code [BATCH, C, H, W]}) onto {@code
+   * onto}'s shape: {@code onto}'s channels as filters, and the stride along each axis that MXNet's
+   * rule for a window of 1 without padding, {@code (in - 1) / stride + 1}, takes from the one size
+   * to the other; null when no stride does (the image would have to grow).
+   */
+  private static String projection(TShape onto, TShape from) {
+    if (onto.dim(1) <= 0) {
+      return null;
+    }
+    int[] strides = new int[2];
+    for (int a = 0; a < 2; a++) {
+      int in = from.dim(2 + a);
+      int out = onto.dim(2 + a);
+      if (in <= 0 || out <= 0 || out > in) {
+        return null;
+      }
+      for (int s = 1; s <= in && strides[a] == 0; s++) {
+        if ((in - 1) / s + 1 == out) {
+          strides[a] = s;
+        }
+      }
+      if (strides[a] == 0) {
+        return null;
+      }
+    }
+    String stride =
+        strides[0] == strides[1]
+            ? strides[0] == 1 ? "" : ", stride = " + strides[0]
+            : ", stride = {" + strides[0] + ", " + strides[1] + "}";
+    return "@Conv2D(filters = " + onto.dim(1) + ", kernel = 1" + stride + ")";
   }
 
   @Override

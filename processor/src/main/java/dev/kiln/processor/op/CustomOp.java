@@ -1,5 +1,6 @@
 package dev.kiln.processor.op;
 
+import dev.kiln.annotations.ParamInit;
 import dev.kiln.names.NodeNames;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.model.AttributeSite;
@@ -62,9 +63,11 @@ public record CustomOp(
    * @param role its part of the MXNet name {@code <node>_<role>}: the name in snake case, e.g.
    *     {@code gate_weight}
    * @param shape its shape pattern
-   * @param zeros whether it starts at zero
+   * @param init how it starts
+   * @param value where it starts, with {@code init} {@code CONSTANT}
    */
-  public record CustomParam(String name, String role, List<String> shape, boolean zeros) {
+  public record CustomParam(
+      String name, String role, List<String> shape, ParamInit init, double value) {
     /** Copies the pattern. */
     public CustomParam {
       shape = List.copyOf(shape);
@@ -256,9 +259,22 @@ public record CustomOp(
     for (CustomParam p : params) {
       made.add(
           new NodeCall.CustomParam(
-              p.name(), p.role(), NodeNames.of(site.node(), p.role()), p.zeros()));
+              p.name(),
+              p.role(),
+              NodeNames.of(site.node(), p.role()),
+              p.shape(),
+              p.init(),
+              p.value()));
     }
     return new NodeCall.Custom(
-        layerName, cell(), site.sources().get(0), made, forwardType, forwardMethod, args);
+        layerName,
+        cell(),
+        site.sources().get(0),
+        input,
+        state,
+        made,
+        forwardType,
+        forwardMethod,
+        args);
   }
 }

@@ -1,5 +1,6 @@
 package dev.kiln.processor.read;
 
+import dev.kiln.annotations.ParamInit;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.NodeCall;
@@ -215,11 +216,12 @@ final class CustomLayerReader {
             return null;
           }
         }
-        AnnotationValue zeros = Report.valueOf(pm, "zeros");
+        CustomOp.CustomParam param = initOf(where, method, use, layerName, n, role, shape, pm);
+        if (param == null) {
+          return null;
+        }
         args.add(new NodeCall.ForwardArg(params.size(), null));
-        params.add(
-            new CustomOp.CustomParam(
-                n, role, shape, zeros != null && Boolean.TRUE.equals(zeros.getValue())));
+        params.add(param);
       } else if (pm == null && constants.containsKey(n) && p.asType().getKind().isPrimitive()) {
         args.add(new NodeCall.ForwardArg(-1, constants.get(n)));
       } else {
@@ -256,6 +258,98 @@ final class CustomLayerReader {
         dims,
         params,
         args);
+  }
+
+  /**
+   * Parameter {@code name} with how its {@code @Param} {@code pm} says it starts: {@code init}, or
+   * {@code ZEROS} for {@code zeros = true}, with {@code value} for {@code CONSTANT}; null after
+   * reporting attributes that contradict each other (zeros against init, a value without {@code
+   * CONSTANT}) or a value no float can hold.
+   */
+  private CustomOp.CustomParam initOf(
+      String where,
+      ExecutableElement method,
+      AnnotationMirror use,
+      String layerName,
+      String name,
+      String role,
+      List<String> shape,
+      AnnotationMirror pm) {
+    AnnotationValue zerosValue = Report.valueOf(pm, "zeros");
+    AnnotationValue initValue = Report.valueOf(pm, "init");
+    AnnotationValue valueValue = Report.valueOf(pm, "value");
+    Boolean zeros = zerosValue == null ? null : (Boolean) zerosValue.getValue();
+    String init =
+        initValue == null
+            ? null
+            : ((VariableElement) initValue.getValue()).getSimpleName().toString();
+    Double value = valueValue == null ? null : ((Number) valueValue.getValue()).doubleValue();
+    List<String> written = new ArrayList<>();
+    if (zeros != null) {
+      written.add("zeros = " + zeros);
+    }
+    if (init != null) {
+      written.add("init = ParamInit." + init);
+    }
+    if (value != null) {
+      written.add("value = " + value);
+    }
+    ParamInit effective =
+        Boolean.TRUE.equals(zeros)
+            ? ParamInit.ZEROS
+            : init == null ? ParamInit.MODEL : ParamInit.valueOf(init);
+    String problem = null;
+    if (zeros != null && init != null && zeros != init.equals("ZEROS")) {
+      problem =
+          (zeros
+                  ? "zeros = true starts it at zero but init = ParamInit."
+                      + init
+                      + " "
+                      + start(init)
+                  : "zeros = false says it does not start at zero but init = ParamInit.ZEROS that "
+                      + "it does")
+              + "; keep the one you mean (zeros = true is the older spelling of init = "
+              + "ParamInit.ZEROS)";
+    } else if (value != null && effective != ParamInit.CONSTANT) {
+      problem =
+          "value sets where init = ParamInit.CONSTANT starts, but this parameter starts "
+              + start(effective.name())
+              + (Boolean.TRUE.equals(zeros)
+                  ? " (zeros = true)"
+                  : init == null
+                      ? " (init = ParamInit.MODEL, the default)"
+                      : " (init = ParamInit." + init + ")")
+              + "; for a parameter that starts at "
+              + value
+              + ", write init = ParamInit.CONSTANT, value = "
+              + value;
+    } else if (value != null && !Float.isFinite(value.floatValue())) {
+      problem = "value " + value + " is not a finite float (a parameter holds 32-bit floats)";
+    }
+    if (problem != null) {
+      report.add(
+          Message.CUSTOM_PARAM_INIT,
+          method,
+          use,
+          null,
+          where,
+          name,
+          layerName,
+          String.join(", ", written),
+          problem);
+      return null;
+    }
+    return new CustomOp.CustomParam(name, role, shape, effective, value == null ? 0 : value);
+  }
+
+  /** How a parameter of {@code init} starts, e.g. {@code at one}. */
+  private static String start(String init) {
+    return switch (init) {
+      case "ZEROS" -> "at zero";
+      case "ONES" -> "at one";
+      case "CONSTANT" -> "at value";
+      default -> "from the model's initialiser";
+    };
   }
 
   /** {@code [batch, hidden]}: a shape pattern as messages write it. */

@@ -30,7 +30,9 @@ import javax.lang.model.util.ElementFilter;
  *
  * <p>A model whose abstract method carries no layer annotation is also incomplete until the last
  * round: javac does not show processors an annotation whose type it cannot resolve, so the method
- * may be annotated with a layer that does not exist yet.
+ * may be annotated with a layer that does not exist yet. Where javac's trees show such an
+ * annotation in the source ({@link SourceAnnotations}), the method is unresolved, as any other
+ * reference the compiler will report.
  */
 public final class Validation {
   private static final String KILN_ANNOTATIONS = "dev.kiln.annotations.";
@@ -65,20 +67,36 @@ public final class Validation {
    */
   public record AwaitingLayer(ExecutableElement site) implements Incomplete {}
 
-  /** Why {@code model} cannot be read yet, or null when it can. */
+  /** Why {@code model} cannot be read yet, or null when it can; without javac's trees. */
   public static Incomplete check(TypeElement model) {
+    return check(model, SourceAnnotations.none());
+  }
+
+  /**
+   * Why {@code model} cannot be read yet, or null when it can. An abstract method that shows no
+   * layer annotation is unresolved where {@code source} finds an annotation in its source that the
+   * compiler could not resolve (javac hides it: its error on it is the one to fix), and awaits a
+   * layer otherwise.
+   */
+  public static Incomplete check(TypeElement model, SourceAnnotations source) {
     Unresolved u = firstUnresolved(model);
     if (u != null) {
       return u;
     }
+    AwaitingLayer awaiting = null;
     for (ExecutableElement m : ElementFilter.methodsIn(model.getEnclosedElements())) {
       if (m.getModifiers().contains(Modifier.ABSTRACT)
           && m.getAnnotationMirrors().stream()
               .noneMatch(a -> Ops.of(a) != null || CustomLayerReader.isLayer(a))) {
-        return new AwaitingLayer(m);
+        String hidden = source.unresolvedAnnotation(m);
+        if (hidden != null) {
+          return new Unresolved(
+              m, "an annotation of " + m.getSimpleName() + "()", hidden, outermost(m));
+        }
+        awaiting = awaiting == null ? new AwaitingLayer(m) : awaiting;
       }
     }
-    return null;
+    return awaiting;
   }
 
   private static Unresolved firstUnresolved(TypeElement model) {

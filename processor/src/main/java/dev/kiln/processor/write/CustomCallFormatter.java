@@ -3,6 +3,7 @@ package dev.kiln.processor.write;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.NameAllocator;
+import dev.kiln.annotations.ParamInit;
 import dev.kiln.processor.model.NodeCall;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,11 +75,16 @@ final class CustomCallFormatter {
     String list = String.join(", ", made);
     Object listed = list.length() <= PARAMS_LINE ? list : commas(made);
     // The forward pass gets a line of its own, as a reader would write it.
+    CodeBlock patterns =
+        c.cell()
+            ? CodeBlock.of("$L,$W$L", pattern(c.inputPattern()), pattern(c.statePattern()))
+            : pattern(c.inputPattern());
     return body.addStatement(
-            "return this.builder.$L($Z$L,$W$L,$W$L,$W$L,$W$L,$W$T.of($L),\n$L)",
+            "return this.builder.$L($Z$L,$W$L,$W$L,$W$L,$W$L,$W$L,$W$T.of($L),\n$L)",
             c.cell() ? "cell" : "custom",
             src,
             Literals.string(c.layer()),
+            patterns,
             names.shape(c.input()),
             names.shape(node),
             in.get(0),
@@ -89,31 +95,47 @@ final class CustomCallFormatter {
   }
 
   /**
-   * {@code Sym weight = this.builder.customParam(SRC, "weight", W_SHAPE, false);}: on one line if
-   * it fits, else broken after {@code =}, else after each argument too.
+   * {@code Sym weight = this.builder.customParam(SRC, "weight", W_SHAPE, List.of("in", "out"),
+   * ParamInit.MODEL);}, with the value after the init for {@code CONSTANT}: on one line if it fits,
+   * else wrapped after the commas.
    */
   private CodeBlock paramStatement(String local, NodeCall.CustomParam p) {
     String shape = names.shape(p.name());
+    CodeBlock pattern = pattern(p.pattern());
+    CodeBlock init =
+        p.init() == ParamInit.CONSTANT
+            ? CodeBlock.of(
+                "$T.$L, $L", Names.PARAM_INIT, p.init().name(), Literals.decimal(p.value()))
+            : CodeBlock.of("$T.$L", Names.PARAM_INIT, p.init().name());
     String call =
-        "this.builder.customParam("
+        "Sym "
+            + local
+            + " = this.builder.customParam("
             + src
             + ", \""
             + p.role()
             + "\", "
             + shape
             + ", "
-            + p.zeros()
+            + pattern.toString().replace("java.util.", "")
+            + ", "
+            + init.toString().replace("dev.kiln.annotations.", "")
             + ");";
-    String declared = "Sym " + local + " = ";
     String format =
-        4 + declared.length() + call.length() <= Javadoc.LIMIT
-            ? "$T $N = this.builder.customParam($L, $S, $L, $L)"
-            : 8 + call.length() <= Javadoc.LIMIT
-                ? "$T $N =\nthis.builder.customParam($L, $S, $L, $L)"
-                : "$T $N =\nthis.builder.customParam($L,$W$S,$W$L,$W$L)";
+        4 + call.length() <= Javadoc.LIMIT
+            ? "$T $N = this.builder.customParam($L, $S, $L, $L, $L)"
+            : "$T $N = this.builder.customParam($L,$W$S,$W$L,$W$L,$W$L)";
     return CodeBlock.builder()
-        .addStatement(format, Names.SYM, local, src, p.role(), shape, p.zeros())
+        .addStatement(format, Names.SYM, local, src, p.role(), shape, pattern, init)
         .build();
+  }
+
+  /** {@code List.of("batch", "in")}: a shape pattern as the runtime takes it. */
+  private static CodeBlock pattern(List<String> tokens) {
+    return CodeBlock.of(
+        "$T.of($L)",
+        List.class,
+        CodeBlock.join(tokens.stream().map(t -> CodeBlock.of("$S", t)).toList(), ", "));
   }
 
   /** {@code a, b, c} with a wrapping point after each comma. */

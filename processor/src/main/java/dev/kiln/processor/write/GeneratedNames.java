@@ -42,8 +42,10 @@ final class GeneratedNames {
     this.graph = ClassName.get(pkg, m.name() + "Graph");
     this.model = ClassName.get(pkg, m.name() + "Model");
     this.exec = ClassName.get(pkg, m.name() + "Exec");
-    this.importBatch = !hasField(m.spec().element(), "BATCH");
-    this.batch = importBatch ? CodeBlock.of("BATCH") : CodeBlock.of("$T.BATCH", Names.DIM);
+    boolean shadowed = hasField(m.spec().element(), "BATCH");
+    // A model whose shapes have no BATCH (unusual, but legal) imports nothing it does not use.
+    this.importBatch = !shadowed && m.nodes().stream().anyMatch(n -> n.shape().hasBatch());
+    this.batch = shadowed ? CodeBlock.of("$T.BATCH", Names.DIM) : CodeBlock.of("BATCH");
     NameAllocator constants = new NameAllocator();
     constants.newName("builder");
     for (CheckedNode n : m.nodes()) {

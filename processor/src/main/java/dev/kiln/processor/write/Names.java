@@ -30,6 +30,7 @@ final class Names {
   static final ClassName SYM = ClassName.get("dev.kiln.annotations", "Sym");
   static final ClassName ACT = ClassName.get("dev.kiln.annotations", "Act");
   static final ClassName DIM = ClassName.get("dev.kiln.annotations", "Dim");
+  static final ClassName PARAM_INIT = ClassName.get("dev.kiln.annotations", "ParamInit");
   static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
   static final String PROCESSOR = "dev.kiln.processor.KilnProcessor";
 

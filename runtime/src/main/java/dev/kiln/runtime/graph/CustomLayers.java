@@ -26,12 +26,14 @@ final class CustomLayers {
    * A custom layer used by node {@code src}: traces {@code forward} once over {@code input} (whose
    * shape the processor inferred as {@code inputShape}), checking every operation's shapes as it
    * goes, then checks the result against the layer's declared output shape and names it after the
-   * node. {@code params} are the layer's parameters, from {@link #customParam}, in the forward
-   * method's order.
+   * node. {@code params} are the layer's parameters, from {@link GraphBuilder#customParam}, in the
+   * forward method's order; {@code inputAxes}, the layer's input pattern (null if unknown), names
+   * the input's axes.
    */
   Sym custom(
       NodeSource src,
       String layer,
+      List<String> inputAxes,
       Shape inputShape,
       Shape outputShape,
       Sym input,
@@ -42,12 +44,13 @@ final class CustomLayers {
     Trace trace = new Trace(arena, src, layer, src.node());
     SymNode tracedInput =
         new SymNode(
-            in.name(), in.handle(), inputShape, trace, from == null ? in.name() : from.node());
-    List<Sym> traced = new ArrayList<>();
-    for (Sym p : params) {
-      SymNode n = (SymNode) p;
-      traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace));
-    }
+            in.name(),
+            in.handle(),
+            inputShape,
+            trace,
+            from == null ? in.name() : from.node(),
+            named(inputAxes));
+    List<Sym> traced = traced(params, trace);
     trace.start(tracedInput, traced);
     Sym result = forward.apply(tracedInput, traced);
     if (!(result instanceof SymNode out) || (out.shape() == null)) {
@@ -90,11 +93,14 @@ final class CustomLayers {
    * operators are named {@code <node>_t<t>_<op><n>}. The first step's state is the state argument
    * {@code <node>_state}, bound to zeros (see {@link StateSpec}), and the node's output is every
    * step's state, stacked along axis 1 ({@code stack}, named after the node), so gradients flow
-   * back through every step.
+   * back through every step. {@code inputAxes} and {@code stateAxes}, the layer's input (one
+   * step's) and state patterns, name the axes of each step's input and state (null if unknown).
    */
   Sym cell(
       NodeSource src,
       String layer,
+      List<String> inputAxes,
+      List<String> stateAxes,
       Shape inputShape,
       Shape outputShape,
       Sym input,
@@ -162,17 +168,15 @@ final class CustomLayers {
     for (int t = 0; t < steps; t++) {
       Trace trace = new Trace(arena, src, layer, node + "_t" + t);
       SymNode x = arena.output(split, t);
-      List<Sym> traced = new ArrayList<>();
-      for (Sym p : params) {
-        SymNode n = (SymNode) p;
-        traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace));
-      }
+      List<Sym> traced = traced(params, trace);
       SymNode stepInput =
-          new SymNode(x.name(), x.handle(), stepShape, trace, sequence + " step " + t);
+          new SymNode(
+              x.name(), x.handle(), stepShape, trace, sequence + " step " + t, named(inputAxes));
       trace.start(stepInput, traced);
-      Sym next =
-          step.apply(
-              stepInput, new SymNode(state.name(), state.handle(), stateShape, trace), traced);
+      SymNode previous =
+          new SymNode(
+              state.name(), state.handle(), stateShape, trace, state.name(), named(stateAxes));
+      Sym next = step.apply(stepInput, previous, traced);
       if (!(next instanceof SymNode out) || out.shape() == null) {
         throw new ModelException(
             src,
@@ -202,6 +206,31 @@ final class CustomLayers {
       state = out;
     }
     return arena.op(src, "stack", node, Attrs.of("axis", 1, "num_args", steps), null, stepStates);
+  }
+
+  /** {@code params} as values of {@code trace}, their axes named as their declarations say. */
+  private static List<Sym> traced(List<Sym> params, Trace trace) {
+    List<Sym> traced = new ArrayList<>();
+    for (Sym p : params) {
+      SymNode n = (SymNode) p;
+      traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace, n.name(), n.axes()));
+    }
+    return traced;
+  }
+
+  /**
+   * A shape pattern's tokens as axis names: each dimension name, null for a number (it names no
+   * dimension); null for an unknown pattern.
+   */
+  static List<String> named(List<String> pattern) {
+    if (pattern == null) {
+      return null;
+    }
+    List<String> names = new ArrayList<>();
+    for (String token : pattern) {
+      names.add(token.isEmpty() || Character.isDigit(token.charAt(0)) ? null : token);
+    }
+    return names;
   }
 
   private static boolean hasSteps(Shape shape) {

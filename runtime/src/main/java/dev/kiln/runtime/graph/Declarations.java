@@ -18,6 +18,7 @@ final class Declarations {
   final Map<String, NodeSource> sources = new LinkedHashMap<>();
   final Map<String, ParamSpec.Kind> paramKinds = new LinkedHashMap<>();
   final Map<String, String> paramNodes = new LinkedHashMap<>();
+  final Map<String, Float> paramConstants = new LinkedHashMap<>();
   final List<String> labels = new ArrayList<>();
   final Map<String, Shape> knownShapes = new LinkedHashMap<>();
   final Map<String, AuxSpec.Kind> auxKinds = new LinkedHashMap<>();
@@ -34,6 +35,12 @@ final class Declarations {
   void param(String name, String node, ParamSpec.Kind kind) {
     paramKinds.put(name, kind);
     paramNodes.put(name, node);
+  }
+
+  /** Parameter {@code name} of {@code node}, every element starting at {@code value}. */
+  void constantParam(String name, String node, float value) {
+    param(name, node, ParamSpec.Kind.CONSTANT);
+    paramConstants.put(name, value);
   }
 
   /** Auxiliary state {@code name} of {@code node}. */

@@ -51,7 +51,13 @@ final class GraphAssembly {
       for (String arg : arguments) {
         ParamSpec.Kind kind = d.paramKinds.get(arg);
         if (kind != null) {
-          params.add(new ParamSpec(arg, shapes.get(arg), d.paramNodes.get(arg), kind));
+          params.add(
+              new ParamSpec(
+                  arg,
+                  shapes.get(arg),
+                  d.paramNodes.get(arg),
+                  kind,
+                  d.paramConstants.getOrDefault(arg, 0f)));
           if (d.frozenNodes.contains(d.paramNodes.get(arg))) {
             frozen.add(arg);
           }

@@ -1,6 +1,7 @@
 package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Act;
+import dev.kiln.annotations.ParamInit;
 import dev.kiln.annotations.Sym;
 import dev.kiln.names.AuxRole;
 import dev.kiln.names.NodeNames;
@@ -108,6 +109,35 @@ public final class GraphBuilder implements AutoCloseable {
    * the given shape, initialised by the model's initialiser or, with {@code zeros}, to zero.
    */
   public Sym customParam(NodeSource src, String name, Shape shape, boolean zeros) {
+    return customParam(src, name, shape, null, zeros ? ParamInit.ZEROS : ParamInit.MODEL, 0);
+  }
+
+  /**
+   * A parameter of a custom layer used by node {@code src}: the variable {@code <node>_<name>} of
+   * the given shape, declared {@code declared} (its {@code @Param} shape pattern, whose names the
+   * trace checks broadcasts by), starting as {@code init} says (a {@code CONSTANT} at 0).
+   */
+  public Sym customParam(
+      NodeSource src, String name, Shape shape, List<String> declared, ParamInit init) {
+    return customParam(src, name, shape, declared, init, 0);
+  }
+
+  /**
+   * A parameter of a custom layer used by node {@code src}: the variable {@code <node>_<name>} of
+   * the given shape, declared {@code declared} (its {@code @Param} shape pattern, or null),
+   * starting as {@code init} says: drawn by the model's initialiser ({@code MODEL}), or every
+   * element 0, 1 or {@code value} ({@code CONSTANT}; {@code value} is ignored otherwise).
+   *
+   * @throws IllegalArgumentException if the shape is not complete, or {@code init} is {@code
+   *     CONSTANT} and {@code value} is not a finite float
+   */
+  public Sym customParam(
+      NodeSource src,
+      String name,
+      Shape shape,
+      List<String> declared,
+      ParamInit init,
+      double value) {
     checkOpen();
     String full = NodeNames.of(src.node(), name);
     if (!shape.isComplete()) {
@@ -119,10 +149,26 @@ public final class GraphBuilder implements AutoCloseable {
               + "complete shape (each dimension a size: it is allocated once, for every batch), got "
               + shape);
     }
-    d.param(full, src.node(), zeros ? ParamSpec.Kind.BIAS : ParamSpec.Kind.WEIGHT);
+    switch (init) {
+      case MODEL -> d.param(full, src.node(), ParamSpec.Kind.WEIGHT);
+      case ZEROS -> d.param(full, src.node(), ParamSpec.Kind.BIAS);
+      case ONES -> d.param(full, src.node(), ParamSpec.Kind.GAMMA);
+      case CONSTANT -> {
+        if (!Float.isFinite((float) value)) {
+          throw new IllegalArgumentException(
+              src
+                  + ": custom parameter "
+                  + full
+                  + " starts at "
+                  + value
+                  + ", which is not a finite float");
+        }
+        d.constantParam(full, src.node(), (float) value);
+      }
+    }
     d.knownShapes.put(full, shape);
     SymNode v = arena.variable(full);
-    return new SymNode(full, v.handle(), shape, null);
+    return new SymNode(full, v.handle(), shape, null, full, CustomLayers.named(declared));
   }
 
   /**
@@ -140,8 +186,29 @@ public final class GraphBuilder implements AutoCloseable {
       Sym input,
       List<Sym> params,
       BiFunction<Sym, List<Sym>, Sym> forward) {
+    return custom(src, layer, null, inputShape, outputShape, input, params, forward);
+  }
+
+  /**
+   * As {@link #custom(NodeSource, String, Shape, Shape, Sym, List, BiFunction)}, with the layer's
+   * input pattern {@code inputPattern} ({@code @Layer(input = ...)}), whose dimension names, with
+   * those of each parameter's {@code @Param} shape, the trace carries through the body: an
+   * operation on operands of different rank that lines up two axes of different names only because
+   * their sizes agree (a {@code [channels]} parameter against the {@code w} of {@code [BATCH,
+   * channels, h, w]}) is refused, with the declaration that fixes it.
+   */
+  public Sym custom(
+      NodeSource src,
+      String layer,
+      List<String> inputPattern,
+      Shape inputShape,
+      Shape outputShape,
+      Sym input,
+      List<Sym> params,
+      BiFunction<Sym, List<Sym>, Sym> forward) {
     checkOpen();
-    return customLayers().custom(src, layer, inputShape, outputShape, input, params, forward);
+    return customLayers()
+        .custom(src, layer, inputPattern, inputShape, outputShape, input, params, forward);
   }
 
   /**
@@ -178,8 +245,27 @@ public final class GraphBuilder implements AutoCloseable {
       Sym input,
       List<Sym> params,
       CellStep step) {
+    return cell(src, layer, null, null, inputShape, outputShape, input, params, step);
+  }
+
+  /**
+   * As {@link #cell(NodeSource, String, Shape, Shape, Sym, List, CellStep)}, with the layer's input
+   * (one step's) and state patterns, whose dimension names the trace checks broadcasts by, as
+   * {@link #custom(NodeSource, String, List, Shape, Shape, Sym, List, BiFunction)} does.
+   */
+  public Sym cell(
+      NodeSource src,
+      String layer,
+      List<String> inputPattern,
+      List<String> statePattern,
+      Shape inputShape,
+      Shape outputShape,
+      Sym input,
+      List<Sym> params,
+      CellStep step) {
     checkOpen();
-    return customLayers().cell(src, layer, inputShape, outputShape, input, params, step);
+    return customLayers()
+        .cell(src, layer, inputPattern, statePattern, inputShape, outputShape, input, params, step);
   }
 
   private CustomLayers customLayers() {

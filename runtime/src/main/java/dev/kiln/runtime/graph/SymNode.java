@@ -3,12 +3,16 @@ package dev.kiln.runtime.graph;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.mxnet.SymbolHandle;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * The runtime's {@link Sym}: one MXNet symbol handle made while a graph is built, owned by the
  * {@link GraphBuilder} that made it. Inside a custom layer's forward pass it also knows its shape
  * (with {@code -1} for BATCH) and the layer it belongs to, so that every operation can check its
- * operands before MXNet sees them.
+ * operands before MXNet sees them, and, where the layer's declarations name them, the dimension
+ * names of its axes (the input's and parameters' shape patterns, carried through every operation).
  */
 final class SymNode implements Sym {
   private final String name;
@@ -17,6 +21,7 @@ final class SymNode implements Sym {
   private final Trace trace;
   private final String label;
   private final NodeSource source;
+  private final List<String> axes;
 
   SymNode(String name, SymbolHandle handle) {
     this(name, handle, (NodeSource) null);
@@ -24,26 +29,62 @@ final class SymNode implements Sym {
 
   /** A symbol that built-in node {@code source} made (null for a parameter or state). */
   SymNode(String name, SymbolHandle handle, NodeSource source) {
-    this(name, handle, null, null, name, source);
+    this(name, handle, null, null, name, source, null);
   }
 
   SymNode(String name, SymbolHandle handle, Shape shape, Trace trace) {
-    this(name, handle, shape, trace, name, null);
+    this(name, handle, shape, trace, name, null, null);
   }
 
   /** A symbol that a trace shows as {@code label} (the input as the node it comes from). */
   SymNode(String name, SymbolHandle handle, Shape shape, Trace trace, String label) {
-    this(name, handle, shape, trace, label, null);
+    this(name, handle, shape, trace, label, null, null);
+  }
+
+  /**
+   * A symbol of a trace (or, with a null {@code trace}, a parameter before one) whose axes are
+   * named {@code axes}, one per dimension of {@code shape}: a dimension name of the layer, or null
+   * for an axis with none (a number in the pattern); a null list when no axis is named.
+   */
+  SymNode(
+      String name, SymbolHandle handle, Shape shape, Trace trace, String label, List<String> axes) {
+    this(name, handle, shape, trace, label, null, axes);
   }
 
   private SymNode(
-      String name, SymbolHandle handle, Shape shape, Trace trace, String label, NodeSource source) {
+      String name,
+      SymbolHandle handle,
+      Shape shape,
+      Trace trace,
+      String label,
+      NodeSource source,
+      List<String> axes) {
     this.name = name;
     this.handle = handle;
     this.shape = shape;
     this.trace = trace;
     this.label = label;
     this.source = source;
+    boolean fits = axes != null && shape != null && axes.size() == shape.rank();
+    this.axes = fits ? Collections.unmodifiableList(new ArrayList<>(axes)) : null;
+  }
+
+  /**
+   * The dimension names of the axes, as a shape pattern's names ({@code channels}) with null where
+   * an axis has none; null when none is known.
+   */
+  List<String> axes() {
+    return axes;
+  }
+
+  /** The name of axis {@code i}, or null. */
+  String axis(int i) {
+    return axes == null ? null : axes.get(i);
+  }
+
+  /** How a trace labels this operand, e.g. {@code scores_weight}. */
+  String label() {
+    return label;
   }
 
   /** How a trace shows this operand: its label and shape, e.g. {@code scores_weight [32]}. */
@@ -113,7 +154,7 @@ final class SymNode implements Sym {
   @Override
   public Sym scale(float factor) {
     return trace("scale")
-        .unary("_mul_scalar", "scale", this, shape, "scalar", Float.toString(factor));
+        .unary("_mul_scalar", "scale", this, shape, axes, "scalar", Float.toString(factor));
   }
 
   @Override
@@ -122,12 +163,12 @@ final class SymNode implements Sym {
       return this;
     }
     return trace("activation")
-        .unary("Activation", act.mxnetName(), this, shape, "act_type", act.mxnetName());
+        .unary("Activation", act.mxnetName(), this, shape, axes, "act_type", act.mxnetName());
   }
 
   @Override
   public Sym exp() {
-    return trace("exp").unary("exp", "exp", this, shape);
+    return trace("exp").unary("exp", "exp", this, shape, axes);
   }
 
   @Override
@@ -138,7 +179,12 @@ final class SymNode implements Sym {
     for (int i = 0; i < d.length; i++) {
       r[i] = d[d.length - 1 - i];
     }
-    return t.unary("transpose", "transpose", this, Shape.of(r));
+    List<String> reversed = null;
+    if (axes != null) {
+      reversed = new ArrayList<>(axes);
+      Collections.reverse(reversed);
+    }
+    return t.unary("transpose", "transpose", this, Shape.of(r), reversed);
   }
 
   @Override

@@ -1,7 +1,11 @@
 package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Sym;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One custom layer's forward pass, or one step of a cell's, being traced: names its operators
@@ -15,6 +19,7 @@ final class Trace {
   private final String layer;
   private final String prefix;
   private final StringBuilder steps = new StringBuilder();
+  private final Set<String> params = new HashSet<>();
   private int counter;
 
   Trace(SymbolArena arena, NodeSource src, String layer, String prefix) {
@@ -31,6 +36,7 @@ final class Trace {
         .append(layer)
         .append(", from input ")
         .append(input.operand());
+    params.forEach(p -> this.params.add(p.name()));
     List<String> shown = params.stream().map(p -> ((SymNode) p).operand()).toList();
     if (shown.size() == 1) {
       steps.append(" and parameter ").append(shown.get(0)).append(" (its @Param shape)");
@@ -64,7 +70,14 @@ final class Trace {
     for (int j = 1; j < y.rank(); j++) {
       out[x.rank() - 2 + j] = y.dim(j);
     }
-    return emit("dot", "dot", List.of("lhs", "rhs"), List.of(a, b), Shape.of(out));
+    List<String> axes = new ArrayList<>();
+    for (int i = 0; i < x.rank() - 1; i++) {
+      axes.add(a.axis(i));
+    }
+    for (int j = 1; j < y.rank(); j++) {
+      axes.add(b.axis(j));
+    }
+    return emit("dot", "dot", List.of("lhs", "rhs"), List.of(a, b), Shape.of(out), axes);
   }
 
   SymNode broadcast(String op, String label, SymNode a, SymNode b) {
@@ -72,18 +85,140 @@ final class Trace {
     Shape y = b.shape();
     int rank = Math.max(x.rank(), y.rank());
     int[] out = new int[rank];
+    String[] axes = new String[rank];
     for (int i = 1; i <= rank; i++) {
       int p = i <= x.rank() ? x.dim(x.rank() - i) : 1;
       int q = i <= y.rank() ? y.dim(y.rank() - i) : 1;
+      String m = i <= x.rank() ? a.axis(x.rank() - i) : null;
+      String n = i <= y.rank() ? b.axis(y.rank() - i) : null;
       if (p == q || q == 1) {
         out[rank - i] = p;
+        axes[rank - i] = m != null || q == 1 ? m : n;
       } else if (p == 1) {
         out[rank - i] = q;
+        axes[rank - i] = n;
       } else {
         throw error(label, List.of(a, b), "each pair of trailing dimensions must be equal or 1");
       }
     }
-    return emit(op, label, List.of("lhs", "rhs"), List.of(a, b), Shape.of(out));
+    if (x.rank() != y.rank()) {
+      checkRanks(label, a, b);
+    }
+    return emit(
+        op, label, List.of("lhs", "rhs"), List.of(a, b), Shape.of(out), Arrays.asList(axes));
+  }
+
+  /**
+   * Operands of different rank: MXNet lines up their last axes, so a parameter {@code [channels]}
+   * against {@code [BATCH, channels, h, w]} meets {@code w}, and broadcasts only when {@code
+   * channels == w}, by coincidence. Where the layer's shape patterns name both axes of a pair so
+   * lined up, and the pair has the same size (more than 1), the names must agree; otherwise the
+   * operation is refused, with the declaration of the lower-rank operand that lines its names up
+   * where the other operand has them.
+   */
+  private void checkRanks(String op, SymNode a, SymNode b) {
+    SymNode low = a.shape().rank() < b.shape().rank() ? a : b;
+    SymNode high = low == a ? b : a;
+    int k = low.shape().rank();
+    int n = high.shape().rank();
+    for (int j = 0; j < k; j++) {
+      int h = n - k + j;
+      int size = low.shape().dim(j);
+      String mine = low.axis(j);
+      String theirs = high.axis(h);
+      if (size > 1
+          && size == high.shape().dim(h)
+          && mine != null
+          && theirs != null
+          && !mine.equals(theirs)) {
+        steps
+            .append("\n    ")
+            .append(op)
+            .append('(')
+            .append(operands(List.of(a, b)))
+            .append(") lines up ")
+            .append(mine)
+            .append(" with ")
+            .append(theirs);
+        throw new ModelException(
+            src,
+            src
+                + ": in layer "
+                + layer
+                + ", "
+                + op
+                + " of "
+                + a.shape()
+                + " and "
+                + b.shape()
+                + " lines up axis "
+                + mine
+                + " of "
+                + low.label()
+                + " with axis "
+                + h
+                + " ("
+                + theirs
+                + ") of "
+                + high.label()
+                + " only because both are "
+                + size
+                + ": MXNet lines up the last axes of operands of different rank, so broadcasting "
+                + "in a custom layer needs equal rank (a leading BATCH aside); "
+                + rankFix(low, high)
+                + steps,
+            null);
+      }
+    }
+  }
+
+  /** How to give {@code low} the rank of {@code high}, its named axes where {@code high}'s are. */
+  private String rankFix(SymNode low, SymNode high) {
+    int k = low.shape().rank();
+    int n = high.shape().rank();
+    for (int at = 0; at < n - k; at++) {
+      boolean fits = true;
+      for (int j = 0; j < k && fits; j++) {
+        int size = low.shape().dim(j);
+        String name = low.axis(j);
+        fits =
+            size == 1
+                || size == high.shape().dim(at + j)
+                    && (name == null || name.equals(high.axis(at + j)));
+      }
+      if (!fits) {
+        continue;
+      }
+      int lead = 0;
+      while (lead < at && high.shape().dim(lead) < 0) {
+        lead++;
+      }
+      List<String> tokens = new ArrayList<>();
+      List<String> sizes = new ArrayList<>();
+      for (int t = lead; t < n; t++) {
+        boolean in = t >= at && t < at + k;
+        String name = in ? low.axis(t - at) : null;
+        int size = in ? low.shape().dim(t - at) : 1;
+        tokens.add('"' + (name == null ? Integer.toString(size) : name) + '"');
+        sizes.add(Integer.toString(size));
+      }
+      String shape = "[" + String.join(", ", sizes) + "]";
+      String where =
+          ", which lines "
+              + (low.axis(0) == null ? "it" : low.axis(0))
+              + " up with axis "
+              + at
+              + " of "
+              + high.label();
+      return params.contains(low.name())
+          ? "declare it @Param(shape = {" + String.join(", ", tokens) + "}) (" + shape + ")" + where
+          : "give " + low.label() + " the shape " + shape + where;
+    }
+    return "give "
+        + low.label()
+        + " one axis per axis of "
+        + high.shape()
+        + " after its leading BATCH, 1 where it does not vary";
   }
 
   SymNode sum(SymNode a, int axis) {
@@ -116,17 +251,31 @@ final class Trace {
     int[] d = x.dims();
     int[] out = new int[Math.max(1, d.length - 1)];
     out[0] = 1;
+    List<String> axes = new ArrayList<>();
     for (int i = 0, j = 0; i < d.length; i++) {
       if (i != ax) {
         out[j++] = d[i];
+        axes.add(a.axis(i));
       }
     }
+    if (axes.isEmpty()) {
+      axes.add(null);
+    }
     return emit(
-        "sum", "sum", List.of("data"), List.of(a), Shape.of(out), "axis", Integer.toString(ax));
+        "sum",
+        "sum",
+        List.of("data"),
+        List.of(a),
+        Shape.of(out),
+        axes,
+        "axis",
+        Integer.toString(ax));
   }
 
-  SymNode unary(String op, String label, SymNode a, Shape out, String... keyValues) {
-    return emit(op, label, List.of("data"), List.of(a), out, keyValues);
+  /** A one-operand operation whose result has shape {@code out} with axes named {@code axes}. */
+  SymNode unary(
+      String op, String label, SymNode a, Shape out, List<String> axes, String... keyValues) {
+    return emit(op, label, List.of("data"), List.of(a), out, axes, keyValues);
   }
 
   private SymNode emit(
@@ -135,6 +284,7 @@ final class Trace {
       List<String> keys,
       List<SymNode> args,
       Shape out,
+      List<String> axes,
       String... keyValues) {
     String name = prefix + "_" + label + counter++;
     Object[] kv = new Object[keyValues.length];
@@ -155,7 +305,9 @@ final class Trace {
         .append(shown)
         .append(") -> ")
         .append(out);
-    return new SymNode(made.name(), ((SymNode) made).handle(), out, this);
+    boolean named = axes != null && axes.stream().anyMatch(java.util.Objects::nonNull);
+    return new SymNode(
+        made.name(), ((SymNode) made).handle(), out, this, made.name(), named ? axes : null);
   }
 
   /** The error for an operand of {@code op} named {@code operand} that is not this pass's. */

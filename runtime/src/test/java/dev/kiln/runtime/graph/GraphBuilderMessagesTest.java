@@ -136,6 +136,83 @@ class GraphBuilderMessagesTest {
         e.getMessage());
   }
 
+  /**
+   * {@code [c]} made from parameter p, against {@code [BATCH, c, h, w]} with {@code c == w}: a
+   * value computed from a parameter lines up by coincidence as the parameter would; one whose names
+   * the other operand does not have gets the general fix.
+   */
+  @Test
+  void aComputedOperandThatBroadcastsOnlyByCoincidenceIsRefusedWithItsShape() {
+    ModelException e =
+        assertThrows(
+            ModelException.class,
+            () ->
+                build(
+                    Shape.of(-1, 2, 5, 2),
+                    (b, x) -> {
+                      NodeSource c = src("c", "@Gate");
+                      Sym p =
+                          b.customParam(
+                              c,
+                              "p",
+                              Shape.of(2),
+                              List.of("c"),
+                              dev.kiln.annotations.ParamInit.ONES);
+                      return b.custom(
+                          c,
+                          "Gate",
+                          List.of("n", "c", "h", "w"),
+                          Shape.of(-1, 2, 5, 2),
+                          Shape.of(-1, 2, 5, 2),
+                          x,
+                          List.of(p),
+                          (in, params) -> in.add(params.get(0).exp()));
+                    }));
+    assertEquals(
+        "Hand.c() @Gate: in layer Gate, add of [BATCH, 2, 5, 2] and [2] lines up axis c of c_exp0 "
+            + "with axis 3 (w) of x only because both are 2: MXNet lines up the last axes of "
+            + "operands of different rank, so broadcasting in a custom layer needs equal rank (a "
+            + "leading BATCH aside); give c_exp0 the shape [2, 1, 1], which lines c up with axis 1 "
+            + "of x\n"
+            + "  shapes through the body of Gate, from input x [BATCH, 2, 5, 2] and parameter c_p "
+            + "[2] (its @Param shape):\n"
+            + "    c_exp0 = exp(c_p [2]) -> [2]\n"
+            + "    add(x [BATCH, 2, 5, 2], c_exp0 [2]) lines up c with w",
+        e.getMessage());
+    ModelException elsewhere =
+        assertThrows(
+            ModelException.class,
+            () ->
+                build(
+                    Shape.of(-1, 3, 2),
+                    (b, x) -> {
+                      NodeSource c = src("c", "@Gate");
+                      Sym p =
+                          b.customParam(
+                              c,
+                              "p",
+                              Shape.of(2),
+                              List.of("k"),
+                              dev.kiln.annotations.ParamInit.ONES);
+                      return b.custom(
+                          c,
+                          "Gate",
+                          List.of("n", "t", "f"),
+                          Shape.of(-1, 3, 2),
+                          Shape.of(-1, 3, 2),
+                          x,
+                          List.of(p),
+                          (in, params) -> in.mul(params.get(0)));
+                    }));
+    assertEquals(
+        "Hand.c() @Gate: in layer Gate, mul of [BATCH, 3, 2] and [2] lines up axis k of c_p with "
+            + "axis 2 (f) of x only because both are 2: MXNet lines up the last axes of operands of "
+            + "different rank, so broadcasting in a custom layer needs equal rank (a leading BATCH "
+            + "aside); give c_p one axis per axis of [BATCH, 3, 2] after its leading BATCH, 1 where "
+            + "it does not vary",
+        elsewhere.getMessage().lines().findFirst().orElseThrow());
+  }
+
   @Test
   void aSymOperationOutsideAForwardPassNamesTheNode() {
     IllegalStateException e =
