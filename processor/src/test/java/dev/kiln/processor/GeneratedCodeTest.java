@@ -28,6 +28,7 @@ class GeneratedCodeTest {
           List.of("good/cells/GruNet", "layers/GruCell"),
           List.of("good/cells/AnyStepsNet", "layers/GruCell"),
           List.of("good/heads/TwoHeads"),
+          List.of("good/imported/ImportedLeNet"),
           List.of("good/layers/LayerZoo"),
           List.of("good/noparams/Pools"),
           List.of("good/multi/TwoInputSoftmax"),
@@ -232,8 +233,7 @@ class GeneratedCodeTest {
     Result r = compiler.compile("good/cells/AnyStepsNet", "layers/GruCell");
     assertTrue(r.clean(), r.diagnostics().toString());
     String model = r.source("cells.AnyStepsNetModel");
-    assertTrue(
-        model.contains("private static Graph graph(boolean training, int steps) {"), model);
+    assertTrue(model.contains("private static Graph graph(boolean training, int steps) {"), model);
     // The builder unrolls over the steps and the graph can build itself for any other number.
     String flat = model.replaceAll("\\s+", " ");
     assertTrue(

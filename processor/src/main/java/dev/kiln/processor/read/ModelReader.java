@@ -1,15 +1,21 @@
 package dev.kiln.processor.read;
 
 import dev.kiln.annotations.From;
+import dev.kiln.annotations.Imported;
 import dev.kiln.annotations.Model;
 import dev.kiln.annotations.Output;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.AttributeSite;
+import dev.kiln.processor.model.CallSite;
+import dev.kiln.processor.model.Inferred;
 import dev.kiln.processor.model.ModelSpec;
+import dev.kiln.processor.model.NodeCall;
 import dev.kiln.processor.model.NodeSpec;
 import dev.kiln.processor.model.Op;
 import dev.kiln.processor.model.RuleError;
+import dev.kiln.processor.model.ShapeSite;
+import dev.kiln.processor.model.TShape;
 import dev.kiln.processor.op.OpReader;
 import dev.kiln.processor.op.Ops;
 import java.util.ArrayList;
@@ -40,11 +46,15 @@ public final class ModelReader {
 
   private final Elements elements;
   private final Report report;
+  private final SymbolSource symbols;
 
-  /** A reader that reports to {@code report}. */
-  public ModelReader(Elements elements, Report report) {
+  /**
+   * A reader that reports to {@code report}; it finds imported symbol files with {@code symbols}.
+   */
+  public ModelReader(Elements elements, Report report, SymbolSource symbols) {
     this.elements = elements;
     this.report = report;
+    this.symbols = symbols;
   }
 
   /** Reads {@code type}; returns null when it cannot be a model at all. */
@@ -63,6 +73,11 @@ public final class ModelReader {
       report.add(Message.MODEL_GENERIC, type, simpleName);
       return null;
     }
+    String pkg = elements.getPackageOf(type).getQualifiedName().toString();
+    Set<String> methodNames = new HashSet<>();
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      methodNames.add(method.getSimpleName().toString());
+    }
     List<NodeSpec> nodes = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
@@ -74,12 +89,19 @@ public final class ModelReader {
         report.add(Message.NODE_NAME_TAKEN, method, simpleName, node.name());
         continue;
       }
+      if (node.layer() instanceof Pending p) {
+        List<NodeSpec> imported = imported(simpleName, pkg, node, p, methodNames);
+        if (imported != null) {
+          imported.forEach(n -> names.add(n.name()));
+          nodes.addAll(imported);
+        }
+        continue;
+      }
       nodes.add(node);
     }
     if (nodes.isEmpty() && !report.hasErrors()) {
       report.add(Message.MODEL_EMPTY, type, simpleName);
     }
-    String pkg = elements.getPackageOf(type).getQualifiedName().toString();
     return new ModelSpec(
         type,
         pkg,
@@ -94,10 +116,69 @@ public final class ModelReader {
     return ("aeiou".indexOf(noun.charAt(0)) >= 0 ? "an " : "a ") + noun;
   }
 
+  /** The nodes of an {@code @Imported} node, or null when an error was reported. */
+  private List<NodeSpec> imported(
+      String model, String pkg, NodeSpec node, Pending p, Set<String> methodNames) {
+    Set<String> taken = new HashSet<>(methodNames);
+    taken.remove(node.name());
+    ImportReader.Declared d =
+        new ImportReader.Declared(
+            model,
+            pkg,
+            node.name(),
+            node.method(),
+            node.mirror(),
+            p.imported().symbol(),
+            p.imported().output(),
+            node.wires(),
+            node.markedOutput(),
+            node.frozenMirror(),
+            taken);
+    return new ImportReader(report, symbols).read(d);
+  }
+
+  /** An {@code @Imported} node as read from its method, before its file is read. */
+  private record Pending(Imported imported) implements Op {
+    @Override
+    public String annotation() {
+      return "Imported";
+    }
+
+    @Override
+    public String mxnetOp() {
+      return "";
+    }
+
+    @Override
+    public int arity() {
+      return 0;
+    }
+
+    @Override
+    public void checkAttributes(AttributeSite site) {
+      // The file's nodes are checked when the file is read.
+    }
+
+    @Override
+    public Inferred infer(ShapeSite site) {
+      throw new IllegalStateException("an import is expanded when it is read");
+    }
+
+    @Override
+    public long flops(List<TShape> in, TShape out) {
+      return -1;
+    }
+
+    @Override
+    public NodeCall call(CallSite site) {
+      throw new IllegalStateException("an import is expanded when it is read");
+    }
+  }
+
   private NodeSpec readNode(String model, ExecutableElement method) {
     List<AnnotationMirror> layers = new ArrayList<>();
     for (AnnotationMirror m : method.getAnnotationMirrors()) {
-      if (Ops.of(m) != null || CustomLayerReader.isLayer(m)) {
+      if (Ops.of(m) != null || CustomLayerReader.isLayer(m) || ImportReader.isImport(m)) {
         layers.add(m);
       }
     }
@@ -149,7 +230,9 @@ public final class ModelReader {
     Op layer =
         builtin != null
             ? builtin.read(method)
-            : new CustomLayerReader(report).read(where, method, mirror);
+            : ImportReader.isImport(mirror)
+                ? new Pending(method.getAnnotation(Imported.class))
+                : new CustomLayerReader(report).read(where, method, mirror);
     if (layer == null) {
       ok = false;
     } else {

@@ -333,7 +333,7 @@ public final class GraphBuilder implements AutoCloseable {
 
     @Override
     public Sym param(ParamRole role) {
-      String name = role.of(node());
+      String name = src.name(role.role());
       d.param(name, node(), kind(role));
       return arena.variable(name);
     }
@@ -349,7 +349,7 @@ public final class GraphBuilder implements AutoCloseable {
 
     @Override
     public Sym aux(AuxRole role) {
-      String name = role.of(node());
+      String name = src.name(role.role());
       d.aux(
           name,
           node(),

@@ -1,0 +1,289 @@
+package dev.kiln.processor.op;
+
+import dev.kiln.annotations.Act;
+import dev.kiln.names.AuxRole;
+import dev.kiln.names.ParamRole;
+import dev.kiln.processor.model.Op;
+import dev.kiln.processor.model.RuleError;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The operators of MXNet symbol files that Kiln imports ({@code @Imported}), each mapped to the op
+ * unit of a built-in layer with the attributes read from the file, so that an imported node is
+ * checked, costed and emitted exactly as the layer is. Names of older MXNet versions ({@code
+ * _Plus}, {@code _plus}) map as their current ones. An attribute the unit cannot honour is refused
+ * ({@link FileAttrs#done}), never dropped.
+ */
+public final class FileOps {
+  private FileOps() {}
+
+  /** What one input of a file operator is. */
+  public enum Kind {
+    /** A value computed by another node or fed to the model. */
+    DATA,
+    /** A learnable parameter, a variable of the file with a role ({@code weight}). */
+    PARAM,
+    /** An auxiliary state ({@code moving_mean}). */
+    AUX,
+    /** A loss head's label, which Kiln's own training feeds: dropped from the import. */
+    LABEL
+  }
+
+  /**
+   * One input of a file operator, in MXNet's argument order.
+   *
+   * @param kind what it is
+   * @param role a parameter's or auxiliary state's role, the part after {@code <node>_}; null for
+   *     data
+   */
+  public record Arg(Kind kind, String role) {
+    static final Arg DATA = new Arg(Kind.DATA, null);
+    static final Arg LABEL = new Arg(Kind.LABEL, "label");
+
+    static Arg param(ParamRole role) {
+      return new Arg(Kind.PARAM, role.role());
+    }
+
+    static Arg aux(AuxRole role) {
+      return new Arg(Kind.AUX, role.role());
+    }
+  }
+
+  /**
+   * What the importer makes of one file node.
+   *
+   * @param op the op unit, with the node's attributes
+   * @param args the operator's inputs in MXNet's order
+   */
+  public record Mapped(Op op, List<Arg> args) {
+    /** Copies the inputs. */
+    public Mapped {
+      args = List.copyOf(args);
+    }
+  }
+
+  private static final Map<String, Function<FileAttrs, Mapped>> OPS = new TreeMap<>();
+
+  /** MXNet's older names of operators, mapped to their current ones. */
+  private static final Map<String, String> ALIASES = new TreeMap<>();
+
+  static {
+    OPS.put("Convolution", FileOps::convolution);
+    OPS.put("FullyConnected", FileOps::fullyConnected);
+    OPS.put("Activation", FileOps::activation);
+    OPS.put("Pooling", FileOps::pooling);
+    OPS.put("Flatten", a -> unary(a, new FlattenOp()));
+    OPS.put("SoftmaxOutput", FileOps::softmaxOutput);
+    OPS.put("softmax", FileOps::softmax);
+    OPS.put("BatchNorm", FileOps::batchNorm);
+    OPS.put("Dropout", FileOps::dropout);
+    OPS.put("elemwise_add", a -> data(a, new AddOp(), 2));
+    OPS.put("add_n", FileOps::addN);
+    OPS.put("Concat", FileOps::concat);
+    OPS.put("Reshape", FileOps::reshape);
+    ALIASES.put("flatten", "Flatten");
+    ALIASES.put("_Plus", "elemwise_add");
+    ALIASES.put("_plus", "elemwise_add");
+    ALIASES.put("_add", "elemwise_add");
+    ALIASES.put("ElementWiseSum", "add_n");
+    ALIASES.put("concat", "Concat");
+    ALIASES.put("reshape", "Reshape");
+  }
+
+  /** Every operator name Kiln imports, the current ones and the older ones, in name order. */
+  public static Set<String> supported() {
+    Set<String> all = new java.util.TreeSet<>(OPS.keySet());
+    all.addAll(ALIASES.keySet());
+    return Collections.unmodifiableSet(all);
+  }
+
+  /** Whether Kiln imports operator {@code op}. */
+  public static boolean known(String op) {
+    return OPS.containsKey(ALIASES.getOrDefault(op, op));
+  }
+
+  /**
+   * The op unit for a node of operator {@code op} with {@code attrs}, named {@code where} in
+   * messages.
+   *
+   * @throws RuleError when the node has an attribute the unit cannot honour
+   * @throws IllegalArgumentException when Kiln does not import {@code op} (see {@link #known})
+   */
+  public static Mapped map(String where, String op, Map<String, String> attrs) {
+    String current = ALIASES.getOrDefault(op, op);
+    Function<FileAttrs, Mapped> mapper = OPS.get(current);
+    if (mapper == null) {
+      throw new IllegalArgumentException("not imported: " + op);
+    }
+    FileAttrs a = new FileAttrs(where, op, attrs);
+    Mapped m = mapper.apply(a);
+    a.done();
+    return m;
+  }
+
+  private static Mapped unary(FileAttrs a, Op op) {
+    return new Mapped(op, List.of(Arg.DATA));
+  }
+
+  private static Mapped data(FileAttrs a, Op op, int inputs) {
+    return new Mapped(op, Collections.nCopies(inputs, Arg.DATA));
+  }
+
+  private static Mapped convolution(FileAttrs a) {
+    a.ignore("workspace", "cudnn_tune", "cudnn_off");
+    List<Integer> kernel = a.tuple("kernel", List.of());
+    int spatial = kernel.size();
+    if (spatial < 1 || spatial > 2) {
+      throw a.unsupported("kernel", "Kiln imports 1-D and 2-D convolutions");
+    }
+    a.require("layout", spatial == 1 ? "NCW" : "NCHW", "Kiln computes channels first");
+    boolean noBias = a.bool("no_bias", false);
+    Op op =
+        new ConvOp(
+            spatial,
+            a.integer("num_filter", 0),
+            kernel,
+            orDefault(a.tuple("stride", List.of()), 1),
+            orDefault(a.tuple("pad", List.of()), 0),
+            orDefault(a.tuple("dilate", List.of()), 1),
+            a.integer("num_group", 1),
+            Act.NONE,
+            noBias);
+    return new Mapped(op, weighted(noBias));
+  }
+
+  private static Mapped fullyConnected(FileAttrs a) {
+    boolean noBias = a.bool("no_bias", false);
+    Op op = new DenseOp(a.integer("num_hidden", 0), Act.NONE, noBias, a.bool("flatten", true));
+    return new Mapped(op, weighted(noBias));
+  }
+
+  /** Data, weight and, unless {@code noBias}, bias. */
+  private static List<Arg> weighted(boolean noBias) {
+    List<Arg> args = new ArrayList<>(List.of(Arg.DATA, Arg.param(ParamRole.WEIGHT)));
+    if (!noBias) {
+      args.add(Arg.param(ParamRole.BIAS));
+    }
+    return args;
+  }
+
+  private static Mapped activation(FileAttrs a) {
+    String type = a.choice("act_type", null, "relu", "sigmoid", "tanh", "softrelu", "softsign");
+    if (type == null) {
+      throw a.unsupported("act_type", "an Activation needs its act_type");
+    }
+    Act act =
+        switch (type) {
+          case "relu" -> Act.RELU;
+          case "sigmoid" -> Act.SIGMOID;
+          case "tanh" -> Act.TANH;
+          case "softrelu" -> Act.SOFTRELU;
+          default -> Act.SOFTSIGN;
+        };
+    return unary(a, new ActivationOp(act));
+  }
+
+  private static Mapped pooling(FileAttrs a) {
+    a.ignore("cudnn_off");
+    a.require("layout", "NCHW", "Kiln computes channels first");
+    String type = a.choice("pool_type", "max", "max", "avg");
+    if (a.bool("global_pool", false)) {
+      a.ignore("kernel", "stride", "pad", "pooling_convention");
+      if (!type.equals("avg")) {
+        throw a.unsupported("pool_type", "Kiln imports global average pooling");
+      }
+      return unary(a, new GlobalAvgPoolOp());
+    }
+    a.require("pooling_convention", "valid", "Kiln imports the valid convention");
+    if (type.equals("avg")) {
+      a.require("count_include_pad", "True", "Kiln's average counts the padding");
+    }
+    List<Integer> kernel = a.tuple("kernel", List.of());
+    if (kernel.size() != 2) {
+      throw a.unsupported("kernel", "Kiln imports 2-D pooling");
+    }
+    Op op =
+        new PoolOp(
+            type.equals("max") ? PoolOp.Type.MAX : PoolOp.Type.AVG,
+            kernel,
+            orDefault(a.tuple("stride", List.of()), 1),
+            orDefault(a.tuple("pad", List.of()), 0));
+    return unary(a, op);
+  }
+
+  private static Mapped softmaxOutput(FileAttrs a) {
+    a.ignore("grad_scale", "ignore_label", "normalization", "out_grad");
+    a.require("multi_output", "False", "Kiln imports a softmax over the last axis of [N, classes]");
+    a.require("preserve_shape", "False", "Kiln imports a softmax over [N, classes]");
+    a.require("use_ignore", "False", "Kiln's classifier training counts every label");
+    a.require("smooth_alpha", "0", "Kiln's classifier training does not smooth labels");
+    return new Mapped(new SoftmaxOp(-1), List.of(Arg.DATA, Arg.LABEL));
+  }
+
+  private static Mapped softmax(FileAttrs a) {
+    a.ignore("dtype");
+    a.require("temperature", "None", "Kiln's softmax has no temperature");
+    a.require("use_length", "False", "Kiln's softmax takes no lengths");
+    return unary(a, new SoftmaxOp(a.integer("axis", -1)));
+  }
+
+  private static Mapped batchNorm(FileAttrs a) {
+    a.ignore("cudnn_off");
+    a.require("use_global_stats", "False", "Kiln's batch norm trains its statistics");
+    a.require("output_mean_var", "False", "Kiln's batch norm has one output");
+    Op op =
+        new BatchNormOp(
+            a.decimal("eps", 1e-3),
+            a.decimal("momentum", 0.9),
+            a.integer("axis", 1),
+            a.bool("fix_gamma", true));
+    return new Mapped(
+        op,
+        List.of(
+            Arg.DATA,
+            Arg.param(ParamRole.GAMMA),
+            Arg.param(ParamRole.BETA),
+            Arg.aux(AuxRole.MOVING_MEAN),
+            Arg.aux(AuxRole.MOVING_VAR)));
+  }
+
+  private static Mapped dropout(FileAttrs a) {
+    a.ignore("cudnn_off");
+    a.require("mode", "training", "Kiln's dropout is active in training only");
+    List<Integer> axes = a.tuple("axes", List.of());
+    if (!axes.isEmpty()) {
+      throw a.unsupported("axes", "Kiln's dropout drops single values");
+    }
+    return unary(a, new DropoutOp(a.decimal("p", 0.5)));
+  }
+
+  private static Mapped addN(FileAttrs a) {
+    return data(a, new AddOp(), a.integer("num_args", 2));
+  }
+
+  private static Mapped concat(FileAttrs a) {
+    int n = a.integer("num_args", 2);
+    return data(a, new ConcatOp(a.has("dim") ? a.integer("dim", 1) : 1), n);
+  }
+
+  private static Mapped reshape(FileAttrs a) {
+    a.require("reverse", "False", "Kiln reads a reshape left to right");
+    a.require("keep_highest", "False", "Kiln's reshape takes its shape alone");
+    List<Integer> target = a.tuple("target_shape", List.of());
+    if (!target.isEmpty()) {
+      throw a.unsupported("target_shape", "Kiln imports the shape attribute");
+    }
+    return unary(a, new ReshapeOp(a.tuple("shape", List.of())));
+  }
+
+  /** {@code values}, or {@code fallback} once when they are empty (MXNet's "not set"). */
+  private static List<Integer> orDefault(List<Integer> values, int fallback) {
+    return values.isEmpty() ? List.of(fallback) : values;
+  }
+}

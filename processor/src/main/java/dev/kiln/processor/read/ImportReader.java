@@ -1,0 +1,490 @@
+package dev.kiln.processor.read;
+
+import dev.kiln.annotations.Imported;
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.diag.Spelling;
+import dev.kiln.processor.model.AttributeSite;
+import dev.kiln.processor.model.ImportedFrom;
+import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.RuleError;
+import dev.kiln.processor.op.FileOps;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * Reads an {@code @Imported} node: finds the symbol file, cuts its graph at the requested output,
+ * binds the method's parameters to the file's inputs and expands every file node the output needs
+ * into one node of the model, with the op unit of the built-in layer it is ({@link FileOps}). Each
+ * mistake is one error on the method: the file missing or not a symbol, an operator or attribute
+ * Kiln cannot import, an input or output the file does not have.
+ */
+public final class ImportReader {
+  private final Report report;
+  private final SymbolSource files;
+
+  /** A reader that finds files with {@code files} and reports to {@code report}. */
+  public ImportReader(Report report, SymbolSource files) {
+    this.report = report;
+    this.files = files;
+  }
+
+  /** Whether {@code mirror} is {@code @Imported}. */
+  public static boolean isImport(AnnotationMirror mirror) {
+    TypeElement t = (TypeElement) mirror.getAnnotationType().asElement();
+    return t.getQualifiedName().contentEquals(Imported.class.getCanonicalName());
+  }
+
+  /**
+   * What the method declared: where it is and how it reads.
+   *
+   * @param model the model's simple name
+   * @param pkg the model's package
+   * @param name the method's name, which the import's output takes
+   * @param method the {@code @Imported} method (diagnostics point here; null outside a compiler)
+   * @param mirror its {@code @Imported}
+   * @param symbol the annotation's {@code symbol}
+   * @param output the annotation's {@code output}, empty for the file's one output
+   * @param wires the method's parameters
+   * @param markedOutput whether the method is also {@code @Output}
+   * @param frozen its {@code @Frozen}, or null
+   * @param taken the names of the model's other nodes
+   */
+  public record Declared(
+      String model,
+      String pkg,
+      String name,
+      ExecutableElement method,
+      AnnotationMirror mirror,
+      String symbol,
+      String output,
+      List<NodeSpec.Wire> wires,
+      boolean markedOutput,
+      AnnotationMirror frozen,
+      Set<String> taken) {
+    /** {@code Net.features()}. */
+    String where() {
+      return model + "." + name() + "()";
+    }
+  }
+
+  /** The nodes of {@code d}, sources before readers; null when an error was reported. */
+  public List<NodeSpec> read(Declared d) {
+    String text;
+    try {
+      text = files.read(d.symbol(), d.pkg());
+    } catch (SymbolSource.NotFound e) {
+      String resource = SymbolSource.resolve(d.symbol(), d.pkg());
+      String folder =
+          resource.contains("/") ? "/" + resource.substring(0, resource.lastIndexOf('/')) : "";
+      fail(
+          d,
+          "symbol",
+          Message.IMPORT_NOT_FOUND,
+          d.where(),
+          d.symbol(),
+          String.join(", ", e.lookedIn),
+          folder,
+          d.model() + ".java");
+      return null;
+    }
+    SymbolFile file;
+    try {
+      file = SymbolFile.parse(text);
+    } catch (IllegalArgumentException e) {
+      fail(d, "symbol", Message.IMPORT_NOT_SYMBOL, d.where(), d.symbol(), e.getMessage());
+      return null;
+    }
+    return new Expansion(d, file).nodes();
+  }
+
+  private void fail(Declared d, String attribute, Message m, Object... args) {
+    report.add(m, d.method(), d.mirror(), attribute, args);
+  }
+
+  /** One import being expanded. */
+  private final class Expansion {
+    private final Declared d;
+    private final String methodName;
+    private final SymbolFile file;
+    private final Map<Integer, FileOps.Mapped> mapped = new TreeMap<>();
+    private final Map<Integer, Map<String, String>> names = new LinkedHashMap<>();
+    private final Set<Integer> needed = new LinkedHashSet<>();
+    private final Set<Integer> inputs = new LinkedHashSet<>();
+
+    Expansion(Declared d, SymbolFile file) {
+      this.d = d;
+      this.methodName = d.name();
+      this.file = file;
+    }
+
+    List<NodeSpec> nodes() {
+      SymbolFile.Node out = output();
+      if (out == null || !visit(out)) {
+        return null;
+      }
+      Map<String, NodeSpec.Wire> fed = bind();
+      if (fed == null) {
+        return null;
+      }
+      List<NodeSpec> nodes = new ArrayList<>();
+      for (int id : needed) {
+        SymbolFile.Node n = file.nodes().get(id);
+        boolean isOut = id == out.id();
+        String name = isOut ? methodName : n.name();
+        if (!isOut && d.taken().contains(name)) {
+          fail(
+              d,
+              null,
+              Message.IMPORT_NAME_TAKEN,
+              d.where(),
+              name,
+              d.symbol(),
+              d.model(),
+              "node " + name + "()");
+          return null;
+        }
+        FileOps.Mapped m = mapped.get(id);
+        List<NodeSpec.Wire> wires = new ArrayList<>();
+        for (int i = 0; i < m.args().size() && i < n.inputs().size(); i++) {
+          if (m.args().get(i).kind() != FileOps.Kind.DATA) {
+            continue;
+          }
+          SymbolFile.Node source = file.node(n.inputs().get(i));
+          wires.add(
+              source.isVariable()
+                  ? fed.get(source.name())
+                  : new NodeSpec.Wire(source.name(), source.name(), null));
+        }
+        String text = text(n);
+        String where = d.where() + " " + n.name();
+        try {
+          m.op().checkAttributes(new AttributeSite(name, where, text));
+        } catch (RuleError e) {
+          report.add(e.message, d.method(), d.mirror(), null, e.args);
+          return null;
+        }
+        ImportedFrom origin =
+            new ImportedFrom(
+                d.symbol(),
+                methodName,
+                n.name(),
+                names.get(id),
+                isOut ? d.wires() : List.of(),
+                isOut);
+        nodes.add(
+            new NodeSpec(
+                name,
+                m.op(),
+                wires,
+                d.method(),
+                d.mirror(),
+                isOut ? imported(d) + " " + n.name() + ": " + text : text,
+                isOut && d.markedOutput(),
+                d.frozen(),
+                origin));
+      }
+      return nodes;
+    }
+
+    /** The node the import's output is, or null when reported. */
+    private SymbolFile.Node output() {
+      if (d.output().isEmpty()) {
+        if (file.heads().size() == 1 && file.heads().get(0).index() == 0) {
+          SymbolFile.Node head = file.node(file.heads().get(0));
+          if (!head.isVariable()) {
+            return head;
+          }
+        }
+        List<String> heads = file.heads().stream().map(h -> file.node(h).name()).toList();
+        fail(
+            d,
+            "symbol",
+            Message.IMPORT_SEVERAL_OUTPUTS,
+            d.where(),
+            d.symbol(),
+            heads.size(),
+            String.join(", ", heads),
+            d.symbol(),
+            heads.get(0));
+        return null;
+      }
+      String wanted = d.output();
+      SymbolFile.Node n = file.node(wanted);
+      if (n == null && wanted.endsWith("_output")) {
+        n = file.node(wanted.substring(0, wanted.length() - "_output".length()));
+      }
+      if (n != null && !n.isVariable()) {
+        return n;
+      }
+      List<String> ops =
+          file.nodes().stream().filter(x -> !x.isVariable()).map(SymbolFile.Node::name).toList();
+      String hint;
+      if (n != null) {
+        hint = " (it is a variable: an input or a parameter)";
+      } else {
+        String close = Spelling.closest(wanted, ops);
+        hint = close == null ? "" : "; did you mean '" + close + "'?";
+      }
+      List<String> heads = file.heads().stream().map(h -> file.node(h).name()).toList();
+      fail(
+          d,
+          "output",
+          Message.IMPORT_UNKNOWN_OUTPUT,
+          d.where(),
+          wanted,
+          d.symbol(),
+          hint,
+          summary(ops, heads));
+      return null;
+    }
+
+    /**
+     * Maps {@code n} and, first, everything it reads; false when an error was reported. Variables
+     * read as data become the import's inputs.
+     */
+    private boolean visit(SymbolFile.Node root) {
+      List<SymbolFile.Node> stack = new ArrayList<>(List.of(root));
+      Set<Integer> seen = new LinkedHashSet<>();
+      while (!stack.isEmpty()) {
+        SymbolFile.Node n = stack.remove(stack.size() - 1);
+        if (!seen.add(n.id())) {
+          continue;
+        }
+        if (!FileOps.known(n.op())) {
+          fail(
+              d,
+              "symbol",
+              Message.IMPORT_UNKNOWN_OP,
+              d.where(),
+              n.name(),
+              d.symbol(),
+              n.op(),
+              String.join(", ", FileOps.supported()));
+          return false;
+        }
+        FileOps.Mapped m;
+        try {
+          m = FileOps.map(d.where() + " " + n.name(), n.op(), n.attrs());
+        } catch (RuleError e) {
+          report.add(e.message, d.method(), d.mirror(), "symbol", e.args);
+          return false;
+        }
+        if (n.inputs().size() > m.args().size()) {
+          fail(
+              d,
+              "symbol",
+              Message.IMPORT_NOT_SYMBOL,
+              d.where(),
+              d.symbol(),
+              "node "
+                  + n.name()
+                  + " ("
+                  + n.op()
+                  + ") has "
+                  + n.inputs().size()
+                  + " inputs, but "
+                  + n.op()
+                  + " with its attributes takes "
+                  + m.args().size());
+          return false;
+        }
+        Map<String, String> roles = new LinkedHashMap<>();
+        for (int i = 0; i < m.args().size(); i++) {
+          FileOps.Arg arg = m.args().get(i);
+          if (i >= n.inputs().size()) {
+            if (arg.kind() == FileOps.Kind.DATA) {
+              fail(
+                  d,
+                  "symbol",
+                  Message.IMPORT_NOT_SYMBOL,
+                  d.where(),
+                  d.symbol(),
+                  "node "
+                      + n.name()
+                      + " ("
+                      + n.op()
+                      + ") has "
+                      + n.inputs().size()
+                      + " inputs, too few for "
+                      + n.op());
+              return false;
+            }
+            // MXNet before 0.9 saved no auxiliary states; its loader names them <node>_<role>.
+            if (arg.role() != null) {
+              roles.put(arg.role(), n.name() + "_" + arg.role());
+            }
+            continue;
+          }
+          SymbolFile.Entry e = n.inputs().get(i);
+          SymbolFile.Node source = file.node(e);
+          switch (arg.kind()) {
+            case DATA -> {
+              if (source.isVariable()) {
+                inputs.add(source.id());
+              } else if (e.index() != 0) {
+                fail(
+                    d,
+                    "symbol",
+                    Message.IMPORT_UNKNOWN_OP,
+                    d.where(),
+                    n.name(),
+                    d.symbol(),
+                    "output " + e.index() + " of " + source.op() + " " + source.name(),
+                    String.join(", ", FileOps.supported()));
+                return false;
+              } else {
+                stack.add(source);
+              }
+            }
+            case PARAM, AUX -> {
+              if (!source.isVariable()) {
+                fail(
+                    d,
+                    "symbol",
+                    Message.IMPORT_NOT_SYMBOL,
+                    d.where(),
+                    d.symbol(),
+                    "the "
+                        + arg.role()
+                        + " of node "
+                        + n.name()
+                        + " is computed by node "
+                        + source.name()
+                        + "; Kiln imports parameters that are variables");
+                return false;
+              }
+              roles.put(arg.role(), source.name());
+            }
+            case LABEL -> {
+              // Kiln's training feeds its own label.
+            }
+          }
+        }
+        mapped.put(n.id(), m);
+        names.put(n.id(), roles);
+      }
+      // File order is an order in which every node follows what it reads.
+      seen.stream().sorted().forEach(needed::add);
+      return true;
+    }
+
+    /**
+     * The model wire that feeds each of the import's inputs, by the file's name for it; null when
+     * an error was reported.
+     */
+    private Map<String, NodeSpec.Wire> bind() {
+      Map<String, SymbolFile.Node> byParameter = new LinkedHashMap<>();
+      for (int id : inputs) {
+        SymbolFile.Node v = file.nodes().get(id);
+        byParameter.put(identifier(v.name()), v);
+      }
+      Map<String, NodeSpec.Wire> fed = new LinkedHashMap<>();
+      for (NodeSpec.Wire w : d.wires()) {
+        SymbolFile.Node v = byParameter.get(w.parameterName());
+        if (v == null) {
+          String close = Spelling.closest(w.parameterName(), byParameter.keySet());
+          report.add(
+              Message.IMPORT_UNKNOWN_INPUT,
+              w.parameter(),
+              d.where(),
+              w.parameterName(),
+              w.parameterName(),
+              d.symbol() + (d.output().isEmpty() ? "" : " up to " + d.output()),
+              byParameter.isEmpty() ? "none" : String.join(", ", byParameter.keySet()),
+              close == null ? "" : "; did you mean '" + close + "'?");
+          return null;
+        }
+        fed.put(v.name(), w);
+      }
+      for (Map.Entry<String, SymbolFile.Node> e : byParameter.entrySet()) {
+        if (!fed.containsKey(e.getValue().name())) {
+          String reader = readerOf(e.getValue().id());
+          fail(
+              d,
+              null,
+              Message.IMPORT_UNFED_INPUT,
+              d.where(),
+              "node " + reader,
+              e.getValue().name(),
+              d.symbol(),
+              e.getKey());
+          return null;
+        }
+      }
+      return fed;
+    }
+
+    /** The first needed node that reads variable {@code id}. */
+    private String readerOf(int id) {
+      for (int n : needed) {
+        if (file.nodes().get(n).inputs().stream().anyMatch(e -> e.node() == id)) {
+          return file.nodes().get(n).name();
+        }
+      }
+      return "?";
+    }
+  }
+
+  /**
+   * {@code name} as a Java identifier: every character that cannot be in one an underscore, and an
+   * underscore first where the first cannot start one.
+   */
+  static String identifier(String name) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      b.append(
+          i == 0
+              ? (Character.isJavaIdentifierStart(c)
+                  ? c
+                  : Character.isJavaIdentifierPart(c) ? "_" + c : "_")
+              : Character.isJavaIdentifierPart(c) ? c : '_');
+    }
+    String id = b.toString();
+    return javax.lang.model.SourceVersion.isKeyword(id) ? id + "_" : id;
+  }
+
+  /** {@code @Imported(symbol = "lenet-symbol.json")}, as the table shows the import's output. */
+  private static String imported(Declared d) {
+    return "@Imported(symbol = \""
+        + d.symbol()
+        + "\""
+        + (d.output().isEmpty() ? "" : ", output = \"" + d.output() + "\"")
+        + ")";
+  }
+
+  /** {@code Convolution(kernel=(5, 5), num_filter=20)}: a file node as the file writes it. */
+  static String text(SymbolFile.Node n) {
+    if (n.attrs().isEmpty()) {
+      return n.op();
+    }
+    return n.op()
+        + n.attrs().entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(", ", "(", ")"));
+  }
+
+  /** The file's outputs and, when they are few, the other nodes, for a message. */
+  private static String summary(List<String> ops, List<String> heads) {
+    List<String> shown = new ArrayList<>(heads);
+    for (int i = ops.size() - 1; i >= 0 && shown.size() < 8; i--) {
+      if (!shown.contains(ops.get(i))) {
+        shown.add(ops.get(i));
+      }
+    }
+    String list = String.join(", ", shown);
+    return ops.size() > shown.size()
+        ? list + " (and " + (ops.size() - shown.size()) + " more)"
+        : list;
+  }
+}

@@ -1,0 +1,39 @@
+package dev.kiln.processor;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Models that import MXNet symbol files ({@code @Imported}), compiled under javac and ecj. */
+class ImportTest {
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void everyNodeOfTheFileIsCheckedAndEmittedUnderItsName(TestCompiler compiler) {
+    Result r = compiler.compile("good/imported/ImportedLeNet");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("good.imported.ImportedLeNetGraph");
+    String model = r.source("good.imported.ImportedLeNetModel");
+    for (String expected :
+        new String[] {
+          "symbols.put(\"conv1\", this.builder.node(CONV1_SOURCE, ConvSpec.filters(20).kernel(5, 5),",
+          "symbols.put(\"pool1\", this.builder.node(POOL1_SOURCE, PoolSpec.max(2, 2), "
+              + "symbols.get(\"tanh1\")));",
+          "return this.builder.node(LENET_SOURCE, SoftmaxSpec.axis(-1).classifierHead(),",
+          "public static final Shape LENET_SHAPE = Shape.of(BATCH, 10);",
+          "public Sym lenet(Sym data) {"
+        }) {
+      assertTrue(graph.contains(expected), expected + " in\n" + graph);
+    }
+    for (String expected :
+        new String[] {
+          "conv2    Convolution(kernel=(5, 5),        [BATCH, 50, 8, 8]     25050  3203.2 K",
+          "fc1      FullyConnected(num_hidden=500)    [BATCH, 500]         400500   800.5 K",
+          "public Parameter conv1Weight() {",
+          "public Parameter fc2Bias() {",
+          "public Classifier classifier() {"
+        }) {
+      assertTrue(model.contains(expected), expected + " in\n" + model);
+    }
+  }
+}
