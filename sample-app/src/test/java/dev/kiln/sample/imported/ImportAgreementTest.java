@@ -9,13 +9,17 @@ import dev.kiln.runtime.Init;
 import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.TestJvm;
 import dev.kiln.runtime.exec.Parameter;
+import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Imported models compute what MXNet computes: each is compared with MXNet's own executor bound
@@ -33,30 +37,104 @@ class ImportAgreementTest {
     }
   }
 
-  @Test
-  void lenetAgreesWithMxnet() throws IOException {
-    double diff = lenetDifference();
+  /** Each imported model, with its file and the shape of a batch. */
+  enum Case {
+    /** MXNet's LeNet, saved by MXNet 1.9.1. */
+    LENET("lenet-symbol.json", 3, 1, 28, 28) {
+      @Override
+      KilnModel create() {
+        return ImportedLeNetModel.create(Init.xavier(), 7);
+      }
+    },
+    /** A residual block in MXNet 0.8's format, upgraded by MXNet's loader. */
+    LEGACY("legacy-symbol.json", 2, 3, 8, 8) {
+      @Override
+      KilnModel create() {
+        return LegacyNetModel.create(Init.xavier(), 7);
+      }
+    };
+
+    final String symbol;
+    final int[] shape;
+
+    Case(String symbol, int... shape) {
+      this.symbol = symbol;
+      this.shape = shape;
+    }
+
+    abstract KilnModel create();
+
+    /** The largest difference from MXNet's executor, every parameter and state drawn at random. */
+    double difference() throws IOException {
+      try (KilnModel model = create()) {
+        randomize(model, new Random(symbol.hashCode()));
+        return ImportAgreementTest.difference(model, symbol, shape);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Case.class)
+  void agreesWithMxnet(Case c) throws IOException {
+    double diff = c.difference();
     assertTrue(diff <= TOLERANCE, "largest difference from MXNet's executor: " + diff);
   }
 
   @Test
-  void lenetAgreesWithMxnetWithoutOneDnn() throws IOException, InterruptedException {
+  void agreesWithMxnetWithoutOneDnn() throws IOException, InterruptedException {
     TestJvm.Outcome child =
         TestJvm.run(ImportAgreementTest.class, Map.of("MXNET_MKLDNN_ENABLED", "0"), 120);
     assertTrue(child.finished(), child.output());
     assertEquals(0, child.exitValue(), child.output());
-    assertTrue(child.output().contains("AGREE"), child.output());
+    for (Case c : Case.values()) {
+      assertTrue(child.output().contains("AGREE " + c), child.output());
+    }
   }
 
-  /** Run without oneDNN by {@link #lenetAgreesWithMxnetWithoutOneDnn}. */
+  /** Run without oneDNN by {@link #agreesWithMxnetWithoutOneDnn}. */
   public static void main(String[] args) throws IOException {
-    double diff = lenetDifference();
-    System.out.println(diff <= TOLERANCE ? "AGREE " + diff : "DIFFER " + diff);
+    for (Case c : Case.values()) {
+      double diff = c.difference();
+      System.out.println((diff <= TOLERANCE ? "AGREE " : "DIFFER ") + c + " " + diff);
+    }
   }
 
-  private static double lenetDifference() throws IOException {
-    try (ImportedLeNetModel model = ImportedLeNetModel.create(Init.xavier(), 7)) {
-      return difference(model, "lenet-symbol.json", new int[] {3, 1, 28, 28});
+  /**
+   * MXNet 1.9.1 upgrades the 0.8 file as Kiln reads it: the batch norm's moving averages, which the
+   * file does not have, are {@code bn_moving_mean} and {@code bn_moving_var}.
+   */
+  @Test
+  void mxnetNamesTheLegacyMovingAveragesAsKilnDoes() throws IOException {
+    String json =
+        Files.readString(SymbolFiles.DIR.resolve("legacy-symbol.json"), StandardCharsets.UTF_8);
+    try (SymbolHandle s = SymbolHandle.fromJson(json);
+        LegacyNetModel model = LegacyNetModel.create()) {
+      assertEquals(List.of("bn_moving_mean", "bn_moving_var"), s.auxiliaryStates());
+      assertEquals(
+          s.auxiliaryStates(),
+          model.params().auxiliaryStates().stream().map(Parameter::name).toList());
+      List<String> args = new java.util.ArrayList<>(s.arguments());
+      args.removeAll(List.of("data", "softmax_label"));
+      assertEquals(args, model.params().parameters().stream().map(Parameter::name).toList());
+    }
+  }
+
+  /**
+   * Sets every parameter and auxiliary state of {@code model} at random: a variance positive, a
+   * batch norm's scale away from 1 (which a {@code fix_gamma} batch norm must ignore).
+   */
+  static void randomize(KilnModel model, Random r) {
+    List<Parameter> all = new java.util.ArrayList<>(model.params().parameters());
+    all.addAll(model.params().auxiliaryStates());
+    for (Parameter p : all) {
+      float[] v = new float[p.get().length];
+      for (int i = 0; i < v.length; i++) {
+        v[i] =
+            p.name().endsWith("_var")
+                ? 0.5f + r.nextFloat()
+                : (float) (0.3 * r.nextGaussian() + (p.name().endsWith("_gamma") ? 1.5 : 0));
+      }
+      p.set(v);
     }
   }
 
