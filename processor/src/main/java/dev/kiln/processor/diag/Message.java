@@ -196,11 +196,13 @@ public enum Message {
   // Imported symbol files (@Imported), kept together.
   IMPORT_NOT_FOUND(
       "ImportNotFound",
-      "%s: symbol file %s not found; looked in %s (put it in src/main/resources%s, or beside %s)"),
+      "%s: symbol file %s not found: put it in src/main/resources%s (the class path) or beside %s; "
+          + "looked for %s in %s"),
   IMPORT_NOT_SYMBOL("ImportNotSymbol", "%s: %s is not an MXNet symbol file: %s"),
   IMPORT_UNKNOWN_OP(
       "ImportUnknownOp",
-      "%s: node %s of %s is MXNet operator %s, which Kiln does not import; it imports %s"),
+      "%s: node %s of %s is MXNet operator %s, which Kiln does not import; it imports %s (and the "
+          + "older names %s)"),
   IMPORT_ATTRIBUTE("ImportAttribute", "%s: %s attribute %s = %s cannot be imported: %s"),
   IMPORT_UNKNOWN_INPUT(
       "ImportUnknownInput",
@@ -209,7 +211,7 @@ public enum Message {
       "ImportUnfedInput",
       "%s: %s reads input %s of %s, which no parameter feeds; add a parameter Sym %s"),
   IMPORT_UNKNOWN_OUTPUT(
-      "ImportUnknownOutput", "%s: output = \"%s\" is not a node of %s%s; its nodes include %s"),
+      "ImportUnknownOutput", "%s: output = \"%s\" is not a node of %s%s (its nodes include %s)%s"),
   IMPORT_SEVERAL_OUTPUTS(
       "ImportSeveralOutputs",
       "%s: %s has %d outputs (%s); name the one to import: @Imported(symbol = \"%s\", output = "

@@ -96,11 +96,14 @@ public final class FileOps {
     ALIASES.put("reshape", "Reshape");
   }
 
-  /** Every operator name Kiln imports, the current ones and the older ones, in name order. */
-  public static Set<String> supported() {
-    Set<String> all = new java.util.TreeSet<>(OPS.keySet());
-    all.addAll(ALIASES.keySet());
-    return Collections.unmodifiableSet(all);
+  /** The current names of the operators Kiln imports, in name order. */
+  public static Set<String> current() {
+    return Collections.unmodifiableSet(OPS.keySet());
+  }
+
+  /** The older names of operators Kiln imports, in name order. */
+  public static Set<String> older() {
+    return Collections.unmodifiableSet(ALIASES.keySet());
   }
 
   /** Whether Kiln imports operator {@code op}. */

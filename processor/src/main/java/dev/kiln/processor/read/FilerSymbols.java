@@ -34,12 +34,10 @@ public final class FilerSymbols implements SymbolSource {
     String folder = slash < 0 ? "" : resource.substring(0, slash).replace('/', '.');
     String name = resource.substring(slash + 1);
     List<String> looked = new ArrayList<>();
+    looked.add("the source path");
+    looked.add("the class path");
     for (StandardLocation location :
         List.of(StandardLocation.SOURCE_PATH, StandardLocation.CLASS_PATH)) {
-      looked.add(
-          (location == StandardLocation.SOURCE_PATH ? "the source path" : "the class path")
-              + " as "
-              + resource);
       try {
         FileObject file = filer.getResource(location, folder, name);
         try (InputStream in = file.openInputStream()) {
@@ -51,7 +49,7 @@ public final class FilerSymbols implements SymbolSource {
     }
     if (sourceFolder != null && !symbol.startsWith("/")) {
       Path beside = sourceFolder.resolve(symbol);
-      looked.add(beside.toString());
+      looked.add("the model's folder " + sourceFolder);
       try {
         return Files.readString(beside, StandardCharsets.UTF_8);
       } catch (IOException e) {

@@ -84,17 +84,17 @@ public final class ImportReader {
       text = files.read(d.symbol(), d.pkg());
     } catch (SymbolSource.NotFound e) {
       String resource = SymbolSource.resolve(d.symbol(), d.pkg());
-      String folder =
-          resource.contains("/") ? "/" + resource.substring(0, resource.lastIndexOf('/')) : "";
+      int slash = resource.lastIndexOf('/');
       fail(
           d,
           "symbol",
           Message.IMPORT_NOT_FOUND,
           d.where(),
           d.symbol(),
-          String.join(", ", e.lookedIn),
-          folder,
-          d.model() + ".java");
+          slash < 0 ? "" : "/" + resource.substring(0, slash),
+          d.model() + ".java",
+          resource,
+          list(e.lookedIn));
       return null;
     }
     SymbolFile file;
@@ -228,13 +228,9 @@ public final class ImportReader {
       }
       List<String> ops =
           file.nodes().stream().filter(x -> !x.isVariable()).map(SymbolFile.Node::name).toList();
-      String hint;
-      if (n != null) {
-        hint = " (it is a variable: an input or a parameter)";
-      } else {
-        String close = Spelling.closest(wanted, ops);
-        hint = close == null ? "" : "; did you mean '" + close + "'?";
-      }
+      String variable = n != null ? ", but a variable (an input or a parameter)" : "";
+      String close = n != null ? null : Spelling.closest(wanted, ops);
+      String hint = close == null ? "" : "; did you mean '" + close + "'?";
       List<String> heads = file.heads().stream().map(h -> file.node(h).name()).toList();
       fail(
           d,
@@ -243,8 +239,9 @@ public final class ImportReader {
           d.where(),
           wanted,
           d.symbol(),
-          hint,
-          summary(ops, heads));
+          variable,
+          summary(ops, heads),
+          hint);
       return null;
     }
 
@@ -269,7 +266,8 @@ public final class ImportReader {
               n.name(),
               d.symbol(),
               n.op(),
-              String.join(", ", FileOps.supported()));
+              String.join(", ", FileOps.current()),
+              String.join(", ", FileOps.older()));
           return false;
         }
         FileOps.Mapped m;
@@ -340,7 +338,8 @@ public final class ImportReader {
                     n.name(),
                     d.symbol(),
                     "output " + e.index() + " of " + source.op() + " " + source.name(),
-                    String.join(", ", FileOps.supported()));
+                    String.join(", ", FileOps.current()),
+                    String.join(", ", FileOps.older()));
                 return false;
               } else {
                 stack.add(source);
@@ -474,6 +473,14 @@ public final class ImportReader {
             .collect(Collectors.joining(", ", "(", ")"));
   }
 
+  /** {@code a}, {@code a and b}, {@code a, b and c}. */
+  static String list(List<String> items) {
+    int n = items.size();
+    return n <= 1
+        ? String.join("", items)
+        : String.join(", ", items.subList(0, n - 1)) + " and " + items.get(n - 1);
+  }
+
   /** The file's outputs and, when they are few, the other nodes, for a message. */
   private static String summary(List<String> ops, List<String> heads) {
     List<String> shown = new ArrayList<>(heads);
@@ -483,8 +490,6 @@ public final class ImportReader {
       }
     }
     String list = String.join(", ", shown);
-    return ops.size() > shown.size()
-        ? list + " (and " + (ops.size() - shown.size()) + " more)"
-        : list;
+    return ops.size() > shown.size() ? list + " and " + (ops.size() - shown.size()) + " more" : list;
   }
 }
