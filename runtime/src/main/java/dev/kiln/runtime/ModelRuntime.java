@@ -16,6 +16,7 @@ import dev.kiln.runtime.graph.RnnLayout;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.io.CheckpointException;
+import dev.kiln.runtime.io.ImportedParams;
 import dev.kiln.runtime.optim.CheckedStep;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.optim.Sgd;
@@ -25,6 +26,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -493,6 +495,40 @@ public final class ModelRuntime implements AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException(
             modelName() + ": cannot load checkpoint " + prefix + ": " + describe(e), e);
+      } finally {
+        params.weightsChanged();
+      }
+    }
+  }
+
+  /**
+   * Reads the parameters and auxiliary states of the model's imported nodes ({@code @Imported})
+   * from {@code file}, the {@code .params} published with their symbol file (see {@link
+   * ImportedParams}): every one of {@code wanted} must be there with its shape, the arrays of
+   * {@code skipped} (of nodes the imports cut away) are passed over, and anything else is refused;
+   * the model's other parameters keep their values.
+   *
+   * @return the names of the arrays skipped
+   * @throws UncheckedIOException if the file is missing, unreadable or does not fit (its cause is
+   *     then a {@link CheckpointException} naming the file and the array)
+   */
+  public List<String> loadImported(
+      Path file, Collection<String> wanted, Collection<String> skipped) {
+    try (CallGuard.Scope call = guard().enter("loadImported")) {
+      ParameterStore params = cache.store();
+      Map<String, Tensor> weights = new LinkedHashMap<>();
+      for (ParameterStore.Slot s : slots()) {
+        weights.put(s.name(), s.weight());
+      }
+      Map<String, Tensor> aux = new LinkedHashMap<>();
+      for (ParameterStore.AuxSlot a : auxSlots()) {
+        aux.put(a.name(), a.value());
+      }
+      try {
+        return ImportedParams.read(file, weights, aux, wanted, skipped);
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            modelName() + ": cannot load imported parameters: " + describe(e), e);
       } finally {
         params.weightsChanged();
       }

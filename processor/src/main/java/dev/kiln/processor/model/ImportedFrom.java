@@ -17,6 +17,9 @@ import java.util.Map;
  * @param declared the {@code @Imported} method's wires, what the generated method takes, for the
  *     node that is the import's output; empty for the others
  * @param output whether the node is the import's output, named after the method
+ * @param cutAway for the import's output, the names of the file's variables and auxiliary states
+ *     that are none of the imported nodes' (of nodes the import cut away, and the file's inputs),
+ *     which its {@code .params} may hold; empty for the other nodes
  */
 public record ImportedFrom(
     String symbol,
@@ -24,11 +27,13 @@ public record ImportedFrom(
     String fileNode,
     Map<String, String> names,
     List<NodeSpec.Wire> declared,
-    boolean output) {
+    boolean output,
+    List<String> cutAway) {
   /** Copies the names and wires. */
   public ImportedFrom {
     names = Map.copyOf(names);
     declared = List.copyOf(declared);
+    cutAway = List.copyOf(cutAway);
   }
 
   /**

@@ -180,7 +180,8 @@ public final class ImportReader {
                 n.name(),
                 names.get(id),
                 isOut ? d.wires() : List.of(),
-                isOut);
+                isOut,
+                isOut ? cutAway() : List.of());
         nodes.add(
             new NodeSpec(
                 name,
@@ -423,6 +424,27 @@ public final class ImportReader {
       return fed;
     }
 
+    /**
+     * The names of the file's arrays that are none of the imported nodes': its variables but those
+     * the imported nodes read as parameters, and the moving averages MXNet before 0.9 kept out of
+     * the file, of its batch norms the import cut away.
+     */
+    private List<String> cutAway() {
+      Set<String> kept = new LinkedHashSet<>();
+      names.values().forEach(m -> kept.addAll(m.values()));
+      Set<String> out = new LinkedHashSet<>();
+      for (SymbolFile.Node n : file.nodes()) {
+        if (n.isVariable()) {
+          out.add(n.name());
+        } else if (n.op().equals("BatchNorm") && !needed.contains(n.id())) {
+          out.add(n.name() + "_moving_mean");
+          out.add(n.name() + "_moving_var");
+        }
+      }
+      out.removeAll(kept);
+      return List.copyOf(out);
+    }
+
     /** The first needed node that reads variable {@code id}. */
     private String readerOf(int id) {
       for (int n : needed) {
@@ -490,6 +512,8 @@ public final class ImportReader {
       }
     }
     String list = String.join(", ", shown);
-    return ops.size() > shown.size() ? list + " and " + (ops.size() - shown.size()) + " more" : list;
+    return ops.size() > shown.size()
+        ? list + " and " + (ops.size() - shown.size()) + " more"
+        : list;
   }
 }

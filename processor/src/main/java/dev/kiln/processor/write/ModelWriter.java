@@ -99,6 +99,7 @@ final class ModelWriter {
     addConstants(t);
     addState(t);
     addFactories(t);
+    ImportParamsWriter.add(t, m);
     addDescription(t);
     addPasses(t);
     addTraining(t);
