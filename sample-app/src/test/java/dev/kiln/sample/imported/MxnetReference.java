@@ -23,8 +23,35 @@ final class MxnetReference {
    */
   static float[] forward(
       String json, Map<String, float[]> arrays, String input, int[] shape, float[] x) {
+    return forward(json, null, arrays, input, shape, x);
+  }
+
+  /**
+   * As {@link #forward(String, Map, String, int[], float[])}, for the internal output {@code
+   * output} ({@code tanh3_output}) of the graph instead of its head, when not null.
+   */
+  static float[] forward(
+      String json,
+      String output,
+      Map<String, float[]> arrays,
+      String input,
+      int[] shape,
+      float[] x) {
+    try (SymbolHandle file = SymbolHandle.fromJson(json)) {
+      if (output == null) {
+        return bound(file, arrays, input, shape, x);
+      }
+      try (SymbolHandle internals = file.internals();
+          SymbolHandle cut = internals.output(internals.outputs().indexOf(output))) {
+        return bound(cut, arrays, input, shape, x);
+      }
+    }
+  }
+
+  private static float[] bound(
+      SymbolHandle sym, Map<String, float[]> arrays, String input, int[] shape, float[] x) {
     List<NDArrayHandle> made = new ArrayList<>();
-    try (SymbolHandle sym = SymbolHandle.fromJson(json)) {
+    try {
       ShapeInference shapes = sym.inferShapes(Map.of(input, shape));
       List<String> args = sym.arguments();
       List<String> aux = sym.auxiliaryStates();
