@@ -29,6 +29,7 @@ class GeneratedCodeTest {
           List.of("good/cells/AnyStepsNet", "layers/GruCell"),
           List.of("good/heads/TwoHeads"),
           List.of("good/imported/ImportedLeNet"),
+          List.of("good/imported/TwoCuts"),
           List.of("good/layers/LayerZoo"),
           List.of("good/noparams/Pools"),
           List.of("good/multi/TwoInputSoftmax"),

@@ -1,5 +1,6 @@
 package dev.kiln.processor;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,5 +36,15 @@ class ImportTest {
         }) {
       assertTrue(model.contains(expected), expected + " in\n" + model);
     }
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void twoCutsOfOneFileShareItsNodesAndAreBothOutputs(TestCompiler compiler) {
+    Result r = compiler.compile("good/imported/TwoCuts");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("good.imported.TwoCutsGraph");
+    assertTrue(graph.contains("return builder.build(List.of(features, scores));"), graph);
+    assertEquals(1, graph.split("symbols.put\\(\"conv1\"").length - 1, graph);
   }
 }

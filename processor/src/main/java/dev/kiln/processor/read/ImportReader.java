@@ -10,12 +10,14 @@ import dev.kiln.processor.model.NodeSpec;
 import dev.kiln.processor.model.RuleError;
 import dev.kiln.processor.op.FileOps;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ExecutableElement;
@@ -71,14 +73,26 @@ public final class ImportReader {
       boolean markedOutput,
       AnnotationMirror frozen,
       Set<String> taken) {
+    /** This import, with {@code names} taken by the model's other nodes. */
+    public Declared withTaken(Set<String> names) {
+      return new Declared(
+          model, pkg, name, method, mirror, symbol, output, wires, markedOutput, frozen, names);
+    }
+
     /** {@code Net.features()}. */
     String where() {
       return model + "." + name() + "()";
     }
   }
 
-  /** The nodes of {@code d}, sources before readers; null when an error was reported. */
-  public List<NodeSpec> read(Declared d) {
+  /**
+   * The nodes of the imports {@code group}, which read the same file with the same parameters (so
+   * share its nodes), by the method each is placed under: the nodes of each method's output that an
+   * earlier method did not already take, sources before readers, the output last; null when an
+   * error was reported.
+   */
+  public Map<String, List<NodeSpec>> read(List<Declared> group) {
+    Declared d = group.get(0);
     String text;
     try {
       text = files.read(d.symbol(), d.pkg());
@@ -104,101 +118,194 @@ public final class ImportReader {
       fail(d, "symbol", Message.IMPORT_NOT_SYMBOL, d.where(), d.symbol(), e.getMessage());
       return null;
     }
-    return new Expansion(d, file).nodes();
+    return new Expansion(group, file).nodes();
   }
 
   private void fail(Declared d, String attribute, Message m, Object... args) {
     report.add(m, d.method(), d.mirror(), attribute, args);
   }
 
-  /** One import being expanded. */
+  /** The imports of one file being expanded. */
   private final class Expansion {
-    private final Declared d;
-    private final String methodName;
+    private final List<Declared> group;
     private final SymbolFile file;
     private final Map<Integer, FileOps.Mapped> mapped = new TreeMap<>();
     private final Map<Integer, Map<String, String>> names = new LinkedHashMap<>();
     private final Set<Integer> needed = new LinkedHashSet<>();
     private final Set<Integer> inputs = new LinkedHashSet<>();
+    private final Map<Integer, Declared> outputs = new LinkedHashMap<>();
 
-    Expansion(Declared d, SymbolFile file) {
-      this.d = d;
-      this.methodName = d.name();
+    Expansion(List<Declared> group, SymbolFile file) {
+      this.group = group;
       this.file = file;
     }
 
-    List<NodeSpec> nodes() {
-      SymbolFile.Node out = output();
-      if (out == null || !visit(out)) {
-        return null;
+    Map<String, List<NodeSpec>> nodes() {
+      for (Declared d : group) {
+        SymbolFile.Node out = output(d);
+        if (out == null) {
+          return null;
+        }
+        Declared other = outputs.putIfAbsent(out.id(), d);
+        if (other != null) {
+          fail(
+              d,
+              "output",
+              Message.IMPORT_NAME_TAKEN,
+              d.where(),
+              out.name(),
+              d.symbol(),
+              d.model(),
+              "import " + other.name() + "(), whose output it is too");
+          return null;
+        }
+        if (!visit(d, out)) {
+          return null;
+        }
       }
-      Map<String, NodeSpec.Wire> fed = bind();
+      Declared first = group.get(0);
+      Map<String, NodeSpec.Wire> fed = bind(first);
       if (fed == null) {
         return null;
       }
-      List<NodeSpec> nodes = new ArrayList<>();
-      for (int id : needed) {
-        SymbolFile.Node n = file.nodes().get(id);
-        boolean isOut = id == out.id();
-        String name = isOut ? methodName : n.name();
-        if (!isOut && d.taken().contains(name)) {
-          fail(
-              d,
-              null,
-              Message.IMPORT_NAME_TAKEN,
-              d.where(),
-              name,
-              d.symbol(),
-              d.model(),
-              "node " + name + "()");
-          return null;
-        }
-        FileOps.Mapped m = mapped.get(id);
-        List<NodeSpec.Wire> wires = new ArrayList<>();
-        for (int i = 0; i < m.args().size() && i < n.inputs().size(); i++) {
-          if (m.args().get(i).kind() != FileOps.Kind.DATA) {
+      Map<String, List<NodeSpec>> byMethod = new LinkedHashMap<>();
+      Set<Integer> placed = new HashSet<>();
+      for (Declared d : group) {
+        int out =
+            outputs.entrySet().stream()
+                .filter(e -> e.getValue() == d)
+                .findFirst()
+                .orElseThrow()
+                .getKey();
+        List<NodeSpec> nodes = new ArrayList<>();
+        for (int id : ancestry(out)) {
+          if (!placed.add(id)) {
             continue;
           }
-          SymbolFile.Node source = file.node(n.inputs().get(i));
-          wires.add(
-              source.isVariable()
-                  ? fed.get(source.name())
-                  : new NodeSpec.Wire(source.name(), source.name(), null));
+          NodeSpec node = node(id, fed);
+          if (node == null) {
+            return null;
+          }
+          nodes.add(node);
         }
-        String text = text(n);
-        String where = d.where() + " " + n.name();
-        try {
-          m.op().checkAttributes(new AttributeSite(name, where, text));
-        } catch (RuleError e) {
-          report.add(e.message, d.method(), d.mirror(), null, e.args);
-          return null;
-        }
-        ImportedFrom origin =
-            new ImportedFrom(
-                d.symbol(),
-                methodName,
-                n.name(),
-                names.get(id),
-                isOut ? d.wires() : List.of(),
-                isOut,
-                isOut ? cutAway() : List.of());
-        nodes.add(
-            new NodeSpec(
-                name,
-                m.op(),
-                wires,
-                d.method(),
-                d.mirror(),
-                isOut ? imported(d) + " " + n.name() + ": " + text : text,
-                isOut && d.markedOutput(),
-                d.frozen(),
-                origin));
+        byMethod.put(d.name(), nodes);
       }
-      return nodes;
+      return byMethod;
+    }
+
+    /** Node {@code id} of the file as a node of the model; null when an error was reported. */
+    private NodeSpec node(int id, Map<String, NodeSpec.Wire> fed) {
+      SymbolFile.Node n = file.nodes().get(id);
+      Declared out = outputs.get(id);
+      Declared d = out != null ? out : owner(id);
+      String name = kilnName(id);
+      if (out == null && d.taken().contains(name)) {
+        fail(
+            d,
+            null,
+            Message.IMPORT_NAME_TAKEN,
+            d.where(),
+            name,
+            d.symbol(),
+            d.model(),
+            "node " + name + "()");
+        return null;
+      }
+      FileOps.Mapped m = mapped.get(id);
+      List<NodeSpec.Wire> wires = new ArrayList<>();
+      for (int i = 0; i < m.args().size() && i < n.inputs().size(); i++) {
+        if (m.args().get(i).kind() != FileOps.Kind.DATA) {
+          continue;
+        }
+        SymbolFile.Node source = file.node(n.inputs().get(i));
+        wires.add(
+            source.isVariable()
+                ? fed.get(source.name())
+                : new NodeSpec.Wire(kilnName(source.id()), kilnName(source.id()), null));
+      }
+      String text = text(n);
+      String where = d.where() + " " + n.name();
+      try {
+        m.op().checkAttributes(new AttributeSite(name, where, text));
+      } catch (RuleError e) {
+        report.add(e.message, d.method(), d.mirror(), null, e.args);
+        return null;
+      }
+      boolean isOut = out != null;
+      ImportedFrom origin =
+          new ImportedFrom(
+              d.symbol(),
+              d.name(),
+              n.name(),
+              names.get(id),
+              isOut ? d.wires() : List.of(),
+              isOut,
+              isOut ? cutAway() : List.of());
+      AnnotationMirror frozen =
+          group.stream()
+              .filter(g -> g.frozen() != null && ancestry(outputId(g)).contains(id))
+              .map(Declared::frozen)
+              .findFirst()
+              .orElse(null);
+      return new NodeSpec(
+          name,
+          m.op(),
+          wires,
+          d.method(),
+          d.mirror(),
+          isOut ? imported(d) + " " + n.name() + ": " + text : text,
+          isOut && d.markedOutput(),
+          frozen,
+          origin);
+    }
+
+    /** The model's name of file node {@code id}: the method's for an import's output. */
+    private String kilnName(int id) {
+      Declared out = outputs.get(id);
+      return out != null ? out.name() : file.nodes().get(id).name();
+    }
+
+    /** The first import (in declaration order) whose output needs node {@code id}. */
+    private Declared owner(int id) {
+      for (Declared d : group) {
+        if (ancestry(outputId(d)).contains(id)) {
+          return d;
+        }
+      }
+      return group.get(0);
+    }
+
+    private int outputId(Declared d) {
+      return outputs.entrySet().stream()
+          .filter(e -> e.getValue() == d)
+          .findFirst()
+          .orElseThrow()
+          .getKey();
+    }
+
+    /** Node {@code out} and every node it reads, in the file's order. */
+    private Set<Integer> ancestry(int out) {
+      Set<Integer> seen = new TreeSet<>();
+      List<Integer> stack = new ArrayList<>(List.of(out));
+      while (!stack.isEmpty()) {
+        int id = stack.remove(stack.size() - 1);
+        if (!seen.add(id)) {
+          continue;
+        }
+        SymbolFile.Node n = file.nodes().get(id);
+        List<FileOps.Arg> args = mapped.get(id).args();
+        for (int i = 0; i < args.size() && i < n.inputs().size(); i++) {
+          SymbolFile.Node source = file.node(n.inputs().get(i));
+          if (args.get(i).kind() == FileOps.Kind.DATA && !source.isVariable()) {
+            stack.add(source.id());
+          }
+        }
+      }
+      return seen;
     }
 
     /** The node the import's output is, or null when reported. */
-    private SymbolFile.Node output() {
+    private SymbolFile.Node output(Declared d) {
       if (d.output().isEmpty()) {
         if (file.heads().size() == 1 && file.heads().get(0).index() == 0) {
           SymbolFile.Node head = file.node(file.heads().get(0));
@@ -250,12 +357,12 @@ public final class ImportReader {
      * Maps {@code n} and, first, everything it reads; false when an error was reported. Variables
      * read as data become the import's inputs.
      */
-    private boolean visit(SymbolFile.Node root) {
+    private boolean visit(Declared d, SymbolFile.Node root) {
       List<SymbolFile.Node> stack = new ArrayList<>(List.of(root));
       Set<Integer> seen = new LinkedHashSet<>();
       while (!stack.isEmpty()) {
         SymbolFile.Node n = stack.remove(stack.size() - 1);
-        if (!seen.add(n.id())) {
+        if (mapped.containsKey(n.id()) || !seen.add(n.id())) {
           continue;
         }
         if (!FileOps.known(n.op())) {
@@ -373,8 +480,7 @@ public final class ImportReader {
         mapped.put(n.id(), m);
         names.put(n.id(), roles);
       }
-      // File order is an order in which every node follows what it reads.
-      seen.stream().sorted().forEach(needed::add);
+      needed.addAll(seen);
       return true;
     }
 
@@ -382,7 +488,7 @@ public final class ImportReader {
      * The model wire that feeds each of the import's inputs, by the file's name for it; null when
      * an error was reported.
      */
-    private Map<String, NodeSpec.Wire> bind() {
+    private Map<String, NodeSpec.Wire> bind(Declared d) {
       Map<String, SymbolFile.Node> byParameter = new LinkedHashMap<>();
       for (int id : inputs) {
         SymbolFile.Node v = file.nodes().get(id);

@@ -19,9 +19,12 @@ import dev.kiln.processor.model.TShape;
 import dev.kiln.processor.op.OpReader;
 import dev.kiln.processor.op.Ops;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ElementKind;
@@ -89,16 +92,9 @@ public final class ModelReader {
         report.add(Message.NODE_NAME_TAKEN, method, simpleName, node.name());
         continue;
       }
-      if (node.layer() instanceof Pending p) {
-        List<NodeSpec> imported = imported(simpleName, pkg, node, p, methodNames);
-        if (imported != null) {
-          imported.forEach(n -> names.add(n.name()));
-          nodes.addAll(imported);
-        }
-        continue;
-      }
       nodes.add(node);
     }
+    nodes = expandImports(simpleName, pkg, nodes, methodNames);
     if (nodes.isEmpty() && !report.hasErrors()) {
       report.add(Message.MODEL_EMPTY, type, simpleName);
     }
@@ -116,25 +112,90 @@ public final class ModelReader {
     return ("aeiou".indexOf(noun.charAt(0)) >= 0 ? "an " : "a ") + noun;
   }
 
-  /** The nodes of an {@code @Imported} node, or null when an error was reported. */
-  private List<NodeSpec> imported(
-      String model, String pkg, NodeSpec node, Pending p, Set<String> methodNames) {
-    Set<String> taken = new HashSet<>(methodNames);
-    taken.remove(node.name());
-    ImportReader.Declared d =
-        new ImportReader.Declared(
-            model,
-            pkg,
-            node.name(),
-            node.method(),
-            node.mirror(),
-            p.imported().symbol(),
-            p.imported().output(),
-            node.wires(),
-            node.markedOutput(),
-            node.frozenMirror(),
-            taken);
-    return new ImportReader(report, symbols).read(d);
+  /**
+   * {@code nodes} with every {@code @Imported} node replaced by the nodes of its file. Imports of
+   * the same file over the same parameters share the file's nodes, each placed under the first
+   * import that needs it; an import whose file has an error is left out (it was reported).
+   */
+  private List<NodeSpec> expandImports(
+      String model, String pkg, List<NodeSpec> nodes, Set<String> methodNames) {
+    Map<String, List<ImportReader.Declared>> groups = new LinkedHashMap<>();
+    Set<String> importNames = new HashSet<>();
+    for (NodeSpec n : nodes) {
+      if (n.layer() instanceof Pending p) {
+        String key =
+            p.imported().symbol()
+                + n.wires().stream()
+                    .map(w -> " " + w.parameterName() + "=" + w.source())
+                    .collect(java.util.stream.Collectors.joining());
+        groups.computeIfAbsent(key, k -> new ArrayList<>()).add(declared(model, pkg, n, p));
+        importNames.add(n.name());
+      }
+    }
+    if (groups.isEmpty()) {
+      return nodes;
+    }
+    Map<String, List<NodeSpec>> expanded = new HashMap<>();
+    for (List<ImportReader.Declared> group : groups.values()) {
+      Set<String> taken = new HashSet<>(methodNames);
+      group.forEach(d -> taken.remove(d.name()));
+      List<ImportReader.Declared> withTaken = group.stream().map(d -> d.withTaken(taken)).toList();
+      Map<String, List<NodeSpec>> byMethod = new ImportReader(report, symbols).read(withTaken);
+      if (byMethod != null) {
+        expanded.putAll(byMethod);
+      }
+    }
+    List<NodeSpec> out = new ArrayList<>();
+    for (NodeSpec n : nodes) {
+      if (importNames.contains(n.name())) {
+        out.addAll(expanded.getOrDefault(n.name(), List.of()));
+      } else {
+        out.add(n);
+      }
+    }
+    // An import's output that only the nodes of its file read (an earlier cut of the same file)
+    // is still one of the model's outputs.
+    Set<String> readByModel = new HashSet<>();
+    Set<String> readByFile = new HashSet<>();
+    for (NodeSpec n : out) {
+      for (NodeSpec.Wire w : n.wires()) {
+        (n.origin() == null ? readByModel : readByFile).add(w.source());
+      }
+    }
+    return out.stream()
+        .map(
+            n ->
+                n.origin() != null
+                        && n.origin().output()
+                        && readByFile.contains(n.name())
+                        && !readByModel.contains(n.name())
+                    ? new NodeSpec(
+                        n.name(),
+                        n.layer(),
+                        n.wires(),
+                        n.method(),
+                        n.mirror(),
+                        n.annotationText(),
+                        true,
+                        n.frozenMirror(),
+                        n.origin())
+                    : n)
+        .toList();
+  }
+
+  private static ImportReader.Declared declared(String model, String pkg, NodeSpec n, Pending p) {
+    return new ImportReader.Declared(
+        model,
+        pkg,
+        n.name(),
+        n.method(),
+        n.mirror(),
+        p.imported().symbol(),
+        p.imported().output(),
+        n.wires(),
+        n.markedOutput(),
+        n.frozenMirror(),
+        Set.of());
   }
 
   /** An {@code @Imported} node as read from its method, before its file is read. */

@@ -70,6 +70,9 @@ final class GraphWriter {
               .build());
     }
     t.addField(Names.GRAPH_BUILDER, "builder", Modifier.PRIVATE, Modifier.FINAL);
+    if (ImportWriter.imports(m)) {
+      t.addField(ImportWriter.field());
+    }
     t.addMethod(
         MethodSpec.constructorBuilder()
             .addModifiers(Modifier.PRIVATE)
@@ -283,18 +286,8 @@ final class GraphWriter {
     } else if (s.layer().tracedAtBuild()) {
       output = "declared output " + shape + ", against which the traced forward body is checked";
     } else if (s.origin() != null) {
-      long count =
-          m.nodes().stream()
-              .filter(
-                  x ->
-                      x.spec().origin() != null
-                          && x.spec().origin().method().equals(s.origin().method()))
-              .count();
       output =
-          "the "
-              + count
-              + (count == 1 ? " node" : " nodes")
-              + " of {@code "
+          "the nodes of {@code "
               + s.origin().symbol()
               + "} up to {@code "
               + s.origin().fileNode()

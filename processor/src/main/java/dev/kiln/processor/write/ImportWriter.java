@@ -2,6 +2,7 @@ package dev.kiln.processor.write;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterizedTypeName;
@@ -11,8 +12,10 @@ import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.NodeSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.lang.model.element.Modifier;
 
 /**
@@ -31,47 +34,88 @@ final class ImportWriter {
   private final CheckedModel m;
   private final GeneratedNames names;
   private final NameAllocator methods;
+  private final Map<String, List<CheckedNode>> owned = new HashMap<>();
+  private final Set<String> readInside = new HashSet<>();
 
   /** A writer for the imports of {@code model}; {@code methods} allocates the parts' names. */
   ImportWriter(CheckedModel model, GeneratedNames names, NameAllocator methods) {
     this.m = model;
     this.names = names;
     this.methods = methods;
+    Map<String, CheckedNode> byName = new HashMap<>();
+    model.nodes().forEach(n -> byName.put(n.name(), n));
+    Set<String> taken = new HashSet<>();
+    for (CheckedNode out : model.order()) {
+      if (out.spec().origin() == null || !out.spec().origin().output()) {
+        continue;
+      }
+      Set<String> mine = new HashSet<>();
+      List<String> stack = new ArrayList<>(List.of(out.name()));
+      while (!stack.isEmpty()) {
+        CheckedNode n = byName.get(stack.remove(stack.size() - 1));
+        for (NodeSpec.Wire w : n.spec().wires()) {
+          CheckedNode source = byName.get(w.source());
+          if (source.spec().origin() != null) {
+            readInside.add(source.name());
+          }
+          if (source.spec().importedInner() && taken.add(source.name())) {
+            mine.add(source.name());
+            stack.add(source.name());
+          }
+        }
+      }
+      owned.put(out.name(), model.order().stream().filter(n -> mine.contains(n.name())).toList());
+    }
   }
 
-  /** The nodes of the import whose output is {@code out}, in order, without {@code out}. */
-  private List<CheckedNode> inner(CheckedNode out) {
-    String method = out.spec().origin().method();
-    return m.order().stream()
-        .filter(n -> n.spec().importedInner() && n.spec().origin().method().equals(method))
-        .toList();
+  /** Whether {@code m} imports a symbol file, so that its graph keeps a map of symbols. */
+  static boolean imports(CheckedModel m) {
+    return m.nodes().stream().anyMatch(n -> n.spec().origin() != null);
+  }
+
+  /** {@code private final Map<String, Sym> symbols}: the imported nodes made so far, by name. */
+  static FieldSpec field() {
+    return FieldSpec.builder(SYMBOLS, "symbols", Modifier.PRIVATE, Modifier.FINAL)
+        .addJavadoc(
+            "$L",
+            Javadoc.member()
+                .paragraph(
+                    "The nodes of imported symbol files made so far, by name, and what they read.")
+                .build())
+        .initializer("new $T<>()", HashMap.class)
+        .build();
   }
 
   /**
-   * The statements of the method of {@code out}, the import's output; {@code parts} receives the
-   * private methods it calls.
+   * The statements of the method of {@code out}, an import's output: the nodes of its file that it
+   * is the first (in build order) to need, then its own; {@code parts} receives the private methods
+   * it calls.
    */
   CodeBlock body(CheckedNode out, List<MethodSpec> parts) {
     CodeBlock.Builder b = CodeBlock.builder();
-    b.addStatement("$T symbols = new $T<>()", SYMBOLS, HashMap.class);
     for (NodeSpec.Wire w : out.spec().origin().declared()) {
       b.addStatement("symbols.put($S, $N)", w.source(), w.parameterName());
     }
-    List<CheckedNode> inner = inner(out);
+    List<CheckedNode> inner = owned.getOrDefault(out.name(), List.of());
     if (inner.size() <= PART) {
       inner.forEach(n -> b.add(put(n)));
     } else {
       for (int from = 0; from < inner.size(); from += PART) {
         List<CheckedNode> part = inner.subList(from, Math.min(inner.size(), from + PART));
         String name = methods.newName(out.name() + "Part" + (from / PART + 1));
-        b.addStatement("$N(symbols)", name);
+        b.addStatement("$N()", name);
         parts.add(part(name, out, part));
       }
     }
     if (out.spec().frozen() && !out.params().isEmpty()) {
       b.addStatement("this.builder.freeze($L)", names.source(out.name()));
     }
-    b.addStatement("return $L", call(out));
+    if (readInside.contains(out.name())) {
+      b.addStatement("symbols.put($S,$W$L)", out.name(), call(out));
+      b.addStatement("return symbols.get($S)", out.name());
+    } else {
+      b.addStatement("return $L", call(out));
+    }
     return b.build();
   }
 
@@ -86,17 +130,11 @@ final class ImportWriter {
             + out.spec().origin().symbol()
             + "} for {@link #"
             + out.name()
-            + "}, each kept in {@code symbols} under its name.";
+            + "}, each kept in {@link #symbols} under its name.";
     MethodSpec.Builder b =
         MethodSpec.methodBuilder(name)
             .addModifiers(Modifier.PRIVATE)
-            .addParameter(SYMBOLS, "symbols")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(doc)
-                    .param("symbols", "the symbols made so far, by name")
-                    .build());
+            .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
     part.forEach(n -> b.addCode(put(n)));
     return b.build();
   }
