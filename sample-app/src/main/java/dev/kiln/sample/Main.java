@@ -31,6 +31,8 @@ import picocli.CommandLine.Command;
       Predict.class,
       Export.class,
       Summary.class,
+      Inspect.class,
+      ImportSymbol.class,
       Launch.class,
       Bench.class
     })

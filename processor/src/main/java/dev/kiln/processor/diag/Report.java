@@ -48,6 +48,11 @@ public final class Report {
     return items.stream().anyMatch(i -> i.message().kind() == Diagnostic.Kind.ERROR);
   }
 
+  /** The texts of the diagnostics of {@code kind}, in the order found. */
+  public List<String> texts(Diagnostic.Kind kind) {
+    return items.stream().filter(i -> i.message().kind() == kind).map(Item::text).toList();
+  }
+
   /** Prints every diagnostic, in the order found. */
   public void printTo(Messager messager) {
     for (Item i : items) {

@@ -601,6 +601,39 @@ public final class ImportReader {
             .collect(Collectors.joining(", ", "(", ")"));
   }
 
+  /**
+   * {@code nodes} with each import's output that only the nodes of its file read (it is an earlier
+   * cut of a file another import reads on) marked as an output of the model, which it stays.
+   */
+  static List<NodeSpec> outputsKept(List<NodeSpec> nodes) {
+    Set<String> readByModel = new HashSet<>();
+    Set<String> readByFile = new HashSet<>();
+    for (NodeSpec n : nodes) {
+      for (NodeSpec.Wire w : n.wires()) {
+        (n.origin() == null ? readByModel : readByFile).add(w.source());
+      }
+    }
+    return nodes.stream()
+        .map(
+            n ->
+                n.origin() != null
+                        && n.origin().output()
+                        && readByFile.contains(n.name())
+                        && !readByModel.contains(n.name())
+                    ? new NodeSpec(
+                        n.name(),
+                        n.layer(),
+                        n.wires(),
+                        n.method(),
+                        n.mirror(),
+                        n.annotationText(),
+                        true,
+                        n.frozenMirror(),
+                        n.origin())
+                    : n)
+        .toList();
+  }
+
   /** {@code a}, {@code a and b}, {@code a, b and c}. */
   static String list(List<String> items) {
     int n = items.size();

@@ -153,34 +153,7 @@ public final class ModelReader {
         out.add(n);
       }
     }
-    // An import's output that only the nodes of its file read (an earlier cut of the same file)
-    // is still one of the model's outputs.
-    Set<String> readByModel = new HashSet<>();
-    Set<String> readByFile = new HashSet<>();
-    for (NodeSpec n : out) {
-      for (NodeSpec.Wire w : n.wires()) {
-        (n.origin() == null ? readByModel : readByFile).add(w.source());
-      }
-    }
-    return out.stream()
-        .map(
-            n ->
-                n.origin() != null
-                        && n.origin().output()
-                        && readByFile.contains(n.name())
-                        && !readByModel.contains(n.name())
-                    ? new NodeSpec(
-                        n.name(),
-                        n.layer(),
-                        n.wires(),
-                        n.method(),
-                        n.mirror(),
-                        n.annotationText(),
-                        true,
-                        n.frozenMirror(),
-                        n.origin())
-                    : n)
-        .toList();
+    return ImportReader.outputsKept(out);
   }
 
   private static ImportReader.Declared declared(String model, String pkg, NodeSpec n, Pending p) {
