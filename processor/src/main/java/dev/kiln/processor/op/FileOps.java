@@ -87,6 +87,12 @@ public final class FileOps {
     OPS.put("add_n", FileOps::addN);
     OPS.put("Concat", FileOps::concat);
     OPS.put("Reshape", FileOps::reshape);
+    OPS.put("LeakyReLU", FileOps::leakyRelu);
+    OPS.put("Deconvolution", FileOps::deconvolution);
+    OPS.put("Embedding", FileOps::embedding);
+    OPS.put("LinearRegressionOutput", a -> regression(a, "l2", "L2Loss"));
+    OPS.put("MAERegressionOutput", a -> regression(a, "l1", "L1Loss"));
+    OPS.put("LogisticRegressionOutput", a -> regression(a, "logistic", "LogisticLoss"));
     ALIASES.put("flatten", "Flatten");
     ALIASES.put("_Plus", "elemwise_add");
     ALIASES.put("_plus", "elemwise_add");
@@ -189,7 +195,7 @@ public final class FileOps {
           case "softrelu" -> Act.SOFTRELU;
           default -> Act.SOFTSIGN;
         };
-    return unary(a, new ActivationOp(act));
+    return unary(a, new ActivationOp(act, Double.NaN));
   }
 
   private static Mapped pooling(FileAttrs a) {
@@ -283,6 +289,59 @@ public final class FileOps {
       throw a.unsupported("target_shape", "Kiln imports the shape attribute");
     }
     return unary(a, new ReshapeOp(a.tuple("shape", List.of())));
+  }
+
+  private static Mapped leakyRelu(FileAttrs a) {
+    String type = a.choice("act_type", "leaky", "leaky", "elu", "gelu", "selu");
+    a.ignore("lower_bound", "upper_bound");
+    double slope = a.decimal("slope", 0.25);
+    Op op =
+        switch (type) {
+          case "leaky" -> new ActivationOp(Act.LEAKY_RELU, slope);
+          case "elu" -> new ActivationOp(Act.ELU, slope);
+          case "gelu" -> new ActivationOp(Act.GELU, Double.NaN);
+          default -> new ActivationOp(Act.SELU, Double.NaN);
+        };
+    return unary(a, op);
+  }
+
+  private static Mapped deconvolution(FileAttrs a) {
+    a.ignore("workspace", "cudnn_tune", "cudnn_off");
+    List<Integer> kernel = a.tuple("kernel", List.of());
+    if (kernel.size() != 2) {
+      throw a.unsupported("kernel", "Kiln imports 2-D transposed convolutions");
+    }
+    a.require("layout", "NCHW", "Kiln computes channels first");
+    if (!a.tuple("target_shape", List.of()).isEmpty()) {
+      throw a.unsupported(
+          "target_shape", "Kiln imports a transposed convolution's adj, not a target");
+    }
+    boolean noBias = a.bool("no_bias", true);
+    Op op =
+        new DeconvOp(
+            a.integer("num_filter", 0),
+            kernel,
+            orDefault(a.tuple("stride", List.of()), 1),
+            orDefault(a.tuple("pad", List.of()), 0),
+            orDefault(a.tuple("adj", List.of()), 0),
+            orDefault(a.tuple("dilate", List.of()), 1),
+            a.integer("num_group", 1),
+            Act.NONE,
+            noBias);
+    return new Mapped(op, weighted(noBias));
+  }
+
+  private static Mapped embedding(FileAttrs a) {
+    a.require("dtype", "float32", "Kiln computes in float32");
+    a.require("sparse_grad", "False", "Kiln's embedding has a dense gradient");
+    Op op = new EmbeddingOp(a.integer("input_dim", 0), a.integer("output_dim", 0));
+    return new Mapped(op, List.of(Arg.DATA, Arg.param(ParamRole.WEIGHT)));
+  }
+
+  /** A regression head: the loss head whose inference output is the same. */
+  private static Mapped regression(FileAttrs a, String kind, String annotation) {
+    a.ignore("grad_scale");
+    return new Mapped(new LossOp(kind, annotation), List.of(Arg.DATA, Arg.LABEL));
   }
 
   /** {@code values}, or {@code fallback} once when they are empty (MXNet's "not set"). */

@@ -95,6 +95,30 @@ class ImportedParamsTest {
     }
   }
 
+  /** Gluon's names stay, and name the typed accessors; its export's keys load. */
+  @Test
+  void gluonsNamesAreTheParametersNames() {
+    try (GluonNetModel model = GluonNetModel.create()) {
+      assertEquals(
+          List.of(
+              "hybridsequential0_conv0_weight",
+              "hybridsequential0_conv0_bias",
+              "hybridsequential0_batchnorm0_gamma",
+              "hybridsequential0_batchnorm0_beta",
+              "hybridsequential0_dense0_weight",
+              "hybridsequential0_dense0_bias"),
+          model.params().parameters().stream().map(Parameter::name).toList());
+      List<Array> arrays = published(model, true);
+      model.loadImported(save("gluon-0000.params", arrays));
+      assertArrayEquals(
+          byName(arrays).get("hybridsequential0_batchnorm0_running_var"),
+          model.params().hybridsequential0Batchnorm0RunningVar().get());
+      assertArrayEquals(
+          byName(arrays).get("hybridsequential0_conv0_weight"),
+          model.params().hybridsequential0Conv0Weight().get());
+    }
+  }
+
   @Test
   void gluonsPlainKeysLoad() {
     try (LegacyNetModel model = LegacyNetModel.create()) {

@@ -27,6 +27,9 @@ public final class SymbolFiles {
   static Map<String, String> all() {
     Map<String, String> files = new LinkedHashMap<>();
     files.put("lenet-symbol.json", lenet());
+    files.put("zoo-symbol.json", zoo());
+    files.put("tokens-symbol.json", tokens());
+    files.put("gluon-symbol.json", gluon());
     return files;
   }
 
@@ -55,6 +58,150 @@ public final class SymbolFiles {
       x = c.op("Activation", "tanh3", x, "act_type", "tanh");
       x = c.op("FullyConnected", "fc2", x, "num_hidden", "10");
       x = c.op("SoftmaxOutput", "softmax", x);
+      return x.toJson();
+    }
+  }
+
+  /**
+   * Image operators: plain, grouped and transposed convolutions, batch norm, leaky ReLUs of several
+   * kinds, max, average and global pooling, concatenation, addition, dropout, dense layers and a
+   * regression head ({@code LinearRegressionOutput}).
+   */
+  static String zoo() {
+    try (Composer c = new Composer()) {
+      SymbolHandle x = c.variable("data");
+      x = c.op("Convolution", "conv0", x, "kernel", "(3, 3)", "pad", "(1, 1)", "num_filter", "8");
+      x = c.op("BatchNorm", "bn0", x, "fix_gamma", "False", "eps", "1e-5");
+      x = c.op("LeakyReLU", "leaky0", x, "act_type", "leaky", "slope", "0.1");
+      x =
+          c.op(
+              "Convolution",
+              "grouped",
+              x,
+              "kernel",
+              "(3, 3)",
+              "pad",
+              "(1, 1)",
+              "num_filter",
+              "8",
+              "num_group",
+              "2",
+              "no_bias",
+              "True");
+      x = c.op("LeakyReLU", "elu0", x, "act_type", "elu");
+      x =
+          c.op(
+              "Deconvolution",
+              "up",
+              x,
+              "kernel",
+              "(2, 2)",
+              "stride",
+              "(2, 2)",
+              "num_filter",
+              "4",
+              "no_bias",
+              "False");
+      SymbolHandle max =
+          c.op("Pooling", "maxpool", x, "pool_type", "max", "kernel", "(2, 2)", "stride", "(2, 2)");
+      SymbolHandle avg =
+          c.op("Pooling", "avgpool", x, "pool_type", "avg", "kernel", "(2, 2)", "stride", "(2, 2)");
+      SymbolHandle both =
+          c.op("Concat", "both", null, new SymbolHandle[] {max, avg}, "num_args", "2", "dim", "1");
+      SymbolHandle side =
+          c.op("Convolution", "side", x, "kernel", "(2, 2)", "stride", "(2, 2)", "num_filter", "8");
+      x = c.op("elemwise_add", "sum", new String[] {"lhs", "rhs"}, new SymbolHandle[] {both, side});
+      x = c.op("Pooling", "gap", x, "pool_type", "avg", "global_pool", "True", "kernel", "(1, 1)");
+      x = c.op("Flatten", "flat", x);
+      x = c.op("Dropout", "drop", x, "p", "0.3");
+      x = c.op("FullyConnected", "fc0", x, "num_hidden", "16");
+      x = c.op("Activation", "softrelu0", x, "act_type", "softrelu");
+      x = c.op("LeakyReLU", "gelu0", x, "act_type", "gelu");
+      x = c.op("FullyConnected", "fc1", x, "num_hidden", "3");
+      x = c.op("LinearRegressionOutput", "regression", x);
+      return x.toJson();
+    }
+  }
+
+  /**
+   * Sequences: an embedding of token ids, a reshape, a 1-D convolution and a logistic head ({@code
+   * LogisticRegressionOutput}).
+   */
+  static String tokens() {
+    try (Composer c = new Composer()) {
+      SymbolHandle x = c.variable("data");
+      x = c.op("Embedding", "embed", x, "input_dim", "20", "output_dim", "6");
+      x = c.op("Reshape", "channels", x, "shape", "(0, 7, 6)");
+      x = c.op("Convolution", "conv", x, "kernel", "(3,)", "num_filter", "5");
+      x = c.op("Activation", "sigmoid", x, "act_type", "sigmoid");
+      x = c.op("Flatten", "flat", x);
+      x = c.op("FullyConnected", "fc", x, "num_hidden", "2");
+      x = c.op("LogisticRegressionOutput", "logistic", x);
+      return x.toJson();
+    }
+  }
+
+  /**
+   * A graph named as Gluon's {@code HybridBlock.export} names one: operators {@code
+   * hybridsequential0_conv0_fwd}, parameters {@code hybridsequential0_conv0_weight}, a batch norm's
+   * moving averages {@code ..._running_mean} and {@code ..._running_var}, a classifier head that is
+   * a plain {@code softmax}.
+   */
+  static String gluon() {
+    String p = "hybridsequential0_";
+    try (Composer c = new Composer()) {
+      SymbolHandle x = c.variable("data");
+      x =
+          c.op(
+              "Convolution",
+              p + "conv0_fwd",
+              new String[] {"data", "weight", "bias"},
+              new SymbolHandle[] {x, c.variable(p + "conv0_weight"), c.variable(p + "conv0_bias")},
+              "kernel",
+              "(3, 3)",
+              "num_filter",
+              "4",
+              "layout",
+              "NCHW");
+      x =
+          c.op(
+              "BatchNorm",
+              p + "batchnorm0_fwd",
+              new String[] {"data", "gamma", "beta", "moving_mean", "moving_var"},
+              new SymbolHandle[] {
+                x,
+                c.variable(p + "batchnorm0_gamma"),
+                c.variable(p + "batchnorm0_beta"),
+                c.variable(p + "batchnorm0_running_mean"),
+                c.variable(p + "batchnorm0_running_var")
+              },
+              "axis",
+              "1",
+              "eps",
+              "1e-05",
+              "momentum",
+              "0.9",
+              "fix_gamma",
+              "False",
+              "use_global_stats",
+              "False");
+      x = c.op("Activation", p + "relu0_fwd", x, "act_type", "relu");
+      x = c.op("Flatten", p + "flatten0_flatten0", x);
+      x =
+          c.op(
+              "FullyConnected",
+              p + "dense0_fwd",
+              new String[] {"data", "weight", "bias"},
+              new SymbolHandle[] {
+                x, c.variable(p + "dense0_weight"), c.variable(p + "dense0_bias")
+              },
+              "num_hidden",
+              "5",
+              "flatten",
+              "True",
+              "no_bias",
+              "False");
+      x = c.op("softmax", p + "softmax0_fwd", x, "axis", "-1");
       return x.toJson();
     }
   }
