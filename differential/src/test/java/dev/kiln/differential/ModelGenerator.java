@@ -172,6 +172,9 @@ final class ModelGenerator {
    */
   private final Random convRng;
 
+  /** Chooses whether a model ends in a loss head, and which; see {@link #lossHead}. */
+  private final Random lossRng;
+
   private final String model;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> layers = new LinkedHashMap<>();
@@ -186,6 +189,7 @@ final class ModelGenerator {
     this.recurrentRng = new Random(seed * 0xD1B54A32D192ED03L + 13);
     this.actRng = new Random(seed * 0x94D049BB133111EBL + 29);
     this.convRng = new Random(seed * 0xBF58476D1CE4E5B9L + 31);
+    this.lossRng = new Random(seed * 0x2545F4914F6CDD1DL + 37);
     this.model = "Gen" + seed;
   }
 
@@ -227,6 +231,7 @@ final class ModelGenerator {
       classifierHead();
     } else {
       finishOutputs();
+      lossHead();
     }
     for (Node n : nodes) {
       if (n.hasParams && !n.isInput && rng.nextInt(100) < 12) {
@@ -1527,6 +1532,28 @@ final class ModelGenerator {
         extra++;
       }
     }
+  }
+
+  /**
+   * Ends four in five of the models that can have a loss head in {@code @L2Loss}, {@code @L1Loss}
+   * or {@code @LogisticLoss} over their last node: models of one input whose one output is the last
+   * node, {@code BATCH} followed by known sizes. Drawn from {@link #lossRng}, so every other model
+   * is the one this seed drew before loss heads were added.
+   */
+  private void lossHead() {
+    Node last = nodes.get(nodes.size() - 1);
+    boolean eligible =
+        nodes.stream().filter(n -> n.isInput).count() == 1
+            && nodes.stream().filter(this::isOutput).count() == 1
+            && isOutput(last)
+            && !last.steps()
+            && last.shape[0] == -1;
+    if (!eligible || lossRng.nextInt(100) >= 80) {
+      return;
+    }
+    String head = List.of("L2Loss", "L1Loss", "LogisticLoss").get(lossRng.nextInt(3));
+    node("loss", head, "@" + head, List.of(last), last.shape.clone());
+    features.add(head);
   }
 
   private boolean isOutput(Node n) {
