@@ -61,6 +61,8 @@ class GeneratorTest {
           "AvgPool",
           "AvgPool.stride",
           "AvgPool.pad",
+          "MaxPool.rank3",
+          "AvgPool.rank3",
           "GlobalAvgPool.rank3",
           "GlobalAvgPool.rank4",
           "GlobalAvgPool.rank5",

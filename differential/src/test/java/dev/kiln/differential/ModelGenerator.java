@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * noBias; one value or {@code {h, w}}), {@code @Conv1D} over rank-3 tensors and {@code @Deconv2D}
  * (stride, pad, outputPad, groups; no dilation, which Kiln refuses without oneDNN, as the second
  * JVM runs) drawn from a {@code Random} of their own, {@code @MaxPool} and {@code @AvgPool}
- * (kernel, stride, pad), {@code @GlobalAvgPool} (rank 3 to 5), {@code @Flatten}, {@code @Reshape}
+ * (kernel, stride, pad; over rank-3 tensors too, drawn from a {@code Random} of their own, see
+ * {@link #newerPool}), {@code @GlobalAvgPool} (rank 3 to 5), {@code @Flatten}, {@code @Reshape}
  * (every special value), {@code @Dropout}, {@code @BatchNorm} and {@code @LayerNorm} (axis, eps,
  * momentum), {@code @Embedding} over an indices input, {@code @Activation}, {@code @Softmax}
  * (axis), {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
@@ -172,6 +173,12 @@ final class ModelGenerator {
    */
   private final Random convRng;
 
+  /**
+   * Chooses and draws the layers of the pooling part of issue 21 (1-D pooling), so that a model
+   * without them is the one this seed drew before they were added.
+   */
+  private final Random poolRng;
+
   private final String model;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> layers = new LinkedHashMap<>();
@@ -186,6 +193,7 @@ final class ModelGenerator {
     this.recurrentRng = new Random(seed * 0xD1B54A32D192ED03L + 13);
     this.actRng = new Random(seed * 0x94D049BB133111EBL + 29);
     this.convRng = new Random(seed * 0xBF58476D1CE4E5B9L + 31);
+    this.poolRng = new Random(seed * 0xC2B2AE3D27D4EB4FL + 37);
     this.model = "Gen" + seed;
   }
 
@@ -315,7 +323,7 @@ final class ModelGenerator {
 
   /** Applies one drawn operation to {@code x}; retries with another when one does not apply. */
   private void step(Node x) {
-    if (newerConv(x) != null) {
+    if (newerConv(x) != null || newerPool(x) != null) {
       return;
     }
     for (int attempt = 0; attempt < 20; attempt++) {
@@ -698,6 +706,47 @@ final class ModelGenerator {
         node("deconv", "Deconv2D", a.text(), List.of(x), new int[] {-1, filters, out[0], out[1]});
     n.hasParams = true;
     return n;
+  }
+
+  /**
+   * Sometimes, drawn by {@link #poolRng}: a 1-D max or average pool over a rank-3 {@code [N, C,
+   * W]}; null otherwise.
+   */
+  private Node newerPool(Node x) {
+    if (x.indices || x.steps()) {
+      return null;
+    }
+    if (x.rank() == 3 && x.shape[2] > 0 && poolRng.nextInt(100) < 10) {
+      return pool1d(x);
+    }
+    return null;
+  }
+
+  /** {@code @MaxPool} or {@code @AvgPool} along the width of {@code [N, C, W]}. */
+  private Node pool1d(Node x) {
+    Random r = poolRng;
+    String type = r.nextBoolean() ? "MaxPool" : "AvgPool";
+    int width = x.shape[2];
+    int k = 1 + r.nextInt(Math.min(5, width));
+    int p = r.nextInt(100) < 65 ? 0 : r.nextInt(k);
+    boolean explicitStride = r.nextInt(100) < 50;
+    int s = explicitStride ? 1 + r.nextInt(3) : k;
+    Attrs a = new Attrs(type).put("kernel", k);
+    if (explicitStride) {
+      a.put("stride", s);
+    }
+    if (p != 0) {
+      a.put("pad", p);
+    }
+    features.add(type);
+    features.add(type + ".rank3");
+    int out = (width + 2 * p - k) / s + 1;
+    return node(
+        type.equals("MaxPool") ? "maxpool" : "avgpool",
+        type,
+        a.text(),
+        List.of(x),
+        new int[] {-1, x.shape[1], out});
   }
 
   /** A convolution that keeps the spatial size: odd kernel, padding (k-1)/2, stride 1. */

@@ -357,12 +357,21 @@ final class BadCases {
               "[kiln:WrongRank] ConvOnRows.conv(): @Conv2D needs a rank-4 [N, C, H, W] input, got "
                   + "[BATCH, 784] from pixels (@Input(shape = {BATCH, 784})); to read each row as a "
                   + "28x28 image, reshape it first: @Reshape(shape = {BATCH, 1, 28, 28})"),
-          // A pool over a rank-3 tensor.
+          // A {height, width} pool over a rank-3 signal.
           error(
-              "bad/layers/PoolOnRank3",
-              "@AvgPool(kernel = 2)",
-              "[kiln:WrongRank] PoolOnRank3.pool(): @AvgPool needs a rank-4 [N, C, H, W] input, got "
-                  + "[BATCH, 3, 8] from x (@Input(shape = {BATCH, 3, 8}))"),
+              "bad/layers/PoolPairOnRank3",
+              "@AvgPool(kernel = {2, 2})",
+              "[kiln:WrongRank] PoolPairOnRank3.pool(): @AvgPool needs a rank-4 [N, C, H, W] input, "
+                  + "got [BATCH, 3, 8] from x (@Input(shape = {BATCH, 3, 8})); its window has two "
+                  + "values ({height, width}): give one value to pool a rank-3 [N, C, W] input along "
+                  + "its width"),
+          // A pool over a rank-5 volume.
+          error(
+              "bad/layers/PoolOnRank5",
+              "@MaxPool(kernel = 2)",
+              "[kiln:WrongRank] PoolOnRank5.pool(): @MaxPool needs a rank-3 or 4 [N, C, W] or [N, C, "
+                  + "H, W] input, got [BATCH, 3, 4, 4, 4] from x (@Input(shape = {BATCH, 3, 4, 4, "
+                  + "4}))"),
           // A global pool over rows.
           error(
               "bad/layers/GlobalPoolOnRank2",
@@ -429,6 +438,13 @@ final class BadCases {
               "[kiln:PadTooLarge] PoolPadTooLarge.pool() @MaxPool(kernel = 2, pad = {0, 2}): pad 2 "
                   + "must be smaller than the kernel 2 along the width, or a window at the border "
                   + "covers only padding"),
+          // A 1-D pool padded by its whole kernel.
+          error(
+              "bad/layers/Pool1DPadTooLarge",
+              "pad = 2",
+              "[kiln:PadTooLarge] Pool1DPadTooLarge.pool() @AvgPool(kernel = 2, pad = 2): pad 2 must "
+                  + "be smaller than the kernel 2 along the width, or a window at the border covers "
+                  + "only padding"),
           // A 5x5 kernel over a 4x4 image.
           error(
               "bad/layers/ConvKernelTooLarge",

@@ -29,6 +29,7 @@ class GeneratedCodeTest {
           List.of("good/cells/AnyStepsNet", "layers/GruCell"),
           List.of("good/heads/TwoHeads"),
           List.of("good/layers/LayerZoo"),
+          List.of("good/layers/SignalPools"),
           List.of("good/noparams/Pools"),
           List.of("good/multi/TwoInputSoftmax"),
           List.of("good/names/AwkwardNames", "layers/Named"),
@@ -108,6 +109,26 @@ class GeneratedCodeTest {
             && model.contains("return runtime.auxState(\"bn1_moving_mean\");"),
         model);
     assertTrue(model.contains("case \"bn1_moving_mean\" -> bn1MovingMean();"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aSignalIsPooledAlongItsWidthWithOneValuePerWindowAttribute(TestCompiler compiler) {
+    Result r = compiler.compile("good/layers/SignalPools");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("good.layers.SignalPoolsGraph");
+    String[] expected = {
+      // (20 + 2 - 3) / 2 + 1 = 10, 10 / 2 = 5
+      "MAX_SHAPE = Shape.of(BATCH, 4, 10);",
+      "AVG_SHAPE = Shape.of(BATCH, 4, 5);",
+      "MEAN_SHAPE = Shape.of(BATCH, 4, 1);",
+      "return this.builder.node(MAX_SOURCE, PoolSpec.max(3).stride(2).pad(1), signal);",
+      "return this.builder.node(AVG_SOURCE, PoolSpec.avg(2), max);",
+      "return this.builder.node(MEAN_SOURCE, GlobalPoolSpec.avg(), avg);",
+    };
+    for (String e : expected) {
+      assertTrue(graph.contains(e), e + " in\n" + graph);
+    }
   }
 
   @ParameterizedTest(name = "[{0}]")

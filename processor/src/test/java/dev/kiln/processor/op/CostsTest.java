@@ -57,6 +57,13 @@ class CostsTest {
   }
 
   @Test
+  void oneDimensionalPoolingCountsItsWindowAlongTheWidth() {
+    // [3, 20] -> windows of 3, stride 2, pad 1: [3, 10], 3 reads each.
+    PoolOp pool = new PoolOp(PoolOp.Type.AVG, List.of(3), List.of(2), List.of(1));
+    assertEquals(3 * 10 * 3, pool.flops(List.of(TShape.of(-1, 3, 20)), TShape.of(-1, 3, 10)));
+  }
+
+  @Test
   void lookupsAndViewsCostNothingAndACustomLayerIsUnknown() {
     assertEquals(0, new EmbeddingOp(50, 8).flops(List.of(TShape.of(-1, 6)), TShape.of(-1, 6, 8)));
     assertEquals(

@@ -6,10 +6,10 @@ import dev.kiln.annotations.*;
 
 /** Test input for LayerDiagnosticsTest. */
 @Model
-public interface PoolOnRank3 {
+public interface PoolPairOnRank3 {
   @Input(shape = {BATCH, 3, 8})
   Sym x();
 
-  @AvgPool(kernel = 2)
+  @AvgPool(kernel = {2, 2})
   Sym pool(Sym x);
 }
