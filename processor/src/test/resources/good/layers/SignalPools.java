@@ -4,6 +4,7 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.AvgPool;
 import dev.kiln.annotations.GlobalAvgPool;
+import dev.kiln.annotations.GlobalMaxPool;
 import dev.kiln.annotations.Input;
 import dev.kiln.annotations.MaxPool;
 import dev.kiln.annotations.Model;
@@ -25,4 +26,7 @@ public interface SignalPools {
   @Output
   @GlobalAvgPool
   Sym mean(Sym avg);
+
+  @GlobalMaxPool
+  Sym peak(Sym max);
 }

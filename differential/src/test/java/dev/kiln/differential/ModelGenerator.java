@@ -25,14 +25,15 @@ import java.util.stream.Collectors;
  * (stride, pad, outputPad, groups; no dilation, which Kiln refuses without oneDNN, as the second
  * JVM runs) drawn from a {@code Random} of their own, {@code @MaxPool} and {@code @AvgPool}
  * (kernel, stride, pad; over rank-3 tensors too, drawn from a {@code Random} of their own, see
- * {@link #newerPool}), {@code @GlobalAvgPool} (rank 3 to 5), {@code @Flatten}, {@code @Reshape}
- * (every special value), {@code @Dropout}, {@code @BatchNorm} and {@code @LayerNorm} (axis, eps,
- * momentum), {@code @Embedding} over an indices input, {@code @Activation}, {@code @Softmax}
- * (axis), {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
- * {@code @From}), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers,
- * declaration order shuffled, custom {@code @Layer}s whose forward bodies are drawn from the whole
- * symbolic API, and, in about one model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every
- * attribute) over sequences of 1 to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
+ * {@link #newerPool}), {@code @GlobalAvgPool} and {@code @GlobalMaxPool} (rank 3 to 5),
+ * {@code @Flatten}, {@code @Reshape} (every special value), {@code @Dropout}, {@code @BatchNorm}
+ * and {@code @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an indices input,
+ * {@code @Activation}, {@code @Softmax} (axis), {@code @Add} and {@code @Concat} (two or three
+ * operands, the same node twice through {@code @From}), {@code @Frozen}, {@code @Output}, several
+ * inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose forward
+ * bodies are drawn from the whole symbolic API, and, in about one model in six, {@code @Lstm},
+ * {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1 to 6 steps or {@code
+ * Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
@@ -174,8 +175,8 @@ final class ModelGenerator {
   private final Random convRng;
 
   /**
-   * Chooses and draws the layers of the pooling part of issue 21 (1-D pooling), so that a model
-   * without them is the one this seed drew before they were added.
+   * Chooses and draws the layers of the pooling part of issue 21 (1-D pooling, global max pooling),
+   * so that a model without them is the one this seed drew before they were added.
    */
   private final Random poolRng;
 
@@ -710,14 +711,24 @@ final class ModelGenerator {
 
   /**
    * Sometimes, drawn by {@link #poolRng}: a 1-D max or average pool over a rank-3 {@code [N, C,
-   * W]}; null otherwise.
+   * W]}, or a global max pool over rank 3 to 5; null otherwise.
    */
   private Node newerPool(Node x) {
     if (x.indices || x.steps()) {
       return null;
     }
-    if (x.rank() == 3 && x.shape[2] > 0 && poolRng.nextInt(100) < 10) {
+    int draw = poolRng.nextInt(100);
+    if (x.rank() == 3 && x.shape[2] > 0 && draw < 10) {
       return pool1d(x);
+    }
+    if (x.rank() >= 3 && x.rank() <= 5 && draw >= 95) {
+      int[] shape = new int[x.rank()];
+      Arrays.fill(shape, 1);
+      shape[0] = -1;
+      shape[1] = x.shape[1];
+      features.add("GlobalMaxPool");
+      features.add("GlobalMaxPool.rank" + x.rank());
+      return node("gmp", "GlobalMaxPool", "@GlobalMaxPool", List.of(x), shape);
     }
     return null;
   }

@@ -378,6 +378,13 @@ final class BadCases {
               "@GlobalAvgPool",
               "[kiln:WrongRank] GlobalPoolOnRank2.gap(): @GlobalAvgPool needs a rank-3 to 5 "
                   + "[N, C, ...] input, got [BATCH, 8] from x (@Input(shape = {BATCH, 8}))"),
+          // A global max pool over a rank-6 tensor.
+          error(
+              "bad/layers/GlobalMaxPoolOnRank6",
+              "@GlobalMaxPool",
+              "[kiln:WrongRank] GlobalMaxPoolOnRank6.peak(): @GlobalMaxPool needs a rank-3 to 5 [N, "
+                  + "C, ...] input, got [BATCH, 2, 3, 3, 3, 3] from x (@Input(shape = {BATCH, 2, 3, "
+                  + "3, 3, 3}))"),
           // A convolution whose input channels are BATCH.
           error(
               "bad/layers/ConvUnknownChannels",

@@ -125,6 +125,8 @@ class GeneratedCodeTest {
       "return this.builder.node(MAX_SOURCE, PoolSpec.max(3).stride(2).pad(1), signal);",
       "return this.builder.node(AVG_SOURCE, PoolSpec.avg(2), max);",
       "return this.builder.node(MEAN_SOURCE, GlobalPoolSpec.avg(), avg);",
+      "PEAK_SHAPE = Shape.of(BATCH, 4, 1);",
+      "return this.builder.node(PEAK_SOURCE, GlobalPoolSpec.max(), max);",
     };
     for (String e : expected) {
       assertTrue(graph.contains(e), e + " in\n" + graph);

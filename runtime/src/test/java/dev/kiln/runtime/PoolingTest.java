@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.graph.GlobalPoolSpec;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.LayerOp;
 import dev.kiln.runtime.graph.NodeSource;
@@ -165,12 +166,54 @@ class PoolingTest {
     }
   }
 
+  /** The largest value or the mean of each of {@code planes} planes of {@code size} values. */
+  static float[] globalReference(boolean max, float[] x, int planes, int size) {
+    float[] out = new float[planes];
+    for (int plane = 0; plane < planes; plane++) {
+      double best = Double.NEGATIVE_INFINITY;
+      double sum = 0;
+      for (int i = 0; i < size; i++) {
+        best = Math.max(best, x[plane * size + i]);
+        sum += x[plane * size + i];
+      }
+      out[plane] = (float) (max ? best : sum / size);
+    }
+    return out;
+  }
+
+  /**
+   * Global max and average pooling of rank 3, 4 and 5 against the reference, and their gradients
+   * (to the largest value, or spread evenly) against finite differences.
+   */
+  static void global(NDManager nd) {
+    for (int[] in : new int[][] {{-1, 3, 7}, {-1, 3, 4, 5}, {-1, 2, 2, 3, 4}}) {
+      for (boolean max : new boolean[] {true, false}) {
+        long[] shape = Arrays.stream(in).asLongStream().toArray();
+        shape[0] = 2;
+        int size = 1;
+        for (int i = 2; i < in.length; i++) {
+          size *= in[i];
+        }
+        int planes = 2 * in[1];
+        try (ModelRuntime m = layer(in, max ? GlobalPoolSpec.max() : GlobalPoolSpec.avg())) {
+          float[] x = separated(planes * size, 4);
+          String what = (max ? "max " : "avg ") + Arrays.toString(in);
+          assertArrayEquals(
+              globalReference(max, x, planes, size), forward(m, nd, x, shape), 1e-5f, what);
+          int n = new GradientCheck(m, nd, new long[][] {shape}, 6).withInput(0, x).run();
+          assertEquals(planes * size, n, what);
+        }
+      }
+    }
+  }
+
   /** Every check, in the order {@link #main} runs them. */
   private static final Map<String, Check> CHECKS =
       Map.of(
           "oneDimensional", PoolingTest::oneDimensional,
           "twoDimensional", PoolingTest::twoDimensional,
-          "oneDimensionalGradients", PoolingTest::oneDimensionalGradients);
+          "oneDimensionalGradients", PoolingTest::oneDimensionalGradients,
+          "global", PoolingTest::global);
 
   /** Runs every check (with {@code MXNET_MKLDNN_ENABLED=0}: on MXNet's own kernels). */
   public static void main(String[] args) {
@@ -201,6 +244,11 @@ class PoolingTest {
   @Test
   void oneDimensionalGradientsAreFiniteDifferences() {
     check("oneDimensionalGradients");
+  }
+
+  @Test
+  void globalPoolingTakesTheLargestValueOrTheMeanOfEachChannel() {
+    check("global");
   }
 
   @Test

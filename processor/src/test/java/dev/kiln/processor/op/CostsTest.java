@@ -64,6 +64,13 @@ class CostsTest {
   }
 
   @Test
+  void globalPoolingReadsEveryValueOnce() {
+    assertEquals(
+        8 * 5 * 5,
+        new GlobalPoolOp(true).flops(List.of(TShape.of(-1, 8, 5, 5)), TShape.of(-1, 8, 1, 1)));
+  }
+
+  @Test
   void lookupsAndViewsCostNothingAndACustomLayerIsUnknown() {
     assertEquals(0, new EmbeddingOp(50, 8).flops(List.of(TShape.of(-1, 6)), TShape.of(-1, 6, 8)));
     assertEquals(
