@@ -9,6 +9,7 @@ import dev.kiln.annotations.Input;
 import dev.kiln.annotations.MaxPool;
 import dev.kiln.annotations.Model;
 import dev.kiln.annotations.Output;
+import dev.kiln.annotations.PoolConvention;
 import dev.kiln.annotations.Sym;
 
 /** Pooling over a signal [N, C, W]; compiled by GeneratedCodeTest. */
@@ -27,6 +28,10 @@ public interface SignalPools {
   @GlobalAvgPool
   Sym mean(Sym avg);
 
+  @Output
   @GlobalMaxPool
   Sym peak(Sym max);
+
+  @AvgPool(kernel = 3, stride = 2, convention = PoolConvention.FULL)
+  Sym coarse(Sym signal);
 }

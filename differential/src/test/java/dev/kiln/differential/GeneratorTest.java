@@ -63,6 +63,8 @@ class GeneratorTest {
           "AvgPool.pad",
           "MaxPool.rank3",
           "AvgPool.rank3",
+          "MaxPool.convention=FULL",
+          "AvgPool.convention=FULL",
           "GlobalAvgPool.rank3",
           "GlobalAvgPool.rank4",
           "GlobalAvgPool.rank5",

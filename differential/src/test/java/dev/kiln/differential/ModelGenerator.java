@@ -24,16 +24,16 @@ import java.util.stream.Collectors;
  * noBias; one value or {@code {h, w}}), {@code @Conv1D} over rank-3 tensors and {@code @Deconv2D}
  * (stride, pad, outputPad, groups; no dilation, which Kiln refuses without oneDNN, as the second
  * JVM runs) drawn from a {@code Random} of their own, {@code @MaxPool} and {@code @AvgPool}
- * (kernel, stride, pad; over rank-3 tensors too, drawn from a {@code Random} of their own, see
- * {@link #newerPool}), {@code @GlobalAvgPool} and {@code @GlobalMaxPool} (rank 3 to 5),
- * {@code @Flatten}, {@code @Reshape} (every special value), {@code @Dropout}, {@code @BatchNorm}
- * and {@code @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an indices input,
- * {@code @Activation}, {@code @Softmax} (axis), {@code @Add} and {@code @Concat} (two or three
- * operands, the same node twice through {@code @From}), {@code @Frozen}, {@code @Output}, several
- * inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose forward
- * bodies are drawn from the whole symbolic API, and, in about one model in six, {@code @Lstm},
- * {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1 to 6 steps or {@code
- * Dim.STEPS} (see {@link #recurrentPart}).
+ * (kernel, stride, pad; over rank-3 tensors too and under the full convention, drawn from a {@code
+ * Random} of their own, see {@link #newerPool}), {@code @GlobalAvgPool} and {@code @GlobalMaxPool}
+ * (rank 3 to 5), {@code @Flatten}, {@code @Reshape} (every special value), {@code @Dropout},
+ * {@code @BatchNorm} and {@code @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an
+ * indices input, {@code @Activation}, {@code @Softmax} (axis), {@code @Add} and {@code @Concat}
+ * (two or three operands, the same node twice through {@code @From}), {@code @Frozen},
+ * {@code @Output}, several inputs and outputs, classifiers, declaration order shuffled, custom
+ * {@code @Layer}s whose forward bodies are drawn from the whole symbolic API, and, in about one
+ * model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1
+ * to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
@@ -175,8 +175,9 @@ final class ModelGenerator {
   private final Random convRng;
 
   /**
-   * Chooses and draws the layers of the pooling part of issue 21 (1-D pooling, global max pooling),
-   * so that a model without them is the one this seed drew before they were added.
+   * Chooses and draws the layers of the pooling part of issue 21 (1-D pooling, global max pooling,
+   * the full convention), so that a model without them is the one this seed drew before they were
+   * added.
    */
   private final Random poolRng;
 
@@ -752,12 +753,27 @@ final class ModelGenerator {
     features.add(type);
     features.add(type + ".rank3");
     int out = (width + 2 * p - k) / s + 1;
+    int full = fullSize(width, k, s, p);
+    if (full > 0 && r.nextInt(100) < 25) {
+      out = full;
+      a.put("convention", "PoolConvention.FULL");
+      features.add(type + ".convention=FULL");
+    }
     return node(
         type.equals("MaxPool") ? "maxpool" : "avgpool",
         type,
         a.text(),
         List.of(x),
         new int[] {-1, x.shape[1], out});
+  }
+
+  /**
+   * The output size of a pool under the full convention, {@code 1 + ceil((size + 2p - k) / s)}, or
+   * -1 when its last window would start after the input's last value (Kiln's EmptyWindow).
+   */
+  private static int fullSize(int size, int k, int s, int p) {
+    int out = 1 + (size + 2 * p - k + s - 1) / s;
+    return (out - 1) * s - p >= size ? -1 : out;
   }
 
   /** A convolution that keeps the spatial size: odd kernel, padding (k-1)/2, stride 1. */
@@ -823,6 +839,18 @@ final class ModelGenerator {
     if (pad[0] != 0 || pad[1] != 0) {
       a.put("pad", window(pad, pairs || rng.nextInt(100) < 20));
       features.add(type + ".pad");
+    }
+    if (poolRng.nextInt(100) < 15) {
+      int[] full = new int[2];
+      for (int axis = 0; axis < 2 && full != null; axis++) {
+        full[axis] = fullSize(x.shape[2 + axis], kernel[axis], stride[axis], pad[axis]);
+        full = full[axis] < 0 ? null : full;
+      }
+      if (full != null) {
+        out = full;
+        a.put("convention", "PoolConvention.FULL");
+        features.add(type + ".convention=FULL");
+      }
     }
     features.add(type);
     return node(

@@ -452,6 +452,16 @@ final class BadCases {
               "[kiln:PadTooLarge] Pool1DPadTooLarge.pool() @AvgPool(kernel = 2, pad = 2): pad 2 must "
                   + "be smaller than the kernel 2 along the width, or a window at the border covers "
                   + "only padding"),
+          // A full-convention pool whose last window starts in the padding.
+          error(
+              "bad/layers/PoolEmptyWindow",
+              "convention = PoolConvention.FULL",
+              "[kiln:EmptyWindow] PoolEmptyWindow.pool() @MaxPool(kernel = 2, stride = 3, pad = 1, "
+                  + "convention = PoolConvention.FULL): under the full convention the width gets 3 "
+                  + "windows, and the last starts at 5, after the last of the 5 values of [BATCH, "
+                  + "2, 5] from x (@Input(shape = {BATCH, 2, 5})), so it covers only padding (MXNet "
+                  + "fills it with -3.4e38 or 0); use a smaller stride or padding, or convention = "
+                  + "PoolConvention.VALID"),
           // A 5x5 kernel over a 4x4 image.
           error(
               "bad/layers/ConvKernelTooLarge",

@@ -127,6 +127,11 @@ class GeneratedCodeTest {
       "return this.builder.node(MEAN_SOURCE, GlobalPoolSpec.avg(), avg);",
       "PEAK_SHAPE = Shape.of(BATCH, 4, 1);",
       "return this.builder.node(PEAK_SOURCE, GlobalPoolSpec.max(), max);",
+      // 1 + ceil((20 - 3) / 2) = 10 under the full convention (9 under valid)
+      "COARSE_SHAPE = Shape.of(BATCH, 4, 10);",
+      "return this.builder.node(COARSE_SOURCE,\n"
+          + "        PoolSpec.avg(3).stride(2).convention(PoolConvention.FULL), signal);",
+      "import dev.kiln.annotations.PoolConvention;",
     };
     for (String e : expected) {
       assertTrue(graph.contains(e), e + " in\n" + graph);

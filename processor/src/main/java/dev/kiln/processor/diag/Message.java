@@ -111,6 +111,11 @@ public enum Message {
       "PadTooLarge",
       "%s: pad %d must be smaller than the kernel %d along the %s, or a window at the border "
           + "covers only padding"),
+  EMPTY_WINDOW(
+      "EmptyWindow",
+      "%s: under the full convention the %s gets %d windows, and the last starts at %d, after the "
+          + "last of the %d values of %s, so it covers only padding (MXNet fills it with -3.4e38 "
+          + "or 0); use a smaller stride or padding, or convention = PoolConvention.VALID"),
   KERNEL_TOO_LARGE(
       "KernelTooLarge",
       "%s: the window spans %d along the %s (%s), more than the %d (%d with padding) of %s; "

@@ -1,11 +1,13 @@
 package dev.kiln.processor.op;
 
 import static dev.kiln.processor.op.Args.chain;
+import static dev.kiln.processor.op.Args.constant;
 import static dev.kiln.processor.op.Args.ints;
 import static dev.kiln.processor.op.Args.x;
 
 import dev.kiln.annotations.AvgPool;
 import dev.kiln.annotations.MaxPool;
+import dev.kiln.annotations.PoolConvention;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.model.AttributeSite;
 import dev.kiln.processor.model.CallSite;
@@ -28,8 +30,14 @@ import java.util.List;
  * @param kernel window size
  * @param stride window step, empty for the kernel's
  * @param pad padding on each side
+ * @param convention how the windows along a dimension are counted
  */
-record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Integer> pad)
+record PoolOp(
+    Type type,
+    List<Integer> kernel,
+    List<Integer> stride,
+    List<Integer> pad,
+    PoolConvention convention)
     implements Op {
   /** The most spatial dimensions: height and width. */
   private static final int SPATIAL = 2;
@@ -55,18 +63,24 @@ record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Intege
   static final OpReader<MaxPool> MAX_READER =
       OpReader.of(
           MaxPool.class,
-          p -> new PoolOp(Type.MAX, list(p.kernel()), list(p.stride()), list(p.pad())),
+          p ->
+              new PoolOp(
+                  Type.MAX, list(p.kernel()), list(p.stride()), list(p.pad()), p.convention()),
           "kernel",
           "stride",
-          "pad");
+          "pad",
+          "convention");
 
   static final OpReader<AvgPool> AVG_READER =
       OpReader.of(
           AvgPool.class,
-          p -> new PoolOp(Type.AVG, list(p.kernel()), list(p.stride()), list(p.pad())),
+          p ->
+              new PoolOp(
+                  Type.AVG, list(p.kernel()), list(p.stride()), list(p.pad()), p.convention()),
           "kernel",
           "stride",
-          "pad");
+          "pad",
+          "convention");
 
   /** Copies the window attributes. */
   PoolOp {
@@ -150,10 +164,11 @@ record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Intege
   }
 
   /**
-   * MXNet {@code PoolingShape} (channels first, {@code valid} convention): a rank-3 input pools
-   * along its width, a rank-4 one along its height and width; output {@code [N, C, out...]} with
-   * {@code out = (size + 2p - k) / s + 1} (integer division) per spatial dimension; the kernel must
-   * fit the padded input.
+   * MXNet {@code PoolingShape} (channels first): a rank-3 input pools along its width, a rank-4 one
+   * along its height and width; output {@code [N, C, out...]} with {@code out = 1 + (size + 2p - k)
+   * / s} per spatial dimension, the division rounded down ({@code valid}) or up ({@code full}); the
+   * kernel must fit the padded input, and under {@code full} the last window must start inside the
+   * input (MXNet does not check this, and fills such a window with its lowest float or 0).
    */
   @Override
   public Inferred infer(ShapeSite site) {
@@ -193,9 +208,35 @@ record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Intege
     int[] p = Window.expand(pad, spatial);
     List<Integer> out = new ArrayList<>(List.of(s.dim(0), s.dim(1)));
     for (int axis = 0; axis < spatial; axis++) {
-      out.add(Window.out(site, axis, spatial, k[axis], "kernel " + k[axis], st[axis], p[axis]));
+      int valid = Window.out(site, axis, spatial, k[axis], "kernel " + k[axis], st[axis], p[axis]);
+      out.add(convention == PoolConvention.FULL ? full(site, axis, spatial, k, st, p) : valid);
     }
     return Inferred.of(new TShape(out));
+  }
+
+  /**
+   * The output size along {@code axis} under the full convention, {@code 1 + ceil((size + 2p - k) /
+   * s)}, once the kernel is known to fit; refused when its last window starts past the input.
+   */
+  private static int full(ShapeSite site, int axis, int spatial, int[] k, int[] s, int[] p) {
+    int size = site.shape().dim(2 + axis);
+    if (size < 0) {
+      return TShape.BATCH;
+    }
+    int out = 1 + (size + 2 * p[axis] - k[axis] + s[axis] - 1) / s[axis];
+    int lastStart = (out - 1) * s[axis] - p[axis];
+    if (lastStart >= size) {
+      throw site.fail(
+          Message.EMPTY_WINDOW,
+          "convention",
+          site.prefix(),
+          Window.axisName(axis, spatial),
+          out,
+          lastStart,
+          size,
+          site.x().describe());
+    }
+    return out;
   }
 
   @Override
@@ -216,7 +257,8 @@ record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Intege
     Args.Chain spec =
         chain("PoolSpec", type.mxnet, ints(k))
             .when(!Arrays.equals(st, k), "stride", ints(st))
-            .when(!Window.all(p, 0), "pad", ints(p));
+            .when(!Window.all(p, 0), "pad", ints(p))
+            .when(convention != PoolConvention.VALID, "convention", constant(convention));
     return NodeCall.Builder.of("node", spec.build(), x());
   }
 }

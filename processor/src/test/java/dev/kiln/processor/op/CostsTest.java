@@ -3,6 +3,7 @@ package dev.kiln.processor.op;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.kiln.annotations.Act;
+import dev.kiln.annotations.PoolConvention;
 import dev.kiln.processor.model.TShape;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,8 @@ class CostsTest {
 
   @Test
   void poolingCountsItsWindow() {
-    PoolOp pool = new PoolOp(PoolOp.Type.MAX, List.of(2), List.of(), List.of(0));
+    PoolOp pool =
+        new PoolOp(PoolOp.Type.MAX, List.of(2), List.of(), List.of(0), PoolConvention.VALID);
     assertEquals(
         6 * 12 * 12 * 4, pool.flops(List.of(TShape.of(-1, 6, 24, 24)), TShape.of(-1, 6, 12, 12)));
   }
@@ -59,7 +61,8 @@ class CostsTest {
   @Test
   void oneDimensionalPoolingCountsItsWindowAlongTheWidth() {
     // [3, 20] -> windows of 3, stride 2, pad 1: [3, 10], 3 reads each.
-    PoolOp pool = new PoolOp(PoolOp.Type.AVG, List.of(3), List.of(2), List.of(1));
+    PoolOp pool =
+        new PoolOp(PoolOp.Type.AVG, List.of(3), List.of(2), List.of(1), PoolConvention.FULL);
     assertEquals(3 * 10 * 3, pool.flops(List.of(TShape.of(-1, 3, 20)), TShape.of(-1, 3, 10)));
   }
 
