@@ -71,6 +71,8 @@ class GeneratorTest {
           "GlobalMaxPool.rank3",
           "GlobalMaxPool.rank4",
           "GlobalMaxPool.rank5",
+          "Lrn",
+          "Lrn.alpha",
           "Flatten",
           "Reshape.MERGE",
           "Reshape.SPLIT",

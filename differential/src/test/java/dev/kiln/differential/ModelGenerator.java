@@ -26,14 +26,15 @@ import java.util.stream.Collectors;
  * JVM runs) drawn from a {@code Random} of their own, {@code @MaxPool} and {@code @AvgPool}
  * (kernel, stride, pad; over rank-3 tensors too and under the full convention, drawn from a {@code
  * Random} of their own, see {@link #newerPool}), {@code @GlobalAvgPool} and {@code @GlobalMaxPool}
- * (rank 3 to 5), {@code @Flatten}, {@code @Reshape} (every special value), {@code @Dropout},
- * {@code @BatchNorm} and {@code @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an
- * indices input, {@code @Activation}, {@code @Softmax} (axis), {@code @Add} and {@code @Concat}
- * (two or three operands, the same node twice through {@code @From}), {@code @Frozen},
- * {@code @Output}, several inputs and outputs, classifiers, declaration order shuffled, custom
- * {@code @Layer}s whose forward bodies are drawn from the whole symbolic API, and, in about one
- * model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1
- * to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
+ * (rank 3 to 5), {@code @Lrn} (from the pooling {@code Random} too), {@code @Flatten},
+ * {@code @Reshape} (every special value), {@code @Dropout}, {@code @BatchNorm} and
+ * {@code @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an indices input,
+ * {@code @Activation}, {@code @Softmax} (axis), {@code @Add} and {@code @Concat} (two or three
+ * operands, the same node twice through {@code @From}), {@code @Frozen}, {@code @Output}, several
+ * inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose forward
+ * bodies are drawn from the whole symbolic API, and, in about one model in six, {@code @Lstm},
+ * {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1 to 6 steps or {@code
+ * Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
@@ -176,8 +177,8 @@ final class ModelGenerator {
 
   /**
    * Chooses and draws the layers of the pooling part of issue 21 (1-D pooling, global max pooling,
-   * the full convention), so that a model without them is the one this seed drew before they were
-   * added.
+   * the full convention, local response normalisation), so that a model without them is the one
+   * this seed drew before they were added.
    */
   private final Random poolRng;
 
@@ -712,7 +713,8 @@ final class ModelGenerator {
 
   /**
    * Sometimes, drawn by {@link #poolRng}: a 1-D max or average pool over a rank-3 {@code [N, C,
-   * W]}, or a global max pool over rank 3 to 5; null otherwise.
+   * W]}, a local response normalisation over a rank-4 one, or a global max pool over rank 3 to 5;
+   * null otherwise.
    */
   private Node newerPool(Node x) {
     if (x.indices || x.steps()) {
@@ -721,6 +723,9 @@ final class ModelGenerator {
     int draw = poolRng.nextInt(100);
     if (x.rank() == 3 && x.shape[2] > 0 && draw < 10) {
       return pool1d(x);
+    }
+    if (x.rank() == 4 && x.shape[1] > 0 && draw >= 10 && draw < 16) {
+      return lrn(x);
     }
     if (x.rank() >= 3 && x.rank() <= 5 && draw >= 95) {
       int[] shape = new int[x.rank()];
@@ -732,6 +737,24 @@ final class ModelGenerator {
       return node("gmp", "GlobalMaxPool", "@GlobalMaxPool", List.of(x), shape);
     }
     return null;
+  }
+
+  /**
+   * {@code @Lrn} over {@code [N, C, H, W]}: an odd window of at most the channels, MXNet's defaults
+   * or other alpha, beta and k.
+   */
+  private Node lrn(Node x) {
+    Random r = poolRng;
+    int size = 1 + 2 * r.nextInt((Math.min(x.shape[1], 7) + 1) / 2);
+    Attrs a = new Attrs("Lrn").put("size", size);
+    if (r.nextInt(100) < 40) {
+      a.put("alpha", List.of("0.001", "0.1", "1.0").get(r.nextInt(3)));
+      a.put("beta", List.of("0.5", "0.75", "1.0").get(r.nextInt(3)));
+      a.put("k", List.of("1", "2", "0.5").get(r.nextInt(3)));
+      features.add("Lrn.alpha");
+    }
+    features.add("Lrn");
+    return node("lrn", "Lrn", a.text(), List.of(x), x.shape.clone());
   }
 
   /** {@code @MaxPool} or {@code @AvgPool} along the width of {@code [N, C, W]}. */

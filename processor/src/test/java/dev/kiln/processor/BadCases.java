@@ -625,6 +625,43 @@ final class BadCases {
               "@LayerNorm(eps = -1e-5)",
               "[kiln:OutOfRange] LayerNormNegativeEps.norm() @LayerNorm(eps = -1.0E-5): eps must be "
                   + "positive, got -1.0E-5"),
+          // A local response normalisation over an even number of channels.
+          error(
+              "bad/layers/LrnEvenSize",
+              "@Lrn(size = 4)",
+              "[kiln:EvenLrnSize] LrnEvenSize.norm() @Lrn(size = 4): size must be odd, got 4; "
+                  + "MXNet's LRN centres its window of channels on each channel (use 3 or 5)"),
+          // A window wider than the channels.
+          error(
+              "bad/layers/LrnSizeTooLarge",
+              "@Lrn(size = 5)",
+              "[kiln:LrnSizeTooLarge] LrnSizeTooLarge.norm() @Lrn(size = 5): a window of 5 channels "
+                  + "is more than the 3 channels of [BATCH, 3, 8, 8] from x (@Input(shape = {BATCH, "
+                  + "3, 8, 8})); MXNet's own LRN kernel refuses it (use a smaller size)"),
+          // A window of no channels.
+          error(
+              "bad/layers/LrnZeroSize",
+              "@Lrn(size = 0)",
+              "[kiln:NonPositive] LrnZeroSize.norm() @Lrn(size = 0): size must be positive, got 0"),
+          // k = 0 lets the denominator reach zero.
+          error(
+              "bad/layers/LrnZeroK",
+              "k = 0",
+              "[kiln:OutOfRange] LrnZeroK.norm() @Lrn(size = 3, k = 0.0): k must be positive and "
+                  + "finite, got 0.0"),
+          // A negative alpha lets the power's base turn negative.
+          error(
+              "bad/layers/LrnNegativeAlpha",
+              "alpha = -1e-4",
+              "[kiln:OutOfRange] LrnNegativeAlpha.norm() @Lrn(size = 3, alpha = -1.0E-4): alpha must "
+                  + "be 0 or more and finite, got -1.0E-4"),
+          // Rows of pixels instead of images.
+          error(
+              "bad/layers/LrnOnRows",
+              "@Lrn(size = 5)",
+              "[kiln:WrongRank] LrnOnRows.norm(): @Lrn needs a rank-4 [N, C, H, W] input, got "
+                  + "[BATCH, 64] from x (@Input(shape = {BATCH, 64})); to read each row as a 8x8 "
+                  + "image, reshape it first: @Reshape(shape = {BATCH, 1, 8, 8})"),
           // A batch norm over axis 4 of a rank-4 tensor.
           error(
               "bad/layers/BatchNormBadAxis",

@@ -30,6 +30,7 @@ class GeneratedCodeTest {
           List.of("good/heads/TwoHeads"),
           List.of("good/layers/LayerZoo"),
           List.of("good/layers/SignalPools"),
+          List.of("good/layers/ImageNorms"),
           List.of("good/noparams/Pools"),
           List.of("good/multi/TwoInputSoftmax"),
           List.of("good/names/AwkwardNames", "layers/Named"),
@@ -132,6 +133,24 @@ class GeneratedCodeTest {
       "return this.builder.node(COARSE_SOURCE,\n"
           + "        PoolSpec.avg(3).stride(2).convention(PoolConvention.FULL), signal);",
       "import dev.kiln.annotations.PoolConvention;",
+    };
+    for (String e : expected) {
+      assertTrue(graph.contains(e), e + " in\n" + graph);
+    }
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void localResponseNormalisationWritesOnlyWhatDiffersFromMxnetsDefaults(TestCompiler compiler) {
+    Result r = compiler.compile("good/layers/ImageNorms");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("good.layers.ImageNormsGraph");
+    String[] expected = {
+      "ALEXNET_SHAPE = Shape.of(BATCH, 8, 14, 14);",
+      "TUNED_SHAPE = Shape.of(BATCH, 8, 14, 14);",
+      "return this.builder.node(ALEXNET_SOURCE, LrnSpec.size(5), conv);",
+      "return this.builder.node(TUNED_SOURCE, LrnSpec.size(3).alpha(0.001).beta(0.5).k(1.0), "
+          + "alexnet);",
     };
     for (String e : expected) {
       assertTrue(graph.contains(e), e + " in\n" + graph);

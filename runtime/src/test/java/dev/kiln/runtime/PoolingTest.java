@@ -2,7 +2,6 @@ package dev.kiln.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.PoolConvention;
@@ -20,6 +19,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,11 +31,6 @@ import org.junit.jupiter.api.Test;
  * with oneDNN off.
  */
 class PoolingTest {
-  /** One check, by name, for the child JVM to run. */
-  private interface Check {
-    void run(NDManager nd);
-  }
-
   private static ModelRuntime layer(int[] in, LayerOp spec) {
     GraphBuilder b = new GraphBuilder("Pool");
     Sym x = b.input(new NodeSource("x", "Pool.x()", "@Input"), Shape.of(in));
@@ -267,8 +262,8 @@ class PoolingTest {
     }
   }
 
-  /** Every check, in the order {@link #main} runs them. */
-  private static final Map<String, Check> CHECKS =
+  /** Every check, by name. */
+  private static final Map<String, Consumer<NDManager>> CHECKS =
       Map.of(
           "oneDimensional", PoolingTest::oneDimensional,
           "twoDimensional", PoolingTest::twoDimensional,
@@ -278,17 +273,12 @@ class PoolingTest {
 
   /** Runs every check (with {@code MXNET_MKLDNN_ENABLED=0}: on MXNet's own kernels). */
   public static void main(String[] args) {
-    try (NDManager nd = NDManager.newBaseManager()) {
-      for (String name : CHECKS.keySet().stream().sorted().toList()) {
-        CHECKS.get(name).run(nd);
-        System.out.println("PASSED " + name);
-      }
-    }
+    OneDnnOff.main(CHECKS);
   }
 
   private static void check(String name) {
     try (NDManager nd = NDManager.newBaseManager()) {
-      CHECKS.get(name).run(nd);
+      CHECKS.get(name).accept(nd);
     }
   }
 
@@ -319,15 +309,6 @@ class PoolingTest {
 
   @Test
   void withoutOneDnnTheSameChecksPass() throws IOException, InterruptedException {
-    TestJvm.Outcome child =
-        TestJvm.run(PoolingTest.class, Map.of("MXNET_MKLDNN_ENABLED", "0"), 300);
-    String out = child.output();
-    assertTrue(child.finished(), out);
-    assertEquals(0, child.exitValue(), out);
-    for (String name : CHECKS.keySet()) {
-      assertTrue(out.contains("PASSED " + name), name + ":\n" + out);
-    }
-    assertEquals(
-        CHECKS.size(), Arrays.stream(out.split("\n")).filter(l -> l.startsWith("PASSED")).count());
+    OneDnnOff.assertAllPass(PoolingTest.class, CHECKS);
   }
 }

@@ -149,6 +149,14 @@ public enum Message {
           + "bidirectional or stateful"),
   SEQUENCE_LAYOUT(
       "SequenceLayout", "%s: %s reads a batch-first sequence [BATCH, steps, features], got %s: %s"),
+  EVEN_LRN_SIZE(
+      "EvenLrnSize",
+      "%s: size must be odd, got %d; MXNet's LRN centres its window of channels on each channel "
+          + "(use %d or %d)"),
+  LRN_SIZE_TOO_LARGE(
+      "LrnSizeTooLarge",
+      "%s: a window of %d channels is more than the %d channels of %s; MXNet's own LRN kernel "
+          + "refuses it (use a smaller size)"),
   RATE_OUT_OF_RANGE(
       "RateOutOfRange",
       "%s: rate must be in [0, 1) (the probability of dropping a value in training), got %s"),

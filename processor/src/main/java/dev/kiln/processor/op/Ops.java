@@ -30,6 +30,7 @@ public final class Ops {
           DropoutOp.READER,
           BatchNormOp.READER,
           LayerNormOp.READER,
+          LrnOp.READER,
           EmbeddingOp.READER,
           RecurrentOp.RNN_READER,
           RecurrentOp.LSTM_READER,

@@ -74,6 +74,14 @@ class CostsTest {
   }
 
   @Test
+  void localResponseNormalisationSumsItsWindowForEveryValue() {
+    // [8, 4, 4] = 128 values; a window of 5 squares and sums (10), then 4 more per value.
+    assertEquals(
+        128 * 14,
+        new LrnOp(5, 1e-4, 0.75, 2).flops(List.of(TShape.of(-1, 8, 4, 4)), TShape.of(-1, 8, 4, 4)));
+  }
+
+  @Test
   void lookupsAndViewsCostNothingAndACustomLayerIsUnknown() {
     assertEquals(0, new EmbeddingOp(50, 8).flops(List.of(TShape.of(-1, 6)), TShape.of(-1, 6, 8)));
     assertEquals(

@@ -23,6 +23,7 @@ public sealed interface LayerOp
         FlattenSpec,
         GlobalPoolSpec,
         LayerNormSpec,
+        LrnSpec,
         PoolSpec,
         ReshapeSpec,
         RnnSpec,
