@@ -26,9 +26,9 @@ import java.util.stream.Collectors;
  * JVM runs) drawn from a {@code Random} of their own, {@code @MaxPool} and {@code @AvgPool}
  * (kernel, stride, pad; over rank-3 tensors too and under the full convention, drawn from a {@code
  * Random} of their own, see {@link #newerPool}), {@code @GlobalAvgPool} and {@code @GlobalMaxPool}
- * (rank 3 to 5), {@code @Lrn} (from the pooling {@code Random} too), {@code @Flatten},
- * {@code @Reshape} (every special value), {@code @Dropout}, {@code @BatchNorm} and
- * {@code @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an indices input,
+ * (rank 3 to 5), {@code @Lrn} and {@code @PRelu} (from the pooling {@code Random} too),
+ * {@code @Flatten}, {@code @Reshape} (every special value), {@code @Dropout}, {@code @BatchNorm}
+ * and {@code @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an indices input,
  * {@code @Activation}, {@code @Softmax} (axis), {@code @Add} and {@code @Concat} (two or three
  * operands, the same node twice through {@code @From}), {@code @Frozen}, {@code @Output}, several
  * inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose forward
@@ -177,8 +177,8 @@ final class ModelGenerator {
 
   /**
    * Chooses and draws the layers of the pooling part of issue 21 (1-D pooling, global max pooling,
-   * the full convention, local response normalisation), so that a model without them is the one
-   * this seed drew before they were added.
+   * the full convention, local response normalisation, the parametric ReLU), so that a model
+   * without them is the one this seed drew before they were added.
    */
   private final Random poolRng;
 
@@ -713,8 +713,8 @@ final class ModelGenerator {
 
   /**
    * Sometimes, drawn by {@link #poolRng}: a 1-D max or average pool over a rank-3 {@code [N, C,
-   * W]}, a local response normalisation over a rank-4 one, or a global max pool over rank 3 to 5;
-   * null otherwise.
+   * W]}, a local response normalisation over a rank-4 one, a parametric ReLU over rank 2 or more,
+   * or a global max pool over rank 3 to 5; null otherwise.
    */
   private Node newerPool(Node x) {
     if (x.indices || x.steps()) {
@@ -726,6 +726,13 @@ final class ModelGenerator {
     }
     if (x.rank() == 4 && x.shape[1] > 0 && draw >= 10 && draw < 16) {
       return lrn(x);
+    }
+    if (x.rank() >= 2 && x.shape[1] > 0 && draw >= 16 && draw < 21) {
+      features.add("PRelu");
+      features.add("PRelu.rank" + x.rank());
+      Node n = node("prelu", "PRelu", "@PRelu", List.of(x), x.shape.clone());
+      n.hasParams = true;
+      return n;
     }
     if (x.rank() >= 3 && x.rank() <= 5 && draw >= 95) {
       int[] shape = new int[x.rank()];

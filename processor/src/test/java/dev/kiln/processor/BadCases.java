@@ -662,6 +662,20 @@ final class BadCases {
               "[kiln:WrongRank] LrnOnRows.norm(): @Lrn needs a rank-4 [N, C, H, W] input, got "
                   + "[BATCH, 64] from x (@Input(shape = {BATCH, 64})); to read each row as a 8x8 "
                   + "image, reshape it first: @Reshape(shape = {BATCH, 1, 8, 8})"),
+          // A parametric ReLU over a tensor without channels.
+          error(
+              "bad/layers/PReluOnVector",
+              "@PRelu",
+              "[kiln:WrongRank] PReluOnVector.act(): @PRelu needs a rank-2 or more [N, C, ...] "
+                  + "input, got [BATCH] from x (@Input(shape = {BATCH}))"),
+          // A parametric ReLU whose channels are not known when it compiles.
+          error(
+              "bad/layers/PReluUnknownChannels",
+              "@PRelu",
+              "[kiln:UnknownChannels] PReluUnknownChannels.act(): @PRelu needs the size of axis 1 "
+                  + "(its channels) known at compile time to shape its parameters, got [BATCH, "
+                  + "BATCH, 16] from x (@Input(shape = {BATCH, BATCH, 16})); only other dimensions "
+                  + "may be BATCH"),
           // A batch norm over axis 4 of a rank-4 tensor.
           error(
               "bad/layers/BatchNormBadAxis",

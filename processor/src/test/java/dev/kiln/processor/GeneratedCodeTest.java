@@ -141,7 +141,7 @@ class GeneratedCodeTest {
 
   @ParameterizedTest(name = "[{0}]")
   @EnumSource(TestCompiler.class)
-  void localResponseNormalisationWritesOnlyWhatDiffersFromMxnetsDefaults(TestCompiler compiler) {
+  void lrnWritesWhatDiffersFromMxnetsDefaultsAndPReluHasATypedSlope(TestCompiler compiler) {
     Result r = compiler.compile("good/layers/ImageNorms");
     assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("good.layers.ImageNormsGraph");
@@ -151,10 +151,18 @@ class GeneratedCodeTest {
       "return this.builder.node(ALEXNET_SOURCE, LrnSpec.size(5), conv);",
       "return this.builder.node(TUNED_SOURCE, LrnSpec.size(3).alpha(0.001).beta(0.5).k(1.0), "
           + "alexnet);",
+      "ACT_SHAPE = Shape.of(BATCH, 8, 14, 14);",
+      "ACT_ALPHA_SHAPE = Shape.of(8);",
+      "return this.builder.node(ACT_SOURCE, PReluSpec.perChannel(), tuned);",
     };
     for (String e : expected) {
       assertTrue(graph.contains(e), e + " in\n" + graph);
     }
+    String model = r.source("good.layers.ImageNormsModel");
+    assertTrue(
+        model.contains("public Parameter actAlpha()")
+            && model.contains("return runtime.param(\"act_alpha\");"),
+        model);
   }
 
   @ParameterizedTest(name = "[{0}]")

@@ -15,6 +15,7 @@ public final class Ops {
           InputOp.READER,
           DenseOp.READER,
           ActivationOp.READER,
+          PReluOp.READER,
           SoftmaxOp.READER,
           FlattenOp.READER,
           AddOp.READER,

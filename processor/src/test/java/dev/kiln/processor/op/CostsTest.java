@@ -82,6 +82,13 @@ class CostsTest {
   }
 
   @Test
+  void aParametricReluComparesAndScalesEveryValue() {
+    assertEquals(
+        2 * 8 * 5 * 5,
+        new PReluOp().flops(List.of(TShape.of(-1, 8, 5, 5)), TShape.of(-1, 8, 5, 5)));
+  }
+
+  @Test
   void lookupsAndViewsCostNothingAndACustomLayerIsUnknown() {
     assertEquals(0, new EmbeddingOp(50, 8).flops(List.of(TShape.of(-1, 6)), TShape.of(-1, 6, 8)));
     assertEquals(

@@ -25,6 +25,7 @@ public sealed interface LayerOp
         LayerNormSpec,
         LrnSpec,
         PoolSpec,
+        PReluSpec,
         ReshapeSpec,
         RnnSpec,
         SoftmaxSpec {
