@@ -721,20 +721,20 @@ final class ModelGenerator {
       return null;
     }
     int draw = poolRng.nextInt(100);
-    if (x.rank() == 3 && x.shape[2] > 0 && draw < 10) {
+    if (x.rank() == 3 && x.shape[2] > 0 && draw < 8) {
       return pool1d(x);
     }
-    if (x.rank() == 4 && x.shape[1] > 0 && draw >= 10 && draw < 16) {
+    if (x.rank() == 4 && x.shape[1] > 0 && draw >= 8 && draw < 12) {
       return lrn(x);
     }
-    if (x.rank() >= 2 && x.shape[1] > 0 && draw >= 16 && draw < 21) {
+    if (x.rank() >= 2 && x.shape[1] > 0 && draw >= 12 && draw < 15) {
       features.add("PRelu");
       features.add("PRelu.rank" + x.rank());
       Node n = node("prelu", "PRelu", "@PRelu", List.of(x), x.shape.clone());
       n.hasParams = true;
       return n;
     }
-    if (x.rank() >= 3 && x.rank() <= 5 && draw >= 95) {
+    if (x.rank() >= 3 && x.rank() <= 5 && draw >= 97) {
       int[] shape = new int[x.rank()];
       Arrays.fill(shape, 1);
       shape[0] = -1;
