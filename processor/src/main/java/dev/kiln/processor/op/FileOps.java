@@ -1,6 +1,7 @@
 package dev.kiln.processor.op;
 
 import dev.kiln.annotations.Act;
+import dev.kiln.annotations.PoolConvention;
 import dev.kiln.names.AuxRole;
 import dev.kiln.names.ParamRole;
 import dev.kiln.processor.model.Op;
@@ -88,6 +89,7 @@ public final class FileOps {
     OPS.put("Concat", FileOps::concat);
     OPS.put("Reshape", FileOps::reshape);
     OPS.put("LeakyReLU", FileOps::leakyRelu);
+    OPS.put("LRN", FileOps::lrn);
     OPS.put("Deconvolution", FileOps::deconvolution);
     OPS.put("Embedding", FileOps::embedding);
     OPS.put("LinearRegressionOutput", a -> regression(a, "l2", "L2Loss"));
@@ -202,27 +204,35 @@ public final class FileOps {
     a.ignore("cudnn_off");
     a.require("layout", "NCHW", "Kiln computes channels first");
     String type = a.choice("pool_type", "max", "max", "avg");
-    if (a.bool("global_pool", false)) {
-      a.ignore("kernel", "stride", "pad", "pooling_convention");
-      if (!type.equals("avg")) {
-        throw a.unsupported("pool_type", "Kiln imports global average pooling");
-      }
-      return unary(a, new GlobalAvgPoolOp());
-    }
-    a.require("pooling_convention", "valid", "Kiln imports the valid convention");
     if (type.equals("avg")) {
       a.require("count_include_pad", "True", "Kiln's average counts the padding");
     }
+    if (a.bool("global_pool", false)) {
+      a.ignore("kernel", "stride", "pad", "pooling_convention");
+      return unary(a, new GlobalPoolOp(type.equals("max")));
+    }
+    String convention = a.choice("pooling_convention", "valid", "valid", "full");
     List<Integer> kernel = a.tuple("kernel", List.of());
-    if (kernel.size() != 2) {
-      throw a.unsupported("kernel", "Kiln imports 2-D pooling");
+    if (kernel.size() != 1 && kernel.size() != 2) {
+      throw a.unsupported("kernel", "Kiln imports 1-D and 2-D pooling");
     }
     Op op =
         new PoolOp(
             type.equals("max") ? PoolOp.Type.MAX : PoolOp.Type.AVG,
             kernel,
             orDefault(a.tuple("stride", List.of()), 1),
-            orDefault(a.tuple("pad", List.of()), 0));
+            orDefault(a.tuple("pad", List.of()), 0),
+            convention.equals("full") ? PoolConvention.FULL : PoolConvention.VALID);
+    return unary(a, op);
+  }
+
+  private static Mapped lrn(FileAttrs a) {
+    Op op =
+        new LrnOp(
+            a.integer("nsize", 0),
+            a.decimal("alpha", 1e-4),
+            a.decimal("beta", 0.75),
+            a.decimal("knorm", 2));
     return unary(a, op);
   }
 
@@ -292,8 +302,12 @@ public final class FileOps {
   }
 
   private static Mapped leakyRelu(FileAttrs a) {
-    String type = a.choice("act_type", "leaky", "leaky", "elu", "gelu", "selu");
+    String type = a.choice("act_type", "leaky", "leaky", "elu", "gelu", "selu", "prelu");
     a.ignore("lower_bound", "upper_bound");
+    if (type.equals("prelu")) {
+      a.ignore("slope");
+      return new Mapped(new PReluOp(), List.of(Arg.DATA, Arg.param(ParamRole.ALPHA)));
+    }
     double slope = a.decimal("slope", 0.25);
     Op op =
         switch (type) {

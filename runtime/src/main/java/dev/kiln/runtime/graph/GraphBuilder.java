@@ -344,6 +344,7 @@ public final class GraphBuilder implements AutoCloseable {
         case BIAS, BETA -> ParamSpec.Kind.BIAS;
         case GAMMA -> ParamSpec.Kind.GAMMA;
         case PARAMETERS -> ParamSpec.Kind.RECURRENT;
+        case ALPHA -> ParamSpec.Kind.SLOPE;
       };
     }
 
