@@ -73,6 +73,7 @@ public final class SymbolFiles {
       x = c.op("Convolution", "conv0", x, "kernel", "(3, 3)", "pad", "(1, 1)", "num_filter", "8");
       x = c.op("BatchNorm", "bn0", x, "fix_gamma", "False", "eps", "1e-5");
       x = c.op("LeakyReLU", "leaky0", x, "act_type", "leaky", "slope", "0.1");
+      x = c.op("LRN", "lrn0", x, "nsize", "3", "alpha", "0.001");
       x =
           c.op(
               "Convolution",
@@ -102,8 +103,20 @@ public final class SymbolFiles {
               "4",
               "no_bias",
               "False");
+      x = c.op("LeakyReLU", "prelu0", x, "act_type", "prelu");
       SymbolHandle max =
-          c.op("Pooling", "maxpool", x, "pool_type", "max", "kernel", "(2, 2)", "stride", "(2, 2)");
+          c.op(
+              "Pooling",
+              "maxpool",
+              x,
+              "pool_type",
+              "max",
+              "kernel",
+              "(3, 3)",
+              "stride",
+              "(2, 2)",
+              "pooling_convention",
+              "full");
       SymbolHandle avg =
           c.op("Pooling", "avgpool", x, "pool_type", "avg", "kernel", "(2, 2)", "stride", "(2, 2)");
       SymbolHandle both =
@@ -111,7 +124,11 @@ public final class SymbolFiles {
       SymbolHandle side =
           c.op("Convolution", "side", x, "kernel", "(2, 2)", "stride", "(2, 2)", "num_filter", "8");
       x = c.op("elemwise_add", "sum", new String[] {"lhs", "rhs"}, new SymbolHandle[] {both, side});
-      x = c.op("Pooling", "gap", x, "pool_type", "avg", "global_pool", "True", "kernel", "(1, 1)");
+      SymbolHandle gmp =
+          c.op("Pooling", "gmp", x, "pool_type", "max", "global_pool", "True", "kernel", "(1, 1)");
+      SymbolHandle gap =
+          c.op("Pooling", "gap", x, "pool_type", "avg", "global_pool", "True", "kernel", "(1, 1)");
+      x = c.op("_Plus", "pools", null, new SymbolHandle[] {gmp, gap});
       x = c.op("Flatten", "flat", x);
       x = c.op("Dropout", "drop", x, "p", "0.3");
       x = c.op("FullyConnected", "fc0", x, "num_hidden", "16");
@@ -134,6 +151,7 @@ public final class SymbolFiles {
       x = c.op("Reshape", "channels", x, "shape", "(0, 7, 6)");
       x = c.op("Convolution", "conv", x, "kernel", "(3,)", "num_filter", "5");
       x = c.op("Activation", "sigmoid", x, "act_type", "sigmoid");
+      x = c.op("Pooling", "pool", x, "pool_type", "max", "kernel", "(2,)", "stride", "(1,)");
       x = c.op("Flatten", "flat", x);
       x = c.op("FullyConnected", "fc", x, "num_hidden", "2");
       x = c.op("LogisticRegressionOutput", "logistic", x);
