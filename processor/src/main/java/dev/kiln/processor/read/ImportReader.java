@@ -10,6 +10,7 @@ import dev.kiln.processor.model.NodeSpec;
 import dev.kiln.processor.model.RuleError;
 import dev.kiln.processor.op.FileOps;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -134,6 +135,7 @@ public final class ImportReader {
     private final Set<Integer> needed = new LinkedHashSet<>();
     private final Set<Integer> inputs = new LinkedHashSet<>();
     private final Map<Integer, Declared> outputs = new LinkedHashMap<>();
+    private final Map<Integer, Set<Integer>> ancestries = new HashMap<>();
 
     Expansion(List<Declared> group, SymbolFile file) {
       this.group = group;
@@ -283,8 +285,12 @@ public final class ImportReader {
           .getKey();
     }
 
-    /** Node {@code out} and every node it reads, in the file's order. */
+    /** Node {@code out} and every node it reads, in the file's order; computed once per node. */
     private Set<Integer> ancestry(int out) {
+      return ancestries.computeIfAbsent(out, this::reads);
+    }
+
+    private Set<Integer> reads(int out) {
       Set<Integer> seen = new TreeSet<>();
       List<Integer> stack = new ArrayList<>(List.of(out));
       while (!stack.isEmpty()) {
