@@ -28,7 +28,9 @@ import java.util.stream.Collectors;
  * (every special value), {@code @Dropout}, {@code @BatchNorm} and {@code @LayerNorm} (axis, eps,
  * momentum), {@code @Embedding} over an indices input, {@code @Activation}, {@code @Softmax}
  * (axis), {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
- * {@code @From}), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers,
+ * {@code @From}), the element-wise and tensor operations ({@code @Clip}, and {@code @Multiply},
+ * {@code @Subtract}, {@code @Divide}, {@code @Maximum} broadcasting; drawn from a {@code Random} of
+ * their own), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers,
  * declaration order shuffled, custom {@code @Layer}s whose forward bodies are drawn from the whole
  * symbolic API, and, in about one model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every
  * attribute) over sequences of 1 to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
@@ -172,6 +174,13 @@ final class ModelGenerator {
    */
   private final Random convRng;
 
+  /**
+   * Chooses and draws the element-wise and tensor operations ({@code @Clip}, {@code @Multiply},
+   * {@code @Subtract}, {@code @Divide}, {@code @Maximum}), so that a model without them is the one
+   * this seed drew before they were added.
+   */
+  private final Random tensorRng;
+
   private final String model;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> layers = new LinkedHashMap<>();
@@ -186,6 +195,7 @@ final class ModelGenerator {
     this.recurrentRng = new Random(seed * 0xD1B54A32D192ED03L + 13);
     this.actRng = new Random(seed * 0x94D049BB133111EBL + 29);
     this.convRng = new Random(seed * 0xBF58476D1CE4E5B9L + 31);
+    this.tensorRng = new Random(seed * 0xC2B2AE3D27D4EB4FL + 37);
     this.model = "Gen" + seed;
   }
 
@@ -316,6 +326,9 @@ final class ModelGenerator {
   /** Applies one drawn operation to {@code x}; retries with another when one does not apply. */
   private void step(Node x) {
     if (newerConv(x) != null) {
+      return;
+    }
+    if (tensorOp(x) != null) {
       return;
     }
     for (int attempt = 0; attempt < 20; attempt++) {
@@ -698,6 +711,110 @@ final class ModelGenerator {
         node("deconv", "Deconv2D", a.text(), List.of(x), new int[] {-1, filters, out[0], out[1]});
     n.hasParams = true;
     return n;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Element-wise and tensor operations, drawn by tensorRng
+
+  private static final String[] BROADCASTS = {"Multiply", "Subtract", "Divide", "Maximum"};
+
+  /**
+   * Sometimes, drawn by {@link #tensorRng}: an element-wise or tensor operation over {@code x};
+   * null otherwise or when it does not fit the budgets.
+   */
+  private Node tensorOp(Node x) {
+    if (x.indices || x.steps()) {
+      return null;
+    }
+    int r = tensorRng.nextInt(100);
+    if (r < 5) {
+      return clip(x);
+    }
+    if (r < 14) {
+      return broadcast(x);
+    }
+    return null;
+  }
+
+  /** {@code @Clip}: symmetric, ReLU6-like, or open on one side. */
+  private Node clip(Node x) {
+    Random t = tensorRng;
+    String bounds =
+        switch (t.nextInt(4)) {
+          case 0 -> {
+            String a = List.of("0.5", "1", "2.5").get(t.nextInt(3));
+            yield "min = -" + a + ", max = " + a;
+          }
+          case 1 -> "min = 0, max = 6";
+          case 2 -> "min = 0, max = Double.POSITIVE_INFINITY";
+          default -> "min = Double.NEGATIVE_INFINITY, max = 0.5";
+        };
+    features.add("Clip");
+    if (bounds.contains("INFINITY")) {
+      features.add("Clip.oneSided");
+    }
+    return node("clip", "Clip", "@Clip(" + bounds + ")", List.of(x), x.shape.clone());
+  }
+
+  /**
+   * {@code @Multiply}, {@code @Subtract}, {@code @Divide} or {@code @Maximum} of {@code x} and an
+   * operand that broadcasts against it (itself, another node, or a gate made from it), in either
+   * order; a divisor is clipped to {@code [0.5, 4]} first, away from zero.
+   */
+  private Node broadcast(Node x) {
+    Random t = tensorRng;
+    String op = BROADCASTS[t.nextInt(BROADCASTS.length)];
+    Node other = broadcastOperand(x);
+    List<Node> operands = t.nextBoolean() ? List.of(x, other) : List.of(other, x);
+    if (op.equals("Divide")) {
+      Node divisor = operands.get(1);
+      divisor =
+          node(
+              "clip", "Clip", "@Clip(min = 0.5, max = 4)", List.of(divisor), divisor.shape.clone());
+      features.add("Clip");
+      operands = List.of(operands.get(0), divisor);
+    }
+    int[] out = broadcastShape(x.shape, other.shape);
+    features.add(op);
+    if (!Arrays.equals(x.shape, other.shape)) {
+      features.add(op + ".broadcast");
+    }
+    return node(op.toLowerCase(java.util.Locale.ROOT), op, "@" + op, operands, out);
+  }
+
+  /** A node that broadcasts against {@code x} to no more than {@link #MAX_VALUES} values. */
+  private Node broadcastOperand(Node x) {
+    int r = tensorRng.nextInt(100);
+    if (r < 15) {
+      features.add("Broadcast.sameTwice");
+      return x;
+    }
+    if (r < 55) {
+      List<Node> fits =
+          nodes.stream()
+              .filter(n -> n != x && !n.indices && !n.steps() && n.rank() == x.rank())
+              .filter(n -> broadcastShape(n.shape, x.shape) != null)
+              .filter(n -> values(broadcastShape(n.shape, x.shape)) <= values(x.shape))
+              .toList();
+      if (!fits.isEmpty()) {
+        return fits.get(tensorRng.nextInt(fits.size()));
+      }
+    }
+    // A gate made from x: its mean per channel, or one unit per row.
+    Node gate = x.rank() >= 3 ? globalPool(x) : dense(x, 1);
+    return gate == null ? x : gate;
+  }
+
+  /** MXNet's broadcast of two shapes of equal rank, or null when they do not broadcast. */
+  private static int[] broadcastShape(int[] a, int[] b) {
+    int[] out = new int[a.length];
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] != b[i] && a[i] != 1 && b[i] != 1) {
+        return null;
+      }
+      out[i] = a[i] == 1 ? b[i] : a[i];
+    }
+    return out;
   }
 
   /** A convolution that keeps the spatial size: odd kernel, padding (k-1)/2, stride 1. */

@@ -29,6 +29,7 @@ class GeneratedCodeTest {
           List.of("good/cells/AnyStepsNet", "layers/GruCell"),
           List.of("good/heads/TwoHeads"),
           List.of("good/layers/LayerZoo"),
+          List.of("good/ops/TensorOps"),
           List.of("good/noparams/Pools"),
           List.of("good/multi/TwoInputSoftmax"),
           List.of("good/names/AwkwardNames", "layers/Named"),

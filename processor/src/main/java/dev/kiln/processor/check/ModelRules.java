@@ -122,10 +122,11 @@ final class ModelRules {
     for (CheckedNode n : nodes) {
       n.spec().layer().tracedBody().ifPresent(body -> noteBodyAtBuild(n, body, inferred));
     }
-    nodes = planned(nodes, classifierHead);
-    inputs = planned(inputs, classifierHead);
-    outputs = planned(outputs, classifierHead);
-    classifierHead = classifierHead == null ? null : planned(classifierHead, classifierHead);
+    nodes = planned(nodes, classifierHead, inferred);
+    inputs = planned(inputs, classifierHead, inferred);
+    outputs = planned(outputs, classifierHead, inferred);
+    classifierHead =
+        classifierHead == null ? null : planned(classifierHead, classifierHead, inferred);
     List<CheckedNode> order = orderOf(inferred, nodes);
     return new CheckedModel(
         spec,
@@ -138,15 +139,19 @@ final class ModelRules {
   }
 
   /** {@code nodes}, each with the call that emits it. */
-  private static List<CheckedNode> planned(List<CheckedNode> nodes, CheckedNode head) {
-    return nodes.stream().map(n -> planned(n, head)).toList();
+  private static List<CheckedNode> planned(
+      List<CheckedNode> nodes, CheckedNode head, Map<String, CheckedNode> inferred) {
+    return nodes.stream().map(n -> planned(n, head, inferred)).toList();
   }
 
   /** {@code n} with the call its op plans for it. */
-  private static CheckedNode planned(CheckedNode n, CheckedNode head) {
+  private static CheckedNode planned(
+      CheckedNode n, CheckedNode head, Map<String, CheckedNode> inferred) {
     boolean isHead = head != null && head.name().equals(n.name());
     List<String> sources = n.spec().wires().stream().map(NodeSpec.Wire::source).toList();
-    return n.withCall(n.spec().layer().call(new CallSite(n.name(), n.shape(), sources, isHead)));
+    List<TShape> in = sources.stream().map(s -> inferred.get(s).shape()).toList();
+    return n.withCall(
+        n.spec().layer().call(new CallSite(n.name(), n.shape(), sources, in, isHead)));
   }
 
   /**

@@ -149,6 +149,20 @@ public enum Message {
       "%s: rate must be in [0, 1) (the probability of dropping a value in training), got %s"),
   OUT_OF_RANGE("OutOfRange", "%s: %s must be %s, got %s"),
   BAD_RESHAPE("BadReshape", "%s: cannot reshape to %s: %s"),
+  // Element-wise and tensor operations.
+  BROADCAST_RANK(
+      "BroadcastRank",
+      "%s: %s broadcasts only between inputs of equal rank (MXNet would match a missing axis from "
+          + "the right, so [C] against [N, C, H, W] would meet W, not C), got %s; %s"),
+  BROADCAST_MISMATCH(
+      "BroadcastMismatch",
+      "%s: %s needs the sizes along each axis equal, or 1 in one of its inputs (MXNet's "
+          + "broadcasting), but axis %d is %s against %s in %s; %s"),
+  BROADCAST_RUNS(
+      "BroadcastRuns",
+      "%s: %s of %s needs %d runs of axes that broadcast alike, and MXNet 1.9.1's kernels take at "
+          + "most %d (they fail with \"Too many broadcast dimensions\" when run); merge "
+          + "neighbouring axes with @Reshape first"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
   UNUSED_INPUT(

@@ -14,6 +14,8 @@ public sealed interface LayerOp
     permits ActivationSpec,
         AddSpec,
         BatchNormSpec,
+        BroadcastSpec,
+        ClipSpec,
         ConcatSpec,
         ConvSpec,
         DeconvSpec,

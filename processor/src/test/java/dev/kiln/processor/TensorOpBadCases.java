@@ -1,0 +1,78 @@
+package dev.kiln.processor;
+
+import static dev.kiln.processor.BadCase.error;
+
+import java.util.List;
+
+/**
+ * The mistakes the element-wise and tensor operations diagnose ({@code @Multiply},
+ * {@code @Subtract}, {@code @Divide}, {@code @Maximum}, ...), one model each under {@code
+ * src/test/resources/bad/ops}; part of {@link BadCases#ALL}.
+ */
+final class TensorOpBadCases {
+  private TensorOpBadCases() {}
+
+  static final List<BadCase> ALL =
+      List.of(
+          // A gate of [BATCH, 16] times [BATCH, 16, 8, 8]: MXNet would meet the 16 with the width.
+          error(
+              "bad/ops/MultiplyChannelsByImage",
+              "@Multiply",
+              "[kiln:BroadcastRank] MultiplyChannelsByImage.gated(): @Multiply broadcasts only "
+                  + "between inputs of equal rank (MXNet would match a missing axis from the right, "
+                  + "so [C] against [N, C, H, W] would meet W, not C), got [BATCH, 16, 8, 8] from "
+                  + "features (@Input(shape = {BATCH, 16, 8, 8})) and [BATCH, 16] from gate "
+                  + "(@Dense(units = 16, activation = Act.SIGMOID)); reshape gate to [BATCH, 16, 1, "
+                  + "1] first, with a node @Reshape(shape = {BATCH, 16, 1, 1}) that reads gate, and "
+                  + "use that node instead"),
+          // Sizes 6 and 5 along one axis.
+          error(
+              "bad/ops/SubtractMismatch",
+              "@Subtract",
+              "[kiln:BroadcastMismatch] SubtractMismatch.diff(): @Subtract needs the sizes along "
+                  + "each axis equal, or 1 in one of its inputs (MXNet's broadcasting), but axis 1 "
+                  + "is 6 against 5 in [BATCH, 6, 4] from a (@Input(shape = {BATCH, 6, 4})) and "
+                  + "[BATCH, 5, 4] from b (@Input(shape = {BATCH, 5, 4})); make axis 1 equal in "
+                  + "both, or 1 in one of them"),
+          // The batch against a table of four rows.
+          error(
+              "bad/ops/DivideBatchByConstant",
+              "@Divide",
+              "[kiln:BroadcastMismatch] DivideBatchByConstant.scaled(): @Divide needs the sizes "
+                  + "along each axis equal, or 1 in one of its inputs (MXNet's broadcasting), but "
+                  + "axis 0 is BATCH against 4 in [BATCH, 8] from x (@Input(shape = {BATCH, 8})) "
+                  + "and [4, 8] from scale (@Input(shape = {4, 8})); BATCH against 4 would "
+                  + "broadcast for a batch of 4 only: make that axis 1 or BATCH in both"),
+          // A sequence of any length against one of six steps.
+          error(
+              "bad/ops/MaximumStepsAgainstSize",
+              "@Maximum",
+              "[kiln:BroadcastMismatch] MaximumStepsAgainstSize.clipped(): @Maximum needs the sizes "
+                  + "along each axis equal, or 1 in one of its inputs (MXNet's broadcasting), but "
+                  + "axis 1 is STEPS against 6 in [BATCH, STEPS, 4] from x (@Input(shape = {BATCH, "
+                  + "STEPS, 4})) and [BATCH, 6, 4] from floor (@Input(shape = {BATCH, 6, 4})); "
+                  + "STEPS against 6 would broadcast for 6 steps only: make that axis 1 or STEPS in "
+                  + "both"),
+          // Six alternating runs of broadcast axes.
+          error(
+              "bad/ops/MultiplyTooManyRuns",
+              "@Multiply",
+              "[kiln:BroadcastRuns] MultiplyTooManyRuns.product(): @Multiply of [BATCH, 1, 3, 1, "
+                  + "3, 1] from a (@Input(shape = {BATCH, 1, 3, 1, 3, 1})) and [1, 3, 1, 3, 1, 3] "
+                  + "from b (@Input(shape = {1, 3, 1, 3, 1, 3})) needs 6 runs of axes that "
+                  + "broadcast alike, and MXNet 1.9.1's kernels take at most 5 (they fail with "
+                  + "\"Too many broadcast dimensions\" when run); merge neighbouring axes with "
+                  + "@Reshape first"),
+          // Clip bounds the wrong way round; MXNet would clip every value to max.
+          error(
+              "bad/ops/ClipMinAboveMax",
+              "max = -1",
+              "[kiln:OutOfRange] ClipMinAboveMax.bounded() @Clip(min = 1.0, max = -1.0): max must "
+                  + "be at least min (1.0), got -1.0"),
+          // A bound that is not a number: no comparison with it holds.
+          error(
+              "bad/ops/ClipNaN",
+              "min = Double.NaN",
+              "[kiln:OutOfRange] ClipNaN.bounded() @Clip(min = NaN, max = 1.0): min must be a "
+                  + "number, got NaN"));
+}

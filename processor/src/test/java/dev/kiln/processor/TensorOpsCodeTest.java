@@ -1,0 +1,35 @@
+package dev.kiln.processor;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The element-wise and tensor operations in generated code, under javac and ecj: each node with its
+ * inferred shape and the runtime spec that emits it, its inputs in the order declared.
+ */
+class TensorOpsCodeTest {
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void everyOperationIsEmittedWithItsInferredShape(TestCompiler compiler) {
+    Result r = compiler.compile("good/ops/TensorOps");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("good.ops.TensorOpsGraph");
+    String[] expected = {
+      "GATED_SHAPE = Shape.of(BATCH, 4, 6, 6);",
+      "SHIFTED_SHAPE = Shape.of(BATCH, 4, 6, 6);",
+      "FLOORED_SHAPE = Shape.of(BATCH, 4, 6, 6);",
+      "return this.builder.node(GATED_SOURCE, BroadcastSpec.multiply(), image, gate);",
+      "return this.builder.node(SHIFTED_SOURCE, BroadcastSpec.subtract(), gated, bias);",
+      "return this.builder.node(RATIO_SOURCE, BroadcastSpec.divide(), shifted, divisor);",
+      "return this.builder.node(FLOORED_SOURCE, BroadcastSpec.maximum(), ratio, bias);",
+      "return this.builder.node(BOUNDED_SOURCE, ClipSpec.between(-1.0, 1.0), floored);",
+      "return this.builder.node(POSITIVE_SOURCE, ClipSpec.between(0.0, Double.POSITIVE_INFINITY),"
+          + "\n        bounded);",
+    };
+    for (String e : expected) {
+      assertTrue(graph.contains(e), e + " in\n" + graph);
+    }
+  }
+}

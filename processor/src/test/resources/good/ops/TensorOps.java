@@ -1,0 +1,36 @@
+package good.ops;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+/** Every element-wise and tensor operation; compiled by TensorOpsCodeTest. */
+@Model
+public interface TensorOps {
+  @Input(shape = {BATCH, 4, 6, 6})
+  Sym image();
+
+  @Input(shape = {BATCH, 4, 1, 1})
+  Sym gate();
+
+  @Input(shape = {1, 4, 6, 1})
+  Sym bias();
+
+  @Multiply
+  Sym gated(Sym image, Sym gate);
+
+  @Subtract
+  Sym shifted(Sym gated, Sym bias);
+
+  @Divide
+  Sym ratio(Sym shifted, @From("gate") Sym divisor);
+
+  @Maximum
+  Sym floored(Sym ratio, Sym bias);
+
+  @Clip(min = -1, max = 1)
+  Sym bounded(Sym floored);
+
+  @Clip(min = 0, max = Double.POSITIVE_INFINITY)
+  Sym positive(Sym bounded);
+}

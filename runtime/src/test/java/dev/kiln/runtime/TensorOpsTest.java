@@ -1,0 +1,224 @@
+package dev.kiln.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import dev.kiln.annotations.Sym;
+import dev.kiln.runtime.graph.BroadcastSpec;
+import dev.kiln.runtime.graph.ClipSpec;
+import dev.kiln.runtime.graph.GraphBuilder;
+import dev.kiln.runtime.graph.LayerOp;
+import dev.kiln.runtime.graph.NodeSource;
+import dev.kiln.runtime.graph.Shape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.function.DoubleBinaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The element-wise and tensor operations on MXNet against plain-Java loops written from their
+ * definitions, and their gradients against finite differences ({@link GradientCheck}).
+ */
+class TensorOpsTest {
+  /** A model of one node over inputs of the given shapes. */
+  private static ModelRuntime layer(LayerOp spec, int[]... inputs) {
+    GraphBuilder b = new GraphBuilder("Ops");
+    Sym[] xs = new Sym[inputs.length];
+    for (int i = 0; i < inputs.length; i++) {
+      xs[i] = b.input(new NodeSource("x" + i, "Ops.x" + i + "()", "@Input"), Shape.of(inputs[i]));
+    }
+    Sym y = b.node(new NodeSource("op", "Ops.op()", "@Op"), spec, xs);
+    return new ModelRuntime("OpsModel", b.build(List.of(y)), Init.xavier(), 3);
+  }
+
+  private static float[] random(Random rng, int n) {
+    float[] v = new float[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = (float) rng.nextGaussian();
+    }
+    return v;
+  }
+
+  /** {@code n} distinct values 0.1 apart, in random order, so no two are within a step of each. */
+  private static float[] spread(Random rng, int n) {
+    List<Float> v = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      v.add((i - n / 2f) * 0.1f);
+    }
+    Collections.shuffle(v, rng);
+    float[] out = new float[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = v.get(i);
+    }
+    return out;
+  }
+
+  private static int size(int[] shape) {
+    return Arrays.stream(shape).reduce(1, (x, y) -> x * y);
+  }
+
+  private static long[] dims(int[] shape) {
+    return Arrays.stream(shape).asLongStream().toArray();
+  }
+
+  private static float[] forward(ModelRuntime m, NDManager nd, int[][] shapes, float[]... xs) {
+    NDArray[] in = new NDArray[xs.length];
+    for (int i = 0; i < xs.length; i++) {
+      in[i] = nd.create(xs[i], new ai.djl.ndarray.types.Shape(dims(shapes[i])));
+    }
+    return m.forward(in)[0].toFloatArray();
+  }
+
+  /** Row-major index of {@code coord} in {@code shape}, each size-1 axis read at 0 (broadcast). */
+  private static int broadcastIndex(int[] coord, int[] shape) {
+    int index = 0;
+    for (int d = 0; d < shape.length; d++) {
+      index = index * shape[d] + (shape[d] == 1 ? 0 : coord[d]);
+    }
+    return index;
+  }
+
+  /** {@code f(a, b)} with NumPy's broadcasting over equal ranks, from the definition. */
+  private static float[] broadcastReference(
+      float[] a, int[] sa, float[] b, int[] sb, DoubleBinaryOperator f) {
+    int[] out = new int[sa.length];
+    for (int d = 0; d < out.length; d++) {
+      out[d] = Math.max(sa[d], sb[d]);
+    }
+    float[] r = new float[size(out)];
+    int[] coord = new int[out.length];
+    for (int i = 0; i < r.length; i++) {
+      int rest = i;
+      for (int d = out.length - 1; d >= 0; d--) {
+        coord[d] = rest % out[d];
+        rest /= out[d];
+      }
+      r[i] = (float) f.applyAsDouble(a[broadcastIndex(coord, sa)], b[broadcastIndex(coord, sb)]);
+    }
+    return r;
+  }
+
+  @Test
+  void broadcastingOperationsAreTheirDefinitions() {
+    Random rng = new Random(1);
+    int[][] shapes = {{2, 3, 1, 4}, {1, 3, 5, 1}};
+    float[] a = random(rng, size(shapes[0]));
+    float[] b = new float[size(shapes[1])];
+    for (int i = 0; i < b.length; i++) {
+      // Divisors away from zero.
+      b[i] = (float) ((rng.nextBoolean() ? 1 : -1) * (0.5 + Math.abs(rng.nextGaussian())));
+    }
+    List<BroadcastSpec> specs =
+        List.of(
+            BroadcastSpec.multiply(),
+            BroadcastSpec.subtract(),
+            BroadcastSpec.divide(),
+            BroadcastSpec.maximum());
+    List<DoubleBinaryOperator> definitions =
+        List.of((x, y) -> x * y, (x, y) -> x - y, (x, y) -> x / y, Math::max);
+    try (NDManager nd = NDManager.newBaseManager()) {
+      for (int k = 0; k < specs.size(); k++) {
+        try (ModelRuntime m = layer(specs.get(k), new int[] {-1, 3, 1, 4}, shapes[1])) {
+          float[] expected = broadcastReference(a, shapes[0], b, shapes[1], definitions.get(k));
+          assertEquals(2 * 3 * 5 * 4, expected.length);
+          assertArrayEquals(expected, forward(m, nd, shapes, a, b), 1e-5f, specs.get(k).op());
+        }
+      }
+    }
+  }
+
+  @Test
+  void broadcastingGradientsSumOverTheBroadcastAxes() {
+    Random rng = new Random(2);
+    int[][] shapes = {{2, 1, 3}, {1, 4, 3}};
+    try (NDManager nd = NDManager.newBaseManager()) {
+      for (BroadcastSpec spec :
+          List.of(BroadcastSpec.multiply(), BroadcastSpec.subtract(), BroadcastSpec.divide())) {
+        try (ModelRuntime m = layer(spec, new int[] {-1, 1, 3}, shapes[1])) {
+          float[] divisor = new float[12];
+          for (int i = 0; i < divisor.length; i++) {
+            divisor[i] = (float) (1 + rng.nextDouble());
+          }
+          int n =
+              new GradientCheck(m, nd, new long[][] {{2, 1, 3}, {1, 4, 3}}, 21)
+                  .withInput(1, divisor)
+                  .run();
+          assertEquals(6 + 12, n, spec.op());
+        }
+      }
+      // The maximum's gradient goes to the larger value: inputs 0.1 apart, so that no finite
+      // difference changes which one is larger.
+      float[] both = spread(rng, 18);
+      try (ModelRuntime m = layer(BroadcastSpec.maximum(), new int[] {-1, 1, 3}, shapes[1])) {
+        int n =
+            new GradientCheck(m, nd, new long[][] {{2, 1, 3}, {1, 4, 3}}, 22)
+                .withInput(0, Arrays.copyOfRange(both, 0, 6))
+                .withInput(1, Arrays.copyOfRange(both, 6, 18))
+                .run();
+        assertEquals(18, n);
+      }
+    }
+  }
+
+  @Test
+  void theMaximumsGradientGoesToTheFirstInputOnATie() {
+    try (ModelRuntime m = layer(BroadcastSpec.maximum(), new int[] {-1, 2}, new int[] {-1, 2});
+        NDManager nd = NDManager.newBaseManager()) {
+      m.setTraining(true);
+      ai.djl.ndarray.types.Shape s = new ai.djl.ndarray.types.Shape(1, 2);
+      m.forward(nd.create(new float[] {1, 2}, s), nd.create(new float[] {1, 3}, s));
+      NDArray[] g = m.backward(nd.create(new float[] {10, 20}, s));
+      assertArrayEquals(new float[] {10, 0}, g[0].toFloatArray());
+      assertArrayEquals(new float[] {0, 20}, g[1].toFloatArray());
+    }
+  }
+
+  @Test
+  void clipLimitsEveryValueAndPassesGradientsOnlyInside() {
+    Random rng = new Random(3);
+    float[] x = random(rng, 24);
+    int[][] shape = {{2, 3, 4}};
+    try (NDManager nd = NDManager.newBaseManager()) {
+      try (ModelRuntime m = layer(ClipSpec.between(-0.5, 0.75), new int[] {-1, 3, 4})) {
+        float[] expected = new float[x.length];
+        for (int i = 0; i < x.length; i++) {
+          expected[i] = Math.min(0.75f, Math.max(-0.5f, x[i]));
+        }
+        assertArrayEquals(expected, forward(m, nd, shape, x), 0f);
+        // Inputs away from the bounds, so that no finite difference crosses one; the gradient
+        // is zero outside [min, max] and passes inside.
+        float[] away = new float[x.length];
+        for (int i = 0; i < away.length; i++) {
+          away[i] = (float) (Math.round(x[i] * 4) / 4.0 + 0.1);
+        }
+        int n = new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 31).withInput(0, away).run();
+        assertEquals(24, n);
+      }
+      // An infinite bound leaves that side open (MXNet reads "Infinity"); MXNet holds the bounds
+      // as float32.
+      try (ModelRuntime m =
+          layer(ClipSpec.between(0.1, Double.POSITIVE_INFINITY), new int[] {-1, 3})) {
+        float[] out = forward(m, nd, new int[][] {{1, 3}}, new float[] {-5, 0.05f, 1e30f});
+        assertArrayEquals(new float[] {0.1f, 0.1f, 1e30f}, out, 0f);
+      }
+    }
+  }
+
+  @Test
+  void clipsGradientIsZeroOutsideTheRange() {
+    try (ModelRuntime m = layer(ClipSpec.between(-1, 1), new int[] {-1, 4});
+        NDManager nd = NDManager.newBaseManager()) {
+      m.setTraining(true);
+      ai.djl.ndarray.types.Shape s = new ai.djl.ndarray.types.Shape(1, 4);
+      m.forward(nd.create(new float[] {-3, -1, 0.5f, 2}, s));
+      NDArray[] g = m.backward(nd.create(new float[] {1, 2, 3, 4}, s));
+      // At a bound the value is inside: MXNet passes the gradient there.
+      assertArrayEquals(new float[] {0, 2, 3, 0}, g[0].toFloatArray());
+    }
+  }
+}
