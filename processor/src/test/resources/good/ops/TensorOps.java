@@ -31,6 +31,30 @@ public interface TensorOps {
   @Clip(min = -1, max = 1)
   Sym bounded(Sym floored);
 
+  @Output
   @Clip(min = 0, max = Double.POSITIVE_INFINITY)
   Sym positive(Sym bounded);
+
+  @Input(shape = {BATCH, 5, 8})
+  Sym query();
+
+  @Input(shape = {BATCH, 8})
+  Sym rows();
+
+  @Input(shape = {8, 3})
+  Sym weights();
+
+  @MatMul(transposeB = true)
+  Sym scores(Sym query, @From("query") Sym key);
+
+  @Output
+  @MatMul
+  Sym mixed(Sym scores, Sym query);
+
+  @Output
+  @MatMul
+  Sym projected(Sym rows, Sym weights);
+
+  @MatMul(transposeA = true, transposeB = true)
+  Sym both(Sym weights, Sym rows);
 }

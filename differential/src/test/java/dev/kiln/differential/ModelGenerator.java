@@ -28,12 +28,13 @@ import java.util.stream.Collectors;
  * (every special value), {@code @Dropout}, {@code @BatchNorm} and {@code @LayerNorm} (axis, eps,
  * momentum), {@code @Embedding} over an indices input, {@code @Activation}, {@code @Softmax}
  * (axis), {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
- * {@code @From}), the element-wise and tensor operations ({@code @Clip}, and {@code @Multiply},
- * {@code @Subtract}, {@code @Divide}, {@code @Maximum} broadcasting; drawn from a {@code Random} of
- * their own), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers,
- * declaration order shuffled, custom {@code @Layer}s whose forward bodies are drawn from the whole
- * symbolic API, and, in about one model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every
- * attribute) over sequences of 1 to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
+ * {@code @From}), the element-wise and tensor operations ({@code @Clip}; {@code @Multiply},
+ * {@code @Subtract}, {@code @Divide}, {@code @Maximum} broadcasting; {@code @MatMul} of stacks of
+ * matrices; drawn from a {@code Random} of their own), {@code @Frozen}, {@code @Output}, several
+ * inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose forward
+ * bodies are drawn from the whole symbolic API, and, in about one model in six, {@code @Lstm},
+ * {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1 to 6 steps or {@code
+ * Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
@@ -176,8 +177,8 @@ final class ModelGenerator {
 
   /**
    * Chooses and draws the element-wise and tensor operations ({@code @Clip}, {@code @Multiply},
-   * {@code @Subtract}, {@code @Divide}, {@code @Maximum}), so that a model without them is the one
-   * this seed drew before they were added.
+   * {@code @Subtract}, {@code @Divide}, {@code @Maximum}, {@code @MatMul}), so that a model without
+   * them is the one this seed drew before they were added.
    */
   private final Random tensorRng;
 
@@ -733,7 +734,69 @@ final class ModelGenerator {
     if (r < 14) {
       return broadcast(x);
     }
+    if (r < 20) {
+      return matMul(x);
+    }
     return null;
+  }
+
+  /**
+   * {@code @MatMul} of a stack of matrices {@code x} (rank 3 or more, MXNet's {@code batch_dot}):
+   * by itself with one side transposed (a Gram matrix per example), or with a dense projection of
+   * its rows, transposed so that the inner sizes agree; the right factor clipped to {@code [-1,
+   * 1]}.
+   */
+  private Node matMul(Node x) {
+    if (x.rank() < 3) {
+      return null;
+    }
+    Random t = tensorRng;
+    int n = x.rank();
+    Node a = x;
+    Node b = x;
+    boolean ta = t.nextBoolean();
+    boolean tb = !ta;
+    if (t.nextInt(3) != 0) {
+      // x^T d over the rows of x, or d^T x: [.., cols, units] or [.., units, cols].
+      Node d = denseLast(x, 1 + t.nextInt(8));
+      if (d == null) {
+        return null;
+      }
+      boolean left = t.nextBoolean();
+      a = left ? x : d;
+      b = left ? d : x;
+      ta = true;
+      tb = false;
+      features.add("MatMul.projection");
+    } else {
+      features.add("MatMul.gram");
+    }
+    int m = a.shape[ta ? n - 1 : n - 2];
+    int k = a.shape[ta ? n - 2 : n - 1];
+    int cols = b.shape[tb ? n - 2 : n - 1];
+    int[] out = x.shape.clone();
+    out[n - 2] = m;
+    out[n - 1] = cols;
+    long cost = values(out) * k;
+    if (cost > MAC_BUDGET - macs || values(out) > MAX_VALUES) {
+      return null;
+    }
+    macs += cost;
+    // One factor bounded, as for @Multiply.
+    b = clipped(b, "min = -1, max = 1");
+    List<String> attrs = new ArrayList<>();
+    if (ta) {
+      attrs.add("transposeA = true");
+      features.add("MatMul.transposeA");
+    }
+    if (tb) {
+      attrs.add("transposeB = true");
+      features.add("MatMul.transposeB");
+    }
+    features.add("MatMul");
+    features.add("MatMul.rank" + n);
+    String text = attrs.isEmpty() ? "@MatMul" : "@MatMul(" + String.join(", ", attrs) + ")";
+    return node("matmul", "MatMul", text, List.of(a, b), out);
   }
 
   /** {@code @Clip}: symmetric, ReLU6-like, or open on one side. */
@@ -759,7 +822,8 @@ final class ModelGenerator {
   /**
    * {@code @Multiply}, {@code @Subtract}, {@code @Divide} or {@code @Maximum} of {@code x} and an
    * operand that broadcasts against it (itself, another node, or a gate made from it), in either
-   * order; a divisor is clipped to {@code [0.5, 4]} first, away from zero.
+   * order; a divisor is clipped to {@code [0.5, 4]} first, the second factor of a product to {@code
+   * [-1, 1]}.
    */
   private Node broadcast(Node x) {
     Random t = tensorRng;
@@ -767,12 +831,9 @@ final class ModelGenerator {
     Node other = broadcastOperand(x);
     List<Node> operands = t.nextBoolean() ? List.of(x, other) : List.of(other, x);
     if (op.equals("Divide")) {
-      Node divisor = operands.get(1);
-      divisor =
-          node(
-              "clip", "Clip", "@Clip(min = 0.5, max = 4)", List.of(divisor), divisor.shape.clone());
-      features.add("Clip");
-      operands = List.of(operands.get(0), divisor);
+      operands = List.of(operands.get(0), clipped(operands.get(1), "min = 0.5, max = 4"));
+    } else if (op.equals("Multiply")) {
+      operands = List.of(operands.get(0), clipped(operands.get(1), "min = -1, max = 1"));
     }
     int[] out = broadcastShape(x.shape, other.shape);
     features.add(op);
@@ -780,6 +841,16 @@ final class ModelGenerator {
       features.add(op + ".broadcast");
     }
     return node(op.toLowerCase(java.util.Locale.ROOT), op, "@" + op, operands, out);
+  }
+
+  /**
+   * {@code x} clipped to {@code bounds}: a divisor away from zero, or one factor of a product
+   * bounded, so that a few training steps of the checks cannot make a product of two growing
+   * factors overflow (seed 218 did, before).
+   */
+  private Node clipped(Node x, String bounds) {
+    features.add("Clip");
+    return node("clip", "Clip", "@Clip(" + bounds + ")", List.of(x), x.shape.clone());
   }
 
   /** A node that broadcasts against {@code x} to no more than {@link #MAX_VALUES} values. */

@@ -74,5 +74,55 @@ final class TensorOpBadCases {
               "bad/ops/ClipNaN",
               "min = Double.NaN",
               "[kiln:OutOfRange] ClipNaN.bounded() @Clip(min = NaN, max = 1.0): min must be a "
-                  + "number, got NaN"));
+                  + "number, got NaN"),
+          // Attention scores without transposing the keys.
+          error(
+              "bad/ops/MatMulKeyNotTransposed",
+              "@MatMul",
+              "[kiln:MatMulInner] MatMulKeyNotTransposed.scores(): @MatMul needs the columns of the "
+                  + "left matrices (axis 2 of [BATCH, 5, 8] from query (@Input(shape = {BATCH, 5, "
+                  + "8}))) to agree with the rows of the right ones (axis 1 of [BATCH, 5, 8] from "
+                  + "key (@Input(shape = {BATCH, 5, 8}))), got 8 against 5; @MatMul(transposeB = "
+                  + "true) would multiply them, giving [BATCH, 5, 5]"),
+          // The batch of transposed rows against the rows of a table.
+          error(
+              "bad/ops/MatMulBatchAgainstRows",
+              "@MatMul(transposeA = true)",
+              "[kiln:MatMulInner] MatMulBatchAgainstRows.product(): @MatMul(transposeA = true) "
+                  + "needs the columns of the left matrices (axis 0 of [BATCH, 6] from x "
+                  + "(@Input(shape = {BATCH, 6}))) to agree with the rows of the right ones (axis 0 "
+                  + "of [4, 5] from table (@Input(shape = {4, 5}))), got BATCH against 4; BATCH "
+                  + "against 4 agrees only for a batch of 4"),
+          // Four heads against two.
+          error(
+              "bad/ops/MatMulHeads",
+              "@MatMul(transposeB = true)",
+              "[kiln:MatMulBatch] MatMulHeads.scores(): @MatMul multiplies its inputs' matrices "
+                  + "pair by pair, so every axis before the last two must be equal (MXNet's "
+                  + "batch_dot does not broadcast), but axis 1 is 4 against 2 in [BATCH, 4, 3, 8] "
+                  + "from query (@Input(shape = {BATCH, 4, 3, 8})) and [BATCH, 2, 3, 8] from key "
+                  + "(@Input(shape = {BATCH, 2, 3, 8}))"),
+          // x^T x over the examples of a batch.
+          error(
+              "bad/ops/MatMulOverBatch",
+              "@MatMul(transposeA = true)",
+              "[kiln:AcrossBatch] MatMulOverBatch.covariance(): @MatMul(transposeA = true) would sum "
+                  + "over axis 0 of [BATCH, 8] from x (@Input(shape = {BATCH, 8})), the batch: each "
+                  + "example keeps values of its own (a loss head needs one per example); keep the "
+                  + "batch outside the product, e.g. as the first axis of [BATCH, m, k] by [BATCH, "
+                  + "k, n] (made with @Reshape or @Transpose)"),
+          // A stack of matrices by one matrix.
+          error(
+              "bad/ops/MatMulRanks",
+              "@MatMul",
+              "[kiln:RankMismatch] MatMulRanks.projected(): @MatMul needs inputs of equal rank, got "
+                  + "[BATCH, 3, 8] from x (@Input(shape = {BATCH, 3, 8})) and [8, 5] from weights "
+                  + "(@Input(shape = {8, 5}))"),
+          // Rows by a vector.
+          error(
+              "bad/ops/MatMulVector",
+              "@MatMul",
+              "[kiln:WrongRank] MatMulVector.scores(): @MatMul needs a rank-2 or higher [.., rows, "
+                  + "columns] input, got [8] from weights (@Input(shape = {8})); to multiply by a "
+                  + "vector, make it a matrix of one column first: @Reshape(shape = {8, 1})"));
 }

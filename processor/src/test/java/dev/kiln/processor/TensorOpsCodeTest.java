@@ -24,6 +24,15 @@ class TensorOpsCodeTest {
       "return this.builder.node(SHIFTED_SOURCE, BroadcastSpec.subtract(), gated, bias);",
       "return this.builder.node(RATIO_SOURCE, BroadcastSpec.divide(), shifted, divisor);",
       "return this.builder.node(FLOORED_SOURCE, BroadcastSpec.maximum(), ratio, bias);",
+      "SCORES_SHAPE = Shape.of(BATCH, 5, 5);",
+      "MIXED_SHAPE = Shape.of(BATCH, 5, 8);",
+      "PROJECTED_SHAPE = Shape.of(BATCH, 3);",
+      "BOTH_SHAPE = Shape.of(3, BATCH);",
+      "return this.builder.node(SCORES_SOURCE, MatMulSpec.batched().transposeB(), query, key);",
+      "return this.builder.node(MIXED_SOURCE, MatMulSpec.batched(), scores, query);",
+      "return this.builder.node(PROJECTED_SOURCE, MatMulSpec.matrices(), rows, weights);",
+      "return this.builder.node(BOTH_SOURCE, MatMulSpec.matrices().transposeA().transposeB(), "
+          + "weights,\n        rows);",
       "return this.builder.node(BOUNDED_SOURCE, ClipSpec.between(-1.0, 1.0), floored);",
       "return this.builder.node(POSITIVE_SOURCE, ClipSpec.between(0.0, Double.POSITIVE_INFINITY),"
           + "\n        bounded);",

@@ -8,8 +8,10 @@ import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
 import dev.kiln.runtime.graph.BroadcastSpec;
 import dev.kiln.runtime.graph.ClipSpec;
+import dev.kiln.runtime.graph.ConvSpec;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.LayerOp;
+import dev.kiln.runtime.graph.MatMulSpec;
 import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.util.ArrayList;
@@ -219,6 +221,129 @@ class TensorOpsTest {
       NDArray[] g = m.backward(nd.create(new float[] {1, 2, 3, 4}, s));
       // At a bound the value is inside: MXNet passes the gradient there.
       assertArrayEquals(new float[] {0, 2, 3, 0}, g[0].toFloatArray());
+    }
+  }
+
+  /**
+   * The matrix products of two stacks of the given shapes, from the definition: for each leading
+   * index, out[i][j] = sum over t of A[i][t] * B[t][j], with A and B read transposed when asked.
+   */
+  private static float[] matMulReference(
+      float[] a, int[] sa, float[] b, int[] sb, boolean ta, boolean tb) {
+    int n = sa.length;
+    int rows = ta ? sa[n - 1] : sa[n - 2];
+    int inner = ta ? sa[n - 2] : sa[n - 1];
+    int cols = tb ? sb[n - 2] : sb[n - 1];
+    int stacks = size(Arrays.copyOf(sa, n - 2));
+    float[] out = new float[stacks * rows * cols];
+    int sizeA = sa[n - 2] * sa[n - 1];
+    int sizeB = sb[n - 2] * sb[n - 1];
+    for (int s = 0; s < stacks; s++) {
+      for (int i = 0; i < rows; i++) {
+        for (int j = 0; j < cols; j++) {
+          double sum = 0;
+          for (int t = 0; t < inner; t++) {
+            float x = ta ? a[s * sizeA + t * sa[n - 1] + i] : a[s * sizeA + i * sa[n - 1] + t];
+            float y = tb ? b[s * sizeB + j * sb[n - 1] + t] : b[s * sizeB + t * sb[n - 1] + j];
+            sum += x * y;
+          }
+          out[(s * rows + i) * cols + j] = (float) sum;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** {@code shape} with its first dimension {@code BATCH}. */
+  private static int[] batched(int[] shape) {
+    int[] s = shape.clone();
+    s[0] = -1;
+    return s;
+  }
+
+  @Test
+  void matrixProductsAreTheirDefinitionWithEveryTranspose() {
+    Random rng = new Random(4);
+    try (NDManager nd = NDManager.newBaseManager()) {
+      // Rank 2 (dot): [2, 3] by [3, 4]; rank 3 and 4 (batch_dot): stacks of [3, 5] by [5, 2].
+      int[][][] cases = {
+        {{2, 3}, {3, 4}}, {{2, 3, 5}, {2, 5, 2}}, {{2, 2, 3, 5}, {2, 2, 5, 2}},
+      };
+      for (int[][] c : cases) {
+        for (int t = 0; t < 4; t++) {
+          boolean ta = (t & 1) != 0;
+          boolean tb = (t & 2) != 0;
+          int n = c[0].length;
+          int[] sa = c[0].clone();
+          int[] sb = c[1].clone();
+          if (ta) {
+            sa[n - 2] = c[0][n - 1];
+            sa[n - 1] = c[0][n - 2];
+          }
+          if (tb) {
+            sb[n - 2] = c[1][n - 1];
+            sb[n - 1] = c[1][n - 2];
+          }
+          MatMulSpec spec = n == 2 ? MatMulSpec.matrices() : MatMulSpec.batched();
+          spec = ta ? spec.transposeA() : spec;
+          spec = tb ? spec.transposeB() : spec;
+          // Rank 2 is declared without a batch, which a transposed left factor would sum over.
+          int[] declaredA = n == 2 ? sa : batched(sa);
+          int[] declaredB = n == 2 ? sb : batched(sb);
+          try (ModelRuntime m = layer(spec, declaredA, declaredB)) {
+            float[] a = random(rng, size(sa));
+            float[] b = random(rng, size(sb));
+            float[] expected = matMulReference(a, sa, b, sb, ta, tb);
+            String what = spec + " of " + Arrays.toString(sa) + " by " + Arrays.toString(sb);
+            assertArrayEquals(expected, forward(m, nd, new int[][] {sa, sb}, a, b), 1e-5f, what);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void matrixProductGradientsAreFiniteDifferences() {
+    try (NDManager nd = NDManager.newBaseManager()) {
+      try (ModelRuntime m =
+          layer(MatMulSpec.matrices().transposeA(), new int[] {3, -1}, new int[] {3, 2})) {
+        assertEquals(6 + 6, new GradientCheck(m, nd, new long[][] {{3, 2}, {3, 2}}, 41).run());
+      }
+      try (ModelRuntime m =
+          layer(MatMulSpec.batched().transposeB(), new int[] {-1, 3, 4}, new int[] {-1, 2, 4})) {
+        assertEquals(
+            24 + 16, new GradientCheck(m, nd, new long[][] {{2, 3, 4}, {2, 2, 4}}, 42).run());
+      }
+      try (ModelRuntime m =
+          layer(
+              MatMulSpec.batched().transposeA().transposeB(),
+              new int[] {-1, 2, 3, 2},
+              new int[] {-1, 2, 2, 3})) {
+        assertEquals(
+            12 + 12, new GradientCheck(m, nd, new long[][] {{1, 2, 3, 2}, {1, 2, 2, 3}}, 43).run());
+      }
+    }
+  }
+
+  /**
+   * A stack product between convolutions of 16 filters, whose outputs and input gradients oneDNN
+   * keeps in a blocked layout: MXNet 1.9.1's {@code batch_dot} fails on such arrays ("We can't
+   * generate TBlob for MKLDNN data", forward on the first convolution's output, backward on the
+   * second one's input gradient) unless it reads and writes through the spec's default-layout
+   * identities; the gradients must still be the finite differences.
+   */
+  @Test
+  void aMatrixProductBetweenConvolutionsOfSixteenFilters() {
+    GraphBuilder b = new GraphBuilder("Ops");
+    Sym x = b.input(new NodeSource("x", "Ops.x()", "@Input"), Shape.of(-1, 2, 3, 3));
+    Sym c = b.node(new NodeSource("c", "Ops.c()", "@Conv2D"), ConvSpec.filters(16).kernel(1, 1), x);
+    Sym p =
+        b.node(new NodeSource("p", "Ops.p()", "@MatMul"), MatMulSpec.batched().transposeB(), c, c);
+    Sym d = b.node(new NodeSource("d", "Ops.d()", "@Conv2D"), ConvSpec.filters(16).kernel(1, 1), p);
+    try (ModelRuntime m = new ModelRuntime("OpsModel", b.build(List.of(d)), Init.xavier(), 5);
+        NDManager nd = NDManager.newBaseManager()) {
+      int n = new GradientCheck(m, nd, new long[][] {{1, 2, 3, 3}}, 44).run();
+      assertEquals(16 * 2 + 16 + 16 * 16 + 16 + 18, n);
     }
   }
 }

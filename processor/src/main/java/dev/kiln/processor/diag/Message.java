@@ -163,6 +163,18 @@ public enum Message {
       "%s: %s of %s needs %d runs of axes that broadcast alike, and MXNet 1.9.1's kernels take at "
           + "most %d (they fail with \"Too many broadcast dimensions\" when run); merge "
           + "neighbouring axes with @Reshape first"),
+  MATMUL_INNER(
+      "MatMulInner",
+      "%s: %s needs the columns of the left matrices (axis %d of %s) to agree with the rows of the "
+          + "right ones (axis %d of %s), got %s against %s; %s"),
+  MATMUL_BATCH(
+      "MatMulBatch",
+      "%s: %s multiplies its inputs' matrices pair by pair, so every axis before the last two must "
+          + "be equal (MXNet's batch_dot does not broadcast), but axis %d is %s against %s in %s"),
+  ACROSS_BATCH(
+      "AcrossBatch",
+      "%s: %s would %s axis %d of %s, the batch: each example keeps values of its own (a loss "
+          + "head needs one per example); %s"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
   UNUSED_INPUT(

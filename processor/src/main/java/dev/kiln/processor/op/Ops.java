@@ -37,7 +37,8 @@ public final class Ops {
           BroadcastOp.SUBTRACT_READER,
           BroadcastOp.DIVIDE_READER,
           BroadcastOp.MAXIMUM_READER,
-          ClipOp.READER);
+          ClipOp.READER,
+          MatMulOp.READER);
 
   private Ops() {}
 

@@ -239,4 +239,44 @@ class TensorShapesTest {
     assertEquals("BroadcastRank", processor(c));
     assertEquals("[2, 4, 3, 4]", mxnet(c, fallbackSpec(c)));
   }
+
+  @Test
+  void matrixProductShapesAreMxnets() {
+    Random rng = new Random(32);
+    List<Case> cases = new ArrayList<>();
+    for (int i = 0; i < CASES; i++) {
+      int rank = 2 + rng.nextInt(3);
+      boolean ta = rng.nextBoolean();
+      boolean tb = rng.nextBoolean();
+      int m = 1 + rng.nextInt(4);
+      int k = 1 + rng.nextInt(4);
+      int n = 1 + rng.nextInt(4);
+      int k2 = rng.nextInt(100) < 20 ? k % 4 + 1 : k;
+      int[] a = new int[rank];
+      int[] b = new int[rank];
+      for (int d = 0; d < rank - 2; d++) {
+        a[d] = 1 + rng.nextInt(3);
+        b[d] = rng.nextInt(100) < 15 ? a[d] % 3 + 1 : a[d];
+      }
+      a[rank - 2] = ta ? k : m;
+      a[rank - 1] = ta ? m : k;
+      b[rank - 2] = tb ? n : k2;
+      b[rank - 1] = tb ? k2 : n;
+      cases.add(new Case(new MatMulOp(ta, tb), List.of(a, b)));
+    }
+    agree(cases, "MatMulInner", "MatMulBatch");
+  }
+
+  @Test
+  void vectorsAndUnequalRanksAreKilnsOwnRefusals() {
+    // MXNet's dot takes a stack by a matrix and a matrix by a vector; Kiln's @MatMul takes equal
+    // ranks of 2 or more (a vector is a one-column matrix, a projection of each row a @Dense).
+    Case stack =
+        new Case(new MatMulOp(false, false), List.of(new int[] {2, 3, 4}, new int[] {4, 5}));
+    assertEquals("RankMismatch", processor(stack));
+    assertEquals("[2, 3, 5]", mxnet(stack, spec(stack.op(), TShape.of(2, 5), shapes(stack))));
+    Case vector = new Case(new MatMulOp(false, false), List.of(new int[] {2, 4}, new int[] {4}));
+    assertEquals("WrongRank", processor(vector));
+    assertEquals("[2]", mxnet(vector, spec(vector.op(), TShape.of(2, 1), shapes(vector))));
+  }
 }

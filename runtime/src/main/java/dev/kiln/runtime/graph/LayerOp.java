@@ -25,6 +25,7 @@ public sealed interface LayerOp
         FlattenSpec,
         GlobalPoolSpec,
         LayerNormSpec,
+        MatMulSpec,
         PoolSpec,
         ReshapeSpec,
         RnnSpec,
