@@ -55,6 +55,18 @@ public interface TensorOps {
   @MatMul
   Sym projected(Sym rows, Sym weights);
 
+  @Output
   @MatMul(transposeA = true, transposeB = true)
   Sym both(Sym weights, Sym rows);
+
+  @Output
+  @Transpose(axes = {0, 2, -2})
+  Sym timeLast(Sym query);
+
+  @Output
+  @Transpose
+  Sym reversed(Sym query);
+
+  @Transpose(axes = {1, 0})
+  Sym batchLast(Sym rows);
 }

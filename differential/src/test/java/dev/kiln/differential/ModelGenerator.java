@@ -30,11 +30,11 @@ import java.util.stream.Collectors;
  * (axis), {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
  * {@code @From}), the element-wise and tensor operations ({@code @Clip}; {@code @Multiply},
  * {@code @Subtract}, {@code @Divide}, {@code @Maximum} broadcasting; {@code @MatMul} of stacks of
- * matrices; drawn from a {@code Random} of their own), {@code @Frozen}, {@code @Output}, several
- * inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose forward
- * bodies are drawn from the whole symbolic API, and, in about one model in six, {@code @Lstm},
- * {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1 to 6 steps or {@code
- * Dim.STEPS} (see {@link #recurrentPart}).
+ * matrices; {@code @Transpose} of the axes after the batch; drawn from a {@code Random} of their
+ * own), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers, declaration
+ * order shuffled, custom {@code @Layer}s whose forward bodies are drawn from the whole symbolic
+ * API, and, in about one model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every
+ * attribute) over sequences of 1 to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
@@ -177,8 +177,8 @@ final class ModelGenerator {
 
   /**
    * Chooses and draws the element-wise and tensor operations ({@code @Clip}, {@code @Multiply},
-   * {@code @Subtract}, {@code @Divide}, {@code @Maximum}, {@code @MatMul}), so that a model without
-   * them is the one this seed drew before they were added.
+   * {@code @Subtract}, {@code @Divide}, {@code @Maximum}, {@code @MatMul}, {@code @Transpose}), so
+   * that a model without them is the one this seed drew before they were added.
    */
   private final Random tensorRng;
 
@@ -737,7 +737,42 @@ final class ModelGenerator {
     if (r < 20) {
       return matMul(x);
     }
+    if (r < 25) {
+      return transpose(x);
+    }
     return null;
+  }
+
+  /**
+   * {@code @Transpose} of the axes after the batch (which stays first, as everywhere in these
+   * models), some written negative.
+   */
+  private Node transpose(Node x) {
+    if (x.rank() < 3) {
+      return null;
+    }
+    Random t = tensorRng;
+    List<Integer> rest = new ArrayList<>();
+    for (int i = 1; i < x.rank(); i++) {
+      rest.add(i);
+    }
+    Collections.shuffle(rest, t);
+    List<Integer> axes = new ArrayList<>(List.of(0));
+    axes.addAll(rest);
+    int[] shape = new int[x.rank()];
+    List<String> written = new ArrayList<>();
+    for (int i = 0; i < x.rank(); i++) {
+      shape[i] = x.shape[axes.get(i)];
+      int a = axes.get(i);
+      written.add(Integer.toString(t.nextInt(100) < 20 ? a - x.rank() : a));
+    }
+    features.add("Transpose");
+    features.add("Transpose.rank" + x.rank());
+    if (written.stream().anyMatch(w -> w.startsWith("-"))) {
+      features.add("Transpose.negative");
+    }
+    String text = "@Transpose(axes = {" + String.join(", ", written) + "})";
+    return node("transpose", "Transpose", text, List.of(x), shape);
   }
 
   /**

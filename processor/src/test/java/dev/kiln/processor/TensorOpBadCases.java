@@ -124,5 +124,36 @@ final class TensorOpBadCases {
               "@MatMul",
               "[kiln:WrongRank] MatMulVector.scores(): @MatMul needs a rank-2 or higher [.., rows, "
                   + "columns] input, got [8] from weights (@Input(shape = {8})); to multiply by a "
-                  + "vector, make it a matrix of one column first: @Reshape(shape = {8, 1})"));
+                  + "vector, make it a matrix of one column first: @Reshape(shape = {8, 1})"),
+          // Two axes for a rank-3 input.
+          error(
+              "bad/ops/TransposeTooFewAxes",
+              "axes = {0, 2}",
+              "[kiln:BadPermutation] TransposeTooFewAxes.swapped() @Transpose(axes = {0, 2}): axes must "
+                  + "list each of the 3 axes of [BATCH, 5, 8] from sequence (@Input(shape = "
+                  + "{BATCH, 5, 8})) once (0 to 2, or negative from the end), or none to reverse "
+                  + "them, but it lists 2 axes"),
+          // An axis twice.
+          error(
+              "bad/ops/TransposeRepeatedAxis",
+              "axes = {0, 2, 2}",
+              "[kiln:BadPermutation] TransposeRepeatedAxis.swapped() @Transpose(axes = {0, 2, 2}): axes must "
+                  + "list each of the 3 axes of [BATCH, 5, 8] from sequence (@Input(shape = "
+                  + "{BATCH, 5, 8})) once (0 to 2, or negative from the end), or none to reverse "
+                  + "them, but it lists axis 2 twice"),
+          // An axis the input does not have.
+          error(
+              "bad/ops/TransposeAxisOutOfRange",
+              "axes = {0, 3, 1}",
+              "[kiln:BadPermutation] TransposeAxisOutOfRange.swapped() @Transpose(axes = {0, 3, 1}): axes must "
+                  + "list each of the 3 axes of [BATCH, 5, 8] from sequence (@Input(shape = "
+                  + "{BATCH, 5, 8})) once (0 to 2, or negative from the end), or none to reverse "
+                  + "them, but axis 3 is out of range"),
+          // Seven axes.
+          error(
+              "bad/ops/TransposeRankSeven",
+              "@Transpose",
+              "[kiln:WrongRank] TransposeRankSeven.reversed(): @Transpose needs a rank-1 to 6 [d0, "
+                  + "...] input, got [BATCH, 2, 2, 2, 2, 2, 2] from x (@Input(shape = {BATCH, 2, 2, "
+                  + "2, 2, 2, 2})); MXNet 1.9.1 transposes at most 6 axes"));
 }

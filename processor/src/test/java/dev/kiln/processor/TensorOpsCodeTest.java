@@ -33,6 +33,12 @@ class TensorOpsCodeTest {
       "return this.builder.node(PROJECTED_SOURCE, MatMulSpec.matrices(), rows, weights);",
       "return this.builder.node(BOTH_SOURCE, MatMulSpec.matrices().transposeA().transposeB(), "
           + "weights,\n        rows);",
+      "TIME_LAST_SHAPE = Shape.of(BATCH, 8, 5);",
+      "REVERSED_SHAPE = Shape.of(8, 5, BATCH);",
+      "BATCH_LAST_SHAPE = Shape.of(8, BATCH);",
+      "return this.builder.node(TIME_LAST_SOURCE, TransposeSpec.axes(0, 2, 1), query);",
+      "return this.builder.node(REVERSED_SOURCE, TransposeSpec.reverse(), query);",
+      "return this.builder.node(BATCH_LAST_SOURCE, TransposeSpec.axes(1, 0), rows);",
       "return this.builder.node(BOUNDED_SOURCE, ClipSpec.between(-1.0, 1.0), floored);",
       "return this.builder.node(POSITIVE_SOURCE, ClipSpec.between(0.0, Double.POSITIVE_INFINITY),"
           + "\n        bounded);",

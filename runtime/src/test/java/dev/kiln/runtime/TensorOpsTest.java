@@ -14,6 +14,7 @@ import dev.kiln.runtime.graph.LayerOp;
 import dev.kiln.runtime.graph.MatMulSpec;
 import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.TransposeSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -344,6 +345,64 @@ class TensorOpsTest {
         NDManager nd = NDManager.newBaseManager()) {
       int n = new GradientCheck(m, nd, new long[][] {{1, 2, 3, 3}}, 44).run();
       assertEquals(16 * 2 + 16 + 16 * 16 + 16 + 18, n);
+    }
+  }
+
+  /** Output axis i is input axis {@code axes[i]}: out[c] = in[c read through the permutation]. */
+  private static float[] transposeReference(float[] x, int[] shape, int[] axes) {
+    int n = shape.length;
+    int[] out = new int[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = shape[axes[i]];
+    }
+    float[] r = new float[x.length];
+    int[] coord = new int[n];
+    int[] in = new int[n];
+    for (int i = 0; i < r.length; i++) {
+      int rest = i;
+      for (int d = n - 1; d >= 0; d--) {
+        coord[d] = rest % out[d];
+        rest /= out[d];
+      }
+      for (int d = 0; d < n; d++) {
+        in[axes[d]] = coord[d];
+      }
+      int index = 0;
+      for (int d = 0; d < n; d++) {
+        index = index * shape[d] + in[d];
+      }
+      r[i] = x[index];
+    }
+    return r;
+  }
+
+  @Test
+  void transposeIsThePermutationAndMovesTheBatch() {
+    Random rng = new Random(5);
+    int[] shape = {2, 3, 4, 5};
+    float[] x = random(rng, size(shape));
+    try (NDManager nd = NDManager.newBaseManager()) {
+      for (int[] axes : new int[][] {{0, 2, 1, 3}, {0, 3, 1, 2}, {3, 0, 2, 1}, {1, 2, 3, 0}}) {
+        try (ModelRuntime m = layer(TransposeSpec.axes(axes), batched(shape))) {
+          assertArrayEquals(
+              transposeReference(x, shape, axes),
+              forward(m, nd, new int[][] {shape}, x),
+              0f,
+              Arrays.toString(axes));
+        }
+      }
+      try (ModelRuntime m = layer(TransposeSpec.reverse(), batched(shape))) {
+        assertArrayEquals(
+            transposeReference(x, shape, new int[] {3, 2, 1, 0}),
+            forward(m, nd, new int[][] {shape}, x),
+            0f);
+      }
+      try (ModelRuntime m = layer(TransposeSpec.axes(0, 2, 1), new int[] {-1, 3, 4})) {
+        assertEquals(24, new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 51).run());
+      }
+      try (ModelRuntime m = layer(TransposeSpec.axes(2, 0, 1), new int[] {-1, 3, 4})) {
+        assertEquals(24, new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 52).run());
+      }
     }
   }
 }

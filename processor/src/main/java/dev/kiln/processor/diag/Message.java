@@ -175,6 +175,10 @@ public enum Message {
       "AcrossBatch",
       "%s: %s would %s axis %d of %s, the batch: each example keeps values of its own (a loss "
           + "head needs one per example); %s"),
+  BAD_PERMUTATION(
+      "BadPermutation",
+      "%s: axes must list each of the %d axes of %s once (0 to %d, or negative from the end), or "
+          + "none to reverse them, but %s"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
   UNUSED_INPUT(

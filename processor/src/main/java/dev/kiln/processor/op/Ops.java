@@ -38,7 +38,8 @@ public final class Ops {
           BroadcastOp.DIVIDE_READER,
           BroadcastOp.MAXIMUM_READER,
           ClipOp.READER,
-          MatMulOp.READER);
+          MatMulOp.READER,
+          TransposeOp.READER);
 
   private Ops() {}
 

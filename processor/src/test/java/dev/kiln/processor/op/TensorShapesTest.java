@@ -279,4 +279,39 @@ class TensorShapesTest {
     assertEquals("WrongRank", processor(vector));
     assertEquals("[2]", mxnet(vector, spec(vector.op(), TShape.of(2, 1), shapes(vector))));
   }
+
+  @Test
+  void transposeShapesAreMxnets() {
+    Random rng = new Random(33);
+    List<Case> cases = new ArrayList<>();
+    for (int i = 0; i < CASES; i++) {
+      int rank = 1 + rng.nextInt(6);
+      int[] shape = new int[rank];
+      List<Integer> axes = new ArrayList<>();
+      for (int d = 0; d < rank; d++) {
+        shape[d] = 1 + rng.nextInt(4);
+        axes.add(d);
+      }
+      java.util.Collections.shuffle(axes, rng);
+      List<Integer> written = new ArrayList<>();
+      for (int a : axes) {
+        // Negative axes count from the end; Kiln writes MXNet the non-negative ones.
+        written.add(rng.nextInt(100) < 25 ? a - rank : a);
+      }
+      int form = rng.nextInt(100);
+      if (form < 8) {
+        written = List.of();
+      } else if (form < 14 && rank > 1) {
+        written.set(0, written.get(1));
+      } else if (form < 20) {
+        written.set(rng.nextInt(rank), rank);
+      } else if (form < 24) {
+        written.remove(0);
+      }
+      cases.add(new Case(new TransposeOp(written), List.of(shape)));
+    }
+    // Seven axes, one more than MXNet transposes.
+    cases.add(new Case(new TransposeOp(List.of()), List.of(new int[] {1, 2, 1, 2, 1, 2, 1})));
+    agree(cases, "BadPermutation", "WrongRank");
+  }
 }

@@ -29,7 +29,8 @@ public sealed interface LayerOp
         PoolSpec,
         ReshapeSpec,
         RnnSpec,
-        SoftmaxSpec {
+        SoftmaxSpec,
+        TransposeSpec {
   /** How many inputs the layer takes: exactly this many, or at least as many when variadic. */
   default int arity() {
     return 1;
