@@ -67,6 +67,18 @@ public interface TensorOps {
   @Transpose
   Sym reversed(Sym query);
 
+  @Output
   @Transpose(axes = {1, 0})
   Sym batchLast(Sym rows);
+
+  @Output
+  @Slice(axis = 2, begin = 1, end = -1)
+  Sym inner(Sym query);
+
+  @Output
+  @Slice(axis = -1, begin = -2)
+  Sym lastTwo(Sym rows);
+
+  @Slice(axis = 1, end = 3)
+  Sym firstThree(Sym query);
 }

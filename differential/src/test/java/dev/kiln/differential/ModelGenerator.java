@@ -30,11 +30,12 @@ import java.util.stream.Collectors;
  * (axis), {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
  * {@code @From}), the element-wise and tensor operations ({@code @Clip}; {@code @Multiply},
  * {@code @Subtract}, {@code @Divide}, {@code @Maximum} broadcasting; {@code @MatMul} of stacks of
- * matrices; {@code @Transpose} of the axes after the batch; drawn from a {@code Random} of their
- * own), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers, declaration
- * order shuffled, custom {@code @Layer}s whose forward bodies are drawn from the whole symbolic
- * API, and, in about one model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every
- * attribute) over sequences of 1 to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
+ * matrices; {@code @Transpose} of the axes after the batch; {@code @Slice} of an axis after the
+ * batch; drawn from a {@code Random} of their own), {@code @Frozen}, {@code @Output}, several
+ * inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose forward
+ * bodies are drawn from the whole symbolic API, and, in about one model in six, {@code @Lstm},
+ * {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1 to 6 steps or {@code
+ * Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
@@ -177,8 +178,8 @@ final class ModelGenerator {
 
   /**
    * Chooses and draws the element-wise and tensor operations ({@code @Clip}, {@code @Multiply},
-   * {@code @Subtract}, {@code @Divide}, {@code @Maximum}, {@code @MatMul}, {@code @Transpose}), so
-   * that a model without them is the one this seed drew before they were added.
+   * {@code @Subtract}, {@code @Divide}, {@code @Maximum}, {@code @MatMul}, {@code @Transpose},
+   * {@code @Slice}), so that a model without them is the one this seed drew before they were added.
    */
   private final Random tensorRng;
 
@@ -740,7 +741,41 @@ final class ModelGenerator {
     if (r < 25) {
       return transpose(x);
     }
+    if (r < 30) {
+      return slice(x);
+    }
     return null;
+  }
+
+  /**
+   * {@code @Slice} of an axis after the batch: a range of it, its indices written from the start or
+   * from the end, the end sometimes left out.
+   */
+  private Node slice(Node x) {
+    if (x.rank() < 2) {
+      return null;
+    }
+    Random t = tensorRng;
+    int axis = 1 + t.nextInt(x.rank() - 1);
+    int size = x.shape[axis];
+    if (size < 2) {
+      return null;
+    }
+    int begin = t.nextInt(size - 1);
+    int end = begin + 1 + t.nextInt(size - begin);
+    Attrs a = new Attrs("Slice").put("axis", t.nextInt(100) < 25 ? axis - x.rank() : axis);
+    if (begin != 0 || t.nextInt(100) < 10) {
+      a.put("begin", t.nextInt(100) < 30 ? begin - size : begin);
+    }
+    if (end != size || t.nextBoolean()) {
+      boolean negative = t.nextInt(100) < 30 && end < size;
+      a.put("end", negative ? end - size : end);
+      features.add(negative ? "Slice.negativeEnd" : "Slice.end");
+    }
+    int[] shape = x.shape.clone();
+    shape[axis] = end - begin;
+    features.add("Slice");
+    return node("slice", "Slice", a.text(), List.of(x), shape);
   }
 
   /**

@@ -155,5 +155,49 @@ final class TensorOpBadCases {
               "@Transpose",
               "[kiln:WrongRank] TransposeRankSeven.reversed(): @Transpose needs a rank-1 to 6 [d0, "
                   + "...] input, got [BATCH, 2, 2, 2, 2, 2, 2] from x (@Input(shape = {BATCH, 2, 2, "
-                  + "2, 2, 2, 2})); MXNet 1.9.1 transposes at most 6 axes"));
+                  + "2, 2, 2, 2})); MXNet 1.9.1 transposes at most 6 axes"),
+          // The first four examples of a batch.
+          error(
+              "bad/ops/SliceBatch",
+              "axis = 0",
+              "[kiln:AcrossBatch] SliceBatch.part(): @Slice(axis = 0, end = 4) would slice axis 0 of "
+                  + "[BATCH, 8] from x (@Input(shape = {BATCH, 8})), the batch: each example keeps "
+                  + "values of its own (a loss head needs one per example); slice another axis (a "
+                  + "slice of the batch keeps some examples and drops the others, and only for "
+                  + "some batch sizes)"),
+          // The last step of a sequence of any length.
+          error(
+              "bad/ops/SliceSteps",
+              "axis = 1",
+              "[kiln:SliceUnknownSize] SliceSteps.part() @Slice(axis = 1, begin = -1): @Slice needs "
+                  + "the size of axis 1 known at compile time to check begin and end, but it is "
+                  + "STEPS in [BATCH, STEPS, 4] from x (@Input(shape = {BATCH, STEPS, 4})) (fixed "
+                  + "only when an executor is bound); slice an axis of constant size"),
+          // Nine from the end of eight.
+          error(
+              "bad/ops/SliceBeginBeforeStart",
+              "begin = -9",
+              "[kiln:BadSlice] SliceBeginBeforeStart.part() @Slice(axis = 1, begin = -9): cannot "
+                  + "take indices [-9, end) of axis 1 of [BATCH, 8] from x (@Input(shape = {BATCH, "
+                  + "8})), of size 8: begin -9 counts back past the start"),
+          // An end past the axis.
+          error(
+              "bad/ops/SliceEndPastSize",
+              "end = 9",
+              "[kiln:BadSlice] SliceEndPastSize.part() @Slice(axis = 1, begin = 2, end = 9): cannot "
+                  + "take indices [2, 9) of axis 1 of [BATCH, 8] from x (@Input(shape = {BATCH, "
+                  + "8})), of size 8: end 9 is past the end"),
+          // Indices 5 to 5.
+          error(
+              "bad/ops/SliceEmpty",
+              "end = -3",
+              "[kiln:BadSlice] SliceEmpty.part() @Slice(axis = -1, begin = 5, end = -3): cannot take "
+                  + "indices [5, -3) of axis 1 of [BATCH, 8] from x (@Input(shape = {BATCH, 8})), of "
+                  + "size 8: the range is empty (5 to 5 counted from the start)"),
+          // An axis the input does not have.
+          error(
+              "bad/ops/SliceAxisOutOfRange",
+              "axis = 2",
+              "[kiln:BadAxis] SliceAxisOutOfRange.part(): axis 2 is out of range for [BATCH, 8] from "
+                  + "x (@Input(shape = {BATCH, 8})) of rank 2 (allowed: -2 to 1)"));
 }

@@ -39,6 +39,12 @@ class TensorOpsCodeTest {
       "return this.builder.node(TIME_LAST_SOURCE, TransposeSpec.axes(0, 2, 1), query);",
       "return this.builder.node(REVERSED_SOURCE, TransposeSpec.reverse(), query);",
       "return this.builder.node(BATCH_LAST_SOURCE, TransposeSpec.axes(1, 0), rows);",
+      "INNER_SHAPE = Shape.of(BATCH, 5, 6);",
+      "LAST_TWO_SHAPE = Shape.of(BATCH, 2);",
+      "FIRST_THREE_SHAPE = Shape.of(BATCH, 3, 8);",
+      "return this.builder.node(INNER_SOURCE, SliceSpec.axis(2).begin(1).end(-1), query);",
+      "return this.builder.node(LAST_TWO_SOURCE, SliceSpec.axis(-1).begin(-2), rows);",
+      "return this.builder.node(FIRST_THREE_SOURCE, SliceSpec.axis(1).end(3), query);",
       "return this.builder.node(BOUNDED_SOURCE, ClipSpec.between(-1.0, 1.0), floored);",
       "return this.builder.node(POSITIVE_SOURCE, ClipSpec.between(0.0, Double.POSITIVE_INFINITY),"
           + "\n        bounded);",

@@ -14,6 +14,7 @@ import dev.kiln.runtime.graph.LayerOp;
 import dev.kiln.runtime.graph.MatMulSpec;
 import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.SliceSpec;
 import dev.kiln.runtime.graph.TransposeSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -402,6 +403,50 @@ class TensorOpsTest {
       }
       try (ModelRuntime m = layer(TransposeSpec.axes(2, 0, 1), new int[] {-1, 3, 4})) {
         assertEquals(24, new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 52).run());
+      }
+    }
+  }
+
+  /** Indices {@code [begin, end)} of {@code axis}, non-negative, from the definition. */
+  private static float[] sliceReference(float[] x, int[] shape, int axis, int begin, int end) {
+    int outer = size(Arrays.copyOf(shape, axis));
+    int inner = size(Arrays.copyOfRange(shape, axis + 1, shape.length));
+    float[] out = new float[outer * (end - begin) * inner];
+    int k = 0;
+    for (int o = 0; o < outer; o++) {
+      for (int i = begin; i < end; i++) {
+        for (int j = 0; j < inner; j++) {
+          out[k++] = x[(o * shape[axis] + i) * inner + j];
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void sliceTakesTheRangeAndCountsNegativeIndicesFromTheEnd() {
+    Random rng = new Random(6);
+    int[] shape = {2, 5, 6};
+    float[] x = random(rng, size(shape));
+    try (NDManager nd = NDManager.newBaseManager()) {
+      try (ModelRuntime m = layer(SliceSpec.axis(2).begin(1).end(-2), batched(shape))) {
+        assertArrayEquals(
+            sliceReference(x, shape, 2, 1, 4), forward(m, nd, new int[][] {shape}, x), 0f);
+      }
+      try (ModelRuntime m = layer(SliceSpec.axis(-2).begin(-3), batched(shape))) {
+        assertArrayEquals(
+            sliceReference(x, shape, 1, 2, 5), forward(m, nd, new int[][] {shape}, x), 0f);
+      }
+      try (ModelRuntime m = layer(SliceSpec.axis(1).begin(1).end(3), new int[] {-1, 5, 6})) {
+        assertEquals(60, new GradientCheck(m, nd, new long[][] {{2, 5, 6}}, 61).run());
+        // Outside the range the gradient is zero.
+        m.setTraining(true);
+        m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(2, 5, 6)));
+        float[] g = m.backward(nd.ones(new ai.djl.ndarray.types.Shape(2, 2, 6)))[0].toFloatArray();
+        for (int i = 0; i < g.length; i++) {
+          int row = i / 6 % 5;
+          assertEquals(row >= 1 && row < 3 ? 1f : 0f, g[i], "gradient " + i);
+        }
       }
     }
   }

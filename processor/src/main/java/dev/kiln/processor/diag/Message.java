@@ -179,6 +179,11 @@ public enum Message {
       "BadPermutation",
       "%s: axes must list each of the %d axes of %s once (0 to %d, or negative from the end), or "
           + "none to reverse them, but %s"),
+  SLICE_UNKNOWN_SIZE(
+      "SliceUnknownSize",
+      "%s: @Slice needs the size of axis %d known at compile time to check begin and end, but it "
+          + "is %s in %s (fixed only when an executor is bound); slice an axis of constant size"),
+  BAD_SLICE("BadSlice", "%s: cannot take indices %s of axis %d of %s, of size %d: %s"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
   UNUSED_INPUT(

@@ -39,7 +39,8 @@ public final class Ops {
           BroadcastOp.MAXIMUM_READER,
           ClipOp.READER,
           MatMulOp.READER,
-          TransposeOp.READER);
+          TransposeOp.READER,
+          SliceOp.READER);
 
   private Ops() {}
 

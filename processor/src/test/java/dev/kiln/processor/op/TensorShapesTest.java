@@ -314,4 +314,27 @@ class TensorShapesTest {
     cases.add(new Case(new TransposeOp(List.of()), List.of(new int[] {1, 2, 1, 2, 1, 2, 1})));
     agree(cases, "BadPermutation", "WrongRank");
   }
+
+  @Test
+  void sliceShapesAreMxnets() {
+    Random rng = new Random(34);
+    List<Case> cases = new ArrayList<>();
+    for (int i = 0; i < CASES; i++) {
+      int rank = 1 + rng.nextInt(4);
+      int[] shape = new int[rank];
+      for (int d = 0; d < rank; d++) {
+        shape[d] = 1 + rng.nextInt(6);
+      }
+      int axis = rng.nextInt(2 * rank + 1) - rank;
+      int size = shape[Math.floorMod(axis, rank)];
+      // Indices around the axis, either sign, now and then past it or empty.
+      int begin = rng.nextInt(size + 2) - (rng.nextBoolean() ? size + 1 : 0);
+      int end =
+          rng.nextInt(100) < 25
+              ? dev.kiln.annotations.Slice.END
+              : rng.nextInt(size + 2) - (rng.nextBoolean() ? size : 0);
+      cases.add(new Case(new SliceOp(axis, begin, end), List.of(shape)));
+    }
+    agree(cases, "BadSlice", "BadAxis");
+  }
 }

@@ -29,6 +29,7 @@ public sealed interface LayerOp
         PoolSpec,
         ReshapeSpec,
         RnnSpec,
+        SliceSpec,
         SoftmaxSpec,
         TransposeSpec {
   /** How many inputs the layer takes: exactly this many, or at least as many when variadic. */
