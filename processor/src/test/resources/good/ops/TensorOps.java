@@ -1,6 +1,7 @@
 package good.ops;
 
 import static dev.kiln.annotations.Dim.BATCH;
+import static dev.kiln.annotations.Dim.STEPS;
 
 import dev.kiln.annotations.*;
 
@@ -79,6 +80,29 @@ public interface TensorOps {
   @Slice(axis = -1, begin = -2)
   Sym lastTwo(Sym rows);
 
+  @Output
   @Slice(axis = 1, end = 3)
   Sym firstThree(Sym query);
+
+  @Output
+  @Mean(axes = {2, 3}, keepDims = true)
+  Sym pooled(Sym image);
+
+  @Output
+  @Sum
+  Sym perExample(Sym query);
+
+  @Output
+  @Mean(axes = -1)
+  Sym rowMeans(Sym query);
+
+  @Input(shape = {BATCH, STEPS, 4})
+  Sym sequence();
+
+  @Output
+  @Mean(axes = 1)
+  Sym overTime(Sym sequence);
+
+  @Sum(keepDims = true)
+  Sym allOfWeights(Sym weights);
 }

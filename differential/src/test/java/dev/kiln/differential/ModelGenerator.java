@@ -31,11 +31,11 @@ import java.util.stream.Collectors;
  * {@code @From}), the element-wise and tensor operations ({@code @Clip}; {@code @Multiply},
  * {@code @Subtract}, {@code @Divide}, {@code @Maximum} broadcasting; {@code @MatMul} of stacks of
  * matrices; {@code @Transpose} of the axes after the batch; {@code @Slice} of an axis after the
- * batch; drawn from a {@code Random} of their own), {@code @Frozen}, {@code @Output}, several
- * inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose forward
- * bodies are drawn from the whole symbolic API, and, in about one model in six, {@code @Lstm},
- * {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1 to 6 steps or {@code
- * Dim.STEPS} (see {@link #recurrentPart}).
+ * batch; {@code @Mean} and {@code @Sum} over axes after the batch; drawn from a {@code Random} of
+ * their own), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers,
+ * declaration order shuffled, custom {@code @Layer}s whose forward bodies are drawn from the whole
+ * symbolic API, and, in about one model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every
+ * attribute) over sequences of 1 to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
@@ -744,7 +744,72 @@ final class ModelGenerator {
     if (r < 30) {
       return slice(x);
     }
+    if (r < 36) {
+      return reduce(x);
+    }
     return null;
+  }
+
+  /**
+   * {@code @Mean} or {@code @Sum} (of at most 8 values) over some axes after the batch (written
+   * from the start or the end), or over all of them by leaving {@code axes} empty; the result keeps
+   * rank 2 or more (the reduced axes kept with size 1 where needed), as the other draws expect.
+   */
+  private Node reduce(Node x) {
+    if (x.rank() < 2) {
+      return null;
+    }
+    Random t = tensorRng;
+    String layer = t.nextBoolean() ? "Mean" : "Sum";
+    List<Integer> axes = new ArrayList<>();
+    boolean all = t.nextInt(100) < 25;
+    for (int i = 1; i < x.rank(); i++) {
+      if (all || t.nextInt(100) < 45) {
+        axes.add(i);
+      }
+    }
+    if (axes.isEmpty()) {
+      axes.add(1 + t.nextInt(x.rank() - 1));
+    }
+    long count = 1;
+    for (int ax : axes) {
+      count *= x.shape[ax];
+    }
+    if (count > 8) {
+      // A sum of many values makes a magnitude that saturates the layers after it (seed 278: a
+      // softmax whose gradient underflowed, so that training changed nothing); a mean does not.
+      layer = "Mean";
+    }
+    boolean keep = x.rank() - axes.size() < 2 || t.nextInt(100) < 40;
+    Attrs a = new Attrs(layer);
+    if (!all) {
+      List<String> written = new ArrayList<>();
+      for (int ax : axes) {
+        written.add(Integer.toString(t.nextInt(100) < 25 ? ax - x.rank() : ax));
+      }
+      a.put("axes", written.size() == 1 ? written.get(0) : "{" + String.join(", ", written) + "}");
+    } else {
+      features.add(layer + ".allButBatch");
+    }
+    if (keep) {
+      a.put("keepDims", true);
+      features.add(layer + ".keepDims");
+    }
+    List<Integer> shape = new ArrayList<>();
+    for (int i = 0; i < x.rank(); i++) {
+      if (!axes.contains(i)) {
+        shape.add(x.shape[i]);
+      } else if (keep) {
+        shape.add(1);
+      }
+    }
+    features.add(layer);
+    return node(
+        layer.toLowerCase(java.util.Locale.ROOT),
+        layer,
+        a.text(),
+        List.of(x),
+        shape.stream().mapToInt(Integer::intValue).toArray());
   }
 
   /**

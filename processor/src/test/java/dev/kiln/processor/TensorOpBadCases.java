@@ -199,5 +199,34 @@ final class TensorOpBadCases {
               "bad/ops/SliceAxisOutOfRange",
               "axis = 2",
               "[kiln:BadAxis] SliceAxisOutOfRange.part(): axis 2 is out of range for [BATCH, 8] from "
-                  + "x (@Input(shape = {BATCH, 8})) of rank 2 (allowed: -2 to 1)"));
+                  + "x (@Input(shape = {BATCH, 8})) of rank 2 (allowed: -2 to 1)"),
+          // A mean over the whole batch.
+          error(
+              "bad/ops/MeanOverBatch",
+              "axes = {0, 1}",
+              "[kiln:AcrossBatch] MeanOverBatch.reduced(): @Mean(axes = {0, 1}) would average over "
+                  + "axis 0 of [BATCH, 8] from x (@Input(shape = {BATCH, 8})), the batch: each "
+                  + "example keeps values of its own (a loss head needs one per example); reduce "
+                  + "the other axes, axes = {1}, or leave axes empty for every axis but the batch"),
+          // Nothing but the batch to reduce.
+          error(
+              "bad/ops/SumOnlyBatch",
+              "@Sum",
+              "[kiln:AcrossBatch] SumOnlyBatch.reduced(): @Sum would sum over axis 0 of [BATCH] "
+                  + "from x (@Input(shape = {BATCH})), the batch: each example keeps values of its "
+                  + "own (a loss head needs one per example); [BATCH] has no axis but the batch to "
+                  + "reduce"),
+          // One axis written twice.
+          error(
+              "bad/ops/SumRepeatedAxis",
+              "axes = {1, -2}",
+              "[kiln:RepeatedAxis] SumRepeatedAxis.reduced() @Sum(axes = {1, -2}): axes lists axis "
+                  + "1 of [BATCH, 4, 6] from x (@Input(shape = {BATCH, 4, 6})) twice (as 1 and -2); "
+                  + "name it once"),
+          // An axis the input does not have.
+          error(
+              "bad/ops/MeanAxisOutOfRange",
+              "axes = 3",
+              "[kiln:BadAxis] MeanAxisOutOfRange.reduced(): axis 3 is out of range for [BATCH, 4, "
+                  + "6] from x (@Input(shape = {BATCH, 4, 6})) of rank 3 (allowed: -3 to 2)"));
 }

@@ -13,6 +13,7 @@ import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.LayerOp;
 import dev.kiln.runtime.graph.MatMulSpec;
 import dev.kiln.runtime.graph.NodeSource;
+import dev.kiln.runtime.graph.ReduceSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.graph.SliceSpec;
 import dev.kiln.runtime.graph.TransposeSpec;
@@ -447,6 +448,75 @@ class TensorOpsTest {
           int row = i / 6 % 5;
           assertEquals(row >= 1 && row < 3 ? 1f : 0f, g[i], "gradient " + i);
         }
+      }
+    }
+  }
+
+  /** Sums (or means) over {@code axes} of {@code x}, from the definition, in row-major order. */
+  private static float[] reduceReference(float[] x, int[] shape, List<Integer> axes, boolean mean) {
+    int n = shape.length;
+    int[] out = shape.clone();
+    int count = 1;
+    for (int a : axes) {
+      out[a] = 1;
+      count *= shape[a];
+    }
+    double[] sums = new double[size(out)];
+    int[] coord = new int[n];
+    for (int i = 0; i < x.length; i++) {
+      int rest = i;
+      for (int d = n - 1; d >= 0; d--) {
+        coord[d] = rest % shape[d];
+        rest /= shape[d];
+      }
+      int index = 0;
+      for (int d = 0; d < n; d++) {
+        index = index * out[d] + (axes.contains(d) ? 0 : coord[d]);
+      }
+      sums[index] += x[i];
+    }
+    float[] r = new float[sums.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = (float) (mean ? sums[i] / count : sums[i]);
+    }
+    return r;
+  }
+
+  @Test
+  void meanAndSumReduceTheAxesGiven() {
+    Random rng = new Random(7);
+    int[] shape = {2, 3, 4, 5};
+    float[] x = random(rng, size(shape));
+    try (NDManager nd = NDManager.newBaseManager()) {
+      for (List<Integer> axes :
+          List.of(List.of(1), List.of(2, 3), List.of(1, 3), List.of(1, 2, 3))) {
+        int[] a = axes.stream().mapToInt(Integer::intValue).toArray();
+        for (boolean keep : new boolean[] {false, true}) {
+          for (boolean mean : new boolean[] {false, true}) {
+            ReduceSpec spec = mean ? ReduceSpec.mean(a) : ReduceSpec.sum(a);
+            try (ModelRuntime m = layer(keep ? spec.keepDims() : spec, batched(shape))) {
+              NDArray out = m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(dims(shape))))[0];
+              assertArrayEquals(
+                  reduceReference(x, shape, axes, mean),
+                  out.toFloatArray(),
+                  1e-5f,
+                  spec.toString());
+              long[] expected = new long[shape.length - (keep ? 0 : axes.size())];
+              for (int d = 0, j = 0; d < shape.length; d++) {
+                if (keep || !axes.contains(d)) {
+                  expected[j++] = axes.contains(d) ? 1 : shape[d];
+                }
+              }
+              assertArrayEquals(expected, out.getShape().getShape(), spec.toString());
+            }
+          }
+        }
+      }
+      try (ModelRuntime m = layer(ReduceSpec.mean(1, 2), new int[] {-1, 3, 4})) {
+        assertEquals(24, new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 71).run());
+      }
+      try (ModelRuntime m = layer(ReduceSpec.sum(2).keepDims(), new int[] {-1, 3, 4})) {
+        assertEquals(24, new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 72).run());
       }
     }
   }

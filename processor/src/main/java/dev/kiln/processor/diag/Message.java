@@ -179,6 +179,7 @@ public enum Message {
       "BadPermutation",
       "%s: axes must list each of the %d axes of %s once (0 to %d, or negative from the end), or "
           + "none to reverse them, but %s"),
+  REPEATED_AXIS("RepeatedAxis", "%s: axes lists axis %d of %s twice (as %d and %d); name it once"),
   SLICE_UNKNOWN_SIZE(
       "SliceUnknownSize",
       "%s: @Slice needs the size of axis %d known at compile time to check begin and end, but it "

@@ -40,7 +40,9 @@ public final class Ops {
           ClipOp.READER,
           MatMulOp.READER,
           TransposeOp.READER,
-          SliceOp.READER);
+          SliceOp.READER,
+          ReduceOp.MEAN_READER,
+          ReduceOp.SUM_READER);
 
   private Ops() {}
 

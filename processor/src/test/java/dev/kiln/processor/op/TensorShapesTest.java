@@ -22,6 +22,7 @@ import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.LayerOp;
 import dev.kiln.runtime.graph.NodeSource;
+import dev.kiln.runtime.graph.ReduceSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -196,6 +197,10 @@ class TensorShapesTest {
    * rank, which is the first input's).
    */
   private static LayerOp fallbackSpec(Case c) {
+    if (c.op() instanceof ReduceOp r) {
+      // The axes as written, repeated or out of range: the plan writes only checked ones.
+      return new ReduceSpec(r.kind().mxnet, r.axes(), r.keepDims());
+    }
     return spec(c.op(), TShape.of(c.inputs().get(0)), shapes(c));
   }
 
@@ -336,5 +341,34 @@ class TensorShapesTest {
       cases.add(new Case(new SliceOp(axis, begin, end), List.of(shape)));
     }
     agree(cases, "BadSlice", "BadAxis");
+  }
+
+  @Test
+  void meanAndSumShapesAreMxnets() {
+    Random rng = new Random(35);
+    List<Case> cases = new ArrayList<>();
+    for (int i = 0; i < CASES; i++) {
+      int rank = 1 + rng.nextInt(4);
+      int[] shape = new int[rank];
+      for (int d = 0; d < rank; d++) {
+        shape[d] = 1 + rng.nextInt(4);
+      }
+      List<Integer> axes = new ArrayList<>();
+      for (int d = 0; d < rank; d++) {
+        if (rng.nextInt(100) < 40) {
+          axes.add(rng.nextBoolean() ? d - rank : d);
+        }
+      }
+      int form = rng.nextInt(100);
+      if (form < 8 && !axes.isEmpty()) {
+        int a = Math.floorMod(axes.get(0), rank);
+        axes.add(a == axes.get(0) ? a - rank : a);
+      } else if (form < 14) {
+        axes.add(rng.nextBoolean() ? rank : -rank - 1);
+      }
+      ReduceOp.Kind kind = rng.nextBoolean() ? ReduceOp.Kind.MEAN : ReduceOp.Kind.SUM;
+      cases.add(new Case(new ReduceOp(kind, axes, rng.nextBoolean()), List.of(shape)));
+    }
+    agree(cases, "RepeatedAxis", "BadAxis");
   }
 }

@@ -27,6 +27,7 @@ public sealed interface LayerOp
         LayerNormSpec,
         MatMulSpec,
         PoolSpec,
+        ReduceSpec,
         ReshapeSpec,
         RnnSpec,
         SliceSpec,
