@@ -2,6 +2,7 @@ package dev.kiln.processor.op;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.PoolConvention;
+import dev.kiln.annotations.Slice;
 import dev.kiln.names.AuxRole;
 import dev.kiln.names.ParamRole;
 import dev.kiln.processor.model.Op;
@@ -88,6 +89,18 @@ public final class FileOps {
     OPS.put("add_n", FileOps::addN);
     OPS.put("Concat", FileOps::concat);
     OPS.put("Reshape", FileOps::reshape);
+    OPS.put("broadcast_mul", a -> data(a, new BroadcastOp(BroadcastOp.Kind.MULTIPLY), 2));
+    OPS.put("broadcast_sub", a -> data(a, new BroadcastOp(BroadcastOp.Kind.SUBTRACT), 2));
+    OPS.put("broadcast_div", a -> data(a, new BroadcastOp(BroadcastOp.Kind.DIVIDE), 2));
+    OPS.put("broadcast_maximum", a -> data(a, new BroadcastOp(BroadcastOp.Kind.MAXIMUM), 2));
+    OPS.put("broadcast_add", a -> data(a, new AddOp(), 2));
+    OPS.put("clip", FileOps::clip);
+    OPS.put("dot", FileOps::dot);
+    OPS.put("batch_dot", FileOps::dot);
+    OPS.put("transpose", FileOps::transpose);
+    OPS.put("slice_axis", FileOps::sliceAxis);
+    OPS.put("mean", a -> reduce(a, ReduceOp.Kind.MEAN));
+    OPS.put("sum", a -> reduce(a, ReduceOp.Kind.SUM));
     OPS.put("LeakyReLU", FileOps::leakyRelu);
     OPS.put("LRN", FileOps::lrn);
     OPS.put("Deconvolution", FileOps::deconvolution);
@@ -102,6 +115,21 @@ public final class FileOps {
     ALIASES.put("ElementWiseSum", "add_n");
     ALIASES.put("concat", "Concat");
     ALIASES.put("reshape", "Reshape");
+    // Element-wise operators of equal shapes are the broadcasting ones restricted.
+    for (String name : List.of("elemwise_mul", "_Mul", "_mul")) {
+      ALIASES.put(name, "broadcast_mul");
+    }
+    for (String name : List.of("elemwise_sub", "_Minus", "_minus", "_sub")) {
+      ALIASES.put(name, "broadcast_sub");
+    }
+    for (String name : List.of("elemwise_div", "_Div", "_div")) {
+      ALIASES.put(name, "broadcast_div");
+    }
+    for (String name : List.of("_Maximum", "_maximum")) {
+      ALIASES.put(name, "broadcast_maximum");
+    }
+    ALIASES.put("broadcast_plus", "broadcast_add");
+    ALIASES.put("sum_axis", "sum");
   }
 
   /** The current names of the operators Kiln imports, in name order. */
@@ -356,6 +384,35 @@ public final class FileOps {
   private static Mapped regression(FileAttrs a, String kind, String annotation) {
     a.ignore("grad_scale");
     return new Mapped(new LossOp(kind, annotation), List.of(Arg.DATA, Arg.LABEL));
+  }
+
+  private static Mapped clip(FileAttrs a) {
+    return unary(a, new ClipOp(a.decimal("a_min", Double.NaN), a.decimal("a_max", Double.NaN)));
+  }
+
+  private static Mapped dot(FileAttrs a) {
+    a.ignore("forward_stype");
+    Op op = new MatMulOp(a.bool("transpose_a", false), a.bool("transpose_b", false));
+    return data(a, op, 2);
+  }
+
+  private static Mapped transpose(FileAttrs a) {
+    return unary(a, new TransposeOp(a.tuple("axes", List.of())));
+  }
+
+  private static Mapped sliceAxis(FileAttrs a) {
+    int end = a.string("end", "None").equals("None") ? Slice.END : a.integer("end", Slice.END);
+    return unary(a, new SliceOp(a.integer("axis", 0), a.integer("begin", 0), end));
+  }
+
+  private static Mapped reduce(FileAttrs a, ReduceOp.Kind kind) {
+    a.require("exclude", "False", "Kiln reduces the axes named");
+    List<Integer> axes = a.tuple("axis", List.of());
+    if (axes.isEmpty()) {
+      throw a.unsupported(
+          "axis", "the file reduces every axis, the batch's too; Kiln keeps one value per example");
+    }
+    return unary(a, new ReduceOp(kind, axes, a.bool("keepdims", false)));
   }
 
   /** {@code values}, or {@code fallback} once when they are empty (MXNet's "not set"). */

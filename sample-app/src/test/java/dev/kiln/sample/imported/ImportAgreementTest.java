@@ -67,6 +67,13 @@ class ImportAgreementTest {
         return GluonNetModel.create(Init.xavier(), 7);
       }
     },
+    /** Tensor operators, saved by MXNet 1.9.1. */
+    TENSORS("tensors-symbol.json", 3, 4, 6) {
+      @Override
+      KilnModel create() {
+        return TensorsNetModel.create(Init.xavier(), 7);
+      }
+    },
     /** An embedding, a 1-D convolution and a logistic head, saved by MXNet 1.9.1. */
     TOKENS("tokens-symbol.json", 4, 7) {
       @Override

@@ -30,6 +30,7 @@ public final class SymbolFiles {
     files.put("zoo-symbol.json", zoo());
     files.put("tokens-symbol.json", tokens());
     files.put("gluon-symbol.json", gluon());
+    files.put("tensors-symbol.json", tensors());
     return files;
   }
 
@@ -220,6 +221,32 @@ public final class SymbolFiles {
               "no_bias",
               "False");
       x = c.op("softmax", p + "softmax0_fwd", x, "axis", "-1");
+      return x.toJson();
+    }
+  }
+
+  /**
+   * Tensor operators: {@code transpose}, {@code batch_dot}, the element-wise and broadcasting
+   * arithmetic (also under the 0.8 names {@code _Mul} and {@code _Minus}), {@code clip}, {@code
+   * slice_axis}, {@code mean} and {@code sum}, to a regression head.
+   */
+  static String tensors() {
+    try (Composer c = new Composer()) {
+      SymbolHandle x = c.variable("data");
+      SymbolHandle a = c.op("FullyConnected", "proj", x, "num_hidden", "6", "flatten", "False");
+      SymbolHandle t = c.op("transpose", "proj_t", a, "axes", "(0, 2, 1)");
+      String[] two = {"lhs", "rhs"};
+      SymbolHandle g = c.op("batch_dot", "gram", two, new SymbolHandle[] {a, t});
+      SymbolHandle sq = c.op("_Mul", "square", two, new SymbolHandle[] {g, g});
+      SymbolHandle diff = c.op("_Minus", "diff", two, new SymbolHandle[] {sq, g});
+      SymbolHandle pos = c.op("clip", "bounded", g, "a_min", "1", "a_max", "5");
+      SymbolHandle q = c.op("broadcast_div", "ratio", two, new SymbolHandle[] {diff, pos});
+      SymbolHandle mx = c.op("broadcast_maximum", "larger", two, new SymbolHandle[] {q, g});
+      SymbolHandle rows = c.op("slice_axis", "rows", mx, "axis", "1", "begin", "1", "end", "3");
+      SymbolHandle mean = c.op("mean", "avg", rows, "axis", "2");
+      SymbolHandle sum = c.op("sum", "total", rows, "axis", "(2,)", "keepdims", "False");
+      x = c.op("elemwise_add", "both", two, new SymbolHandle[] {mean, sum});
+      x = c.op("LinearRegressionOutput", "out", x);
       return x.toJson();
     }
   }
