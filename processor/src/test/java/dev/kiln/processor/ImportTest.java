@@ -17,9 +17,8 @@ class ImportTest {
     String model = r.source("good.imported.ImportedLeNetModel");
     for (String expected :
         new String[] {
-          "symbols.put(\"conv1\", this.builder.node(CONV1_SOURCE, ConvSpec.filters(20).kernel(5, 5),",
-          "symbols.put(\"pool1\", this.builder.node(POOL1_SOURCE, PoolSpec.max(2, 2), "
-              + "symbols.get(\"tanh1\")));",
+          "this.symbols.put(\"conv1\", this.builder.node(CONV1_SOURCE, ConvSpec.filters(20)",
+          "this.symbols.put(\"pool1\", this.builder.node(POOL1_SOURCE, PoolSpec.max(2, 2),",
           "return this.builder.node(LENET_SOURCE, SoftmaxSpec.axis(-1).classifierHead(),",
           "public static final Shape LENET_SHAPE = Shape.of(BATCH, 10);",
           "public Sym lenet(Sym data) {"
@@ -45,6 +44,6 @@ class ImportTest {
     assertTrue(r.clean(), r.diagnostics().toString());
     String graph = r.source("good.imported.TwoCutsGraph");
     assertTrue(graph.contains("return builder.build(List.of(features, scores));"), graph);
-    assertEquals(1, graph.split("symbols.put\\(\"conv1\"").length - 1, graph);
+    assertEquals(1, graph.split("this.symbols.put\\(\"conv1\"").length - 1, graph);
   }
 }

@@ -94,7 +94,7 @@ final class ImportWriter {
   CodeBlock body(CheckedNode out, List<MethodSpec> parts) {
     CodeBlock.Builder b = CodeBlock.builder();
     for (NodeSpec.Wire w : out.spec().origin().declared()) {
-      b.addStatement("symbols.put($S, $N)", w.source(), w.parameterName());
+      b.addStatement("this.symbols.put($S, $N)", w.source(), w.parameterName());
     }
     List<CheckedNode> inner = owned.getOrDefault(out.name(), List.of());
     if (inner.size() <= PART) {
@@ -111,8 +111,8 @@ final class ImportWriter {
       b.addStatement("this.builder.freeze($L)", names.source(out.name()));
     }
     if (readInside.contains(out.name())) {
-      b.addStatement("symbols.put($S,$W$L)", out.name(), call(out));
-      b.addStatement("return symbols.get($S)", out.name());
+      b.addStatement("this.symbols.put($S,$W$L)", out.name(), call(out));
+      b.addStatement("return this.symbols.get($S)", out.name());
     } else {
       b.addStatement("return $L", call(out));
     }
@@ -139,20 +139,20 @@ final class ImportWriter {
     return b.build();
   }
 
-  /** {@code symbols.put("conv0", this.builder.node(...));}, after any freeze. */
+  /** {@code this.symbols.put("conv0", this.builder.node(...));}, after any freeze. */
   private CodeBlock put(CheckedNode n) {
     CodeBlock.Builder b = CodeBlock.builder();
     if (n.spec().frozen() && !n.params().isEmpty()) {
       b.addStatement("this.builder.freeze($L)", names.source(n.name()));
     }
-    return b.addStatement("symbols.put($S,$W$L)", n.name(), call(n)).build();
+    return b.addStatement("this.symbols.put($S,$W$L)", n.name(), call(n)).build();
   }
 
   /** The builder call of {@code n}, reading its inputs from {@code symbols}. */
   private CodeBlock call(CheckedNode n) {
     List<String> in = new ArrayList<>();
     for (NodeSpec.Wire w : n.spec().wires()) {
-      in.add(CodeBlock.of("symbols.get($S)", w.source()).toString());
+      in.add(CodeBlock.of("this.symbols.get($S)", w.source()).toString());
     }
     return new CallFormatter(names, n, in).expression();
   }

@@ -119,6 +119,20 @@ class ImportedParamsTest {
     }
   }
 
+  /** A Kiln checkpoint of FashionMlp loads into its own export, imported, and computes the same. */
+  @Test
+  void kilnsOwnCheckpointLoadsIntoItsImportedExport() throws Exception {
+    try (dev.kiln.sample.models.FashionMlpModel mlp =
+            dev.kiln.sample.models.FashionMlpModel.create(Init.xavier(), 9);
+        KilnMlpNetModel imported = KilnMlpNetModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
+      mlp.save(dir.resolve("mlp"));
+      assertEquals(List.of(), imported.loadImported(dir.resolve("mlp-0000.params")));
+      NDArray x = nd.randomUniform(0, 1, new ai.djl.ndarray.types.Shape(5, 784));
+      assertArrayEquals(mlp.forward(x).toFloatArray(), imported.forward(x).toFloatArray(), 1e-6f);
+    }
+  }
+
   @Test
   void gluonsPlainKeysLoad() {
     try (LegacyNetModel model = LegacyNetModel.create()) {

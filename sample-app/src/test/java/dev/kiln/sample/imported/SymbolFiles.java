@@ -1,6 +1,7 @@
 package dev.kiln.sample.imported;
 
 import dev.kiln.runtime.mxnet.SymbolHandle;
+import dev.kiln.sample.models.FashionMlpModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,11 +12,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The symbol files the import tests read, written by MXNet itself: each graph is composed through
- * MXNet's C API ({@code MXSymbolCreateAtomicSymbol}, {@code MXSymbolCompose}, which makes the
- * weight and bias variables with MXNet's own names, as {@code mx.sym} does) and saved with {@code
- * MXSymbolSaveToJSON}. {@link SymbolFilesTest} checks that the files under {@code
- * src/test/resources} are what MXNet writes; {@link #main} rewrites them.
+ * The symbol files the import tests read, written by MXNet itself (and one by Kiln, which writes
+ * through MXNet too): each graph is composed through MXNet's C API ({@code
+ * MXSymbolCreateAtomicSymbol}, {@code MXSymbolCompose}, which makes the weight and bias variables
+ * with MXNet's own names, as {@code mx.sym} does) and saved with {@code MXSymbolSaveToJSON}. {@link
+ * SymbolFilesTest} checks that the files under {@code src/test/resources} are what MXNet writes;
+ * {@link #main} rewrites them.
  */
 public final class SymbolFiles {
   /** Where the files live, relative to the module. */
@@ -31,6 +33,7 @@ public final class SymbolFiles {
     files.put("tokens-symbol.json", tokens());
     files.put("gluon-symbol.json", gluon());
     files.put("tensors-symbol.json", tensors());
+    files.put("kiln-mlp-symbol.json", kilnMlp());
     return files;
   }
 
@@ -248,6 +251,13 @@ public final class SymbolFiles {
       x = c.op("elemwise_add", "both", two, new SymbolHandle[] {mean, sum});
       x = c.op("LinearRegressionOutput", "out", x);
       return x.toJson();
+    }
+  }
+
+  /** Kiln's own export: the sample app's {@code FashionMlp}, as {@code save} writes its symbol. */
+  static String kilnMlp() {
+    try (FashionMlpModel model = FashionMlpModel.create()) {
+      return model.symbolJson();
     }
   }
 
