@@ -30,6 +30,7 @@ class GeneratedCodeTest {
           List.of("good/heads/TwoHeads"),
           List.of("good/imported/ImportedLeNet"),
           List.of("good/imported/TwoCuts"),
+          List.of("good/imported/Renamed"),
           List.of("good/layers/LayerZoo"),
           List.of("good/layers/SignalPools"),
           List.of("good/layers/ImageNorms"),

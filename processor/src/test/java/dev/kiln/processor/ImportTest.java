@@ -46,4 +46,20 @@ class ImportTest {
     assertTrue(graph.contains("return builder.build(List.of(features, scores));"), graph);
     assertEquals(1, graph.split("this.symbols.put\\(\"conv1\"").length - 1, graph);
   }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void namesThatAreNoJavaIdentifiersStayTheFilesAndTheirParametersGetAccessors(
+      TestCompiler compiler) {
+    Result r = compiler.compile("good/imported/Renamed");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("good.imported.RenamedGraph");
+    String model = r.source("good.imported.RenamedModel");
+    assertTrue(graph.contains("public Sym features(Sym input_1) {"), graph);
+    assertTrue(graph.contains("this.symbols.put(\"pixels\", input_1);"), graph);
+    assertTrue(graph.contains(".named(\"weight\", \"dense-0.weight\")"), graph);
+    assertTrue(graph.contains("this.symbols.put(\"dense-0\","), graph);
+    assertTrue(graph.contains("Sym features = graph.features(pixels);"), graph);
+    assertTrue(model.contains("public Parameter dense_0_weight() {"), model);
+  }
 }
