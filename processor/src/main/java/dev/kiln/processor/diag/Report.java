@@ -25,7 +25,7 @@ public final class Report {
 
   /** Reports {@code message} on {@code element}. */
   public void add(Message message, Element element, Object... args) {
-    items.add(new Item(message, message.format(args), element, null, null));
+    add(new Item(message, message.format(args), element, null, null));
   }
 
   /**
@@ -34,13 +34,23 @@ public final class Report {
    */
   public void add(
       Message message, Element element, AnnotationMirror mirror, String attribute, Object... args) {
-    items.add(
+    add(
         new Item(
             message,
             message.format(args),
             element,
             mirror,
             attribute == null ? null : valueOf(mirror, attribute)));
+  }
+
+  /**
+   * Adds {@code item} unless the same text is already reported at the same place: the outputs of
+   * one imported file node break its rules alike, and one mistake gives one error.
+   */
+  private void add(Item item) {
+    if (!items.contains(item)) {
+      items.add(item);
+    }
   }
 
   /** Whether any error (not warning) was reported. */

@@ -11,6 +11,8 @@ import java.util.Map;
  * @param symbol the symbol file as the annotation names it, e.g. {@code lenet-symbol.json}
  * @param method the {@code @Imported} method's name
  * @param fileNode the node's name in the file
+ * @param entry the file's name for what the node computes: {@code fileNode}, or {@code
+ *     <fileNode>_output<i>} for output {@code i} of a file node of several outputs
  * @param names the MXNet names of the node's parameters and auxiliary states, by role ({@code
  *     weight} to {@code hybridsequential0_conv0_weight}): the file's own, whatever the node is
  *     called
@@ -25,6 +27,7 @@ public record ImportedFrom(
     String symbol,
     String method,
     String fileNode,
+    String entry,
     Map<String, String> names,
     List<NodeSpec.Wire> declared,
     boolean output,

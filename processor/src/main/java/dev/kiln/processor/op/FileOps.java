@@ -62,11 +62,19 @@ public final class FileOps {
    *
    * @param op the op unit, with the node's attributes
    * @param args the operator's inputs in MXNet's order
+   * @param outputs for an operator of several outputs ({@code SliceChannel}), the op of each, which
+   *     becomes a node of its own when the import reads it; empty for one output
    */
-  public record Mapped(Op op, List<Arg> args) {
-    /** Copies the inputs. */
+  public record Mapped(Op op, List<Arg> args, List<Op> outputs) {
+    /** Copies the inputs and outputs. */
     public Mapped {
       args = List.copyOf(args);
+      outputs = List.copyOf(outputs);
+    }
+
+    /** A node of one output. */
+    public Mapped(Op op, List<Arg> args) {
+      this(op, args, List.of());
     }
   }
 
@@ -101,6 +109,7 @@ public final class FileOps {
     OPS.put("slice_axis", FileOps::sliceAxis);
     OPS.put("mean", a -> reduce(a, ReduceOp.Kind.MEAN));
     OPS.put("sum", a -> reduce(a, ReduceOp.Kind.SUM));
+    OPS.put("SliceChannel", FileOps::sliceChannel);
     OPS.put("LeakyReLU", FileOps::leakyRelu);
     OPS.put("LRN", FileOps::lrn);
     OPS.put("Deconvolution", FileOps::deconvolution);
@@ -130,6 +139,7 @@ public final class FileOps {
     }
     ALIASES.put("broadcast_plus", "broadcast_add");
     ALIASES.put("sum_axis", "sum");
+    ALIASES.put("split", "SliceChannel");
   }
 
   /** The current names of the operators Kiln imports, in name order. */
@@ -384,6 +394,17 @@ public final class FileOps {
   private static Mapped regression(FileAttrs a, String kind, String annotation) {
     a.ignore("grad_scale");
     return new Mapped(new LossOp(kind, annotation), List.of(Arg.DATA, Arg.LABEL));
+  }
+
+  private static Mapped sliceChannel(FileAttrs a) {
+    int n = a.integer("num_outputs", 0);
+    int axis = a.integer("axis", 1);
+    boolean squeeze = a.bool("squeeze_axis", false);
+    List<Op> parts = new ArrayList<>();
+    for (int i = 0; i < Math.max(1, n); i++) {
+      parts.add(new SplitOp(n, i, axis, squeeze));
+    }
+    return new Mapped(parts.get(0), List.of(Arg.DATA), parts);
   }
 
   private static Mapped clip(FileAttrs a) {

@@ -7,6 +7,7 @@ import dev.kiln.processor.diag.Spelling;
 import dev.kiln.processor.model.AttributeSite;
 import dev.kiln.processor.model.ImportedFrom;
 import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.Op;
 import dev.kiln.processor.model.RuleError;
 import dev.kiln.processor.op.FileOps;
 import java.util.ArrayList;
@@ -134,8 +135,11 @@ public final class ImportReader {
     private final Map<Integer, Map<String, String>> names = new LinkedHashMap<>();
     private final Set<Integer> needed = new LinkedHashSet<>();
     private final Set<Integer> inputs = new LinkedHashSet<>();
-    private final Map<Integer, Declared> outputs = new LinkedHashMap<>();
-    private final Map<Integer, Set<Integer>> ancestries = new HashMap<>();
+
+    /** The imports' outputs by entry (see {@link #key}). */
+    private final Map<Long, Declared> outputs = new LinkedHashMap<>();
+
+    private final Map<Long, Set<Long>> ancestries = new HashMap<>();
 
     Expansion(List<Declared> group, SymbolFile file) {
       this.group = group;
@@ -144,24 +148,24 @@ public final class ImportReader {
 
     Map<String, List<NodeSpec>> nodes() {
       for (Declared d : group) {
-        SymbolFile.Node out = output(d);
+        Long out = output(d);
         if (out == null) {
           return null;
         }
-        Declared other = outputs.putIfAbsent(out.id(), d);
+        Declared other = outputs.putIfAbsent(out, d);
         if (other != null) {
           fail(
               d,
               "output",
               Message.IMPORT_NAME_TAKEN,
               d.where(),
-              out.name(),
+              d.output(),
               d.symbol(),
               d.model(),
               "import " + other.name() + "(), whose output it is too");
           return null;
         }
-        if (!visit(d, out)) {
+        if (!visit(d, file.nodes().get(id(out)))) {
           return null;
         }
       }
@@ -171,20 +175,14 @@ public final class ImportReader {
         return null;
       }
       Map<String, List<NodeSpec>> byMethod = new LinkedHashMap<>();
-      Set<Integer> placed = new HashSet<>();
+      Set<Long> placed = new HashSet<>();
       for (Declared d : group) {
-        int out =
-            outputs.entrySet().stream()
-                .filter(e -> e.getValue() == d)
-                .findFirst()
-                .orElseThrow()
-                .getKey();
         List<NodeSpec> nodes = new ArrayList<>();
-        for (int id : ancestry(out)) {
-          if (!placed.add(id)) {
+        for (long entry : ancestry(outputId(d))) {
+          if (!placed.add(entry)) {
             continue;
           }
-          NodeSpec node = node(id, fed);
+          NodeSpec node = node(entry, fed);
           if (node == null) {
             return null;
           }
@@ -195,12 +193,16 @@ public final class ImportReader {
       return byMethod;
     }
 
-    /** Node {@code id} of the file as a node of the model; null when an error was reported. */
-    private NodeSpec node(int id, Map<String, NodeSpec.Wire> fed) {
+    /**
+     * Entry {@code entry} of the file (a node, or one output of a node of several) as a node of the
+     * model; null when an error was reported.
+     */
+    private NodeSpec node(long entry, Map<String, NodeSpec.Wire> fed) {
+      int id = id(entry);
       SymbolFile.Node n = file.nodes().get(id);
-      Declared out = outputs.get(id);
-      Declared d = out != null ? out : owner(id);
-      String name = kilnName(id);
+      Declared out = outputs.get(entry);
+      Declared d = out != null ? out : owner(entry);
+      String name = kilnName(entry);
       if (out == null && d.taken().contains(name)) {
         fail(
             d,
@@ -214,21 +216,46 @@ public final class ImportReader {
         return null;
       }
       FileOps.Mapped m = mapped.get(id);
+      Op op = m.op();
+      if (!m.outputs().isEmpty() || index(entry) > 0) {
+        if (index(entry) >= m.outputs().size()) {
+          fail(
+              d,
+              "symbol",
+              Message.IMPORT_NOT_SYMBOL,
+              d.where(),
+              d.symbol(),
+              "output "
+                  + index(entry)
+                  + " of node "
+                  + n.name()
+                  + " ("
+                  + n.op()
+                  + ") is read, but it has "
+                  + Math.max(1, m.outputs().size()));
+          return null;
+        }
+        op = m.outputs().get(index(entry));
+      }
       List<NodeSpec.Wire> wires = new ArrayList<>();
       for (int i = 0; i < m.args().size() && i < n.inputs().size(); i++) {
         if (m.args().get(i).kind() != FileOps.Kind.DATA) {
           continue;
         }
-        SymbolFile.Node source = file.node(n.inputs().get(i));
+        SymbolFile.Entry e = n.inputs().get(i);
+        SymbolFile.Node source = file.node(e);
+        String sourceName = source.isVariable() ? null : kilnName(key(e.node(), e.index()));
         wires.add(
             source.isVariable()
                 ? fed.get(source.name())
-                : new NodeSpec.Wire(kilnName(source.id()), kilnName(source.id()), null));
+                : new NodeSpec.Wire(sourceName, sourceName, null));
       }
       String text = text(n);
+      String fileName = m.outputs().isEmpty() ? n.name() : n.name() + "_output" + index(entry);
+      // The file node's name: each output of a node of several breaks its rules alike.
       String where = d.where() + " " + n.name();
       try {
-        m.op().checkAttributes(new AttributeSite(name, where, text));
+        op.checkAttributes(new AttributeSite(name, where, text));
       } catch (RuleError e) {
         report.add(e.message, d.method(), d.mirror(), null, e.args);
         return null;
@@ -239,45 +266,56 @@ public final class ImportReader {
               d.symbol(),
               d.name(),
               n.name(),
+              fileName,
               names.get(id),
               isOut ? d.wires() : List.of(),
               isOut,
               isOut ? cutAway() : List.of());
       AnnotationMirror frozen =
           group.stream()
-              .filter(g -> g.frozen() != null && ancestry(outputId(g)).contains(id))
+              .filter(g -> g.frozen() != null && ancestry(outputId(g)).contains(entry))
               .map(Declared::frozen)
               .findFirst()
               .orElse(null);
       return new NodeSpec(
           name,
-          m.op(),
+          op,
           wires,
           d.method(),
           d.mirror(),
-          isOut ? imported(d) + " " + n.name() + ": " + text : text,
+          isOut ? imported(d) + " " + fileName + ": " + text : text,
           isOut && d.markedOutput(),
           frozen,
           origin);
     }
 
-    /** The model's name of file node {@code id}: the method's for an import's output. */
-    private String kilnName(int id) {
-      Declared out = outputs.get(id);
-      return out != null ? out.name() : file.nodes().get(id).name();
+    /**
+     * The model's name of entry {@code entry}: the method's for an import's output, {@code
+     * <node>_output<i>} (MXNet's own name for it) for output {@code i} of a node of several, else
+     * the file node's.
+     */
+    private String kilnName(long entry) {
+      Declared out = outputs.get(entry);
+      if (out != null) {
+        return out.name();
+      }
+      SymbolFile.Node n = file.nodes().get(id(entry));
+      FileOps.Mapped m = mapped.get(n.id());
+      boolean several = (m != null && !m.outputs().isEmpty()) || index(entry) > 0;
+      return several ? n.name() + "_output" + index(entry) : n.name();
     }
 
-    /** The first import (in declaration order) whose output needs node {@code id}. */
-    private Declared owner(int id) {
+    /** The first import (in declaration order) whose output needs entry {@code entry}. */
+    private Declared owner(long entry) {
       for (Declared d : group) {
-        if (ancestry(outputId(d)).contains(id)) {
+        if (ancestry(outputId(d)).contains(entry)) {
           return d;
         }
       }
       return group.get(0);
     }
 
-    private int outputId(Declared d) {
+    private long outputId(Declared d) {
       return outputs.entrySet().stream()
           .filter(e -> e.getValue() == d)
           .findFirst()
@@ -285,38 +323,41 @@ public final class ImportReader {
           .getKey();
     }
 
-    /** Node {@code out} and every node it reads, in the file's order; computed once per node. */
-    private Set<Integer> ancestry(int out) {
+    /** Entry {@code out} and every entry it reads, in the file's order; computed once per entry. */
+    private Set<Long> ancestry(long out) {
       return ancestries.computeIfAbsent(out, this::reads);
     }
 
-    private Set<Integer> reads(int out) {
-      Set<Integer> seen = new TreeSet<>();
-      List<Integer> stack = new ArrayList<>(List.of(out));
+    private Set<Long> reads(long out) {
+      Set<Long> seen = new TreeSet<>();
+      List<Long> stack = new ArrayList<>(List.of(out));
       while (!stack.isEmpty()) {
-        int id = stack.remove(stack.size() - 1);
-        if (!seen.add(id)) {
+        long entry = stack.remove(stack.size() - 1);
+        if (!seen.add(entry)) {
           continue;
         }
-        SymbolFile.Node n = file.nodes().get(id);
-        List<FileOps.Arg> args = mapped.get(id).args();
+        SymbolFile.Node n = file.nodes().get(id(entry));
+        List<FileOps.Arg> args = mapped.get(n.id()).args();
         for (int i = 0; i < args.size() && i < n.inputs().size(); i++) {
-          SymbolFile.Node source = file.node(n.inputs().get(i));
-          if (args.get(i).kind() == FileOps.Kind.DATA && !source.isVariable()) {
-            stack.add(source.id());
+          SymbolFile.Entry e = n.inputs().get(i);
+          if (args.get(i).kind() == FileOps.Kind.DATA && !file.node(e).isVariable()) {
+            stack.add(key(e.node(), e.index()));
           }
         }
       }
       return seen;
     }
 
-    /** The node the import's output is, or null when reported. */
-    private SymbolFile.Node output(Declared d) {
+    /**
+     * The entry the import's output is (see {@link #key}), or null when reported: a node's name, or
+     * {@code <node>_output<i>} for output {@code i} of a node of several.
+     */
+    private Long output(Declared d) {
       if (d.output().isEmpty()) {
-        if (file.heads().size() == 1 && file.heads().get(0).index() == 0) {
-          SymbolFile.Node head = file.node(file.heads().get(0));
-          if (!head.isVariable()) {
-            return head;
+        if (file.heads().size() == 1) {
+          SymbolFile.Entry head = file.heads().get(0);
+          if (!file.node(head).isVariable()) {
+            return key(head.node(), head.index());
           }
         }
         List<String> heads = file.heads().stream().map(h -> file.node(h).name()).toList();
@@ -334,11 +375,15 @@ public final class ImportReader {
       }
       String wanted = d.output();
       SymbolFile.Node n = file.node(wanted);
-      if (n == null && wanted.endsWith("_output")) {
-        n = file.node(wanted.substring(0, wanted.length() - "_output".length()));
+      int index = 0;
+      java.util.regex.Matcher output =
+          java.util.regex.Pattern.compile("(.+)_output(\\d*)").matcher(wanted);
+      if (n == null && output.matches()) {
+        n = file.node(output.group(1));
+        index = output.group(2).isEmpty() ? 0 : Integer.parseInt(output.group(2));
       }
       if (n != null && !n.isVariable()) {
-        return n;
+        return key(n.id(), index);
       }
       List<String> ops =
           file.nodes().stream().filter(x -> !x.isVariable()).map(SymbolFile.Node::name).toList();
@@ -443,18 +488,6 @@ public final class ImportReader {
             case DATA -> {
               if (source.isVariable()) {
                 inputs.add(source.id());
-              } else if (e.index() != 0) {
-                fail(
-                    d,
-                    "symbol",
-                    Message.IMPORT_UNKNOWN_OP,
-                    d.where(),
-                    n.name(),
-                    d.symbol(),
-                    "output " + e.index() + " of " + source.op() + " " + source.name(),
-                    String.join(", ", FileOps.current()),
-                    String.join(", ", FileOps.older()));
-                return false;
               } else {
                 stack.add(source);
               }
@@ -638,6 +671,21 @@ public final class ImportReader {
                         n.origin())
                     : n)
         .toList();
+  }
+
+  /** The key of output {@code index} of file node {@code id}: one node of the model. */
+  static long key(int id, int index) {
+    return ((long) id << 16) | index;
+  }
+
+  /** The file node of entry {@code key}. */
+  static int id(long key) {
+    return (int) (key >> 16);
+  }
+
+  /** The output of entry {@code key}. */
+  static int index(long key) {
+    return (int) (key & 0xFFFF);
   }
 
   /** {@code a}, {@code a and b}, {@code a, b and c}. */

@@ -290,7 +290,7 @@ final class GraphWriter {
           "the nodes of {@code "
               + s.origin().symbol()
               + "} up to {@code "
-              + s.origin().fileNode()
+              + s.origin().entry()
               + "}, output "
               + shape;
     } else {

@@ -61,7 +61,7 @@ public final class InterfaceWriter {
                     .collect(Collectors.joining(", "))
                 + "})";
       } else if (s.origin() != null && s.origin().output()) {
-        String output = named ? ", output = \"" + s.origin().fileNode() + "\"" : "";
+        String output = named ? ", output = \"" + s.origin().entry() + "\"" : "";
         String one = "@Imported(symbol = \"" + symbol + "\"" + output + ")";
         annotation =
             one.length() <= 96 || !named
@@ -69,7 +69,7 @@ public final class InterfaceWriter {
                 : "@Imported(\n      symbol = \""
                     + symbol
                     + "\",\n      output = \""
-                    + s.origin().fileNode()
+                    + s.origin().entry()
                     + "\")";
         params =
             s.origin().declared().stream()

@@ -230,8 +230,9 @@ public final class SymbolFiles {
 
   /**
    * Tensor operators: {@code transpose}, {@code batch_dot}, the element-wise and broadcasting
-   * arithmetic (also under the 0.8 names {@code _Mul} and {@code _Minus}), {@code clip}, {@code
-   * slice_axis}, {@code mean} and {@code sum}, to a regression head.
+   * arithmetic (composed as {@code _Mul} and {@code _Minus}, which MXNet saves under their current
+   * names), {@code clip}, {@code slice_axis}, {@code mean} and {@code sum}, {@code SliceChannel}
+   * (two outputs read, and two of four with {@code squeeze_axis}), to a regression head.
    */
   static String tensors() {
     try (Composer c = new Composer()) {
@@ -248,7 +249,17 @@ public final class SymbolFiles {
       SymbolHandle rows = c.op("slice_axis", "rows", mx, "axis", "1", "begin", "1", "end", "3");
       SymbolHandle mean = c.op("mean", "avg", rows, "axis", "2");
       SymbolHandle sum = c.op("sum", "total", rows, "axis", "(2,)", "keepdims", "False");
-      x = c.op("elemwise_add", "both", two, new SymbolHandle[] {mean, sum});
+      SymbolHandle both = c.op("elemwise_add", "both", two, new SymbolHandle[] {mean, sum});
+      SymbolHandle halves = c.op("SliceChannel", "halves", a, "num_outputs", "2", "axis", "2");
+      SymbolHandle prod =
+          c.op("_Mul", "prod", two, new SymbolHandle[] {c.output(halves, 0), c.output(halves, 1)});
+      SymbolHandle red = c.op("sum", "red", prod, "axis", "2");
+      SymbolHandle cols =
+          c.op("SliceChannel", "cols", red, "num_outputs", "4", "axis", "1", "squeeze_axis", "1");
+      SymbolHandle pair =
+          c.op("_Plus", "pair", null, new SymbolHandle[] {c.output(cols, 0), c.output(cols, 3)});
+      SymbolHandle col = c.op("Reshape", "col", pair, "shape", "(0, 1)");
+      x = c.op("broadcast_mul", "scaled", two, new SymbolHandle[] {both, col});
       x = c.op("LinearRegressionOutput", "out", x);
       return x.toJson();
     }
@@ -269,6 +280,13 @@ public final class SymbolFiles {
       SymbolHandle v = SymbolHandle.variable(name);
       made.add(v);
       return v;
+    }
+
+    /** Output {@code index} of {@code s}, a node of several. */
+    SymbolHandle output(SymbolHandle s, int index) {
+      SymbolHandle o = s.output(index);
+      made.add(o);
+      return o;
     }
 
     /** {@code op} named {@code name} over {@code data}, with attributes key, value, ... */
