@@ -71,7 +71,6 @@ class InspectorTest {
                 "[kiln:BadSlice] Split.act() split SliceChannel(num_outputs=3, axis=1): "
                     + "cannot take indices of 3 equal parts of axis 1 of [BATCH, 7]"),
         i.errors().get(0));
-    assertTrue(
-        i.errors().get(0).endsWith("7 is not a multiple of 3"), i.errors().get(0));
+    assertTrue(i.errors().get(0).endsWith("7 is not a multiple of 3"), i.errors().get(0));
   }
 }

@@ -156,7 +156,7 @@ final class ModelWriter {
                             + "{@link #summary()} returns them: a constant, so that tools can show it without "
                             + "creating a model, which starts MXNet.")
                     .build())
-            .initializer("$L", summary(m.name() + "\n" + LayerTable.render(m)))
+            .initializer("$L", TextBlocks.of(m.name() + "\n" + LayerTable.render(m)))
             .build());
     CodeBlock.Builder inputs = CodeBlock.builder();
     for (int i = 0; i < m.inputs().size(); i++) {
@@ -798,42 +798,6 @@ final class ModelWriter {
         .addJavadoc("$L", javadoc.build())
         .recordConstructor(ctor.build())
         .build();
-  }
-
-  /** The longest text block written: a class file's constant string holds 65,535 bytes. */
-  private static final int BLOCK = 40_000;
-
-  /**
-   * {@code text} as a text block, or for a table longer than one constant string can hold (an
-   * imported file of a thousand nodes) {@code String.join("", """...""", """...""")}, split between
-   * lines.
-   */
-  private static String summary(String text) {
-    if (text.length() <= BLOCK) {
-      return textBlock(text);
-    }
-    List<String> blocks = new ArrayList<>();
-    StringBuilder part = new StringBuilder();
-    for (String line : text.split("\n")) {
-      if (part.length() + line.length() > BLOCK) {
-        blocks.add(textBlock(part.toString()));
-        part.setLength(0);
-      }
-      part.append(line).append('\n');
-    }
-    blocks.add(textBlock(part.toString()));
-    return "String.join(\"\",\n    " + String.join(",\n    ", blocks) + ")";
-  }
-
-  /** {@code """ ... """}: {@code text} as a text block, each line indented like a statement. */
-  private static String textBlock(String text) {
-    StringBuilder b = new StringBuilder("\"\"\"\n");
-    for (String line : text.split("\n")) {
-      b.append("    ")
-          .append(line.replace("\\", "\\\\").replace("\"\"\"", "\\\"\"\""))
-          .append('\n');
-    }
-    return b.append("    \"\"\"").toString();
   }
 
   private static CodeBlock strings(List<String> values) {
