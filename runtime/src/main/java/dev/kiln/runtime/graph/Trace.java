@@ -88,7 +88,13 @@ final class Trace {
     // MXNet lines up the last axes; the rule itself (sizes, BATCH, runs) is the one home's.
     Broadcast rule = Broadcast.of(leadingOnes(x, rank), leadingOnes(y, rank));
     if (rule.problem() == Broadcast.Problem.AXIS) {
-      throw error(label, List.of(a, b), "each pair of trailing dimensions must be equal or 1");
+      String why = "each pair of trailing dimensions must be equal or 1";
+      if (x.rank() != y.rank()) {
+        // MXNet lines up the last axes: say how the lower-rank operand lines up where it should.
+        SymNode low = x.rank() < y.rank() ? a : b;
+        why += "; " + rankFix(low, low == a ? b : a);
+      }
+      throw error(label, List.of(a, b), why);
     }
     if (rule.problem() == Broadcast.Problem.RUNS) {
       throw error(
