@@ -73,4 +73,72 @@ class InspectorTest {
         i.errors().get(0));
     assertTrue(i.errors().get(0).endsWith("7 is not a multiple of 3"), i.errors().get(0));
   }
+
+  /**
+   * {@code data} swapped to time-major (or not, {@code swap} false) into a GRU whose initial state
+   * is a variable (or, {@code zeros}, computed by a {@code _zeros} node as Gluon's export has it).
+   */
+  private static Inspector.Inspection rnn(boolean swap, boolean zeros, int... shape) {
+    String state =
+        zeros
+            ? "{\"op\": \"_zeros\", \"name\": \"begin\", \"attrs\": {\"shape\": \"(1, 0, 3)\"},"
+                + " \"inputs\": []}"
+            : "{\"op\": \"null\", \"name\": \"gru_state\", \"inputs\": []}";
+    String json =
+        """
+        {"nodes": [
+          {"op": "null", "name": "data", "inputs": []},
+          {"op": "SwapAxis", "name": "tnc", "attrs": {"dim1": "0", "dim2": "1"},
+           "inputs": [[0, 0, 0]]},
+          {"op": "null", "name": "gru_parameters", "inputs": []},
+          %s,
+          {"op": "RNN", "name": "gru", "attrs": {"mode": "gru", "state_size": "3",
+           "num_layers": "1"}, "inputs": [[%d, 0, 0], [2, 0, 0], [3, 0, 0]]}],
+         "heads": [[4, 0, 0]]}
+        """
+            .formatted(state, swap ? 1 : 0);
+    return Inspector.inspect(
+        "Seq",
+        "com.example",
+        "seq-symbol.json",
+        json,
+        List.of(new DeclaredModel.Input("data", shape)),
+        List.of());
+  }
+
+  @Test
+  void anRnnIsTimeMajorAsTheFileHasIt() {
+    Inspector.Inspection i = rnn(true, false, -1, 5, 4);
+    assertEquals(List.of(), i.errors());
+    assertTrue(i.table().contains("[5, BATCH, 4]"), i.table());
+    // 3 gates · 3 units · (4 + 3) weights, 2 · 3 gates · 3 biases.
+    assertTrue(i.table().contains("[5, BATCH, 3]      81"), i.table());
+  }
+
+  @Test
+  void anRnnOverABatchFirstSequenceIsRefusedWithTheSwapToWrite() {
+    Inspector.Inspection i = rnn(false, false, -1, 5, 4);
+    assertEquals(1, i.errors().size(), i.errors().toString());
+    assertTrue(
+        i.errors()
+            .get(0)
+            .contains(
+                "MXNet's RNN needs a rank-3 time-major [steps, BATCH, features] (the features "
+                    + "known) input, got [BATCH, 5, 4] from data (@Input(shape = {BATCH, 5, 4})); "
+                    + "a file feeds it a batch-first sequence through SwapAxis(dim1=0, dim2=1)"),
+        i.errors().get(0));
+  }
+
+  @Test
+  void anInitialStateThatANodeComputesIsRefused() {
+    Inspector.Inspection i = rnn(true, true, -1, 5, 4);
+    assertEquals(1, i.errors().size(), i.errors().toString());
+    assertTrue(
+        i.errors()
+            .get(0)
+            .contains(
+                "the initial state of node gru is computed by node begin; Kiln starts a "
+                    + "recurrent layer from zeros"),
+        i.errors().get(0));
+  }
 }

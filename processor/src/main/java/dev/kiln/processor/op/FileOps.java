@@ -5,6 +5,7 @@ import dev.kiln.annotations.PoolConvention;
 import dev.kiln.annotations.Slice;
 import dev.kiln.names.AuxRole;
 import dev.kiln.names.ParamRole;
+import dev.kiln.names.RnnCell;
 import dev.kiln.processor.model.Op;
 import dev.kiln.processor.model.RuleError;
 import java.util.ArrayList;
@@ -34,7 +35,12 @@ public final class FileOps {
     /** An auxiliary state ({@code moving_mean}). */
     AUX,
     /** A loss head's label, which Kiln's own training feeds: dropped from the import. */
-    LABEL
+    LABEL,
+    /**
+     * A recurrent layer's initial state, a variable of the file (which MXNet's Module API feeds
+     * zeros): Kiln's own state argument, zeros at every call, takes its place.
+     */
+    STATE
   }
 
   /**
@@ -47,6 +53,7 @@ public final class FileOps {
   public record Arg(Kind kind, String role) {
     static final Arg DATA = new Arg(Kind.DATA, null);
     static final Arg LABEL = new Arg(Kind.LABEL, "label");
+    static final Arg STATE = new Arg(Kind.STATE, null);
 
     static Arg param(ParamRole role) {
       return new Arg(Kind.PARAM, role.role());
@@ -117,6 +124,8 @@ public final class FileOps {
     OPS.put("LinearRegressionOutput", a -> regression(a, "l2", "L2Loss"));
     OPS.put("MAERegressionOutput", a -> regression(a, "l1", "L1Loss"));
     OPS.put("LogisticRegressionOutput", a -> regression(a, "logistic", "LogisticLoss"));
+    OPS.put("RNN", FileOps::rnn);
+    OPS.put("SwapAxis", a -> unary(a, new SwapOp(a.integer("dim1", 0), a.integer("dim2", 0))));
     ALIASES.put("flatten", "Flatten");
     ALIASES.put("_Plus", "elemwise_add");
     ALIASES.put("_plus", "elemwise_add");
@@ -140,6 +149,7 @@ public final class FileOps {
     ALIASES.put("broadcast_plus", "broadcast_add");
     ALIASES.put("sum_axis", "sum");
     ALIASES.put("split", "SliceChannel");
+    ALIASES.put("swapaxes", "SwapAxis");
   }
 
   /** The current names of the operators Kiln imports, in name order. */
@@ -405,6 +415,46 @@ public final class FileOps {
       parts.add(new SplitOp(n, i, axis, squeeze));
     }
     return new Mapped(parts.get(0), List.of(Arg.DATA), parts);
+  }
+
+  /**
+   * MXNet's fused {@code RNN}, time-major as the file has it: data, the flat parameter vector and
+   * the initial states (an LSTM's two), which Kiln starts from zeros.
+   */
+  private static Mapped rnn(FileAttrs a) {
+    a.ignore("state_outputs");
+    a.require("projection_size", "None", "Kiln's recurrent layers have no projection");
+    a.require("lstm_state_clip_min", "None", "Kiln's LSTM does not clip its cell");
+    a.require("lstm_state_clip_max", "None", "Kiln's LSTM does not clip its cell");
+    a.require("lstm_state_clip_nan", "False", "Kiln's LSTM does not clip its cell");
+    a.require("use_sequence_length", "False", "Kiln's recurrent layers read every step");
+    String mode = a.choice("mode", null, "rnn_relu", "rnn_tanh", "lstm", "gru");
+    if (mode == null) {
+      throw a.unsupported("mode", "an RNN needs its mode");
+    }
+    RnnCell cell =
+        switch (mode) {
+          case "rnn_relu" -> RnnCell.RNN_RELU;
+          case "rnn_tanh" -> RnnCell.RNN_TANH;
+          case "lstm" -> RnnCell.LSTM;
+          default -> RnnCell.GRU;
+        };
+    Op op =
+        new RecurrentOp(
+            cell,
+            a.integer("state_size", 0),
+            a.integer("num_layers", 0),
+            a.bool("bidirectional", false),
+            a.decimal("p", 0),
+            true,
+            false,
+            cell == RnnCell.RNN_RELU ? Act.RELU : Act.TANH,
+            true);
+    List<Arg> args = new ArrayList<>(List.of(Arg.DATA, Arg.param(ParamRole.PARAMETERS), Arg.STATE));
+    if (cell == RnnCell.LSTM) {
+      args.add(Arg.STATE);
+    }
+    return new Mapped(op, args);
   }
 
   private static Mapped clip(FileAttrs a) {

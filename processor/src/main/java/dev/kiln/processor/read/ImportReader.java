@@ -514,6 +514,23 @@ public final class ImportReader {
             case LABEL -> {
               // Kiln's training feeds its own label.
             }
+            case STATE -> {
+              if (!source.isVariable()) {
+                fail(
+                    d,
+                    "symbol",
+                    Message.IMPORT_NOT_SYMBOL,
+                    d.where(),
+                    d.symbol(),
+                    "the initial state of node "
+                        + n.name()
+                        + " is computed by node "
+                        + source.name()
+                        + "; Kiln starts a recurrent layer from zeros, as a state variable "
+                        + "fed zeros does");
+                return false;
+              }
+            }
           }
         }
         mapped.put(n.id(), m);

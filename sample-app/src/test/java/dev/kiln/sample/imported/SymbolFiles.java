@@ -33,6 +33,7 @@ public final class SymbolFiles {
     files.put("tokens-symbol.json", tokens());
     files.put("gluon-symbol.json", gluon());
     files.put("tensors-symbol.json", tensors());
+    files.put("recurrent-symbol.json", recurrent());
     files.put("kiln-mlp-symbol.json", kilnMlp());
     return files;
   }
@@ -159,6 +160,41 @@ public final class SymbolFiles {
       x = c.op("Flatten", "flat", x);
       x = c.op("FullyConnected", "fc", x, "num_hidden", "2");
       x = c.op("LogisticRegressionOutput", "logistic", x);
+      return x.toJson();
+    }
+  }
+
+  /**
+   * Recurrent layers as MXNet's Module API writes them ({@code mx.rnn.FusedRNNCell} unrolled over a
+   * batch-first sequence): {@code SwapAxis} to time-major, a bidirectional two-layer LSTM with
+   * dropout between its layers, a GRU, {@code SwapAxis} back, a mean over the steps and a
+   * regression head. Each {@code RNN}'s parameter vector and initial states are the variables MXNet
+   * makes for it ({@code lstm0_parameters}, {@code lstm0_state}, {@code lstm0_state_cell}).
+   */
+  static String recurrent() {
+    try (Composer c = new Composer()) {
+      SymbolHandle x = c.variable("data");
+      x = c.op("SwapAxis", "tnc", x, "dim1", "0", "dim2", "1");
+      x =
+          c.op(
+              "RNN",
+              "lstm0",
+              x,
+              "mode",
+              "lstm",
+              "state_size",
+              "6",
+              "num_layers",
+              "2",
+              "bidirectional",
+              "True",
+              "p",
+              "0.2");
+      x = c.op("RNN", "gru0", x, "mode", "gru", "state_size", "3", "num_layers", "1");
+      x = c.op("swapaxes", "ntc", x, "dim1", "1", "dim2", "0");
+      x = c.op("mean", "steps", x, "axis", "1");
+      x = c.op("FullyConnected", "fc", x, "num_hidden", "2");
+      x = c.op("LinearRegressionOutput", "out", x);
       return x.toJson();
     }
   }
