@@ -76,9 +76,10 @@ class InspectorTest {
 
   /**
    * {@code data} swapped to time-major (or not, {@code swap} false) into a GRU whose initial state
-   * is a variable (or, {@code zeros}, computed by a {@code _zeros} node as Gluon's export has it).
+   * is a variable (or, {@code zeros}, computed by a {@code _zeros} node as Gluon's export has it),
+   * the file's head its output {@code head}.
    */
-  private static Inspector.Inspection rnn(boolean swap, boolean zeros, int... shape) {
+  private static Inspector.Inspection rnn(boolean swap, boolean zeros, int head, int... shape) {
     String state =
         zeros
             ? "{\"op\": \"_zeros\", \"name\": \"begin\", \"attrs\": {\"shape\": \"(1, 0, 3)\"},"
@@ -94,9 +95,9 @@ class InspectorTest {
           %s,
           {"op": "RNN", "name": "gru", "attrs": {"mode": "gru", "state_size": "3",
            "num_layers": "1"}, "inputs": [[%d, 0, 0], [2, 0, 0], [3, 0, 0]]}],
-         "heads": [[4, 0, 0]]}
+         "heads": [[4, %d, 0]]}
         """
-            .formatted(state, swap ? 1 : 0);
+            .formatted(state, swap ? 1 : 0, head);
     return Inspector.inspect(
         "Seq",
         "com.example",
@@ -108,7 +109,7 @@ class InspectorTest {
 
   @Test
   void anRnnIsTimeMajorAsTheFileHasIt() {
-    Inspector.Inspection i = rnn(true, false, -1, 5, 4);
+    Inspector.Inspection i = rnn(true, false, 0, -1, 5, 4);
     assertEquals(List.of(), i.errors());
     assertTrue(i.table().contains("[5, BATCH, 4]"), i.table());
     // 3 gates · 3 units · (4 + 3) weights, 2 · 3 gates · 3 biases.
@@ -117,7 +118,7 @@ class InspectorTest {
 
   @Test
   void anRnnOverABatchFirstSequenceIsRefusedWithTheSwapToWrite() {
-    Inspector.Inspection i = rnn(false, false, -1, 5, 4);
+    Inspector.Inspection i = rnn(false, false, 0, -1, 5, 4);
     assertEquals(1, i.errors().size(), i.errors().toString());
     assertTrue(
         i.errors()
@@ -131,7 +132,7 @@ class InspectorTest {
 
   @Test
   void anInitialStateThatANodeComputesIsRefused() {
-    Inspector.Inspection i = rnn(true, true, -1, 5, 4);
+    Inspector.Inspection i = rnn(true, true, 0, -1, 5, 4);
     assertEquals(1, i.errors().size(), i.errors().toString());
     assertTrue(
         i.errors()
@@ -139,6 +140,17 @@ class InspectorTest {
             .contains(
                 "the initial state of node gru is computed by node begin; Kiln starts a "
                     + "recurrent layer from zeros"),
+        i.errors().get(0));
+  }
+
+  @Test
+  void anRnnsFinalStateIsNotImported() {
+    Inspector.Inspection i = rnn(true, false, 1, -1, 5, 4);
+    assertEquals(1, i.errors().size(), i.errors().toString());
+    assertTrue(
+        i.errors()
+            .get(0)
+            .endsWith("output 1 of node gru (RNN) is read, but Kiln imports only its first output"),
         i.errors().get(0));
   }
 }

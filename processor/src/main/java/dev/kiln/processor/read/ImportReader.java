@@ -231,8 +231,10 @@ public final class ImportReader {
                   + n.name()
                   + " ("
                   + n.op()
-                  + ") is read, but it has "
-                  + Math.max(1, m.outputs().size()));
+                  + ") is read, but Kiln imports "
+                  + (m.outputs().isEmpty()
+                      ? "only its first output"
+                      : "its " + m.outputs().size() + " outputs"));
           return null;
         }
         op = m.outputs().get(index(entry));
