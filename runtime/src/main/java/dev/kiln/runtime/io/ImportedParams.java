@@ -17,9 +17,11 @@ import java.util.Set;
  * Reads the parameters of an imported model ({@code @Imported}) from the {@code .params} file
  * published with its symbol: an MXNet NDArray list keyed {@code arg:<name>} and {@code aux:<name>}
  * as MXNet's Module API and {@code HybridBlock.export} save it, or by plain names as Gluon's {@code
- * save_parameters} does. Every array the imported nodes need must be in the file with its shape; an
- * array of the file's nodes that the import cut away is skipped; anything else is refused by name.
- * Nothing changes unless all of that holds.
+ * ParameterDict.save} does (its {@code Block.save_params} without the block's prefix, {@code
+ * conv0_weight} for {@code resnetv10_conv0_weight}, which is restored as Gluon's {@code
+ * load_parameters} restores it). Every array the imported nodes need must be in the file with its
+ * shape; an array of the file's nodes that the import cut away is skipped; anything else is refused
+ * by name. Nothing changes unless all of that holds.
  */
 public final class ImportedParams {
   private ImportedParams() {}
@@ -47,8 +49,9 @@ public final class ImportedParams {
       Map<ParamsFile.Entry, Tensor> targets = new LinkedHashMap<>();
       List<String> skips = new ArrayList<>();
       Set<String> found = new LinkedHashSet<>();
+      String restore = restoredPrefix(entries, wanted, skipped);
       for (ParamsFile.Entry e : entries) {
-        String name = name(e.key());
+        String name = restore + name(e.key());
         boolean isAux = e.key().startsWith(ParamsFile.AUX_PREFIX);
         boolean isArg = e.key().startsWith(ParamsFile.ARG_PREFIX);
         if (!wanted.contains(name)) {
@@ -129,6 +132,47 @@ public final class ImportedParams {
       return key.substring(ParamsFile.AUX_PREFIX.length());
     }
     return key;
+  }
+
+  /**
+   * The block prefix to put back before each key, as Gluon's {@code load_parameters} puts back
+   * {@code restore_prefix}: when no key names an array of the model as it is, every key is plain
+   * and every one does with the prefix that all the wanted names share (up to an underscore), that
+   * prefix; else none.
+   */
+  private static String restoredPrefix(
+      List<ParamsFile.Entry> entries, Collection<String> wanted, Collection<String> skipped) {
+    if (entries.isEmpty() || wanted.isEmpty()) {
+      return "";
+    }
+    String prefix = null;
+    for (String w : wanted) {
+      prefix = prefix == null ? w : common(prefix, w);
+    }
+    prefix = prefix.substring(0, prefix.lastIndexOf('_') + 1);
+    if (prefix.isEmpty()) {
+      return "";
+    }
+    for (ParamsFile.Entry e : entries) {
+      String key = e.key();
+      boolean plain =
+          !key.startsWith(ParamsFile.ARG_PREFIX) && !key.startsWith(ParamsFile.AUX_PREFIX);
+      if (!plain
+          || wanted.contains(key)
+          || skipped.contains(key)
+          || !(wanted.contains(prefix + key) || skipped.contains(prefix + key))) {
+        return "";
+      }
+    }
+    return prefix;
+  }
+
+  private static String common(String a, String b) {
+    int i = 0;
+    while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) {
+      i++;
+    }
+    return a.substring(0, i);
   }
 
   private static Tensor either(Map<String, Tensor> params, Map<String, Tensor> aux, String name) {

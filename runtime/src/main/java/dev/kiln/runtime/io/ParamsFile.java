@@ -250,7 +250,7 @@ public final class ParamsFile {
 
   /**
    * As {@link #index(Path, FileChannel)}; with {@code foreign}, a key may also be a plain name, as
-   * Gluon's {@code save_parameters} writes them (a file Kiln did not write).
+   * Gluon's {@code ParameterDict.save} writes them (a file Kiln did not write).
    */
   static List<Entry> index(Path file, FileChannel channel, boolean foreign) throws IOException {
     ParamsInput in = new ParamsInput(file, channel);

@@ -133,6 +133,37 @@ class ImportedParamsTest {
     }
   }
 
+  /**
+   * A Gluon export end to end: its names, its weights under Gluon's plain keys, as {@code
+   * ParameterDict.save} writes them whole ({@code hybridsequential0_conv0_weight}) and without the
+   * block's prefix ({@code conv0_weight}, {@code Block.save_params}), load, and the model computes
+   * what MXNet's executor computes from the same file and arrays.
+   */
+  @Test
+  void aGluonExportWithGluonsPlainKeysComputesWhatMxnetDoes() throws IOException {
+    for (boolean stripped : new boolean[] {false, true}) {
+      try (GluonNetModel model = GluonNetModel.create()) {
+        List<Array> arrays = published(model, false);
+        List<Array> keyed =
+            arrays.stream()
+                .map(
+                    a ->
+                        new Array(
+                            stripped ? a.key().replaceFirst("^hybridsequential0_", "") : a.key(),
+                            a.shape(),
+                            a.values()))
+                .toList();
+        assertEquals(List.of(), model.loadImported(save("gluon-" + stripped + ".params", keyed)));
+        assertArrayEquals(
+            byName(arrays).get("hybridsequential0_batchnorm0_running_mean"),
+            model.params().hybridsequential0Batchnorm0RunningMean().get());
+        double diff =
+            ImportAgreementTest.difference(model, "gluon-symbol.json", new int[] {2, 2, 6, 6});
+        assertTrue(diff <= 1e-5, "largest difference from MXNet's executor: " + diff);
+      }
+    }
+  }
+
   @Test
   void gluonsPlainKeysLoad() {
     try (LegacyNetModel model = LegacyNetModel.create()) {
