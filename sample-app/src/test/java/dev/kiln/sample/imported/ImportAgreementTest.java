@@ -192,6 +192,35 @@ class ImportAgreementTest {
   }
 
   /**
+   * The imported recurrent file trains: its regression loss on one batch falls over a few SGD
+   * steps, the LSTM's flat vector (read through two one-layer operators with dropout between them
+   * in training) among the parameters that move.
+   */
+  @Test
+  void anImportedRecurrentFileTrains() {
+    Random r = new Random(11);
+    float[] x = new float[8 * 5 * 4];
+    float[] y = new float[8 * 2];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = (float) r.nextGaussian();
+    }
+    for (int i = 0; i < y.length; i++) {
+      y[i] = (float) r.nextGaussian();
+    }
+    try (RecurrentNetModel model = RecurrentNetModel.create(Init.xavier(), 3);
+        dev.kiln.runtime.optim.Sgd sgd = new dev.kiln.runtime.optim.Sgd(0.1f)) {
+      float[] lstm = model.params().lstm0Parameters().get();
+      double first = model.trainer().trainBatch(x, y, 8, sgd).meanLoss();
+      double last = first;
+      for (int step = 0; step < 30; step++) {
+        last = model.trainer().trainBatch(x, y, 8, sgd).meanLoss();
+      }
+      assertTrue(last < 0.8 * first, "loss " + first + " then " + last);
+      assertTrue(!java.util.Arrays.equals(lstm, model.params().lstm0Parameters().get()));
+    }
+  }
+
+  /**
    * MXNet 1.9.1 upgrades the 0.8 file as Kiln reads it: the batch norm's moving averages, which the
    * file does not have, are {@code bn_moving_mean} and {@code bn_moving_var}.
    */
