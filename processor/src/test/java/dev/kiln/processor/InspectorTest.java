@@ -76,13 +76,13 @@ class InspectorTest {
 
   /**
    * {@code data} swapped to time-major (or not, {@code swap} false) into a GRU whose initial state
-   * is a variable (or, {@code zeros}, computed by a {@code _zeros} node as Gluon's export has it),
-   * the file's head its output {@code head}.
+   * is a variable (or, {@code ones}, computed by a {@code _ones} node), the file's head its output
+   * {@code head}.
    */
-  private static Inspector.Inspection rnn(boolean swap, boolean zeros, int head, int... shape) {
+  private static Inspector.Inspection rnn(boolean swap, boolean ones, int head, int... shape) {
     String state =
-        zeros
-            ? "{\"op\": \"_zeros\", \"name\": \"begin\", \"attrs\": {\"shape\": \"(1, 0, 3)\"},"
+        ones
+            ? "{\"op\": \"_ones\", \"name\": \"begin\", \"attrs\": {\"shape\": \"(1, 0, 3)\"},"
                 + " \"inputs\": []}"
             : "{\"op\": \"null\", \"name\": \"gru_state\", \"inputs\": []}";
     String json =
@@ -138,7 +138,7 @@ class InspectorTest {
         i.errors()
             .get(0)
             .contains(
-                "the initial state of node gru is computed by node begin; Kiln starts a "
+                "the initial state of node gru is computed by node begin (_ones); Kiln starts a "
                     + "recurrent layer from zeros"),
         i.errors().get(0));
   }

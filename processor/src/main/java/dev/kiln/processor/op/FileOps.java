@@ -38,7 +38,8 @@ public final class FileOps {
     LABEL,
     /**
      * A recurrent layer's initial state, a variable of the file (which MXNet's Module API feeds
-     * zeros): Kiln's own state argument, zeros at every call, takes its place.
+     * zeros) or its {@code _zeros} node ({@code begin_state}): Kiln's own state argument, zeros at
+     * every call, takes its place.
      */
     STATE
   }

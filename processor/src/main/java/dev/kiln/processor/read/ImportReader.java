@@ -517,7 +517,8 @@ public final class ImportReader {
               // Kiln's training feeds its own label.
             }
             case STATE -> {
-              if (!source.isVariable()) {
+              // A variable (fed zeros) or MXNet's zeros, as the Module API's begin_state makes.
+              if (!source.isVariable() && !source.op().equals("_zeros")) {
                 fail(
                     d,
                     "symbol",
@@ -528,8 +529,10 @@ public final class ImportReader {
                         + n.name()
                         + " is computed by node "
                         + source.name()
-                        + "; Kiln starts a recurrent layer from zeros, as a state variable "
-                        + "fed zeros does");
+                        + " ("
+                        + source.op()
+                        + "); Kiln starts a recurrent layer from zeros, as a state variable fed "
+                        + "zeros or a _zeros node does");
                 return false;
               }
             }

@@ -1,6 +1,8 @@
 package dev.kiln.sample.imported;
 
+import com.sun.jna.ptr.IntByReference;
 import dev.kiln.runtime.mxnet.ExecutorHandle;
+import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.ShapeInference;
 import dev.kiln.runtime.mxnet.SymbolHandle;
@@ -37,6 +39,13 @@ final class MxnetReference {
       String input,
       int[] shape,
       float[] x) {
+    // MXNet's Python frontend reads a 1.x file outside np_shape, where a 0 in a shape is unknown
+    // (FusedRNNCell's begin state, _zeros of shape (layers, 0, units)); Kiln and DJL keep NumPy
+    // semantics on for the process, so the reference turns them off while it runs.
+    // (MXSetIsNumpyShape reports the old state as a bool; MXIsNumpyShape tells global from local.)
+    IntByReference previous = new IntByReference();
+    Mx.check(Mx.api().MXIsNumpyShape(previous), "MXIsNumpyShape");
+    Mx.check(Mx.api().MXSetIsNumpyShape(0, new IntByReference()), "MXSetIsNumpyShape");
     try (SymbolHandle file = SymbolHandle.fromJson(json)) {
       if (output == null) {
         return bound(file, arrays, input, shape, x);
@@ -45,6 +54,10 @@ final class MxnetReference {
           SymbolHandle cut = internals.output(internals.outputs().indexOf(output))) {
         return bound(cut, arrays, input, shape, x);
       }
+    } finally {
+      Mx.check(
+          Mx.api().MXSetIsNumpyShape(previous.getValue(), new IntByReference()),
+          "MXSetIsNumpyShape");
     }
   }
 

@@ -190,7 +190,26 @@ public final class SymbolFiles {
               "True",
               "p",
               "0.2");
-      x = c.op("RNN", "gru0", x, "mode", "gru", "state_size", "3", "num_layers", "1");
+      SymbolHandle begin =
+          c.op(
+              "_zeros",
+              "gru0_begin_state_0",
+              new String[0],
+              new SymbolHandle[0],
+              "shape",
+              "(1, 0, 3)");
+      x =
+          c.op(
+              "RNN",
+              "gru0",
+              new String[] {"data", "state"},
+              new SymbolHandle[] {x, begin},
+              "mode",
+              "gru",
+              "state_size",
+              "3",
+              "num_layers",
+              "1");
       x = c.op("swapaxes", "ntc", x, "dim1", "1", "dim2", "0");
       x = c.op("mean", "steps", x, "axis", "1");
       x = c.op("FullyConnected", "fc", x, "num_hidden", "2");
