@@ -117,6 +117,10 @@ final class Trace {
     if (x.rank() != y.rank()) {
       checkRanks(label, a, b);
     }
+    PerAxisForm fast = PerAxisForm.of(op, a, b, out);
+    if (fast != null) {
+      return perAxis(fast, label, List.of(a, b), Shape.of(out), Arrays.asList(axes));
+    }
     return emit(
         op, label, List.of("lhs", "rhs"), List.of(a, b), Shape.of(out), Arrays.asList(axes));
   }
@@ -317,9 +321,14 @@ final class Trace {
         shown.append(", ").append(keyValues[i]).append(' ').append(keyValues[i + 1]);
       }
     }
+    return traced(made, label, shown.toString(), out, axes);
+  }
+
+  /** {@code made}, computing {@code label(shown)} of shape {@code out}, as a line of the trace. */
+  private SymNode traced(Sym made, String label, String shown, Shape out, List<String> axes) {
     steps
         .append("\n    ")
-        .append(name)
+        .append(made.name())
         .append(" = ")
         .append(label)
         .append('(')
@@ -329,6 +338,45 @@ final class Trace {
     boolean named = axes != null && axes.stream().anyMatch(java.util.Objects::nonNull);
     return new SymNode(
         made.name(), ((SymNode) made).handle(), out, this, made.name(), named ? axes : null);
+  }
+
+  /**
+   * A broadcasting {@code mul}, {@code add} or {@code sub} in its fast form (see {@link
+   * PerAxisForm}): a depthwise 1x1 {@code Convolution}, with the reshapes around it, named {@code
+   * <name>_in}, {@code <name>_weight}, {@code <name>_bias} and so on, the result {@code <name>};
+   * one line of the trace.
+   */
+  private SymNode perAxis(
+      PerAxisForm f, String label, List<SymNode> args, Shape out, List<String> axes) {
+    String name = prefix + "_" + label + counter++;
+    int c = f.channels();
+    List<String> data = List.of("data");
+    Sym x = f.full();
+    if (!f.fullIsImage()) {
+      x = arena.op(src, "Reshape", name + "_in", Attrs.of("shape", f.shape4d()), data, List.of(x));
+    }
+    Attrs weightShape = Attrs.of("shape", Attrs.tuple(c, 1, 1, 1));
+    Sym w = arena.op(src, "Reshape", name + "_weight", weightShape, data, List.of(f.small()));
+    String conv = f.fullIsImage() ? name : name + "_conv";
+    boolean mul = f.op().equals("broadcast_mul");
+    Attrs window = Attrs.of("kernel", "(1,1)", "num_filter", c, "num_group", c, "no_bias", mul);
+    Sym y;
+    if (mul) {
+      y = arena.op(src, "Convolution", conv, window, List.of("data", "weight"), List.of(x, w));
+    } else {
+      Sym ones = arena.op(src, "ones_like", name + "_ones", Attrs.of(), data, List.of(w));
+      Attrs biasShape = Attrs.of("shape", Attrs.tuple(c));
+      Sym bias = arena.op(src, "Reshape", name + "_bias", biasShape, data, List.of(f.small()));
+      if (f.op().equals("broadcast_sub")) {
+        bias = arena.op(src, "negative", name + "_minus", Attrs.of(), data, List.of(bias));
+      }
+      List<String> keys = List.of("data", "weight", "bias");
+      y = arena.op(src, "Convolution", conv, window, keys, List.of(x, ones, bias));
+    }
+    if (!f.fullIsImage()) {
+      y = arena.op(src, "Reshape", name, Attrs.of("shape", f.outShape()), data, List.of(y));
+    }
+    return traced(y, label, operands(args) + ", as a depthwise 1x1 convolution", out, axes);
   }
 
   /** The error for an operand of {@code op} named {@code operand} that is not this pass's. */
