@@ -5,6 +5,7 @@ import dev.kiln.names.Broadcast;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -20,7 +21,8 @@ final class Trace {
   private final String layer;
   private final String prefix;
   private final StringBuilder steps = new StringBuilder();
-  private final Set<String> params = new HashSet<>();
+  private final Set<String> params = new LinkedHashSet<>();
+  private final Set<String> read = new HashSet<>();
   private int counter;
 
   Trace(SymbolArena arena, NodeSource src, String layer, String prefix) {
@@ -48,6 +50,11 @@ final class Trace {
           .append(" (their @Param shapes)");
     }
     steps.append(':');
+  }
+
+  /** The parameters no operation so far has read, in the order the layer declares them. */
+  List<String> unreadParams() {
+    return params.stream().filter(p -> !read.contains(p)).toList();
   }
 
   /** The lines of the trace so far, each starting a new line. */
@@ -315,6 +322,7 @@ final class Trace {
     Object[] kv = new Object[keyValues.length];
     System.arraycopy(keyValues, 0, kv, 0, kv.length);
     Sym made = arena.op(src, op, name, Attrs.of(kv), keys, List.copyOf(args));
+    args.forEach(a -> read.add(a.name()));
     StringBuilder shown = new StringBuilder(operands(args));
     for (int i = 0; i + 1 < keyValues.length; i += 2) {
       if (!keyValues[i].equals("act_type")) {
@@ -349,6 +357,7 @@ final class Trace {
   private SymNode perAxis(
       PerAxisForm f, String label, List<SymNode> args, Shape out, List<String> axes) {
     String name = prefix + "_" + label + counter++;
+    args.forEach(a -> read.add(a.name()));
     int c = f.channels();
     List<String> data = List.of("data");
     Sym x = f.full();
