@@ -462,6 +462,7 @@ class LaunchTest {
                   "1",
                   "--hosts",
                   hosts.toString(),
+                  "--dry-run",
                   "--port",
                   "9200",
                   "--",
@@ -476,18 +477,29 @@ class LaunchTest {
     List<String> lines = text.lines().filter(l -> !l.startsWith("#")).toList();
     assertEquals(5, lines.size(), text);
     assertTrue(
+        text.startsWith(
+            "# Nothing is started. launch runs, for each process, 'ssh -o"
+                + " BatchMode=yes HOST sh -s'"),
+        text);
+    String cd = "cd " + Path.of(System.getProperty("user.dir")).toAbsolutePath() + " && ";
+    assertTrue(
         lines
             .get(0)
             .startsWith(
-                "10.0.0.1: env DMLC_ROLE=scheduler "
+                "10.0.0.1: "
+                    + cd
+                    + "env DMLC_ROLE=scheduler "
                     + "DMLC_PS_ROOT_URI=10.0.0.1 DMLC_PS_ROOT_PORT=9200 DMLC_NUM_WORKER=3 "
                     + "DMLC_NUM_SERVER=1 DMLC_NODE_HOST=10.0.0.1"),
         lines.get(0));
-    assertTrue(lines.get(1).startsWith("10.0.0.1: env DMLC_ROLE=server "), lines.get(1));
-    assertTrue(lines.get(2).startsWith("10.0.0.1: env DMLC_ROLE=worker "), lines.get(2));
-    assertTrue(lines.get(3).startsWith("10.0.0.2: env DMLC_ROLE=worker "), lines.get(3));
+    assertTrue(lines.get(1).startsWith("10.0.0.1: " + cd + "env DMLC_ROLE=server "), lines.get(1));
+    assertTrue(lines.get(2).startsWith("10.0.0.1: " + cd + "env DMLC_ROLE=worker "), lines.get(2));
+    assertTrue(lines.get(3).startsWith("10.0.0.2: " + cd + "env DMLC_ROLE=worker "), lines.get(3));
     assertTrue(lines.get(3).contains("DMLC_NODE_HOST=10.0.0.2"), lines.get(3));
-    assertTrue(lines.get(4).startsWith("10.0.0.1: env DMLC_ROLE=worker "), lines.get(4));
+    assertTrue(lines.get(4).startsWith("10.0.0.1: " + cd + "env DMLC_ROLE=worker "), lines.get(4));
+    for (String line : lines) {
+      assertFalse(line.contains("KILN_LAUNCHED"), "by hand, it must not halt on EOF: " + line);
+    }
     for (String line : lines) {
       assertTrue(line.endsWith(" dev.kiln.sample.Main train --model lenet"), line);
     }

@@ -197,6 +197,7 @@ public final class DataParallel implements AutoCloseable {
             + dp.workers
             + " updates="
             + updates);
+    Node.watchScheduler(dp.store);
     return dp;
   }
 

@@ -20,6 +20,11 @@ public final class KvStore implements AutoCloseable {
   private final String type;
   private final KvStoreHandle handle;
 
+  /** Guards {@link #closed}: a heartbeat query never runs on a freed store. */
+  private final Object lifecycle = new Object();
+
+  private boolean closed;
+
   private KvStore(String type, KvStoreHandle handle) {
     this.type = type;
     this.handle = handle;
@@ -88,6 +93,18 @@ public final class KvStore implements AutoCloseable {
     handle.barrier();
   }
 
+  /**
+   * ps-lite's count of nodes of {@code nodeId} (a node or a group: 1 the scheduler, 2 the servers,
+   * 4 the workers, 8 + 2r server rank r, 9 + 2r worker rank r) from which this process has heard no
+   * heartbeat for {@code timeoutSeconds}; the scheduler hears every node, the others only the
+   * scheduler. -1 once the store is closing.
+   */
+  int deadNodes(int nodeId, int timeoutSeconds) {
+    synchronized (lifecycle) {
+      return closed ? -1 : handle.deadNodes(nodeId, timeoutSeconds);
+    }
+  }
+
   /** The handle, for the server loop, the updater and the heartbeat watch of {@link Node}. */
   KvStoreHandle handleForServing() {
     return handle;
@@ -99,6 +116,9 @@ public final class KvStore implements AutoCloseable {
    */
   @Override
   public void close() {
+    synchronized (lifecycle) {
+      closed = true;
+    }
     handle.close();
   }
 }

@@ -1,0 +1,152 @@
+package dev.kiln.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code launch --hosts} jobs started through a remote shell: on loopback through a stand-in remote
+ * shell ({@code env KILN_FAKE_HOST={host}}, with the hosts 127.0.0.1 to 127.0.0.3, all loopback
+ * addresses).
+ */
+class MultiHostTest {
+  private static final Pattern EPOCH =
+      Pattern.compile("^KILN EPOCH rank=(\\d+) epoch=(\\d+) params=(\\w+)$");
+
+  @TempDir Path dir;
+
+  /** A finished job: the launcher's exit status and console, and where its logs are. */
+  record Job(int status, String output, Path logs, Path out) {
+    /** Every worker's per-epoch parameter hashes: epoch, then rank, to hash. */
+    Map<Integer, Map<Integer, String>> epochHashes() throws IOException {
+      Map<Integer, Map<Integer, String>> hashes = new TreeMap<>();
+      try (Stream<Path> files = Files.list(logs)) {
+        for (Path log :
+            files.filter(p -> p.getFileName().toString().startsWith("worker-")).toList()) {
+          for (String line : Files.readAllLines(log)) {
+            Matcher m = EPOCH.matcher(line);
+            if (m.matches()) {
+              hashes
+                  .computeIfAbsent(Integer.parseInt(m.group(2)), e -> new TreeMap<>())
+                  .put(Integer.parseInt(m.group(1)), m.group(3));
+            }
+          }
+        }
+      }
+      return hashes;
+    }
+  }
+
+  static final String[] SHORT_RUN = {
+    "--model", "mlp", "--limit", "3000", "--epochs", "2", "--batch-size", "50", "--seed", "7"
+  };
+
+  /** Runs {@code launch} through the command line as a user would, capturing its console. */
+  static Job launch(Path dir, String name, List<String> launchArgs, String... trainArgs) {
+    Path logs = dir.resolve(name + "-logs");
+    Path out = dir.resolve(name + "-out");
+    List<String> args = new ArrayList<>(List.of("launch", "--logs", logs.toString()));
+    args.addAll(launchArgs);
+    args.add("--");
+    args.add("train");
+    args.addAll(List.of(trainArgs));
+    args.addAll(List.of("--out", out.toString()));
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    PrintStream saved = System.out;
+    System.setOut(new PrintStream(text, true, StandardCharsets.UTF_8));
+    int status;
+    try {
+      status = Main.commandLine().execute(args.toArray(new String[0]));
+    } finally {
+      System.setOut(saved);
+    }
+    return new Job(status, text.toString(StandardCharsets.UTF_8), logs, out);
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  @Timeout(value = 150, unit = TimeUnit.SECONDS)
+  void aJobOnThreeHostsThroughARemoteShellStreamsEveryProcessByRoleRankAndHost() throws Exception {
+    Path hosts =
+        Files.writeString(
+            dir.resolve("hosts"),
+            "# scheduler and server only\n127.0.0.1:0\n127.0.0.2   # one worker\n127.0.0.3\n");
+    Job job =
+        launch(
+            dir,
+            "fake-remote",
+            List.of(
+                "--hosts",
+                hosts.toString(),
+                "--remote-shell",
+                "env KILN_FAKE_HOST={host}",
+                "--port",
+                Integer.toString(freePort()),
+                "--workers",
+                "2",
+                "--servers",
+                "1",
+                "--timeout",
+                "120"),
+            SHORT_RUN);
+    String out = job.output();
+    assertEquals(0, job.status(), out);
+    assertTrue(
+        out.contains(
+            "job: 1 scheduler, 1 server, 2 workers on 3 hosts, the scheduler at 127.0.0.1:"),
+        out);
+    // Every process's output, prefixed by role, rank and host; the placement as documented.
+    assertTrue(out.contains("[scheduler 0 127.0.0.1] KILN NODE role=scheduler"), out);
+    assertTrue(out.contains("[server 0 127.0.0.1] KILN NODE role=server"), out);
+    Map<Integer, String> workerHosts = new TreeMap<>();
+    Matcher registered =
+        Pattern.compile("\\[worker (\\d) (127\\.0\\.0\\.\\d)\\] KILN NODE role=worker rank=(\\d)")
+            .matcher(out);
+    while (registered.find()) {
+      assertEquals(registered.group(1), registered.group(3));
+      workerHosts.put(Integer.parseInt(registered.group(1)), registered.group(2));
+    }
+    assertEquals(List.of(0, 1), List.copyOf(workerHosts.keySet()), out);
+    assertEquals(
+        List.of("127.0.0.2", "127.0.0.3"), workerHosts.values().stream().sorted().toList(), out);
+    assertFalse(out.contains("KILN STEP"), "progress beacons stay in the logs");
+    assertFalse(out.contains("KILN SHELL"), out);
+    // The workers agree after every epoch; rank 0's result is printed.
+    Map<Integer, Map<Integer, String>> hashes = job.epochHashes();
+    assertEquals(List.of(1, 2), List.copyOf(hashes.keySet()), hashes.toString());
+    for (Map<Integer, String> epoch : hashes.values()) {
+      assertEquals(epoch.get(0), epoch.get(1), "ranks disagree: " + hashes);
+    }
+    assertTrue(out.contains("rank 0 (" + job.logs().resolve("worker-0.log") + "):"), out);
+    assertTrue(out.lines().anyMatch(l -> l.matches("  test accuracy 0\\.\\d{4} .*")), out);
+    for (String log :
+        new String[] {"scheduler.log", "server-0.log", "worker-0.log", "worker-1.log"}) {
+      assertTrue(Files.isRegularFile(job.logs().resolve(log)), log);
+    }
+    assertTrue(Files.readString(job.logs().resolve("worker-0.log")).contains("KILN STEP"));
+  }
+}
