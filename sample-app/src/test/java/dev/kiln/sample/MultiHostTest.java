@@ -311,8 +311,13 @@ class MultiHostTest {
       throw new AssertionError("no worker registered on " + host + ":\n" + output());
     }
 
-    /** Waits until the worker of {@code rank} is past its first steps. */
+    /** Waits until the worker of {@code rank} is past the first steps of epoch 1. */
     void awaitMidEpoch(int rank, int seconds) throws Exception {
+      awaitMidEpoch(rank, 1, seconds);
+    }
+
+    /** Waits until the worker of {@code rank} is past the first steps of {@code epoch}. */
+    void awaitMidEpoch(int rank, int epoch, int seconds) throws Exception {
       Path log = logs.resolve("worker-" + rank + ".log");
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
       while (System.nanoTime() < deadline && !status.isDone()) {
@@ -320,7 +325,7 @@ class MultiHostTest {
             && Files.readAllLines(log).stream()
                 .anyMatch(
                     l ->
-                        l.startsWith("KILN STEP rank=" + rank + " epoch=1 batch=")
+                        l.startsWith("KILN STEP rank=" + rank + " epoch=" + epoch + " batch=")
                             && !l.contains("batch=1 "))) {
           return;
         }

@@ -155,16 +155,28 @@ public final class Namespaces implements AutoCloseable {
   /**
    * Shapes both directions of {@code host}'s link to {@code mbit} megabits per second with {@code
    * tc tbf} (its own side for what it sends, the bridge's side for what it receives); the bucket
-   * holds 10 ms of traffic and at least 128 KiB, above the 64 KiB segments veth passes.
+   * holds 128 KiB at every speed, above the 64 KiB segments veth passes and below a step's traffic
+   * (a bucket of 10 ms of traffic, 1.25 MB at 1 Gbit/s, let a whole step of the MLP through
+   * unshaped).
    */
   public void limit(String host, double mbit) throws IOException {
-    long bytesPerSecond = (long) (mbit * 1e6 / 8);
-    String burst = Math.max(128 * 1024, bytesPerSecond / 100) + "b";
+    String burst = 128 * 1024 + "b";
     String rate = Math.round(mbit * 1000) + "kbit";
     for (String[] side : new String[][] {{host, "eth0"}, {switchName, port(host)}}) {
       run(
           "ip", "netns", "exec", side[0], "tc", "qdisc", "replace", "dev", side[1], "root", "tbf",
           "rate", rate, "burst", burst, "latency", "200ms");
+    }
+  }
+
+  /** Removes {@link #limit}'s shaping from {@code host}'s link, if any. */
+  public void unlimit(String host) throws IOException {
+    for (String[] side : new String[][] {{host, "eth0"}, {switchName, port(host)}}) {
+      try {
+        run("ip", "netns", "exec", side[0], "tc", "qdisc", "del", "dev", side[1], "root");
+      } catch (IOException e) {
+        // No shaping there: the default qdisc cannot be deleted.
+      }
     }
   }
 
