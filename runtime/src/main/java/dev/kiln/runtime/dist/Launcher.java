@@ -497,8 +497,9 @@ public final class Launcher {
    * process halts at once ({@link Node}; a SIGTERM would run the JVM's shutdown and then C++'s
    * static destructors, in which ps-lite's threads abort with "terminate called without an active
    * exception"), then SIGTERM to what is left after two seconds, then SIGKILL after two more. A
-   * process on another host gets its signals through the remote shell ({@link
-   * RemoteShell#stopScript}) before its local transport (ssh) gets them.
+   * process on another host whose transport still runs two seconds after its input closed gets
+   * SIGTERM and then SIGKILL through the remote shell ({@link RemoteShell#stopScript}), two seconds
+   * apart, before its local transport (ssh) is signalled.
    */
   private void stopAll() {
     List<ProcessHandle> all = new ArrayList<>();
@@ -510,10 +511,16 @@ public final class Launcher {
       }
     }
     awaitExit(all, 2);
-    stopRemote("TERM");
+    if (spec.remote() != null) {
+      // A remote process first, through its host's shell: signalling the transport here (ssh)
+      // would only close the connection and leave the process running on its host.
+      stopRemote("TERM");
+      awaitExit(all, 2);
+      stopRemote("KILL");
+      awaitExit(all, 2);
+    }
     all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
     awaitExit(all, 2);
-    stopRemote("KILL");
     all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     for (ProcessHandle h : all) {
       try {
@@ -616,6 +623,7 @@ public final class Launcher {
       case Node.DEAD_NODE ->
           Node.DEAD_NODE + " (the scheduler saw a node stop sending " + "heartbeats)";
       case Node.ORPHANED -> Node.ORPHANED + " (its launcher went away)";
+      case 255 -> "255 (ssh: the remote command was killed by a signal, or the connection failed)";
       case Node.LOST_SCHEDULER ->
           Node.LOST_SCHEDULER
               + " (it heard nothing from the scheduler for PS_HEARTBEAT_TIMEOUT seconds: its host"

@@ -167,6 +167,51 @@ class RemoteShellTest {
         List.of(), ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList());
   }
 
+  /**
+   * The same through real ssh: an sshd of the test's own on loopback (port drawn per run, keys made
+   * here), skipped where there is no sshd, ssh-keygen or root. Signalling the local ssh would only
+   * close the connection: the launcher must stop the remote processes, and their children, through
+   * ssh itself.
+   */
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void throughSshAProcessThatIgnoresItsInputAndSigtermIsKilledWithItsChildren() throws Exception {
+    try (LocalSshd sshd = LocalSshd.start(dir)) {
+      Path hosts = Files.writeString(dir.resolve("hosts"), "127.0.0.1:0\n127.0.0.2\n");
+      // Ignores SIGTERM and SIGHUP, never reads its input, and has a child.
+      List<String> command =
+          List.of("sh", "-c", "trap '' TERM HUP; echo started $$; sleep 300 & echo child $!; wait");
+      ByteArrayOutputStream text = new ByteArrayOutputStream();
+      int status =
+          Launcher.run(
+              new Launcher.Spec(
+                  1,
+                  1,
+                  command,
+                  dir.resolve("ssh-logs"),
+                  Map.of(),
+                  Duration.ofSeconds(60),
+                  Duration.ofSeconds(4),
+                  Duration.ofSeconds(4),
+                  new Launcher.Remote(
+                      Hosts.read(hosts), RemoteShell.parse(sshd.template()), 1, dir)),
+              new PrintStream(text, true, StandardCharsets.UTF_8));
+      String out = text.toString(StandardCharsets.UTF_8);
+      assertEquals(Launcher.STALLED, status, out);
+      assertTrue(out.contains(" through the remote shell: kill -s KILL"), out);
+      List<Long> pids = new java.util.ArrayList<>();
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("\\] (?:started|child) (\\d+)").matcher(out);
+      while (m.find()) {
+        pids.add(Long.parseLong(m.group(1)));
+      }
+      assertEquals(6, pids.size(), out);
+      for (long pid : pids) {
+        awaitGone(pid);
+      }
+    }
+  }
+
   private static void run(String script) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(RemoteShell.parse("env H={host}").command("h")).start();
     try (OutputStream in = p.getOutputStream()) {
