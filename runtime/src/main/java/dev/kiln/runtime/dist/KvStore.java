@@ -105,6 +105,13 @@ public final class KvStore implements AutoCloseable {
     }
   }
 
+  /** {@link #rank()}, or -2 once the store is closing (for a thread other than its owner's). */
+  int rankWhileOpen() {
+    synchronized (lifecycle) {
+      return closed ? -2 : handle.rank();
+    }
+  }
+
   /** The handle, for the server loop, the updater and the heartbeat watch of {@link Node}. */
   KvStoreHandle handleForServing() {
     return handle;

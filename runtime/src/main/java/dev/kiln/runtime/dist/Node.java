@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntSupplier;
 
 /**
  * This process's part in a {@code dist_sync} job: its role (ps-lite's {@code DMLC_ROLE}), the
@@ -114,7 +115,6 @@ public final class Node {
       if (role.equals("scheduler")) {
         watchHeartbeats(store, heartbeatTimeout());
       } else {
-        watchScheduler(store);
         reportServerRank(store);
       }
     }
@@ -231,87 +231,107 @@ public final class Node {
   }
 
   /**
+   * Polls that must find a node silent, a second apart, before it counts as dead. ps-lite reports a
+   * node silent for a moment when the job becomes ready (after every node has registered) and
+   * before the node's first heartbeat since arrives, a second later: a slow start would otherwise
+   * read as a death.
+   */
+  private static final int CONFIRMATIONS = 3;
+
+  /**
    * In the scheduler: polls ps-lite's heartbeat table every second and halts the scheduler, naming
    * the dead by role and rank ({@code KILN DEAD workers=1 servers=0 worker-ranks=1 server-ranks=
-   * ...}), when a worker or server has sent none for {@code timeoutSeconds} (the launcher sees the
-   * scheduler exit and stops the job, naming the dead process and its host).
+   * ...}), when a worker or server has sent none for {@code timeoutSeconds} ({@link #CONFIRMATIONS}
+   * polls in a row; the launcher sees the scheduler exit and stops the job, naming the dead process
+   * and its host).
    */
   private static void watchHeartbeats(KvStore store, int timeoutSeconds) {
     int workers = count("DMLC_NUM_WORKER");
     int servers = count("DMLC_NUM_SERVER");
-    daemon(
+    watch(
         "kiln-heartbeat-watch",
+        timeoutSeconds,
+        () -> dead(store, 2 + 4, timeoutSeconds),
         () -> {
-          sleep((timeoutSeconds + 2) * 1000L);
-          while (true) {
-            int dead = dead(store, 2 + 4, timeoutSeconds);
-            if (dead < 0) {
-              return;
+          List<Integer> deadWorkers = new ArrayList<>();
+          List<Integer> deadServers = new ArrayList<>();
+          for (int r = 0; r < workers; r++) {
+            if (dead(store, 9 + 2 * r, timeoutSeconds) > 0) {
+              deadWorkers.add(r);
             }
-            if (dead > 0) {
-              List<Integer> deadWorkers = new ArrayList<>();
-              List<Integer> deadServers = new ArrayList<>();
-              for (int r = 0; r < workers; r++) {
-                if (dead(store, 9 + 2 * r, timeoutSeconds) > 0) {
-                  deadWorkers.add(r);
-                }
-              }
-              for (int r = 0; r < servers; r++) {
-                if (dead(store, 8 + 2 * r, timeoutSeconds) > 0) {
-                  deadServers.add(r);
-                }
-              }
-              say(
-                  "DEAD workers="
-                      + deadWorkers.size()
-                      + " servers="
-                      + deadServers.size()
-                      + " worker-ranks="
-                      + join(deadWorkers)
-                      + " server-ranks="
-                      + join(deadServers)
-                      + " (no heartbeat for "
-                      + timeoutSeconds
-                      + " s)");
-              halt(DEAD_NODE);
-            }
-            sleep(1000);
           }
+          for (int r = 0; r < servers; r++) {
+            if (dead(store, 8 + 2 * r, timeoutSeconds) > 0) {
+              deadServers.add(r);
+            }
+          }
+          say(
+              "DEAD workers="
+                  + deadWorkers.size()
+                  + " servers="
+                  + deadServers.size()
+                  + " worker-ranks="
+                  + join(deadWorkers)
+                  + " server-ranks="
+                  + join(deadServers)
+                  + " (no heartbeat for "
+                  + timeoutSeconds
+                  + " s)");
+          halt(DEAD_NODE);
         });
   }
 
   /**
-   * In a worker or server: halts the process ({@link #LOST_SCHEDULER}) when it has heard no
-   * heartbeat from the scheduler for {@code PS_HEARTBEAT_TIMEOUT} seconds, so that a process on a
-   * host cut off from the others (whose launcher cannot reach it either) does not wait for ever.
-   * Stops when the store closes. Does nothing when heartbeats are off.
+   * In a worker (once its store is created, when the job is ready) or a server (once it has a
+   * rank): halts the process ({@link #LOST_SCHEDULER}) when it has heard no heartbeat from the
+   * scheduler for {@code PS_HEARTBEAT_TIMEOUT} seconds ({@link #CONFIRMATIONS} polls in a row), so
+   * that a process on a host cut off from the others (whose launcher cannot reach it either) does
+   * not wait for ever. Stops when the store closes. Does nothing when heartbeats are off.
    */
   static void watchScheduler(KvStore store) {
     if (!heartbeats()) {
       return;
     }
     int timeoutSeconds = heartbeatTimeout();
-    daemon(
+    watch(
         "kiln-scheduler-watch",
+        timeoutSeconds,
+        () -> dead(store, 1, timeoutSeconds),
+        () -> {
+          say(
+              "LOST role="
+                  + role()
+                  + " (no heartbeat from the scheduler for "
+                  + timeoutSeconds
+                  + " s)");
+          System.err.println(
+              "KILN no heartbeat from the scheduler for "
+                  + timeoutSeconds
+                  + " s: this host is cut off from the job, or the scheduler died; halting");
+          halt(LOST_SCHEDULER);
+        });
+  }
+
+  /**
+   * Polls {@code silent} every second, from {@code timeoutSeconds + 2} seconds on, and runs {@code
+   * dead} once it has returned more than 0 {@link #CONFIRMATIONS} times in a row; stops when it
+   * returns -1 (the store is closing).
+   */
+  private static void watch(String name, int timeoutSeconds, IntSupplier silent, Runnable dead) {
+    daemon(
+        name,
         () -> {
           sleep((timeoutSeconds + 2) * 1000L);
+          int seen = 0;
           while (true) {
-            int dead = dead(store, 1, timeoutSeconds);
-            if (dead < 0) {
+            int n = silent.getAsInt();
+            if (n < 0) {
               return;
             }
-            if (dead > 0) {
-              say(
-                  "LOST role="
-                      + role()
-                      + " (no heartbeat from the scheduler for "
-                      + timeoutSeconds
-                      + " s)");
-              System.err.println(
-                  "KILN no heartbeat from the scheduler for "
-                      + timeoutSeconds
-                      + " s: this host is cut off from the job, or the scheduler died; halting");
-              halt(LOST_SCHEDULER);
+            seen = n > 0 ? seen + 1 : 0;
+            if (seen >= CONFIRMATIONS) {
+              dead.run();
+              return;
             }
             sleep(1000);
           }
@@ -319,27 +339,30 @@ public final class Node {
   }
 
   /**
-   * In a server: prints its rank ({@code KILN RANK role=server rank=R}) once ps-lite has given it
-   * one, so that the launcher can name a server the scheduler reports dead.
+   * In a server: once ps-lite has given it a rank (every node has registered and the job is ready),
+   * prints it ({@code KILN RANK role=server rank=R}, so that the launcher can name a server the
+   * scheduler reports dead) and starts watching the scheduler's heartbeats.
    */
   private static void reportServerRank(KvStore store) {
-    if (!"server".equals(role())) {
-      return;
-    }
     int servers = count("DMLC_NUM_SERVER");
     daemon(
         "kiln-server-rank",
         () -> {
-          for (int tries = 0; tries < 600; tries++) {
+          while (true) {
             sleep(500);
             int rank;
             try {
-              rank = store.rank();
-            } catch (MxException | IllegalStateException e) {
-              return;
+              rank = store.rankWhileOpen();
+            } catch (MxException e) {
+              // ps-lite CHECK-fails "call Start() first" until the node is ready: ask again.
+              continue;
+            }
+            if (rank == -2) {
+              return; // the store is closed
             }
             if (rank >= 0 && rank < servers) {
               say("RANK role=server rank=" + rank);
+              watchScheduler(store);
               return;
             }
           }
