@@ -216,7 +216,13 @@ class MultiHostTest {
       String out = job.output();
       assertEquals(dev.kiln.runtime.dist.Launcher.LOST, status, out);
       assertTrue(out.contains("FAILED: worker rank " + rank + " on " + victimHost + ", pid "), out);
-      // The documented bound: heartbeat timeout 5 s, a poll a second, then the stop.
+      System.out.printf(
+          java.util.Locale.ROOT,
+          "cut worker rank %d on %s: the job ended %.1f s later%n",
+          rank,
+          victimHost,
+          seconds);
+      // The documented bound: heartbeat timeout 5 s, three polls a second apart, then the stop.
       assertTrue(seconds < 20, "the job took " + seconds + " s to end after the cut:\n" + out);
       for (String host : net.hosts()) {
         assertEquals(List.of(), net.pids(host), "left running in " + host + ":\n" + out);

@@ -129,7 +129,7 @@ final class Member {
         Writer w = file) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         Matcher shell = SHELL.matcher(line);
-        if (shell.matches()) {
+        if (remote && shell.matches()) {
           remotePid = Long.parseLong(shell.group(1));
           continue;
         }
