@@ -104,10 +104,15 @@ final class LocalSshd implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     sshd.destroy();
-    if (!sshd.waitFor(5, TimeUnit.SECONDS)) {
+    try {
+      if (!sshd.waitFor(5, TimeUnit.SECONDS)) {
+        sshd.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
       sshd.destroyForcibly();
+      Thread.currentThread().interrupt();
     }
   }
 
