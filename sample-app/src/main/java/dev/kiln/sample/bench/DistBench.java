@@ -195,9 +195,12 @@ public final class DistBench implements Callable<Integer> {
 
   /** Jobs across namespaces at each of {@link #links}. */
   private List<LinkBench.Job> measureLinks() throws IOException {
-    java.util.Optional<String> why = Namespaces.unavailable();
+    java.util.Optional<String> why =
+        links.stream().anyMatch(mbit -> mbit > 0)
+            ? Namespaces.shapingUnavailable()
+            : Namespaces.unavailable();
     if (why.isPresent()) {
-      throw new IllegalStateException("--links needs network namespaces: " + why.get());
+      throw new IllegalStateException("--links needs network namespaces and tc: " + why.get());
     }
     List<LinkBench.Job> jobs = new ArrayList<>();
     try (Namespaces net = Namespaces.create(LinkBench.hostsFor(2, 1))) {

@@ -43,17 +43,16 @@ public final class Namespaces implements AutoCloseable {
   }
 
   /**
-   * Why namespaces cannot be made here (not Linux, no {@code ip}, not root, or {@code ip netns add}
-   * refused), or empty when they can.
+   * Why namespaces cannot be made here, or empty when they can: not Linux, no {@code ip} on the
+   * {@code PATH}, not root, or a probe failed (a namespace of its own with a veth pair in it, a
+   * command run inside it through {@code ip netns exec}; a container without {@code CAP_SYS_ADMIN}
+   * refuses the first, one without {@code /sys} the last).
    */
   public static Optional<String> unavailable() {
     if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
       return Optional.of("network namespaces need Linux");
     }
-    if (Arrays.stream(System.getenv().getOrDefault("PATH", "/usr/sbin:/sbin").split(":"))
-            .noneMatch(d -> Files.isExecutable(Path.of(d, "ip")))
-        && !Files.isExecutable(Path.of("/usr/sbin/ip"))
-        && !Files.isExecutable(Path.of("/sbin/ip"))) {
+    if (!onPath("ip")) {
       return Optional.of("no 'ip' command (iproute2) on the PATH");
     }
     try {
@@ -64,14 +63,56 @@ public final class Namespaces implements AutoCloseable {
     } catch (IOException e) {
       return Optional.of("cannot read /proc/self/status: " + e.getMessage());
     }
+    return probe(false);
+  }
+
+  /**
+   * Why links cannot be shaped here ({@link #limit}), or empty when they can: {@link
+   * #unavailable()}'s reasons, no {@code tc} on the {@code PATH}, or a probe's {@code tc qdisc add
+   * ... tbf} refused.
+   */
+  public static Optional<String> shapingUnavailable() {
+    Optional<String> why = unavailable();
+    if (why.isPresent()) {
+      return why;
+    }
+    if (!onPath("tc")) {
+      return Optional.of("no 'tc' command (iproute2) on the PATH");
+    }
+    return probe(true);
+  }
+
+  private static boolean onPath(String command) {
+    return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
+        .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, command)));
+  }
+
+  /** Makes and deletes a namespace with a veth pair, running a command (or tc) inside it. */
+  private static Optional<String> probe(boolean shaping) {
     String probe = "kiln-probe-" + ProcessHandle.current().pid();
     try {
       run("ip", "netns", "add", probe);
-      run("ip", "netns", "del", probe);
     } catch (IOException e) {
       return Optional.of("'ip netns add' failed: " + e.getMessage());
     }
-    return Optional.empty();
+    try {
+      run("ip", "-n", probe, "link", "add", "probe0", "type", "veth", "peer", "name", "probe1");
+      run("ip", "netns", "exec", probe, "true");
+      if (shaping) {
+        run(
+            "ip", "netns", "exec", probe, "tc", "qdisc", "add", "dev", "probe0", "root", "tbf",
+            "rate", "1mbit", "burst", "32kb", "latency", "200ms");
+      }
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.of("a probe namespace failed: " + e.getMessage());
+    } finally {
+      try {
+        run("ip", "netns", "del", probe);
+      } catch (IOException e) {
+        // Already gone.
+      }
+    }
   }
 
   /** {@code count} hosts joined by a bridge, in a /24 of 10.0.0.0/8 no namespace here uses yet. */
