@@ -154,8 +154,9 @@ final class Train implements Callable<Integer> {
       defaultValue = "workers",
       description =
           "In a distributed job, where the optimizer runs: workers (each applies it to the summed "
-              + "gradients) or servers (MXNet's parameter servers apply it and the workers pull "
-              + "the parameters; default: ${DEFAULT-VALUE}).")
+              + "gradients), servers (MXNet's parameter servers apply it and the workers pull "
+              + "the parameters) or async (dist_async: the servers apply each worker's gradient "
+              + "as it arrives, no worker waits for another; default: ${DEFAULT-VALUE}).")
   String updates;
 
   @Option(
@@ -337,7 +338,8 @@ final class Train implements Callable<Integer> {
         switch (updates.toLowerCase(Locale.ROOT)) {
           case "workers" -> DataParallel.Updates.ON_WORKERS;
           case "servers" -> DataParallel.Updates.ON_SERVERS;
-          default -> throw usage("--updates " + updates + ": choose workers or servers");
+          case "async" -> DataParallel.Updates.ASYNC;
+          default -> throw usage("--updates " + updates + ": choose workers, servers or async");
         };
     if (contexts < 1) {
       throw usage("--contexts must be at least 1, got " + contexts);
@@ -350,9 +352,11 @@ final class Train implements Callable<Integer> {
               + " in a distributed job: each worker trains on one context; start more workers "
               + "instead");
     }
-    if (!distributed && where == DataParallel.Updates.ON_SERVERS) {
+    if (!distributed && where.onServers()) {
       throw usage(
-          "--updates servers: this run is one process, which has no parameter servers; it "
+          "--updates "
+              + updates
+              + ": this run is one process, which has no parameter servers; it "
               + "applies to a job started with launch");
     }
     int cores = Runtime.getRuntime().availableProcessors();
@@ -441,7 +445,11 @@ final class Train implements Callable<Integer> {
             + " examples per step per worker ("
             + s.batchSize() * dp.workers()
             + " per step of the job), updates on the "
-            + (dp.updates() == DataParallel.Updates.ON_SERVERS ? "servers" : "workers")
+            + switch (dp.updates()) {
+              case ON_WORKERS -> "workers";
+              case ON_SERVERS -> "servers";
+              case ASYNC -> "servers, asynchronously (dist_async)";
+            }
         : "data-parallel: "
             + dp.contexts()
             + " CPU contexts, each step's "

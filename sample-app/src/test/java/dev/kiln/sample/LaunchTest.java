@@ -2,6 +2,7 @@ package dev.kiln.sample;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -265,6 +266,49 @@ class LaunchTest {
     assertEquals(0, workers.status(), workers.output());
     // The same fused Adam step on the same summed gradients, run by the server instead.
     assertEquals(workers.epochHashes(), servers.epochHashes());
+  }
+
+  @Test
+  @Timeout(value = 150, unit = TimeUnit.SECONDS)
+  void anAsyncJobAppliesEachWorkersGradientAsItArrives() throws Exception {
+    String[] args = java.util.Arrays.copyOf(SHORT_RUN, SHORT_RUN.length + 2);
+    args[SHORT_RUN.length] = "--updates";
+    args[SHORT_RUN.length + 1] = "async";
+    Job async = run("async", 2, 1, Map.of("OPT_OUT_TRACKING", "true"), args);
+    assertEquals(0, async.status(), async.output());
+    String worker = Files.readString(async.logs().resolve("worker-0.log"));
+    assertTrue(worker.contains("updates on the servers, asynchronously (dist_async)"), worker);
+    // The server steps once per push: its cosine schedule spans both workers' 56 steps each (a
+    // schedule of 56 left the rate at 0 from the job's first epoch on).
+    String server = Files.readString(async.logs().resolve("server-0.log"));
+    assertTrue(server.contains(" optimizer=adam schedule=cosine:0.001:0.0:112 "), server);
+    // dist_sync would give every worker the same parameters after every step; here each worker
+    // holds the parameters as they stood when its own last pull came back.
+    Map<Integer, Map<Integer, String>> hashes = async.epochHashes();
+    assertEquals(List.of(1, 2), List.copyOf(hashes.keySet()), hashes.toString());
+    for (Map<Integer, String> epoch : hashes.values()) {
+      assertEquals(2, epoch.size(), hashes.toString());
+      assertNotEquals(epoch.get(0), epoch.get(1), "workers agree, as in a sync job: " + hashes);
+    }
+    for (int rank = 0; rank < 2; rank++) {
+      assertNotEquals(hashes.get(1).get(rank), hashes.get(2).get(rank), "no training: " + hashes);
+    }
+    // Each push is one step of 50 examples: as many steps of that size as one process at batch
+    // 50 makes, so the job learns as that would (the sync job makes half as many, of 100).
+    Job sync = oneServerJob();
+    assertEquals(0, sync.status(), sync.output());
+    double a = accuracy(sync);
+    double b = accuracy(async);
+    System.out.printf(
+        java.util.Locale.ROOT, "test accuracy: dist_sync %.4f, dist_async %.4f%n", a, b);
+    assertEquals(a, b, 0.03, async.output());
+  }
+
+  /** Rank 0's test accuracy, from the launcher's console. */
+  private static double accuracy(Job job) {
+    Matcher m = Pattern.compile("  test accuracy (0\\.\\d+) ").matcher(job.output());
+    assertTrue(m.find(), job.output());
+    return Double.parseDouble(m.group(1));
   }
 
   @Test
