@@ -160,6 +160,16 @@ final class Train implements Callable<Integer> {
   String updates;
 
   @Option(
+      names = "--compression",
+      defaultValue = "none",
+      paramLabel = "none|2bit[:THRESHOLD]",
+      description =
+          "In a distributed job, push gradients in MXNet's 2bit compression (each value as "
+              + "+-THRESHOLD or 0, the rest carried to the next push; THRESHOLD 0.5 by default); "
+              + "the pull stays full size. Needs --updates workers.")
+  String compression;
+
+  @Option(
       names = "--time-pushpull",
       description =
           "In a data-parallel run, measure the time every step spends in the key-value store's "
@@ -180,6 +190,7 @@ final class Train implements Callable<Integer> {
       String optimizer,
       String schedule,
       DataParallel.Updates updates,
+      float twoBitThreshold,
       boolean distributed) {}
 
   @Override
@@ -221,7 +232,7 @@ final class Train implements Callable<Integer> {
         Optimizer opt = optimizer(s, totalSteps, stepsPerEpoch);
         DataParallel dp =
             s.distributed()
-                ? DataParallel.distributed(sample.model(), s.updates())
+                ? DataParallel.distributed(sample.model(), s.updates(), s.twoBitThreshold())
                 : contexts > 1 ? DataParallel.local(sample.model(), contexts) : null) {
       int rank = dp == null ? 0 : dp.rank();
       boolean lead = rank == 0;
@@ -382,7 +393,44 @@ final class Train implements Callable<Integer> {
                 + model.cliName);
       }
     }
-    return new Settings(e, b, opt, sched, where, distributed);
+    float threshold = twoBitThreshold();
+    if (threshold != 0 && !distributed) {
+      throw usage(
+          "--compression "
+              + compression
+              + ": this run is one process, which pushes no gradients; it applies to a job "
+              + "started with launch");
+    }
+    if (threshold != 0 && where != DataParallel.Updates.ON_WORKERS) {
+      throw usage(
+          "--compression " + compression + " needs --updates workers, not --updates " + updates);
+    }
+    return new Settings(e, b, opt, sched, where, threshold, distributed);
+  }
+
+  /** {@code --compression}'s threshold, 0 for none. */
+  private float twoBitThreshold() {
+    String c = compression.toLowerCase(Locale.ROOT);
+    if (c.equals("none")) {
+      return 0;
+    }
+    if (c.equals("2bit")) {
+      return 0.5f;
+    }
+    if (c.startsWith("2bit:")) {
+      try {
+        float t = Float.parseFloat(c.substring(5));
+        if (t > 0 && Float.isFinite(t)) {
+          return t;
+        }
+      } catch (NumberFormatException e) {
+        // Reported below.
+      }
+    }
+    throw usage(
+        "--compression "
+            + compression
+            + ": choose none, 2bit or 2bit:THRESHOLD (a positive number, e.g. 2bit:0.5)");
   }
 
   /** A usage mistake: exit 2, with the usage line. */
@@ -450,6 +498,9 @@ final class Train implements Callable<Integer> {
               case ON_SERVERS -> "servers";
               case ASYNC -> "servers, asynchronously (dist_async)";
             }
+            + (s.twoBitThreshold() != 0
+                ? ", gradients pushed in 2bit compression at " + s.twoBitThreshold()
+                : "")
         : "data-parallel: "
             + dp.contexts()
             + " CPU contexts, each step's "

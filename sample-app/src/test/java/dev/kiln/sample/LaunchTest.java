@@ -304,6 +304,33 @@ class LaunchTest {
     assertEquals(a, b, 0.03, async.output());
   }
 
+  @Test
+  @Timeout(value = 150, unit = TimeUnit.SECONDS)
+  void twoBitCompressedPushesKeepTheWorkersAgreeingAndStillTrain() throws Exception {
+    String[] args = java.util.Arrays.copyOf(SHORT_RUN, SHORT_RUN.length + 2);
+    args[SHORT_RUN.length] = "--compression";
+    args[SHORT_RUN.length + 1] = "2bit:0.5";
+    Job compressed = run("2bit", 2, 1, Map.of("OPT_OUT_TRACKING", "true"), args);
+    assertEquals(0, compressed.status(), compressed.output());
+    String worker = Files.readString(compressed.logs().resolve("worker-0.log"));
+    assertTrue(worker.contains(" updates=ON_WORKERS compression=2bit:0.5"), worker);
+    // Every worker pulls the same full-size sum of the decompressed pushes.
+    Map<Integer, Map<Integer, String>> hashes = compressed.epochHashes();
+    assertEquals(List.of(1, 2), List.copyOf(hashes.keySet()), hashes.toString());
+    for (Map<Integer, String> epoch : hashes.values()) {
+      assertEquals(2, epoch.size(), hashes.toString());
+      assertEquals(epoch.get(0), epoch.get(1), "ranks disagree: " + hashes);
+    }
+    // The quantized gradients are not the plain job's: other parameters, close accuracy.
+    Job plain = oneServerJob();
+    assertEquals(0, plain.status(), plain.output());
+    assertNotEquals(plain.epochHashes().get(1).get(0), hashes.get(1).get(0));
+    double a = accuracy(plain);
+    double b = accuracy(compressed);
+    System.out.printf(java.util.Locale.ROOT, "test accuracy: plain %.4f, 2bit:0.5 %.4f%n", a, b);
+    assertEquals(a, b, 0.05, compressed.output());
+  }
+
   /** Rank 0's test accuracy, from the launcher's console. */
   private static double accuracy(Job job) {
     Matcher m = Pattern.compile("  test accuracy (0\\.\\d+) ").matcher(job.output());

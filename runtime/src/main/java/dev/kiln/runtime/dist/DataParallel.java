@@ -201,12 +201,34 @@ public final class DataParallel implements AutoCloseable {
    * says.
    */
   public static DataParallel distributed(KilnModel model, Updates updates) {
-    DataParallel dp =
-        new DataParallel(
-            model,
-            KvStore.create(updates == Updates.ASYNC ? "dist_async" : "dist_sync"),
-            1,
-            updates);
+    return distributed(model, updates, 0);
+  }
+
+  /**
+   * As {@link #distributed(KilnModel, Updates)}, with every worker's gradient pushed in MXNet's
+   * {@code 2bit} compression at {@code twoBitThreshold} (each value sent as {@code ±threshold} or
+   * 0, the rest carried into the next push on the worker; 0 for none). The servers sum the
+   * decompressed gradients and every worker pulls the sum at full size, so the workers still agree
+   * after every step. Batch-norm averages stay each worker's own (they would be quantized too).
+   *
+   * @throws IllegalArgumentException if compression is asked for with updates other than {@link
+   *     Updates#ON_WORKERS}, or {@code twoBitThreshold} is negative or not finite
+   */
+  public static DataParallel distributed(KilnModel model, Updates updates, float twoBitThreshold) {
+    if (twoBitThreshold != 0 && updates != Updates.ON_WORKERS) {
+      throw new IllegalArgumentException(
+          model.name() + ": 2bit compression works with the update on the workers, not " + updates);
+    }
+    KvStore store = KvStore.create(updates == Updates.ASYNC ? "dist_async" : "dist_sync");
+    if (twoBitThreshold != 0) {
+      try {
+        store.twoBitCompression(twoBitThreshold);
+      } catch (RuntimeException e) {
+        store.close();
+        throw e;
+      }
+    }
+    DataParallel dp = new DataParallel(model, store, 1, updates);
     Node.say(
         "NODE role=worker rank="
             + dp.rank
@@ -215,7 +237,8 @@ public final class DataParallel implements AutoCloseable {
             + " workers="
             + dp.workers
             + " updates="
-            + updates);
+            + updates
+            + (twoBitThreshold != 0 ? " compression=2bit:" + twoBitThreshold : ""));
     Node.watchScheduler(dp.store);
     return dp;
   }
@@ -449,6 +472,11 @@ public final class DataParallel implements AutoCloseable {
         Tensor weight = replicas.get(0).params().fusedSlots().get(i).weight();
         store.pushPull(stepKeys.get(i), grads.get(i), List.of(weight));
         pulled.add(weight);
+      } else if (store.compressed()) {
+        // MXNet refuses a compressed push-and-pull: push, then pull the full-size sum.
+        store.push(stepKeys.get(i), grads.get(i));
+        store.pull(stepKeys.get(i), grads.get(i));
+        pulled.addAll(grads.get(i));
       } else {
         store.pushPull(stepKeys.get(i), grads.get(i));
         pulled.addAll(grads.get(i));
@@ -548,10 +576,11 @@ public final class DataParallel implements AutoCloseable {
   /**
    * Averages every auxiliary state (batch-norm moving averages) over the replicas and workers,
    * which updated them each from its own share: a collective call every worker must make. In an
-   * {@link Updates#ASYNC} job it does nothing: every worker keeps its own.
+   * {@link Updates#ASYNC} job, or one whose pushes are compressed, it does nothing: every worker
+   * keeps its own.
    */
   public void averageAuxiliaryStates() {
-    if (updates == Updates.ASYNC) {
+    if (updates == Updates.ASYNC || store.compressed()) {
       return;
     }
     List<ParameterStore.AuxSlot> own = replicas.get(0).params().auxSlots();

@@ -24,6 +24,7 @@ public final class KvStore implements AutoCloseable {
   private final Object lifecycle = new Object();
 
   private boolean closed;
+  private boolean compressed;
 
   private KvStore(String type, KvStoreHandle handle) {
     this.type = type;
@@ -47,6 +48,33 @@ public final class KvStore implements AutoCloseable {
   /** Stores {@code value} under {@code key} (across a job: rank 0's, after a barrier). */
   public void init(int key, Tensor value) {
     handle.init(key, value.handle());
+  }
+
+  /** Pushes every array of {@code values} under {@code key}. */
+  public void push(int key, List<Tensor> values) {
+    handle.push(key, values, Tensor::handle);
+  }
+
+  /**
+   * Compresses every push from now on with MXNet's {@code 2bit} scheme: each value goes as {@code
+   * +threshold}, {@code -threshold} or 0 (2 bits), what was left out carried into the next push.
+   * Before any {@link #init}; MXNet then refuses {@link #pushPull} ({@link #push}, then {@link
+   * #pull}).
+   *
+   * @throws IllegalArgumentException if {@code threshold} is not positive and finite
+   */
+  public void twoBitCompression(float threshold) {
+    if (!(threshold > 0) || !Float.isFinite(threshold)) {
+      throw new IllegalArgumentException(
+          "2bit compression threshold must be positive and finite, got " + threshold);
+    }
+    handle.twoBitCompression(threshold);
+    compressed = true;
+  }
+
+  /** Whether pushes are compressed ({@link #twoBitCompression}). */
+  public boolean compressed() {
+    return compressed;
   }
 
   /** Copies the value stored under {@code key} into every array of {@code into}. */
