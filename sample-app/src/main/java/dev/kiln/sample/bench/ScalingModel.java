@@ -57,6 +57,19 @@ public final class ScalingModel {
         / 1e6;
   }
 
+  /**
+   * The share of {@link #commMillis} left with MXNet's {@code 2bit} compression: the push carries 2
+   * bits of every 32, the pull stays full size.
+   */
+  public static final double TWO_BIT_SHARE = (1 + 2 / 32.0) / 2;
+
+  /** Throughput against one process with every push {@code 2bit}-compressed. */
+  public static double speedUpTwoBit(Model m, Link l, int workers, int servers) {
+    return workers
+        * m.computeMillis()
+        / (m.computeMillis() + TWO_BIT_SHARE * commMillis(m, l, workers, servers));
+  }
+
   /** Milliseconds per step of {@code workers} workers and {@code servers} servers. */
   public static double stepMillis(Model m, Link l, int workers, int servers) {
     return m.computeMillis() + commMillis(m, l, workers, servers);
@@ -151,24 +164,28 @@ public final class ScalingModel {
     return t.toString();
   }
 
-  /** What keeps efficiency at one half with {@code workers} workers on each link. */
+  /**
+   * What keeps efficiency at one half with {@code workers} workers on each link (the batch per
+   * worker, or the servers), and the speed-up {@code 2bit} compression would give instead.
+   */
   public static String remedies(List<Model> models, List<Link> links, int workers) {
     StringBuilder t = new StringBuilder();
     t.append(
         String.format(
             Locale.ROOT,
-            "%-8s %8s %22s %30s%n",
+            "%-8s %8s %22s %30s %20s%n",
             "model",
             "link",
             "batch/worker, 1 server",
-            "servers (array sliced), batch"));
+            "servers (array sliced), batch",
+            "2bit, 1 server: x"));
     for (Model m : models) {
       for (Link l : links) {
         int s = serversForHalfEfficiency(m, l, workers);
         t.append(
             String.format(
                 Locale.ROOT,
-                "%-8s %8s %22s %30s%n",
+                "%-8s %8s %22s %30s %20s%n",
                 m.name(),
                 l.name(),
                 batchForHalfEfficiency(m, l, workers, 1) <= m.batch()
@@ -176,7 +193,12 @@ public final class ScalingModel {
                     : Integer.toString(batchForHalfEfficiency(m, l, workers, 1)),
                 s < 0
                     ? "none enough (worker link)"
-                    : s + (s == 1 ? " (as is)" : "") + ", " + m.batch()));
+                    : s + (s == 1 ? " (as is)" : "") + ", " + m.batch(),
+                String.format(
+                    Locale.ROOT,
+                    "%.1fx (%.1fx plain)",
+                    speedUpTwoBit(m, l, workers, 1),
+                    speedUp(m, l, workers, 1))));
       }
     }
     return t.toString();

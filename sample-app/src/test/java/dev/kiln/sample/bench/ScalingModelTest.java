@@ -51,6 +51,10 @@ class ScalingModelTest {
     assertTrue(lines.get(1).contains("1.3x 60.0ms"), table);
     assertTrue(lines.get(1).endsWith("at 8 workers"), table);
     String remedies = ScalingModel.remedies(List.of(MODEL), List.of(LINK), 16);
-    assertTrue(remedies.lines().toList().get(1).matches("m +l +128 +4, 32"), remedies);
+    // 2bit: 16 workers' 160 ms of exchange fall to 85 (the pushes to 1/16), step 125 ms: 5.12x.
+    assertEquals(16 * 40 / 125.0, ScalingModel.speedUpTwoBit(MODEL, LINK, 16, 1), 1e-9);
+    assertTrue(
+        remedies.lines().toList().get(1).matches("m +l +128 +4, 32 +5\\.1x \\(3\\.2x plain\\)"),
+        remedies);
   }
 }
