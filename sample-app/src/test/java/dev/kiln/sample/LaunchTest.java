@@ -294,14 +294,16 @@ class LaunchTest {
       assertNotEquals(hashes.get(1).get(rank), hashes.get(2).get(rank), "no training: " + hashes);
     }
     // Each push is one step of 50 examples: as many steps of that size as one process at batch
-    // 50 makes, so the job learns as that would (the sync job makes half as many, of 100).
+    // 50 makes (the sync job makes half as many, of 100).
     Job sync = oneServerJob();
     assertEquals(0, sync.status(), sync.output());
     double a = accuracy(sync);
     double b = accuracy(async);
     System.out.printf(
         java.util.Locale.ROOT, "test accuracy: dist_sync %.4f, dist_async %.4f%n", a, b);
-    assertEquals(a, b, 0.03, async.output());
+    // Twice the updates of the sync job, on parameters a few pushes old: measured 0.7353 to 0.7370
+    // against 0.7167 (a server whose rate reached 0 halfway: 0.6880).
+    assertTrue(b > a - 0.02, "dist_async " + b + " against dist_sync " + a);
   }
 
   @Test
