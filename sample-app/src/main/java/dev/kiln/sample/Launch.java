@@ -1,9 +1,9 @@
 package dev.kiln.sample;
 
+import dev.kiln.runtime.dist.Hosts;
 import dev.kiln.runtime.dist.Launcher;
+import dev.kiln.runtime.dist.RemoteShell;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,17 +18,19 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code launch}: runs {@code train} as a {@code dist_sync} job of several worker processes on
  * MXNet's parameter server: one scheduler, {@code --servers} servers and {@code --workers} workers,
- * each this same program with ps-lite's environment. On this machine (loopback) it starts and
- * watches them; with {@code --hosts} it prints the command for every host instead.
+ * each this same program with ps-lite's environment. It starts and watches them on this machine
+ * (loopback), or with {@code --hosts} on the hosts of a file through {@code --remote-shell}; with
+ * {@code --dry-run} it prints the commands instead.
  */
 @Command(
     name = "launch",
     mixinStandardHelpOptions = true,
     description =
         "Train on several worker processes (MXNet's dist_sync parameter server), on "
-            + "this machine, or print the commands for several machines with --hosts. Usage: "
-            + "launch --workers 2 --servers 1 -- train --model mlp --epochs 2 (the word train "
-            + "may be left out). Rank 0 writes the checkpoint and its result is printed here.")
+            + "this machine, or on several with --hosts (started through --remote-shell; "
+            + "--dry-run prints the commands). Usage: launch --workers 2 --servers 1 -- train "
+            + "--model mlp --epochs 2 (the word train may be left out). Rank 0 writes the "
+            + "checkpoint and its result is printed here.")
 final class Launch implements Callable<Integer> {
   @Option(
       names = "--workers",
@@ -46,10 +48,25 @@ final class Launch implements Callable<Integer> {
       names = "--hosts",
       paramLabel = "FILE",
       description =
-          "A file with one host name or "
-              + "address per line: print the command to start on each (the scheduler on the first, "
-              + "servers and workers each round the list) instead of running the job here.")
+          "Run on the hosts of FILE, one host[:slots] a line (a name or address, then the most "
+              + "workers it runs; # comments): the scheduler on the first, servers and workers "
+              + "each round the list. Every host needs this program at the same paths.")
   Path hosts;
+
+  @Option(
+      names = "--remote-shell",
+      paramLabel = "TEMPLATE",
+      defaultValue = RemoteShell.DEFAULT,
+      description =
+          "With --hosts: the command prefix that runs a command on {host}; the launcher "
+              + "appends 'sh -s' and writes the process's script to it (default: "
+              + "${DEFAULT-VALUE}; e.g. 'ip netns exec {host}' for network namespaces).")
+  String remoteShell;
+
+  @Option(
+      names = "--dry-run",
+      description = "With --hosts: print the command for each process and start nothing.")
+  boolean dryRun;
 
   @Option(
       names = "--port",
@@ -105,63 +122,60 @@ final class Launch implements Callable<Integer> {
       args = args.subList(1, args.size());
     }
     command.addAll(args);
+    Launcher.Remote remote = null;
     if (hosts != null) {
-      return printCommands(command);
+      remote =
+          new Launcher.Remote(
+              Hosts.read(hosts),
+              RemoteShell.parse(remoteShell),
+              port,
+              Path.of(System.getProperty("user.dir")).toAbsolutePath());
+    } else if (dryRun) {
+      throw new IllegalArgumentException("--dry-run prints the commands of a --hosts job");
     }
-    int status =
-        Launcher.run(
-            new Launcher.Spec(
-                workers,
-                servers,
-                command,
-                logs,
-                Map.of("OPT_OUT_TRACKING", "true"),
-                Duration.ofSeconds(timeout),
-                Duration.ofSeconds(Math.max(stall, 120)),
-                Duration.ofSeconds(stall)),
-            System.out);
-    return status;
+    Launcher.Spec spec =
+        new Launcher.Spec(
+            workers,
+            servers,
+            command,
+            logs,
+            Map.of("OPT_OUT_TRACKING", "true"),
+            Duration.ofSeconds(timeout),
+            Duration.ofSeconds(Math.max(stall, 120)),
+            Duration.ofSeconds(stall),
+            remote);
+    if (dryRun) {
+      return printCommands(spec);
+    }
+    return Launcher.run(spec, System.out);
   }
 
   /** The commands to run on each host of {@code --hosts}, the scheduler's first. */
-  private int printCommands(List<String> command) throws IOException {
-    List<String> names =
-        Files.readAllLines(hosts, StandardCharsets.UTF_8).stream()
-            .map(String::strip)
-            .filter(l -> !l.isEmpty() && !l.startsWith("#"))
-            .toList();
-    if (names.isEmpty()) {
-      throw new IllegalArgumentException("--hosts " + hosts + " lists no host");
-    }
-    String root = names.get(0);
+  private int printCommands(Launcher.Spec spec) {
     System.out.println(
-        "# Start these, the scheduler first, each on its host (e.g. over ssh);"
-            + " the same class path must exist on every host. Nothing is started by this command.");
-    print("scheduler", root, root, command);
-    for (int i = 0; i < servers; i++) {
-      print("server", root, names.get(i % names.size()), command);
-    }
-    for (int i = 0; i < workers; i++) {
-      print("worker", root, names.get(i % names.size()), command);
+        "# Nothing is started. launch runs, for each process, '"
+            + String.join(" ", spec.remote().shell().command("HOST"))
+            + "' with the line after the host on its standard input (and KILN_LAUNCHED=1: the"
+            + " process halts when that input closes). By hand: run each line on its host, the"
+            + " scheduler first; every host needs the same paths.");
+    for (Launcher.Planned p : Launcher.plan(spec)) {
+      String vars =
+          p.environment().entrySet().stream()
+              .map(e -> quote(e.getKey() + "=" + e.getValue()))
+              .collect(Collectors.joining(" "));
+      System.out.println(
+          p.host()
+              + ": cd "
+              + quote(spec.remote().directory().toString())
+              + " && env "
+              + vars
+              + " "
+              + String.join(" ", spec.command().stream().map(Launch::quote).toList()));
     }
     return 0;
   }
 
-  private void print(String role, String root, String host, List<String> command) {
-    Map<String, String> env = Launcher.environment(role, root, port, workers, servers, host);
-    String vars =
-        env.entrySet().stream()
-            .map(e -> e.getKey() + "=" + e.getValue())
-            .collect(Collectors.joining(" "));
-    System.out.println(
-        host
-            + ": env "
-            + vars
-            + " OMP_NUM_THREADS=1 OPT_OUT_TRACKING=true "
-            + String.join(" ", command.stream().map(Launch::quote).toList()));
-  }
-
   private static String quote(String arg) {
-    return arg.matches("[A-Za-z0-9_./=:,+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'";
+    return RemoteShell.quote(arg);
   }
 }

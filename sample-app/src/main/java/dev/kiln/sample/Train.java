@@ -154,9 +154,20 @@ final class Train implements Callable<Integer> {
       defaultValue = "workers",
       description =
           "In a distributed job, where the optimizer runs: workers (each applies it to the summed "
-              + "gradients) or servers (MXNet's parameter servers apply it and the workers pull "
-              + "the parameters; default: ${DEFAULT-VALUE}).")
+              + "gradients), servers (MXNet's parameter servers apply it and the workers pull "
+              + "the parameters) or async (dist_async: the servers apply each worker's gradient "
+              + "as it arrives, no worker waits for another; default: ${DEFAULT-VALUE}).")
   String updates;
+
+  @Option(
+      names = "--compression",
+      defaultValue = "none",
+      paramLabel = "none|2bit[:THRESHOLD]",
+      description =
+          "In a distributed job, push gradients in MXNet's 2bit compression (each value as "
+              + "+-THRESHOLD or 0, the rest carried to the next push; THRESHOLD 0.5 by default); "
+              + "the pull stays full size. Needs --updates workers.")
+  String compression;
 
   @Option(
       names = "--time-pushpull",
@@ -179,6 +190,7 @@ final class Train implements Callable<Integer> {
       String optimizer,
       String schedule,
       DataParallel.Updates updates,
+      float twoBitThreshold,
       boolean distributed) {}
 
   @Override
@@ -220,7 +232,7 @@ final class Train implements Callable<Integer> {
         Optimizer opt = optimizer(s, totalSteps, stepsPerEpoch);
         DataParallel dp =
             s.distributed()
-                ? DataParallel.distributed(sample.model(), s.updates())
+                ? DataParallel.distributed(sample.model(), s.updates(), s.twoBitThreshold())
                 : contexts > 1 ? DataParallel.local(sample.model(), contexts) : null) {
       int rank = dp == null ? 0 : dp.rank();
       boolean lead = rank == 0;
@@ -337,7 +349,8 @@ final class Train implements Callable<Integer> {
         switch (updates.toLowerCase(Locale.ROOT)) {
           case "workers" -> DataParallel.Updates.ON_WORKERS;
           case "servers" -> DataParallel.Updates.ON_SERVERS;
-          default -> throw usage("--updates " + updates + ": choose workers or servers");
+          case "async" -> DataParallel.Updates.ASYNC;
+          default -> throw usage("--updates " + updates + ": choose workers, servers or async");
         };
     if (contexts < 1) {
       throw usage("--contexts must be at least 1, got " + contexts);
@@ -350,9 +363,11 @@ final class Train implements Callable<Integer> {
               + " in a distributed job: each worker trains on one context; start more workers "
               + "instead");
     }
-    if (!distributed && where == DataParallel.Updates.ON_SERVERS) {
+    if (!distributed && where.onServers()) {
       throw usage(
-          "--updates servers: this run is one process, which has no parameter servers; it "
+          "--updates "
+              + updates
+              + ": this run is one process, which has no parameter servers; it "
               + "applies to a job started with launch");
     }
     int cores = Runtime.getRuntime().availableProcessors();
@@ -378,7 +393,44 @@ final class Train implements Callable<Integer> {
                 + model.cliName);
       }
     }
-    return new Settings(e, b, opt, sched, where, distributed);
+    float threshold = twoBitThreshold();
+    if (threshold != 0 && !distributed) {
+      throw usage(
+          "--compression "
+              + compression
+              + ": this run is one process, which pushes no gradients; it applies to a job "
+              + "started with launch");
+    }
+    if (threshold != 0 && where != DataParallel.Updates.ON_WORKERS) {
+      throw usage(
+          "--compression " + compression + " needs --updates workers, not --updates " + updates);
+    }
+    return new Settings(e, b, opt, sched, where, threshold, distributed);
+  }
+
+  /** {@code --compression}'s threshold, 0 for none. */
+  private float twoBitThreshold() {
+    String c = compression.toLowerCase(Locale.ROOT);
+    if (c.equals("none")) {
+      return 0;
+    }
+    if (c.equals("2bit")) {
+      return 0.5f;
+    }
+    if (c.startsWith("2bit:")) {
+      try {
+        float t = Float.parseFloat(c.substring(5));
+        if (t > 0 && Float.isFinite(t)) {
+          return t;
+        }
+      } catch (NumberFormatException e) {
+        // Reported below.
+      }
+    }
+    throw usage(
+        "--compression "
+            + compression
+            + ": choose none, 2bit or 2bit:THRESHOLD (a positive number, e.g. 2bit:0.5)");
   }
 
   /** A usage mistake: exit 2, with the usage line. */
@@ -441,7 +493,14 @@ final class Train implements Callable<Integer> {
             + " examples per step per worker ("
             + s.batchSize() * dp.workers()
             + " per step of the job), updates on the "
-            + (dp.updates() == DataParallel.Updates.ON_SERVERS ? "servers" : "workers")
+            + switch (dp.updates()) {
+              case ON_WORKERS -> "workers";
+              case ON_SERVERS -> "servers";
+              case ASYNC -> "servers, asynchronously (dist_async)";
+            }
+            + (s.twoBitThreshold() != 0
+                ? ", gradients pushed in 2bit compression at " + s.twoBitThreshold()
+                : "")
         : "data-parallel: "
             + dp.contexts()
             + " CPU contexts, each step's "

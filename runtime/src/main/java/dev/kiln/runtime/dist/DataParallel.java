@@ -10,6 +10,7 @@ import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.optim.FusedOptimizer;
+import dev.kiln.runtime.optim.LearningRate;
 import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.train.Evaluation;
 import dev.kiln.runtime.train.FitLoop;
@@ -60,7 +61,20 @@ public final class DataParallel implements AutoCloseable {
      * and the workers pull the updated parameters. Needs an optimizer without {@code
      * clipGlobalNorm} (a server sees only its slice).
      */
-    ON_SERVERS
+    ON_SERVERS,
+    /**
+     * A {@code dist_async} job: the servers apply each worker's gradient as it arrives, scaled by
+     * that worker's own examples, and the worker pulls the parameters as they then stand; no worker
+     * waits for another. Workers hold different parameters between epochs (each pulled at its own
+     * moment) and every worker keeps its own batch-norm averages (a sum over workers needs them to
+     * meet). Needs what {@link #ON_SERVERS} needs.
+     */
+    ASYNC;
+
+    /** Whether the servers apply the optimizer. */
+    public boolean onServers() {
+      return this != ON_WORKERS;
+    }
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(DataParallel.class);
@@ -187,7 +201,34 @@ public final class DataParallel implements AutoCloseable {
    * says.
    */
   public static DataParallel distributed(KilnModel model, Updates updates) {
-    DataParallel dp = new DataParallel(model, KvStore.create("dist_sync"), 1, updates);
+    return distributed(model, updates, 0);
+  }
+
+  /**
+   * As {@link #distributed(KilnModel, Updates)}, with every worker's gradient pushed in MXNet's
+   * {@code 2bit} compression at {@code twoBitThreshold} (each value sent as {@code ±threshold} or
+   * 0, the rest carried into the next push on the worker; 0 for none). The servers sum the
+   * decompressed gradients and every worker pulls the sum at full size, so the workers still agree
+   * after every step. Batch-norm averages stay each worker's own (they would be quantized too).
+   *
+   * @throws IllegalArgumentException if compression is asked for with updates other than {@link
+   *     Updates#ON_WORKERS}, or {@code twoBitThreshold} is negative or not finite
+   */
+  public static DataParallel distributed(KilnModel model, Updates updates, float twoBitThreshold) {
+    if (twoBitThreshold != 0 && updates != Updates.ON_WORKERS) {
+      throw new IllegalArgumentException(
+          model.name() + ": 2bit compression works with the update on the workers, not " + updates);
+    }
+    KvStore store = KvStore.create(updates == Updates.ASYNC ? "dist_async" : "dist_sync");
+    if (twoBitThreshold != 0) {
+      try {
+        store.twoBitCompression(twoBitThreshold);
+      } catch (RuntimeException e) {
+        store.close();
+        throw e;
+      }
+    }
+    DataParallel dp = new DataParallel(model, store, 1, updates);
     Node.say(
         "NODE role=worker rank="
             + dp.rank
@@ -196,7 +237,9 @@ public final class DataParallel implements AutoCloseable {
             + " workers="
             + dp.workers
             + " updates="
-            + updates);
+            + updates
+            + (twoBitThreshold != 0 ? " compression=2bit:" + twoBitThreshold : ""));
+    Node.watchScheduler(dp.store);
     return dp;
   }
 
@@ -404,10 +447,11 @@ public final class DataParallel implements AutoCloseable {
    * every replica here, or on the servers, whose updated parameters replica 0 then pulls.
    */
   private void exchangeAndUpdate(FusedOptimizer optimizer, int divisor) {
-    if (updates == Updates.ON_SERVERS) {
+    if (updates.onServers()) {
       // Each worker checks its own gradient: the servers cannot stop the job cleanly.
       replicas.get(0).params().checkBeforeUpdate(model.name());
-      installOnServers(optimizer, divisor);
+      // Asynchronously, the servers apply each worker's push alone: its own share of the divisor.
+      installOnServers(optimizer, updates == Updates.ASYNC ? divisor / workers : divisor);
     }
     List<List<Tensor>> grads = new ArrayList<>();
     for (int i = 0; i < stepKeys.size(); i++) {
@@ -424,10 +468,15 @@ public final class DataParallel implements AutoCloseable {
     }
     List<Tensor> pulled = new ArrayList<>();
     for (int i = 0; i < stepKeys.size(); i++) {
-      if (updates == Updates.ON_SERVERS) {
+      if (updates.onServers()) {
         Tensor weight = replicas.get(0).params().fusedSlots().get(i).weight();
         store.pushPull(stepKeys.get(i), grads.get(i), List.of(weight));
         pulled.add(weight);
+      } else if (store.compressed()) {
+        // MXNet refuses a compressed push-and-pull: push, then pull the full-size sum.
+        store.push(stepKeys.get(i), grads.get(i));
+        store.pull(stepKeys.get(i), grads.get(i));
+        pulled.addAll(grads.get(i));
       } else {
         store.pushPull(stepKeys.get(i), grads.get(i));
         pulled.addAll(grads.get(i));
@@ -438,7 +487,7 @@ public final class DataParallel implements AutoCloseable {
       communicationNanos += System.nanoTime() - started;
     }
     steps++;
-    if (updates != Updates.ON_SERVERS) {
+    if (!updates.onServers()) {
       replicas.get(0).params().checkBeforeUpdate(model.name());
       List<ParameterStore.Slot> slots = new ArrayList<>();
       for (Replica r : replicas) {
@@ -506,12 +555,18 @@ public final class DataParallel implements AutoCloseable {
     }
     if (rank == 0) {
       float base = optimizer.rescaleGrad();
+      LearningRate schedule = optimizer.schedule();
       optimizer.rescaleGrad(base / examples);
+      if (updates == Updates.ASYNC) {
+        // The servers step once per push: the schedule's steps are every worker's steps.
+        optimizer.schedule(schedule.stretched(workers));
+      }
       try {
         store.sendCommandToServers(
             ServerUpdates.COMMAND, ServerUpdates.command(optimizer, stepKeys));
       } finally {
         optimizer.rescaleGrad(base);
+        optimizer.schedule(schedule);
       }
     }
     store.barrier();
@@ -520,9 +575,14 @@ public final class DataParallel implements AutoCloseable {
 
   /**
    * Averages every auxiliary state (batch-norm moving averages) over the replicas and workers,
-   * which updated them each from its own share: a collective call every worker must make.
+   * which updated them each from its own share: a collective call every worker must make. In an
+   * {@link Updates#ASYNC} job, or one whose pushes are compressed, it does nothing: every worker
+   * keeps its own.
    */
   public void averageAuxiliaryStates() {
+    if (updates == Updates.ASYNC || store.compressed()) {
+      return;
+    }
     List<ParameterStore.AuxSlot> own = replicas.get(0).params().auxSlots();
     float scale = 1f / (replicas.size() * workers);
     for (int i = 0; i < own.size(); i++) {
@@ -559,7 +619,7 @@ public final class DataParallel implements AutoCloseable {
     boolean lead = rank == 0;
     int batch = train.batchSize();
     boolean fixed = train.steps() > 0;
-    if ((workers > 1 || updates == Updates.ON_SERVERS) && !fixed) {
+    if ((workers > 1 || updates.onServers()) && !fixed) {
       throw new IllegalArgumentException(
           model.name()
               + ": every worker of a job must run the "

@@ -20,6 +20,12 @@ public final class KvStore implements AutoCloseable {
   private final String type;
   private final KvStoreHandle handle;
 
+  /** Guards {@link #closed}: a heartbeat query never runs on a freed store. */
+  private final Object lifecycle = new Object();
+
+  private boolean closed;
+  private boolean compressed;
+
   private KvStore(String type, KvStoreHandle handle) {
     this.type = type;
     this.handle = handle;
@@ -42,6 +48,33 @@ public final class KvStore implements AutoCloseable {
   /** Stores {@code value} under {@code key} (across a job: rank 0's, after a barrier). */
   public void init(int key, Tensor value) {
     handle.init(key, value.handle());
+  }
+
+  /** Pushes every array of {@code values} under {@code key}. */
+  public void push(int key, List<Tensor> values) {
+    handle.push(key, values, Tensor::handle);
+  }
+
+  /**
+   * Compresses every push from now on with MXNet's {@code 2bit} scheme: each value goes as {@code
+   * +threshold}, {@code -threshold} or 0 (2 bits), what was left out carried into the next push.
+   * Before any {@link #init}; MXNet then refuses {@link #pushPull} ({@link #push}, then {@link
+   * #pull}).
+   *
+   * @throws IllegalArgumentException if {@code threshold} is not positive and finite
+   */
+  public void twoBitCompression(float threshold) {
+    if (!(threshold > 0) || !Float.isFinite(threshold)) {
+      throw new IllegalArgumentException(
+          "2bit compression threshold must be positive and finite, got " + threshold);
+    }
+    handle.twoBitCompression(threshold);
+    compressed = true;
+  }
+
+  /** Whether pushes are compressed ({@link #twoBitCompression}). */
+  public boolean compressed() {
+    return compressed;
   }
 
   /** Copies the value stored under {@code key} into every array of {@code into}. */
@@ -88,6 +121,25 @@ public final class KvStore implements AutoCloseable {
     handle.barrier();
   }
 
+  /**
+   * ps-lite's count of nodes of {@code nodeId} (a node or a group: 1 the scheduler, 2 the servers,
+   * 4 the workers, 8 + 2r server rank r, 9 + 2r worker rank r) from which this process has heard no
+   * heartbeat for {@code timeoutSeconds}; the scheduler hears every node, the others only the
+   * scheduler. -1 once the store is closing.
+   */
+  int deadNodes(int nodeId, int timeoutSeconds) {
+    synchronized (lifecycle) {
+      return closed ? -1 : handle.deadNodes(nodeId, timeoutSeconds);
+    }
+  }
+
+  /** {@link #rank()}, or -2 once the store is closing (for a thread other than its owner's). */
+  int rankWhileOpen() {
+    synchronized (lifecycle) {
+      return closed ? -2 : handle.rank();
+    }
+  }
+
   /** The handle, for the server loop, the updater and the heartbeat watch of {@link Node}. */
   KvStoreHandle handleForServing() {
     return handle;
@@ -99,6 +151,9 @@ public final class KvStore implements AutoCloseable {
    */
   @Override
   public void close() {
+    synchronized (lifecycle) {
+      closed = true;
+    }
     handle.close();
   }
 }

@@ -1,8 +1,7 @@
 package dev.kiln.runtime.dist;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -10,29 +9,33 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Starts a {@code dist_sync} job on this machine (loopback) and sees it through: one scheduler,
- * {@code servers} servers and {@code workers} workers, each a process running {@code command} with
- * ps-lite's {@code DMLC_*} environment, its output in a log file of its own.
+ * Starts a {@code dist_sync} job and sees it through: one scheduler, {@code servers} servers and
+ * {@code workers} workers, each a process running {@code command} with ps-lite's {@code DMLC_*}
+ * environment, its output in a log file of its own. The processes run on this machine (loopback),
+ * or on the hosts of {@link Spec#remote()} through a {@link RemoteShell} ({@link Hosts} says which
+ * process goes where); a job on several hosts also streams every process's output to the console,
+ * each line prefixed by {@code [role rank host]} (progress beacons, {@code KILN STEP}, only to the
+ * logs).
  *
  * <p>It never hangs. ps-lite has no failure handling (a dead process leaves the others waiting for
  * ever), so the launcher watches every process: when one exits with a failure, when a worker makes
  * no progress for {@link Spec#stall()} ({@link Spec#startup()} before its first step), or when the
- * job runs past {@link Spec#timeout()}, it stops every process of the job (SIGTERM, then SIGKILL
- * after two seconds) and returns a non-zero status, having printed which role, rank and host
- * failed, why (the first lines of its log that report an error, not the tail of a help text), and
- * where its log is. Its processes halt by themselves if the launcher dies (their standard input
- * closes, see {@link Node}), and the scheduler halts when ps-lite's heartbeats say a node is dead.
+ * job runs past {@link Spec#timeout()}, it stops every process of the job (closing its standard
+ * input, then SIGTERM, then SIGKILL, through the remote shell for a remote one) and returns a
+ * non-zero status, having printed which role, rank and host failed, why (the first lines of its log
+ * that report an error, not the tail of a help text), and where its log is. Its processes halt by
+ * themselves if the launcher dies (their standard input closes, see {@link Node}); the scheduler
+ * halts when ps-lite's heartbeats say a worker or server is dead, naming it, and the others halt
+ * when they hear no heartbeat from the scheduler ({@link Node#LOST_SCHEDULER}).
  *
  * <p>Logs are named by role and rank: {@code scheduler.log}, {@code server-<i>.log} (in start
  * order: ps-lite tells servers no rank), and {@code worker-<rank>.log} once the worker has
@@ -56,9 +59,14 @@ public final class Launcher {
   /** Exit status when the servers did not stop after the workers finished. */
   public static final int SERVERS_STUCK = 5;
 
-  private static final Pattern NODE = Pattern.compile("^KILN NODE role=(\\w+) rank=(-?\\d+).*");
-  private static final Pattern STEP = Pattern.compile("^KILN (STEP|EPOCH) .*");
-  private static final Pattern RESULT = Pattern.compile("^KILN RESULT rank=(\\d+) (.*)$");
+  /**
+   * Exit status when a process stopped answering: the scheduler heard no heartbeat from it, or it
+   * heard none from the scheduler (a host cut off from the network, or a hung process).
+   */
+  public static final int LOST = 6;
+
+  /** How long a stop command through the remote shell may take (an unreachable host). */
+  private static final Duration REMOTE_STOP = Duration.ofSeconds(10);
 
   /**
    * A line that reports an error: a Kiln protocol error, an exception or its cause, MXNet's and
@@ -86,6 +94,8 @@ public final class Launcher {
    * @param timeout the most the whole job may take
    * @param startup the most a worker may take to its first step
    * @param stall the most a worker may go without progress after its first step
+   * @param remote the hosts and the remote shell of a job on several hosts; null for this machine
+   *     (loopback)
    */
   public record Spec(
       int workers,
@@ -95,7 +105,8 @@ public final class Launcher {
       Map<String, String> environment,
       Duration timeout,
       Duration startup,
-      Duration stall) {
+      Duration stall,
+      Remote remote) {
     /** Checks the counts and copies the collections. */
     public Spec {
       if (workers < 1 || servers < 1) {
@@ -111,43 +122,46 @@ public final class Launcher {
       }
       command = List.copyOf(command);
       environment = Map.copyOf(environment);
+      if (remote != null) {
+        // Refuses more workers than the hosts have slots for, before anything starts.
+        remote.hosts().place(workers, servers);
+      }
+    }
+
+    /** A job on this machine (loopback). */
+    public Spec(
+        int workers,
+        int servers,
+        List<String> command,
+        Path logs,
+        Map<String, String> environment,
+        Duration timeout,
+        Duration startup,
+        Duration stall) {
+      this(workers, servers, command, logs, environment, timeout, startup, stall, null);
     }
   }
 
-  /** One process of the job. */
-  private static final class Member {
-    final String role;
-    final int index;
-    volatile Path log;
-    Process process;
-    volatile int rank = -1;
-    final List<String> results = new java.util.concurrent.CopyOnWriteArrayList<>();
-    volatile long lastProgress;
-    volatile boolean progressed;
-    Thread reader;
+  /**
+   * Where a job on several hosts runs.
+   *
+   * @param hosts the hosts, the scheduler's first ({@link Hosts} places the processes)
+   * @param shell how to run a process on a host
+   * @param port the scheduler's port on its host
+   * @param directory the working directory of every process, the same path on every host
+   */
+  public record Remote(Hosts hosts, RemoteShell shell, int port, Path directory) {}
 
-    Member(String role, int index, Path log) {
-      this.role = role;
-      this.index = index;
-      this.log = log;
-    }
-
-    /** The process as its log is named: role, then rank (workers) or start order (servers). */
-    String describe() {
-      String who =
-          switch (role) {
-            case "worker" ->
-                rank >= 0
-                    ? "worker rank " + rank
-                    : "worker unranked-"
-                        + index
-                        + " (no rank yet: it had not registered with the scheduler)";
-            case "server" -> "server " + index;
-            default -> role;
-          };
-      return who + " on 127.0.0.1, pid " + (process == null ? "?" : process.pid());
-    }
-  }
+  /**
+   * One process of a job as it would be started: its role, index (start order), host, and the
+   * environment and command it runs there.
+   *
+   * @param role scheduler, server or worker
+   * @param index its start order among its role
+   * @param host where it runs
+   * @param environment the {@code DMLC_*} and other variables it gets
+   */
+  public record Planned(String role, int index, String host, Map<String, String> environment) {}
 
   private final Spec spec;
   private final PrintStream out;
@@ -185,31 +199,84 @@ public final class Launcher {
     return env;
   }
 
+  /**
+   * The processes of {@code spec} as they would start, the scheduler first, with the environment
+   * each gets on its host (for printing the commands without starting them). A job on this machine
+   * has its scheduler on port 0 here: the launcher picks a free one when it runs.
+   */
+  public static List<Planned> plan(Spec spec) {
+    List<Planned> plan = new ArrayList<>();
+    Hosts.Placement where =
+        spec.remote() == null ? null : spec.remote().hosts().place(spec.workers(), spec.servers());
+    int port = spec.remote() == null ? 0 : spec.remote().port();
+    String root = where == null ? LOOPBACK : where.scheduler();
+    plan.add(planned(spec, "scheduler", 0, root, root, port));
+    for (int i = 0; i < spec.servers(); i++) {
+      plan.add(
+          planned(spec, "server", i, where == null ? root : where.servers().get(i), root, port));
+    }
+    for (int i = 0; i < spec.workers(); i++) {
+      plan.add(
+          planned(spec, "worker", i, where == null ? root : where.workers().get(i), root, port));
+    }
+    return plan;
+  }
+
+  /**
+   * One process's environment: for a remote one, the launcher's own {@code MXNET_*} and {@code
+   * PS_*} variables (a local one inherits all of them), then ps-lite's, then the spec's.
+   */
+  private static Planned planned(
+      Spec spec, String role, int index, String host, String root, int port) {
+    Map<String, String> env =
+        new LinkedHashMap<>(environment(role, root, port, spec.workers(), spec.servers(), host));
+    if (spec.remote() != null) {
+      new java.util.TreeMap<>(System.getenv())
+          .forEach(
+              (k, v) -> {
+                if (k.startsWith("MXNET_") || k.startsWith("PS_")) {
+                  env.putIfAbsent(k, v);
+                }
+              });
+    }
+    env.put("OMP_NUM_THREADS", System.getenv().getOrDefault("OMP_NUM_THREADS", "1"));
+    env.putAll(spec.environment());
+    return new Planned(role, index, host, env);
+  }
+
+  private static final String LOOPBACK = "127.0.0.1";
+
   private int run() {
-    int port = freePort();
+    int port = spec.remote() == null ? freePort() : spec.remote().port();
     long started = System.nanoTime();
     try {
       Files.createDirectories(spec.logs());
       clearOldLogs();
-      start("scheduler", 0, port);
-      for (int i = 0; i < spec.servers(); i++) {
-        start("server", i, port);
-      }
-      for (int i = 0; i < spec.workers(); i++) {
-        start("worker", i, port);
+      for (Planned p : plan(spec)) {
+        start(p, port);
       }
     } catch (IOException | RuntimeException e) {
       stopAll();
       out.println("FAILED: could not start the job: " + e);
       return PROCESS_FAILED;
     }
+    String hosts =
+        spec.remote() == null
+            ? " on " + LOOPBACK + ":" + port
+            : " on "
+                + spec.remote().hosts().hosts().size()
+                + " hosts, the scheduler at "
+                + members.get(0).host
+                + ":"
+                + port
+                + ", through "
+                + spec.remote().shell().template();
     out.println(
         "job: 1 scheduler, "
             + count(spec.servers(), "server")
             + ", "
             + count(spec.workers(), "worker")
-            + " on 127.0.0.1:"
-            + port
+            + hosts
             + "; logs in "
             + spec.logs());
     long workersDoneAt = -1;
@@ -235,6 +302,13 @@ public final class Launcher {
           continue;
         }
         int code = m.process.exitValue();
+        if (code == Node.DEAD_NODE && m.role.equals("scheduler")) {
+          joinReaders();
+          return lost(m);
+        }
+        if (code == Node.LOST_SCHEDULER) {
+          return fail(m, LOST, "exited with " + describeExit(code));
+        }
         if (code != 0) {
           return fail(m, PROCESS_FAILED, "exited with " + describeExit(code));
         }
@@ -308,55 +382,68 @@ public final class Launcher {
     }
   }
 
-  private void start(String role, int index, int port) throws IOException {
-    Path log = spec.logs().resolve(firstLogName(role, index));
-    Member m = new Member(role, index, log);
-    ProcessBuilder pb = new ProcessBuilder(spec.command());
-    Map<String, String> env = pb.environment();
-    env.putAll(environment(role, "127.0.0.1", port, spec.workers(), spec.servers(), "127.0.0.1"));
+  /**
+   * Starts one process: here with its environment added to the launcher's, or through the remote
+   * shell with its script on the shell's standard input (kept open: closing it stops the process).
+   */
+  private void start(Planned p, int port) throws IOException {
+    Path log = spec.logs().resolve(firstLogName(p.role(), p.index()));
+    Map<String, String> env = new LinkedHashMap<>(p.environment());
+    env.put("DMLC_PS_ROOT_PORT", Integer.toString(port));
     env.put(Node.LAUNCHED, "1");
-    env.putIfAbsent("OMP_NUM_THREADS", "1");
-    env.putAll(spec.environment());
+    Member m = new Member(p.role(), p.index(), p.host(), spec.remote() != null, log);
+    ProcessBuilder pb;
+    if (spec.remote() == null) {
+      pb = new ProcessBuilder(spec.command());
+      pb.environment().putAll(env);
+    } else {
+      pb = new ProcessBuilder(spec.remote().shell().command(p.host()));
+    }
     pb.redirectErrorStream(true);
     m.process = pb.start();
     m.lastProgress = System.nanoTime();
-    Writer file = Files.newBufferedWriter(log, StandardCharsets.UTF_8);
-    m.reader = new Thread(() -> copy(m, file), "kiln-log-" + role + "-" + index);
-    m.reader.setDaemon(true);
-    m.reader.start();
     members.add(m);
+    if (spec.remote() != null) {
+      OutputStream in = m.process.getOutputStream();
+      in.write(
+          RemoteShell.script(spec.remote().directory(), env, spec.command())
+              .getBytes(StandardCharsets.UTF_8));
+      in.flush();
+    }
+    Writer file = Files.newBufferedWriter(log, StandardCharsets.UTF_8);
+    m.startReader(file, spec.remote() == null ? null : out);
   }
 
-  /** Copies a process's output to its log, reading the protocol lines on the way. */
-  private static void copy(Member m, Writer file) {
-    try (BufferedReader in =
-            new BufferedReader(
-                new InputStreamReader(m.process.getInputStream(), StandardCharsets.UTF_8));
-        Writer w = file) {
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        w.write(line);
-        w.write('\n');
-        w.flush();
-        Matcher node = NODE.matcher(line);
-        Matcher result;
-        if (node.matches()) {
-          m.rank = Integer.parseInt(node.group(2));
-          if (m.role.equals("worker") && m.rank >= 0) {
-            // The open file moves with its name.
-            Path ranked = m.log.resolveSibling("worker-" + m.rank + ".log");
-            Files.move(m.log, ranked, StandardCopyOption.REPLACE_EXISTING);
-            m.log = ranked;
-          }
-        } else if ((result = RESULT.matcher(line)).matches()) {
-          m.results.add(result.group(2));
-        } else if (STEP.matcher(line).matches()) {
-          m.progressed = true;
-          m.lastProgress = System.nanoTime();
-        }
+  /**
+   * The scheduler exited because ps-lite's heartbeats said a node is dead: the job fails naming
+   * that node (the first of them), as if it had failed itself.
+   */
+  private int lost(Member scheduler) {
+    List<Member> dead = new ArrayList<>();
+    for (Member m : members) {
+      if ((m.role.equals("worker") && scheduler.deadWorkers.contains(m.rank))
+          || (m.role.equals("server") && scheduler.deadServers.contains(m.serverRank))) {
+        dead.add(m);
       }
-    } catch (IOException e) {
-      // The process is gone; its log has everything it printed.
     }
+    String timeout = spec.environment().getOrDefault("PS_HEARTBEAT_TIMEOUT", "5");
+    if (dead.isEmpty()) {
+      return fail(scheduler, LOST, "exited with " + describeExit(Node.DEAD_NODE));
+    }
+    StringBuilder why =
+        new StringBuilder(
+            "sent the scheduler no heartbeat for "
+                + timeout
+                + " s: its host is cut off from the network, or the process hung (the scheduler"
+                + " on "
+                + scheduler.host
+                + " saw it and exited with "
+                + Node.DEAD_NODE
+                + ")");
+    for (Member other : dead.subList(1, dead.size())) {
+      why.append("; so did ").append(other.describe());
+    }
+    return fail(dead.get(0), LOST, why.toString());
   }
 
   private int fail(Member m, int status, String why) {
@@ -409,7 +496,10 @@ public final class Launcher {
    * Stops every process of the job: first by closing its standard input, on which a launched
    * process halts at once ({@link Node}; a SIGTERM would run the JVM's shutdown and then C++'s
    * static destructors, in which ps-lite's threads abort with "terminate called without an active
-   * exception"), then SIGTERM to what is left after two seconds, then SIGKILL after two more.
+   * exception"), then SIGTERM to what is left after two seconds, then SIGKILL after two more. A
+   * process on another host whose transport still runs two seconds after its input closed gets
+   * SIGTERM and then SIGKILL through the remote shell ({@link RemoteShell#stopScript}), two seconds
+   * apart, before its local transport (ssh) is signalled.
    */
   private void stopAll() {
     List<ProcessHandle> all = new ArrayList<>();
@@ -417,14 +507,18 @@ public final class Launcher {
       if (m.process != null) {
         all.add(m.process.toHandle());
         m.process.toHandle().descendants().forEach(all::add);
-        try {
-          m.process.getOutputStream().close();
-        } catch (IOException e) {
-          // Already closed: the signals below stop it.
-        }
+        m.closeInput();
       }
     }
     awaitExit(all, 2);
+    if (spec.remote() != null) {
+      // A remote process first, through its host's shell: signalling the transport here (ssh)
+      // would only close the connection and leave the process running on its host.
+      stopRemote("TERM");
+      awaitExit(all, 2);
+      stopRemote("KILL");
+      awaitExit(all, 2);
+    }
     all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
     awaitExit(all, 2);
     all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
@@ -436,6 +530,58 @@ public final class Launcher {
       }
     }
     joinReaders();
+  }
+
+  /**
+   * Sends {@code signal} through the remote shell to every remote process whose transport still
+   * runs (the process did not halt when its input closed), all at once, each command limited to
+   * {@link #REMOTE_STOP} (a host cut off from the network does not answer).
+   */
+  private void stopRemote(String signal) {
+    if (spec.remote() == null) {
+      return;
+    }
+    List<Process> stops = new ArrayList<>();
+    for (Member m : members) {
+      if (m.process == null || !m.process.isAlive() || m.remotePid < 0) {
+        continue;
+      }
+      out.println(
+          "stopping "
+              + m.describe()
+              + " through the remote shell: kill -s "
+              + signal
+              + " (its process group, or it alone)");
+      try {
+        Process p =
+            new ProcessBuilder(spec.remote().shell().command(m.host))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        try (OutputStream in = p.getOutputStream()) {
+          in.write(RemoteShell.stopScript(m.remotePid, signal).getBytes(StandardCharsets.UTF_8));
+        }
+        stops.add(p);
+      } catch (IOException e) {
+        out.println("  could not run the remote shell for " + m.host + ": " + e.getMessage());
+      }
+    }
+    long deadline = System.nanoTime() + REMOTE_STOP.toNanos();
+    for (Process p : stops) {
+      try {
+        if (!p.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+          out.println(
+              "  a stop command through the remote shell took over "
+                  + REMOTE_STOP.toSeconds()
+                  + " s (host unreachable?); the process halts by itself when it hears nothing"
+                  + " from the scheduler");
+          p.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        p.destroyForcibly();
+      }
+    }
   }
 
   /** Waits at most {@code seconds} in all for the processes to exit. */
@@ -477,6 +623,11 @@ public final class Launcher {
       case Node.DEAD_NODE ->
           Node.DEAD_NODE + " (the scheduler saw a node stop sending " + "heartbeats)";
       case Node.ORPHANED -> Node.ORPHANED + " (its launcher went away)";
+      case 255 -> "255 (ssh: the remote command was killed by a signal, or the connection failed)";
+      case Node.LOST_SCHEDULER ->
+          Node.LOST_SCHEDULER
+              + " (it heard nothing from the scheduler for PS_HEARTBEAT_TIMEOUT seconds: its host"
+              + " is cut off from the network, or the scheduler hung)";
       default -> Integer.toString(code);
     };
   }

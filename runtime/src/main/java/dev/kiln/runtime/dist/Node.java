@@ -1,10 +1,12 @@
 package dev.kiln.runtime.dist;
 
-import dev.kiln.runtime.mxnet.KvStoreHandle;
 import dev.kiln.runtime.mxnet.MxException;
 import dev.kiln.runtime.mxnet.NativeProcess;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntSupplier;
 
 /**
  * This process's part in a {@code dist_sync} job: its role (ps-lite's {@code DMLC_ROLE}), the
@@ -32,6 +34,12 @@ public final class Node {
 
   /** Exit status of a process whose launcher went away. */
   public static final int ORPHANED = 43;
+
+  /**
+   * Exit status of a worker or server that heard no heartbeat from the scheduler for {@code
+   * PS_HEARTBEAT_TIMEOUT} seconds: its host is cut off, or the scheduler hung or died.
+   */
+  public static final int LOST_SCHEDULER = 44;
 
   /** Exit status of a worker that failed. */
   public static final int FAILED = 1;
@@ -103,9 +111,12 @@ public final class Node {
             + ProcessHandle.current().pid());
     KvStore store = KvStore.create("dist_sync");
     served = store;
-    if (role.equals("scheduler") && System.getenv("PS_HEARTBEAT_INTERVAL") != null) {
-      watchHeartbeats(
-          store, Integer.parseInt(System.getenv().getOrDefault("PS_HEARTBEAT_TIMEOUT", "5")));
+    if (heartbeats()) {
+      if (role.equals("scheduler")) {
+        watchHeartbeats(store, heartbeatTimeout());
+      } else {
+        reportServerRank(store);
+      }
     }
     try {
       store.handleForServing().runServer(Node::control);
@@ -205,46 +216,178 @@ public final class Node {
     t.start();
   }
 
-  /**
-   * In the scheduler: polls ps-lite's heartbeat table every second and halts the scheduler, naming
-   * the dead, when a worker or server has sent none for {@code timeoutSeconds} (the launcher sees
-   * the scheduler exit and stops the job).
-   */
-  private static void watchHeartbeats(KvStore store, int timeoutSeconds) {
-    Thread t =
-        new Thread(
-            () -> {
-              sleep((timeoutSeconds + 2) * 1000L);
-              while (true) {
-                KvStoreHandle h = store.handleForServing();
-                if (deadNodes(h, 2 + 4, timeoutSeconds) > 0) {
-                  int workers = deadNodes(h, 4, timeoutSeconds);
-                  int servers = deadNodes(h, 2, timeoutSeconds);
-                  say(
-                      "DEAD workers="
-                          + workers
-                          + " servers="
-                          + servers
-                          + " (no heartbeat for "
-                          + timeoutSeconds
-                          + " s)");
-                  halt(DEAD_NODE);
-                }
-                sleep(1000);
-              }
-            },
-            "kiln-heartbeat-watch");
-    t.setDaemon(true);
-    t.start();
+  /** Whether ps-lite's heartbeats are on ({@code PS_HEARTBEAT_INTERVAL} above 0). */
+  private static boolean heartbeats() {
+    String interval = System.getenv("PS_HEARTBEAT_INTERVAL");
+    return interval != null && !interval.isBlank() && !interval.strip().equals("0");
   }
 
-  /** ps-lite's count of dead nodes of kind {@code nodeId}; 0 when it cannot tell (polled again). */
-  private static int deadNodes(KvStoreHandle h, int nodeId, int timeoutSeconds) {
+  private static int heartbeatTimeout() {
+    return Integer.parseInt(System.getenv().getOrDefault("PS_HEARTBEAT_TIMEOUT", "5").strip());
+  }
+
+  private static int count(String variable) {
+    return Integer.parseInt(System.getenv().getOrDefault(variable, "0").strip());
+  }
+
+  /**
+   * Polls that must find a node silent, a second apart, before it counts as dead. ps-lite reports a
+   * node silent for a moment when the job becomes ready (after every node has registered) and
+   * before the node's first heartbeat since arrives, a second later: a slow start would otherwise
+   * read as a death.
+   */
+  private static final int CONFIRMATIONS = 3;
+
+  /**
+   * In the scheduler: polls ps-lite's heartbeat table every second and halts the scheduler, naming
+   * the dead by role and rank ({@code KILN DEAD workers=1 servers=0 worker-ranks=1 server-ranks=
+   * ...}), when a worker or server has sent none for {@code timeoutSeconds} ({@link #CONFIRMATIONS}
+   * polls in a row; the launcher sees the scheduler exit and stops the job, naming the dead process
+   * and its host).
+   */
+  private static void watchHeartbeats(KvStore store, int timeoutSeconds) {
+    int workers = count("DMLC_NUM_WORKER");
+    int servers = count("DMLC_NUM_SERVER");
+    watch(
+        "kiln-heartbeat-watch",
+        timeoutSeconds,
+        () -> dead(store, 2 + 4, timeoutSeconds),
+        () -> {
+          List<Integer> deadWorkers = new ArrayList<>();
+          List<Integer> deadServers = new ArrayList<>();
+          for (int r = 0; r < workers; r++) {
+            if (dead(store, 9 + 2 * r, timeoutSeconds) > 0) {
+              deadWorkers.add(r);
+            }
+          }
+          for (int r = 0; r < servers; r++) {
+            if (dead(store, 8 + 2 * r, timeoutSeconds) > 0) {
+              deadServers.add(r);
+            }
+          }
+          say(
+              "DEAD workers="
+                  + deadWorkers.size()
+                  + " servers="
+                  + deadServers.size()
+                  + " worker-ranks="
+                  + join(deadWorkers)
+                  + " server-ranks="
+                  + join(deadServers)
+                  + " (no heartbeat for "
+                  + timeoutSeconds
+                  + " s)");
+          halt(DEAD_NODE);
+        });
+  }
+
+  /**
+   * In a worker (once its store is created, when the job is ready) or a server (once it has a
+   * rank): halts the process ({@link #LOST_SCHEDULER}) when it has heard no heartbeat from the
+   * scheduler for {@code PS_HEARTBEAT_TIMEOUT} seconds ({@link #CONFIRMATIONS} polls in a row), so
+   * that a process on a host cut off from the others (whose launcher cannot reach it either) does
+   * not wait for ever. Stops when the store closes. Does nothing when heartbeats are off.
+   */
+  static void watchScheduler(KvStore store) {
+    if (!heartbeats()) {
+      return;
+    }
+    int timeoutSeconds = heartbeatTimeout();
+    watch(
+        "kiln-scheduler-watch",
+        timeoutSeconds,
+        () -> dead(store, 1, timeoutSeconds),
+        () -> {
+          say(
+              "LOST role="
+                  + role()
+                  + " (no heartbeat from the scheduler for "
+                  + timeoutSeconds
+                  + " s)");
+          System.err.println(
+              "KILN no heartbeat from the scheduler for "
+                  + timeoutSeconds
+                  + " s: this host is cut off from the job, or the scheduler died; halting");
+          halt(LOST_SCHEDULER);
+        });
+  }
+
+  /**
+   * Polls {@code silent} every second, from {@code timeoutSeconds + 2} seconds on, and runs {@code
+   * dead} once it has returned more than 0 {@link #CONFIRMATIONS} times in a row; stops when it
+   * returns -1 (the store is closing).
+   */
+  private static void watch(String name, int timeoutSeconds, IntSupplier silent, Runnable dead) {
+    daemon(
+        name,
+        () -> {
+          sleep((timeoutSeconds + 2) * 1000L);
+          int seen = 0;
+          while (true) {
+            int n = silent.getAsInt();
+            if (n < 0) {
+              return;
+            }
+            seen = n > 0 ? seen + 1 : 0;
+            if (seen >= CONFIRMATIONS) {
+              dead.run();
+              return;
+            }
+            sleep(1000);
+          }
+        });
+  }
+
+  /**
+   * In a server: once ps-lite has given it a rank (every node has registered and the job is ready),
+   * prints it ({@code KILN RANK role=server rank=R}, so that the launcher can name a server the
+   * scheduler reports dead) and starts watching the scheduler's heartbeats.
+   */
+  private static void reportServerRank(KvStore store) {
+    int servers = count("DMLC_NUM_SERVER");
+    daemon(
+        "kiln-server-rank",
+        () -> {
+          while (true) {
+            sleep(500);
+            int rank;
+            try {
+              rank = store.rankWhileOpen();
+            } catch (MxException e) {
+              // ps-lite CHECK-fails "call Start() first" until the node is ready: ask again.
+              continue;
+            }
+            if (rank == -2) {
+              return; // the store is closed
+            }
+            if (rank >= 0 && rank < servers) {
+              say("RANK role=server rank=" + rank);
+              watchScheduler(store);
+              return;
+            }
+          }
+        });
+  }
+
+  /**
+   * ps-lite's count of dead nodes ({@link KvStore#deadNodes}); 0 when it cannot tell (asked again).
+   */
+  private static int dead(KvStore store, int nodeId, int timeoutSeconds) {
     try {
-      return h.deadNodes(nodeId, timeoutSeconds);
+      return store.deadNodes(nodeId, timeoutSeconds);
     } catch (MxException e) {
       return 0;
     }
+  }
+
+  private static String join(List<Integer> ranks) {
+    return String.join(",", ranks.stream().map(String::valueOf).toList());
+  }
+
+  private static void daemon(String name, Runnable body) {
+    Thread t = new Thread(body, name);
+    t.setDaemon(true);
+    t.start();
   }
 
   private static void sleep(long millis) {

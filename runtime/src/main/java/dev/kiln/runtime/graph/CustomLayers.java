@@ -76,6 +76,24 @@ final class CustomLayers {
               + trace.steps(),
           null);
     }
+    List<String> unread = trace.unreadParams();
+    if (!unread.isEmpty()) {
+      throw new ModelException(
+          src,
+          src
+              + ": layer "
+              + layer
+              + " declares parameter"
+              + (unread.size() == 1 ? " " : "s ")
+              + String.join(", ", unread)
+              + ", but its forward pass never reads "
+              + (unread.size() == 1 ? "it" : "them")
+              + " (MXNet cannot give a parameter that nothing reads a shape or a gradient): "
+              + "compute with "
+              + (unread.size() == 1 ? "it, or remove its @Param" : "them, or remove their @Params")
+              + trace.steps(),
+          null);
+    }
     return arena.op(src, "identity", src.node(), Attrs.of(), List.of("data"), List.of(out));
   }
 

@@ -5,6 +5,7 @@ import dev.kiln.names.Broadcast;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -20,7 +21,8 @@ final class Trace {
   private final String layer;
   private final String prefix;
   private final StringBuilder steps = new StringBuilder();
-  private final Set<String> params = new HashSet<>();
+  private final Set<String> params = new LinkedHashSet<>();
+  private final Set<String> read = new HashSet<>();
   private int counter;
 
   Trace(SymbolArena arena, NodeSource src, String layer, String prefix) {
@@ -48,6 +50,11 @@ final class Trace {
           .append(" (their @Param shapes)");
     }
     steps.append(':');
+  }
+
+  /** The parameters no operation so far has read, in the order the layer declares them. */
+  List<String> unreadParams() {
+    return params.stream().filter(p -> !read.contains(p)).toList();
   }
 
   /** The lines of the trace so far, each starting a new line. */
@@ -116,6 +123,10 @@ final class Trace {
     }
     if (x.rank() != y.rank()) {
       checkRanks(label, a, b);
+    }
+    PerAxisForm fast = PerAxisForm.of(op, a, b, out);
+    if (fast != null) {
+      return perAxis(fast, label, List.of(a, b), Shape.of(out), Arrays.asList(axes));
     }
     return emit(
         op, label, List.of("lhs", "rhs"), List.of(a, b), Shape.of(out), Arrays.asList(axes));
@@ -311,15 +322,21 @@ final class Trace {
     Object[] kv = new Object[keyValues.length];
     System.arraycopy(keyValues, 0, kv, 0, kv.length);
     Sym made = arena.op(src, op, name, Attrs.of(kv), keys, List.copyOf(args));
+    args.forEach(a -> read.add(a.name()));
     StringBuilder shown = new StringBuilder(operands(args));
     for (int i = 0; i + 1 < keyValues.length; i += 2) {
       if (!keyValues[i].equals("act_type")) {
         shown.append(", ").append(keyValues[i]).append(' ').append(keyValues[i + 1]);
       }
     }
+    return traced(made, label, shown.toString(), out, axes);
+  }
+
+  /** {@code made}, computing {@code label(shown)} of shape {@code out}, as a line of the trace. */
+  private SymNode traced(Sym made, String label, String shown, Shape out, List<String> axes) {
     steps
         .append("\n    ")
-        .append(name)
+        .append(made.name())
         .append(" = ")
         .append(label)
         .append('(')
@@ -329,6 +346,46 @@ final class Trace {
     boolean named = axes != null && axes.stream().anyMatch(java.util.Objects::nonNull);
     return new SymNode(
         made.name(), ((SymNode) made).handle(), out, this, made.name(), named ? axes : null);
+  }
+
+  /**
+   * A broadcasting {@code mul}, {@code add} or {@code sub} in its fast form (see {@link
+   * PerAxisForm}): a depthwise 1x1 {@code Convolution}, with the reshapes around it, named {@code
+   * <name>_in}, {@code <name>_weight}, {@code <name>_bias} and so on, the result {@code <name>};
+   * one line of the trace.
+   */
+  private SymNode perAxis(
+      PerAxisForm f, String label, List<SymNode> args, Shape out, List<String> axes) {
+    String name = prefix + "_" + label + counter++;
+    args.forEach(a -> read.add(a.name()));
+    int c = f.channels();
+    List<String> data = List.of("data");
+    Sym x = f.full();
+    if (!f.fullIsImage()) {
+      x = arena.op(src, "Reshape", name + "_in", Attrs.of("shape", f.shape4d()), data, List.of(x));
+    }
+    Attrs weightShape = Attrs.of("shape", Attrs.tuple(c, 1, 1, 1));
+    Sym w = arena.op(src, "Reshape", name + "_weight", weightShape, data, List.of(f.small()));
+    String conv = f.fullIsImage() ? name : name + "_conv";
+    boolean mul = f.op().equals("broadcast_mul");
+    Attrs window = Attrs.of("kernel", "(1,1)", "num_filter", c, "num_group", c, "no_bias", mul);
+    Sym y;
+    if (mul) {
+      y = arena.op(src, "Convolution", conv, window, List.of("data", "weight"), List.of(x, w));
+    } else {
+      Sym ones = arena.op(src, "ones_like", name + "_ones", Attrs.of(), data, List.of(w));
+      Attrs biasShape = Attrs.of("shape", Attrs.tuple(c));
+      Sym bias = arena.op(src, "Reshape", name + "_bias", biasShape, data, List.of(f.small()));
+      if (f.op().equals("broadcast_sub")) {
+        bias = arena.op(src, "negative", name + "_minus", Attrs.of(), data, List.of(bias));
+      }
+      List<String> keys = List.of("data", "weight", "bias");
+      y = arena.op(src, "Convolution", conv, window, keys, List.of(x, ones, bias));
+    }
+    if (!f.fullIsImage()) {
+      y = arena.op(src, "Reshape", name, Attrs.of("shape", f.outShape()), data, List.of(y));
+    }
+    return traced(y, label, operands(args) + ", as a depthwise 1x1 convolution", out, axes);
   }
 
   /** The error for an operand of {@code op} named {@code operand} that is not this pass's. */

@@ -83,6 +83,31 @@ public final class KvStoreHandle implements AutoCloseable {
         "MXKVStorePull(" + key + ")");
   }
 
+  /** Pushes every array of {@code values} under {@code key} ({@code MXKVStorePush}). */
+  public <T> void push(int key, List<T> values, Function<? super T, NDArrayHandle> handle) {
+    Mx.check(
+        Mx.api()
+            .MXKVStorePush(
+                pointer(), values.size(), repeat(key, values.size()), pointers(values, handle), 0),
+        "MXKVStorePush(" + key + ")");
+  }
+
+  /**
+   * Compresses every push from now on with MXNet's {@code 2bit} scheme at {@code threshold} ({@code
+   * MXKVStoreSetGradientCompression}; in a job, rank 0 passes it on to the servers). Call it before
+   * any key is initialised.
+   */
+  public void twoBitCompression(float threshold) {
+    Mx.check(
+        Mx.api()
+            .MXKVStoreSetGradientCompression(
+                pointer(),
+                2,
+                new String[] {"type", "threshold"},
+                new String[] {"2bit", Float.toString(threshold)}),
+        "MXKVStoreSetGradientCompression(2bit, " + threshold + ")");
+  }
+
   /**
    * Pushes every array of {@code values} under {@code key} and pulls the store's value back into
    * each of them ({@code MXKVStorePushPull}).

@@ -269,5 +269,7 @@ public interface MxApi extends Library {
 
   int MXKVStoreSendCommmandToServers(Pointer handle, int cmdId, String cmdBody);
 
+  int MXKVStoreSetGradientCompression(Pointer handle, int num, String[] keys, String[] vals);
+
   int MXKVStoreGetNumDeadNode(Pointer handle, int nodeId, IntByReference number, int timeoutSec);
 }

@@ -39,6 +39,20 @@ public interface LearningRate {
     return steps == 0 ? this : new Schedules.Warmup(this, steps);
   }
 
+  /**
+   * This schedule over {@code factor} times as many steps: step {@code i} of the result runs at the
+   * rate of step {@code i / factor} here (for a cosine, of the fraction {@code i / factor}). A
+   * built-in schedule stays built-in, its step counts multiplied, so it can still be sent to a
+   * job's servers: a {@code dist_async} job's servers step once per worker's push, {@code factor}
+   * (the workers) times per step of each worker.
+   */
+  default LearningRate stretched(int factor) {
+    if (factor < 1) {
+      throw new IllegalArgumentException("stretch factor must be >= 1, got " + factor);
+    }
+    return factor == 1 ? this : Schedules.stretch(this, factor);
+  }
+
   /** The same rate at every step. */
   static LearningRate constant(float rate) {
     Schedules.checkRate("learning rate", rate);

@@ -10,6 +10,38 @@ final class Schedules {
     }
   }
 
+  /** {@link LearningRate#stretched}: the built-ins with their step counts multiplied. */
+  static LearningRate stretch(LearningRate rate, int factor) {
+    if (rate instanceof Constant) {
+      return rate;
+    }
+    if (rate instanceof Step s) {
+      return new Step(s.start(), s.factor(), Math.multiplyExact(s.every(), factor));
+    }
+    if (rate instanceof Cosine c) {
+      return new Cosine(c.start(), c.floor(), Math.multiplyExact(c.steps(), factor));
+    }
+    if (rate instanceof Warmup w) {
+      return new Warmup(w.after().stretched(factor), Math.multiplyExact(w.steps(), factor));
+    }
+    return new LearningRate() {
+      @Override
+      public float rate(long step) {
+        return rate.rate(Math.floorDiv(step, factor));
+      }
+
+      @Override
+      public float base() {
+        return rate.base();
+      }
+
+      @Override
+      public String toString() {
+        return rate + " stretched " + factor + " times";
+      }
+    };
+  }
+
   record Constant(float value) implements LearningRate {
     @Override
     public float rate(long step) {

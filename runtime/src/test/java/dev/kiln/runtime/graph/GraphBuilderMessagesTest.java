@@ -3,6 +3,7 @@ package dev.kiln.runtime.graph;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.kiln.annotations.ParamInit;
 import dev.kiln.annotations.Sym;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -249,6 +250,41 @@ class GraphBuilderMessagesTest {
         "Hand.c() @Gate: in layer Gate, mul of [BATCH, 2, 3, 2, 3, 2, 3] and [1, 3, 1, 3, 1, 3] "
             + "does not fit: the axes broadcast in 6 runs, and MXNet's broadcast kernels take at "
             + "most 5",
+        e.getMessage().lines().findFirst().orElseThrow());
+  }
+
+  /**
+   * A parameter the body never reads reached MXNet, whose shape inference said only "argument name
+   * c_unused not found".
+   */
+  @Test
+  void aParameterTheBodyNeverReadsIsRefusedWithItsName() {
+    ModelException e =
+        assertThrows(
+            ModelException.class,
+            () ->
+                build(
+                    Shape.of(-1, 4),
+                    (b, x) -> {
+                      NodeSource c = src("c", "@Scale");
+                      Sym used =
+                          b.customParam(c, "scale", Shape.of(4), List.of("in"), ParamInit.ONES);
+                      Sym unused =
+                          b.customParam(c, "unused", Shape.of(4), List.of("in"), ParamInit.ONES);
+                      return b.custom(
+                          c,
+                          "Scale",
+                          List.of("n", "in"),
+                          Shape.of(-1, 4),
+                          Shape.of(-1, 4),
+                          x,
+                          List.of(used, unused),
+                          (in, params) -> in.mul(params.get(0)));
+                    }));
+    assertEquals(
+        "Hand.c() @Scale: layer Scale declares parameter c_unused, but its forward pass never "
+            + "reads it (MXNet cannot give a parameter that nothing reads a shape or a gradient): "
+            + "compute with it, or remove its @Param",
         e.getMessage().lines().findFirst().orElseThrow());
   }
 

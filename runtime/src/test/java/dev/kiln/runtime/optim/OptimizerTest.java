@@ -454,6 +454,36 @@ class OptimizerTest {
   }
 
   @Test
+  void aStretchedScheduleRunsEachRateForFactorTimesAsManySteps() {
+    LearningRate step = LearningRate.step(0.2f, 0.5f, 3).stretched(2);
+    assertEquals(0.2, step.rate(5), 1e-8);
+    assertEquals(0.1, step.rate(6), 1e-8);
+    LearningRate cosine = LearningRate.cosine(0.1f, 0f, 100).stretched(4);
+    assertEquals(0.05, cosine.rate(200), 1e-8);
+    assertEquals(0.0, cosine.rate(400), 1e-8);
+    LearningRate warm = LearningRate.cosine(0.1f, 0f, 100).withWarmup(4).stretched(2);
+    assertEquals(0.1 / 8, warm.rate(0), 1e-8);
+    assertEquals(0.1, warm.rate(8), 1e-8);
+    assertEquals(0.05, warm.rate(108), 1e-8);
+    // Built-ins stay built-in (a job sends them to its servers as text); the rest wrap.
+    assertEquals("warmup:8:cosine:0.1:0.0:200", scheduleText(warm));
+    LearningRate custom = s -> 1f / (1 + s);
+    assertEquals(0.5, custom.stretched(3).rate(5), 1e-8);
+    LearningRate constant = LearningRate.constant(0.3f);
+    assertSame(constant, constant.stretched(5));
+    assertSame(custom, custom.stretched(1));
+    assertThrows(IllegalArgumentException.class, () -> constant.stretched(0));
+  }
+
+  private static String scheduleText(LearningRate schedule) {
+    try (Sgd sgd = Sgd.builder().schedule(schedule).build()) {
+      String spec = OptimizerSpec.write(sgd);
+      return spec.substring(
+          spec.indexOf("schedule=") + 9, spec.indexOf(' ', spec.indexOf("schedule=")));
+    }
+  }
+
+  @Test
   void optimizerFollowsItsSchedule() {
     try (ParameterStore s = store(0f);
         Sgd sgd = Sgd.builder().schedule(LearningRate.step(0.1f, 0.5f, 2).withWarmup(1)).build()) {

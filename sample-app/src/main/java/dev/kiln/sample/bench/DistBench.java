@@ -49,7 +49,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description =
         "Data-parallel training: 2 CPU contexts against 1 in one process, and "
-            + "dist_sync jobs of 1, 2 and 4 workers on loopback.")
+            + "dist_sync jobs of 1, 2 and 4 workers on loopback; --links measures jobs across "
+            + "network namespaces at link speeds (root), --simulate prints the scaling model.")
 public final class DistBench implements Callable<Integer> {
   private static final Pattern WORKER_LINE =
       Pattern.compile(
@@ -87,8 +88,9 @@ public final class DistBench implements Callable<Integer> {
   @Option(
       names = "--models",
       split = ",",
-      defaultValue = "mlp,lenet",
-      description = "Models of the jobs table (default: ${DEFAULT-VALUE}).")
+      description =
+          "Models of the jobs table (default: mlp,lenet) or of --simulate (default: "
+              + "mlp,lenet,lstm).")
   List<String> models;
 
   @Option(
@@ -97,6 +99,53 @@ public final class DistBench implements Callable<Integer> {
       defaultValue = "contexts,jobs",
       description = "Which " + "tables: contexts, jobs (default: ${DEFAULT-VALUE}).")
   List<String> parts;
+
+  @Option(
+      names = "--simulate",
+      description =
+          "Print the scaling model instead of the tables: each model's compute per step measured "
+              + "here (a 1-worker job), the links' cost per megabyte from --link-costs (or "
+              + "--links), the step time and speed-up for --sim-workers workers, and what keeps "
+              + "half the efficiency.")
+  boolean simulate;
+
+  @Option(
+      names = "--links",
+      split = ",",
+      paramLabel = "MBIT",
+      description =
+          "Measure dist_sync jobs (2 workers, 1 server, the MLP) across network namespaces with "
+              + "every link shaped to each speed in Mbit/s (0: unshaped); needs root and ip. With "
+              + "--simulate, the model uses these costs.")
+  List<Double> links;
+
+  @Option(
+      names = "--link-costs",
+      split = ",",
+      paramLabel = "NAME=MS",
+      defaultValue = DEFAULT_LINK_COSTS,
+      description =
+          "The links of --simulate: milliseconds of push and pull per megabyte on the busiest "
+              + "link (default, measured 2026-12-02 with --links: ${DEFAULT-VALUE}).")
+  List<String> linkCosts;
+
+  @Option(
+      names = "--sim-workers",
+      split = ",",
+      defaultValue = "2,4,8,16,64",
+      description = "Worker counts of --simulate (default: ${DEFAULT-VALUE}).")
+  List<Integer> simWorkers;
+
+  @Option(
+      names = "--vit",
+      paramLabel = "PARAMS:GFLOPS:BATCH",
+      defaultValue = "5500000:0.54:32",
+      description =
+          "The ViT row of --simulate, which has no sample model to measure: its parameters, "
+              + "forward GFLOPs per example and batch; its compute is estimated from the FLOP "
+              + "rate LeNet reaches here (default: ViT-Ti, 12 layers of width 192 on 28x28 "
+              + "images in 4x4 patches, ${DEFAULT-VALUE}).")
+  String vit;
 
   @Option(
       names = "--out",
@@ -115,8 +164,125 @@ public final class DistBench implements Callable<Integer> {
               + rounds);
     }
     System.out.println(machine());
-    System.out.print(report());
+    if (links != null && !links.isEmpty()) {
+      List<LinkBench.Job> measured = measureLinks();
+      System.out.println();
+      System.out.println(
+          "dist_sync jobs across network namespaces (tc tbf on every link), 2 workers and 1 "
+              + "server each on a host of its own, the MLP at batch 32");
+      System.out.print(LinkBench.table(measured));
+      if (simulate) {
+        linkCosts =
+            measured.stream()
+                .map(
+                    j ->
+                        (j.mbit() > 0 ? (long) j.mbit() + "mbit" : "bridge")
+                            + "="
+                            + j.millisPerBusiestMegabyte())
+                .toList();
+      }
+    }
+    if (simulate) {
+      System.out.print(simulation());
+    } else if (links == null || links.isEmpty()) {
+      System.out.print(report());
+    }
     return 0;
+  }
+
+  /** The default link costs of --simulate, measured with --links 0,1000,100,10. */
+  static final String DEFAULT_LINK_COSTS = "1gbit=21.2,100mbit=144.8,10mbit=1254";
+
+  /** Jobs across namespaces at each of {@link #links}. */
+  private List<LinkBench.Job> measureLinks() throws IOException {
+    java.util.Optional<String> why =
+        links.stream().anyMatch(mbit -> mbit > 0)
+            ? Namespaces.shapingUnavailable()
+            : Namespaces.unavailable();
+    if (why.isPresent()) {
+      throw new IllegalStateException("--links needs network namespaces and tc: " + why.get());
+    }
+    List<LinkBench.Job> jobs = new ArrayList<>();
+    try (Namespaces net = Namespaces.create(LinkBench.hostsFor(2, 1))) {
+      for (double mbit : links) {
+        int n = mbit > 0 && mbit < 50 ? Math.max(10, steps / 10) : steps;
+        jobs.add(
+            LinkBench.run(
+                net,
+                classPath,
+                data,
+                out.resolve("link-" + (long) mbit),
+                "mlp",
+                32,
+                n,
+                2,
+                1,
+                mbit,
+                Map.of()));
+      }
+    }
+    return jobs;
+  }
+
+  /** The scaling model's tables, from compute measured now and the link costs. */
+  private String simulation() throws IOException {
+    List<String> names = models == null ? List.of("mlp", "lenet", "lstm") : models;
+    List<ScalingModel.Model> planned = new ArrayList<>();
+    double flopRate = 0;
+    for (String name : names) {
+      int batch = name.equals("lstm") ? 64 : 32;
+      Job j = job(name, batch, 1, "workers");
+      double compute = 1000 / j.stepsPerSecond() - j.pushPullMillis();
+      planned.add(new ScalingModel.Model(name, j.params(), batch, compute, "measured"));
+      if (name.equals("lenet") || flopRate == 0) {
+        // Training costs about three forward passes.
+        flopRate = 3 * j.forwardFlops() * batch / (compute / 1000);
+      }
+    }
+    String[] v = vit.split(":");
+    long vitParams = Long.parseLong(v[0]);
+    double vitFlops = Double.parseDouble(v[1]) * 1e9;
+    int vitBatch = Integer.parseInt(v[2]);
+    double vitCompute = 3 * vitFlops * vitBatch / flopRate * 1000;
+    planned.add(
+        new ScalingModel.Model(
+            "vit-ti",
+            vitParams,
+            vitBatch,
+            vitCompute,
+            String.format(Locale.ROOT, "estimated at %.2f GFLOP/s", flopRate / 1e9)));
+    List<ScalingModel.Link> linkList = new ArrayList<>();
+    for (String cost : linkCosts) {
+      String[] kv = cost.split("=", 2);
+      linkList.add(new ScalingModel.Link(kv[0], Double.parseDouble(kv[1])));
+    }
+    StringBuilder t = new StringBuilder();
+    t.append("\nCompute per step on one worker (OMP_NUM_THREADS=1, a 1-worker job on loopback, ")
+        .append(steps)
+        .append(" steps, less its push and pull):\n");
+    for (ScalingModel.Model m : planned) {
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "  %-8s %9d params, batch %d: %.1f ms (%s)%n",
+              m.name(),
+              m.params(),
+              m.batch(),
+              m.computeMillis(),
+              m.source()));
+    }
+    t.append("Links, ms of push and pull per MB on the busiest link: ")
+        .append(String.join(", ", linkCosts))
+        .append("\n\nSpeed-up over one process and step time, 1 server (dist_sync):\n");
+    t.append(ScalingModel.table(planned, linkList, simWorkers));
+    int most = simWorkers.stream().mapToInt(Integer::intValue).max().orElse(16);
+    int plan = Math.min(16, most);
+    t.append("\nTo keep half the efficiency at ")
+        .append(plan)
+        .append(" workers: a bigger batch per worker, or more servers with the fused array ")
+        .append("sliced over them (MXNET_KVSTORE_BIGARRAY_BOUND below the parameter count):\n");
+    t.append(ScalingModel.remedies(planned, linkList, plan));
+    return t.toString();
   }
 
   /**
@@ -196,7 +362,7 @@ public final class DistBench implements Callable<Integer> {
             "steps/s",
             "examples/s",
             "push+pull ms"));
-    for (String model : models) {
+    for (String model : models == null ? List.of("mlp", "lenet") : models) {
       int batch = model.equals("mlp") ? 32 : 64;
       for (int w : workerCounts) {
         for (String updates : List.of("workers", "servers")) {
@@ -218,7 +384,11 @@ public final class DistBench implements Callable<Integer> {
     return t.toString();
   }
 
-  private record Job(double stepsPerSecond, double pushPullMillis) {}
+  private record Job(
+      double stepsPerSecond, double pushPullMillis, long params, double forwardFlops) {}
+
+  private static final Pattern TOTAL =
+      Pattern.compile("(?m)^total\\s+(\\d+)\\s+(?:>= )?([\\d.]+)(?: ([KMG]))?\\s");
 
   private Job job(String model, int batch, int workers, String updates) throws IOException {
     Path logs = out.resolve(model + "-" + workers + "w-" + updates);
@@ -262,14 +432,30 @@ public final class DistBench implements Callable<Integer> {
     double slowest = Double.MAX_VALUE;
     double pushPull = 0;
     int found = 0;
+    long params = -1;
+    double flops = 0;
     try (Stream<Path> files = Files.list(logs)) {
       for (Path log :
           files.filter(f -> f.getFileName().toString().startsWith("worker-")).toList()) {
-        Matcher m = WORKER_LINE.matcher(Files.readString(log));
+        String content = Files.readString(log);
+        Matcher m = WORKER_LINE.matcher(content);
         if (m.find()) {
           slowest = Math.min(slowest, Double.parseDouble(m.group(4)));
           pushPull += Double.parseDouble(m.group(6));
           found++;
+        }
+        Matcher total = TOTAL.matcher(content);
+        if (total.find()) {
+          params = Long.parseLong(total.group(1));
+          double scale =
+              total.group(3) == null
+                  ? 1
+                  : switch (total.group(3)) {
+                    case "K" -> 1e3;
+                    case "M" -> 1e6;
+                    default -> 1e9;
+                  };
+          flops = Double.parseDouble(total.group(2)) * scale;
         }
       }
     }
@@ -277,7 +463,7 @@ public final class DistBench implements Callable<Integer> {
       throw new IllegalStateException(
           found + " of " + workers + " workers of " + logs + " reported their speed");
     }
-    return new Job(slowest, pushPull / workers);
+    return new Job(slowest, pushPull / workers, params, flops);
   }
 
   /** The class path of the JVMs this benchmark starts. */
