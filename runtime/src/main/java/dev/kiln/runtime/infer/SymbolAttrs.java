@@ -1,0 +1,80 @@
+package dev.kiln.runtime.infer;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.kiln.runtime.graph.Shape;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Reads and writes the input-shape attribute ({@link Predictor#SHAPE_ATTR}) of a symbol's JSON. */
+final class SymbolAttrs {
+  private SymbolAttrs() {}
+
+  /** {@code json} with each input's shape recorded on its variable node. */
+  static String withShapes(String json, List<Port> inputs) {
+    JsonObject root = JsonParser.parseString(json).getAsJsonObject();
+    for (JsonElement e : root.getAsJsonArray("nodes")) {
+      JsonObject n = e.getAsJsonObject();
+      if (!n.get("op").getAsString().equals("null")) {
+        continue;
+      }
+      String name = n.get("name").getAsString();
+      for (Port p : inputs) {
+        if (p.name().equals(name)) {
+          JsonObject attrs = n.has("attrs") ? n.getAsJsonObject("attrs") : new JsonObject();
+          attrs.addProperty(Predictor.SHAPE_ATTR, p.shape().toMxnet());
+          n.add("attrs", attrs);
+        }
+      }
+    }
+    return root.toString();
+  }
+
+  /** The inputs recorded in {@code json}: variable name to shape, in node order. */
+  static Map<String, Shape> shapes(String json) {
+    Map<String, Shape> out = new LinkedHashMap<>();
+    JsonObject root = JsonParser.parseString(json).getAsJsonObject();
+    for (JsonElement e : root.getAsJsonArray("nodes")) {
+      JsonObject n = e.getAsJsonObject();
+      if (!n.get("op").getAsString().equals("null") || !n.has("attrs")) {
+        continue;
+      }
+      JsonElement attr = n.getAsJsonObject("attrs").get(Predictor.SHAPE_ATTR);
+      if (attr != null) {
+        out.put(n.get("name").getAsString(), parse(attr.getAsString()));
+      }
+    }
+    return out;
+  }
+
+  /** {@code (-1,1,28,28)} as a shape. */
+  static Shape parse(String text) {
+    String t = text.trim();
+    if (!t.startsWith("(") || !t.endsWith(")")) {
+      throw new IllegalArgumentException("not a shape: " + text);
+    }
+    List<Integer> dims = new ArrayList<>();
+    for (String part : t.substring(1, t.length() - 1).split(",")) {
+      if (!part.isBlank()) {
+        dims.add(Integer.parseInt(part.trim()));
+      }
+    }
+    return Shape.of(dims.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /** The names of the symbol's outputs as MXNet lists them, without the {@code _output} suffix. */
+  static List<String> headNames(String json) {
+    JsonObject root = JsonParser.parseString(json).getAsJsonObject();
+    JsonArray nodes = root.getAsJsonArray("nodes");
+    List<String> out = new ArrayList<>();
+    for (JsonElement h : root.getAsJsonArray("heads")) {
+      int node = h.getAsJsonArray().get(0).getAsInt();
+      out.add(nodes.get(node).getAsJsonObject().get("name").getAsString());
+    }
+    return out;
+  }
+}
