@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
       Export.class,
       Summary.class,
       Launch.class,
+      Serve.class,
       Bench.class
     })
 public final class Main implements Runnable {
@@ -120,6 +121,11 @@ public final class Main implements Runnable {
     } else {
       err.println(message);
     }
+  }
+
+  /** This build's version, e.g. {@code 0.1.0-SNAPSHOT} (what {@code -V} prints). */
+  public static String version() {
+    return Version.version();
   }
 
   @Override

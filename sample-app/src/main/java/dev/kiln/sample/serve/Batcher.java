@@ -1,0 +1,211 @@
+package dev.kiln.sample.serve;
+
+import dev.kiln.runtime.infer.Port;
+import dev.kiln.runtime.infer.Predictor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * Dynamic batching over replicas: requests wait in one bounded queue; each replica has a thread
+ * that takes the oldest request and gathers more until the batch holds {@code maxBatch} examples or
+ * the oldest has waited {@code maxDelay}, runs them as one batch (padded with zeros to a power of
+ * two, so that a replica binds at most log2(maxBatch) + 1 executors) and hands each request its
+ * rows of the outputs.
+ *
+ * <p>A full queue refuses ({@link #offer} returns false): the server answers 503 rather than queue
+ * without bound. {@link #close()} lets the workers finish every queued request, then frees the
+ * replicas.
+ */
+final class Batcher implements AutoCloseable {
+  /** One request waiting for a replica; {@code done} gets the outputs or the failure. */
+  record Job(
+      InferRequest request, long arrivalNanos, BiConsumer<float[][], RuntimeException> done) {}
+
+  private final BlockingQueue<Job> queue;
+  private final List<Predictor> replicas;
+  private final List<Thread> workers = new ArrayList<>();
+  private final int maxBatch;
+  private final long maxDelayNanos;
+  private final boolean concatenates;
+  private final int[] inSizes;
+  private final int[] outSizes;
+  private final ServerMetrics metrics;
+  private volatile boolean stopping;
+
+  /**
+   * Starts one worker thread per replica; takes ownership of the replicas.
+   *
+   * @param maxQueue the most requests that may wait
+   */
+  Batcher(
+      List<Predictor> replicas, int maxBatch, int maxDelayMs, int maxQueue, ServerMetrics metrics) {
+    this.replicas = List.copyOf(replicas);
+    this.queue = new ArrayBlockingQueue<>(maxQueue);
+    this.maxBatch = maxBatch;
+    this.maxDelayNanos = TimeUnit.MILLISECONDS.toNanos(maxDelayMs);
+    this.metrics = metrics;
+    Predictor p = replicas.get(0);
+    // Requests are stacked along the first dimension; a model whose batch is elsewhere runs each
+    // request alone.
+    this.concatenates =
+        p.inputs().stream().allMatch(x -> x.batchAxis() == 0)
+            && p.outputs().stream().allMatch(x -> x.batchAxis() == 0);
+    this.inSizes = p.inputs().stream().mapToInt(Port::exampleSize).toArray();
+    this.outSizes = p.outputs().stream().mapToInt(Port::exampleSize).toArray();
+    for (int r = 0; r < replicas.size(); r++) {
+      Predictor replica = replicas.get(r);
+      Thread t = new Thread(() -> work(replica), "kiln-serve-replica-" + r);
+      t.setDaemon(true);
+      workers.add(t);
+      t.start();
+    }
+  }
+
+  /** Queues {@code job}; false when the queue is full or the batcher is stopping. */
+  boolean offer(Job job) {
+    return !stopping && queue.offer(job);
+  }
+
+  /** Requests waiting now. */
+  int depth() {
+    return queue.size();
+  }
+
+  /** The batch size a batch of {@code n} examples runs at. */
+  int bucket(int n) {
+    int b = 1;
+    while (b < n) {
+      b <<= 1;
+    }
+    return n <= maxBatch ? Math.min(b, maxBatch) : b;
+  }
+
+  /** Binds each replica's executors for every batch size it will run, before the first request. */
+  void warmUp() {
+    for (Predictor p : replicas) {
+      for (int b = 1; ; b <<= 1) {
+        int size = Math.min(b, maxBatch);
+        float[][] zeros = new float[inSizes.length][];
+        for (int i = 0; i < zeros.length; i++) {
+          zeros[i] = new float[size * inSizes[i]];
+        }
+        p.predict(size, zeros);
+        if (size == maxBatch || !concatenates) {
+          break;
+        }
+      }
+    }
+  }
+
+  private void work(Predictor replica) {
+    Job carried = null;
+    while (true) {
+      Job first;
+      try {
+        first = carried != null ? carried : queue.poll(20, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      carried = null;
+      if (first == null) {
+        if (stopping && queue.isEmpty()) {
+          return;
+        }
+        continue;
+      }
+      List<Job> jobs = new ArrayList<>();
+      jobs.add(first);
+      int n = first.request().batch();
+      if (concatenates) {
+        long deadline = first.arrivalNanos() + maxDelayNanos;
+        while (n < maxBatch) {
+          long wait = deadline - System.nanoTime();
+          Job next;
+          try {
+            next = wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : queue.poll();
+          } catch (InterruptedException e) {
+            next = null;
+          }
+          if (next == null) {
+            break;
+          }
+          if (n + next.request().batch() > maxBatch) {
+            carried = next;
+            break;
+          }
+          jobs.add(next);
+          n += next.request().batch();
+        }
+      }
+      run(replica, jobs, n);
+    }
+  }
+
+  private void run(Predictor replica, List<Job> jobs, int n) {
+    metrics.batch(n);
+    float[][] out;
+    int padded = concatenates ? bucket(n) : n;
+    try {
+      float[][] in = new float[inSizes.length][];
+      if (jobs.size() == 1 && padded == n) {
+        in = jobs.get(0).request().inputs();
+      } else {
+        for (int i = 0; i < in.length; i++) {
+          in[i] = new float[padded * inSizes[i]];
+          int at = 0;
+          for (Job j : jobs) {
+            float[] v = j.request().inputs()[i];
+            System.arraycopy(v, 0, in[i], at, v.length);
+            at += v.length;
+          }
+        }
+      }
+      out = replica.predict(padded, in);
+    } catch (RuntimeException e) {
+      for (Job j : jobs) {
+        j.done().accept(null, e);
+      }
+      return;
+    }
+    int row = 0;
+    for (Job j : jobs) {
+      int b = j.request().batch();
+      float[][] mine = new float[out.length][];
+      for (int o = 0; o < out.length; o++) {
+        if (jobs.size() == 1 && padded == n) {
+          mine[o] = out[o];
+        } else {
+          mine[o] = new float[b * outSizes[o]];
+          System.arraycopy(out[o], row * outSizes[o], mine[o], 0, mine[o].length);
+        }
+      }
+      row += b;
+      j.done().accept(mine, null);
+    }
+  }
+
+  /** Stops taking requests, lets the workers answer every queued one, then frees the replicas. */
+  @Override
+  public void close() {
+    stopping = true;
+    for (Thread t : workers) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    // Anything that slipped in after the workers saw an empty queue is refused, never dropped.
+    for (Job j; (j = queue.poll()) != null; ) {
+      j.done().accept(null, new IllegalStateException("the server is shutting down"));
+    }
+    for (Predictor p : replicas) {
+      p.close();
+    }
+  }
+}
