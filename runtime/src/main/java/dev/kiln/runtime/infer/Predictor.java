@@ -397,6 +397,31 @@ public final class Predictor implements AutoCloseable {
     return -1;
   }
 
+  /** The symbol this predictor was made from (before the oneDNN pass). */
+  String sourceJson() {
+    return sourceJson;
+  }
+
+  /** The weights and auxiliary states, by name (owned by this predictor). */
+  Map<String, Tensor> params() {
+    return params;
+  }
+
+  /** The arguments bound to zeros, by name, with their shapes. */
+  Map<String, Shape> zeroArgs() {
+    return zeroArgs;
+  }
+
+  /**
+   * The int8 version of this predictor, calibrated on {@code data} (see {@link Quantizer}); this
+   * one is unchanged.
+   */
+  public synchronized Predictor quantized(
+      dev.kiln.runtime.data.Dataset data, QuantizeOptions options) {
+    checkOpen();
+    return Quantizer.quantize(this, data, options);
+  }
+
   /** How many executors (batch sizes) are bound now. */
   public synchronized int executorCount() {
     return bound.size();

@@ -77,4 +77,14 @@ final class SymbolAttrs {
     }
     return out;
   }
+
+  /** Every node's name, in the file's order. */
+  static List<String> nodeNames(String json) {
+    List<String> out = new ArrayList<>();
+    JsonObject root = JsonParser.parseString(json).getAsJsonObject();
+    for (JsonElement e : root.getAsJsonArray("nodes")) {
+      out.add(e.getAsJsonObject().get("name").getAsString());
+    }
+    return out;
+  }
 }
