@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
       Export.class,
       Summary.class,
       Launch.class,
+      Quantize.class,
       Serve.class,
       Bench.class
     })
