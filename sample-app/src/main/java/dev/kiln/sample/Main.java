@@ -34,6 +34,7 @@ import picocli.CommandLine.Command;
       Launch.class,
       Quantize.class,
       Serve.class,
+      LoadTestCommand.class,
       Bench.class
     })
 public final class Main implements Runnable {

@@ -68,7 +68,10 @@ public final class Quantizer {
     }
     try (SymbolHandle source = SymbolHandle.fromJson(fp32.sourceJson());
         SymbolHandle fused = source.backendSubgraph("MKLDNN_QUANTIZE")) {
-      List<String> excluded = excludedNodes(fused, options.excluded());
+      List<String> excluded = new ArrayList<>(excludedNodes(fused, options.excluded()));
+      // MXNet 1.9.1's quantised pooling refuses a global pool without a kernel
+      // (quantized_pooling.cc:51, "only supports 2D/3D pooling"): those stay float32.
+      excluded.addAll(SymbolAttrs.globalPoolsWithoutKernel(fused.toJson()));
       // No parameter is quantised offline: the weights stay float32 arguments (so a checkpoint
       // holds float32 arrays only), and the int8 kernels quantise them once, at their first pass.
       SymbolHandle.Quantized q = fused.quantize(excluded, List.of(), List.of(), "smart");

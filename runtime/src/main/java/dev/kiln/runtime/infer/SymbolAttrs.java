@@ -87,4 +87,26 @@ final class SymbolAttrs {
     }
     return out;
   }
+
+  /** The names of the Pooling nodes with {@code global_pool} on and no {@code kernel}. */
+  static List<String> globalPoolsWithoutKernel(String json) {
+    List<String> out = new ArrayList<>();
+    JsonObject root = JsonParser.parseString(json).getAsJsonObject();
+    for (JsonElement e : root.getAsJsonArray("nodes")) {
+      JsonObject n = e.getAsJsonObject();
+      if (!n.get("op").getAsString().equals("Pooling") || !n.has("attrs")) {
+        continue;
+      }
+      JsonObject attrs = n.getAsJsonObject("attrs");
+      boolean global =
+          attrs.has("global_pool")
+              && attrs.get("global_pool").getAsString().toLowerCase(java.util.Locale.ROOT)
+                  .matches("true|1");
+      String kernel = attrs.has("kernel") ? attrs.get("kernel").getAsString() : "()";
+      if (global && kernel.replaceAll("[()\\[\\]\\s,]", "").isEmpty()) {
+        out.add(n.get("name").getAsString());
+      }
+    }
+    return out;
+  }
 }
