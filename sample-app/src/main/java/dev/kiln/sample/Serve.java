@@ -108,6 +108,10 @@ final class Serve implements Callable<Integer> {
     for (FusedNode f : predictor.fusion()) {
       System.out.println("fused " + f);
     }
+    if (predictor.fusionRefusal() != null) {
+      System.out.println(
+          "running unfused: MXNet cannot run the fused graph: " + predictor.fusionRefusal());
+    }
     InferenceServer server = InferenceServer.start(name, predictor, config);
     Runnable drain =
         () -> {
@@ -122,7 +126,7 @@ final class Serve implements Callable<Integer> {
         "serving "
             + name
             + " ("
-            + (noFuse ? "unfused" : "fused")
+            + (predictor.isFused() ? "fused" : "unfused")
             + ", "
             + replicas
             + (replicas == 1 ? " replica" : " replicas")

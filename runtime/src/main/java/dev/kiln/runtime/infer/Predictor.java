@@ -50,13 +50,15 @@ public final class Predictor implements AutoCloseable {
 
   private final String name;
   private final String sourceJson;
-  private final SymbolHandle symbol;
-  private final String json;
+  private SymbolHandle symbol;
+  private String json;
   private final InferenceOptions options;
+  private final boolean fused;
+  private final String fusionRefusal;
   private final List<Port> inputs;
-  private final List<Port> outputs;
-  private final List<String> arguments;
-  private final List<String> auxNames;
+  private List<Port> outputs;
+  private List<String> arguments;
+  private List<String> auxNames;
   private final Map<String, Tensor> params;
   private final Map<String, Shape> zeroArgs;
   private final Map<Integer, Bound> bound = new LinkedHashMap<>(16, 0.75f, true);
@@ -134,35 +136,58 @@ public final class Predictor implements AutoCloseable {
     this.zeroArgs = Map.copyOf(zeroArgs);
     this.params = new LinkedHashMap<>();
     SymbolHandle parsed = SymbolHandle.fromJson(sourceJson);
-    SymbolHandle sym = parsed;
-    try {
-      if (options.fused()) {
-        sym = parsed.backendSubgraph("MKLDNN");
+    String refusal = null;
+    boolean built = false;
+    if (options.fused()) {
+      SymbolHandle fusedSymbol = null;
+      try {
+        fusedSymbol = parsed.backendSubgraph("MKLDNN");
+        build(fusedSymbol, source, outputNames);
+        built = true;
         parsed.close();
-      }
-      this.symbol = sym;
-      this.json = sym.toJson();
-      this.arguments = sym.arguments();
-      this.auxNames = sym.auxiliaryStates();
-      for (String a : arguments) {
-        if (isInput(a) || zeroArgs.containsKey(a)) {
-          continue;
+      } catch (MxException | IllegalArgumentException e) {
+        // MXNet's pass makes graphs it cannot run for some models (measured on the differential
+        // suite's seeds 14, 17 and 33: a fused convolution + sum whose inputs are out of order, a
+        // dropout removed into a dangling variable, a fused dense layer that loses an input):
+        // those run unfused, and fusionRefusal() says why.
+        closeAll(params.values().toArray(Tensor[]::new));
+        params.clear();
+        if (fusedSymbol != null) {
+          fusedSymbol.close();
         }
-        params.put(a, copyOf(a, source.get(a)));
+        refusal = e.getMessage();
       }
-      for (String a : auxNames) {
-        params.put(a, copyOf(a, source.get(a)));
-      }
-      this.outputs = outputPorts(outputNames);
-    } catch (RuntimeException e) {
-      closeAll(params.values().toArray(Tensor[]::new));
-      sym.close();
-      if (sym != parsed) {
-        parsed.close();
-      }
-      throw e;
     }
+    if (!built) {
+      try {
+        build(parsed, source, outputNames);
+      } catch (RuntimeException e) {
+        closeAll(params.values().toArray(Tensor[]::new));
+        parsed.close();
+        throw e;
+      }
+    }
+    this.fused = options.fused() && refusal == null;
+    this.fusionRefusal = refusal;
     this.exampleSizes = this.inputs.stream().mapToInt(Port::exampleSize).toArray();
+  }
+
+  /** Binds nothing yet: takes {@code sym}, copies the weights it needs, infers the outputs. */
+  private void build(SymbolHandle sym, Map<String, Tensor> source, List<String> outputNames) {
+    this.symbol = sym;
+    this.json = sym.toJson();
+    this.arguments = sym.arguments();
+    this.auxNames = sym.auxiliaryStates();
+    for (String a : arguments) {
+      if (isInput(a) || zeroArgs.containsKey(a)) {
+        continue;
+      }
+      params.put(a, copyOf(a, source.get(a)));
+    }
+    for (String a : auxNames) {
+      params.put(a, copyOf(a, source.get(a)));
+    }
+    this.outputs = outputPorts(outputNames);
   }
 
   private Tensor copyOf(String arg, Tensor from) {
@@ -171,6 +196,9 @@ public final class Predictor implements AutoCloseable {
           name + ": no array for '" + arg + "' (neither an input nor a parameter given)");
     }
     Tensor t = Tensor.zeros(from.shape(), 0);
+    // A weight that oneDNN reordered in place (a model's inference copy, a frozen weight) goes
+    // back to the default layout first: MXNet cannot copy from a oneDNN-layout array.
+    from.handle().toDefaultLayout();
     t.copyFrom(from);
     return t;
   }
@@ -243,6 +271,19 @@ public final class Predictor implements AutoCloseable {
   /** The symbol the executors run (after the oneDNN pass when fused), as MXNet JSON. */
   public String symbolJson() {
     return json;
+  }
+
+  /** Whether the executors run the fused graph (asked for, and MXNet could run it). */
+  public boolean isFused() {
+    return fused;
+  }
+
+  /**
+   * Why a predictor asked to be fused runs unfused: MXNet's error on the fused graph; null when it
+   * runs as asked.
+   */
+  public String fusionRefusal() {
+    return fusionRefusal;
   }
 
   /** What MXNet's oneDNN pass did to the graph: one entry per fused node (none when unfused). */
@@ -349,7 +390,7 @@ public final class Predictor implements AutoCloseable {
         if (input >= 0) {
           args[a] = in[input].handle();
           // Unfused: one input gradient keeps MXNet's inference-only oneDNN pass off at bind.
-          if (!options.fused() && input == 0) {
+          if (!fused && input == 0) {
             grads[0] = Tensor.zeros(inputs.get(0).forBatch(batch), 0);
             gradHandles[a] = grads[0].handle();
             reqs[a] = 1;
@@ -516,7 +557,7 @@ public final class Predictor implements AutoCloseable {
     return "Predictor["
         + name
         + ", "
-        + (options.fused() ? "fused" : "unfused")
+        + (fused ? "fused" : "unfused")
         + ", inputs "
         + Arrays.toString(inputs.toArray())
         + "]";

@@ -100,7 +100,10 @@ final class SymbolAttrs {
       JsonObject attrs = n.getAsJsonObject("attrs");
       boolean global =
           attrs.has("global_pool")
-              && attrs.get("global_pool").getAsString().toLowerCase(java.util.Locale.ROOT)
+              && attrs
+                  .get("global_pool")
+                  .getAsString()
+                  .toLowerCase(java.util.Locale.ROOT)
                   .matches("true|1");
       String kernel = attrs.has("kernel") ? attrs.get("kernel").getAsString() : "()";
       if (global && kernel.replaceAll("[()\\[\\]\\s,]", "").isEmpty()) {
