@@ -23,13 +23,17 @@ import java.util.Map;
  * {@code model.quantized(...)} return; it never trains and never sees later changes to the model it
  * was made from.
  *
- * <p>With {@link InferenceOptions#fused()} (the default) the symbol goes through MXNet's oneDNN
- * graph pass ({@code MXGenBackendSubgraph("MKLDNN")}: a convolution with the batch norm, activation
- * and sum after it, a fully connected layer with its activation, each become one oneDNN kernel; a
- * dropout becomes nothing), and the executors are bound with every {@code grad_req} null. Unfused,
- * each executor is bound with a gradient for its first input, which keeps MXNet from applying the
- * same pass at bind (its properties are inference-only); that is how a model's own {@code forward}
- * runs, and what the fused outputs are compared with.
+ * <p>With {@link InferenceOptions#fused()} (the default) the executors are bound with every {@code
+ * grad_req} null, so MXNet applies its oneDNN subgraph backend ({@code MKLDNN}) when it binds them,
+ * with every shape known: a convolution with the batch norm, activation and sum after it, a fully
+ * connected layer with its activation, each become one oneDNN kernel; a dropout becomes nothing.
+ * {@link #fusion()} reads what it did from the bound executor ({@code
+ * MXExecutorGetOptimizedSymbol}). Unfused, each executor is bound with a gradient for its first
+ * input, which keeps MXNet from applying the pass (its properties are inference-only); that is how
+ * a model's own {@code forward} runs, and what the fused outputs are compared with. MXNet's
+ * stand-alone pass ({@code MXGenBackendSubgraph}) is not used for fusion. Both crash the process
+ * (SIGSEGV) on a sum of a value with itself ({@link SymbolAttrs#selfAdd}): such a graph runs
+ * unfused, and {@link #fusionRefusal()} says why.
  *
  * <p>Fused oneDNN kernels fold and cache the weights (a batch norm's scale into the convolution's
  * weight) at their first pass and do not see a later change to them; a predictor's weights never
@@ -53,8 +57,8 @@ public final class Predictor implements AutoCloseable {
   private SymbolHandle symbol;
   private String json;
   private final InferenceOptions options;
-  private final boolean fused;
-  private final String fusionRefusal;
+  private boolean fused;
+  private String fusionRefusal;
   private final List<Port> inputs;
   private List<Port> outputs;
   private List<String> arguments;
@@ -62,7 +66,7 @@ public final class Predictor implements AutoCloseable {
   private final Map<String, Tensor> params;
   private final Map<String, Shape> zeroArgs;
   private final Map<Integer, Bound> bound = new LinkedHashMap<>(16, 0.75f, true);
-  private final int[] exampleSizes;
+  private int[] exampleSizes;
   private boolean closed;
 
   /** One executor for one batch size and the arrays it owns. */
@@ -136,40 +140,48 @@ public final class Predictor implements AutoCloseable {
     this.zeroArgs = Map.copyOf(zeroArgs);
     this.params = new LinkedHashMap<>();
     SymbolHandle parsed = SymbolHandle.fromJson(sourceJson);
-    String refusal = null;
-    boolean built = false;
-    if (options.fused()) {
-      SymbolHandle fusedSymbol = null;
+    try {
+      build(parsed, source, outputNames);
+    } catch (RuntimeException e) {
+      closeAll(params.values().toArray(Tensor[]::new));
+      parsed.close();
+      throw e;
+    }
+    this.exampleSizes = this.inputs.stream().mapToInt(Port::exampleSize).toArray();
+    this.fused = options.fused();
+    String selfAdd = fused ? SymbolAttrs.selfAdd(sourceJson) : null;
+    if (selfAdd != null) {
+      this.fused = false;
+      this.fusionRefusal =
+          "MXNet 1.9.1's oneDNN pass crashes the process on a sum of a value with itself ('"
+              + selfAdd
+              + "'; fully connected + sum fusion): running unfused";
+    }
+    if (fused) {
+      // MXNet fuses at bind, with the shapes known; binding batch 1 now finds out whether it can
+      // (and what it fused) before the first call.
       try {
-        fusedSymbol = parsed.backendSubgraph("MKLDNN");
-        build(fusedSymbol, source, outputNames);
-        built = true;
-        parsed.close();
+        Bound first = bind(1);
+        bound.put(1, first);
+        try (SymbolHandle optimized = first.exec.optimizedSymbol()) {
+          this.json = optimized.toJson();
+        }
+        first.exec.forward(false);
+        first.outputs[0].toFloatArray();
       } catch (MxException | IllegalArgumentException e) {
+        Bound b = bound.remove(1);
+        if (b != null) {
+          b.close();
+        }
+        this.json = symbol.toJson();
         // MXNet's pass makes graphs it cannot run for some models (measured on the differential
         // suite's seeds 14, 17 and 33: a fused convolution + sum whose inputs are out of order, a
         // dropout removed into a dangling variable, a fused dense layer that loses an input):
         // those run unfused, and fusionRefusal() says why.
-        closeAll(params.values().toArray(Tensor[]::new));
-        params.clear();
-        if (fusedSymbol != null) {
-          fusedSymbol.close();
-        }
-        refusal = e.getMessage();
+        this.fused = false;
+        this.fusionRefusal = e.getMessage();
       }
     }
-    if (!built) {
-      try {
-        build(parsed, source, outputNames);
-      } catch (RuntimeException e) {
-        closeAll(params.values().toArray(Tensor[]::new));
-        parsed.close();
-        throw e;
-      }
-    }
-    this.fused = options.fused() && refusal == null;
-    this.fusionRefusal = refusal;
-    this.exampleSizes = this.inputs.stream().mapToInt(Port::exampleSize).toArray();
   }
 
   /** Binds nothing yet: takes {@code sym}, copies the weights it needs, infers the outputs. */

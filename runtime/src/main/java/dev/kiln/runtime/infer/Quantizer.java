@@ -66,6 +66,14 @@ public final class Quantizer {
               + "' has its batch at dimension "
               + in.batchAxis());
     }
+    String selfAdd = SymbolAttrs.selfAdd(fp32.sourceJson());
+    if (selfAdd != null) {
+      throw new IllegalArgumentException(
+          fp32.name()
+              + ": cannot quantise a graph with a sum of a value with itself ('"
+              + selfAdd
+              + "'): MXNet 1.9.1's oneDNN pass crashes the process on it");
+    }
     try (SymbolHandle source = SymbolHandle.fromJson(fp32.sourceJson());
         SymbolHandle fused = source.backendSubgraph("MKLDNN_QUANTIZE")) {
       List<String> excluded = new ArrayList<>(excludedNodes(fused, options.excluded()));

@@ -110,6 +110,7 @@ public final class HandleCounter {
           "MXSymbolGetInternals",
           "MXSymbolGetOutput",
           "MXGenBackendSubgraph",
+          "MXExecutorGetOptimizedSymbol",
           "MXQuantizeSymbol",
           "MXSetCalibTableToQuantizedSymbol" ->
           CREATED.incrementAndGet(Kind.SYMBOL.ordinal());

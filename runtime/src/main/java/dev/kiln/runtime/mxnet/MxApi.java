@@ -192,6 +192,9 @@ public interface MxApi extends Library {
 
   int MXExecutorFree(Pointer exec);
 
+  /** The symbol an executor runs, after the graph passes MXNet applied at bind. */
+  int MXExecutorGetOptimizedSymbol(Pointer exec, PointerByReference out);
+
   // --- arrays --------------------------------------------------------------------------
 
   int MXNDArrayCreateEx(

@@ -21,6 +21,11 @@ public final class SymbolHandle implements AutoCloseable {
     this.pointer = pointer;
   }
 
+  /** Takes ownership of a symbol MXNet made (e.g. an executor's optimised symbol). */
+  static SymbolHandle own(Pointer pointer) {
+    return new SymbolHandle(pointer);
+  }
+
   /** A variable named {@code name} ({@code MXSymbolCreateVariable}). */
   public static SymbolHandle variable(String name) {
     PointerByReference ref = new PointerByReference();

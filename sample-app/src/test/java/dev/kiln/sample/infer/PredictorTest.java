@@ -117,4 +117,32 @@ class PredictorTest {
       assertTrue(bad.getMessage().contains("NaN at flat index 3"), bad.getMessage());
     }
   }
+
+  /**
+   * A sum of a value with itself crashes MXNet's fused bind (SIGSEGV): such a predictor runs
+   * unfused, says why, computes what the model does, and cannot be quantised.
+   */
+  @Test
+  void aSumOfAValueWithItselfRunsUnfusedInsteadOfCrashing() {
+    try (dev.kiln.sample.models.SelfSumModel m =
+            dev.kiln.sample.models.SelfSumModel.create(Init.xavier(), 1);
+        Predictor p = m.predictor()) {
+      assertTrue(!p.isFused(), "fused");
+      assertTrue(p.fusionRefusal().contains("'sum'"), p.fusionRefusal());
+      float[] x = {1, 2, 3, 4, -1, -2, -3, -4};
+      float[] expected;
+      try (NDManager nd = NDManager.newBaseManager()) {
+        expected = m.forward(new NDList(nd.create(x, new Shape(2, 4)))).get(0).toFloatArray();
+      }
+      assertClose(expected, p.predict(2, x)[0], 1e-6, "unfused self sum");
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  m.quantized(
+                      new dev.kiln.runtime.data.Dataset(x, new int[2], 4, 3),
+                      dev.kiln.runtime.infer.QuantizeOptions.defaults()));
+      assertTrue(e.getMessage().contains("sum of a value with itself"), e.getMessage());
+    }
+  }
 }
