@@ -317,6 +317,8 @@ public final class InferenceServer implements AutoCloseable {
       long length = request.getLength();
       long max = config.maxBodyBytes();
       if (length > max) {
+        // The body stays unread: the connection cannot carry another request.
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
         throw BadRequest.of(
             "the body is " + length + " bytes; this server reads at most " + max + " (--max-body)");
       }
@@ -330,6 +332,7 @@ public final class InferenceServer implements AutoCloseable {
         return;
       }
       if (body.length > max) {
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
         throw BadRequest.of(
             "the body is more than "
                 + max
