@@ -4,6 +4,7 @@ import static dev.kiln.processor.BadCase.error;
 import static dev.kiln.processor.BadCase.warning;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Every mistake the processor diagnoses, one model each under {@code src/test/resources/bad}, with
@@ -13,7 +14,8 @@ import java.util.List;
 final class BadCases {
   private BadCases() {}
 
-  static final List<BadCase> ALL =
+  /** The cases of the layers before the element-wise and tensor operations. */
+  private static final List<BadCase> EARLIER =
       List.of(
           // --- The model type ---
 
@@ -302,6 +304,14 @@ final class BadCases {
               "[kiln:LossOutputs] the loss head price must be the only output of LossTwoOutputs, "
                   + "but probe also is read by no node; training minimises one loss: wire probe "
                   + "into the network or remove it"),
+          // A regression model that also marks a hidden layer @Output.
+          error(
+              "bad/LossMarkedOutput",
+              "Sym hidden(",
+              "[kiln:LossOutputs] the loss head price must be the only output of LossMarkedOutput, "
+                  + "but hidden also is marked @Output; training minimises one loss: remove its "
+                  + "@Output (to read hidden after training, declare a second model of the same "
+                  + "nodes that ends there and load the checkpoint into it)"),
           // A node that reads the loss head.
           error(
               "bad/LossRead",
@@ -315,7 +325,9 @@ final class BadCases {
               "@L1Loss",
               "[kiln:LossShape] LossWithoutBatch.fit(): a loss head's input must be BATCH followed "
                   + "by sizes known at compile time (one loss over a fixed number of values per "
-                  + "example), got [16, 4] from y (@Dense(units = 4))"),
+                  + "example), got [16, 4] from y (@Dense(units = 4)); its first dimension is "
+                  + "not BATCH, so the model's input most likely lacks it: declare the input's "
+                  + "shape with BATCH first, e.g. @Input(shape = {BATCH, ...})"),
           // @Loss over ten scores per example rather than one loss value.
           error(
               "bad/LossPerClass",
@@ -1016,4 +1028,8 @@ final class BadCases {
                       + "element of @UndeclaredState; if it is the previous step's state of a recurrent "
                       + "cell, declare the state's shape: @Layer(state = {...})")
               .with("layers/UndeclaredState"));
+
+  /** Every case: these and {@link TensorOpBadCases#ALL}. */
+  static final List<BadCase> ALL =
+      Stream.concat(EARLIER.stream(), TensorOpBadCases.ALL.stream()).toList();
 }

@@ -65,12 +65,11 @@ public enum Message {
           + "probs(Sym %s)"),
   CLASSIFIER_OUTPUTS(
       "ClassifierOutputs",
-      "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; "
-          + "wire %s into the network or remove it"),
+      "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; %s"),
   LOSS_OUTPUTS(
       "LossOutputs",
       "the loss head %s must be the only output of %s, but %s also %s; training minimises one "
-          + "loss: wire %s into the network or remove it"),
+          + "loss: %s"),
   LOSS_CONSUMED(
       "LossConsumed",
       "%s.%s() reads the loss head %s, but a loss head ends the model: in training it computes the "
@@ -133,7 +132,7 @@ public enum Message {
   LOSS_SHAPE(
       "LossShape",
       "%s: a loss head's input must be BATCH followed by sizes known at compile time (one loss "
-          + "over a fixed number of values per example), got %s"),
+          + "over a fixed number of values per example), got %s%s"),
   LOSS_NOT_SCALAR(
       "LossNotScalar",
       "%s: @Loss needs one loss value per example, [BATCH] or [BATCH, 1], got %s; reduce it to "
@@ -180,6 +179,42 @@ public enum Message {
       "%s: rate must be in [0, 1) (the probability of dropping a value in training), got %s"),
   OUT_OF_RANGE("OutOfRange", "%s: %s must be %s, got %s"),
   BAD_RESHAPE("BadReshape", "%s: cannot reshape to %s: %s"),
+  // Element-wise and tensor operations.
+  BROADCAST_RANK(
+      "BroadcastRank",
+      "%s: %s broadcasts only between inputs of equal rank (MXNet would match a missing axis from "
+          + "the right, so [C] against [N, C, H, W] would meet W, not C), got %s; %s"),
+  BROADCAST_MISMATCH(
+      "BroadcastMismatch",
+      "%s: %s needs the sizes along each axis equal, or 1 in one of its inputs (MXNet's "
+          + "broadcasting), but axis %d is %s against %s in %s; %s"),
+  BROADCAST_RUNS(
+      "BroadcastRuns",
+      "%s: %s of %s needs %d runs of axes that broadcast alike, and MXNet 1.9.1's kernels take at "
+          + "most %d (they fail with \"Too many broadcast dimensions\" when run); merge "
+          + "neighbouring axes with @Reshape first"),
+  MATMUL_INNER(
+      "MatMulInner",
+      "%s: %s needs the columns of the left matrices (axis %d of %s) to agree with the rows of the "
+          + "right ones (axis %d of %s), got %s against %s; %s"),
+  MATMUL_BATCH(
+      "MatMulBatch",
+      "%s: %s multiplies its inputs' matrices pair by pair, so every axis before the last two must "
+          + "be equal (MXNet's batch_dot does not broadcast), but axis %d is %s against %s in %s"),
+  ACROSS_BATCH(
+      "AcrossBatch",
+      "%s: %s would %s axis %d of %s, the batch: each example keeps values of its own (a loss "
+          + "head needs one per example); %s"),
+  BAD_PERMUTATION(
+      "BadPermutation",
+      "%s: axes must list each of the %d axes of %s once (0 to %d, or negative from the end), or "
+          + "none to reverse them, but %s"),
+  REPEATED_AXIS("RepeatedAxis", "%s: axes lists axis %d of %s twice (as %d and %d); name it once"),
+  SLICE_UNKNOWN_SIZE(
+      "SliceUnknownSize",
+      "%s: @Slice needs the size of axis %d known at compile time to check begin and end, but it "
+          + "is %s in %s (fixed only when an executor is bound); slice an axis of constant size"),
+  BAD_SLICE("BadSlice", "%s: cannot take indices %s of axis %d of %s, of size %d: %s"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
   INPUT_WITHOUT_BATCH(
@@ -231,6 +266,12 @@ public enum Message {
       "besides its softmax %s it has the output %s, which %s"),
   REASON_MARKED_OUTPUT("ReasonMarkedOutput", Diagnostic.Kind.OTHER, "is marked @Output"),
   REASON_READ_BY_NONE("ReasonReadByNone", Diagnostic.Kind.OTHER, "is read by no node"),
+  FIX_MARKED_OUTPUT(
+      "FixMarkedOutput",
+      Diagnostic.Kind.OTHER,
+      "remove its @Output (to read %s after training, declare a second model of the same nodes "
+          + "that ends there and load the checkpoint into it)"),
+  FIX_READ_BY_NONE("FixReadByNone", Diagnostic.Kind.OTHER, "wire %s into the network or remove it"),
   INTERNAL(
       "Internal",
       "internal error in the Kiln processor while handling %s; please report it with this "

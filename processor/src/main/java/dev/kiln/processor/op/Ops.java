@@ -39,7 +39,17 @@ public final class Ops {
           EmbeddingOp.READER,
           RecurrentOp.RNN_READER,
           RecurrentOp.LSTM_READER,
-          RecurrentOp.GRU_READER);
+          RecurrentOp.GRU_READER,
+          BroadcastOp.MULTIPLY_READER,
+          BroadcastOp.SUBTRACT_READER,
+          BroadcastOp.DIVIDE_READER,
+          BroadcastOp.MAXIMUM_READER,
+          ClipOp.READER,
+          MatMulOp.READER,
+          TransposeOp.READER,
+          SliceOp.READER,
+          ReduceOp.MEAN_READER,
+          ReduceOp.SUM_READER);
 
   private Ops() {}
 

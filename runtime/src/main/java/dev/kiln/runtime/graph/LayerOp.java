@@ -14,6 +14,8 @@ public sealed interface LayerOp
     permits ActivationSpec,
         AddSpec,
         BatchNormSpec,
+        BroadcastSpec,
+        ClipSpec,
         ConcatSpec,
         ConvSpec,
         DeconvSpec,
@@ -24,12 +26,16 @@ public sealed interface LayerOp
         GlobalPoolSpec,
         LayerNormSpec,
         LrnSpec,
+        LossSpec,
+        MatMulSpec,
         PoolSpec,
         PReluSpec,
+        ReduceSpec,
         ReshapeSpec,
         RnnSpec,
-        LossSpec,
-        SoftmaxSpec {
+        SliceSpec,
+        SoftmaxSpec,
+        TransposeSpec {
   /** How many inputs the layer takes: exactly this many, or at least as many when variadic. */
   default int arity() {
     return 1;
