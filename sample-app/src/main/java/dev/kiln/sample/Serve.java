@@ -141,7 +141,12 @@ final class Serve implements Callable<Integer> {
             + "; SIGTERM or Ctrl-C drains and stops");
     System.out.flush();
     server.awaitShutdown();
-    System.out.println("stopped");
+    System.out.println(
+        "stopped: "
+            + server.accepted()
+            + " infer requests accepted, "
+            + server.completed()
+            + " answered");
     return 0;
   }
 }

@@ -3,10 +3,15 @@ package dev.kiln.sample.serve;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonParser;
 import dev.kiln.runtime.Init;
 import dev.kiln.sample.Main;
 import dev.kiln.sample.models.FashionMlpModel;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,21 +22,37 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code kiln-sample serve} as a process: it serves a checkpoint, and SIGTERM drains, exit 0. */
+/**
+ * {@code kiln-sample serve} as a process: it serves a checkpoint, and SIGTERM under load drains
+ * (every request it accepted is answered, right) and exits with 0.
+ */
 class ServeCommandTest {
+  private static String body(int n, float[] x) {
+    StringBuilder b = new StringBuilder("{\"inputs\":[{\"name\":\"pixels\",\"shape\":[");
+    b.append(n).append(",784],\"datatype\":\"FP32\",\"data\":[");
+    for (int i = 0; i < x.length; i++) {
+      b.append(i == 0 ? "" : ",").append(x[i]);
+    }
+    return b.append("]}]}").toString();
+  }
+
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void sigtermDrainsAndExitsWithZero(@TempDir Path dir) throws Exception {
-    try (FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 4)) {
-      m.save(dir.resolve("mlp"));
-    }
+    FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 4);
+    m.save(dir.resolve("mlp"));
     Process p =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -64,31 +85,97 @@ class ServeCommandTest {
       }
       assertTrue(base != null, "no serving line in " + lines);
       HttpClient http = HttpClient.newHttpClient();
-      StringBuilder body =
-          new StringBuilder("{\"inputs\":[{\"name\":\"pixels\",\"shape\":[1,784],");
-      body.append("\"datatype\":\"FP32\",\"data\":[");
-      for (int i = 0; i < 784; i++) {
-        body.append(i == 0 ? "" : ",").append(i % 7 / 7.0);
+      URI infer = base.resolve("v2/models/mlp/infer");
+      // SIGTERM under load: 4 clients send requests until the server stops answering; every 200
+      // is checked against the model's forward pass in process, and the server's own count of
+      // the requests it accepted must equal the 200s the clients received.
+      int clients = 4;
+      AtomicInteger answered = new AtomicInteger();
+      AtomicInteger refused = new AtomicInteger();
+      ExecutorService pool = Executors.newFixedThreadPool(clients);
+      List<Future<?>> runs = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        int seed = c;
+        runs.add(
+            pool.submit(
+                () -> {
+                  Random rng = new Random(seed);
+                  while (true) {
+                    int n = 1 + rng.nextInt(4);
+                    float[] x = new float[n * 784];
+                    for (int i = 0; i < x.length; i++) {
+                      x[i] = rng.nextFloat();
+                    }
+                    HttpResponse<String> r;
+                    try {
+                      r =
+                          http.send(
+                              HttpRequest.newBuilder(infer)
+                                  .timeout(Duration.ofSeconds(20))
+                                  .POST(HttpRequest.BodyPublishers.ofString(body(n, x)))
+                                  .build(),
+                              HttpResponse.BodyHandlers.ofString());
+                    } catch (IOException e) {
+                      refused.incrementAndGet(); // the port is closed: refused, never accepted
+                      return null;
+                    }
+                    if (r.statusCode() == 503) {
+                      refused.incrementAndGet();
+                      continue;
+                    }
+                    assertEquals(200, r.statusCode(), r.body());
+                    JsonArray data =
+                        JsonParser.parseString(r.body())
+                            .getAsJsonObject()
+                            .getAsJsonArray("outputs")
+                            .get(0)
+                            .getAsJsonObject()
+                            .getAsJsonArray("data");
+                    float[] expected;
+                    synchronized (m) {
+                      try (NDManager nd = NDManager.newBaseManager()) {
+                        expected = m.forward(nd.create(x, new Shape(n, 784))).toFloatArray();
+                      }
+                    }
+                    assertEquals(expected.length, data.size());
+                    for (int i = 0; i < expected.length; i++) {
+                      float got = data.get(i).getAsFloat();
+                      assertTrue(
+                          Math.abs(got - expected[i]) <= 1e-5 * Math.abs(expected[i]) + 1e-6,
+                          "output " + i + ": in process " + expected[i] + ", served " + got);
+                    }
+                    answered.incrementAndGet();
+                  }
+                }));
       }
-      body.append("]}]}");
-      HttpResponse<String> r =
-          http.send(
-              HttpRequest.newBuilder(base.resolve("v2/models/mlp/infer"))
-                  .timeout(Duration.ofSeconds(20))
-                  .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      assertEquals(200, r.statusCode(), r.body());
-      assertTrue(r.body().contains("\"shape\":[1,10]"), r.body());
+      while (answered.get() < 30) {
+        Thread.sleep(5);
+      }
       p.toHandle().destroy(); // SIGTERM; Process.destroy would also close our end of its output
       assertTrue(p.waitFor(30, TimeUnit.SECONDS), "serve did not stop 30 s after SIGTERM");
+      for (Future<?> f : runs) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
       for (String line; (line = out.readLine()) != null; ) {
         lines.add(line);
       }
-      assertEquals(0, p.exitValue(), String.join("\n", lines));
-      assertTrue(lines.contains("stopped"), String.join("\n", lines));
+      String log = String.join("\n", lines);
+      assertEquals(0, p.exitValue(), log);
+      Matcher stopped =
+          Pattern.compile("stopped: (\\d+) infer requests accepted, (\\d+) answered").matcher(log);
+      assertTrue(stopped.find(), log);
+      assertEquals(stopped.group(1), stopped.group(2), "every accepted request answered: " + log);
+      assertEquals(
+          answered.get(),
+          Integer.parseInt(stopped.group(1)),
+          "every accepted request's answer reached its client: " + log);
+      assertTrue(refused.get() >= clients, "requests after SIGTERM are refused");
+      System.out.println(
+          "SIGTERM under load: " + answered + " answered and checked, " + refused + " refused");
     } finally {
       p.destroyForcibly();
+      m.close();
     }
   }
 }

@@ -4,14 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.kiln.runtime.Init;
+import dev.kiln.runtime.infer.InferenceOptions;
 import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.sample.models.FashionLeNetModel;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -19,6 +25,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,25 +43,23 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The Open Inference Protocol server on loopback, with real clients: every answer checked against
- * an in-process predictor of the same model, malformed requests between good ones, clients that die
- * mid-request, overload, and shutdown under load. Each test sends a fixed number of requests.
+ * the model's forward pass in process, malformed requests between good ones, clients that die
+ * mid-request (closed sockets and killed processes), overload, shutdown under load, and a bounded
+ * load test. Each test sends a fixed number of requests.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ServeTest {
   private static FashionLeNetModel model;
-  private static Predictor reference;
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @BeforeAll
   static void makeModel() {
     model = FashionLeNetModel.create(Init.xavier(), 11);
-    reference = model.predictor();
   }
 
   @AfterAll
   static void freeModel() {
-    reference.close();
     model.close();
   }
 
@@ -104,7 +109,16 @@ class ServeTest {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  /** Checks a 200 answer against the in-process predictor. */
+  /** The model's own inference-mode forward pass on {@code n} images {@code x}, in process. */
+  static float[] forward(float[] x, int n) {
+    synchronized (model) {
+      try (NDManager nd = NDManager.newBaseManager()) {
+        return model.forward(nd.create(x, new Shape(n, 1, 28, 28))).toFloatArray();
+      }
+    }
+  }
+
+  /** Checks a 200 answer against the model's forward pass in process. */
   static void checkAnswer(HttpResponse<String> r, float[] x, int n) {
     assertEquals(200, r.statusCode(), r.body());
     JsonObject o = JsonParser.parseString(r.body()).getAsJsonObject();
@@ -114,10 +128,7 @@ class ServeTest {
     assertEquals("FP32", out.get("datatype").getAsString());
     assertEquals("[" + n + ",10]", out.get("shape").toString());
     JsonArray data = out.getAsJsonArray("data");
-    float[] expected;
-    synchronized (reference) {
-      expected = reference.predict(n, x)[0];
-    }
+    float[] expected = forward(x, n);
     assertEquals(expected.length, data.size());
     for (int i = 0; i < expected.length; i++) {
       float got = data.get(i).getAsFloat();
@@ -411,6 +422,103 @@ class ServeTest {
       fail("the server still answers after shutdown");
     } catch (IOException expected) {
       // closed
+    }
+  }
+
+  @Test
+  void aBoundedLoadTestReportsLatencyAndThroughputAndEveryAnswerIsRight() throws Exception {
+    // The load test of kiln-sample loadtest, bounded: 400 requests of one image and 100 of four
+    // from 8 clients; its reference is the unfused predictor, the graph the model's forward runs.
+    try (InferenceServer server = start(1, 16, 256);
+        Predictor unfused = model.predictor(InferenceOptions.unfused())) {
+      float[] examples = images(new Random(17), 64);
+      for (int per : new int[] {1, 4}) {
+        LoadTest.Result r =
+            LoadTest.run(server.uri(), "lenet", unfused, examples, 400 / per, 8, per);
+        System.out.printf(
+            Locale.ROOT,
+            "load test: %d requests of %d from 8 clients: p50 %.1f ms, p99 %.1f ms, %.0f"
+                + " examples/s; failed %d, wrong %d, largest difference %.2g%n",
+            r.requests(),
+            per,
+            r.p50Millis(),
+            r.p99Millis(),
+            r.examplesPerSecond(),
+            r.failed(),
+            r.wrong(),
+            r.maxDifference());
+        assertEquals(0, r.failed(), "requests not answered with 200");
+        assertEquals(0, r.wrong(), "answers unlike the model's in process");
+        assertEquals(400, r.examples());
+        assertTrue(r.p50Millis() > 0 && r.p50Millis() <= r.p99Millis(), r.toString());
+      }
+      assertEquals(server.accepted(), server.completed());
+      assertEquals(200, get(URI.create(server.uri() + "/"), "v2/health/ready").statusCode());
+    }
+  }
+
+  @Test
+  void clientProcessesKilledMidRequestLeaveTheServerHealthy() throws Exception {
+    try (InferenceServer server = start(1, 8, 64)) {
+      URI base = URI.create(server.uri() + "/");
+      for (String mode : new String[] {"half", "whole", "half", "whole"}) {
+        Process client =
+            new ProcessBuilder(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    KilledClient.class.getName(),
+                    String.valueOf(server.port()),
+                    mode)
+                .redirectErrorStream(true)
+                .start();
+        try {
+          BufferedReader out =
+              new BufferedReader(
+                  new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+          assertEquals("sent", out.readLine(), "the client process did not send");
+        } finally {
+          client.destroyForcibly(); // SIGKILL: the kernel closes its socket
+          assertTrue(client.waitFor(10, TimeUnit.SECONDS));
+        }
+        Random rng = new Random(mode.length());
+        float[] x = images(rng, 3);
+        checkAnswer(post(base, "v2/models/lenet/infer", inferBody("image", 3, x, "FP32")), x, 3);
+      }
+      assertEquals(200, get(base, "v2/health/ready").statusCode());
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (server.completed() < server.accepted() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertEquals(server.accepted(), server.completed());
+      String metrics = get(base, "metrics").body();
+      assertTrue(
+          metrics.contains("kiln_request_errors_total{model=\"lenet\",reason=\"client_gone\"}"),
+          metrics);
+    }
+  }
+
+  @Test
+  void aHugeBodyWithoutALengthIsRefusedWhenItPassesTheLimit() throws Exception {
+    try (InferenceServer server = start(1, 8, 64)) {
+      URI base = URI.create(server.uri() + "/");
+      byte[] huge = "[0.5,".repeat(300_000).getBytes(StandardCharsets.US_ASCII);
+      // ofInputStream has no length: the body goes chunked.
+      HttpResponse<String> r =
+          HTTP.send(
+              HttpRequest.newBuilder(base.resolve("v2/models/lenet/infer"))
+                  .timeout(Duration.ofSeconds(30))
+                  .POST(
+                      HttpRequest.BodyPublishers.ofInputStream(
+                          () -> new ByteArrayInputStream(huge)))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(400, r.statusCode(), r.body());
+      assertTrue(
+          r.body().contains("the body is more than 1048576 bytes; this server reads at most"),
+          r.body());
+      float[] x = images(new Random(3), 1);
+      checkAnswer(post(base, "v2/models/lenet/infer", inferBody("image", 1, x, "FP32")), x, 1);
     }
   }
 }
