@@ -113,16 +113,17 @@ public final class InferenceServer implements AutoCloseable {
       replicas.forEach(Predictor::close);
       throw e;
     }
+    QueuedThreadPool pool = new QueuedThreadPool(64, 4);
+    pool.setName("kiln-serve-http");
+    pool.setDaemon(true);
     Batcher[] holder = new Batcher[1];
     this.metrics =
         new ServerMetrics(
             model, config.maxBatch(), () -> holder[0] == null ? 0 : holder[0].depth());
     this.batcher =
-        new Batcher(replicas, config.maxBatch(), config.maxDelayMs(), config.maxQueue(), metrics);
+        new Batcher(
+            replicas, config.maxBatch(), config.maxDelayMs(), config.maxQueue(), metrics, pool);
     holder[0] = batcher;
-    QueuedThreadPool pool = new QueuedThreadPool(64, 4);
-    pool.setName("kiln-serve-http");
-    pool.setDaemon(true);
     this.server = new Server(pool);
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
