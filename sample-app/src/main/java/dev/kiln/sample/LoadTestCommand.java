@@ -108,8 +108,10 @@ final class LoadTestCommand implements Callable<Integer> {
       }
       try {
         String load0 = loadavg();
-        // A short warm-up, untimed: connections, JIT, executors.
-        LoadTest.run(base, name, reference, images, Math.min(200, requests), clients, perRequest);
+        // A warm-up as long as the run, untimed: connections, executors, and the JIT, which
+        // compiles
+        // for seconds.
+        LoadTest.run(base, name, reference, images, requests, clients, perRequest);
         LoadTest.Result r =
             LoadTest.run(base, name, reference, images, requests, clients, perRequest);
         double local = LoadTest.inProcess(reference, images, maxBatch, replicas, 3);

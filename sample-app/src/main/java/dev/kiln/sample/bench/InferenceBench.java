@@ -293,44 +293,95 @@ public final class InferenceBench implements Callable<Integer> {
         r[r.length - 1]);
   }
 
-  /** The server at saturation against the same predictor in process. */
+  /**
+   * The server at saturation against the same predictor in process, with the CPU each side spent
+   * per example, by kind of thread ({@link ThreadCpu}).
+   */
   private String server(float[] images) throws Exception {
-    int requests = quick ? 200 : 2000;
+    int clients = 16;
+    int maxBatch = 16;
     StringBuilder b = new StringBuilder();
     b.append(
-        "The server at saturation (LeNet, fused, 1 replica, batches of up to 64 or 2 ms,"
-            + " 16 clients on loopback sending one image a request, every answer checked):\n\n");
+        String.format(
+            Locale.ROOT,
+            "The server at saturation (LeNet, fused, 1 replica, batches of up to %d or 2 ms, %d"
+                + " client threads in this JVM on loopback, every answer checked), against the"
+                + " predictor in process at batch %d on one thread; CPU in ms per example, by"
+                + " thread (server: Jetty, JSON, batching; model: MXNet's engine; clients: the"
+                + " JDK's HttpClient and the senders; JVM: JIT and GC):%n%n",
+            maxBatch,
+            clients,
+            maxBatch));
     b.append(
-        "| measure | server | in process (batch 64) | server/in process |\n"
-            + "|---|---:|---:|---:|\n");
+        "| images a request | server ex/s | in process ex/s | server/in process | CPU server |"
+            + " CPU model | CPU clients | CPU JVM | CPU in process | in process/(server +"
+            + " model) CPU | p50 ms | p99 ms | failed | wrong |\n"
+            + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     try (KilnModel m = model("lenet");
         dev.kiln.runtime.infer.Predictor reference = m.predictor()) {
+      ThreadCpu[] c = new ThreadCpu[2];
+      int[] mark = {0};
+      double local =
+          LoadTest.inProcess(
+              reference,
+              images,
+              maxBatch,
+              1,
+              quick ? 0.3 : 3,
+              () -> c[mark[0]++] = ThreadCpu.now());
+      ThreadCpu c0 = c[0];
+      ThreadCpu c1 = c[1];
+      int localExamples = (int) Math.max(1, local * (quick ? 0.3 : 3));
+      double localCpu =
+          c1.millisPer(c0, ThreadCpu.Kind.MODEL, localExamples)
+              + c1.millisPer(c0, ThreadCpu.Kind.CLIENT, localExamples);
       InferenceServer s =
           InferenceServer.start(
               "lenet",
               reference.copy(),
-              new InferenceServer.Config("127.0.0.1", 0, 1, 64, 2, 4096, 16L << 20, 10_000));
+              new InferenceServer.Config("127.0.0.1", 0, 1, maxBatch, 2, 4096, 16L << 20, 10_000));
       try {
-        LoadTest.run(s.uri(), "lenet", reference, images, Math.min(200, requests), 16, 1);
-        LoadTest.Result r = LoadTest.run(s.uri(), "lenet", reference, images, requests, 16, 1);
-        double local = LoadTest.inProcess(reference, images, 64, 1, quick ? 0.3 : 3);
-        b.append(
-            String.format(
-                Locale.ROOT,
-                "| examples/s | %.0f | %.0f | %.2f |%n",
-                r.examplesPerSecond(),
-                local,
-                r.examplesPerSecond() / local));
-        b.append(
-            String.format(
-                Locale.ROOT,
-                "%n%d requests in %.2f s: p50 %.2f ms, p99 %.2f ms; failed %d, wrong %d%n",
-                r.requests(),
-                r.seconds(),
-                r.p50Millis(),
-                r.p99Millis(),
-                r.failed(),
-                r.wrong()));
+        for (int per : new int[] {1, 8}) {
+          int requests = (quick ? 200 : 2000) / per;
+          // The JIT compiles for seconds: warm up on as many requests as are measured.
+          LoadTest.run(s.uri(), "lenet", reference, images, requests, clients, per);
+          ThreadCpu[] cpu = new ThreadCpu[2];
+          int[] marks = {0};
+          LoadTest.Result r =
+              LoadTest.run(
+                  s.uri(),
+                  "lenet",
+                  reference,
+                  images,
+                  requests,
+                  clients,
+                  per,
+                  () -> cpu[marks[0]++] = ThreadCpu.now());
+          ThreadCpu before = cpu[0];
+          ThreadCpu after = cpu[1];
+          int n = r.examples();
+          double server = after.millisPer(before, ThreadCpu.Kind.SERVER, n);
+          double model = after.millisPer(before, ThreadCpu.Kind.MODEL, n);
+          b.append(
+              String.format(
+                  Locale.ROOT,
+                  "| %d | %.0f | %.0f | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.1f |"
+                      + " %.1f | %d | %d |%n",
+                  per,
+                  r.examplesPerSecond(),
+                  local,
+                  r.examplesPerSecond() / local,
+                  server,
+                  model,
+                  after.millisPer(before, ThreadCpu.Kind.CLIENT, n),
+                  after.millisPer(before, ThreadCpu.Kind.JVM, n),
+                  localCpu,
+                  localCpu / (server + model),
+                  r.p50Millis(),
+                  r.p99Millis(),
+                  r.failed(),
+                  r.wrong()));
+        }
       } finally {
         s.shutdown();
       }

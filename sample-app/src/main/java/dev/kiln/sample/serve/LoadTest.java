@@ -73,6 +73,23 @@ public final class LoadTest {
       int requests,
       int clients,
       int perRequest) {
+    return run(base, model, reference, examples, requests, clients, perRequest, () -> {});
+  }
+
+  /**
+   * {@link #run(URI, String, Predictor, float[], int, int, int)}, calling {@code clock} when the
+   * clock starts (the bodies made) and when it stops (before the answers are checked), e.g. to read
+   * the CPU time spent in between.
+   */
+  public static Result run(
+      URI base,
+      String model,
+      Predictor reference,
+      float[] examples,
+      int requests,
+      int clients,
+      int perRequest,
+      Runnable clock) {
     Port in = reference.inputs().get(0);
     int size = in.exampleSize();
     int rows = examples.length / size;
@@ -98,6 +115,7 @@ public final class LoadTest {
     int[] status = new int[requests];
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
+    clock.run();
     long t0 = System.nanoTime();
     List<Future<?>> runs = new ArrayList<>();
     for (int c = 0; c < clients; c++) {
@@ -137,6 +155,7 @@ public final class LoadTest {
       pool.shutdownNow();
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
+    clock.run();
     int failed = 0;
     int wrong = 0;
     double maxDiff = 0;
@@ -204,6 +223,16 @@ public final class LoadTest {
   public static double inProcess(
       Predictor p, float[] examples, int batch, int threads, double seconds)
       throws InterruptedException {
+    return inProcess(p, examples, batch, threads, seconds, () -> {});
+  }
+
+  /**
+   * {@link #inProcess(Predictor, float[], int, int, double)}, calling {@code clock} when the clock
+   * starts (the copies made and warmed up) and when it stops.
+   */
+  public static double inProcess(
+      Predictor p, float[] examples, int batch, int threads, double seconds, Runnable clock)
+      throws InterruptedException {
     int size = p.inputs().get(0).exampleSize();
     float[] x = new float[batch * size];
     for (int i = 0; i < batch; i++) {
@@ -218,6 +247,7 @@ public final class LoadTest {
         c.predict(batch, x);
       }
       AtomicInteger done = new AtomicInteger();
+      clock.run();
       long end = System.nanoTime() + (long) (seconds * 1e9);
       List<Thread> ts = new ArrayList<>();
       long t0 = System.nanoTime();
@@ -236,6 +266,7 @@ public final class LoadTest {
       for (Thread t : ts) {
         t.join();
       }
+      clock.run();
       return (double) done.get() * batch / ((System.nanoTime() - t0) / 1e9);
     } finally {
       copies.forEach(Predictor::close);
