@@ -85,6 +85,13 @@ final class LoadTestCommand implements Callable<Integer> {
       description = "The server's " + "--max-delay-ms (default: ${DEFAULT-VALUE}).")
   int maxDelayMs;
 
+  @Option(
+      names = "--binary",
+      description =
+          "Send the images and ask for the answers in binary (the protocol's binary tensor data"
+              + " extension) instead of as JSON numbers.")
+  boolean binary;
+
   @Override
   public Integer call() throws Exception {
     if (requests < 1 || clients < 1 || perRequest < 1 || replicas < 1 || maxBatch < 1) {
@@ -111,16 +118,19 @@ final class LoadTestCommand implements Callable<Integer> {
         // A warm-up as long as the run, untimed: connections, executors, and the JIT, which
         // compiles
         // for seconds.
-        LoadTest.run(base, name, reference, images, requests, clients, perRequest);
+        LoadTest.run(
+            base, name, reference, images, requests, clients, perRequest, binary, () -> {});
         LoadTest.Result r =
-            LoadTest.run(base, name, reference, images, requests, clients, perRequest);
+            LoadTest.run(
+                base, name, reference, images, requests, clients, perRequest, binary, () -> {});
         double local = LoadTest.inProcess(reference, images, maxBatch, replicas, 3);
         System.out.printf(
             Locale.ROOT,
-            "%d requests of %d example(s) from %d clients in %.2f s: p50 %.2f ms, p99 %.2f ms,"
+            "%d %s requests of %d example(s) from %d clients in %.2f s: p50 %.2f ms, p99 %.2f ms,"
                 + " %.0f requests/s, %.0f examples/s; failed %d, wrong %d (largest difference"
                 + " from in-process %.2g)%n",
             r.requests(),
+            binary ? "binary" : "JSON",
             perRequest,
             clients,
             r.seconds(),

@@ -308,15 +308,16 @@ public final class InferenceBench implements Callable<Integer> {
                 + " client threads in this JVM on loopback, every answer checked), against the"
                 + " predictor in process at batch %d on one thread; CPU in ms per example, by"
                 + " thread (server: Jetty, JSON, batching; model: MXNet's engine; clients: the"
-                + " JDK's HttpClient and the senders; JVM: JIT and GC):%n%n",
+                + " JDK's HttpClient and the senders; JVM: JIT and GC); the tensors as JSON"
+                + " numbers, or binary both ways (the protocol's binary tensor data extension):%n%n",
             maxBatch,
             clients,
             maxBatch));
     b.append(
-        "| images a request | server ex/s | in process ex/s | server/in process | CPU server |"
+        "| data | images a request | server ex/s | in process ex/s | server/in process | CPU server |"
             + " CPU model | CPU clients | CPU JVM | CPU in process | in process/(server +"
             + " model) CPU | p50 ms | p99 ms | failed | wrong |\n"
-            + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     try (KilnModel m = model("lenet");
         dev.kiln.runtime.infer.Predictor reference = m.predictor()) {
       ThreadCpu[] c = new ThreadCpu[2];
@@ -341,10 +342,13 @@ public final class InferenceBench implements Callable<Integer> {
               reference.copy(),
               new InferenceServer.Config("127.0.0.1", 0, 1, maxBatch, 2, 4096, 16L << 20, 10_000));
       try {
-        for (int per : new int[] {1, 8}) {
+        for (int run = 0; run < 4; run++) {
+          int per = run % 2 == 0 ? 1 : 8;
+          boolean binary = run >= 2;
           int requests = (quick ? 200 : 2000) / per;
           // The JIT compiles for seconds: warm up on as many requests as are measured.
-          LoadTest.run(s.uri(), "lenet", reference, images, requests, clients, per);
+          LoadTest.run(
+              s.uri(), "lenet", reference, images, requests, clients, per, binary, () -> {});
           ThreadCpu[] cpu = new ThreadCpu[2];
           int[] marks = {0};
           LoadTest.Result r =
@@ -356,6 +360,7 @@ public final class InferenceBench implements Callable<Integer> {
                   requests,
                   clients,
                   per,
+                  binary,
                   () -> cpu[marks[0]++] = ThreadCpu.now());
           ThreadCpu before = cpu[0];
           ThreadCpu after = cpu[1];
@@ -365,8 +370,9 @@ public final class InferenceBench implements Callable<Integer> {
           b.append(
               String.format(
                   Locale.ROOT,
-                  "| %d | %.0f | %.0f | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.1f |"
+                  "| %s | %d | %.0f | %.0f | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.1f |"
                       + " %.1f | %d | %d |%n",
+                  binary ? "binary" : "JSON",
                   per,
                   r.examplesPerSecond(),
                   local,

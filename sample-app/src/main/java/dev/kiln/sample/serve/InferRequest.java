@@ -9,5 +9,8 @@ import java.util.List;
  * @param batch the examples it holds (the batch dimension of every input)
  * @param inputs one row-major array per model input, in the model's input order
  * @param outputs the indices of the model outputs to answer with, in the order asked
+ * @param binary for each of {@code outputs}, whether its data goes in the answer as binary (the
+ *     protocol's binary tensor data extension) rather than as JSON numbers
  */
-record InferRequest(String id, int batch, float[][] inputs, List<Integer> outputs) {}
+record InferRequest(
+    String id, int batch, float[][] inputs, List<Integer> outputs, List<Boolean> binary) {}

@@ -4,6 +4,7 @@ import dev.kiln.runtime.infer.Port;
 import dev.kiln.runtime.infer.Predictor;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -83,6 +84,12 @@ public final class InferenceServer implements AutoCloseable {
       return new Config("127.0.0.1", 0, 1, 32, 2, 256, 16L << 20, 30_000);
     }
   }
+
+  /**
+   * The binary tensor data extension's header: the length of the JSON that starts the body, the
+   * tensors' raw data following it.
+   */
+  static final String INFERENCE_HEADER = "Inference-Header-Content-Length";
 
   private final String model;
   private final Config config;
@@ -242,7 +249,7 @@ public final class InferenceServer implements AutoCloseable {
           Map<String, Object> meta = new LinkedHashMap<>();
           meta.put("name", "kiln");
           meta.put("version", dev.kiln.sample.Main.version());
-          meta.put("extensions", List.of());
+          meta.put("extensions", List.of("binary_tensor_data"));
           reply(response, callback, 200, Protocol.object(meta));
         } else if (path.equals("/metrics")) {
           requireGet(method);
@@ -318,10 +325,29 @@ public final class InferenceServer implements AutoCloseable {
       long length = request.getLength();
       long max = config.maxBodyBytes();
       if (length > max) {
-        // The body stays unread: the connection cannot carry another request.
-        response.getHeaders().put(HttpHeader.CONNECTION, "close");
-        throw BadRequest.of(
-            "the body is " + length + " bytes; this server reads at most " + max + " (--max-body)");
+        BadRequest tooBig =
+            BadRequest.of(
+                "the body is "
+                    + length
+                    + " bytes; this server reads at most "
+                    + max
+                    + " (--max-body)");
+        if (length <= 2 * max) {
+          // Read and dropped, so that the answer reaches a client still sending: closing a
+          // connection with unread data resets it, and the client may lose the answer with it.
+          try (InputStream in = Request.asInputStream(request)) {
+            in.transferTo(OutputStream.nullOutputStream());
+          } catch (IOException e) {
+            metrics.error("client_gone");
+            cb.failed(e);
+            return;
+          }
+        } else {
+          // Left unread (a client that sent Expect: 100-continue never sends it): the connection
+          // cannot carry another request.
+          response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
+        throw tooBig;
       }
       byte[] body;
       try (InputStream in = Request.asInputStream(request)) {
@@ -341,7 +367,23 @@ public final class InferenceServer implements AutoCloseable {
                 + max
                 + " (--max-body)");
       }
-      InferRequest parsed = Protocol.read(body, inputs, outputs);
+      String header = request.getHeaders().get(INFERENCE_HEADER);
+      long headerLength = -1;
+      if (header != null) {
+        try {
+          headerLength = Long.parseLong(header.trim());
+        } catch (NumberFormatException e) {
+          headerLength = -2;
+        }
+        if (headerLength < 0) {
+          throw BadRequest.of(
+              INFERENCE_HEADER
+                  + " is '"
+                  + header
+                  + "'; expected the JSON header's length in bytes");
+        }
+      }
+      InferRequest parsed = Protocol.read(body, headerLength, inputs, outputs);
       Batcher.Job job =
           new Batcher.Job(
               parsed,
@@ -359,7 +401,15 @@ public final class InferenceServer implements AutoCloseable {
                       Protocol.error("the model failed: " + failure.getMessage()));
                 } else {
                   metrics.answered(200, start);
-                  reply(response, cb, 200, Protocol.answer(model, parsed, outputs, out));
+                  Protocol.Answer a = Protocol.answer(model, parsed, outputs, out);
+                  if (a.headerLength() >= 0) {
+                    response.setStatus(200);
+                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
+                    response.getHeaders().put(INFERENCE_HEADER, String.valueOf(a.headerLength()));
+                    response.write(true, ByteBuffer.wrap(a.body()), cb);
+                  } else {
+                    reply(response, cb, 200, a.body());
+                  }
                 }
               });
       if (batcher.offer(job)) {

@@ -9,6 +9,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -73,13 +76,14 @@ public final class LoadTest {
       int requests,
       int clients,
       int perRequest) {
-    return run(base, model, reference, examples, requests, clients, perRequest, () -> {});
+    return run(base, model, reference, examples, requests, clients, perRequest, false, () -> {});
   }
 
   /**
-   * {@link #run(URI, String, Predictor, float[], int, int, int)}, calling {@code clock} when the
-   * clock starts (the bodies made) and when it stops (before the answers are checked), e.g. to read
-   * the CPU time spent in between.
+   * {@link #run(URI, String, Predictor, float[], int, int, int)}, with the tensors' data as JSON
+   * numbers or ({@code binary}) in binary both ways (the protocol's binary tensor data extension),
+   * calling {@code clock} when the clock starts (the bodies made) and when it stops (before the
+   * answers are checked), e.g. to read the CPU time spent in between.
    */
   public static Result run(
       URI base,
@@ -89,12 +93,14 @@ public final class LoadTest {
       int requests,
       int clients,
       int perRequest,
+      boolean binary,
       Runnable clock) {
     Port in = reference.inputs().get(0);
     int size = in.exampleSize();
     int rows = examples.length / size;
     int distinct = Math.min(requests, Math.max(1, rows / perRequest));
-    String[] bodies = new String[distinct];
+    byte[][] bodies = new byte[distinct][];
+    String[] headers = new String[distinct];
     float[][] inputs = new float[distinct][];
     for (int r = 0; r < distinct; r++) {
       float[] x = new float[perRequest * size];
@@ -102,7 +108,15 @@ public final class LoadTest {
         System.arraycopy(examples, ((r * perRequest + i) % rows) * size, x, i * size, size);
       }
       inputs[r] = x;
-      bodies[r] = body(in, perRequest, x);
+      if (binary) {
+        byte[] json = binaryHeader(in, perRequest).getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocate(json.length + x.length * Float.BYTES);
+        b.put(json).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(x);
+        bodies[r] = b.array();
+        headers[r] = String.valueOf(json.length);
+      } else {
+        bodies[r] = body(in, perRequest, x).getBytes(StandardCharsets.UTF_8);
+      }
     }
     HttpClient http =
         HttpClient.newBuilder()
@@ -111,7 +125,8 @@ public final class LoadTest {
             .build();
     URI infer = base.resolve("/v2/models/" + model + "/infer");
     long[] latency = new long[requests];
-    String[] answers = new String[requests];
+    byte[][] answers = new byte[requests][];
+    String[] answerHeaders = new String[requests];
     int[] status = new int[requests];
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
@@ -125,16 +140,22 @@ public final class LoadTest {
                 for (int r; (r = next.getAndIncrement()) < requests; ) {
                   long s = System.nanoTime();
                   try {
-                    HttpResponse<String> resp =
-                        http.send(
-                            HttpRequest.newBuilder(infer)
-                                .timeout(Duration.ofSeconds(60))
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(bodies[r % distinct]))
-                                .build(),
-                            HttpResponse.BodyHandlers.ofString());
+                    HttpRequest.Builder q =
+                        HttpRequest.newBuilder(infer)
+                            .timeout(Duration.ofSeconds(60))
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(bodies[r % distinct]));
+                    if (binary) {
+                      q.header("Content-Type", "application/octet-stream")
+                          .header(InferenceServer.INFERENCE_HEADER, headers[r % distinct]);
+                    } else {
+                      q.header("Content-Type", "application/json");
+                    }
+                    HttpResponse<byte[]> resp =
+                        http.send(q.build(), HttpResponse.BodyHandlers.ofByteArray());
                     status[r] = resp.statusCode();
                     answers[r] = resp.body();
+                    answerHeaders[r] =
+                        resp.headers().firstValue(InferenceServer.INFERENCE_HEADER).orElse(null);
                   } catch (java.io.IOException e) {
                     status[r] = -1;
                   } catch (InterruptedException e) {
@@ -169,16 +190,10 @@ public final class LoadTest {
       if (expected[k] == null) {
         expected[k] = reference.predict(perRequest, inputs[k])[0];
       }
-      JsonObject out =
-          JsonParser.parseString(answers[r])
-              .getAsJsonObject()
-              .getAsJsonArray("outputs")
-              .get(0)
-              .getAsJsonObject();
-      JsonArray data = out.getAsJsonArray("data");
-      boolean ok = data.size() == expected[k].length;
+      float[] got = outputData(answers[r], answerHeaders[r]);
+      boolean ok = got.length == expected[k].length;
       for (int i = 0; ok && i < expected[k].length; i++) {
-        double d = Math.abs(data.get(i).getAsFloat() - expected[k][i]);
+        double d = Math.abs(got[i] - expected[k][i]);
         maxDiff = Math.max(maxDiff, d);
         ok = d <= 1e-4 * Math.abs(expected[k][i]) + 1e-5;
       }
@@ -195,6 +210,45 @@ public final class LoadTest {
         failed,
         wrong,
         maxDiff);
+  }
+
+  /** The first output's data of an answer: JSON numbers, or binary after a JSON header. */
+  static float[] outputData(byte[] answer, String headerLength) {
+    int json = headerLength == null ? answer.length : Integer.parseInt(headerLength);
+    JsonObject out =
+        JsonParser.parseString(new String(answer, 0, json, StandardCharsets.UTF_8))
+            .getAsJsonObject()
+            .getAsJsonArray("outputs")
+            .get(0)
+            .getAsJsonObject();
+    if (headerLength != null) {
+      int size = out.getAsJsonObject("parameters").get("binary_data_size").getAsInt();
+      float[] v = new float[size / Float.BYTES];
+      ByteBuffer.wrap(answer, json, size).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
+      return v;
+    }
+    JsonArray data = out.getAsJsonArray("data");
+    float[] v = new float[data.size()];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = data.get(i).getAsFloat();
+    }
+    return v;
+  }
+
+  /**
+   * The JSON header of a binary infer request of {@code n} examples for input {@code in}: the data
+   * follows it, and the answer's is asked for in binary too.
+   */
+  static String binaryHeader(Port in, int n) {
+    StringBuilder b = new StringBuilder(200);
+    b.append("{\"inputs\":[{\"name\":\"").append(in.name()).append("\",\"shape\":[");
+    int[] dims = in.forBatch(n).dims();
+    for (int d = 0; d < dims.length; d++) {
+      b.append(d == 0 ? "" : ",").append(dims[d]);
+    }
+    b.append("],\"datatype\":\"FP32\",\"parameters\":{\"binary_data_size\":");
+    b.append((long) n * in.exampleSize() * Float.BYTES);
+    return b.append("}}],\"parameters\":{\"binary_data_output\":true}}").toString();
   }
 
   private static double percentile(long[] sorted, double q) {

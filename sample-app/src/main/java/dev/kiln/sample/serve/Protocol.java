@@ -13,6 +13,8 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,12 +38,35 @@ final class Protocol {
    * @throws BadRequest if the body is not JSON, is not an infer request, or does not fit the model
    */
   static InferRequest read(byte[] body, List<Port> inputs, List<Port> outputs) throws BadRequest {
-    Reader text = new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8);
+    return read(body, -1, inputs, outputs);
+  }
+
+  /**
+   * Reads an infer request whose body is {@code headerLength} bytes of JSON followed by the binary
+   * data of the inputs that give a {@code binary_data_size} parameter (the protocol's binary tensor
+   * data extension: the {@code Inference-Header-Content-Length} header; -1 when absent, the whole
+   * body is JSON).
+   *
+   * @throws BadRequest if the body is not JSON, is not an infer request, or does not fit the model
+   */
+  static InferRequest read(byte[] body, long headerLength, List<Port> inputs, List<Port> outputs)
+      throws BadRequest {
+    if (headerLength > body.length) {
+      throw BadRequest.of(
+          "Inference-Header-Content-Length is "
+              + headerLength
+              + "; the body holds only "
+              + body.length
+              + " bytes");
+    }
+    int json = headerLength < 0 ? body.length : (int) headerLength;
+    Reader text =
+        new InputStreamReader(new ByteArrayInputStream(body, 0, json), StandardCharsets.UTF_8);
     try (JsonReader r = new JsonReader(text)) {
       // Lenient only so that NaN and Infinity (which Python's json module writes) are read and
       // then refused by name; the shape of the request is checked below.
       r.setStrictness(Strictness.LENIENT);
-      return read(r, inputs, outputs);
+      return read(r, body, headerLength, inputs, outputs);
     } catch (MalformedJsonException | java.io.EOFException e) {
       throw BadRequest.of("the body is not JSON: " + e.getMessage());
     } catch (IllegalStateException | NumberFormatException e) {
@@ -51,7 +76,8 @@ final class Protocol {
     }
   }
 
-  private static InferRequest read(JsonReader r, List<Port> ports, List<Port> outputPorts)
+  private static InferRequest read(
+      JsonReader r, byte[] body, long headerLength, List<Port> ports, List<Port> outputPorts)
       throws IOException, BadRequest {
     if (r.peek() != JsonToken.BEGIN_OBJECT) {
       throw BadRequest.of(
@@ -59,7 +85,8 @@ final class Protocol {
     }
     String id = null;
     List<Tensor> tensors = null;
-    List<String> asked = null;
+    List<Asked> asked = null;
+    boolean binaryOut = false;
     r.beginObject();
     while (r.hasNext()) {
       String key = r.nextName();
@@ -70,11 +97,21 @@ final class Protocol {
         }
         case "inputs" -> tensors = readInputs(r);
         case "outputs" -> asked = readOutputNames(r);
+        case "parameters" -> binaryOut = readParameters(r, "\"parameters\"").binaryDataOutput;
         default -> r.skipValue();
       }
     }
     r.endObject();
-    if (r.peek() != JsonToken.END_DOCUMENT) {
+    boolean trailing;
+    try {
+      trailing = r.peek() != JsonToken.END_DOCUMENT;
+    } catch (MalformedJsonException e) {
+      trailing = true;
+    }
+    if (trailing) {
+      if (headerLength < 0 && tensors != null) {
+        readBinary(tensors, body, -1); // refuses binary data without its header, by name
+      }
       throw BadRequest.of("the body holds more than one JSON value");
     }
     if (tensors == null) {
@@ -84,11 +121,122 @@ final class Protocol {
               + " (Open Inference"
               + " Protocol: {\"inputs\": [{\"name\", \"shape\", \"datatype\", \"data\"}]})");
     }
-    return check(id, tensors, asked, ports, outputPorts);
+    tensors = readBinary(tensors, body, headerLength);
+    return check(id, tensors, asked, binaryOut, ports, outputPorts);
   }
 
-  /** One input tensor as it came. */
-  private record Tensor(String name, long[] shape, String datatype, float[] data, String bad) {}
+  /**
+   * One input tensor as it came.
+   *
+   * @param binarySize its {@code binary_data_size} parameter, -1 if none (its data is JSON)
+   */
+  private record Tensor(
+      String name, long[] shape, String datatype, float[] data, String bad, long binarySize) {}
+
+  /** One output asked for by name, and whether its data is to be binary. */
+  private record Asked(String name, boolean binary) {}
+
+  /** The parameters the server reads; every other one is ignored. */
+  private static final class Parameters {
+    long binaryDataSize = -1;
+    boolean binaryData;
+    boolean binaryDataOutput;
+  }
+
+  private static Parameters readParameters(JsonReader r, String where)
+      throws IOException, BadRequest {
+    expect(r, JsonToken.BEGIN_OBJECT, where, "an object");
+    Parameters p = new Parameters();
+    r.beginObject();
+    while (r.hasNext()) {
+      String key = r.nextName();
+      switch (key) {
+        case "binary_data_size" -> {
+          expect(r, JsonToken.NUMBER, where + ".binary_data_size", "a size in bytes");
+          double d = r.nextDouble();
+          if (d != Math.rint(d) || d < 0 || d > Integer.MAX_VALUE) {
+            throw BadRequest.of(where + ".binary_data_size is " + d + ", not a size in bytes");
+          }
+          p.binaryDataSize = (long) d;
+        }
+        case "binary_data" -> {
+          expect(r, JsonToken.BOOLEAN, where + ".binary_data", "true or false");
+          p.binaryData = r.nextBoolean();
+        }
+        case "binary_data_output" -> {
+          expect(r, JsonToken.BOOLEAN, where + ".binary_data_output", "true or false");
+          p.binaryDataOutput = r.nextBoolean();
+        }
+        default -> r.skipValue();
+      }
+    }
+    r.endObject();
+    return p;
+  }
+
+  /**
+   * The tensors with their binary data read from the body after the JSON header, in the order the
+   * inputs came (little-endian FP32, row-major), as the binary tensor data extension lays it out.
+   */
+  private static List<Tensor> readBinary(List<Tensor> tensors, byte[] body, long headerLength)
+      throws BadRequest {
+    long at = Math.max(0, headerLength);
+    List<Tensor> out = new ArrayList<>(tensors.size());
+    for (Tensor t : tensors) {
+      if (t.binarySize() < 0) {
+        out.add(t);
+        continue;
+      }
+      if (headerLength < 0) {
+        throw BadRequest.of(
+            "input '"
+                + t.name()
+                + "' gives binary_data_size, but the request has no"
+                + " Inference-Header-Content-Length header saying where its JSON ends");
+      }
+      if (at + t.binarySize() > body.length) {
+        throw BadRequest.of(
+            "input '"
+                + t.name()
+                + "' has binary_data_size "
+                + t.binarySize()
+                + "; the body holds "
+                + (body.length - at)
+                + " more bytes");
+      }
+      if (t.binarySize() % Float.BYTES != 0) {
+        throw BadRequest.of(
+            "input '"
+                + t.name()
+                + "' has binary_data_size "
+                + t.binarySize()
+                + ", not a whole number of FP32 values (4 bytes each)");
+      }
+      float[] data = new float[(int) (t.binarySize() / Float.BYTES)];
+      ByteBuffer.wrap(body, (int) at, (int) t.binarySize())
+          .order(ByteOrder.LITTLE_ENDIAN)
+          .asFloatBuffer()
+          .get(data);
+      at += t.binarySize();
+      String bad = null;
+      for (int i = 0; i < data.length && bad == null; i++) {
+        if (!Float.isFinite(data[i])) {
+          bad = data[i] + " at flat index " + i;
+        }
+      }
+      out.add(new Tensor(t.name(), t.shape(), t.datatype(), data, bad, t.binarySize()));
+    }
+    if (headerLength >= 0 && at != body.length) {
+      throw BadRequest.of(
+          "the body holds "
+              + (body.length - headerLength)
+              + " bytes after its "
+              + headerLength
+              + "-byte JSON header; the inputs' binary_data_size add up to "
+              + (at - headerLength));
+    }
+    return out;
+  }
 
   private static List<Tensor> readInputs(JsonReader r) throws IOException, BadRequest {
     expect(r, JsonToken.BEGIN_ARRAY, "\"inputs\"", "an array of tensors");
@@ -100,6 +248,7 @@ final class Protocol {
       long[] shape = null;
       String datatype = null;
       FloatList data = null;
+      long binarySize = -1;
       r.beginObject();
       while (r.hasNext()) {
         String key = r.nextName();
@@ -117,6 +266,9 @@ final class Protocol {
             data = new FloatList();
             readData(r, data, "inputs[" + out.size() + "].data", 0);
           }
+          case "parameters" ->
+              binarySize =
+                  readParameters(r, "inputs[" + out.size() + "].parameters").binaryDataSize;
           default -> r.skipValue();
         }
       }
@@ -127,11 +279,17 @@ final class Protocol {
               ? "name"
               : shape == null
                   ? "shape"
-                  : datatype == null ? "datatype" : data == null ? "data" : null;
+                  : datatype == null ? "datatype" : data == null && binarySize < 0 ? "data" : null;
       if (missing != null) {
         throw BadRequest.of(where + " has no \"" + missing + "\"");
       }
-      out.add(new Tensor(name, shape, datatype, data.toArray(), data.nonFinite));
+      if (data != null && binarySize >= 0) {
+        throw BadRequest.of(where + " has both \"data\" and a binary_data_size");
+      }
+      out.add(
+          data == null
+              ? new Tensor(name, shape, datatype, null, null, binarySize)
+              : new Tensor(name, shape, datatype, data.toArray(), data.nonFinite, -1));
     }
     r.endArray();
     return out;
@@ -201,34 +359,44 @@ final class Protocol {
     r.endArray();
   }
 
-  private static List<String> readOutputNames(JsonReader r) throws IOException, BadRequest {
+  private static List<Asked> readOutputNames(JsonReader r) throws IOException, BadRequest {
     expect(r, JsonToken.BEGIN_ARRAY, "\"outputs\"", "an array of {\"name\": ...}");
-    List<String> names = new ArrayList<>();
+    List<Asked> names = new ArrayList<>();
     r.beginArray();
     while (r.hasNext()) {
-      expect(r, JsonToken.BEGIN_OBJECT, "outputs[" + names.size() + "]", "an object");
+      String where = "outputs[" + names.size() + "]";
+      expect(r, JsonToken.BEGIN_OBJECT, where, "an object");
       String name = null;
+      boolean binary = false;
       r.beginObject();
       while (r.hasNext()) {
-        if (r.nextName().equals("name")) {
-          expect(r, JsonToken.STRING, "outputs[" + names.size() + "].name", "a string");
+        String key = r.nextName();
+        if (key.equals("name")) {
+          expect(r, JsonToken.STRING, where + ".name", "a string");
           name = r.nextString();
+        } else if (key.equals("parameters")) {
+          binary = readParameters(r, where + ".parameters").binaryData;
         } else {
           r.skipValue();
         }
       }
       r.endObject();
       if (name == null) {
-        throw BadRequest.of("outputs[" + names.size() + "] has no \"name\"");
+        throw BadRequest.of(where + " has no \"name\"");
       }
-      names.add(name);
+      names.add(new Asked(name, binary));
     }
     r.endArray();
     return names;
   }
 
   private static InferRequest check(
-      String id, List<Tensor> tensors, List<String> asked, List<Port> ports, List<Port> outs)
+      String id,
+      List<Tensor> tensors,
+      List<Asked> asked,
+      boolean binaryOut,
+      List<Port> ports,
+      List<Port> outs)
       throws BadRequest {
     float[][] values = new float[ports.size()][];
     int batch = -1;
@@ -291,20 +459,24 @@ final class Protocol {
       }
     }
     List<Integer> wanted = new ArrayList<>();
+    List<Boolean> binary = new ArrayList<>();
     if (asked == null) {
       for (int o = 0; o < outs.size(); o++) {
         wanted.add(o);
+        binary.add(binaryOut);
       }
     } else {
-      for (String name : asked) {
-        int o = indexOf(outs, name);
+      for (Asked a : asked) {
+        int o = indexOf(outs, a.name());
         if (o < 0) {
-          throw BadRequest.of("unknown output '" + name + "'; the model has " + signature(outs));
+          throw BadRequest.of(
+              "unknown output '" + a.name() + "'; the model has " + signature(outs));
         }
         wanted.add(o);
+        binary.add(a.binary() || binaryOut);
       }
     }
-    return new InferRequest(id, batch, values, List.copyOf(wanted));
+    return new InferRequest(id, batch, values, List.copyOf(wanted), List.copyOf(binary));
   }
 
   private static boolean fits(int[] want, long[] got) {
@@ -376,37 +548,67 @@ final class Protocol {
     }
   }
 
+  /**
+   * An answer's body and, when some output's data is binary, the length of its JSON header (the
+   * {@code Inference-Header-Content-Length} to send; -1 when the body is all JSON).
+   */
+  record Answer(byte[] body, int headerLength) {}
+
   /** The answer to {@code request}: the outputs it asked for, {@code out[o]} for output o. */
-  static byte[] answer(String model, InferRequest request, List<Port> outputs, float[][] out) {
-    return write(
-        w -> {
-          w.beginObject();
-          w.name("model_name").value(model);
-          w.name("model_version").value("1");
-          if (request.id() != null) {
-            w.name("id").value(request.id());
-          }
-          w.name("outputs").beginArray();
-          for (int o : request.outputs()) {
-            Port p = outputs.get(o);
-            w.beginObject();
-            w.name("name").value(p.name());
-            w.name("datatype").value(FP32);
-            w.name("shape").beginArray();
-            for (int d : p.forBatch(request.batch()).dims()) {
-              w.value(d);
-            }
-            w.endArray();
-            w.name("data").beginArray();
-            for (float v : out[o]) {
-              w.value(v);
-            }
-            w.endArray();
-            w.endObject();
-          }
-          w.endArray();
-          w.endObject();
-        });
+  static Answer answer(String model, InferRequest request, List<Port> outputs, float[][] out) {
+    byte[] json =
+        write(
+            w -> {
+              w.beginObject();
+              w.name("model_name").value(model);
+              w.name("model_version").value("1");
+              if (request.id() != null) {
+                w.name("id").value(request.id());
+              }
+              w.name("outputs").beginArray();
+              for (int k = 0; k < request.outputs().size(); k++) {
+                int o = request.outputs().get(k);
+                Port p = outputs.get(o);
+                w.beginObject();
+                w.name("name").value(p.name());
+                w.name("datatype").value(FP32);
+                w.name("shape").beginArray();
+                for (int d : p.forBatch(request.batch()).dims()) {
+                  w.value(d);
+                }
+                w.endArray();
+                if (request.binary().get(k)) {
+                  w.name("parameters").beginObject();
+                  w.name("binary_data_size").value((long) out[o].length * Float.BYTES);
+                  w.endObject();
+                } else {
+                  w.name("data").beginArray();
+                  for (float v : out[o]) {
+                    w.value(v);
+                  }
+                  w.endArray();
+                }
+                w.endObject();
+              }
+              w.endArray();
+              w.endObject();
+            });
+    if (!request.binary().contains(true)) {
+      return new Answer(json, -1);
+    }
+    int size = json.length;
+    for (int k = 0; k < request.outputs().size(); k++) {
+      size += request.binary().get(k) ? out[request.outputs().get(k)].length * Float.BYTES : 0;
+    }
+    ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+    b.put(json);
+    for (int k = 0; k < request.outputs().size(); k++) {
+      if (request.binary().get(k)) {
+        b.asFloatBuffer().put(out[request.outputs().get(k)]);
+        b.position(b.position() + out[request.outputs().get(k)].length * Float.BYTES);
+      }
+    }
+    return new Answer(b.array(), json.length);
   }
 
   /** {@code {"error": message}}. */
