@@ -328,7 +328,7 @@ final class Protocol {
       if (t == JsonToken.BEGIN_ARRAY) {
         readData(r, into, where, depth + 1);
       } else if (t == JsonToken.NUMBER) {
-        double d = r.nextDouble();
+        double d = number(r.nextString());
         float f = (float) d;
         if (!Float.isFinite(f) && into.nonFinite == null) {
           into.nonFinite = d + " (beyond FP32) at flat index " + into.size;
@@ -357,6 +357,86 @@ final class Protocol {
       }
     }
     r.endArray();
+  }
+
+  private static final double[] POWERS_OF_TEN = new double[23];
+
+  static {
+    POWERS_OF_TEN[0] = 1;
+    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+    }
+  }
+
+  /**
+   * The double nearest a JSON number literal, exactly as {@link Double#parseDouble} gives it but
+   * faster for the common case (the JDK's parser cost a third of a request's reading): a literal of
+   * at most 15 significant digits and a decimal exponent within ±22 is one exact integer times or
+   * over one exact power of ten, a single correctly rounded operation (Clinger's fast path);
+   * anything else goes to {@code Double.parseDouble}.
+   */
+  static double number(String s) {
+    int n = s.length();
+    int i = 0;
+    boolean negative = n > 0 && s.charAt(0) == '-';
+    if (negative) {
+      i++;
+    }
+    long mantissa = 0;
+    int digits = 0;
+    int scale = 0;
+    boolean dot = false;
+    boolean any = false;
+    for (; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= '0' && c <= '9') {
+        any = true;
+        if (mantissa == 0 && c == '0') {
+          scale -= dot ? 1 : 0;
+          continue;
+        }
+        if (++digits > 15) {
+          return Double.parseDouble(s);
+        }
+        mantissa = mantissa * 10 + (c - '0');
+        scale -= dot ? 1 : 0;
+      } else if (c == '.' && !dot) {
+        dot = true;
+      } else if ((c == 'e' || c == 'E') && any && i + 1 < n) {
+        int j = i + 1;
+        boolean minus = s.charAt(j) == '-';
+        if (minus || s.charAt(j) == '+') {
+          j++;
+        }
+        if (j == n || n - j > 3) {
+          return Double.parseDouble(s);
+        }
+        int exponent = 0;
+        for (; j < n; j++) {
+          char e = s.charAt(j);
+          if (e < '0' || e > '9') {
+            return Double.parseDouble(s);
+          }
+          exponent = exponent * 10 + (e - '0');
+        }
+        scale += minus ? -exponent : exponent;
+        break;
+      } else {
+        return Double.parseDouble(s);
+      }
+    }
+    if (!any) {
+      return Double.parseDouble(s);
+    }
+    if (mantissa == 0) {
+      return negative ? -0.0 : 0.0;
+    }
+    if (scale < -22 || scale > 22) {
+      return Double.parseDouble(s);
+    }
+    double d = mantissa;
+    d = scale < 0 ? d / POWERS_OF_TEN[-scale] : d * POWERS_OF_TEN[scale];
+    return negative ? -d : d;
   }
 
   private static List<Asked> readOutputNames(JsonReader r) throws IOException, BadRequest {
