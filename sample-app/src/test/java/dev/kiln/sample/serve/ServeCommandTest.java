@@ -67,7 +67,11 @@ class ServeCommandTest {
                 "--port",
                 "0",
                 "--replicas",
-                "2")
+                "2",
+                "--max-batch",
+                "8",
+                "--max-delay-ms",
+                "1")
             .redirectErrorStream(true)
             .start();
     List<String> lines = new ArrayList<>();
@@ -75,7 +79,10 @@ class ServeCommandTest {
       BufferedReader out =
           new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       URI base = null;
-      Pattern at = Pattern.compile("serving mlp .* at (http://127\\.0\\.0\\.1:\\d+)/v2/models/mlp");
+      Pattern at =
+          Pattern.compile(
+              "serving mlp \\(fused, 2 replicas, batches of up to 8 or 1 ms\\) at"
+                  + " (http://127\\.0\\.0\\.1:\\d+)/v2/models/mlp");
       for (String line; base == null && (line = out.readLine()) != null; ) {
         lines.add(line);
         Matcher matcher = at.matcher(line);
