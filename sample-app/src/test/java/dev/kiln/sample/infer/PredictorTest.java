@@ -93,6 +93,41 @@ class PredictorTest {
     }
   }
 
+  /**
+   * Training never sees a fused graph: a fused oneDNN convolution folds its batch norm into its
+   * weight once and keeps it, so a model whose executors were fused would go on computing with the
+   * weights it had. After a predictor is made, the model trains on, its forward moves with its
+   * weights, and a predictor made afterwards agrees with that forward, not with the first one.
+   */
+  @Test
+  void trainingAfterAPredictorIsMadeMovesTheModelsForward() {
+    Random rng = new Random(4);
+    try (FashionLeNetModel m = trainedLeNet(rng);
+        Predictor first = m.predictor()) {
+      float[] x = pixels(rng, 8);
+      float[] before = first.predict(8, x)[0];
+      assertClose(forward(m, x, 8, 1, 28, 28), before, 1e-5, "before training on");
+      try (Sgd sgd = new Sgd(0.2f)) {
+        for (int s = 0; s < 5; s++) {
+          int[] y = new int[16];
+          java.util.Arrays.fill(y, 3);
+          m.classifier().trainBatch(pixels(rng, y.length), y, sgd);
+        }
+      }
+      float[] after = forward(m, x, 8, 1, 28, 28);
+      double moved = 0;
+      for (int i = 0; i < after.length; i++) {
+        moved = Math.max(moved, Math.abs(after[i] - before[i]));
+      }
+      assertTrue(moved > 1e-3, "the model's forward did not move with training: " + moved);
+      assertClose(before, first.predict(8, x)[0], 0, "the first predictor, a snapshot");
+      try (Predictor second = m.predictor()) {
+        assertTrue(second.isFused());
+        assertClose(after, second.predict(8, x)[0], 1e-5, "a predictor made after training");
+      }
+    }
+  }
+
   @Test
   void aPredictorIsASnapshotAndSurvivesASaveAndLoad(@TempDir Path dir) {
     Random rng = new Random(2);
