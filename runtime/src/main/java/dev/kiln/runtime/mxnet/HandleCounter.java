@@ -108,7 +108,11 @@ public final class HandleCounter {
           "MXSymbolCreateGroup",
           "MXSymbolCreateFromJSON",
           "MXSymbolGetInternals",
-          "MXSymbolGetOutput" ->
+          "MXSymbolGetOutput",
+          "MXGenBackendSubgraph",
+          "MXExecutorGetOptimizedSymbol",
+          "MXQuantizeSymbol",
+          "MXSetCalibTableToQuantizedSymbol" ->
           CREATED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXSymbolFree" -> FREED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXExecutorBindEX" -> CREATED.incrementAndGet(Kind.EXECUTOR.ordinal());
