@@ -17,7 +17,26 @@ public enum ParamRole {
   /**
    * A fused recurrent layer's flat parameter vector, in MXNet's layout: {@code lstm_parameters}.
    */
-  PARAMETERS("parameters");
+  PARAMETERS("parameters"),
+  /**
+   * Multi-head attention's query projection {@code [heads * keyDim, width]}: {@code
+   * attention_query_weight}. Initialised by the model's initialiser, as every weight below.
+   */
+  QUERY_WEIGHT("query_weight"),
+  /** Multi-head attention's query projection bias: {@code att_query_bias}. Starts at zero. */
+  QUERY_BIAS("query_bias"),
+  /** Multi-head attention's key projection {@code [heads * keyDim, keyWidth]}. */
+  KEY_WEIGHT("key_weight"),
+  /** Multi-head attention's key projection bias. Starts at zero. */
+  KEY_BIAS("key_bias"),
+  /** Multi-head attention's value projection {@code [heads * valueDim, valueWidth]}. */
+  VALUE_WEIGHT("value_weight"),
+  /** Multi-head attention's value projection bias. Starts at zero. */
+  VALUE_BIAS("value_bias"),
+  /** Multi-head attention's output projection {@code [width, heads * valueDim]}. */
+  OUTPUT_WEIGHT("output_weight"),
+  /** Multi-head attention's output projection bias. Starts at zero. */
+  OUTPUT_BIAS("output_bias");
 
   private final String role;
 

@@ -12,6 +12,7 @@ import java.util.List;
  */
 public sealed interface LayerOp
     permits ActivationSpec,
+        AttentionSpec,
         AddSpec,
         BatchNormSpec,
         ConcatSpec,
