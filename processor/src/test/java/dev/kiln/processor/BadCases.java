@@ -931,5 +931,87 @@ final class BadCases {
                       + "cannot be used: parameter 'h' of Step.apply is neither a @Param Sym nor an "
                       + "element of @UndeclaredState; if it is the previous step's state of a recurrent "
                       + "cell, declare the state's shape: @Layer(state = {...})")
-              .with("layers/UndeclaredState"));
+              .with("layers/UndeclaredState"),
+
+          // --- Attention ---
+
+          // Five heads over a width of 64.
+          error(
+              "bad/attention/AttentionHeadsDivide",
+              "heads = 5",
+              "[kiln:AttentionHeads] AttentionHeadsDivide.mixed(): 5 heads do not divide the "
+                  + "query's width 64 (each head takes width / heads of it); use a number of heads "
+                  + "that divides 64 (1, 2, 4, 8, 16, 32 or 64), or give each head its size with "
+                  + "keyDim"),
+          // No heads.
+          error(
+              "bad/attention/AttentionZeroHeads",
+              "heads = 0",
+              "[kiln:NonPositive] AttentionZeroHeads.mixed() @MultiHeadAttention(heads = 0): heads "
+                  + "must be positive, got 0"),
+          // Dropping every attention weight.
+          error(
+              "bad/attention/AttentionDropoutOne",
+              "dropout = 1.0",
+              "[kiln:OutOfRange] AttentionDropoutOne.mixed() @MultiHeadAttention(heads = 4, dropout "
+                  + "= 1.0): dropout must be in [0, 1) (the probability of dropping an attention "
+                  + "weight in training), got 1.0"),
+          // Attention over rows of features, not a sequence.
+          error(
+              "bad/attention/AttentionOnRows",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:WrongRank] AttentionOnRows.mixed(): @MultiHeadAttention needs a rank-3 [N, "
+                  + "steps, width] input, got [BATCH, 64] from features (@Input(shape = {BATCH, "
+                  + "64})); a sequence of one step is @Reshape(shape = {BATCH, 1, 64})"),
+          // A 0/1 mask per step where the lengths go.
+          error(
+              "bad/attention/AttentionMaskNotLengths",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:AttentionLengths] AttentionMaskNotLengths.mixed(): the valid lengths must be "
+                  + "one number per example, [BATCH]: how many of its key steps count (the rest are "
+                  + "padding), got [BATCH, 10] from mask (@Input(shape = {BATCH, 10})); give each "
+                  + "example's number of valid steps, not a mask of them"),
+          // Cross-attention written with two inputs.
+          error(
+              "bad/attention/AttentionTwoSequences",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:AttentionInputs] AttentionTwoSequences.read(): @MultiHeadAttention reads "
+                  + "(query), (query, lengths), (query, key, value) or (query, key, value, lengths), "
+                  + "but its second input is [BATCH, 12, 64] from memory (@Input(shape = {BATCH, 12, "
+                  + "64})), not lengths [BATCH]; for cross-attention declare the key and the value, "
+                  + "the same node for both: read(Sym query, @From(\"memory\") Sym key, "
+                  + "@From(\"memory\") Sym value)"),
+          // Five inputs.
+          error(
+              "bad/attention/AttentionFiveInputs",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:AttentionInputs] AttentionFiveInputs.read(): @MultiHeadAttention reads "
+                  + "(query), (query, lengths), (query, key, value) or (query, key, value, lengths), "
+                  + "but it declares 5 inputs (query, key, value, lengths, more)"),
+          // Keys and values of different widths.
+          error(
+              "bad/attention/AttentionKeyValueWidths",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:KeyValueMismatch] AttentionKeyValueWidths.read(): the key and the value must "
+                  + "have one shape [BATCH, keySteps, kvWidth], got [BATCH, 12, 32] from key "
+                  + "(@Input(shape = {BATCH, 12, 32})) and [BATCH, 12, 48] from value (@Input(shape "
+                  + "= {BATCH, 12, 48})); project value to [BATCH, 12, 32] first, with a node "
+                  + "@Dense(units = 32, flatten = false) that reads value"),
+          // Keys and values of different lengths.
+          error(
+              "bad/attention/AttentionKeyValueSteps",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:KeyValueMismatch] AttentionKeyValueSteps.read(): the key and the value must "
+                  + "have one shape [BATCH, keySteps, kvWidth], got [BATCH, 12, 32] from key "
+                  + "(@Input(shape = {BATCH, 12, 32})) and [BATCH, 11, 32] from value (@Input(shape "
+                  + "= {BATCH, 11, 32})); each key step has its value, so both need the same number "
+                  + "of steps"),
+          // A causal attention over a memory longer than the query.
+          error(
+              "bad/attention/AttentionCausalSteps",
+              "causal = true",
+              "[kiln:CausalSteps] AttentionCausalSteps.read(): causal = true lets query step t see "
+                  + "key steps 0 to t, so it needs as many key steps as query steps, got 10 query "
+                  + "steps and 12 key steps; drop causal = true, or attend to a sequence as long as "
+                  + "the query"));
 }

@@ -167,6 +167,27 @@ public enum Message {
       "%s: rate must be in [0, 1) (the probability of dropping a value in training), got %s"),
   OUT_OF_RANGE("OutOfRange", "%s: %s must be %s, got %s"),
   BAD_RESHAPE("BadReshape", "%s: cannot reshape to %s: %s"),
+  ATTENTION_HEADS(
+      "AttentionHeads",
+      "%s: %d heads do not divide the query's width %d (each head takes width / heads of it); use "
+          + "a number of heads that divides %d (%s), or give each head its size with keyDim"),
+  ATTENTION_INPUTS(
+      "AttentionInputs",
+      "%s: @MultiHeadAttention reads (query), (query, lengths), (query, key, value) or (query, "
+          + "key, value, lengths), but %s"),
+  ATTENTION_LENGTHS(
+      "AttentionLengths",
+      "%s: the valid lengths must be one number per example, [BATCH]: how many of its key steps "
+          + "count (the rest are padding), got %s%s"),
+  KEY_VALUE_MISMATCH(
+      "KeyValueMismatch",
+      "%s: the key and the value must have one shape [BATCH, keySteps, kvWidth], got %s and %s; "
+          + "%s"),
+  CAUSAL_STEPS(
+      "CausalSteps",
+      "%s: causal = true lets query step t see key steps 0 to t, so it needs as many key steps "
+          + "as query steps, got %s query steps and %s key steps; drop causal = true, or attend to "
+          + "a sequence as long as the query"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
   INPUT_WITHOUT_BATCH(

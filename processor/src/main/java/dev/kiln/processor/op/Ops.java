@@ -36,7 +36,8 @@ public final class Ops {
           EmbeddingOp.READER,
           RecurrentOp.RNN_READER,
           RecurrentOp.LSTM_READER,
-          RecurrentOp.GRU_READER);
+          RecurrentOp.GRU_READER,
+          AttentionOp.READER);
 
   private Ops() {}
 
