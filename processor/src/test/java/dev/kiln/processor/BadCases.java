@@ -1013,5 +1013,20 @@ final class BadCases {
               "[kiln:CausalSteps] AttentionCausalSteps.read(): causal = true lets query step t see "
                   + "key steps 0 to t, so it needs as many key steps as query steps, got 10 query "
                   + "steps and 12 key steps; drop causal = true, or attend to a sequence as long as "
-                  + "the query"));
+                  + "the query"),
+          // A table of fewer positions than the sequence has steps.
+          error(
+              "bad/attention/PositionsTooFew",
+              "steps = 16",
+              "[kiln:PositionSteps] PositionsTooFew.placed() @PositionalEmbedding(steps = 16): the "
+                  + "table holds 16 positions, but [BATCH, 20, 64] from tokens (@Input(shape = "
+                  + "{BATCH, 20, 64})) has 20 steps; give steps = 20 or more"),
+          // Positions added to the patches of an image before they are a sequence.
+          error(
+              "bad/attention/PositionsOnImages",
+              "@PositionalEmbedding(steps = 16)",
+              "[kiln:WrongRank] PositionsOnImages.placed(): @PositionalEmbedding needs a rank-3 [N, "
+                  + "steps, width] input, got [BATCH, 64, 4, 4] from patches (@Input(shape = "
+                  + "{BATCH, 64, 4, 4})); a [N, C, H, W] image of patches is a sequence after "
+                  + "@Reshape(shape = {BATCH, 64, 16}) and @Transpose(axes = {0, 2, 1})"));
 }

@@ -188,6 +188,9 @@ public enum Message {
       "%s: causal = true lets query step t see key steps 0 to t, so it needs as many key steps "
           + "as query steps, got %s query steps and %s key steps; drop causal = true, or attend to "
           + "a sequence as long as the query"),
+  POSITION_STEPS(
+      "PositionSteps",
+      "%s: the table holds %d positions, but %s has %d steps; give steps = %d or more"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
   INPUT_WITHOUT_BATCH(

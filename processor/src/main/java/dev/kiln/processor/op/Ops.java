@@ -37,7 +37,8 @@ public final class Ops {
           RecurrentOp.RNN_READER,
           RecurrentOp.LSTM_READER,
           RecurrentOp.GRU_READER,
-          AttentionOp.READER);
+          AttentionOp.READER,
+          PositionalEmbeddingOp.READER);
 
   private Ops() {}
 

@@ -338,6 +338,12 @@ public final class GraphBuilder implements AutoCloseable {
       return arena.variable(name);
     }
 
+    @Override
+    public Sym param(ParamRole role, Shape shape) {
+      d.knownShapes.put(role.of(node()), shape);
+      return param(role);
+    }
+
     private ParamSpec.Kind kind(ParamRole role) {
       return switch (role) {
         case WEIGHT, QUERY_WEIGHT, KEY_WEIGHT, VALUE_WEIGHT, OUTPUT_WEIGHT -> ParamSpec.Kind.WEIGHT;

@@ -25,6 +25,7 @@ public sealed interface LayerOp
         GlobalPoolSpec,
         LayerNormSpec,
         PoolSpec,
+        PositionalEmbeddingSpec,
         ReshapeSpec,
         RnnSpec,
         LossSpec,
