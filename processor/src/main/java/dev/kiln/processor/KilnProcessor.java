@@ -144,7 +144,10 @@ public final class KilnProcessor extends AbstractProcessor {
 
   /** Reads, checks and writes {@code model}, each phase only if the one before was clean. */
   private void generate(TypeElement model, Report report) throws IOException {
-    ModelSpec spec = new ModelReader(processingEnv.getElementUtils(), report).read(model);
+    ModelSpec spec =
+        new ModelReader(
+                processingEnv.getElementUtils(), report, (s, r) -> new ModelChecker(r).check(s))
+            .read(model);
     if (spec == null || report.hasErrors()) {
       return;
     }

@@ -1028,5 +1028,77 @@ final class BadCases {
               "[kiln:WrongRank] PositionsOnImages.placed(): @PositionalEmbedding needs a rank-3 [N, "
                   + "steps, width] input, got [BATCH, 64, 4, 4] from patches (@Input(shape = "
                   + "{BATCH, 64, 4, 4})); a [N, C, H, W] image of patches is a sequence after "
-                  + "@Reshape(shape = {BATCH, 64, 16}) and @Transpose(axes = {0, 2, 1})"));
+                  + "@Reshape(shape = {BATCH, 64, 16}) and @Transpose(axes = {0, 2, 1})"),
+
+          // --- Blocks ---
+
+          // A block that is no model.
+          error(
+              "bad/blocks/BlockNotModel",
+              "value = String.class",
+              "[kiln:BlockNotModel] BlockNotModel.encoder(): @Block's value String is not a @Model "
+                  + "interface; a block is a @Model interface with one @Input and one output, its "
+                  + "last node"),
+          // A block of two inputs.
+          error(
+                  "bad/blocks/BlockTwoInputs",
+                  "@Block(TwoInputs.class)",
+                  "[kiln:BlockEnds] BlockTwoInputs.encoder(): block TwoInputs must have one @Input "
+                      + "and one output, its last node, but it has 2 inputs (a, b); a block reads "
+                      + "one tensor and makes one")
+              .with("bad/blocks/TwoInputs")
+              .generating(
+                  "bad.blocks.TwoInputsGraph",
+                  "bad.blocks.TwoInputsModel",
+                  "bad.blocks.TwoInputsExec"),
+          // A block fed a narrower sequence than its input declares.
+          error(
+                  "bad/blocks/BlockWrongInput",
+                  "@Block(Narrowing.class)",
+                  "[kiln:BlockInput] BlockWrongInput.encoder(): block Narrowing takes [BATCH, 6, 8] "
+                      + "(its input x), got [BATCH, 6, 4] from tokens (@Input(shape = {BATCH, 6, "
+                      + "4})); give the block an input of that shape, or declare the block's input "
+                      + "as this one")
+              .with("bad/blocks/Narrowing")
+              .generating(
+                  "bad.blocks.NarrowingGraph",
+                  "bad.blocks.NarrowingModel",
+                  "bad.blocks.NarrowingExec"),
+          // Copies of a block whose output is not its input's shape.
+          error(
+                  "bad/blocks/BlockRepeatNarrowing",
+                  "repeat = 3",
+                  "[kiln:BlockRepeat] BlockRepeatNarrowing.encoder(): with repeat = 3 each copy of "
+                      + "block Narrowing reads the copy before it, whose output is [BATCH, 6, 4], but "
+                      + "the block's input x is [BATCH, 6, 8]; use repeat = 1, or make the block's "
+                      + "output the shape of its input")
+              .with("bad/blocks/Narrowing")
+              .generating(
+                  "bad.blocks.NarrowingGraph",
+                  "bad.blocks.NarrowingModel",
+                  "bad.blocks.NarrowingExec"),
+          // A model used as a block of itself.
+          error(
+              "bad/blocks/BlockInItself",
+              "@Block(BlockInItself.class)",
+              "[kiln:BlockCycle] BlockInItself.again(): block BlockInItself contains itself "
+                  + "(BlockInItself -> BlockInItself); a block cannot be written into itself"),
+          // A block node of two parameters.
+          error(
+                  "bad/blocks/BlockTwoParameters",
+                  "Sym encoder(",
+                  "[kiln:InputCount] BlockTwoParameters.encoder(): @Block takes exactly 1 input, but "
+                      + "encoder declares 2 (tokens, again)")
+              .with("bad/blocks/Narrowing")
+              .generating(
+                  "bad.blocks.NarrowingGraph",
+                  "bad.blocks.NarrowingModel",
+                  "bad.blocks.NarrowingExec"),
+          // A block with a mistake of its own: one error, where the block is compiled.
+          error(
+                  "bad/blocks/BlockWithItsOwnMistake",
+                  "units = 0",
+                  "[kiln:NonPositive] ZeroUnits.none() @Dense: units must be positive, got 0")
+              .with("bad/blocks/ZeroUnits")
+              .in("bad/blocks/ZeroUnits"));
 }

@@ -191,6 +191,25 @@ public enum Message {
   POSITION_STEPS(
       "PositionSteps",
       "%s: the table holds %d positions, but %s has %d steps; give steps = %d or more"),
+  BLOCK_NOT_MODEL(
+      "BlockNotModel",
+      "%s: @Block's value %s is not a @Model interface; a block is a @Model interface with one "
+          + "@Input and one output, its last node"),
+  BLOCK_ENDS(
+      "BlockEnds",
+      "%s: block %s must have one @Input and one output, its last node, but it has %s; a block "
+          + "reads one tensor and makes one"),
+  BLOCK_INPUT(
+      "BlockInput",
+      "%s: block %s takes %s (its input %s), got %s; give the block an input of that shape, or "
+          + "declare the block's input as this one"),
+  BLOCK_REPEAT(
+      "BlockRepeat",
+      "%s: with repeat = %d each copy of block %s reads the copy before it, whose output is %s, "
+          + "but the block's input %s is %s; use repeat = 1, or make the block's output the shape "
+          + "of its input"),
+  BLOCK_CYCLE(
+      "BlockCycle", "%s: block %s contains itself (%s); a block cannot be written into itself"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
   INPUT_WITHOUT_BATCH(

@@ -18,6 +18,7 @@ import javax.lang.model.element.VariableElement;
  * @param annotationText the annotation rendered as written, e.g. {@code @Dense(units = 128)}
  * @param markedOutput whether the method is annotated {@code @Output}
  * @param frozenMirror the method's {@code @Frozen} annotation, or null when it has none
+ * @param inlined whose copy the node is, for a node of a {@code @Block}; null for the model's own
  */
 public record NodeSpec(
     String name,
@@ -27,7 +28,31 @@ public record NodeSpec(
     AnnotationMirror mirror,
     String annotationText,
     boolean markedOutput,
-    AnnotationMirror frozenMirror) {
+    AnnotationMirror frozenMirror,
+    Inlined inlined) {
+
+  /** A node of the model's own (not written by a {@code @Block}). */
+  public NodeSpec(
+      String name,
+      Op layer,
+      List<Wire> wires,
+      ExecutableElement method,
+      AnnotationMirror mirror,
+      String annotationText,
+      boolean markedOutput,
+      AnnotationMirror frozenMirror) {
+    this(name, layer, wires, method, mirror, annotationText, markedOutput, frozenMirror, null);
+  }
+
+  /**
+   * Where an inlined node comes from.
+   *
+   * @param block the {@code @Block} node's name, e.g. {@code encoder}
+   * @param copy which copy, from 0
+   * @param declaredAs how messages name the node in the block, e.g. {@code
+   *     EncoderBlock.attention()}
+   */
+  public record Inlined(String block, int copy, String declaredAs) {}
 
   /**
    * One method parameter: the name of the node or input it reads.
@@ -58,8 +83,47 @@ public record NodeSpec(
     return frozen() ? "@Frozen " + annotationText : annotationText;
   }
 
-  /** {@code FashionMlp.hidden()}: how messages name the declaration. */
+  /**
+   * {@code FashionMlp.hidden()}: how messages name the declaration; {@code EncoderBlock.attention()
+   * in Vit.encoder() copy 2} for a node of a {@code @Block}.
+   */
   public String declaration(String model) {
+    if (inlined != null) {
+      return inlined.declaredAs()
+          + " in "
+          + model
+          + "."
+          + inlined.block()
+          + "() copy "
+          + inlined.copy();
+    }
     return model + "." + name + "()";
+  }
+
+  /** This node as copy {@code copy} of block node {@code block}, renamed and rewired. */
+  public NodeSpec inline(
+      String newName, List<Wire> newWires, String block, int copy, String model) {
+    return new NodeSpec(
+        newName,
+        layer,
+        newWires,
+        method,
+        mirror,
+        annotationText,
+        false,
+        frozenMirror,
+        new Inlined(block, copy, inlined == null ? model + "." + name + "()" : declaration(model)));
+  }
+
+  /** This node with {@code newWires}. */
+  public NodeSpec rewired(List<Wire> newWires) {
+    return new NodeSpec(
+        name, layer, newWires, method, mirror, annotationText, markedOutput, frozenMirror, inlined);
+  }
+
+  /** This node marked {@code @Output} or not. */
+  public NodeSpec markedOutput(boolean marked) {
+    return new NodeSpec(
+        name, layer, wires, method, mirror, annotationText, marked, frozenMirror, inlined);
   }
 }

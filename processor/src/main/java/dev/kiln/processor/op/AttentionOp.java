@@ -59,7 +59,7 @@ record AttentionOp(
 
   @Override
   public String mxnetOp() {
-    return "FullyConnected+batch_dot+softmax";
+    return "batch_dot+softmax";
   }
 
   @Override

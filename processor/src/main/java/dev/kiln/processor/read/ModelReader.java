@@ -6,6 +6,8 @@ import dev.kiln.annotations.Output;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.AttributeSite;
+import dev.kiln.processor.model.BlockSpec;
+import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
 import dev.kiln.processor.model.Op;
@@ -13,9 +15,12 @@ import dev.kiln.processor.model.RuleError;
 import dev.kiln.processor.op.OpReader;
 import dev.kiln.processor.op.Ops;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ElementKind;
@@ -40,11 +45,31 @@ public final class ModelReader {
 
   private final Elements elements;
   private final Report report;
+  private final Checker checker;
+  private final Set<String> reading;
 
-  /** A reader that reports to {@code report}. */
-  public ModelReader(Elements elements, Report report) {
+  /**
+   * How a block is checked as the model it is, before its nodes are written into another: the check
+   * phase, which the reader does not know, handed to it by the processor.
+   */
+  @FunctionalInterface
+  public interface Checker {
+    /** The checked model, or null when an error was reported to {@code report}. */
+    CheckedModel check(ModelSpec spec, Report report);
+  }
+
+  /**
+   * A reader that reports to {@code report} and checks each {@code @Block} with {@code checker}.
+   */
+  public ModelReader(Elements elements, Report report, Checker checker) {
+    this(elements, report, checker, Set.of());
+  }
+
+  ModelReader(Elements elements, Report report, Checker checker, Set<String> reading) {
     this.elements = elements;
     this.report = report;
+    this.checker = checker;
+    this.reading = reading;
   }
 
   /** Reads {@code type}; returns null when it cannot be a model at all. */
@@ -64,8 +89,34 @@ public final class ModelReader {
       return null;
     }
     List<NodeSpec> nodes = new ArrayList<>();
+    List<BlockSpec> blocks = new ArrayList<>();
     Set<String> names = new HashSet<>();
+    Set<String> inside = new LinkedHashSet<>(reading);
+    inside.add(type.getQualifiedName().toString());
+    boolean blockFailed = false;
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      AnnotationMirror blockMirror = BlockReader.of(method);
+      if (blockMirror != null && layerMirrors(method).isEmpty()) {
+        BlockReader.Inlined b =
+            new BlockReader(elements, report, checker, inside)
+                .inline(simpleName, method, blockMirror);
+        if (b == null || b.silent()) {
+          blockFailed |= b != null;
+          continue;
+        }
+        if (!names.add(b.block().name())) {
+          report.add(Message.NODE_NAME_TAKEN, method, simpleName, b.block().name());
+          continue;
+        }
+        for (NodeSpec n : b.nodes()) {
+          if (!names.add(n.name())) {
+            report.add(Message.NODE_NAME_TAKEN, method, simpleName, n.name());
+          }
+        }
+        nodes.addAll(b.nodes());
+        blocks.add(b.block());
+        continue;
+      }
       NodeSpec node = readNode(simpleName, method);
       if (node == null) {
         continue;
@@ -75,6 +126,9 @@ public final class ModelReader {
         continue;
       }
       nodes.add(node);
+    }
+    if (blockFailed) {
+      return null; // a block's own mistakes, reported where it is compiled
     }
     if (nodes.isEmpty() && !report.hasErrors()) {
       report.add(Message.MODEL_EMPTY, type, simpleName);
@@ -86,7 +140,64 @@ public final class ModelReader {
         simpleName,
         type.getAnnotation(Model.class).classifier(),
         mirror(type.getAnnotationMirrors(), Model.class.getCanonicalName()),
-        nodes);
+        throughBlocks(nodes, blocks),
+        throughBlocks(blocks));
+  }
+
+  /** The nodes with every wire to a block node led to the block's output. */
+  private static List<NodeSpec> throughBlocks(List<NodeSpec> nodes, List<BlockSpec> blocks) {
+    Map<String, String> outputs = new HashMap<>();
+    blocks.forEach(b -> outputs.put(b.name(), b.output()));
+    List<NodeSpec> out = new ArrayList<>();
+    for (NodeSpec n : nodes) {
+      List<NodeSpec.Wire> wires =
+          n.wires().stream()
+              .map(
+                  w ->
+                      new NodeSpec.Wire(
+                          outputs.getOrDefault(w.source(), w.source()),
+                          w.parameterName(),
+                          w.parameter()))
+              .toList();
+      out.add(wires.equals(n.wires()) ? n : n.rewired(wires));
+    }
+    return out;
+  }
+
+  /** The blocks with each first copy's input led to the block it reads, if it reads one. */
+  private static List<BlockSpec> throughBlocks(List<BlockSpec> blocks) {
+    Map<String, String> outputs = new HashMap<>();
+    blocks.forEach(b -> outputs.put(b.name(), b.output()));
+    List<BlockSpec> out = new ArrayList<>();
+    for (BlockSpec b : blocks) {
+      List<String> inputs = new ArrayList<>(b.copyInputs());
+      inputs.set(0, outputs.getOrDefault(inputs.get(0), inputs.get(0)));
+      out.add(
+          new BlockSpec(
+              b.name(),
+              b.method(),
+              b.mirror(),
+              b.annotationText(),
+              b.type(),
+              b.qualifiedType(),
+              b.inputName(),
+              b.declaredInput(),
+              inputs,
+              b.copies(),
+              b.output()));
+    }
+    return out;
+  }
+
+  /** The layer annotations on {@code method}: built-in or custom. */
+  private static List<AnnotationMirror> layerMirrors(ExecutableElement method) {
+    List<AnnotationMirror> layers = new ArrayList<>();
+    for (AnnotationMirror m : method.getAnnotationMirrors()) {
+      if (Ops.of(m) != null || CustomLayerReader.isLayer(m)) {
+        layers.add(m);
+      }
+    }
+    return layers;
   }
 
   /** {@code "an enum"}, {@code "a class"}. */
@@ -95,11 +206,10 @@ public final class ModelReader {
   }
 
   private NodeSpec readNode(String model, ExecutableElement method) {
-    List<AnnotationMirror> layers = new ArrayList<>();
-    for (AnnotationMirror m : method.getAnnotationMirrors()) {
-      if (Ops.of(m) != null || CustomLayerReader.isLayer(m)) {
-        layers.add(m);
-      }
+    List<AnnotationMirror> layers = layerMirrors(method);
+    AnnotationMirror block = BlockReader.of(method);
+    if (block != null) {
+      layers.add(block); // a block beside a layer: two layers on one node
     }
     boolean isAbstract = method.getModifiers().contains(Modifier.ABSTRACT);
     String name = method.getSimpleName().toString();

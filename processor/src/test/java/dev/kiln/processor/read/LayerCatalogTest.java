@@ -30,8 +30,12 @@ import org.junit.jupiter.api.Test;
  * its attributes.
  */
 class LayerCatalogTest {
-  /** Method annotations that modify a node rather than make one. */
-  private static final Set<Class<?>> MODIFIERS = Set.of(Output.class, Frozen.class);
+  /**
+   * Method annotations that modify a node rather than make one, and {@code @Block}, which writes
+   * another model's nodes into the model (read by {@link BlockReader}, not an op).
+   */
+  private static final Set<Class<?>> MODIFIERS =
+      Set.of(Output.class, Frozen.class, dev.kiln.annotations.Block.class);
 
   @Test
   void everyLayerAnnotationHasAReader() throws Exception {
