@@ -7,15 +7,23 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * 2-D max pooling over an {@code [N, C, H, W]} input, MXNet's {@code Pooling} with {@code pool_type
- * = max} and {@code pooling_convention = valid}.
+ * Max pooling over an {@code [N, C, W]} signal (1-D) or an {@code [N, C, H, W]} image (2-D),
+ * MXNet's {@code Pooling} with {@code pool_type = max} and the {@code pooling_convention} {@link
+ * #convention()} gives.
  *
- * <pre>{@code @MaxPool(kernel = 2) Sym pool(Sym conv);   // stride 2: halves H and W}</pre>
+ * <pre>{@code
+ * @MaxPool(kernel = 2) Sym pool(Sym conv);        // [N, C, H, W]: stride 2 halves H and W
+ * @MaxPool(kernel = 3, stride = 2) Sym p(Sym x);  // [N, C, W]: along the width
+ * }</pre>
  *
- * <p>Shape rule (MXNet's {@code PoolingShape}, valid convention): the output is {@code [N, C, H',
- * W']} with {@code H' = floor((H + 2·pad - kernel) / stride) + 1}, and the same for {@code W'}; the
- * kernel must fit in the padded input and {@code pad} must be smaller than the kernel (a window
- * made only of padding has no maximum). No parameters.
+ * <p>Shape rule (MXNet's {@code PoolingShape}): the input's rank chooses the pooling, 1-D for rank
+ * 3 and 2-D for rank 4 (a window attribute with two values needs rank 4); the output is {@code [N,
+ * C, W']} or {@code [N, C, H', W']} with {@code W' = floor((W + 2·pad - kernel) / stride) + 1}
+ * under the {@link PoolConvention#VALID} convention and {@code ceil} in place of {@code floor}
+ * under {@link PoolConvention#FULL}, and the same for {@code H'}; the kernel must fit in the padded
+ * input and {@code pad} must be smaller than the kernel (a window made only of padding has no
+ * maximum). Under the full convention the last window must still hold an input value, not only
+ * padding. No parameters.
  *
  * <p><b>Stride default:</b> unlike MXNet's operator, whose stride defaults to 1, an omitted {@code
  * stride} here equals the kernel, so windows do not overlap (as in Gluon, Keras and PyTorch). Kiln
@@ -25,7 +33,7 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.CLASS)
 @Target(ElementType.METHOD)
 public @interface MaxPool {
-  /** Window size: {@code k} or {@code {kh, kw}}; positive. */
+  /** Window size: {@code k} (every spatial dimension) or {@code {kh, kw}}; positive. */
   int[] kernel();
 
   /**
@@ -36,4 +44,10 @@ public @interface MaxPool {
 
   /** Padding on each side: {@code p} or {@code {ph, pw}}; 0 up to kernel - 1; 0 by default. */
   int[] pad() default 0;
+
+  /**
+   * How the windows along each dimension are counted: {@link PoolConvention#VALID} (the default) or
+   * {@link PoolConvention#FULL}, MXNet's {@code pooling_convention}.
+   */
+  PoolConvention convention() default PoolConvention.VALID;
 }

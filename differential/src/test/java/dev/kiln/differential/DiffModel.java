@@ -291,6 +291,30 @@ final class DiffModel implements AutoCloseable {
     return classifier().predict(new Dataset(features, labels, featureSize, classes()));
   }
 
+  /** Whether the model's only output is a loss head (offers {@code trainer()}). */
+  boolean hasTrainer() {
+    return model.hasTrainer();
+  }
+
+  /** The loss head's kind: {@code L2}, {@code L1} or {@code LOGISTIC} ({@code LOSS} too). */
+  String lossKind() {
+    return model.trainer().kind().name();
+  }
+
+  /** One {@code trainer().trainBatch} with plain SGD; returns the batch's mean loss. */
+  double trainLossHeadBatch(float[] features, float[] targets, int examples, float learningRate) {
+    try (Sgd sgd = new Sgd(learningRate)) {
+      return model.trainer().trainBatch(features, targets, examples, sgd).meanLoss();
+    }
+  }
+
+  /** {@code trainer().evaluate}: mean loss and metric over examples with targets. */
+  double[] evaluateLossHead(float[] features, int featureSize, float[] targets, int targetSize) {
+    Evaluation e =
+        model.trainer().evaluate(Dataset.withTargets(features, featureSize, targets, targetSize));
+    return new double[] {e.loss(), e.metric()};
+  }
+
   /** Frees every native handle of the model. */
   @Override
   public void close() {

@@ -24,14 +24,17 @@ import java.util.stream.Collectors;
  * noBias; one value or {@code {h, w}}), {@code @Conv1D} over rank-3 tensors and {@code @Deconv2D}
  * (stride, pad, outputPad, groups; no dilation, which Kiln refuses without oneDNN, as the second
  * JVM runs) drawn from a {@code Random} of their own, {@code @MaxPool} and {@code @AvgPool}
- * (kernel, stride, pad), {@code @GlobalAvgPool} (rank 3 to 5), {@code @Flatten}, {@code @Reshape}
- * (every special value), {@code @Dropout}, {@code @BatchNorm} and {@code @LayerNorm} (axis, eps,
- * momentum), {@code @Embedding} over an indices input, {@code @Activation}, {@code @Softmax}
- * (axis), {@code @Add} and {@code @Concat} (two or three operands, the same node twice through
- * {@code @From}), {@code @Frozen}, {@code @Output}, several inputs and outputs, classifiers,
- * declaration order shuffled, custom {@code @Layer}s whose forward bodies are drawn from the whole
- * symbolic API, and, in about one model in six, {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every
- * attribute) over sequences of 1 to 6 steps or {@code Dim.STEPS} (see {@link #recurrentPart}).
+ * (kernel, stride, pad; over rank-3 tensors too and under the full convention, drawn from a {@code
+ * Random} of their own, see {@link #newerPool}), {@code @GlobalAvgPool} and {@code @GlobalMaxPool}
+ * (rank 3 to 5), {@code @Lrn} and {@code @PRelu} (from the pooling {@code Random} too),
+ * {@code @Flatten}, {@code @Reshape} (every special value), {@code @Dropout}, {@code @BatchNorm}
+ * and {@code @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an indices input,
+ * {@code @Activation}, {@code @Softmax} (axis), {@code @Add} and {@code @Concat} (two or three
+ * operands, the same node twice through {@code @From}), {@code @Frozen}, {@code @Output}, several
+ * inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose forward
+ * bodies are drawn from the whole symbolic API, and, in about one model in six, {@code @Lstm},
+ * {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1 to 6 steps or {@code
+ * Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
@@ -172,6 +175,16 @@ final class ModelGenerator {
    */
   private final Random convRng;
 
+  /** Chooses whether a model ends in a loss head, and which; see {@link #lossHead}. */
+  private final Random lossRng;
+
+  /**
+   * Chooses and draws the layers of the pooling part of issue 21 (1-D pooling, global max pooling,
+   * the full convention, local response normalisation, the parametric ReLU), so that a model
+   * without them is the one this seed drew before they were added.
+   */
+  private final Random poolRng;
+
   private final String model;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> layers = new LinkedHashMap<>();
@@ -186,6 +199,8 @@ final class ModelGenerator {
     this.recurrentRng = new Random(seed * 0xD1B54A32D192ED03L + 13);
     this.actRng = new Random(seed * 0x94D049BB133111EBL + 29);
     this.convRng = new Random(seed * 0xBF58476D1CE4E5B9L + 31);
+    this.lossRng = new Random(seed * 0x2545F4914F6CDD1DL + 37);
+    this.poolRng = new Random(seed * 0xC2B2AE3D27D4EB4FL + 37);
     this.model = "Gen" + seed;
   }
 
@@ -227,6 +242,7 @@ final class ModelGenerator {
       classifierHead();
     } else {
       finishOutputs();
+      lossHead();
     }
     for (Node n : nodes) {
       if (n.hasParams && !n.isInput && rng.nextInt(100) < 12) {
@@ -315,7 +331,7 @@ final class ModelGenerator {
 
   /** Applies one drawn operation to {@code x}; retries with another when one does not apply. */
   private void step(Node x) {
-    if (newerConv(x) != null) {
+    if (newerConv(x) != null || newerPool(x) != null) {
       return;
     }
     for (int attempt = 0; attempt < 20; attempt++) {
@@ -700,6 +716,101 @@ final class ModelGenerator {
     return n;
   }
 
+  /**
+   * Sometimes, drawn by {@link #poolRng}: a 1-D max or average pool over a rank-3 {@code [N, C,
+   * W]}, a local response normalisation over a rank-4 one, a parametric ReLU over rank 2 or more,
+   * or a global max pool over rank 3 to 5; null otherwise.
+   */
+  private Node newerPool(Node x) {
+    if (x.indices || x.steps()) {
+      return null;
+    }
+    int draw = poolRng.nextInt(100);
+    if (x.rank() == 3 && x.shape[2] > 0 && draw < 8) {
+      return pool1d(x);
+    }
+    if (x.rank() == 4 && x.shape[1] > 0 && draw >= 8 && draw < 12) {
+      return lrn(x);
+    }
+    if (x.rank() >= 2 && x.shape[1] > 0 && draw >= 12 && draw < 15) {
+      features.add("PRelu");
+      features.add("PRelu.rank" + x.rank());
+      Node n = node("prelu", "PRelu", "@PRelu", List.of(x), x.shape.clone());
+      n.hasParams = true;
+      return n;
+    }
+    if (x.rank() >= 3 && x.rank() <= 5 && draw >= 97) {
+      int[] shape = new int[x.rank()];
+      Arrays.fill(shape, 1);
+      shape[0] = -1;
+      shape[1] = x.shape[1];
+      features.add("GlobalMaxPool");
+      features.add("GlobalMaxPool.rank" + x.rank());
+      return node("gmp", "GlobalMaxPool", "@GlobalMaxPool", List.of(x), shape);
+    }
+    return null;
+  }
+
+  /**
+   * {@code @Lrn} over {@code [N, C, H, W]}: an odd window of at most the channels, MXNet's defaults
+   * or other alpha, beta and k.
+   */
+  private Node lrn(Node x) {
+    Random r = poolRng;
+    int size = 1 + 2 * r.nextInt((Math.min(x.shape[1], 7) + 1) / 2);
+    Attrs a = new Attrs("Lrn").put("size", size);
+    if (r.nextInt(100) < 40) {
+      a.put("alpha", List.of("0.001", "0.1", "1.0").get(r.nextInt(3)));
+      a.put("beta", List.of("0.5", "0.75", "1.0").get(r.nextInt(3)));
+      a.put("k", List.of("1", "2", "0.5").get(r.nextInt(3)));
+      features.add("Lrn.alpha");
+    }
+    features.add("Lrn");
+    return node("lrn", "Lrn", a.text(), List.of(x), x.shape.clone());
+  }
+
+  /** {@code @MaxPool} or {@code @AvgPool} along the width of {@code [N, C, W]}. */
+  private Node pool1d(Node x) {
+    Random r = poolRng;
+    String type = r.nextBoolean() ? "MaxPool" : "AvgPool";
+    int width = x.shape[2];
+    int k = 1 + r.nextInt(Math.min(5, width));
+    int p = r.nextInt(100) < 65 ? 0 : r.nextInt(k);
+    boolean explicitStride = r.nextInt(100) < 50;
+    int s = explicitStride ? 1 + r.nextInt(3) : k;
+    Attrs a = new Attrs(type).put("kernel", k);
+    if (explicitStride) {
+      a.put("stride", s);
+    }
+    if (p != 0) {
+      a.put("pad", p);
+    }
+    features.add(type);
+    features.add(type + ".rank3");
+    int out = (width + 2 * p - k) / s + 1;
+    int full = fullSize(width, k, s, p);
+    if (full > 0 && r.nextInt(100) < 25) {
+      out = full;
+      a.put("convention", "PoolConvention.FULL");
+      features.add(type + ".convention=FULL");
+    }
+    return node(
+        type.equals("MaxPool") ? "maxpool" : "avgpool",
+        type,
+        a.text(),
+        List.of(x),
+        new int[] {-1, x.shape[1], out});
+  }
+
+  /**
+   * The output size of a pool under the full convention, {@code 1 + ceil((size + 2p - k) / s)}, or
+   * -1 when its last window would start after the input's last value (Kiln's EmptyWindow).
+   */
+  private static int fullSize(int size, int k, int s, int p) {
+    int out = 1 + (size + 2 * p - k + s - 1) / s;
+    return (out - 1) * s - p >= size ? -1 : out;
+  }
+
   /** A convolution that keeps the spatial size: odd kernel, padding (k-1)/2, stride 1. */
   private Node sameConv(Node x, int filters) {
     int k = 1 + 2 * rng.nextInt(3);
@@ -763,6 +874,18 @@ final class ModelGenerator {
     if (pad[0] != 0 || pad[1] != 0) {
       a.put("pad", window(pad, pairs || rng.nextInt(100) < 20));
       features.add(type + ".pad");
+    }
+    if (poolRng.nextInt(100) < 15) {
+      int[] full = new int[2];
+      for (int axis = 0; axis < 2 && full != null; axis++) {
+        full[axis] = fullSize(x.shape[2 + axis], kernel[axis], stride[axis], pad[axis]);
+        full = full[axis] < 0 ? null : full;
+      }
+      if (full != null) {
+        out = full;
+        a.put("convention", "PoolConvention.FULL");
+        features.add(type + ".convention=FULL");
+      }
     }
     features.add(type);
     return node(
@@ -1527,6 +1650,28 @@ final class ModelGenerator {
         extra++;
       }
     }
+  }
+
+  /**
+   * Ends four in five of the models that can have a loss head in {@code @L2Loss}, {@code @L1Loss}
+   * or {@code @LogisticLoss} over their last node: models of one input whose one output is the last
+   * node, {@code BATCH} followed by known sizes. Drawn from {@link #lossRng}, so every other model
+   * is the one this seed drew before loss heads were added.
+   */
+  private void lossHead() {
+    Node last = nodes.get(nodes.size() - 1);
+    boolean eligible =
+        nodes.stream().filter(n -> n.isInput).count() == 1
+            && nodes.stream().filter(this::isOutput).count() == 1
+            && isOutput(last)
+            && !last.steps()
+            && last.shape[0] == -1;
+    if (!eligible || lossRng.nextInt(100) >= 80) {
+      return;
+    }
+    String head = List.of("L2Loss", "L1Loss", "LogisticLoss").get(lossRng.nextInt(3));
+    node("loss", head, "@" + head, List.of(last), last.shape.clone());
+    features.add(head);
   }
 
   private boolean isOutput(Node n) {

@@ -426,18 +426,34 @@ final class BadCases {
               "[kiln:WrongRank] ConvOnRows.conv(): @Conv2D needs a rank-4 [N, C, H, W] input, got "
                   + "[BATCH, 784] from pixels (@Input(shape = {BATCH, 784})); to read each row as a "
                   + "28x28 image, reshape it first: @Reshape(shape = {BATCH, 1, 28, 28})"),
-          // A pool over a rank-3 tensor.
+          // A {height, width} pool over a rank-3 signal.
           error(
-              "bad/layers/PoolOnRank3",
-              "@AvgPool(kernel = 2)",
-              "[kiln:WrongRank] PoolOnRank3.pool(): @AvgPool needs a rank-4 [N, C, H, W] input, got "
-                  + "[BATCH, 3, 8] from x (@Input(shape = {BATCH, 3, 8}))"),
+              "bad/layers/PoolPairOnRank3",
+              "@AvgPool(kernel = {2, 2})",
+              "[kiln:WrongRank] PoolPairOnRank3.pool(): @AvgPool needs a rank-4 [N, C, H, W] input, "
+                  + "got [BATCH, 3, 8] from x (@Input(shape = {BATCH, 3, 8})); its window has two "
+                  + "values ({height, width}): give one value to pool a rank-3 [N, C, W] input along "
+                  + "its width"),
+          // A pool over a rank-5 volume.
+          error(
+              "bad/layers/PoolOnRank5",
+              "@MaxPool(kernel = 2)",
+              "[kiln:WrongRank] PoolOnRank5.pool(): @MaxPool needs a rank-3 or 4 [N, C, W] or [N, C, "
+                  + "H, W] input, got [BATCH, 3, 4, 4, 4] from x (@Input(shape = {BATCH, 3, 4, 4, "
+                  + "4}))"),
           // A global pool over rows.
           error(
               "bad/layers/GlobalPoolOnRank2",
               "@GlobalAvgPool",
               "[kiln:WrongRank] GlobalPoolOnRank2.gap(): @GlobalAvgPool needs a rank-3 to 5 "
                   + "[N, C, ...] input, got [BATCH, 8] from x (@Input(shape = {BATCH, 8}))"),
+          // A global max pool over a rank-6 tensor.
+          error(
+              "bad/layers/GlobalMaxPoolOnRank6",
+              "@GlobalMaxPool",
+              "[kiln:WrongRank] GlobalMaxPoolOnRank6.peak(): @GlobalMaxPool needs a rank-3 to 5 [N, "
+                  + "C, ...] input, got [BATCH, 2, 3, 3, 3, 3] from x (@Input(shape = {BATCH, 2, 3, "
+                  + "3, 3, 3}))"),
           // A convolution whose input channels are BATCH.
           error(
               "bad/layers/ConvUnknownChannels",
@@ -498,6 +514,23 @@ final class BadCases {
               "[kiln:PadTooLarge] PoolPadTooLarge.pool() @MaxPool(kernel = 2, pad = {0, 2}): pad 2 "
                   + "must be smaller than the kernel 2 along the width, or a window at the border "
                   + "covers only padding"),
+          // A 1-D pool padded by its whole kernel.
+          error(
+              "bad/layers/Pool1DPadTooLarge",
+              "pad = 2",
+              "[kiln:PadTooLarge] Pool1DPadTooLarge.pool() @AvgPool(kernel = 2, pad = 2): pad 2 must "
+                  + "be smaller than the kernel 2 along the width, or a window at the border covers "
+                  + "only padding"),
+          // A full-convention pool whose last window starts in the padding.
+          error(
+              "bad/layers/PoolEmptyWindow",
+              "convention = PoolConvention.FULL",
+              "[kiln:EmptyWindow] PoolEmptyWindow.pool() @MaxPool(kernel = 2, stride = 3, pad = 1, "
+                  + "convention = PoolConvention.FULL): under the full convention the width gets 3 "
+                  + "windows, and the last starts at 5, after the last of the 5 values of [BATCH, "
+                  + "2, 5] from x (@Input(shape = {BATCH, 2, 5})), so it covers only padding (MXNet "
+                  + "fills it with -3.4e38 or 0); use a smaller stride or padding, or convention = "
+                  + "PoolConvention.VALID"),
           // A 5x5 kernel over a 4x4 image.
           error(
               "bad/layers/ConvKernelTooLarge",
@@ -661,6 +694,57 @@ final class BadCases {
               "@LayerNorm(eps = -1e-5)",
               "[kiln:OutOfRange] LayerNormNegativeEps.norm() @LayerNorm(eps = -1.0E-5): eps must be "
                   + "positive, got -1.0E-5"),
+          // A local response normalisation over an even number of channels.
+          error(
+              "bad/layers/LrnEvenSize",
+              "@Lrn(size = 4)",
+              "[kiln:EvenLrnSize] LrnEvenSize.norm() @Lrn(size = 4): size must be odd, got 4; "
+                  + "MXNet's LRN centres its window of channels on each channel (use 3 or 5)"),
+          // A window wider than the channels.
+          error(
+              "bad/layers/LrnSizeTooLarge",
+              "@Lrn(size = 5)",
+              "[kiln:LrnSizeTooLarge] LrnSizeTooLarge.norm() @Lrn(size = 5): a window of 5 channels "
+                  + "is more than the 3 channels of [BATCH, 3, 8, 8] from x (@Input(shape = {BATCH, "
+                  + "3, 8, 8})); MXNet's own LRN kernel refuses it (use a smaller size)"),
+          // A window of no channels.
+          error(
+              "bad/layers/LrnZeroSize",
+              "@Lrn(size = 0)",
+              "[kiln:NonPositive] LrnZeroSize.norm() @Lrn(size = 0): size must be positive, got 0"),
+          // k = 0 lets the denominator reach zero.
+          error(
+              "bad/layers/LrnZeroK",
+              "k = 0",
+              "[kiln:OutOfRange] LrnZeroK.norm() @Lrn(size = 3, k = 0.0): k must be positive and "
+                  + "finite, got 0.0"),
+          // A negative alpha lets the power's base turn negative.
+          error(
+              "bad/layers/LrnNegativeAlpha",
+              "alpha = -1e-4",
+              "[kiln:OutOfRange] LrnNegativeAlpha.norm() @Lrn(size = 3, alpha = -1.0E-4): alpha must "
+                  + "be 0 or more and finite, got -1.0E-4"),
+          // Rows of pixels instead of images.
+          error(
+              "bad/layers/LrnOnRows",
+              "@Lrn(size = 5)",
+              "[kiln:WrongRank] LrnOnRows.norm(): @Lrn needs a rank-4 [N, C, H, W] input, got "
+                  + "[BATCH, 64] from x (@Input(shape = {BATCH, 64})); to read each row as a 8x8 "
+                  + "image, reshape it first: @Reshape(shape = {BATCH, 1, 8, 8})"),
+          // A parametric ReLU over a tensor without channels.
+          error(
+              "bad/layers/PReluOnVector",
+              "@PRelu",
+              "[kiln:WrongRank] PReluOnVector.act(): @PRelu needs a rank-2 or more [N, C, ...] "
+                  + "input, got [BATCH] from x (@Input(shape = {BATCH}))"),
+          // A parametric ReLU whose channels are not known when it compiles.
+          error(
+              "bad/layers/PReluUnknownChannels",
+              "@PRelu",
+              "[kiln:UnknownChannels] PReluUnknownChannels.act(): @PRelu needs the size of axis 1 "
+                  + "(its channels) known at compile time to shape its parameters, got [BATCH, "
+                  + "BATCH, 16] from x (@Input(shape = {BATCH, BATCH, 16})); only other dimensions "
+                  + "may be BATCH"),
           // A batch norm over axis 4 of a rank-4 tensor.
           error(
               "bad/layers/BatchNormBadAxis",

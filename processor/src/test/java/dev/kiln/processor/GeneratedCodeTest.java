@@ -29,6 +29,8 @@ class GeneratedCodeTest {
           List.of("good/cells/AnyStepsNet", "layers/GruCell"),
           List.of("good/heads/TwoHeads"),
           List.of("good/layers/LayerZoo"),
+          List.of("good/layers/SignalPools"),
+          List.of("good/layers/ImageNorms"),
           List.of("good/noparams/Pools"),
           List.of("good/multi/TwoInputSoftmax"),
           List.of("good/names/AwkwardNames", "layers/Named"),
@@ -108,6 +110,59 @@ class GeneratedCodeTest {
             && model.contains("return runtime.auxState(\"bn1_moving_mean\");"),
         model);
     assertTrue(model.contains("case \"bn1_moving_mean\" -> bn1MovingMean();"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aSignalIsPooledAlongItsWidthWithOneValuePerWindowAttribute(TestCompiler compiler) {
+    Result r = compiler.compile("good/layers/SignalPools");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("good.layers.SignalPoolsGraph");
+    String[] expected = {
+      // (20 + 2 - 3) / 2 + 1 = 10, 10 / 2 = 5
+      "MAX_SHAPE = Shape.of(BATCH, 4, 10);",
+      "AVG_SHAPE = Shape.of(BATCH, 4, 5);",
+      "MEAN_SHAPE = Shape.of(BATCH, 4, 1);",
+      "return this.builder.node(MAX_SOURCE, PoolSpec.max(3).stride(2).pad(1), signal);",
+      "return this.builder.node(AVG_SOURCE, PoolSpec.avg(2), max);",
+      "return this.builder.node(MEAN_SOURCE, GlobalPoolSpec.avg(), avg);",
+      "PEAK_SHAPE = Shape.of(BATCH, 4, 1);",
+      "return this.builder.node(PEAK_SOURCE, GlobalPoolSpec.max(), max);",
+      // 1 + ceil((20 - 3) / 2) = 10 under the full convention (9 under valid)
+      "COARSE_SHAPE = Shape.of(BATCH, 4, 10);",
+      "return this.builder.node(COARSE_SOURCE,\n"
+          + "        PoolSpec.avg(3).stride(2).convention(PoolConvention.FULL), signal);",
+      "import dev.kiln.annotations.PoolConvention;",
+    };
+    for (String e : expected) {
+      assertTrue(graph.contains(e), e + " in\n" + graph);
+    }
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void lrnWritesWhatDiffersFromMxnetsDefaultsAndPReluHasATypedSlope(TestCompiler compiler) {
+    Result r = compiler.compile("good/layers/ImageNorms");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("good.layers.ImageNormsGraph");
+    String[] expected = {
+      "ALEXNET_SHAPE = Shape.of(BATCH, 8, 14, 14);",
+      "TUNED_SHAPE = Shape.of(BATCH, 8, 14, 14);",
+      "return this.builder.node(ALEXNET_SOURCE, LrnSpec.size(5), conv);",
+      "return this.builder.node(TUNED_SOURCE, LrnSpec.size(3).alpha(0.001).beta(0.5).k(1.0), "
+          + "alexnet);",
+      "ACT_SHAPE = Shape.of(BATCH, 8, 14, 14);",
+      "ACT_ALPHA_SHAPE = Shape.of(8);",
+      "return this.builder.node(ACT_SOURCE, PReluSpec.perChannel(), tuned);",
+    };
+    for (String e : expected) {
+      assertTrue(graph.contains(e), e + " in\n" + graph);
+    }
+    String model = r.source("good.layers.ImageNormsModel");
+    assertTrue(
+        model.contains("public Parameter actAlpha()")
+            && model.contains("return runtime.param(\"act_alpha\");"),
+        model);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -232,8 +287,7 @@ class GeneratedCodeTest {
     Result r = compiler.compile("good/cells/AnyStepsNet", "layers/GruCell");
     assertTrue(r.clean(), r.diagnostics().toString());
     String model = r.source("cells.AnyStepsNetModel");
-    assertTrue(
-        model.contains("private static Graph graph(boolean training, int steps) {"), model);
+    assertTrue(model.contains("private static Graph graph(boolean training, int steps) {"), model);
     // The builder unrolls over the steps and the graph can build itself for any other number.
     String flat = model.replaceAll("\\s+", " ");
     assertTrue(

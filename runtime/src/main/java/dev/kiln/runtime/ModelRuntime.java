@@ -1,6 +1,7 @@
 package dev.kiln.runtime;
 
 import ai.djl.ndarray.NDArray;
+import dev.kiln.names.ParamRole;
 import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.CallGuard;
 import dev.kiln.runtime.exec.ExecArray;
@@ -47,7 +48,8 @@ public final class ModelRuntime implements AutoCloseable {
 
   /**
    * Takes ownership of {@code graph}, allocates its parameters and initialises the weights with
-   * {@code init} from {@code seed} (biases start at zero, normalisation scales at one).
+   * {@code init} from {@code seed} (biases start at zero, normalisation scales at one, PReLU slopes
+   * at 0.25: {@link ParamRole#start()}).
    */
   public ModelRuntime(String modelName, Graph graph, Init init, long seed) {
     this(modelName, graph, init, seed, 0);
@@ -76,7 +78,9 @@ public final class ModelRuntime implements AutoCloseable {
       if (slot.spec().kind() == ParamSpec.Kind.WEIGHT) {
         init.fill(slot.spec(), values, rng);
       } else if (slot.spec().kind() == ParamSpec.Kind.GAMMA) {
-        Arrays.fill(values, 1f);
+        Arrays.fill(values, (float) ParamRole.GAMMA.start());
+      } else if (slot.spec().kind() == ParamSpec.Kind.SLOPE) {
+        Arrays.fill(values, (float) ParamRole.ALPHA.start());
       } else if (slot.spec().kind() == ParamSpec.Kind.CONSTANT) {
         Arrays.fill(values, slot.spec().constant());
       } else if (slot.spec().kind() == ParamSpec.Kind.RECURRENT) {

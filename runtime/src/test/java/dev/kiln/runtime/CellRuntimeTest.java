@@ -208,7 +208,7 @@ class CellRuntimeTest {
       assertEquals(
           "Hand.h() @Tanh(hidden = 5): cell Tanh reads [BATCH, STEPS, 4], whose "
               + "Dim.STEPS steps are unrolled for the number an executor is bound for; build the "
-              + "graph for a number of steps with new GraphBuilder(model, classifier, steps, "
+              + "graph for a number of steps with new GraphBuilder(model, training, steps, "
               + "rebuild), as the generated model does",
           e.getMessage());
     }

@@ -169,6 +169,36 @@ class LaunchTest {
 
   @Test
   @Timeout(value = 150, unit = TimeUnit.SECONDS)
+  void aModelWithALossHeadTrainsInAJobAsAClassifierDoes() throws Exception {
+    Job job =
+        run(
+            "autoencoder",
+            2,
+            1,
+            Map.of("OPT_OUT_TRACKING", "true"),
+            "--model",
+            "autoencoder",
+            "--limit",
+            "600",
+            "--epochs",
+            "2",
+            "--seed",
+            "3");
+    assertEquals(0, job.status(), job.output());
+    Map<Integer, Map<Integer, String>> hashes = job.epochHashes();
+    assertEquals(List.of(1, 2), List.copyOf(hashes.keySet()), hashes.toString());
+    for (Map<Integer, String> epoch : hashes.values()) {
+      assertEquals(epoch.get(0), epoch.get(1), "ranks disagree: " + hashes);
+    }
+    assertTrue(
+        job.output().lines().anyMatch(l -> l.matches("  test MSE 0\\.\\d{4} .*")), job.output());
+    assertTrue(
+        job.output().contains("  wrote " + job.out().resolve("autoencoder-symbol.json")),
+        job.output());
+  }
+
+  @Test
+  @Timeout(value = 150, unit = TimeUnit.SECONDS)
   void aWorkerThatRefusesItsArgumentsIsReportedByItsFirstErrorAndNothingAborts() throws Exception {
     Job job =
         run(
@@ -185,7 +215,7 @@ class LaunchTest {
         job.output()
             .contains(
                 "  | KILN ERROR Invalid value for option '--model': unknown model 'resnet'; "
-                    + "choose mlp, lenet, lstm"),
+                    + "choose mlp, lenet, lstm, conv1d, autoencoder"),
         job.output());
     assertFalse(job.output().contains("--weight-decay"), "no help text: " + job.output());
     // Stopped through their standard input, the scheduler and the server halt without ps-lite

@@ -121,6 +121,11 @@ public enum Message {
       "PadTooLarge",
       "%s: pad %d must be smaller than the kernel %d along the %s, or a window at the border "
           + "covers only padding"),
+  EMPTY_WINDOW(
+      "EmptyWindow",
+      "%s: under the full convention the %s gets %d windows, and the last starts at %d, after the "
+          + "last of the %d values of %s, so it covers only padding (MXNet fills it with -3.4e38 "
+          + "or 0); use a smaller stride or padding, or convention = PoolConvention.VALID"),
   KERNEL_TOO_LARGE(
       "KernelTooLarge",
       "%s: the window spans %d along the %s (%s), more than the %d (%d with padding) of %s; "
@@ -162,6 +167,14 @@ public enum Message {
           + "bidirectional or stateful"),
   SEQUENCE_LAYOUT(
       "SequenceLayout", "%s: %s reads a batch-first sequence [BATCH, steps, features], got %s: %s"),
+  EVEN_LRN_SIZE(
+      "EvenLrnSize",
+      "%s: size must be odd, got %d; MXNet's LRN centres its window of channels on each channel "
+          + "(use %d or %d)"),
+  LRN_SIZE_TOO_LARGE(
+      "LrnSizeTooLarge",
+      "%s: a window of %d channels is more than the %d channels of %s; MXNet's own LRN kernel "
+          + "refuses it (use a smaller size)"),
   RATE_OUT_OF_RANGE(
       "RateOutOfRange",
       "%s: rate must be in [0, 1) (the probability of dropping a value in training), got %s"),

@@ -146,6 +146,13 @@ public sealed interface NodeCall {
   record Activation(Act act) implements Arg {}
 
   /**
+   * A constant of one of the annotations' enums, {@code PoolConvention.FULL}.
+   *
+   * @param value the constant
+   */
+  record Constant(Enum<?> value) implements Arg {}
+
+  /**
    * A runtime spec built by a chain of calls, {@code DenseSpec.units(128).activation(Act.RELU)}:
    * one line if it fits, else broken before each call.
    *

@@ -27,6 +27,11 @@ final class Args {
     return new NodeCall.Activation(act);
   }
 
+  /** {@code PoolConvention.FULL}: a constant of one of the annotations' enums. */
+  static Arg constant(Enum<?> value) {
+    return new NodeCall.Constant(value);
+  }
+
   /** A window's values per spatial dimension, {@code 5, 5}. */
   static Arg[] ints(int[] values) {
     Arg[] out = new Arg[values.length];

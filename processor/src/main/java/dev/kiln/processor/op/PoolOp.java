@@ -1,11 +1,13 @@
 package dev.kiln.processor.op;
 
 import static dev.kiln.processor.op.Args.chain;
+import static dev.kiln.processor.op.Args.constant;
 import static dev.kiln.processor.op.Args.ints;
 import static dev.kiln.processor.op.Args.x;
 
 import dev.kiln.annotations.AvgPool;
 import dev.kiln.annotations.MaxPool;
+import dev.kiln.annotations.PoolConvention;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.model.AttributeSite;
 import dev.kiln.processor.model.CallSite;
@@ -19,17 +21,25 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code @MaxPool} or {@code @AvgPool}: MXNet's {@code Pooling} over {@code [N, C, H, W]}; an empty
- * {@code stride} means the kernel's.
+ * {@code @MaxPool} or {@code @AvgPool}: MXNet's {@code Pooling} over {@code [N, C, W]} (1-D) or
+ * {@code [N, C, H, W]} (2-D), as the input's rank says; an empty {@code stride} means the kernel's.
+ * Window attributes hold one value (for every spatial dimension) or two ({@code {height, width}},
+ * which only a 2-D input takes).
  *
  * @param type max or average
  * @param kernel window size
  * @param stride window step, empty for the kernel's
  * @param pad padding on each side
+ * @param convention how the windows along a dimension are counted
  */
-record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Integer> pad)
+record PoolOp(
+    Type type,
+    List<Integer> kernel,
+    List<Integer> stride,
+    List<Integer> pad,
+    PoolConvention convention)
     implements Op {
-  /** Spatial dimensions: height and width. */
+  /** The most spatial dimensions: height and width. */
   private static final int SPATIAL = 2;
 
   /** The two kinds of window pooling. */
@@ -53,18 +63,24 @@ record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Intege
   static final OpReader<MaxPool> MAX_READER =
       OpReader.of(
           MaxPool.class,
-          p -> new PoolOp(Type.MAX, list(p.kernel()), list(p.stride()), list(p.pad())),
+          p ->
+              new PoolOp(
+                  Type.MAX, list(p.kernel()), list(p.stride()), list(p.pad()), p.convention()),
           "kernel",
           "stride",
-          "pad");
+          "pad",
+          "convention");
 
   static final OpReader<AvgPool> AVG_READER =
       OpReader.of(
           AvgPool.class,
-          p -> new PoolOp(Type.AVG, list(p.kernel()), list(p.stride()), list(p.pad())),
+          p ->
+              new PoolOp(
+                  Type.AVG, list(p.kernel()), list(p.stride()), list(p.pad()), p.convention()),
           "kernel",
           "stride",
-          "pad");
+          "pad",
+          "convention");
 
   /** Copies the window attributes. */
   PoolOp {
@@ -93,8 +109,18 @@ record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Intege
   }
 
   /** The stride per spatial dimension: the kernel's when none was given. */
-  private int[] effectiveStride() {
-    return Window.expand(stride.isEmpty() ? kernel : stride, SPATIAL);
+  private int[] effectiveStride(int spatial) {
+    return Window.expand(stride.isEmpty() ? kernel : stride, spatial);
+  }
+
+  /** Whether a window attribute was written with two values, {@code {height, width}}. */
+  private boolean pairs() {
+    return kernel.size() == 2 || stride.size() == 2 || pad.size() == 2;
+  }
+
+  /** The spatial dimensions of a pool that produced {@code out}: its rank less N and C. */
+  private static int spatial(TShape out) {
+    return out.rank() - 2;
   }
 
   @Override
@@ -104,44 +130,119 @@ record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Intege
       site.window("stride", stride, SPATIAL, true);
     }
     site.window("pad", pad, SPATIAL, false);
-    int[] k = Window.expand(kernel, SPATIAL);
-    int[] p = Window.expand(pad, SPATIAL);
-    for (int axis = 0; axis < SPATIAL; axis++) {
-      if (p[axis] >= k[axis]) {
-        throw site.fail(
-            Message.PAD_TOO_LARGE,
-            "pad",
-            site.prefix(),
-            p[axis],
-            k[axis],
-            Window.axisName(axis, SPATIAL));
+    if (pairs()) {
+      int axis = padTooLarge(SPATIAL);
+      if (axis >= 0) {
+        throw site.fail(Message.PAD_TOO_LARGE, "pad", padArgs(site.prefix(), axis, SPATIAL));
       }
     }
   }
 
   /**
-   * MXNet {@code PoolingShape} (channels first, {@code valid} convention): output {@code [N, C,
-   * out...]} with {@code out = (size + 2p - k) / s + 1} (integer division) per spatial dimension;
-   * the kernel must fit the padded input.
+   * The first spatial dimension, of {@code spatial}, along which the padding is not smaller than
+   * the kernel (a window at the border would cover only padding, which has no maximum), or -1.
+   */
+  private int padTooLarge(int spatial) {
+    int[] k = Window.expand(kernel, spatial);
+    int[] p = Window.expand(pad, spatial);
+    for (int axis = 0; axis < spatial; axis++) {
+      if (p[axis] >= k[axis]) {
+        return axis;
+      }
+    }
+    return -1;
+  }
+
+  /** The arguments of {@link Message#PAD_TOO_LARGE} along {@code axis}. */
+  private Object[] padArgs(String prefix, int axis, int spatial) {
+    return new Object[] {
+      prefix,
+      Window.expand(pad, spatial)[axis],
+      Window.expand(kernel, spatial)[axis],
+      Window.axisName(axis, spatial)
+    };
+  }
+
+  /**
+   * MXNet {@code PoolingShape} (channels first): a rank-3 input pools along its width, a rank-4 one
+   * along its height and width; output {@code [N, C, out...]} with {@code out = 1 + (size + 2p - k)
+   * / s} per spatial dimension, the division rounded down ({@code valid}) or up ({@code full}); the
+   * kernel must fit the padded input, and under {@code full} the last window must start inside the
+   * input (MXNet does not check this, and fills such a window with its lowest float or 0).
    */
   @Override
   public Inferred infer(ShapeSite site) {
     TShape s = site.shape();
-    site.requireRank("@" + annotation(), 2 + SPATIAL, "[N, C, H, W]");
-    int[] k = Window.expand(kernel, SPATIAL);
-    int[] st = effectiveStride();
-    int[] p = Window.expand(pad, SPATIAL);
+    String layer = "@" + annotation();
+    if (pairs() && s.rank() == 3) {
+      throw site.fail(
+          Message.WRONG_RANK,
+          null,
+          site.where(),
+          layer,
+          "4",
+          "[N, C, H, W]",
+          site.x().describe(),
+          "; its window has two values ({height, width}): give one value to pool a rank-3 [N, C,"
+              + " W] input along its width");
+    } else if (pairs()) {
+      site.requireRank(layer, 2 + SPATIAL, "[N, C, H, W]");
+    } else if (s.rank() != 3 && s.rank() != 4) {
+      throw site.fail(
+          Message.WRONG_RANK,
+          null,
+          site.where(),
+          layer,
+          "3 or 4",
+          "[N, C, W] or [N, C, H, W]",
+          site.x().describe(),
+          "");
+    }
+    int spatial = s.rank() - 2;
+    int tooLarge = padTooLarge(spatial);
+    if (tooLarge >= 0) {
+      throw site.fail(Message.PAD_TOO_LARGE, "pad", padArgs(site.prefix(), tooLarge, spatial));
+    }
+    int[] k = Window.expand(kernel, spatial);
+    int[] st = effectiveStride(spatial);
+    int[] p = Window.expand(pad, spatial);
     List<Integer> out = new ArrayList<>(List.of(s.dim(0), s.dim(1)));
-    for (int axis = 0; axis < SPATIAL; axis++) {
-      out.add(Window.out(site, axis, SPATIAL, k[axis], "kernel " + k[axis], st[axis], p[axis]));
+    for (int axis = 0; axis < spatial; axis++) {
+      int valid = Window.out(site, axis, spatial, k[axis], "kernel " + k[axis], st[axis], p[axis]);
+      out.add(convention == PoolConvention.FULL ? full(site, axis, spatial, k, st, p) : valid);
     }
     return Inferred.of(new TShape(out));
+  }
+
+  /**
+   * The output size along {@code axis} under the full convention, {@code 1 + ceil((size + 2p - k) /
+   * s)}, once the kernel is known to fit; refused when its last window starts past the input.
+   */
+  private static int full(ShapeSite site, int axis, int spatial, int[] k, int[] s, int[] p) {
+    int size = site.shape().dim(2 + axis);
+    if (size < 0) {
+      return TShape.BATCH;
+    }
+    int out = 1 + (size + 2 * p[axis] - k[axis] + s[axis] - 1) / s[axis];
+    int lastStart = (out - 1) * s[axis] - p[axis];
+    if (lastStart >= size) {
+      throw site.fail(
+          Message.EMPTY_WINDOW,
+          "convention",
+          site.prefix(),
+          Window.axisName(axis, spatial),
+          out,
+          lastStart,
+          size,
+          site.x().describe());
+    }
+    return out;
   }
 
   @Override
   public long flops(List<TShape> in, TShape out) {
     long f = out.perExample();
-    for (int k : Window.expand(kernel, SPATIAL)) {
+    for (int k : Window.expand(kernel, spatial(out))) {
       f *= k;
     }
     return f;
@@ -149,13 +250,15 @@ record PoolOp(Type type, List<Integer> kernel, List<Integer> stride, List<Intege
 
   @Override
   public NodeCall call(CallSite site) {
-    int[] k = Window.expand(kernel, SPATIAL);
-    int[] st = effectiveStride();
-    int[] p = Window.expand(pad, SPATIAL);
+    int spatial = spatial(site.shape());
+    int[] k = Window.expand(kernel, spatial);
+    int[] st = effectiveStride(spatial);
+    int[] p = Window.expand(pad, spatial);
     Args.Chain spec =
         chain("PoolSpec", type.mxnet, ints(k))
             .when(!Arrays.equals(st, k), "stride", ints(st))
-            .when(!Window.all(p, 0), "pad", ints(p));
+            .when(!Window.all(p, 0), "pad", ints(p))
+            .when(convention != PoolConvention.VALID, "convention", constant(convention));
     return NodeCall.Builder.of("node", spec.build(), x());
   }
 }

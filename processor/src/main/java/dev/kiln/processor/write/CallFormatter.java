@@ -68,6 +68,8 @@ final class CallFormatter {
       return CodeBlock.of("$L", b.value());
     } else if (a instanceof NodeCall.Activation act) {
       return CodeBlock.of("$T.$L", Names.ACT, act.act().name());
+    } else if (a instanceof NodeCall.Constant c) {
+      return CodeBlock.of("$T.$L", ClassName.get(c.value().getDeclaringClass()), c.value().name());
     } else {
       return chain((NodeCall.Chain) a);
     }

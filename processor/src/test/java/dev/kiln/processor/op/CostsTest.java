@@ -3,6 +3,7 @@ package dev.kiln.processor.op;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.kiln.annotations.Act;
+import dev.kiln.annotations.PoolConvention;
 import dev.kiln.processor.model.TShape;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,9 +52,40 @@ class CostsTest {
 
   @Test
   void poolingCountsItsWindow() {
-    PoolOp pool = new PoolOp(PoolOp.Type.MAX, List.of(2), List.of(), List.of(0));
+    PoolOp pool =
+        new PoolOp(PoolOp.Type.MAX, List.of(2), List.of(), List.of(0), PoolConvention.VALID);
     assertEquals(
         6 * 12 * 12 * 4, pool.flops(List.of(TShape.of(-1, 6, 24, 24)), TShape.of(-1, 6, 12, 12)));
+  }
+
+  @Test
+  void oneDimensionalPoolingCountsItsWindowAlongTheWidth() {
+    // [3, 20] -> windows of 3, stride 2, pad 1: [3, 10], 3 reads each.
+    PoolOp pool =
+        new PoolOp(PoolOp.Type.AVG, List.of(3), List.of(2), List.of(1), PoolConvention.FULL);
+    assertEquals(3 * 10 * 3, pool.flops(List.of(TShape.of(-1, 3, 20)), TShape.of(-1, 3, 10)));
+  }
+
+  @Test
+  void globalPoolingReadsEveryValueOnce() {
+    assertEquals(
+        8 * 5 * 5,
+        new GlobalPoolOp(true).flops(List.of(TShape.of(-1, 8, 5, 5)), TShape.of(-1, 8, 1, 1)));
+  }
+
+  @Test
+  void localResponseNormalisationSumsItsWindowForEveryValue() {
+    // [8, 4, 4] = 128 values; a window of 5 squares and sums (10), then 4 more per value.
+    assertEquals(
+        128 * 14,
+        new LrnOp(5, 1e-4, 0.75, 2).flops(List.of(TShape.of(-1, 8, 4, 4)), TShape.of(-1, 8, 4, 4)));
+  }
+
+  @Test
+  void aParametricReluComparesAndScalesEveryValue() {
+    assertEquals(
+        2 * 8 * 5 * 5,
+        new PReluOp().flops(List.of(TShape.of(-1, 8, 5, 5)), TShape.of(-1, 8, 5, 5)));
   }
 
   @Test

@@ -1,10 +1,7 @@
 package dev.kiln.runtime.graph;
 
-import dev.kiln.runtime.mxnet.ShapeInference;
 import dev.kiln.runtime.mxnet.SymbolHandle;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 
@@ -242,23 +239,12 @@ public final class Graph implements AutoCloseable {
   }
 
   /**
-   * The shape MXNet infers for label variable {@code i} ({@link #labels()}) when every input has a
-   * batch of 1 (and 1 step), with its first dimension, the batch, as {@link Shape#BATCH}: the shape
-   * of one example's targets for a loss head, {@code [BATCH]} for a classifier's class indices.
+   * The shape of label variable {@code i} ({@link #labels()}), as MXNet inferred it when the graph
+   * was built, with its first dimension, the batch, as {@link Shape#BATCH}: the shape of one
+   * example's targets for a loss head, {@code [BATCH]} for a classifier's class indices.
    */
   public Shape labelShape(int i) {
-    Map<String, int[]> known = new LinkedHashMap<>();
-    for (InputSpec in : inputs()) {
-      int[] dims = in.shape().dims();
-      for (int d = 0; d < dims.length; d++) {
-        dims[d] = dims[d] < 0 ? 1 : dims[d];
-      }
-      known.put(in.name(), dims);
-    }
-    ShapeInference inferred = symbol().inferShapes(known);
-    int[] dims = inferred.arguments()[arguments().indexOf(labels().get(i))].clone();
-    dims[0] = Shape.BATCH;
-    return Shape.of(dims);
+    return parts.labelShapes().get(i);
   }
 
   /** Every argument of the symbol (inputs and parameters) in MXNet's order. */

@@ -80,6 +80,7 @@ final class GraphAssembly {
               outputNames,
               params,
               d.labels,
+              d.labels.stream().map(label -> batchFirst(shapes.get(label))).toList(),
               arguments,
               sourceMap,
               auxStates,
@@ -150,6 +151,13 @@ final class GraphAssembly {
           auxNames.get(i), complete(inferred.auxiliary()[i], "auxiliary state", auxNames.get(i)));
     }
     return shapes;
+  }
+
+  /** {@code shape}, inferred for a batch of 1, with {@link Shape#BATCH} as its first dimension. */
+  private static Shape batchFirst(Shape shape) {
+    int[] dims = shape.dims();
+    dims[0] = Shape.BATCH;
+    return Shape.of(dims);
   }
 
   private Shape complete(int[] dims, String what, String name) {

@@ -350,6 +350,7 @@ public final class GraphBuilder implements AutoCloseable {
         case BIAS, BETA, QUERY_BIAS, KEY_BIAS, VALUE_BIAS, OUTPUT_BIAS -> ParamSpec.Kind.BIAS;
         case GAMMA -> ParamSpec.Kind.GAMMA;
         case PARAMETERS -> ParamSpec.Kind.RECURRENT;
+        case ALPHA -> ParamSpec.Kind.SLOPE;
       };
     }
 

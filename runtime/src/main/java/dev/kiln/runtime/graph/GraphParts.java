@@ -12,7 +12,9 @@ import java.util.function.IntFunction;
  * @param inputs the inputs, in declaration order
  * @param outputs the output nodes, in declaration order
  * @param params the learnable parameters, in MXNet's argument order
- * @param labels the label variables of a classifier graph
+ * @param labels the label variables of a training graph
+ * @param labelShapes the shape of each label, {@link Shape#BATCH} first, as MXNet inferred it when
+ *     the graph was built
  * @param arguments every argument of the symbol, in MXNet's order
  * @param sources where each node was declared
  * @param auxStates the auxiliary states, in MXNet's order
@@ -30,6 +32,7 @@ record GraphParts(
     List<String> outputs,
     List<ParamSpec> params,
     List<String> labels,
+    List<Shape> labelShapes,
     List<String> arguments,
     SourceMap sources,
     List<AuxSpec> auxStates,
@@ -46,6 +49,7 @@ record GraphParts(
     outputs = List.copyOf(outputs);
     params = List.copyOf(params);
     labels = List.copyOf(labels);
+    labelShapes = List.copyOf(labelShapes);
     arguments = List.copyOf(arguments);
     auxStates = List.copyOf(auxStates);
     frozen = Set.copyOf(frozen);
@@ -63,6 +67,7 @@ record GraphParts(
         outputs,
         params,
         labels,
+        labelShapes,
         arguments,
         sources,
         auxStates,

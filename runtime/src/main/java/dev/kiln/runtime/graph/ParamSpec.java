@@ -33,6 +33,8 @@ public record ParamSpec(String name, Shape shape, String node, Kind kind, float 
      * initialised to one.
      */
     GAMMA,
+    /** A parametric ReLU's slope per channel: initialised to {@code ParamRole.ALPHA.start()}. */
+    SLOPE,
     /**
      * A fused recurrent layer's flat vector ({@code <node>_parameters}): each gate's matrices
      * initialised by the model's initialiser with their own fans, biases at zero (an LSTM's

@@ -5,8 +5,8 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The window attributes of the convolution specs: one value per spatial dimension, in the order
- * MXNet's tuples take them ({@code (height, width)}), with the defaults of those not set.
+ * The window attributes of the convolution and pooling specs: one value per spatial dimension, in
+ * the order MXNet's tuples take them ({@code (height, width)}), with the defaults of those not set.
  */
 final class WindowAttrs {
   private WindowAttrs() {}

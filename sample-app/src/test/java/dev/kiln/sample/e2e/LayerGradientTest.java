@@ -14,6 +14,7 @@ import dev.kiln.sample.models.DropoutsModel;
 import dev.kiln.sample.models.EmbedModel;
 import dev.kiln.sample.models.NormsModel;
 import dev.kiln.sample.models.PoolsModel;
+import dev.kiln.sample.models.SignalPoolsModel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -71,6 +72,32 @@ class LayerGradientTest {
       int n =
           new GradientCheck(m.runtime(), nd, new long[][] {{2, 2, 5, 5}}, 15).withInput(0, x).run();
       assertEquals(size, n);
+    }
+  }
+
+  /**
+   * A parametric ReLU, 1-D pools (one under the full convention, run in float64), local response
+   * normalisation and a global max pool: the input is a shuffled ladder 0.1 apart that never comes
+   * within 0.05 of zero, so no perturbation crosses the ReLU's kink or changes a window's maximum.
+   */
+  @Test
+  void preluPoolsLrnAndGlobalMax() {
+    try (SignalPoolsModel m = SignalPoolsModel.create(Init.xavier(), 8);
+        NDManager nd = NDManager.newBaseManager()) {
+      int size = 2 * 4 * 12;
+      List<Float> ladder = new ArrayList<>();
+      for (int i = 0; i < size; i++) {
+        ladder.add((i - size / 2) * 0.1f + 0.05f);
+      }
+      Collections.shuffle(ladder, new Random(19));
+      float[] x = new float[size];
+      for (int i = 0; i < size; i++) {
+        x[i] = ladder.get(i);
+      }
+      m.params().actAlpha().set(new float[] {0.25f, 0.5f, -0.5f, 1.5f});
+      int n =
+          new GradientCheck(m.runtime(), nd, new long[][] {{2, 4, 12}}, 19).withInput(0, x).run();
+      assertEquals(4 + size, n);
     }
   }
 

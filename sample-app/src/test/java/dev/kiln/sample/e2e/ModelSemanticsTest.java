@@ -12,6 +12,7 @@ import ai.djl.ndarray.types.Shape;
 import dev.kiln.runtime.Init;
 import dev.kiln.sample.models.BranchesModel;
 import dev.kiln.sample.models.FashionMlpModel;
+import dev.kiln.sample.models.SignalPoolsModel;
 import dev.kiln.sample.models.TwoHeadsModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -187,6 +188,43 @@ class ModelSemanticsTest {
                           && l.contains("101770")
                           && l.endsWith("203.6 K  3728 B")),
           s);
+    }
+  }
+
+  @Test
+  void poolsLrnAndPReluAreInTheSummaryAndTheSlopesInTheCheckpoint(@TempDir Path dir) {
+    try (SignalPoolsModel m = SignalPoolsModel.create()) {
+      String s = m.summary();
+      // FLOPs per example: 2 per value for the PReLU, 3 reads per pooled value, (2·3 + 4) per
+      // value for the LRN, one read per value for the global max.
+      assertTrue(
+          s.contains(
+              "act     @PRelu                                  [BATCH, 4, 12]         4        96"),
+          s);
+      assertTrue(
+          s.contains(
+              "max     @MaxPool(kernel = 3, stride = 2,        [BATCH, 4, 6]          0        72"),
+          s);
+      assertTrue(
+          s.contains(
+              "avg     @AvgPool(kernel = 3, stride = 2,        [BATCH, 4, 3]          0        36"),
+          s);
+      assertTrue(s.contains("convention = PoolConvention.FULL)"), s);
+      assertTrue(
+          s.contains(
+              "norm    @Lrn(size = 3, alpha = 0.5, k = 1.0)    [BATCH, 4, 3, 1]       0       120"),
+          s);
+      assertTrue(
+          s.contains(
+              "peak    @GlobalMaxPool                          [BATCH, 4, 1, 1]       0        12"),
+          s);
+      assertArrayEquals(new float[] {0.25f, 0.25f, 0.25f, 0.25f}, m.params().actAlpha().get(), 0f);
+      m.params().actAlpha().set(new float[] {0.1f, 0.2f, 0.3f, 0.4f});
+      m.save(dir.resolve("slopes"));
+      try (SignalPoolsModel loaded = SignalPoolsModel.load(dir.resolve("slopes"))) {
+        assertArrayEquals(
+            new float[] {0.1f, 0.2f, 0.3f, 0.4f}, loaded.params().actAlpha().get(), 0f);
+      }
     }
   }
 

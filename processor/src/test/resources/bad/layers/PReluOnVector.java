@@ -6,10 +6,10 @@ import dev.kiln.annotations.*;
 
 /** Test input for LayerDiagnosticsTest. */
 @Model
-public interface PoolOnRank3 {
-  @Input(shape = {BATCH, 3, 8})
+public interface PReluOnVector {
+  @Input(shape = {BATCH})
   Sym x();
 
-  @AvgPool(kernel = 2)
-  Sym pool(Sym x);
+  @PRelu
+  Sym act(Sym x);
 }

@@ -3,6 +3,7 @@ package dev.kiln.processor.op;
 import static dev.kiln.processor.op.Args.x;
 
 import dev.kiln.annotations.GlobalAvgPool;
+import dev.kiln.annotations.GlobalMaxPool;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.model.AttributeSite;
 import dev.kiln.processor.model.CallSite;
@@ -15,19 +16,32 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** {@code @GlobalAvgPool}: MXNet's {@code Pooling} with {@code global_pool}, average. */
-record GlobalAvgPoolOp() implements Op {
-  static final OpReader<GlobalAvgPool> READER =
-      OpReader.of(GlobalAvgPool.class, g -> new GlobalAvgPoolOp());
+/**
+ * {@code @GlobalAvgPool} or {@code @GlobalMaxPool}: MXNet's {@code Pooling} with {@code
+ * global_pool}, average or max, over every position of each channel.
+ *
+ * @param max whether it takes the largest value rather than the mean
+ */
+record GlobalPoolOp(boolean max) implements Op {
+  static final OpReader<GlobalAvgPool> AVG_READER =
+      OpReader.of(GlobalAvgPool.class, g -> new GlobalPoolOp(false));
+
+  static final OpReader<GlobalMaxPool> MAX_READER =
+      OpReader.of(GlobalMaxPool.class, g -> new GlobalPoolOp(true));
 
   @Override
   public String annotation() {
-    return "GlobalAvgPool";
+    return max ? "GlobalMaxPool" : "GlobalAvgPool";
+  }
+
+  /** MXNet's {@code pool_type}, and the runtime spec's factory. */
+  private String type() {
+    return max ? "max" : "avg";
   }
 
   @Override
   public String mxnetOp() {
-    return "Pooling(global avg)";
+    return "Pooling(global " + type() + ")";
   }
 
   @Override
@@ -52,7 +66,7 @@ record GlobalAvgPoolOp() implements Op {
           Message.WRONG_RANK,
           null,
           site.where(),
-          "@GlobalAvgPool",
+          "@" + annotation(),
           "3 to 5",
           "[N, C, ...]",
           site.x().describe(),
@@ -63,6 +77,7 @@ record GlobalAvgPoolOp() implements Op {
     return Inferred.of(new TShape(out));
   }
 
+  /** One addition or comparison per input value. */
   @Override
   public long flops(List<TShape> in, TShape out) {
     return in.get(0).perExample();
@@ -70,6 +85,6 @@ record GlobalAvgPoolOp() implements Op {
 
   @Override
   public NodeCall call(CallSite site) {
-    return NodeCall.Builder.of("node", Args.chain("GlobalPoolSpec", "avg").build(), x());
+    return NodeCall.Builder.of("node", Args.chain("GlobalPoolSpec", type()).build(), x());
   }
 }

@@ -1,0 +1,15 @@
+package bad.layers;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+/** Test input for LayerDiagnosticsTest. */
+@Model
+public interface LrnZeroK {
+  @Input(shape = {BATCH, 8, 4, 4})
+  Sym x();
+
+  @Lrn(size = 3, k = 0)
+  Sym norm(Sym x);
+}
