@@ -229,6 +229,23 @@ class AttentionTest {
   }
 
   @Test
+  void lengthsOutsideTheKeyStepsAreHeldWithinThem() {
+    Random rng = new Random(7);
+    int n = 4, t = 3, w = 4, heads = 2;
+    AttentionSpec spec = AttentionSpec.heads(heads).width(w).withLengths();
+    try (ModelRuntime m = attention(spec, new int[] {-1, t, w}, new int[] {-1});
+        NDManager nd = NDManager.newBaseManager()) {
+      var p = randomise(m, rng);
+      float[] x = random(rng, n * t * w);
+      float[] given = {-2, 0, 1000, 2.9f};
+      float[] held = {0, 0, 3, 2};
+      float[] expected = reference(p, x, x, x, held, n, t, t, w, w, heads, 2, 2, false);
+      float[] actual = forward(m, nd, new float[][] {x, given}, new long[][] {{n, t, w}, {n}});
+      assertArrayEquals(expected, actual, 1e-5f);
+    }
+  }
+
+  @Test
   void causalAttentionSeesOnlyEarlierSteps() {
     Random rng = new Random(4);
     int n = 2, t = 5, w = 6, heads = 2;

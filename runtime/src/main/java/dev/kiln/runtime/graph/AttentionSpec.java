@@ -183,6 +183,42 @@ public record AttentionSpec(
     return project(scope, "", merged, ParamRole.OUTPUT_WEIGHT, ParamRole.OUTPUT_BIAS, width);
   }
 
+  /**
+   * {@code lengths} held within {@code [0, keySteps]}: MXNet's softmax reads and writes a row as
+   * far as its length says, past the row's end for a longer one and before its start for a negative
+   * one, so a length outside the key steps must never reach it.
+   */
+  private static Sym within(NodeScope scope, Sym lengths, Sym scores) {
+    String n = scope.node();
+    Sym upTo =
+        scope.op(
+            "_contrib_arange_like",
+            n + "_key_steps",
+            Attrs.of("start", 1, "step", 1, "axis", -1),
+            List.of("data"),
+            List.of(scores));
+    Sym keySteps =
+        scope.op(
+            "max",
+            n + "_key_count",
+            Attrs.of("axis", 0, "keepdims", true),
+            List.of("data"),
+            List.of(upTo));
+    Sym atMost =
+        scope.op(
+            "broadcast_minimum",
+            n + "_lengths_at_most",
+            Attrs.of(),
+            List.of("lhs", "rhs"),
+            List.of(lengths, keySteps));
+    return scope.op(
+        "_maximum_scalar",
+        n + "_lengths_within",
+        Attrs.of("scalar", 0),
+        List.of("data"),
+        List.of(atMost));
+  }
+
   private static Attrs softmaxAttrs(double temperature, boolean masked) {
     if (temperature == 1) {
       return masked ? Attrs.of("axis", -1, "use_length", true) : Attrs.of("axis", -1);
@@ -289,7 +325,7 @@ public record AttentionSpec(
               Attrs.of("repeats", heads, "axis", 0),
               List.of("data"),
               List.of(given));
-      rows = reshape(scope, n + "_lengths_rows", repeated, "(-1,1)", false);
+      rows = within(scope, reshape(scope, n + "_lengths_rows", repeated, "(-1,1)", false), scores);
     }
     Sym visible;
     if (causalMask) {
