@@ -185,6 +185,13 @@ final class ModelGenerator {
    */
   private final Random poolRng;
 
+  /**
+   * Chooses and draws attention ({@code @MultiHeadAttention}: self and cross, with valid lengths,
+   * causal) and {@code @PositionalEmbedding}, so that a model without them is the one this seed
+   * drew before they were added.
+   */
+  private final Random attentionRng;
+
   private final String model;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> layers = new LinkedHashMap<>();
@@ -201,6 +208,7 @@ final class ModelGenerator {
     this.convRng = new Random(seed * 0xBF58476D1CE4E5B9L + 31);
     this.lossRng = new Random(seed * 0x2545F4914F6CDD1DL + 37);
     this.poolRng = new Random(seed * 0xC2B2AE3D27D4EB4FL + 37);
+    this.attentionRng = new Random(seed * 0x9FB21C651E98DF25L + 41);
     this.model = "Gen" + seed;
   }
 
@@ -331,7 +339,7 @@ final class ModelGenerator {
 
   /** Applies one drawn operation to {@code x}; retries with another when one does not apply. */
   private void step(Node x) {
-    if (newerConv(x) != null || newerPool(x) != null) {
+    if (newerConv(x) != null || newerPool(x) != null || attention(x) != null) {
       return;
     }
     for (int attempt = 0; attempt < 20; attempt++) {
@@ -749,6 +757,127 @@ final class ModelGenerator {
       return node("gmp", "GlobalMaxPool", "@GlobalMaxPool", List.of(x), shape);
     }
     return null;
+  }
+
+  /**
+   * Sometimes, drawn by {@link #attentionRng}, over a sequence {@code [N, steps, width]}:
+   * {@code @MultiHeadAttention}, self or cross (keys and values one node, possibly the query
+   * itself), with valid lengths from an input of their own ({@code [BATCH]}, fed whole numbers, see
+   * {@link SymbolInfo}), causal, with its own key and value sizes, without biases, with dropout;
+   * sometimes after a {@code @PositionalEmbedding}, which is also drawn alone; null otherwise or
+   * when it does not fit the budget.
+   */
+  private Node attention(Node x) {
+    if (x.indices || x.steps() || x.rank() != 3 || x.shape[1] <= 0 || x.shape[2] <= 0) {
+      return null;
+    }
+    Random r = attentionRng;
+    int draw = r.nextInt(100);
+    if (draw >= 14) {
+      return null;
+    }
+    int t = x.shape[1];
+    int w = x.shape[2];
+    Node query = x;
+    if (draw < 4) {
+      int steps = t + r.nextInt(3);
+      features.add("PositionalEmbedding");
+      if (steps > t) {
+        features.add("PositionalEmbedding.longer");
+      }
+      query =
+          node(
+              "pos",
+              "PositionalEmbedding",
+              "@PositionalEmbedding(steps = " + steps + ")",
+              List.of(x),
+              x.shape.clone());
+      query.hasParams = true;
+      if (draw < 2) {
+        return query;
+      }
+    }
+    List<Integer> divisors = new ArrayList<>();
+    for (int h = 1; h <= 4; h++) {
+      if (w % h == 0) {
+        divisors.add(h);
+      }
+    }
+    Attrs a = new Attrs("MultiHeadAttention");
+    int heads;
+    int dk;
+    if (r.nextInt(100) < 25) {
+      heads = 1 + r.nextInt(3);
+      dk = 1 + r.nextInt(4);
+      a.put("heads", heads).put("keyDim", dk);
+      features.add("Attention.keyDim");
+    } else {
+      heads = divisors.get(r.nextInt(divisors.size()));
+      dk = w / heads;
+      a.put("heads", heads);
+    }
+    int dv = dk;
+    if (r.nextInt(100) < 20) {
+      dv = 1 + r.nextInt(4);
+      a.put("valueDim", dv);
+      features.add("Attention.valueDim");
+    }
+    if (r.nextInt(100) < 12) {
+      a.put("dropout", new String[] {"0.1", "0.2", "0.3"}[r.nextInt(3)]);
+      features.add("Attention.dropout");
+    }
+    boolean causal = r.nextInt(100) < 30;
+    List<Node> inputs = new ArrayList<>(List.of(query));
+    Node memory = query;
+    if (r.nextInt(100) < 40) {
+      List<Node> candidates =
+          nodes.stream()
+              .filter(
+                  n ->
+                      !n.indices
+                          && !n.steps()
+                          && n.rank() == 3
+                          && n.shape[1] > 0
+                          && n.shape[2] > 0
+                          && (!causal || n.shape[1] == t))
+              .toList();
+      memory = candidates.get(r.nextInt(candidates.size()));
+      inputs.add(memory);
+      inputs.add(memory);
+      features.add(memory == query ? "Attention.crossSelf" : "Attention.cross");
+    } else {
+      features.add("Attention.self");
+    }
+    int s = memory.shape[1];
+    int kv = memory.shape[2];
+    long cost =
+        (long) t * w * heads * dk
+            + (long) s * kv * heads * (dk + dv)
+            + (long) t * heads * dv * w
+            + (long) heads * t * s * (dk + dv);
+    if (cost > MAC_BUDGET - macs || (long) heads * t * Math.max(s, dv) > MAX_VALUES) {
+      return query == x ? null : query;
+    }
+    macs += cost;
+    if (causal) {
+      a.put("causal", true);
+      features.add("Attention.causal");
+    }
+    if (r.nextInt(100) < 20) {
+      a.put("noBias", true);
+      features.add("Attention.noBias");
+    }
+    if (r.nextInt(100) < 35) {
+      Node lengths = inputNode(new int[] {-1});
+      lengths.indices = true;
+      add(lengths, "Input.lengths");
+      inputs.add(lengths);
+      features.add("Attention.lengths");
+    }
+    features.add("Attention");
+    Node n = node("att", "MultiHeadAttention", a.text(), inputs, x.shape.clone());
+    n.hasParams = true;
+    return n;
   }
 
   /**
