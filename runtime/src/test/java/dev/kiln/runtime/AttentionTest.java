@@ -246,6 +246,33 @@ class AttentionTest {
   }
 
   @Test
+  void aCausalAttentionOverAnyNumberOfStepsGivesEachPrefixItsOwnOutput() {
+    Random rng = new Random(8);
+    int n = 2, w = 4, heads = 2;
+    try (ModelRuntime m =
+            attention(AttentionSpec.heads(heads).width(w).causal(), new int[] {-1, -5, w});
+        NDManager nd = NDManager.newBaseManager()) {
+      var p = randomise(m, rng);
+      float[] x = random(rng, n * 5 * w);
+      float[] long5 = forward(m, nd, new float[][] {x}, new long[][] {{n, 5, w}});
+      assertArrayEquals(
+          reference(p, x, x, x, null, n, 5, 5, w, w, heads, 2, 2, true), long5, 1e-5f);
+      // The first 3 steps alone: a causal output at step t reads steps 0 to t only, so the
+      // prefix's outputs are the longer sequence's first 3.
+      float[] x3 = new float[n * 3 * w];
+      for (int e = 0; e < n; e++) {
+        System.arraycopy(x, e * 5 * w, x3, e * 3 * w, 3 * w);
+      }
+      float[] short3 = forward(m, nd, new float[][] {x3}, new long[][] {{n, 3, w}});
+      for (int e = 0; e < n; e++) {
+        for (int i = 0; i < 3 * w; i++) {
+          assertEquals(long5[e * 5 * w + i], short3[e * 3 * w + i], 1e-5f);
+        }
+      }
+    }
+  }
+
+  @Test
   void causalAttentionSeesOnlyEarlierSteps() {
     Random rng = new Random(4);
     int n = 2, t = 5, w = 6, heads = 2;
