@@ -30,11 +30,15 @@ import java.util.stream.Collectors;
  * {@code @Flatten}, {@code @Reshape} (every special value), {@code @Dropout}, {@code @BatchNorm}
  * and {@code @LayerNorm} (axis, eps, momentum), {@code @Embedding} over an indices input,
  * {@code @Activation}, {@code @Softmax} (axis), {@code @Add} and {@code @Concat} (two or three
- * operands, the same node twice through {@code @From}), {@code @Frozen}, {@code @Output}, several
- * inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose forward
- * bodies are drawn from the whole symbolic API, and, in about one model in six, {@code @Lstm},
- * {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1 to 6 steps or {@code
- * Dim.STEPS} (see {@link #recurrentPart}).
+ * operands, the same node twice through {@code @From}), the element-wise and tensor operations
+ * ({@code @Clip}; {@code @Multiply}, {@code @Subtract}, {@code @Divide}, {@code @Maximum}
+ * broadcasting; {@code @MatMul} of stacks of matrices; {@code @Transpose} and {@code @Slice} of the
+ * axes after the batch; {@code @Mean} and {@code @Sum} over them; drawn from a {@code Random} of
+ * their own), loss heads ending a model (see {@link #lossHead}), {@code @Frozen}, {@code @Output},
+ * several inputs and outputs, classifiers, declaration order shuffled, custom {@code @Layer}s whose
+ * forward bodies are drawn from the whole symbolic API, and, in about one model in six,
+ * {@code @Lstm}, {@code @Gru} and {@code @Rnn} (every attribute) over sequences of 1 to 6 steps or
+ * {@code Dim.STEPS} (see {@link #recurrentPart}).
  *
  * <p>Sizes stay small so that a model runs in well under a second: batch sizes are the caller's,
  * spatial sizes at most about 16, at most {@value #MAX_VALUES} values per example in any tensor and
@@ -186,6 +190,13 @@ final class ModelGenerator {
   private final Random poolRng;
 
   /**
+   * Chooses and draws the element-wise and tensor operations ({@code @Clip}, {@code @Multiply},
+   * {@code @Subtract}, {@code @Divide}, {@code @Maximum}, {@code @MatMul}, {@code @Transpose},
+   * {@code @Slice}), so that a model without them is the one this seed drew before they were added.
+   */
+  private final Random tensorRng;
+
+  /**
    * Chooses and draws attention ({@code @MultiHeadAttention}: self and cross, with valid lengths,
    * causal) and {@code @PositionalEmbedding}, so that a model without them is the one this seed
    * drew before they were added.
@@ -208,7 +219,8 @@ final class ModelGenerator {
     this.convRng = new Random(seed * 0xBF58476D1CE4E5B9L + 31);
     this.lossRng = new Random(seed * 0x2545F4914F6CDD1DL + 37);
     this.poolRng = new Random(seed * 0xC2B2AE3D27D4EB4FL + 37);
-    this.attentionRng = new Random(seed * 0x9FB21C651E98DF25L + 41);
+    this.tensorRng = new Random(seed * 0x9FB21C651E98DF25L + 43);
+    this.attentionRng = new Random(seed * 0xE7037ED1A0B428DBL + 47);
     this.model = "Gen" + seed;
   }
 
@@ -340,6 +352,9 @@ final class ModelGenerator {
   /** Applies one drawn operation to {@code x}; retries with another when one does not apply. */
   private void step(Node x) {
     if (newerConv(x) != null || newerPool(x) != null || attention(x) != null) {
+      return;
+    }
+    if (tensorOp(x) != null) {
       return;
     }
     for (int attempt = 0; attempt < 20; attempt++) {
@@ -759,6 +774,41 @@ final class ModelGenerator {
     return null;
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Element-wise and tensor operations, drawn by tensorRng
+
+  private static final String[] BROADCASTS = {"Multiply", "Subtract", "Divide", "Maximum"};
+
+  /**
+   * Sometimes, drawn by {@link #tensorRng}: an element-wise or tensor operation over {@code x};
+   * null otherwise or when it does not fit the budgets.
+   */
+  private Node tensorOp(Node x) {
+    if (x.indices || x.steps()) {
+      return null;
+    }
+    int r = tensorRng.nextInt(100);
+    if (r < 5) {
+      return clip(x);
+    }
+    if (r < 14) {
+      return broadcast(x);
+    }
+    if (r < 20) {
+      return matMul(x);
+    }
+    if (r < 25) {
+      return transpose(x);
+    }
+    if (r < 30) {
+      return slice(x);
+    }
+    if (r < 36) {
+      return reduce(x);
+    }
+    return null;
+  }
+
   /**
    * Sometimes, drawn by {@link #attentionRng}, over a sequence {@code [N, steps, width]}:
    * {@code @MultiHeadAttention}, self or cross (keys and values one node, possibly the query
@@ -938,6 +988,279 @@ final class ModelGenerator {
   private static int fullSize(int size, int k, int s, int p) {
     int out = 1 + (size + 2 * p - k + s - 1) / s;
     return (out - 1) * s - p >= size ? -1 : out;
+  }
+
+  /**
+   * {@code @Mean} or {@code @Sum} (of at most 8 values) over some axes after the batch (written
+   * from the start or the end), or over all of them by leaving {@code axes} empty; the result keeps
+   * rank 2 or more (the reduced axes kept with size 1 where needed), as the other draws expect.
+   */
+  private Node reduce(Node x) {
+    if (x.rank() < 2) {
+      return null;
+    }
+    Random t = tensorRng;
+    String layer = t.nextBoolean() ? "Mean" : "Sum";
+    List<Integer> axes = new ArrayList<>();
+    boolean all = t.nextInt(100) < 25;
+    for (int i = 1; i < x.rank(); i++) {
+      if (all || t.nextInt(100) < 45) {
+        axes.add(i);
+      }
+    }
+    if (axes.isEmpty()) {
+      axes.add(1 + t.nextInt(x.rank() - 1));
+    }
+    long count = 1;
+    for (int ax : axes) {
+      count *= x.shape[ax];
+    }
+    if (count > 8) {
+      // A sum of many values makes a magnitude that saturates the layers after it (seed 278: a
+      // softmax whose gradient underflowed, so that training changed nothing); a mean does not.
+      layer = "Mean";
+    }
+    boolean keep = x.rank() - axes.size() < 2 || t.nextInt(100) < 40;
+    Attrs a = new Attrs(layer);
+    if (!all) {
+      List<String> written = new ArrayList<>();
+      for (int ax : axes) {
+        written.add(Integer.toString(t.nextInt(100) < 25 ? ax - x.rank() : ax));
+      }
+      a.put("axes", written.size() == 1 ? written.get(0) : "{" + String.join(", ", written) + "}");
+    } else {
+      features.add(layer + ".allButBatch");
+    }
+    if (keep) {
+      a.put("keepDims", true);
+      features.add(layer + ".keepDims");
+    }
+    List<Integer> shape = new ArrayList<>();
+    for (int i = 0; i < x.rank(); i++) {
+      if (!axes.contains(i)) {
+        shape.add(x.shape[i]);
+      } else if (keep) {
+        shape.add(1);
+      }
+    }
+    features.add(layer);
+    return node(
+        layer.toLowerCase(java.util.Locale.ROOT),
+        layer,
+        a.text(),
+        List.of(x),
+        shape.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /**
+   * {@code @Slice} of an axis after the batch: a range of it, its indices written from the start or
+   * from the end, the end sometimes left out.
+   */
+  private Node slice(Node x) {
+    if (x.rank() < 2) {
+      return null;
+    }
+    Random t = tensorRng;
+    int axis = 1 + t.nextInt(x.rank() - 1);
+    int size = x.shape[axis];
+    if (size < 2) {
+      return null;
+    }
+    int begin = t.nextInt(size - 1);
+    int end = begin + 1 + t.nextInt(size - begin);
+    Attrs a = new Attrs("Slice").put("axis", t.nextInt(100) < 25 ? axis - x.rank() : axis);
+    if (begin != 0 || t.nextInt(100) < 10) {
+      a.put("begin", t.nextInt(100) < 30 ? begin - size : begin);
+    }
+    if (end != size || t.nextBoolean()) {
+      boolean negative = t.nextInt(100) < 30 && end < size;
+      a.put("end", negative ? end - size : end);
+      features.add(negative ? "Slice.negativeEnd" : "Slice.end");
+    }
+    int[] shape = x.shape.clone();
+    shape[axis] = end - begin;
+    features.add("Slice");
+    return node("slice", "Slice", a.text(), List.of(x), shape);
+  }
+
+  /**
+   * {@code @Transpose} of the axes after the batch (which stays first, as everywhere in these
+   * models), some written negative.
+   */
+  private Node transpose(Node x) {
+    if (x.rank() < 3) {
+      return null;
+    }
+    Random t = tensorRng;
+    List<Integer> rest = new ArrayList<>();
+    for (int i = 1; i < x.rank(); i++) {
+      rest.add(i);
+    }
+    Collections.shuffle(rest, t);
+    List<Integer> axes = new ArrayList<>(List.of(0));
+    axes.addAll(rest);
+    int[] shape = new int[x.rank()];
+    List<String> written = new ArrayList<>();
+    for (int i = 0; i < x.rank(); i++) {
+      shape[i] = x.shape[axes.get(i)];
+      int a = axes.get(i);
+      written.add(Integer.toString(t.nextInt(100) < 20 ? a - x.rank() : a));
+    }
+    features.add("Transpose");
+    features.add("Transpose.rank" + x.rank());
+    if (written.stream().anyMatch(w -> w.startsWith("-"))) {
+      features.add("Transpose.negative");
+    }
+    String text = "@Transpose(axes = {" + String.join(", ", written) + "})";
+    return node("transpose", "Transpose", text, List.of(x), shape);
+  }
+
+  /**
+   * {@code @MatMul} of a stack of matrices {@code x} (rank 3 or more, MXNet's {@code batch_dot}):
+   * by itself with one side transposed (a Gram matrix per example), or with a dense projection of
+   * its rows, transposed so that the inner sizes agree; the right factor clipped to {@code [-1,
+   * 1]}.
+   */
+  private Node matMul(Node x) {
+    if (x.rank() < 3) {
+      return null;
+    }
+    Random t = tensorRng;
+    int n = x.rank();
+    Node a = x;
+    Node b = x;
+    boolean ta = t.nextBoolean();
+    boolean tb = !ta;
+    if (t.nextInt(3) != 0) {
+      // x^T d over the rows of x, or d^T x: [.., cols, units] or [.., units, cols].
+      Node d = denseLast(x, 1 + t.nextInt(8));
+      if (d == null) {
+        return null;
+      }
+      boolean left = t.nextBoolean();
+      a = left ? x : d;
+      b = left ? d : x;
+      ta = true;
+      tb = false;
+      features.add("MatMul.projection");
+    } else {
+      features.add("MatMul.gram");
+    }
+    int m = a.shape[ta ? n - 1 : n - 2];
+    int k = a.shape[ta ? n - 2 : n - 1];
+    int cols = b.shape[tb ? n - 2 : n - 1];
+    int[] out = x.shape.clone();
+    out[n - 2] = m;
+    out[n - 1] = cols;
+    long cost = values(out) * k;
+    if (cost > MAC_BUDGET - macs || values(out) > MAX_VALUES) {
+      return null;
+    }
+    macs += cost;
+    // One factor bounded, as for @Multiply.
+    b = clipped(b, "min = -1, max = 1");
+    List<String> attrs = new ArrayList<>();
+    if (ta) {
+      attrs.add("transposeA = true");
+      features.add("MatMul.transposeA");
+    }
+    if (tb) {
+      attrs.add("transposeB = true");
+      features.add("MatMul.transposeB");
+    }
+    features.add("MatMul");
+    features.add("MatMul.rank" + n);
+    String text = attrs.isEmpty() ? "@MatMul" : "@MatMul(" + String.join(", ", attrs) + ")";
+    return node("matmul", "MatMul", text, List.of(a, b), out);
+  }
+
+  /** {@code @Clip}: symmetric, ReLU6-like, or open on one side. */
+  private Node clip(Node x) {
+    Random t = tensorRng;
+    String bounds =
+        switch (t.nextInt(4)) {
+          case 0 -> {
+            String a = List.of("0.5", "1", "2.5").get(t.nextInt(3));
+            yield "min = -" + a + ", max = " + a;
+          }
+          case 1 -> "min = 0, max = 6";
+          case 2 -> "min = 0, max = Double.POSITIVE_INFINITY";
+          default -> "min = Double.NEGATIVE_INFINITY, max = 0.5";
+        };
+    features.add("Clip");
+    if (bounds.contains("INFINITY")) {
+      features.add("Clip.oneSided");
+    }
+    return node("clip", "Clip", "@Clip(" + bounds + ")", List.of(x), x.shape.clone());
+  }
+
+  /**
+   * {@code @Multiply}, {@code @Subtract}, {@code @Divide} or {@code @Maximum} of {@code x} and an
+   * operand that broadcasts against it (itself, another node, or a gate made from it), in either
+   * order; a divisor is clipped to {@code [0.5, 4]} first, the second factor of a product to {@code
+   * [-1, 1]}.
+   */
+  private Node broadcast(Node x) {
+    Random t = tensorRng;
+    String op = BROADCASTS[t.nextInt(BROADCASTS.length)];
+    Node other = broadcastOperand(x);
+    List<Node> operands = t.nextBoolean() ? List.of(x, other) : List.of(other, x);
+    if (op.equals("Divide")) {
+      operands = List.of(operands.get(0), clipped(operands.get(1), "min = 0.5, max = 4"));
+    } else if (op.equals("Multiply")) {
+      operands = List.of(operands.get(0), clipped(operands.get(1), "min = -1, max = 1"));
+    }
+    int[] out = broadcastShape(x.shape, other.shape);
+    features.add(op);
+    if (!Arrays.equals(x.shape, other.shape)) {
+      features.add(op + ".broadcast");
+    }
+    return node(op.toLowerCase(java.util.Locale.ROOT), op, "@" + op, operands, out);
+  }
+
+  /**
+   * {@code x} clipped to {@code bounds}: a divisor away from zero, or one factor of a product
+   * bounded, so that a few training steps of the checks cannot make a product of two growing
+   * factors overflow (seed 218 did, before).
+   */
+  private Node clipped(Node x, String bounds) {
+    features.add("Clip");
+    return node("clip", "Clip", "@Clip(" + bounds + ")", List.of(x), x.shape.clone());
+  }
+
+  /** A node that broadcasts against {@code x} to no more than {@link #MAX_VALUES} values. */
+  private Node broadcastOperand(Node x) {
+    int r = tensorRng.nextInt(100);
+    if (r < 15) {
+      features.add("Broadcast.sameTwice");
+      return x;
+    }
+    if (r < 55) {
+      List<Node> fits =
+          nodes.stream()
+              .filter(n -> n != x && !n.indices && !n.steps() && n.rank() == x.rank())
+              .filter(n -> broadcastShape(n.shape, x.shape) != null)
+              .filter(n -> values(broadcastShape(n.shape, x.shape)) <= values(x.shape))
+              .toList();
+      if (!fits.isEmpty()) {
+        return fits.get(tensorRng.nextInt(fits.size()));
+      }
+    }
+    // A gate made from x: its mean per channel, or one unit per row.
+    Node gate = x.rank() >= 3 ? globalPool(x) : dense(x, 1);
+    return gate == null ? x : gate;
+  }
+
+  /** MXNet's broadcast of two shapes of equal rank, or null when they do not broadcast. */
+  private static int[] broadcastShape(int[] a, int[] b) {
+    int[] out = new int[a.length];
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] != b[i] && a[i] != 1 && b[i] != 1) {
+        return null;
+      }
+      out[i] = a[i] == 1 ? b[i] : a[i];
+    }
+    return out;
   }
 
   /** A convolution that keeps the spatial size: odd kernel, padding (k-1)/2, stride 1. */

@@ -4,6 +4,7 @@ import static dev.kiln.processor.BadCase.error;
 import static dev.kiln.processor.BadCase.warning;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Every mistake the processor diagnoses, one model each under {@code src/test/resources/bad}, with
@@ -13,7 +14,8 @@ import java.util.List;
 final class BadCases {
   private BadCases() {}
 
-  static final List<BadCase> ALL =
+  /** The cases of the layers before the element-wise and tensor operations. */
+  private static final List<BadCase> EARLIER =
       List.of(
           // --- The model type ---
 
@@ -1185,4 +1187,8 @@ final class BadCases {
                   "[kiln:NonPositive] ZeroUnits.none() @Dense: units must be positive, got 0")
               .with("bad/blocks/ZeroUnits")
               .in("bad/blocks/ZeroUnits"));
+
+  /** Every case: these and {@link TensorOpBadCases#ALL}. */
+  static final List<BadCase> ALL =
+      Stream.concat(EARLIER.stream(), TensorOpBadCases.ALL.stream()).toList();
 }

@@ -8,9 +8,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * {@code @Block} beyond the golden ({@code blocks.TinyTransformer}): a block of a custom layer
- * gets the custom layer's note once, where the block is compiled, not once per copy; every copy
- * has parameters of its own; nothing generated is wider than 100 columns.
+ * {@code @Block} beyond the golden ({@code blocks.TinyTransformer}): a block of a custom layer gets
+ * the custom layer's note once, where the block is compiled, not once per copy; every copy has
+ * parameters of its own; nothing generated is wider than 100 columns.
  */
 class BlocksTest {
   @ParameterizedTest

@@ -31,6 +31,7 @@ class GeneratedCodeTest {
           List.of("good/layers/LayerZoo"),
           List.of("good/layers/SignalPools"),
           List.of("good/layers/ImageNorms"),
+          List.of("good/ops/TensorOps"),
           List.of("good/noparams/Pools"),
           List.of("good/multi/TwoInputSoftmax"),
           List.of("good/names/AwkwardNames", "layers/Named"),

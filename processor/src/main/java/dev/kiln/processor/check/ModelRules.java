@@ -68,11 +68,14 @@ final class ModelRules {
       return null;
     }
     // Only on an otherwise clean model: a misspelt wire leaves its input unread, and the one
-    // mistake should give one diagnostic.
+    // mistake should give one diagnostic. An input without BATCH beside one with it is deliberate
+    // (a mask or a table fed with every call, broadcast against the examples); a model none of
+    // whose inputs has BATCH has most likely forgotten it.
+    boolean batched = inputs.stream().anyMatch(n -> n.shape().hasBatch());
     for (CheckedNode n : inputs) {
       if (!consumed.contains(n.name())) {
         report.add(Message.UNUSED_INPUT, n.spec().method(), n.name(), model);
-      } else if (!n.shape().hasBatch()) {
+      } else if (!batched) {
         report.add(
             Message.INPUT_WITHOUT_BATCH,
             n.spec().method(),
@@ -141,10 +144,11 @@ final class ModelRules {
         n.spec().layer().tracedBody().ifPresent(body -> noteBodyAtBuild(n, body, inferred));
       }
     }
-    nodes = planned(nodes, classifierHead);
-    inputs = planned(inputs, classifierHead);
-    outputs = planned(outputs, classifierHead);
-    classifierHead = classifierHead == null ? null : planned(classifierHead, classifierHead);
+    nodes = planned(nodes, classifierHead, inferred);
+    inputs = planned(inputs, classifierHead, inferred);
+    outputs = planned(outputs, classifierHead, inferred);
+    classifierHead =
+        classifierHead == null ? null : planned(classifierHead, classifierHead, inferred);
     List<CheckedNode> order = orderOf(inferred, nodes);
     if (lossHead != null) {
       String name = lossHead.name();
@@ -214,15 +218,19 @@ final class ModelRules {
   }
 
   /** {@code nodes}, each with the call that emits it. */
-  private static List<CheckedNode> planned(List<CheckedNode> nodes, CheckedNode head) {
-    return nodes.stream().map(n -> planned(n, head)).toList();
+  private static List<CheckedNode> planned(
+      List<CheckedNode> nodes, CheckedNode head, Map<String, CheckedNode> inferred) {
+    return nodes.stream().map(n -> planned(n, head, inferred)).toList();
   }
 
   /** {@code n} with the call its op plans for it. */
-  private static CheckedNode planned(CheckedNode n, CheckedNode head) {
+  private static CheckedNode planned(
+      CheckedNode n, CheckedNode head, Map<String, CheckedNode> inferred) {
     boolean isHead = head != null && head.name().equals(n.name());
     List<String> sources = n.spec().wires().stream().map(NodeSpec.Wire::source).toList();
-    return n.withCall(n.spec().layer().call(new CallSite(n.name(), n.shape(), sources, isHead)));
+    List<TShape> in = sources.stream().map(s -> inferred.get(s).shape()).toList();
+    return n.withCall(
+        n.spec().layer().call(new CallSite(n.name(), n.shape(), sources, in, isHead)));
   }
 
   /**

@@ -223,6 +223,42 @@ public enum Message {
           + "of its input"),
   BLOCK_CYCLE(
       "BlockCycle", "%s: block %s contains itself (%s); a block cannot be written into itself"),
+  // Element-wise and tensor operations.
+  BROADCAST_RANK(
+      "BroadcastRank",
+      "%s: %s broadcasts only between inputs of equal rank (MXNet would match a missing axis from "
+          + "the right, so [C] against [N, C, H, W] would meet W, not C), got %s; %s"),
+  BROADCAST_MISMATCH(
+      "BroadcastMismatch",
+      "%s: %s needs the sizes along each axis equal, or 1 in one of its inputs (MXNet's "
+          + "broadcasting), but axis %d is %s against %s in %s; %s"),
+  BROADCAST_RUNS(
+      "BroadcastRuns",
+      "%s: %s of %s needs %d runs of axes that broadcast alike, and MXNet 1.9.1's kernels take at "
+          + "most %d (they fail with \"Too many broadcast dimensions\" when run); merge "
+          + "neighbouring axes with @Reshape first"),
+  MATMUL_INNER(
+      "MatMulInner",
+      "%s: %s needs the columns of the left matrices (axis %d of %s) to agree with the rows of the "
+          + "right ones (axis %d of %s), got %s against %s; %s"),
+  MATMUL_BATCH(
+      "MatMulBatch",
+      "%s: %s multiplies its inputs' matrices pair by pair, so every axis before the last two must "
+          + "be equal (MXNet's batch_dot does not broadcast), but axis %d is %s against %s in %s"),
+  ACROSS_BATCH(
+      "AcrossBatch",
+      "%s: %s would %s axis %d of %s, the batch: each example keeps values of its own (a loss "
+          + "head needs one per example); %s"),
+  BAD_PERMUTATION(
+      "BadPermutation",
+      "%s: axes must list each of the %d axes of %s once (0 to %d, or negative from the end), or "
+          + "none to reverse them, but %s"),
+  REPEATED_AXIS("RepeatedAxis", "%s: axes lists axis %d of %s twice (as %d and %d); name it once"),
+  SLICE_UNKNOWN_SIZE(
+      "SliceUnknownSize",
+      "%s: @Slice needs the size of axis %d known at compile time to check begin and end, but it "
+          + "is %s in %s (fixed only when an executor is bound); slice an axis of constant size"),
+  BAD_SLICE("BadSlice", "%s: cannot take indices %s of axis %d of %s, of size %d: %s"),
   FROZEN_WITHOUT_PARAMS(
       "FrozenWithoutParams", "%s is @Frozen, but %s has no parameters to freeze; remove @Frozen"),
   INPUT_WITHOUT_BATCH(

@@ -41,7 +41,17 @@ public final class Ops {
           RecurrentOp.LSTM_READER,
           RecurrentOp.GRU_READER,
           AttentionOp.READER,
-          PositionalEmbeddingOp.READER);
+          PositionalEmbeddingOp.READER,
+          BroadcastOp.MULTIPLY_READER,
+          BroadcastOp.SUBTRACT_READER,
+          BroadcastOp.DIVIDE_READER,
+          BroadcastOp.MAXIMUM_READER,
+          ClipOp.READER,
+          MatMulOp.READER,
+          TransposeOp.READER,
+          SliceOp.READER,
+          ReduceOp.MEAN_READER,
+          ReduceOp.SUM_READER);
 
   private Ops() {}
 

@@ -44,9 +44,12 @@ final class Literals {
 
   /**
    * {@code 0.001}, {@code 1e-5}, {@code 0.9}: a double as its shortest decimal, in scientific
-   * notation only when that is how Java prints it.
+   * notation only when that is how Java prints it; an infinity as {@code Double}'s constant.
    */
   static String decimal(double d) {
+    if (Double.isInfinite(d)) {
+      return d > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY";
+    }
     String java = Double.toString(d);
     int e = java.indexOf('E');
     if (e < 0) {

@@ -15,6 +15,8 @@ public sealed interface LayerOp
         AttentionSpec,
         AddSpec,
         BatchNormSpec,
+        BroadcastSpec,
+        ClipSpec,
         ConcatSpec,
         ConvSpec,
         DeconvSpec,
@@ -25,13 +27,17 @@ public sealed interface LayerOp
         GlobalPoolSpec,
         LayerNormSpec,
         LrnSpec,
+        LossSpec,
+        MatMulSpec,
         PoolSpec,
         PositionalEmbeddingSpec,
         PReluSpec,
+        ReduceSpec,
         ReshapeSpec,
         RnnSpec,
-        LossSpec,
-        SoftmaxSpec {
+        SliceSpec,
+        SoftmaxSpec,
+        TransposeSpec {
   /** How many inputs the layer takes: exactly this many, or at least as many when variadic. */
   default int arity() {
     return 1;

@@ -1,0 +1,125 @@
+package dev.kiln.names;
+
+import java.math.BigInteger;
+import java.util.Arrays;
+
+/**
+ * MXNet's broadcasting of two shapes, the one home of the rule for every part of Kiln that needs
+ * it: MXNet 1.9.1's {@code BinaryBroadcastShape} (along each axis the sizes are equal or one of
+ * them is 1; the output takes the other) and the limit of its kernels, {@code
+ * BinaryBroadcastShapeCompact} (the axes are merged into runs that broadcast alike, and more than
+ * {@value #MAX_RUNS} runs fail at run time with "Too many broadcast dimensions"). Kiln adds two
+ * restrictions. The shapes must have equal rank: MXNet would match a missing axis from the right,
+ * so {@code [C]} against {@code [N, C, H, W]} meets {@code W}, which works only when {@code C ==
+ * W}, and is rarely what was meant. A negative size (Kiln's {@code BATCH}, -1, or {@code STEPS},
+ * -5) is fixed only when an executor is bound: it matches itself and 1 only, since against another
+ * size it would work for one batch size (or length) alone.
+ */
+public final class Broadcast {
+  /** The most runs of axes MXNet 1.9.1's broadcast kernels take ({@code broadcast::MAX_DIM}). */
+  public static final int MAX_RUNS = 5;
+
+  /** Why two shapes do not broadcast. */
+  public enum Problem {
+    /** They do. */
+    NONE,
+    /** Their ranks differ. */
+    RANK,
+    /** Along {@link #axis()} their sizes are neither equal nor 1 in one of them. */
+    AXIS,
+    /** They need more than {@link #MAX_RUNS} runs ({@link #runs()}). */
+    RUNS
+  }
+
+  private final int[] shape;
+  private final Problem problem;
+  private final int axis;
+  private final int runs;
+
+  private Broadcast(int[] shape, Problem problem, int axis, int runs) {
+    this.shape = shape;
+    this.problem = problem;
+    this.axis = axis;
+    this.runs = runs;
+  }
+
+  /** How {@code a} and {@code b} broadcast, the first on the left. */
+  public static Broadcast of(int[] a, int[] b) {
+    if (a.length != b.length) {
+      return new Broadcast(new int[0], Problem.RANK, -1, 0);
+    }
+    int[] out = new int[a.length];
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] == b[i] || b[i] == 1) {
+        out[i] = a[i];
+      } else if (a[i] == 1) {
+        out[i] = b[i];
+      } else {
+        return new Broadcast(new int[0], Problem.AXIS, i, 0);
+      }
+    }
+    int runs = runs(a, b);
+    return new Broadcast(out, runs > MAX_RUNS ? Problem.RUNS : Problem.NONE, -1, runs);
+  }
+
+  /**
+   * The number of runs MXNet's {@code BinaryBroadcastShapeCompact} merges the axes of two shapes
+   * that broadcast into (0 for equal shapes, which it computes element by element), with every size
+   * fixed at bind time taken to be above 1: the most any batch size can need.
+   */
+  static int runs(int[] a, int[] b) {
+    if (Arrays.equals(a, b)) {
+      return 0;
+    }
+    int runs = 0;
+    BigInteger lprod = BigInteger.ONE;
+    BigInteger rprod = BigInteger.ONE;
+    for (int i = 0; i < a.length; i++) {
+      BigInteger l = size(a[i]);
+      BigInteger r = size(b[i]);
+      boolean differ = !lprod.equals(rprod) || !l.equals(r);
+      if (differ && above1(lprod.multiply(l)) && above1(rprod.multiply(r))) {
+        runs++;
+        lprod = BigInteger.ONE;
+        rprod = BigInteger.ONE;
+      }
+      lprod = lprod.multiply(l);
+      rprod = rprod.multiply(r);
+    }
+    return above1(lprod) || above1(rprod) ? runs + 1 : runs;
+  }
+
+  /** A size as the run count sees it: a size fixed at bind time as a large one of its own. */
+  private static BigInteger size(int d) {
+    return d >= 0 ? BigInteger.valueOf(d) : BigInteger.valueOf(1_000_003L - d);
+  }
+
+  private static boolean above1(BigInteger v) {
+    return v.compareTo(BigInteger.ONE) > 0;
+  }
+
+  /** Whether the shapes broadcast. */
+  public boolean ok() {
+    return problem == Problem.NONE;
+  }
+
+  /** Why they do not, or {@link Problem#NONE}. */
+  public Problem problem() {
+    return problem;
+  }
+
+  /** The output shape, when they broadcast (a copy); empty otherwise. */
+  public int[] shape() {
+    return shape.clone();
+  }
+
+  /** The first axis whose sizes do not broadcast ({@link Problem#AXIS}), else -1. */
+  public int axis() {
+    return axis;
+  }
+
+  /** The runs of axes MXNet's kernels need (0 for equal shapes); see {@link #MAX_RUNS}. */
+  public int runs() {
+    return runs;
+  }
+}
