@@ -8,6 +8,7 @@ import dev.kiln.sample.models.FashionConv1dModel;
 import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionLstmModel;
 import dev.kiln.sample.models.FashionMlpModel;
+import dev.kiln.sample.models.FashionVitModel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
@@ -45,7 +46,13 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
      * convolutions back up, trained to reproduce each image under the mean squared error
      * ({@code @L2Loss}); Adam with a cosine decay, 5 epochs.
      */
-    AUTOENCODER("autoencoder", 5, 64, "adam", "cosine");
+    AUTOENCODER("autoencoder", 5, 64, "adam", "cosine"),
+    /**
+     * {@code FashionVit}: a Vision Transformer, 16 patches of 7x7 embedded into 64 values, a
+     * learned position each, four encoder blocks of 4-head self-attention and a GELU feed-forward
+     * network, the mean token classified; Adam with a cosine decay, 8 epochs.
+     */
+    VIT("vit", 8, 64, "adam", "cosine");
 
     final String cliName;
     final int epochs;
@@ -71,6 +78,7 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
             case LSTM -> FashionLstmModel.create(Init.xavier(), seed);
             case CONV1D -> FashionConv1dModel.create(Init.xavier(), seed);
             case AUTOENCODER -> FashionAutoencoderModel.create(Init.xavier(), seed);
+            case VIT -> FashionVitModel.create(Init.xavier(), seed);
           });
     }
 
@@ -84,6 +92,7 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
             case LSTM -> FashionLstmModel.load(prefix);
             case CONV1D -> FashionConv1dModel.load(prefix);
             case AUTOENCODER -> FashionAutoencoderModel.load(prefix);
+            case VIT -> FashionVitModel.load(prefix);
           });
     }
 
@@ -95,6 +104,7 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
         case LSTM -> FashionLstmModel.SUMMARY;
         case CONV1D -> FashionConv1dModel.SUMMARY;
         case AUTOENCODER -> FashionAutoencoderModel.SUMMARY;
+        case VIT -> FashionVitModel.SUMMARY;
       };
     }
 

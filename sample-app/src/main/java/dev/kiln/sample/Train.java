@@ -63,21 +63,22 @@ final class Train implements Callable<Integer> {
       names = "--model",
       paramLabel = "NAME",
       defaultValue = "mlp",
-      description = "Model: mlp, lenet, lstm, conv1d or autoencoder (default: ${DEFAULT-VALUE}).")
+      description =
+          "Model: mlp, lenet, lstm, conv1d, autoencoder or vit (default: ${DEFAULT-VALUE}).")
   SampleModel.Kind model;
 
   @Option(
       names = "--epochs",
       description =
           "Passes over the training split (default: 10 for mlp and lstm, 8 for lenet and "
-              + "conv1d, 5 for autoencoder).")
+              + "conv1d and vit, 5 for autoencoder).")
   Integer epochs;
 
   @Option(
       names = "--batch-size",
       description =
-          "Examples per step (default: 32 for mlp, lenet and conv1d, 64 for lstm and "
-              + "autoencoder).")
+          "Examples per step (default: 32 for mlp, lenet and conv1d, 64 for lstm, "
+              + "autoencoder and vit).")
   Integer batchSize;
 
   @Option(
