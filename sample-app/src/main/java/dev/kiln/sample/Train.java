@@ -70,8 +70,8 @@ final class Train implements Callable<Integer> {
   @Option(
       names = "--epochs",
       description =
-          "Passes over the training split (default: 10 for mlp and lstm, 8 for lenet and "
-              + "conv1d and vit, 5 for autoencoder).")
+          "Passes over the training split (default: 10 for mlp, lstm and vit, 8 for lenet and "
+              + "conv1d, 5 for autoencoder).")
   Integer epochs;
 
   @Option(
@@ -85,7 +85,7 @@ final class Train implements Callable<Integer> {
       names = "--optimizer",
       description =
           "sgd, momentum (SGD with Nesterov momentum 0.9), adam or adamw (default: sgd for "
-              + "lenet, adam for the others).")
+              + "lenet, adamw for vit, adam for the others).")
   String optimizer;
 
   @Option(
@@ -109,9 +109,9 @@ final class Train implements Callable<Integer> {
 
   @Option(
       names = "--weight-decay",
-      defaultValue = "0",
-      description = "L2 weight decay (decoupled for adamw; default: ${DEFAULT-VALUE}).")
-  float weightDecay;
+      description =
+          "L2 weight decay (decoupled for adamw; default: 0.05 for vit, 0 for the others).")
+  Float weightDecay;
 
   @Option(
       names = "--seed",
@@ -179,6 +179,7 @@ final class Train implements Callable<Integer> {
       int batchSize,
       String optimizer,
       String schedule,
+      float weightDecay,
       DataParallel.Updates updates,
       boolean distributed) {}
 
@@ -331,8 +332,9 @@ final class Train implements Callable<Integer> {
     if (!(lrDecay > 0 && lrDecay <= 1)) {
       throw usage("--lr-decay must be in (0, 1] (the factor per epoch), got " + lrDecay);
     }
-    if (!(weightDecay >= 0 && Float.isFinite(weightDecay))) {
-      throw usage("--weight-decay must be 0 or more, got " + weightDecay);
+    float decay = weightDecay != null ? weightDecay : model.weightDecay;
+    if (!(decay >= 0 && Float.isFinite(decay))) {
+      throw usage("--weight-decay must be 0 or more, got " + decay);
     }
     DataParallel.Updates where =
         switch (updates.toLowerCase(Locale.ROOT)) {
@@ -379,7 +381,7 @@ final class Train implements Callable<Integer> {
                 + model.cliName);
       }
     }
-    return new Settings(e, b, opt, sched, where, distributed);
+    return new Settings(e, b, opt, sched, decay, where, distributed);
   }
 
   /** A usage mistake: exit 2, with the usage line. */
@@ -488,16 +490,16 @@ final class Train implements Callable<Integer> {
           default -> LearningRate.step(lr, lrDecay, stepsPerEpoch);
         };
     return switch (s.optimizer()) {
-      case "sgd" -> Sgd.builder().schedule(rate).weightDecay(weightDecay).build();
+      case "sgd" -> Sgd.builder().schedule(rate).weightDecay(s.weightDecay()).build();
       case "momentum" ->
           Sgd.builder()
               .schedule(rate)
               .momentum(0.9f)
               .nesterov(true)
-              .weightDecay(weightDecay)
+              .weightDecay(s.weightDecay())
               .build();
-      case "adam" -> Adam.builder().schedule(rate).weightDecay(weightDecay).build();
-      default -> AdamW.builder().schedule(rate).weightDecay(weightDecay).build();
+      case "adam" -> Adam.builder().schedule(rate).weightDecay(s.weightDecay()).build();
+      default -> AdamW.builder().schedule(rate).weightDecay(s.weightDecay()).build();
     };
   }
 }
