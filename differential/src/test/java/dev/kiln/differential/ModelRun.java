@@ -609,7 +609,8 @@ final class ModelRun implements AutoCloseable {
         mxSeed,
         dir.resolve("mkldnn-off.bin"),
         expected,
-        info.ops().contains("Dropout"));
+        info.ops().contains("Dropout"),
+        SymbolInfo.softmaxOutputs(loaded.symbolJson(), loaded.outputNames()));
   }
 
   private void djl() {

@@ -40,6 +40,13 @@ final class SecondJvm {
   static final double OUTLIER_FACTOR = 10;
 
   /**
+   * How far two correct softmax kernels may round a probability apart: two units in the last place
+   * of a float just below 1 (seed 25: oneDNN's softmax was 1.7 of them below the exact value,
+   * MXNet's own, which sums in double, a third above).
+   */
+  static final double PROBABILITY_ROUNDING = 0x1p-22;
+
+  /**
    * One model for the second JVM.
    *
    * @param model the case
@@ -49,6 +56,7 @@ final class SecondJvm {
    * @param result where the second JVM writes its results ({@code .error} beside it if it fails)
    * @param expected this JVM's results
    * @param dropout whether the model has dropout (masks come from MXNet's generator)
+   * @param softmaxAxes the model's outputs that are a softmax, with its axis as written
    */
   record Job(
       ModelCase model,
@@ -57,7 +65,8 @@ final class SecondJvm {
       int mxSeed,
       Path result,
       Map<String, ArrayFile.Array> expected,
-      boolean dropout) {}
+      boolean dropout,
+      Map<String, Integer> softmaxAxes) {}
 
   /** How the child JVM ended. */
   record Outcome(int exitCode, boolean timedOut, String log, Duration took) {}
@@ -80,7 +89,11 @@ final class SecondJvm {
     }
     m.setTraining(true);
     DiffModel.seedMxnet(mxSeed);
-    Feeds.forward(m, nd, inputs);
+    Feeds.Arrays trained = Feeds.forward(m, nd, inputs);
+    for (int k = 0; k < trained.count(); k++) {
+      r.put(
+          "train:" + outputs.get(k), new ArrayFile.Array(trained.shapes()[k], trained.values()[k]));
+    }
     Feeds.Arrays grads = Feeds.backward(m, nd, heads);
     List<String> names = m.inputNames();
     for (int i = 0; i < grads.count(); i++) {
@@ -149,6 +162,48 @@ final class SecondJvm {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The gradient tolerance, relative to the largest gradient, below which a saturated softmax
+   * output makes the gradients rounding noise: its backward {@code p * (h - sum(p * h))} is about
+   * {@code (1 - p) * h} for a probability {@code p} near 1, but a kernel's rounding of {@code p}
+   * moves it by {@link #PROBABILITY_ROUNDING} times {@code |h| + |sum(p * h)|}, and every gradient
+   * is linear in it. 0 when no output is a softmax; negligible unless one is within about 1e-3 of
+   * 1.
+   *
+   * @param probs the softmax output ({@code train:} pass) of this JVM
+   * @param heads its head gradient
+   * @param axis the softmax axis as written (negative from the end)
+   */
+  static double softmaxNoise(ArrayFile.Array probs, ArrayFile.Array heads, int axis) {
+    int[] shape = probs.shape();
+    int a = axis < 0 ? axis + shape.length : axis;
+    int inner = 1;
+    for (int d = a + 1; d < shape.length; d++) {
+      inner *= shape[d];
+    }
+    int n = shape[a];
+    int outer = probs.values().length / (n * inner);
+    float[] p = probs.values();
+    float[] h = heads.values();
+    double noise = 0;
+    double signal = 0;
+    for (int o = 0; o < outer; o++) {
+      for (int i = 0; i < inner; i++) {
+        int base = o * n * inner + i;
+        double dot = 0;
+        for (int j = 0; j < n; j++) {
+          dot += (double) p[base + j * inner] * h[base + j * inner];
+        }
+        for (int j = 0; j < n; j++) {
+          int at = base + j * inner;
+          signal = Math.max(signal, Math.abs(p[at] * (h[at] - dot)));
+          noise = Math.max(noise, PROBABILITY_ROUNDING * (Math.abs(h[at]) + Math.abs(dot)));
+        }
+      }
+    }
+    return signal == 0 ? 0 : noise / signal;
   }
 
   /** Where the child writes why a job failed. */

@@ -107,6 +107,27 @@ record SymbolInfo(
     return nodes.get(in.get(i).getAsJsonArray().get(0).getAsInt()).getAsJsonObject();
   }
 
+  /**
+   * The outputs of {@code json} (named in order by {@code outputs}) that are a {@code softmax},
+   * with its axis as written.
+   */
+  static Map<String, Integer> softmaxOutputs(String json, List<String> outputs) {
+    JsonObject symbol = JsonParser.parseString(json).getAsJsonObject();
+    JsonArray nodes = symbol.getAsJsonArray("nodes");
+    JsonArray heads = symbol.getAsJsonArray("heads");
+    Map<String, Integer> axes = new LinkedHashMap<>();
+    for (int k = 0; k < heads.size() && k < outputs.size(); k++) {
+      JsonObject node =
+          nodes.get(heads.get(k).getAsJsonArray().get(0).getAsInt()).getAsJsonObject();
+      if (node.get("op").getAsString().equals("softmax")) {
+        JsonObject attrs = node.getAsJsonObject("attrs");
+        String axis = attrs == null || !attrs.has("axis") ? "-1" : attrs.get("axis").getAsString();
+        axes.put(outputs.get(k), Integer.parseInt(axis));
+      }
+    }
+    return axes;
+  }
+
   /** Whether the model has a fused recurrent layer (MXNet's {@code RNN}). */
   boolean recurrent() {
     return ops.contains("RNN");

@@ -304,6 +304,14 @@ final class BadCases {
               "[kiln:LossOutputs] the loss head price must be the only output of LossTwoOutputs, "
                   + "but probe also is read by no node; training minimises one loss: wire probe "
                   + "into the network or remove it"),
+          // A regression model that also marks a hidden layer @Output.
+          error(
+              "bad/LossMarkedOutput",
+              "Sym hidden(",
+              "[kiln:LossOutputs] the loss head price must be the only output of LossMarkedOutput, "
+                  + "but hidden also is marked @Output; training minimises one loss: remove its "
+                  + "@Output (to read hidden after training, declare a second model of the same "
+                  + "nodes that ends there and load the checkpoint into it)"),
           // A node that reads the loss head.
           error(
               "bad/LossRead",
@@ -317,7 +325,9 @@ final class BadCases {
               "@L1Loss",
               "[kiln:LossShape] LossWithoutBatch.fit(): a loss head's input must be BATCH followed "
                   + "by sizes known at compile time (one loss over a fixed number of values per "
-                  + "example), got [16, 4] from y (@Dense(units = 4))"),
+                  + "example), got [16, 4] from y (@Dense(units = 4)); its first dimension is "
+                  + "not BATCH, so the model's input most likely lacks it: declare the input's "
+                  + "shape with BATCH first, e.g. @Input(shape = {BATCH, ...})"),
           // @Loss over ten scores per example rather than one loss value.
           error(
               "bad/LossPerClass",

@@ -86,7 +86,8 @@ public interface KilnModel extends AutoCloseable {
     throw new UnsupportedOperationException(
         name()
             + " has no trainer: its only output must be a loss head (@L2Loss, @L1Loss, "
-            + "@LogisticLoss or @Loss)"
+            + "@LogisticLoss or @Loss); add one after the prediction, e.g. a node "
+            + "@L2Loss Sym fit(Sym prediction)"
             + (isClassifier() ? "; it is a classifier: train it with classifier()" : ""));
   }
 

@@ -132,7 +132,7 @@ final class ModelRules {
               model,
               other.name(),
               why,
-              other.name());
+              outputFix(other));
           return null;
         }
         notClassifier = Message.REASON_OTHER_OUTPUT.text(head.softmax().name(), other.name(), why);
@@ -210,11 +210,17 @@ final class ModelRules {
             model,
             other.name(),
             why,
-            other.name());
+            outputFix(other));
         return null;
       }
     }
     return loss;
+  }
+
+  /** How to stop {@code other} being a second output: unmark it, or wire or remove it. */
+  private static String outputFix(CheckedNode other) {
+    return (other.spec().markedOutput() ? Message.FIX_MARKED_OUTPUT : Message.FIX_READ_BY_NONE)
+        .text(other.name());
   }
 
   /** {@code nodes}, each with the call that emits it. */

@@ -65,12 +65,11 @@ public enum Message {
           + "probs(Sym %s)"),
   CLASSIFIER_OUTPUTS(
       "ClassifierOutputs",
-      "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; "
-          + "wire %s into the network or remove it"),
+      "classifier = true needs the softmax %s to be the only output of %s, but %s also %s; %s"),
   LOSS_OUTPUTS(
       "LossOutputs",
       "the loss head %s must be the only output of %s, but %s also %s; training minimises one "
-          + "loss: wire %s into the network or remove it"),
+          + "loss: %s"),
   LOSS_CONSUMED(
       "LossConsumed",
       "%s.%s() reads the loss head %s, but a loss head ends the model: in training it computes the "
@@ -133,7 +132,7 @@ public enum Message {
   LOSS_SHAPE(
       "LossShape",
       "%s: a loss head's input must be BATCH followed by sizes known at compile time (one loss "
-          + "over a fixed number of values per example), got %s"),
+          + "over a fixed number of values per example), got %s%s"),
   LOSS_NOT_SCALAR(
       "LossNotScalar",
       "%s: @Loss needs one loss value per example, [BATCH] or [BATCH, 1], got %s; reduce it to "
@@ -310,6 +309,12 @@ public enum Message {
       "besides its softmax %s it has the output %s, which %s"),
   REASON_MARKED_OUTPUT("ReasonMarkedOutput", Diagnostic.Kind.OTHER, "is marked @Output"),
   REASON_READ_BY_NONE("ReasonReadByNone", Diagnostic.Kind.OTHER, "is read by no node"),
+  FIX_MARKED_OUTPUT(
+      "FixMarkedOutput",
+      Diagnostic.Kind.OTHER,
+      "remove its @Output (to read %s after training, declare a second model of the same nodes "
+          + "that ends there and load the checkpoint into it)"),
+  FIX_READ_BY_NONE("FixReadByNone", Diagnostic.Kind.OTHER, "wire %s into the network or remove it"),
   INTERNAL(
       "Internal",
       "internal error in the Kiln processor while handling %s; please report it with this "

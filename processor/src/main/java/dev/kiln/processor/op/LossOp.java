@@ -74,7 +74,12 @@ record LossOp(String kind, String annotation) implements Op {
       known &= s.dim(d) > 0;
     }
     if (!known) {
-      throw site.fail(Message.LOSS_SHAPE, null, site.where(), site.x().describe());
+      String hint =
+          s.rank() >= 1 && s.dim(0) != TShape.BATCH
+              ? "; its first dimension is not BATCH, so the model's input most likely lacks it: "
+                  + "declare the input's shape with BATCH first, e.g. @Input(shape = {BATCH, ...})"
+              : "";
+      throw site.fail(Message.LOSS_SHAPE, null, site.where(), site.x().describe(), hint);
     }
     if (kind.equals("loss") && s.perExample() != 1) {
       throw site.fail(Message.LOSS_NOT_SCALAR, null, site.where(), site.x().describe());

@@ -1,6 +1,7 @@
 package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Sym;
+import dev.kiln.names.Broadcast;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -163,28 +164,48 @@ final class Trace {
     Shape x = a.shape();
     Shape y = b.shape();
     int rank = Math.max(x.rank(), y.rank());
-    int[] out = new int[rank];
+    // MXNet lines up the last axes; the rule itself (sizes, BATCH, runs) is the one home's.
+    Broadcast rule = Broadcast.of(leadingOnes(x, rank), leadingOnes(y, rank));
+    if (rule.problem() == Broadcast.Problem.AXIS) {
+      String why = "each pair of trailing dimensions must be equal or 1";
+      if (x.rank() != y.rank()) {
+        // MXNet lines up the last axes: say how the lower-rank operand lines up where it should.
+        SymNode low = x.rank() < y.rank() ? a : b;
+        why += "; " + rankFix(low, low == a ? b : a);
+      }
+      throw error(label, List.of(a, b), why);
+    }
+    if (rule.problem() == Broadcast.Problem.RUNS) {
+      throw error(
+          label,
+          List.of(a, b),
+          "the axes broadcast in "
+              + rule.runs()
+              + " runs, and MXNet's broadcast kernels take at most "
+              + Broadcast.MAX_RUNS);
+    }
+    int[] out = rule.shape();
     String[] axes = new String[rank];
     for (int i = 1; i <= rank; i++) {
-      int p = i <= x.rank() ? x.dim(x.rank() - i) : 1;
       int q = i <= y.rank() ? y.dim(y.rank() - i) : 1;
+      int p = i <= x.rank() ? x.dim(x.rank() - i) : 1;
       String m = i <= x.rank() ? a.axis(x.rank() - i) : null;
       String n = i <= y.rank() ? b.axis(y.rank() - i) : null;
-      if (p == q || q == 1) {
-        out[rank - i] = p;
-        axes[rank - i] = m != null || q == 1 ? m : n;
-      } else if (p == 1) {
-        out[rank - i] = q;
-        axes[rank - i] = n;
-      } else {
-        throw error(label, List.of(a, b), "each pair of trailing dimensions must be equal or 1");
-      }
+      axes[rank - i] = p == q || q == 1 ? (m != null || q == 1 ? m : n) : n;
     }
     if (x.rank() != y.rank()) {
       checkRanks(label, a, b);
     }
     return emit(
         op, label, List.of("lhs", "rhs"), List.of(a, b), Shape.of(out), Arrays.asList(axes));
+  }
+
+  /** {@code s}'s dimensions after enough leading 1s to make {@code rank} of them. */
+  private static int[] leadingOnes(Shape s, int rank) {
+    int[] dims = new int[rank];
+    Arrays.fill(dims, 1);
+    System.arraycopy(s.dims(), 0, dims, rank - s.rank(), s.rank());
+    return dims;
   }
 
   /**

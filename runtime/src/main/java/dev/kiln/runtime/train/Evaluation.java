@@ -5,12 +5,24 @@ package dev.kiln.runtime.train;
  *
  * @param loss mean loss per example (a classifier's cross-entropy)
  * @param metric the mean of the trainer's metric (a classifier's fraction of examples whose most
- *     probable class is the label; see {@link FitContext#metric()})
+ *     probable class is the label)
  * @param examples examples evaluated
+ * @param metricName what {@code metric} is ({@link FitContext#metric()}: {@code accuracy}, {@code
+ *     mse}, {@code mae}, {@code binary_accuracy} or {@code loss})
  */
-public record Evaluation(double loss, double metric, int examples) {
-  /** The metric, for a classifier its accuracy. */
+public record Evaluation(double loss, double metric, int examples, String metricName) {
+  /** A classifier's evaluation: {@code metric} is the accuracy. */
+  public Evaluation(double loss, double metric, int examples) {
+    this(loss, metric, examples, "accuracy");
+  }
+
+  /**
+   * The accuracy of a classifier's evaluation.
+   *
+   * @throws IllegalStateException when the metric is another one (a loss head's {@code mse}, ...),
+   *     naming it: read {@link #metric()}
+   */
   public double accuracy() {
-    return metric;
+    return Metrics.accuracy(metricName, metric);
   }
 }

@@ -132,7 +132,7 @@ public final class FitLoop {
           metricSum += r.metricSum();
           seen += r.count();
           BatchStats stats =
-              new BatchStats(epoch, ++index, r.meanLoss(), r.meanMetric(), r.count());
+              new BatchStats(epoch, ++index, r.meanLoss(), r.meanMetric(), r.count(), metric);
           try {
             for (TrainingListener l : all) {
               l.onBatchEnd(context, stats);
@@ -176,7 +176,8 @@ public final class FitLoop {
       endOfEpoch.run();
       double seconds = (System.nanoTime() - start) / 1e9;
       Evaluation val = validation == null ? null : evaluate.apply(validation);
-      EpochStats stats = new EpochStats(epoch, lossSum / seen, metricSum / seen, val, seconds);
+      EpochStats stats =
+          new EpochStats(epoch, lossSum / seen, metricSum / seen, val, seconds, metric);
       history.add(stats);
       all.forEach(l -> l.onEpochEnd(context, stats));
     }

@@ -263,7 +263,7 @@ public final class Supervised implements AutoCloseable {
         loss += r.lossSum();
         metric += r.metricSum();
       }
-      return new Evaluation(loss / data.size(), metric / data.size(), data.size());
+      return new Evaluation(loss / data.size(), metric / data.size(), data.size(), head.metric());
     }
   }
 

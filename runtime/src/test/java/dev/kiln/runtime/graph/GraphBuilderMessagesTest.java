@@ -213,6 +213,45 @@ class GraphBuilderMessagesTest {
         elsewhere.getMessage().lines().findFirst().orElseThrow());
   }
 
+  /**
+   * Axes that broadcast in six alternating runs: MXNet 1.9.1's kernels take five ("Too many
+   * broadcast dimensions" when the executor runs); the rule's one home (kiln-names' Broadcast)
+   * refuses it when the graph is built.
+   */
+  @Test
+  void aCustomOperationThatBroadcastsInMoreRunsThanMxnetTakesIsRefused() {
+    ModelException e =
+        assertThrows(
+            ModelException.class,
+            () ->
+                build(
+                    Shape.of(-1, 2, 3, 2, 3, 2, 3),
+                    (b, x) -> {
+                      NodeSource c = src("c", "@Gate");
+                      Sym p =
+                          b.customParam(
+                              c,
+                              "p",
+                              Shape.of(1, 3, 1, 3, 1, 3),
+                              List.of("o1", "b", "o2", "d", "o3", "f"),
+                              dev.kiln.annotations.ParamInit.ONES);
+                      return b.custom(
+                          c,
+                          "Gate",
+                          List.of("n", "a", "b", "c", "d", "e", "f"),
+                          Shape.of(-1, 2, 3, 2, 3, 2, 3),
+                          Shape.of(-1, 2, 3, 2, 3, 2, 3),
+                          x,
+                          List.of(p),
+                          (in, params) -> in.mul(params.get(0)));
+                    }));
+    assertEquals(
+        "Hand.c() @Gate: in layer Gate, mul of [BATCH, 2, 3, 2, 3, 2, 3] and [1, 3, 1, 3, 1, 3] "
+            + "does not fit: the axes broadcast in 6 runs, and MXNet's broadcast kernels take at "
+            + "most 5",
+        e.getMessage().lines().findFirst().orElseThrow());
+  }
+
   @Test
   void aSymOperationOutsideAForwardPassNamesTheNode() {
     IllegalStateException e =

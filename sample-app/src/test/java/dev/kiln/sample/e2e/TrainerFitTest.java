@@ -82,6 +82,12 @@ class TrainerFitTest {
       assertTrue(after.metric() < 0.01, "after training " + after);
       // The loss is half the mean squared error (MXNet's LinearRegressionOutput, Gluon's L2Loss).
       assertEquals(after.metric() / 2, after.loss(), 1e-9);
+      assertEquals("mse", after.metricName());
+      // Read as a classifier's accuracy, the MSE is refused rather than passed off.
+      IllegalStateException notAccuracy =
+          assertThrows(IllegalStateException.class, after::accuracy);
+      assertTrue(notAccuracy.getMessage().contains("this metric is mse"), notAccuracy.getMessage());
+      assertThrows(IllegalStateException.class, () -> r.last().trainAccuracy());
 
       // The model's own forward gives the predictions the trainer scored.
       float[] y = m.forward(nd.create(test.features(), new Shape(test.size(), 3))).toFloatArray();
@@ -195,6 +201,7 @@ class TrainerFitTest {
       assertTrue(u.getMessage().contains("train it with trainer()"), u.getMessage());
       u = assertThrows(UnsupportedOperationException.class, mlp::trainer);
       assertTrue(u.getMessage().contains("train it with classifier()"), u.getMessage());
+      assertTrue(u.getMessage().contains("@L2Loss Sym fit(Sym prediction)"), u.getMessage());
     }
   }
 }
