@@ -336,6 +336,30 @@ class AttentionTest {
   }
 
   @Test
+  void causalGradientsAgreeWithFiniteDifferences() {
+    try (ModelRuntime m =
+            attention(AttentionSpec.heads(2).width(4).causal(), new int[] {-1, 4, 4});
+        NDManager nd = NDManager.newBaseManager()) {
+      int checked = new GradientCheck(m, nd, new long[][] {{2, 4, 4}}, 14).run();
+      assertTrue(checked > 100, "checked " + checked);
+    }
+  }
+
+  @Test
+  void maskedGradientsAgreeWithFiniteDifferences() {
+    AttentionSpec spec = AttentionSpec.heads(2).width(4).withLengths();
+    try (ModelRuntime m = attention(spec, new int[] {-1, 4, 4}, new int[] {-1});
+        NDManager nd = NDManager.newBaseManager()) {
+      int checked =
+          new GradientCheck(m, nd, new long[][] {{3, 4, 4}, {3}}, 15)
+              .withInput(1, new float[] {1, 4, 2})
+              .skipInputGradient(1)
+              .run();
+      assertTrue(checked > 100, "checked " + checked);
+    }
+  }
+
+  @Test
   void maskedCausalGradientsAgreeWithFiniteDifferences() {
     AttentionSpec spec = AttentionSpec.heads(2).width(4).causal().withLengths();
     try (ModelRuntime m = attention(spec, new int[] {-1, 4, 4}, new int[] {-1});
@@ -397,6 +421,8 @@ class AttentionTest {
           "causalAttentionSeesOnlyEarlierSteps",
           "causalCrossAttentionWithLengthsTakesTheSmallerLimit",
           "gradientsAgreeWithFiniteDifferences",
+          "causalGradientsAgreeWithFiniteDifferences",
+          "maskedGradientsAgreeWithFiniteDifferences",
           "maskedCausalGradientsAgreeWithFiniteDifferences",
           "maskedCrossGradientsAgreeWithFiniteDifferences");
 
