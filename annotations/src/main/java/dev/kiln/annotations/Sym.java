@@ -45,4 +45,14 @@ public interface Sym {
 
   /** Sums over {@code axis}, removing it ({@code sum}). */
   Sym sum(int axis);
+
+  /**
+   * One matrix product per leading index (MXNet's {@code batch_dot}): {@code [.., n, k] · [.., k,
+   * m] -> [.., n, m]}, both of one rank (3 or more) and the same leading dimensions; with {@code
+   * transposeOther}, {@code other} is {@code [.., m, k]} and its last two axes are swapped first.
+   */
+  Sym batchDot(Sym other, boolean transposeOther);
+
+  /** Softmax over {@code axis}, every slice along it summing to 1 ({@code softmax}). */
+  Sym softmax(int axis);
 }

@@ -211,7 +211,20 @@ class GeneratorTest {
           "Recurrent.stacked",
           "Recurrent.then=Dense",
           "Recurrent.then=Activation",
-          "Recurrent.then=LayerNorm");
+          "Recurrent.then=LayerNorm",
+          "Attention",
+          "Attention.self",
+          "Attention.cross",
+          "Attention.crossSelf",
+          "Attention.lengths",
+          "Attention.causal",
+          "Attention.keyDim",
+          "Attention.valueDim",
+          "Attention.noBias",
+          "Attention.dropout",
+          "Input.lengths",
+          "PositionalEmbedding",
+          "PositionalEmbedding.longer");
 
   @Test
   void theSameSeedGivesTheSameModel() {

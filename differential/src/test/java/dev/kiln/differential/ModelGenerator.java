@@ -196,6 +196,13 @@ final class ModelGenerator {
    */
   private final Random tensorRng;
 
+  /**
+   * Chooses and draws attention ({@code @MultiHeadAttention}: self and cross, with valid lengths,
+   * causal) and {@code @PositionalEmbedding}, so that a model without them is the one this seed
+   * drew before they were added.
+   */
+  private final Random attentionRng;
+
   private final String model;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> layers = new LinkedHashMap<>();
@@ -213,6 +220,7 @@ final class ModelGenerator {
     this.lossRng = new Random(seed * 0x2545F4914F6CDD1DL + 37);
     this.poolRng = new Random(seed * 0xC2B2AE3D27D4EB4FL + 37);
     this.tensorRng = new Random(seed * 0x9FB21C651E98DF25L + 43);
+    this.attentionRng = new Random(seed * 0xE7037ED1A0B428DBL + 47);
     this.model = "Gen" + seed;
   }
 
@@ -343,7 +351,7 @@ final class ModelGenerator {
 
   /** Applies one drawn operation to {@code x}; retries with another when one does not apply. */
   private void step(Node x) {
-    if (newerConv(x) != null || newerPool(x) != null) {
+    if (newerConv(x) != null || newerPool(x) != null || attention(x) != null) {
       return;
     }
     if (tensorOp(x) != null) {
@@ -799,6 +807,127 @@ final class ModelGenerator {
       return reduce(x);
     }
     return null;
+  }
+
+  /**
+   * Sometimes, drawn by {@link #attentionRng}, over a sequence {@code [N, steps, width]}:
+   * {@code @MultiHeadAttention}, self or cross (keys and values one node, possibly the query
+   * itself), with valid lengths from an input of their own ({@code [BATCH]}, fed whole numbers, see
+   * {@link SymbolInfo}), causal, with its own key and value sizes, without biases, with dropout;
+   * sometimes after a {@code @PositionalEmbedding}, which is also drawn alone; null otherwise or
+   * when it does not fit the budget.
+   */
+  private Node attention(Node x) {
+    if (x.indices || x.steps() || x.rank() != 3 || x.shape[1] <= 0 || x.shape[2] <= 0) {
+      return null;
+    }
+    Random r = attentionRng;
+    int draw = r.nextInt(100);
+    if (draw >= 14) {
+      return null;
+    }
+    int t = x.shape[1];
+    int w = x.shape[2];
+    Node query = x;
+    if (draw < 4) {
+      int steps = t + r.nextInt(3);
+      features.add("PositionalEmbedding");
+      if (steps > t) {
+        features.add("PositionalEmbedding.longer");
+      }
+      query =
+          node(
+              "pos",
+              "PositionalEmbedding",
+              "@PositionalEmbedding(steps = " + steps + ")",
+              List.of(x),
+              x.shape.clone());
+      query.hasParams = true;
+      if (draw < 2) {
+        return query;
+      }
+    }
+    List<Integer> divisors = new ArrayList<>();
+    for (int h = 1; h <= 4; h++) {
+      if (w % h == 0) {
+        divisors.add(h);
+      }
+    }
+    Attrs a = new Attrs("MultiHeadAttention");
+    int heads;
+    int dk;
+    if (r.nextInt(100) < 25) {
+      heads = 1 + r.nextInt(3);
+      dk = 1 + r.nextInt(4);
+      a.put("heads", heads).put("keyDim", dk);
+      features.add("Attention.keyDim");
+    } else {
+      heads = divisors.get(r.nextInt(divisors.size()));
+      dk = w / heads;
+      a.put("heads", heads);
+    }
+    int dv = dk;
+    if (r.nextInt(100) < 20) {
+      dv = 1 + r.nextInt(4);
+      a.put("valueDim", dv);
+      features.add("Attention.valueDim");
+    }
+    if (r.nextInt(100) < 12) {
+      a.put("dropout", new String[] {"0.1", "0.2", "0.3"}[r.nextInt(3)]);
+      features.add("Attention.dropout");
+    }
+    boolean causal = r.nextInt(100) < 30;
+    List<Node> inputs = new ArrayList<>(List.of(query));
+    Node memory = query;
+    if (r.nextInt(100) < 40) {
+      List<Node> candidates =
+          nodes.stream()
+              .filter(
+                  n ->
+                      !n.indices
+                          && !n.steps()
+                          && n.rank() == 3
+                          && n.shape[1] > 0
+                          && n.shape[2] > 0
+                          && (!causal || n.shape[1] == t))
+              .toList();
+      memory = candidates.get(r.nextInt(candidates.size()));
+      inputs.add(memory);
+      inputs.add(memory);
+      features.add(memory == query ? "Attention.crossSelf" : "Attention.cross");
+    } else {
+      features.add("Attention.self");
+    }
+    int s = memory.shape[1];
+    int kv = memory.shape[2];
+    long cost =
+        (long) t * w * heads * dk
+            + (long) s * kv * heads * (dk + dv)
+            + (long) t * heads * dv * w
+            + (long) heads * t * s * (dk + dv);
+    if (cost > MAC_BUDGET - macs || (long) heads * t * Math.max(s, dv) > MAX_VALUES) {
+      return query == x ? null : query;
+    }
+    macs += cost;
+    if (causal) {
+      a.put("causal", true);
+      features.add("Attention.causal");
+    }
+    if (r.nextInt(100) < 20) {
+      a.put("noBias", true);
+      features.add("Attention.noBias");
+    }
+    if (r.nextInt(100) < 35) {
+      Node lengths = inputNode(new int[] {-1});
+      lengths.indices = true;
+      add(lengths, "Input.lengths");
+      inputs.add(lengths);
+      features.add("Attention.lengths");
+    }
+    features.add("Attention");
+    Node n = node("att", "MultiHeadAttention", a.text(), inputs, x.shape.clone());
+    n.hasParams = true;
+    return n;
   }
 
   /**

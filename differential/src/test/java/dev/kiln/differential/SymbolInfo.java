@@ -17,12 +17,19 @@ import java.util.TreeSet;
  * table size their values must stay below.
  *
  * @param ops every operator in the symbol
- * @param indexInputs input name to the smallest {@code input_dim} of the embeddings it feeds
+ * @param indexInputs input name to the smallest {@code input_dim} of the embeddings it feeds, or
+ *     {@link #LENGTHS_BOUND} for an attention's valid lengths
  * @param lastAxisSoftmaxOfConvolution whether a softmax over the last axis reads a convolution's
  *     output, directly or through layers that keep it four-dimensional (see {@link ModelRun#djl})
  */
 record SymbolInfo(
     Set<String> ops, Map<String, Integer> indexInputs, boolean lastAxisSoftmaxOfConvolution) {
+  /**
+   * The values an attention's lengths input is fed are below this: 0 (no key step), up to and past
+   * the key steps of a drawn sequence.
+   */
+  static final int LENGTHS_BOUND = 9;
+
   /** Operators after which a tensor is no longer a convolution's four-dimensional output. */
   private static final Set<String> RESHAPING =
       Set.of("Reshape", "Flatten", "FullyConnected", "Embedding", "dot");
@@ -43,6 +50,15 @@ record SymbolInfo(
         if (axis.equals("-1") || axis.equals("3")) {
           softmaxOfConvolution |= readsConvolution(nodes, node);
         }
+      }
+      if (op.equals("BlockGrad") && node.get("name").getAsString().endsWith("_lengths_given")) {
+        // An attention's valid lengths: whole numbers, any of which Kiln holds within the keys.
+        JsonObject data = input(nodes, node, 0);
+        String name = data == null ? null : data.get("name").getAsString();
+        if (name != null && inputs.contains(name) && data.get("op").getAsString().equals("null")) {
+          indexInputs.merge(name, LENGTHS_BOUND, Math::min);
+        }
+        continue;
       }
       if (!op.equals("Embedding")) {
         continue;

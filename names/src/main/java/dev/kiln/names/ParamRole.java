@@ -24,7 +24,26 @@ public enum ParamRole {
    * {@code PReLU} gives it. Starts at 0.25, as Gluon's ({@code Constant(0.25)}) and PyTorch's do,
    * the value He et al. start from ("Delving Deep into Rectifiers", 2015).
    */
-  ALPHA("alpha", 0.25);
+  ALPHA("alpha", 0.25),
+  /**
+   * Multi-head attention's query projection {@code [heads * keyDim, width]}: {@code
+   * attention_query_weight}. Initialised by the model's initialiser, as every weight below.
+   */
+  QUERY_WEIGHT("query_weight", Double.NaN),
+  /** Multi-head attention's query projection bias: {@code attention_query_bias}. Starts at zero. */
+  QUERY_BIAS("query_bias", 0),
+  /** Multi-head attention's key projection {@code [heads * keyDim, keyWidth]}. */
+  KEY_WEIGHT("key_weight", Double.NaN),
+  /** Multi-head attention's key projection bias. Starts at zero. */
+  KEY_BIAS("key_bias", 0),
+  /** Multi-head attention's value projection {@code [heads * valueDim, valueWidth]}. */
+  VALUE_WEIGHT("value_weight", Double.NaN),
+  /** Multi-head attention's value projection bias. Starts at zero. */
+  VALUE_BIAS("value_bias", 0),
+  /** Multi-head attention's output projection {@code [width, heads * valueDim]}. */
+  OUTPUT_WEIGHT("output_weight", Double.NaN),
+  /** Multi-head attention's output projection bias. Starts at zero. */
+  OUTPUT_BIAS("output_bias", 0);
 
   private final String role;
   private final double start;

@@ -146,7 +146,13 @@ public final class KilnProcessor extends AbstractProcessor {
   /** Reads, checks and writes {@code model}, each phase only if the one before was clean. */
   private void generate(TypeElement model, Report report) throws IOException {
     FilerSymbols symbols = new FilerSymbols(processingEnv.getFiler(), source.sourceFolder(model));
-    ModelSpec spec = new ModelReader(processingEnv.getElementUtils(), report, symbols).read(model);
+    ModelSpec spec =
+        new ModelReader(
+                processingEnv.getElementUtils(),
+                report,
+                symbols,
+                (s, r) -> new ModelChecker(r).check(s))
+            .read(model);
     if (spec == null || report.hasErrors()) {
       return;
     }

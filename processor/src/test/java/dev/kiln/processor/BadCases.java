@@ -1103,7 +1103,176 @@ final class BadCases {
                       + "cannot be used: parameter 'h' of Step.apply is neither a @Param Sym nor an "
                       + "element of @UndeclaredState; if it is the previous step's state of a recurrent "
                       + "cell, declare the state's shape: @Layer(state = {...})")
-              .with("layers/UndeclaredState"));
+              .with("layers/UndeclaredState"),
+
+          // --- Attention ---
+
+          // Five heads over a width of 64.
+          error(
+              "bad/attention/AttentionHeadsDivide",
+              "heads = 5",
+              "[kiln:AttentionHeads] AttentionHeadsDivide.mixed(): 5 heads do not divide the "
+                  + "query's width 64 (each head takes width / heads of it); use a number of heads "
+                  + "that divides 64 (1, 2, 4, 8, 16, 32 or 64), or give each head its size with "
+                  + "keyDim"),
+          // No heads.
+          error(
+              "bad/attention/AttentionZeroHeads",
+              "heads = 0",
+              "[kiln:NonPositive] AttentionZeroHeads.mixed() @MultiHeadAttention(heads = 0): heads "
+                  + "must be positive, got 0"),
+          // Dropping every attention weight.
+          error(
+              "bad/attention/AttentionDropoutOne",
+              "dropout = 1.0",
+              "[kiln:OutOfRange] AttentionDropoutOne.mixed() @MultiHeadAttention(heads = 4, dropout "
+                  + "= 1.0): dropout must be in [0, 1) (the probability of dropping an attention "
+                  + "weight in training), got 1.0"),
+          // Attention over rows of features, not a sequence.
+          error(
+              "bad/attention/AttentionOnRows",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:WrongRank] AttentionOnRows.mixed(): @MultiHeadAttention needs a rank-3 [N, "
+                  + "steps, width] input, got [BATCH, 64] from features (@Input(shape = {BATCH, "
+                  + "64})); a sequence of one step is @Reshape(shape = {BATCH, 1, 64})"),
+          // A 0/1 mask per step where the lengths go.
+          error(
+              "bad/attention/AttentionMaskNotLengths",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:AttentionLengths] AttentionMaskNotLengths.mixed(): the valid lengths must be "
+                  + "one number per example, [BATCH]: how many of its key steps count (the rest are "
+                  + "padding), got [BATCH, 10] from mask (@Input(shape = {BATCH, 10})); give each "
+                  + "example's number of valid steps, not a mask of them"),
+          // Cross-attention written with two inputs.
+          error(
+              "bad/attention/AttentionTwoSequences",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:AttentionInputs] AttentionTwoSequences.read(): @MultiHeadAttention reads "
+                  + "(query), (query, lengths), (query, key, value) or (query, key, value, lengths), "
+                  + "but its second input is [BATCH, 12, 64] from memory (@Input(shape = {BATCH, 12, "
+                  + "64})), not lengths [BATCH]; for cross-attention declare the key and the value, "
+                  + "the same node for both: read(Sym query, @From(\"memory\") Sym key, "
+                  + "@From(\"memory\") Sym value)"),
+          // Five inputs.
+          error(
+              "bad/attention/AttentionFiveInputs",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:AttentionInputs] AttentionFiveInputs.read(): @MultiHeadAttention reads "
+                  + "(query), (query, lengths), (query, key, value) or (query, key, value, lengths), "
+                  + "but it declares 5 inputs (query, key, value, lengths, more)"),
+          // Keys and values of different widths.
+          error(
+              "bad/attention/AttentionKeyValueWidths",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:KeyValueMismatch] AttentionKeyValueWidths.read(): the key and the value must "
+                  + "have one shape [BATCH, keySteps, kvWidth], got [BATCH, 12, 32] from key "
+                  + "(@Input(shape = {BATCH, 12, 32})) and [BATCH, 12, 48] from value (@Input(shape "
+                  + "= {BATCH, 12, 48})); project value to [BATCH, 12, 32] first, with a node "
+                  + "@Dense(units = 32, flatten = false) that reads value"),
+          // Keys and values of different lengths.
+          error(
+              "bad/attention/AttentionKeyValueSteps",
+              "@MultiHeadAttention(heads = 4)",
+              "[kiln:KeyValueMismatch] AttentionKeyValueSteps.read(): the key and the value must "
+                  + "have one shape [BATCH, keySteps, kvWidth], got [BATCH, 12, 32] from key "
+                  + "(@Input(shape = {BATCH, 12, 32})) and [BATCH, 11, 32] from value (@Input(shape "
+                  + "= {BATCH, 11, 32})); each key step has its value, so both need the same number "
+                  + "of steps"),
+          // A causal attention over a memory longer than the query.
+          error(
+              "bad/attention/AttentionCausalSteps",
+              "causal = true",
+              "[kiln:CausalSteps] AttentionCausalSteps.read(): causal = true lets query step t see "
+                  + "key steps 0 to t, so it needs as many key steps as query steps, got 10 query "
+                  + "steps and 12 key steps; drop causal = true, or attend to a sequence as long as "
+                  + "the query"),
+          // A table of fewer positions than the sequence has steps.
+          error(
+              "bad/attention/PositionsTooFew",
+              "steps = 16",
+              "[kiln:PositionSteps] PositionsTooFew.placed() @PositionalEmbedding(steps = 16): the "
+                  + "table holds 16 positions, but [BATCH, 20, 64] from tokens (@Input(shape = "
+                  + "{BATCH, 20, 64})) has 20 steps; give steps = 20 or more"),
+          // Positions added to the patches of an image before they are a sequence.
+          error(
+              "bad/attention/PositionsOnImages",
+              "@PositionalEmbedding(steps = 16)",
+              "[kiln:WrongRank] PositionsOnImages.placed(): @PositionalEmbedding needs a rank-3 [N, "
+                  + "steps, width] input, got [BATCH, 64, 4, 4] from patches (@Input(shape = "
+                  + "{BATCH, 64, 4, 4})); a [N, C, H, W] image of patches is a sequence after "
+                  + "@Reshape(shape = {BATCH, 64, 16}) and @Transpose(axes = {0, 2, 1})"),
+
+          // --- Blocks ---
+
+          // A block that is no model.
+          error(
+              "bad/blocks/BlockNotModel",
+              "value = String.class",
+              "[kiln:BlockNotModel] BlockNotModel.encoder(): @Block's value String is not a @Model "
+                  + "interface; a block is a @Model interface with one @Input and one output, its "
+                  + "last node"),
+          // A block of two inputs.
+          error(
+                  "bad/blocks/BlockTwoInputs",
+                  "@Block(TwoInputs.class)",
+                  "[kiln:BlockEnds] BlockTwoInputs.encoder(): block TwoInputs must have one @Input "
+                      + "and one output, its last node, but it has 2 inputs (a, b); a block reads "
+                      + "one tensor and makes one")
+              .with("bad/blocks/TwoInputs")
+              .generating(
+                  "bad.blocks.TwoInputsGraph",
+                  "bad.blocks.TwoInputsModel",
+                  "bad.blocks.TwoInputsExec"),
+          // A block fed a narrower sequence than its input declares.
+          error(
+                  "bad/blocks/BlockWrongInput",
+                  "@Block(Narrowing.class)",
+                  "[kiln:BlockInput] BlockWrongInput.encoder(): block Narrowing takes [BATCH, 6, 8] "
+                      + "(its input x), got [BATCH, 6, 4] from tokens (@Input(shape = {BATCH, 6, "
+                      + "4})); give the block an input of that shape, or declare the block's input "
+                      + "as this one")
+              .with("bad/blocks/Narrowing")
+              .generating(
+                  "bad.blocks.NarrowingGraph",
+                  "bad.blocks.NarrowingModel",
+                  "bad.blocks.NarrowingExec"),
+          // Copies of a block whose output is not its input's shape.
+          error(
+                  "bad/blocks/BlockRepeatNarrowing",
+                  "repeat = 3",
+                  "[kiln:BlockRepeat] BlockRepeatNarrowing.encoder(): with repeat = 3 each copy of "
+                      + "block Narrowing reads the copy before it, whose output is [BATCH, 6, 4], but "
+                      + "the block's input x is [BATCH, 6, 8]; use repeat = 1, or make the block's "
+                      + "output the shape of its input")
+              .with("bad/blocks/Narrowing")
+              .generating(
+                  "bad.blocks.NarrowingGraph",
+                  "bad.blocks.NarrowingModel",
+                  "bad.blocks.NarrowingExec"),
+          // A model used as a block of itself.
+          error(
+              "bad/blocks/BlockInItself",
+              "@Block(BlockInItself.class)",
+              "[kiln:BlockCycle] BlockInItself.again(): block BlockInItself contains itself "
+                  + "(BlockInItself -> BlockInItself); a block cannot be written into itself"),
+          // A block node of two parameters.
+          error(
+                  "bad/blocks/BlockTwoParameters",
+                  "Sym encoder(",
+                  "[kiln:InputCount] BlockTwoParameters.encoder(): @Block takes exactly 1 input, but "
+                      + "encoder declares 2 (tokens, again)")
+              .with("bad/blocks/Narrowing")
+              .generating(
+                  "bad.blocks.NarrowingGraph",
+                  "bad.blocks.NarrowingModel",
+                  "bad.blocks.NarrowingExec"),
+          // A block with a mistake of its own: one error, where the block is compiled.
+          error(
+                  "bad/blocks/BlockWithItsOwnMistake",
+                  "units = 0",
+                  "[kiln:NonPositive] ZeroUnits.none() @Dense: units must be positive, got 0")
+              .with("bad/blocks/ZeroUnits")
+              .in("bad/blocks/ZeroUnits"));
 
   /** Every case: these and {@link TensorOpBadCases#ALL}. */
   static final List<BadCase> ALL =

@@ -24,7 +24,7 @@ final class Eval implements Callable<Integer> {
       names = "--model",
       paramLabel = "NAME",
       description =
-          "Model: mlp, lenet, lstm, conv1d or autoencoder (default: the one the checkpoint "
+          "Model: mlp, lenet, lstm, conv1d, autoencoder or vit (default: the one the checkpoint "
               + "holds; given, it must match).")
   SampleModel.Kind model;
 

@@ -22,7 +22,7 @@ final class Predict implements Callable<Integer> {
       names = "--model",
       paramLabel = "NAME",
       description =
-          "Model: mlp, lenet, lstm or conv1d (default: the one the checkpoint holds; given, "
+          "Model: mlp, lenet, lstm, conv1d or vit (default: the one the checkpoint holds; given, "
               + "it must match).")
   SampleModel.Kind model;
 
@@ -63,7 +63,7 @@ final class Predict implements Callable<Integer> {
                 + " holds the "
                 + sample.name()
                 + ", which reconstructs images rather than classifying them: predict needs a "
-                + "classifier (mlp, lenet, lstm or conv1d); eval measures its test MSE, and "
+                + "classifier (mlp, lenet, lstm, conv1d or vit); eval measures its test MSE, and "
                 + "train wrote its reconstructions as PREFIX-reconstructions.png");
       }
       Classifier c = sample.model().classifier();

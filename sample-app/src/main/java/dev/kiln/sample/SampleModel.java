@@ -8,6 +8,7 @@ import dev.kiln.sample.models.FashionConv1dModel;
 import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionLstmModel;
 import dev.kiln.sample.models.FashionMlpModel;
+import dev.kiln.sample.models.FashionVitModel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
@@ -24,41 +25,55 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
   /** The models the app knows, by command-line name. */
   enum Kind {
     /** {@code FashionMlp}: 784 → 128 (ReLU) → 10; Adam with a cosine decay, 10 epochs. */
-    MLP("mlp", 10, 32, "adam", "cosine"),
+    MLP("mlp", 10, 32, "adam", "cosine", 0),
     /**
      * {@code FashionLeNet}: two 5x5 convolutions with batch norm and max pooling, then dense
      * layers; SGD at 0.1 decaying by 0.8 per epoch, 8 epochs.
      */
-    LENET("lenet", 8, 32, "sgd", "decay"),
+    LENET("lenet", 8, 32, "sgd", "decay", 0),
     /**
      * {@code FashionLstm}: each image read row by row, 28 steps of 28 pixels, by an LSTM of 128
      * units; Adam with a cosine decay, 10 epochs.
      */
-    LSTM("lstm", 10, 64, "adam", "cosine"),
+    LSTM("lstm", 10, 64, "adam", "cosine", 0),
     /**
      * {@code FashionConv1d}: each image as 28 channels (its rows) of a 1-D signal 28 long, three
      * 1-D convolutions and two dense layers; Adam with a cosine decay, 8 epochs.
      */
-    CONV1D("conv1d", 8, 32, "adam", "cosine"),
+    CONV1D("conv1d", 8, 32, "adam", "cosine", 0),
     /**
      * {@code FashionAutoencoder}: strided convolutions down to a code of 8x7x7, transposed
      * convolutions back up, trained to reproduce each image under the mean squared error
      * ({@code @L2Loss}); Adam with a cosine decay, 5 epochs.
      */
-    AUTOENCODER("autoencoder", 5, 64, "adam", "cosine");
+    AUTOENCODER("autoencoder", 5, 64, "adam", "cosine", 0),
+    /**
+     * {@code FashionVit}: a Vision Transformer, 16 patches of 7x7 embedded into 64 values, a
+     * learned position each, four encoder blocks of 4-head self-attention and a GELU feed-forward
+     * network, the mean token classified; AdamW (weight decay 0.05) with a cosine decay, 10 epochs.
+     */
+    VIT("vit", 10, 64, "adamw", "cosine", 0.05f);
 
     final String cliName;
     final int epochs;
     final int batchSize;
     final String optimizer;
     final String schedule;
+    final float weightDecay;
 
-    Kind(String cliName, int epochs, int batchSize, String optimizer, String schedule) {
+    Kind(
+        String cliName,
+        int epochs,
+        int batchSize,
+        String optimizer,
+        String schedule,
+        float weightDecay) {
       this.cliName = cliName;
       this.epochs = epochs;
       this.batchSize = batchSize;
       this.optimizer = optimizer;
       this.schedule = schedule;
+      this.weightDecay = weightDecay;
     }
 
     /** A freshly initialised model. */
@@ -71,6 +86,7 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
             case LSTM -> FashionLstmModel.create(Init.xavier(), seed);
             case CONV1D -> FashionConv1dModel.create(Init.xavier(), seed);
             case AUTOENCODER -> FashionAutoencoderModel.create(Init.xavier(), seed);
+            case VIT -> FashionVitModel.create(Init.xavier(), seed);
           });
     }
 
@@ -84,6 +100,7 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
             case LSTM -> FashionLstmModel.load(prefix);
             case CONV1D -> FashionConv1dModel.load(prefix);
             case AUTOENCODER -> FashionAutoencoderModel.load(prefix);
+            case VIT -> FashionVitModel.load(prefix);
           });
     }
 
@@ -95,6 +112,7 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
         case LSTM -> FashionLstmModel.SUMMARY;
         case CONV1D -> FashionConv1dModel.SUMMARY;
         case AUTOENCODER -> FashionAutoencoderModel.SUMMARY;
+        case VIT -> FashionVitModel.SUMMARY;
       };
     }
 

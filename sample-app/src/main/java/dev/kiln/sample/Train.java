@@ -63,28 +63,29 @@ final class Train implements Callable<Integer> {
       names = "--model",
       paramLabel = "NAME",
       defaultValue = "mlp",
-      description = "Model: mlp, lenet, lstm, conv1d or autoencoder (default: ${DEFAULT-VALUE}).")
+      description =
+          "Model: mlp, lenet, lstm, conv1d, autoencoder or vit (default: ${DEFAULT-VALUE}).")
   SampleModel.Kind model;
 
   @Option(
       names = "--epochs",
       description =
-          "Passes over the training split (default: 10 for mlp and lstm, 8 for lenet and "
+          "Passes over the training split (default: 10 for mlp, lstm and vit, 8 for lenet and "
               + "conv1d, 5 for autoencoder).")
   Integer epochs;
 
   @Option(
       names = "--batch-size",
       description =
-          "Examples per step (default: 32 for mlp, lenet and conv1d, 64 for lstm and "
-              + "autoencoder).")
+          "Examples per step (default: 32 for mlp, lenet and conv1d, 64 for lstm, "
+              + "autoencoder and vit).")
   Integer batchSize;
 
   @Option(
       names = "--optimizer",
       description =
           "sgd, momentum (SGD with Nesterov momentum 0.9), adam or adamw (default: sgd for "
-              + "lenet, adam for the others).")
+              + "lenet, adamw for vit, adam for the others).")
   String optimizer;
 
   @Option(
@@ -108,9 +109,9 @@ final class Train implements Callable<Integer> {
 
   @Option(
       names = "--weight-decay",
-      defaultValue = "0",
-      description = "L2 weight decay (decoupled for adamw; default: ${DEFAULT-VALUE}).")
-  float weightDecay;
+      description =
+          "L2 weight decay (decoupled for adamw; default: 0.05 for vit, 0 for the others).")
+  Float weightDecay;
 
   @Option(
       names = "--seed",
@@ -189,6 +190,7 @@ final class Train implements Callable<Integer> {
       int batchSize,
       String optimizer,
       String schedule,
+      float weightDecay,
       DataParallel.Updates updates,
       float twoBitThreshold,
       boolean distributed) {}
@@ -342,8 +344,9 @@ final class Train implements Callable<Integer> {
     if (!(lrDecay > 0 && lrDecay <= 1)) {
       throw usage("--lr-decay must be in (0, 1] (the factor per epoch), got " + lrDecay);
     }
-    if (!(weightDecay >= 0 && Float.isFinite(weightDecay))) {
-      throw usage("--weight-decay must be 0 or more, got " + weightDecay);
+    float decay = weightDecay != null ? weightDecay : model.weightDecay;
+    if (!(decay >= 0 && Float.isFinite(decay))) {
+      throw usage("--weight-decay must be 0 or more, got " + decay);
     }
     DataParallel.Updates where =
         switch (updates.toLowerCase(Locale.ROOT)) {
@@ -405,7 +408,7 @@ final class Train implements Callable<Integer> {
       throw usage(
           "--compression " + compression + " needs --updates workers, not --updates " + updates);
     }
-    return new Settings(e, b, opt, sched, where, threshold, distributed);
+    return new Settings(e, b, opt, sched, decay, where, threshold, distributed);
   }
 
   /** {@code --compression}'s threshold, 0 for none. */
@@ -546,16 +549,16 @@ final class Train implements Callable<Integer> {
           default -> LearningRate.step(lr, lrDecay, stepsPerEpoch);
         };
     return switch (s.optimizer()) {
-      case "sgd" -> Sgd.builder().schedule(rate).weightDecay(weightDecay).build();
+      case "sgd" -> Sgd.builder().schedule(rate).weightDecay(s.weightDecay()).build();
       case "momentum" ->
           Sgd.builder()
               .schedule(rate)
               .momentum(0.9f)
               .nesterov(true)
-              .weightDecay(weightDecay)
+              .weightDecay(s.weightDecay())
               .build();
-      case "adam" -> Adam.builder().schedule(rate).weightDecay(weightDecay).build();
-      default -> AdamW.builder().schedule(rate).weightDecay(weightDecay).build();
+      case "adam" -> Adam.builder().schedule(rate).weightDecay(s.weightDecay()).build();
+      default -> AdamW.builder().schedule(rate).weightDecay(s.weightDecay()).build();
     };
   }
 }

@@ -216,7 +216,7 @@ class LaunchTest {
         job.output()
             .contains(
                 "  | KILN ERROR Invalid value for option '--model': unknown model 'resnet'; "
-                    + "choose mlp, lenet, lstm, conv1d, autoencoder"),
+                    + "choose mlp, lenet, lstm, conv1d, autoencoder, vit"),
         job.output());
     assertFalse(job.output().contains("--weight-decay"), "no help text: " + job.output());
     // Stopped through their standard input, the scheduler and the server halt without ps-lite

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.runtime.data.IdxFiles;
 import dev.kiln.sample.models.FashionMlpModel;
+import dev.kiln.sample.models.FashionVitModel;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -196,6 +197,54 @@ class MainTest {
   }
 
   @Test
+  void theVitTrainsWritesItsChartAndCheckpointAndDjlComputesWhatKilnDoes() throws Exception {
+    Path data = data();
+    Path out = dir.resolve("out");
+    Run train =
+        run(
+            "train",
+            "--model",
+            "vit",
+            "--data",
+            data.toString(),
+            "--epochs",
+            "1",
+            "--batch-size",
+            "8",
+            "--out",
+            out.toString());
+    assertEquals(0, train.code(), train.err());
+    for (String f : new String[] {"vit-symbol.json", "vit-0000.params", "vit-training.png"}) {
+      assertTrue(Files.size(out.resolve(f)) > 0, f);
+    }
+    List<String> lines = train.out().lines().toList();
+    assertTrue(lines.get(lines.size() - 1).startsWith("test accuracy "), train.out());
+    // Every copy of the block has parameters of its own, saved under MXNet's names.
+    String symbol = Files.readString(out.resolve("vit-symbol.json"));
+    for (int copy = 0; copy < 4; copy++) {
+      assertTrue(symbol.contains("\"encoder" + copy + "_attention_query_weight\""), symbol);
+    }
+    try (FashionVitModel kiln = FashionVitModel.load(out.resolve("vit"));
+        ai.djl.ndarray.NDManager nd = ai.djl.ndarray.NDManager.newBaseManager();
+        ai.djl.Model djl = ai.djl.Model.newInstance("vit", "MXNet")) {
+      djl.load(out, "vit");
+      ai.djl.ndarray.NDArray x =
+          nd.randomUniform(0, 1, new ai.djl.ndarray.types.Shape(5, 1, 28, 28));
+      float[] expected = kiln.forward(x).toFloatArray();
+      try (ai.djl.inference.Predictor<ai.djl.ndarray.NDList, ai.djl.ndarray.NDList> p =
+          djl.newPredictor(new ai.djl.translate.NoopTranslator())) {
+        float[] actual = p.predict(new ai.djl.ndarray.NDList(x)).singletonOrThrow().toFloatArray();
+        assertArrayEquals(expected, actual, 1e-5f);
+      }
+    }
+    Run summary = run("summary", "--model", "vit");
+    assertEquals(0, summary.code(), summary.err());
+    for (String node : new String[] {"encoder0_attention", "encoder3_out", "pooled", "total"}) {
+      assertTrue(summary.out().contains(node), summary.out());
+    }
+  }
+
+  @Test
   void aMissingCheckpointNamesTheOptionTheFileAndTheFix() throws Exception {
     Path data = data();
     Run r = run("eval", "--data", data.toString(), "--checkpoint", dir.resolve("nope").toString());
@@ -382,7 +431,7 @@ class MainTest {
     assertEquals(2, r.code());
     assertEquals(
         "Invalid value for option '--model': unknown model 'resnet'; choose mlp, lenet, lstm, "
-            + "conv1d, autoencoder\n"
+            + "conv1d, autoencoder, vit\n"
             + "Usage: kiln-sample train [OPTIONS]; `kiln-sample train --help` lists them\n",
         r.err());
   }

@@ -2,6 +2,7 @@ package dev.kiln.processor.check;
 
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.model.BlockSpec;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.Inferred;
@@ -11,9 +12,11 @@ import dev.kiln.processor.model.RuleError;
 import dev.kiln.processor.model.ShapeSite;
 import dev.kiln.processor.model.Source;
 import dev.kiln.processor.model.TShape;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Phase two: checks a model as read and describes it for the writers. Three steps, each on the
@@ -43,8 +46,12 @@ public final class ModelChecker {
    */
   private Map<String, CheckedNode> infer(ModelSpec spec, Wiring wiring) {
     Map<String, CheckedNode> done = new LinkedHashMap<>();
+    Set<String> refusedBlocks = new HashSet<>();
     for (NodeSpec n : wiring.order()) {
       if (wiring.isBroken(n) || n.wires().stream().anyMatch(w -> !done.containsKey(w.source()))) {
+        continue;
+      }
+      if (n.inlined() != null && !blockTakesInput(spec, n, done, wiring, refusedBlocks)) {
         continue;
       }
       List<Source> in =
@@ -73,5 +80,42 @@ public final class ModelChecker {
       }
     }
     return done;
+  }
+
+  /**
+   * Whether the first copy of the block that {@code n} belongs to takes what it reads, when {@code
+   * n} reads it; reported once per block on the {@code @Block} node, whose copies are then left
+   * out.
+   */
+  private boolean blockTakesInput(
+      ModelSpec spec,
+      NodeSpec n,
+      Map<String, CheckedNode> done,
+      Wiring wiring,
+      Set<String> refused) {
+    BlockSpec b = spec.block(n.inlined().block());
+    if (refused.contains(b.name())) {
+      return false;
+    }
+    String input = b.copyInputs().get(0);
+    if (n.inlined().copy() != 0 || n.wires().stream().noneMatch(w -> w.source().equals(input))) {
+      return true;
+    }
+    TShape actual = done.get(input).shape();
+    if (BlockSpec.accepts(b.declaredInput(), actual)) {
+      return true;
+    }
+    refused.add(b.name());
+    report.add(
+        Message.BLOCK_INPUT,
+        b.method(),
+        b.mirror(),
+        "value",
+        b.declaration(spec.simpleName()),
+        b.type(),
+        b.declaredInput(),
+        b.inputName(),
+        new Source(actual, wiring.node(input)).describe());
+    return false;
   }
 }

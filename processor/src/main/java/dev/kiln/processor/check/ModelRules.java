@@ -139,7 +139,10 @@ final class ModelRules {
       }
     }
     for (CheckedNode n : nodes) {
-      n.spec().layer().tracedBody().ifPresent(body -> noteBodyAtBuild(n, body, inferred));
+      // A block's custom layers get their note where the block is compiled, not once per copy.
+      if (n.spec().inlined() == null) {
+        n.spec().layer().tracedBody().ifPresent(body -> noteBodyAtBuild(n, body, inferred));
+      }
     }
     nodes = planned(nodes, classifierHead, inferred);
     inputs = planned(inputs, classifierHead, inferred);

@@ -179,6 +179,49 @@ public enum Message {
       "%s: rate must be in [0, 1) (the probability of dropping a value in training), got %s"),
   OUT_OF_RANGE("OutOfRange", "%s: %s must be %s, got %s"),
   BAD_RESHAPE("BadReshape", "%s: cannot reshape to %s: %s"),
+  ATTENTION_HEADS(
+      "AttentionHeads",
+      "%s: %d heads do not divide the query's width %d (each head takes width / heads of it); use "
+          + "a number of heads that divides %d (%s), or give each head its size with keyDim"),
+  ATTENTION_INPUTS(
+      "AttentionInputs",
+      "%s: @MultiHeadAttention reads (query), (query, lengths), (query, key, value) or (query, "
+          + "key, value, lengths), but %s"),
+  ATTENTION_LENGTHS(
+      "AttentionLengths",
+      "%s: the valid lengths must be one number per example, [BATCH]: how many of its key steps "
+          + "count (the rest are padding), got %s%s"),
+  KEY_VALUE_MISMATCH(
+      "KeyValueMismatch",
+      "%s: the key and the value must have one shape [BATCH, keySteps, kvWidth], got %s and %s; "
+          + "%s"),
+  CAUSAL_STEPS(
+      "CausalSteps",
+      "%s: causal = true lets query step t see key steps 0 to t, so it needs as many key steps "
+          + "as query steps, got %s query steps and %s key steps; drop causal = true, or attend to "
+          + "a sequence as long as the query"),
+  POSITION_STEPS(
+      "PositionSteps",
+      "%s: the table holds %d positions, but %s has %d steps; give steps = %d or more"),
+  BLOCK_NOT_MODEL(
+      "BlockNotModel",
+      "%s: @Block's value %s is not a @Model interface; a block is a @Model interface with one "
+          + "@Input and one output, its last node"),
+  BLOCK_ENDS(
+      "BlockEnds",
+      "%s: block %s must have one @Input and one output, its last node, but it has %s; a block "
+          + "reads one tensor and makes one"),
+  BLOCK_INPUT(
+      "BlockInput",
+      "%s: block %s takes %s (its input %s), got %s; give the block an input of that shape, or "
+          + "declare the block's input as this one"),
+  BLOCK_REPEAT(
+      "BlockRepeat",
+      "%s: with repeat = %d each copy of block %s reads the copy before it, whose output is %s, "
+          + "but the block's input %s is %s; use repeat = 1, or make the block's output the shape "
+          + "of its input"),
+  BLOCK_CYCLE(
+      "BlockCycle", "%s: block %s contains itself (%s); a block cannot be written into itself"),
   // Element-wise and tensor operations.
   BROADCAST_RANK(
       "BroadcastRank",

@@ -12,7 +12,8 @@ import javax.lang.model.element.TypeElement;
  * @param simpleName its simple name
  * @param classifier {@code @Model(classifier = true)}
  * @param mirror the {@code @Model} annotation
- * @param nodes the nodes in declaration order
+ * @param nodes the nodes in declaration order, a {@code @Block}'s inlined in its place
+ * @param blocks the {@code @Block} nodes, in declaration order
  */
 public record ModelSpec(
     TypeElement element,
@@ -20,10 +21,28 @@ public record ModelSpec(
     String simpleName,
     boolean classifier,
     AnnotationMirror mirror,
-    List<NodeSpec> nodes) {
+    List<NodeSpec> nodes,
+    List<BlockSpec> blocks) {
   /** Copies the nodes. */
   public ModelSpec {
     nodes = List.copyOf(nodes);
+    blocks = List.copyOf(blocks);
+  }
+
+  /** A model without blocks. */
+  public ModelSpec(
+      TypeElement element,
+      String packageName,
+      String simpleName,
+      boolean classifier,
+      AnnotationMirror mirror,
+      List<NodeSpec> nodes) {
+    this(element, packageName, simpleName, classifier, mirror, nodes, List.of());
+  }
+
+  /** The block node {@code name}, or null. */
+  public BlockSpec block(String name) {
+    return blocks.stream().filter(b -> b.name().equals(name)).findFirst().orElse(null);
   }
 
   /** The last node declared, or null in a model without nodes. */

@@ -42,6 +42,8 @@ public final class Ops {
           RecurrentOp.RNN_READER,
           RecurrentOp.LSTM_READER,
           RecurrentOp.GRU_READER,
+          AttentionOp.READER,
+          PositionalEmbeddingOp.READER,
           BroadcastOp.MULTIPLY_READER,
           BroadcastOp.SUBTRACT_READER,
           BroadcastOp.DIVIDE_READER,

@@ -13,6 +13,7 @@ import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
 
 /**
  * Renders an annotation as it was written, for messages, tables and the node sources of generated
@@ -44,7 +45,9 @@ final class AnnotationText {
         raw = ((AnnotationValue) one.get(0)).getValue();
       }
       String v = renderValue(raw, shape, Ops.isInput(mirror));
-      parts.add(name.equals("value") ? v : name + " = " + v);
+      boolean classLiteral = raw instanceof DeclaredType;
+      parts.add(
+          name.equals("value") && !(classLiteral && values.size() > 1) ? v : name + " = " + v);
     }
     String name = "@" + type.getSimpleName();
     return parts.isEmpty() ? name : name + "(" + String.join(", ", parts) + ")";
@@ -55,6 +58,9 @@ final class AnnotationText {
       return list.stream()
           .map(o -> renderValue(((AnnotationValue) o).getValue(), shape, input))
           .collect(Collectors.joining(", ", "{", "}"));
+    }
+    if (v instanceof DeclaredType t) {
+      return t.asElement().getSimpleName() + ".class";
     }
     if (v instanceof VariableElement constant) {
       return constant.getEnclosingElement().getSimpleName() + "." + constant.getSimpleName();

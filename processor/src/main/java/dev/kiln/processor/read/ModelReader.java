@@ -7,7 +7,9 @@ import dev.kiln.annotations.Output;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.AttributeSite;
+import dev.kiln.processor.model.BlockSpec;
 import dev.kiln.processor.model.CallSite;
+import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.Inferred;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeCall;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -50,14 +53,38 @@ public final class ModelReader {
   private final Elements elements;
   private final Report report;
   private final SymbolSource symbols;
+  private final Checker checker;
+  private final Set<String> reading;
 
   /**
-   * A reader that reports to {@code report}; it finds imported symbol files with {@code symbols}.
+   * How a block is checked as the model it is, before its nodes are written into another: the check
+   * phase, which the reader does not know, handed to it by the processor.
    */
-  public ModelReader(Elements elements, Report report, SymbolSource symbols) {
+  @FunctionalInterface
+  public interface Checker {
+    /** The checked model, or null when an error was reported to {@code report}. */
+    CheckedModel check(ModelSpec spec, Report report);
+  }
+
+  /**
+   * A reader that reports to {@code report}, finds imported symbol files with {@code symbols} and
+   * checks each {@code @Block} with {@code checker}.
+   */
+  public ModelReader(Elements elements, Report report, SymbolSource symbols, Checker checker) {
+    this(elements, report, symbols, checker, Set.of());
+  }
+
+  ModelReader(
+      Elements elements,
+      Report report,
+      SymbolSource symbols,
+      Checker checker,
+      Set<String> reading) {
     this.elements = elements;
     this.report = report;
     this.symbols = symbols;
+    this.checker = checker;
+    this.reading = reading;
   }
 
   /** Reads {@code type}; returns null when it cannot be a model at all. */
@@ -82,8 +109,34 @@ public final class ModelReader {
       methodNames.add(method.getSimpleName().toString());
     }
     List<NodeSpec> nodes = new ArrayList<>();
+    List<BlockSpec> blocks = new ArrayList<>();
     Set<String> names = new HashSet<>();
+    Set<String> inside = new LinkedHashSet<>(reading);
+    inside.add(type.getQualifiedName().toString());
+    boolean blockFailed = false;
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      AnnotationMirror blockMirror = BlockReader.of(method);
+      if (blockMirror != null && layerMirrors(method).isEmpty()) {
+        BlockReader.Inlined b =
+            new BlockReader(elements, report, symbols, checker, inside)
+                .inline(simpleName, method, blockMirror);
+        if (b == null || b.silent()) {
+          blockFailed |= b != null;
+          continue;
+        }
+        if (!names.add(b.block().name())) {
+          report.add(Message.NODE_NAME_TAKEN, method, simpleName, b.block().name());
+          continue;
+        }
+        for (NodeSpec n : b.nodes()) {
+          if (!names.add(n.name())) {
+            report.add(Message.NODE_NAME_TAKEN, method, simpleName, n.name());
+          }
+        }
+        nodes.addAll(b.nodes());
+        blocks.add(b.block());
+        continue;
+      }
       NodeSpec node = readNode(simpleName, method);
       if (node == null) {
         continue;
@@ -95,6 +148,9 @@ public final class ModelReader {
       nodes.add(node);
     }
     nodes = expandImports(simpleName, pkg, nodes, methodNames);
+    if (blockFailed) {
+      return null; // a block's own mistakes, reported where it is compiled
+    }
     if (nodes.isEmpty() && !report.hasErrors()) {
       report.add(Message.MODEL_EMPTY, type, simpleName);
     }
@@ -104,7 +160,64 @@ public final class ModelReader {
         simpleName,
         type.getAnnotation(Model.class).classifier(),
         mirror(type.getAnnotationMirrors(), Model.class.getCanonicalName()),
-        nodes);
+        throughBlocks(nodes, blocks),
+        throughBlocks(blocks));
+  }
+
+  /** The nodes with every wire to a block node led to the block's output. */
+  private static List<NodeSpec> throughBlocks(List<NodeSpec> nodes, List<BlockSpec> blocks) {
+    Map<String, String> outputs = new HashMap<>();
+    blocks.forEach(b -> outputs.put(b.name(), b.output()));
+    List<NodeSpec> out = new ArrayList<>();
+    for (NodeSpec n : nodes) {
+      List<NodeSpec.Wire> wires =
+          n.wires().stream()
+              .map(
+                  w ->
+                      new NodeSpec.Wire(
+                          outputs.getOrDefault(w.source(), w.source()),
+                          w.parameterName(),
+                          w.parameter()))
+              .toList();
+      out.add(wires.equals(n.wires()) ? n : n.rewired(wires));
+    }
+    return out;
+  }
+
+  /** The blocks with each first copy's input led to the block it reads, if it reads one. */
+  private static List<BlockSpec> throughBlocks(List<BlockSpec> blocks) {
+    Map<String, String> outputs = new HashMap<>();
+    blocks.forEach(b -> outputs.put(b.name(), b.output()));
+    List<BlockSpec> out = new ArrayList<>();
+    for (BlockSpec b : blocks) {
+      List<String> inputs = new ArrayList<>(b.copyInputs());
+      inputs.set(0, outputs.getOrDefault(inputs.get(0), inputs.get(0)));
+      out.add(
+          new BlockSpec(
+              b.name(),
+              b.method(),
+              b.mirror(),
+              b.annotationText(),
+              b.type(),
+              b.qualifiedType(),
+              b.inputName(),
+              b.declaredInput(),
+              inputs,
+              b.copies(),
+              b.output()));
+    }
+    return out;
+  }
+
+  /** The layer annotations on {@code method}: built-in, custom or an import. */
+  private static List<AnnotationMirror> layerMirrors(ExecutableElement method) {
+    List<AnnotationMirror> layers = new ArrayList<>();
+    for (AnnotationMirror m : method.getAnnotationMirrors()) {
+      if (Ops.of(m) != null || CustomLayerReader.isLayer(m) || ImportReader.isImport(m)) {
+        layers.add(m);
+      }
+    }
+    return layers;
   }
 
   /** {@code "an enum"}, {@code "a class"}. */
@@ -210,11 +323,10 @@ public final class ModelReader {
   }
 
   private NodeSpec readNode(String model, ExecutableElement method) {
-    List<AnnotationMirror> layers = new ArrayList<>();
-    for (AnnotationMirror m : method.getAnnotationMirrors()) {
-      if (Ops.of(m) != null || CustomLayerReader.isLayer(m) || ImportReader.isImport(m)) {
-        layers.add(m);
-      }
+    List<AnnotationMirror> layers = layerMirrors(method);
+    AnnotationMirror block = BlockReader.of(method);
+    if (block != null) {
+      layers.add(block); // a block beside a layer: two layers on one node
     }
     boolean isAbstract = method.getModifiers().contains(Modifier.ABSTRACT);
     String name = method.getSimpleName().toString();

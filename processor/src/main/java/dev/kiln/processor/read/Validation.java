@@ -79,19 +79,35 @@ public final class Validation {
    * layer otherwise.
    */
   public static Incomplete check(TypeElement model, SourceAnnotations source) {
+    return check(model, source, new java.util.HashSet<>());
+  }
+
+  /** As {@link #check(TypeElement, SourceAnnotations)}, each block followed into once. */
+  private static Incomplete check(
+      TypeElement model, SourceAnnotations source, java.util.Set<String> seen) {
+    seen.add(model.getQualifiedName().toString());
     Unresolved u = firstUnresolved(model);
     if (u != null) {
       return u;
     }
     AwaitingLayer awaiting = null;
     for (ExecutableElement m : ElementFilter.methodsIn(model.getEnclosedElements())) {
+      AnnotationMirror block = BlockReader.of(m);
+      TypeElement blockType = block == null ? null : BlockReader.type(block);
+      if (blockType != null && !seen.contains(blockType.getQualifiedName().toString())) {
+        Incomplete inner = check(blockType, source, seen);
+        if (inner != null) {
+          return inner;
+        }
+      }
       if (m.getModifiers().contains(Modifier.ABSTRACT)
           && m.getAnnotationMirrors().stream()
               .noneMatch(
                   a ->
                       Ops.of(a) != null
                           || CustomLayerReader.isLayer(a)
-                          || ImportReader.isImport(a))) {
+                          || ImportReader.isImport(a)
+                          || BlockReader.isBlock(a))) {
         String hidden = source.unresolvedAnnotation(m);
         if (hidden != null) {
           return new Unresolved(

@@ -7,13 +7,16 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.processor.model.BlockSpec;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.NodeSpec;
 import dev.kiln.processor.model.ParamInfo;
 import dev.kiln.processor.model.TShape;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.lang.model.element.Modifier;
 
 /**
@@ -86,7 +89,17 @@ final class GraphWriter {
     ImportWriter imports = new ImportWriter(m, names, methods);
     List<MethodSpec> parts = new ArrayList<>();
     for (CheckedNode n : m.nodes()) {
-      if (!n.spec().importedInner()) {
+      if (n.spec().inlined() == null && !n.spec().importedInner()) {
+        t.addMethod(nodeMethod(n, imports, parts));
+      }
+      for (BlockSpec b : m.spec().blocks()) {
+        if (b.output().equals(n.name())) {
+          t.addMethod(blockMethod(b, n));
+        }
+      }
+    }
+    for (CheckedNode n : m.nodes()) {
+      if (n.spec().inlined() != null && !n.spec().importedInner()) {
         t.addMethod(nodeMethod(n, imports, parts));
       }
     }
@@ -206,8 +219,15 @@ final class GraphWriter {
     NameAllocator locals = new NameAllocator();
     locals.newName("builder");
     locals.newName("graph");
+    Map<String, BlockSpec> blockOf = new HashMap<>();
+    for (BlockSpec b : m.spec().blocks()) {
+      blockOf.put(b.output(), b);
+      locals.newName(b.name(), b.output());
+    }
     for (CheckedNode n : m.order()) {
-      locals.newName(n.name(), n.name());
+      if (n.spec().inlined() == null) {
+        locals.newName(n.name(), n.name());
+      }
     }
     // Its parameter is a GraphBuilder, which no node method takes: so whatever the nodes are
     // called (build too), this method is not one of theirs.
@@ -248,6 +268,19 @@ final class GraphWriter {
       if (n.spec().importedInner()) {
         continue; // emitted by the method of the import's output
       }
+      BlockSpec block = blockOf.get(n.name());
+      if (block != null) {
+        b.addStatement(
+            "$T $N =$Wgraph.$N($N)",
+            Names.SYM,
+            locals.get(n.name()),
+            block.name(),
+            locals.get(block.copyInputs().get(0)));
+        continue;
+      }
+      if (n.spec().inlined() != null) {
+        continue; // called by its block's method
+      }
       CodeBlock.Builder args = CodeBlock.builder();
       List<NodeSpec.Wire> wires =
           n.spec().origin() != null ? n.spec().origin().declared() : n.spec().wires();
@@ -267,6 +300,50 @@ final class GraphWriter {
     }
     b.addStatement("return builder.build($T.of($L))", List.class, outs.build());
     return b.build();
+  }
+
+  /**
+   * The method of block node {@code b} (whose output is {@code out}'s): calls the node method of
+   * every copy's every node, in order, the first copy's first reading the parameter.
+   */
+  private MethodSpec blockMethod(BlockSpec b, CheckedNode out) {
+    String param = b.method().getParameters().get(0).getSimpleName().toString();
+    String doc =
+        "Node {@code "
+            + b.name()
+            + "}: {@code "
+            + b.annotationText()
+            + "}, "
+            + (b.repeat() == 1 ? "one copy" : b.repeat() + " copies, one after the other,")
+            + " of the nodes of {@code "
+            + b.type()
+            + "}, each with its own parameters; output {@code "
+            + out.shape()
+            + "}.";
+    MethodSpec.Builder method =
+        MethodSpec.methodBuilder(b.name())
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(Names.SYM)
+            .addParameter(ParameterSpec.builder(Names.SYM, param).build())
+            .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
+    NameAllocator locals = new NameAllocator();
+    locals.newName(param, b.copyInputs().get(0));
+    for (CheckedNode n : m.order()) {
+      NodeSpec.Inlined in = n.spec().inlined();
+      if (in == null || !in.block().equals(b.name())) {
+        continue;
+      }
+      CodeBlock.Builder args = CodeBlock.builder();
+      List<NodeSpec.Wire> wires = n.spec().wires();
+      for (int i = 0; i < wires.size(); i++) {
+        args.add(i == 0 ? "$N" : ",$W$N", locals.get(wires.get(i).source()));
+      }
+      locals.newName(n.name(), n.name());
+      method.addStatement(
+          "$T $N =$W$N($L)", Names.SYM, locals.get(n.name()), n.name(), args.build());
+    }
+    return method.addStatement("return $N", locals.get(b.output())).build();
   }
 
   private MethodSpec nodeMethod(CheckedNode n, ImportWriter imports, List<MethodSpec> parts) {
@@ -296,10 +373,21 @@ final class GraphWriter {
     } else {
       output = "output " + shape;
     }
+    NodeSpec.Inlined in = s.inlined();
     String doc =
         "Node {@code "
             + n.name()
-            + "}: {@code "
+            + "}"
+            + (in == null
+                ? ""
+                : ", copy "
+                    + in.copy()
+                    + " of {@code "
+                    + in.declaredAs()
+                    + "} in block {@code "
+                    + in.block()
+                    + "}")
+            + ": {@code "
             + s.annotationText()
             + "}, "
             + output
@@ -307,10 +395,13 @@ final class GraphWriter {
             + (s.frozen() ? " Its parameters are frozen: no update changes them." : "");
     MethodSpec.Builder b =
         MethodSpec.methodBuilder(n.name())
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
             .returns(Names.SYM)
             .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
+    if (in == null) {
+      b.addAnnotation(Override.class).addModifiers(Modifier.PUBLIC);
+    } else {
+      b.addModifiers(Modifier.PRIVATE);
+    }
     List<String> params = new ArrayList<>();
     for (NodeSpec.Wire w : s.origin() != null ? s.origin().declared() : s.wires()) {
       b.addParameter(ParameterSpec.builder(Names.SYM, w.parameterName()).build());

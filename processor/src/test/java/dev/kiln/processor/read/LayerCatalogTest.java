@@ -32,10 +32,13 @@ import org.junit.jupiter.api.Test;
  */
 class LayerCatalogTest {
   /**
-   * Method annotations that modify a node rather than make one, and {@code @Imported}, whose nodes
-   * are those of its file, each read into the op of a built-in layer ({@code FileOps}).
+   * Method annotations that modify a node rather than make one; {@code @Imported}, whose nodes are
+   * those of its file, each read into the op of a built-in layer ({@code FileOps}); and
+   * {@code @Block}, which writes another model's nodes into the model (read by {@link
+   * BlockReader}).
    */
-  private static final Set<Class<?>> MODIFIERS = Set.of(Output.class, Frozen.class, Imported.class);
+  private static final Set<Class<?>> MODIFIERS =
+      Set.of(Output.class, Frozen.class, Imported.class, dev.kiln.annotations.Block.class);
 
   @Test
   void everyLayerAnnotationHasAReader() throws Exception {

@@ -338,10 +338,16 @@ public final class GraphBuilder implements AutoCloseable {
       return arena.variable(name);
     }
 
+    @Override
+    public Sym param(ParamRole role, Shape shape) {
+      d.knownShapes.put(role.of(node()), shape);
+      return param(role);
+    }
+
     private ParamSpec.Kind kind(ParamRole role) {
       return switch (role) {
-        case WEIGHT -> ParamSpec.Kind.WEIGHT;
-        case BIAS, BETA -> ParamSpec.Kind.BIAS;
+        case WEIGHT, QUERY_WEIGHT, KEY_WEIGHT, VALUE_WEIGHT, OUTPUT_WEIGHT -> ParamSpec.Kind.WEIGHT;
+        case BIAS, BETA, QUERY_BIAS, KEY_BIAS, VALUE_BIAS, OUTPUT_BIAS -> ParamSpec.Kind.BIAS;
         case GAMMA -> ParamSpec.Kind.GAMMA;
         case PARAMETERS -> ParamSpec.Kind.RECURRENT;
         case ALPHA -> ParamSpec.Kind.SLOPE;

@@ -12,6 +12,7 @@ import java.util.List;
  */
 public sealed interface LayerOp
     permits ActivationSpec,
+        AttentionSpec,
         AddSpec,
         BatchNormSpec,
         BroadcastSpec,
@@ -29,6 +30,7 @@ public sealed interface LayerOp
         LossSpec,
         MatMulSpec,
         PoolSpec,
+        PositionalEmbeddingSpec,
         PReluSpec,
         ReduceSpec,
         ReshapeSpec,

@@ -30,6 +30,12 @@ public interface NodeScope {
   /** The node's learnable parameter {@code <node>_<role>}, initialised as its role says. */
   Sym param(ParamRole role);
 
+  /**
+   * The node's learnable parameter {@code <node>_<role>} of shape {@code shape}, for a parameter
+   * that MXNet's shape inference cannot reach (one that passes a reshape before its operator).
+   */
+  Sym param(ParamRole role, Shape shape);
+
   /** The node's auxiliary state {@code <node>_<role>}. */
   Sym aux(AuxRole role);
 

@@ -192,6 +192,18 @@ final class SymNode implements Sym {
     return trace("sum").sum(this, axis);
   }
 
+  @Override
+  public Sym batchDot(Sym other, boolean transposeOther) {
+    return trace("batchDot").batchDot(this, node("batchDot", other), transposeOther);
+  }
+
+  @Override
+  public Sym softmax(int axis) {
+    Trace t = trace("softmax");
+    t.axis("softmax", this, axis);
+    return t.unary("softmax", "softmax", this, shape, axes, "axis", Integer.toString(axis));
+  }
+
   /** {@code other} as an operand of {@code op} in this symbol's trace. */
   private SymNode node(String op, Sym other) {
     if (!(other instanceof SymNode s) || s.trace != trace) {

@@ -88,6 +88,85 @@ final class Trace {
     return emit("dot", "dot", List.of("lhs", "rhs"), List.of(a, b), Shape.of(out), axes);
   }
 
+  /**
+   * {@code batch_dot}: operands of one rank, 3 or more, whose leading dimensions are equal; the
+   * left's last dimension equal to the right's second last (its last when {@code transposeB}).
+   */
+  SymNode batchDot(SymNode a, SymNode b, boolean transposeB) {
+    Shape x = a.shape();
+    Shape y = b.shape();
+    int r = x.rank();
+    if (r < 3 || y.rank() != r) {
+      throw error(
+          "batchDot",
+          List.of(a, b),
+          "both operands need one rank, 3 or more (a stack of matrices)");
+    }
+    for (int i = 0; i < r - 2; i++) {
+      if (!fits(x.dim(i), y.dim(i))) {
+        throw error("batchDot", List.of(a, b), "the leading dimensions must be equal");
+      }
+    }
+    int inner = transposeB ? y.dim(r - 1) : y.dim(r - 2);
+    if (!fits(x.dim(r - 1), inner)) {
+      throw error(
+          "batchDot",
+          List.of(a, b),
+          "the last dimension of the left must equal the "
+              + (transposeB ? "last" : "second last")
+              + " of the right");
+    }
+    int[] out = x.dims().clone();
+    out[r - 1] = transposeB ? y.dim(r - 2) : y.dim(r - 1);
+    List<String> axes = new ArrayList<>();
+    for (int i = 0; i < r - 1; i++) {
+      axes.add(a.axis(i));
+    }
+    axes.add(b.axis(transposeB ? r - 2 : r - 1));
+    return emit(
+        "batch_dot",
+        "batch_dot",
+        List.of("lhs", "rhs"),
+        List.of(a, b),
+        Shape.of(out),
+        axes,
+        "transpose_b",
+        transposeB ? "True" : "False");
+  }
+
+  /** Checks that {@code axis} is within the rank of {@code a} for operation {@code op}. */
+  void axis(String op, SymNode a, int axis) {
+    Shape x = a.shape();
+    if (axis < -x.rank() || axis >= x.rank()) {
+      steps
+          .append("\n    ")
+          .append(op)
+          .append('(')
+          .append(a.operand())
+          .append(", axis ")
+          .append(axis)
+          .append(") is out of range");
+      throw new ModelException(
+          src,
+          src
+              + ": in layer "
+              + layer
+              + ", "
+              + op
+              + " over axis "
+              + axis
+              + " of "
+              + x
+              + " is out of range (allowed: "
+              + -x.rank()
+              + " to "
+              + (x.rank() - 1)
+              + ")"
+              + steps,
+          null);
+    }
+  }
+
   SymNode broadcast(String op, String label, SymNode a, SymNode b) {
     Shape x = a.shape();
     Shape y = b.shape();

@@ -173,6 +173,7 @@ public final class Bench implements Callable<Integer> {
           case LENET -> new int[] {40, 15};
           case LENET1632 -> new int[] {60, 20};
           case LSTM -> new int[] {40, 15};
+          case VIT -> new int[] {40, 15};
         };
     return quick ? new int[] {Math.max(5, full[0] / 20), Math.max(3, full[1] / 10)} : full;
   }

@@ -99,6 +99,7 @@ final class DjlLoop implements TrainLoop {
               .add(Linear.builder().setUnits(64).build())
               .add(Activation.reluBlock())
               .add(Linear.builder().setUnits(10).build());
+      case VIT -> DjlVit.block();
       case LSTM ->
           new SequentialBlock()
               .add(

@@ -1,5 +1,6 @@
 package dev.kiln.sample.bench;
 
+import dev.kiln.runtime.Init;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -22,7 +23,13 @@ enum Impl {
   /** {@link #KILN} with the per-update gradient check off ({@code checkGradients(false)}). */
   KILN_NO_CHECK("kiln, no grad check"),
   /** DJL's {@code Trainer} on its MXNet engine with {@code EasyTrain.trainBatch}. */
-  DJL("djl");
+  DJL("djl"),
+  /**
+   * {@link #KILN} on the ViT with its attention written by hand as custom layers ({@link VitHand}:
+   * four {@link AttentionHead}s and an {@code @Add} per block) instead of
+   * {@code @MultiHeadAttention}.
+   */
+  KILN_HAND("kiln, hand-written attention");
 
   private final String label;
 
@@ -35,9 +42,16 @@ enum Impl {
     return label;
   }
 
-  /** The implementations measured for {@code w}: the cheap extras only on the MLP. */
+  /**
+   * The implementations measured for {@code w}: the cheap extras only on the MLP; the ViT, which
+   * has no hand-written floor, against DJL and its own attention written by hand.
+   */
   static Set<Impl> of(Workload w) {
-    return w == Workload.MLP ? EnumSet.allOf(Impl.class) : EnumSet.of(FLOOR, FWD_BWD, KILN, DJL);
+    return switch (w) {
+      case MLP -> EnumSet.complementOf(EnumSet.of(KILN_HAND));
+      case VIT -> EnumSet.of(KILN, KILN_HAND, DJL);
+      default -> EnumSet.of(FLOOR, FWD_BWD, KILN, DJL);
+    };
   }
 
   /** A new loop of this kind for {@code w} at {@code batch} examples a step. */
@@ -49,6 +63,7 @@ enum Impl {
       case KILN_LOSS -> new KilnLoop(w, seed, KilnLoop.Mode.LOSS);
       case KILN_NO_CHECK -> new KilnLoop(w, seed, KilnLoop.Mode.STEP_UNCHECKED);
       case DJL -> new DjlLoop(w, batch);
+      case KILN_HAND -> new KilnLoop(VitHandModel.create(Init.xavier(), seed));
     };
   }
 

@@ -8,6 +8,7 @@ import dev.kiln.runtime.train.Classifier;
 import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionLstmModel;
 import dev.kiln.sample.models.FashionMlpModel;
+import dev.kiln.sample.models.FashionVitModel;
 
 /**
  * What a Kiln user writes: the generated model's classifier and {@code trainStep}, or {@code
@@ -31,8 +32,17 @@ final class KilnLoop implements TrainLoop {
 
   /** A new model of {@code w} seeded by {@code seed}, trained as {@code mode} says. */
   KilnLoop(Workload w, long seed, Mode mode) {
+    this(create(w, seed), mode);
+  }
+
+  /** {@code model}, trained by {@code trainStep}. */
+  KilnLoop(KilnModel model) {
+    this(model, Mode.STEP);
+  }
+
+  private KilnLoop(KilnModel model, Mode mode) {
     this.mode = mode;
-    model = create(w, seed);
+    this.model = model;
     if (mode == Mode.STEP_UNCHECKED) {
       model.runtime().checkGradients(false);
     }
@@ -47,6 +57,7 @@ final class KilnLoop implements TrainLoop {
       case LENET -> FashionLeNetModel.create(Init.xavier(), seed);
       case LENET1632 -> LeNet1632Model.create(Init.xavier(), seed);
       case LSTM -> FashionLstmModel.create(Init.xavier(), seed);
+      case VIT -> FashionVitModel.create(Init.xavier(), seed);
     };
   }
 

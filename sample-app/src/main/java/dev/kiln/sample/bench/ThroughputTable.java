@@ -25,6 +25,7 @@ final class ThroughputTable {
           new Ratio("kiln/floor", Impl.KILN, Impl.FLOOR),
           new Ratio("kiln/fwd+bwd only", Impl.KILN, Impl.FWD_BWD),
           new Ratio("kiln/djl", Impl.KILN, Impl.DJL),
+          new Ratio("kiln/hand-written attention", Impl.KILN, Impl.KILN_HAND),
           new Ratio("kiln+loss/floor", Impl.KILN_LOSS, Impl.FLOOR),
           new Ratio("kiln no check/fwd+bwd only", Impl.KILN_NO_CHECK, Impl.FWD_BWD),
           new Ratio("floor/fwd+bwd only", Impl.FLOOR, Impl.FWD_BWD));

@@ -16,7 +16,12 @@ enum Workload {
   /** {@link LeNet1632}: two 5x5 convolutions of 16 and 32 filters, at batch 64. */
   LENET1632("LeNet 16/32 filters", new int[] {1, 28, 28}, 64),
   /** {@code FashionLstm}: 28 steps of 28 pixels, LSTM 128, last step, dense 10, at batch 64. */
-  LSTM("LSTM 128 over 28 rows", new int[] {28, 28}, 64);
+  LSTM("LSTM 128 over 28 rows", new int[] {28, 28}, 64),
+  /**
+   * {@code FashionVit}: 16 patches of 7x7, four transformer encoder blocks of width 64 with 4
+   * heads, at batch 64.
+   */
+  VIT("ViT: 16 patches, 4 blocks of width 64, 4 heads", new int[] {1, 28, 28}, 64);
 
   private final String description;
   private final int[] example;

@@ -28,9 +28,12 @@ class PlanTest {
   }
 
   @Test
-  void extrasOnlyOnTheMlp() {
-    assertEquals(Set.of(Impl.values()), Impl.of(Workload.MLP));
+  void extrasOnlyOnTheMlpAndTheVitAgainstItsHandWrittenAttention() {
+    assertEquals(
+        Set.of(Impl.FLOOR, Impl.FWD_BWD, Impl.KILN, Impl.KILN_LOSS, Impl.KILN_NO_CHECK, Impl.DJL),
+        Impl.of(Workload.MLP));
     assertEquals(Set.of(Impl.FLOOR, Impl.FWD_BWD, Impl.KILN, Impl.DJL), Impl.of(Workload.LSTM));
+    assertEquals(Set.of(Impl.KILN, Impl.KILN_HAND, Impl.DJL), Impl.of(Workload.VIT));
   }
 
   @Test

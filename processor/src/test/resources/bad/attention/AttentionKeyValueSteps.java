@@ -1,0 +1,17 @@
+package bad.attention;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+@Model
+public interface AttentionKeyValueSteps {
+  @Input(shape = {BATCH, 10, 64}) Sym query();
+
+  @Input(shape = {BATCH, 12, 32}) Sym key();
+
+  @Input(shape = {BATCH, 11, 32}) Sym value();
+
+  @MultiHeadAttention(heads = 4)
+  Sym read(Sym query, Sym key, Sym value);
+}
