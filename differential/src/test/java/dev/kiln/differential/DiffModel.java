@@ -132,6 +132,30 @@ final class DiffModel implements AutoCloseable {
     return runtime.isFrozen(param);
   }
 
+  /**
+   * The outputs of a fused inference-only predictor of the model as it is now ({@code
+   * model.predictor()}, MXNet's oneDNN pass) on {@code inputs} of shapes {@code shapes} (any labels
+   * a loss head takes get zeros, as the model's own inference pass binds them), or null when the
+   * model cannot have one (a symbol per number of steps, an input without one batch dimension).
+   */
+  float[][] fusedForward(float[][] inputs, int[][] shapes) {
+    dev.kiln.runtime.infer.Predictor p;
+    try {
+      p = model.predictor();
+    } catch (UnsupportedOperationException e) {
+      return null;
+    }
+    try (p) {
+      List<dev.kiln.runtime.infer.Port> ports = p.inputs();
+      int batch = shapes[0][ports.get(0).batchAxis()];
+      float[][] values = new float[ports.size()][];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = i < inputs.length ? inputs[i] : new float[batch * ports.get(i).exampleSize()];
+      }
+      return p.predict(batch, values);
+    }
+  }
+
   /** The current values of parameter {@code param}. */
   float[] param(String param) {
     return runtime.param(param).get();

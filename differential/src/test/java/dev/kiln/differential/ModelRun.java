@@ -23,9 +23,10 @@ import org.opentest4j.TestAbortedException;
  * The checks of one model, run in order as the steps of one test container: compile, then (1)
  * repeated inference is exact and leaves the parameters alone, (2) rows do not depend on the batch
  * size, (3) outputs are finite, (6) {@code backward} matches finite differences, (4) after a few
- * training steps 1 to 3 still hold, (5) a saved and loaded model computes the same outputs, (8) DJL
- * loading the checkpoint computes them too; and it prepares the job that the second JVM, without
- * oneDNN, runs for check 7.
+ * training steps 1 to 3 still hold, (9) a fused inference-only predictor (MXNet's oneDNN pass)
+ * computes the model's own inference outputs within {@link #FUSED_RTOL}, (5) a saved and loaded
+ * model computes the same outputs, (8) DJL loading the checkpoint computes them too; and it
+ * prepares the job that the second JVM, without oneDNN, runs for check 7.
  *
  * <p>Every failure names the model, its seed and the check, and carries the model's full source so
  * that it can be kept as a regression case; the source is also written to {@code failed/<name>/}
@@ -36,6 +37,10 @@ final class ModelRun implements AutoCloseable {
   static final double BATCH_RTOL = 1e-4;
 
   static final double BATCH_ATOL = 1e-5;
+
+  /** Check 9: a fused predictor's outputs against the unfused model's, relative. */
+  static final double FUSED_RTOL = 1e-5;
+
   private static final float LEARNING_RATE = 0.01f;
 
   /** How far check 6 moves every trainable parameter first (see GradientChecker#jittered). */
@@ -104,6 +109,7 @@ final class ModelRun implements AutoCloseable {
     s.add(Map.entry("3 outputs are finite", () -> finite("")));
     s.add(Map.entry("6 backward matches finite differences", this::gradients));
     s.add(Map.entry("4 training steps, then 1-3 again", this::training));
+    s.add(Map.entry("9 a fused predictor gives the same outputs", this::fused));
     s.add(Map.entry("5 save and load give the same outputs", this::saveAndLoad));
     s.add(Map.entry("8 DJL loading the checkpoint gives the same outputs", this::djl));
     return s;
@@ -552,6 +558,30 @@ final class ModelRun implements AutoCloseable {
 
   private Path checkpoint() {
     return dir.resolve("checkpoint").resolve("model");
+  }
+
+  /**
+   * Check 9: the model's inference outputs (its own executors never fuse) and a fused predictor's,
+   * made from the trained weights and batch-norm statistics, agree within {@link #FUSED_RTOL} of
+   * the larger magnitude (plus {@code 1e-6} of the output's largest magnitude, for values that
+   * cancel to near zero).
+   */
+  private void fused() {
+    String check = "9 fused predictor";
+    Feeds.Arrays expected = infer(model, big);
+    float[][] actual = model.fusedForward(big.values(), big.shapes());
+    if (actual == null) {
+      throw new TestAbortedException(
+          c.label()
+              + ": no predictor for a model with Dim.STEPS"
+              + " or an input without one batch dimension");
+    }
+    for (int k = 0; k < expected.count(); k++) {
+      String diff = Compare.close(expected.values()[k], actual[k], FUSED_RTOL, 1e-6);
+      if (diff != null) {
+        throw failure(check, "output " + output(k) + " of the fused predictor: " + diff, null);
+      }
+    }
   }
 
   private void saveAndLoad() {

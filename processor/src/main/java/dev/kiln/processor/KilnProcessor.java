@@ -7,6 +7,7 @@ import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.ModelSpec;
+import dev.kiln.processor.read.FilerSymbols;
 import dev.kiln.processor.read.ModelReader;
 import dev.kiln.processor.read.SourceAnnotations;
 import dev.kiln.processor.read.Validation;
@@ -144,7 +145,8 @@ public final class KilnProcessor extends AbstractProcessor {
 
   /** Reads, checks and writes {@code model}, each phase only if the one before was clean. */
   private void generate(TypeElement model, Report report) throws IOException {
-    ModelSpec spec = new ModelReader(processingEnv.getElementUtils(), report).read(model);
+    FilerSymbols symbols = new FilerSymbols(processingEnv.getFiler(), source.sourceFolder(model));
+    ModelSpec spec = new ModelReader(processingEnv.getElementUtils(), report, symbols).read(model);
     if (spec == null || report.hasErrors()) {
       return;
     }

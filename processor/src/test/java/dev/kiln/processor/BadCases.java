@@ -429,6 +429,82 @@ final class BadCases {
               .with("good/demo/FashionMlp")
               .generating("demo.FashionMlpGraph", "demo.FashionMlpModel", "demo.FashionMlpExec"),
 
+          // --- Imported symbol files (@Imported) ---
+
+          // A misspelt symbol file: where Kiln looked (javac also looks beside the source).
+          error(
+                  "bad/imported/ImportMissing",
+                  "@Imported(symbol = \"lenet-symbl.json\")",
+                  "[kiln:ImportNotFound] ImportMissing.lenet(): symbol file lenet-symbl.json not "
+                      + "found: put it in src/main/resources/bad/imported (the class path) or beside "
+                      + "ImportMissing.java; looked for bad/imported/lenet-symbl.json in the source "
+                      + "path")
+              .startingWith(),
+          // A .params index written as JSON, named where the symbol belongs.
+          error(
+              "bad/imported/ImportNotJson",
+              "@Imported(symbol = \"lenet-params.json\")",
+              "[kiln:ImportNotSymbol] ImportNotJson.lenet(): lenet-params.json is not an MXNet symbol "
+                  + "file: the graph has no \"nodes\" array"),
+          // An operator Kiln has no unit for.
+          error(
+                  "bad/imported/ImportUnknownOp",
+                  "@Imported(symbol = \"upsampling-symbol.json\")",
+                  "[kiln:ImportUnknownOp] ImportUnknownOp.net(): node up of upsampling-symbol.json is "
+                      + "MXNet operator UpSampling, which Kiln does not import; it imports Activation, "
+                      + "BatchNorm, Concat, Convolution")
+              .startingWith(),
+          // An attribute value the unit cannot compute: a sum pooling.
+          error(
+              "bad/imported/ImportAttribute",
+              "@Imported(symbol = \"sum-pool-symbol.json\")",
+              "[kiln:ImportAttribute] ImportAttribute.net() pool: Pooling attribute pool_type = sum "
+                  + "cannot be imported: Kiln imports max, avg"),
+          // A parameter named as no input of the file.
+          error(
+              "bad/imported/ImportUnknownInput",
+              "Sym lenet(Sym dta)",
+              "[kiln:ImportUnknownInput] ImportUnknownInput.lenet(): parameter dta feeds input dta, "
+                  + "but /good/imported/lenet-symbol.json has no input of that name; its inputs are "
+                  + "data; did you mean 'data'?"),
+          // An input of the file that no parameter feeds.
+          error(
+              "bad/imported/ImportUnfedInput",
+              "Sym lenet()",
+              "[kiln:ImportUnfedInput] ImportUnfedInput.lenet(): node conv1 reads input data of "
+                  + "/good/imported/lenet-symbol.json, which no parameter feeds; add a parameter Sym "
+                  + "data"),
+          // An output the file does not have.
+          error(
+              "bad/imported/ImportUnknownOutput",
+              "output = \"fc3\"",
+              "[kiln:ImportUnknownOutput] ImportUnknownOutput.features(): output = \"fc3\" is not "
+                  + "a node of /good/imported/lenet-symbol.json (its nodes include softmax, fc2, "
+                  + "tanh3, fc1, flatten, pool2, tanh2, conv2 and 3 more); did you mean 'fc1'?"),
+          // A file of two outputs, and no output named.
+          error(
+              "bad/imported/ImportSeveralOutputs",
+              "@Imported(symbol = \"two-heads-symbol.json\")",
+              "[kiln:ImportSeveralOutputs] ImportSeveralOutputs.net(): two-heads-symbol.json has 2 "
+                  + "outputs (relu, tanh); name the one to import: @Imported(symbol = "
+                  + "\"two-heads-symbol.json\", output = \"relu\")"),
+          // A node of the model named as a node of the file it imports.
+          error(
+              "bad/imported/ImportNameTaken",
+              "output = \"fc2\"",
+              "[kiln:ImportNameTaken] ImportNameTaken.features(): node fc1 of "
+                  + "/good/imported/lenet-symbol.json has the name of ImportNameTaken's node fc1(); "
+                  + "rename the model's node (the file's names are its parameters' names)"),
+          // A declared input too small for the file's second convolution: the file's node, the
+          // rule and the shapes.
+          error(
+              "bad/imported/ImportShapeRejected",
+              "@Imported(symbol = \"/good/imported/lenet-symbol.json\")",
+              "[kiln:KernelTooLarge] ImportShapeRejected.lenet() conv2: the window spans 5 along the "
+                  + "height (kernel 5), more than the 4 (4 with padding) of [BATCH, 20, 4, 4] from "
+                  + "pool1 (Pooling(kernel=(2, 2), pool_type=max, stride=(2, 2))); use a smaller "
+                  + "kernel or dilation, or more padding"),
+
           // --- The layer library ---
 
           // An MLP's rows fed straight into a convolution.

@@ -1,8 +1,12 @@
 package dev.kiln.runtime;
 
 import ai.djl.ndarray.NDList;
+import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.graph.InputSpec;
+import dev.kiln.runtime.infer.InferenceOptions;
+import dev.kiln.runtime.infer.Predictor;
+import dev.kiln.runtime.infer.QuantizeOptions;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.train.Classifier;
 import dev.kiln.runtime.train.Fitter;
@@ -140,6 +144,32 @@ public interface KilnModel extends AutoCloseable {
    */
   default void threadPolicy(dev.kiln.runtime.exec.CallGuard.Policy policy) {
     runtime().threadPolicy(policy);
+  }
+
+  /**
+   * An inference-only copy of this model as it is now, fused by MXNet's oneDNN graph pass: its own
+   * weights, executors bound without gradients, one call at a time (see {@link Predictor}). Later
+   * training does not change it; close it when done.
+   */
+  default Predictor predictor() {
+    return runtime().predictor(InferenceOptions.DEFAULT);
+  }
+
+  /** As {@link #predictor()}, with {@code options} (e.g. {@link InferenceOptions#unfused()}). */
+  default Predictor predictor(InferenceOptions options) {
+    return runtime().predictor(options);
+  }
+
+  /**
+   * An int8 copy of this model as it is now, made with MXNet's post-training quantisation flow and
+   * calibrated on {@code calibration} (examples of the model's one input; see {@link
+   * dev.kiln.runtime.infer.Quantizer}): an inference-only {@link Predictor}, which {@link
+   * Predictor#save} writes as an MXNet checkpoint. Close it when done.
+   */
+  default Predictor quantized(Dataset calibration, QuantizeOptions options) {
+    try (Predictor fp32 = predictor()) {
+      return fp32.quantized(calibration, options);
+    }
   }
 
   /** The layer table computed at compile time. */

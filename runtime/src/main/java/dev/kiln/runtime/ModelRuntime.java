@@ -11,13 +11,19 @@ import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.RecurrentParameter;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.LossSpec;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Precision;
 import dev.kiln.runtime.graph.RnnLayout;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.StateSpec;
+import dev.kiln.runtime.infer.InferenceOptions;
+import dev.kiln.runtime.infer.Port;
+import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.io.CheckpointException;
+import dev.kiln.runtime.io.ImportedParams;
 import dev.kiln.runtime.optim.CheckedStep;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.optim.Sgd;
@@ -27,6 +33,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -357,6 +364,54 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
+   * An inference-only copy of this model as it is now (see {@link Predictor}): its own weights,
+   * executors bound without gradients, fused by MXNet's oneDNN pass unless {@code options} say
+   * otherwise. Later training does not change it. Every input must have one {@code BATCH}
+   * dimension; a loss head's labels are inputs too; recurrent states start at zeros.
+   *
+   * @throws UnsupportedOperationException for a model with cells over {@code Dim.STEPS} (a symbol
+   *     per number of steps) or an input without exactly one {@code BATCH} dimension
+   */
+  public Predictor predictor(InferenceOptions options) {
+    try (CallGuard.Scope call = guard().enter("predictor")) {
+      Graph g = cache.graph();
+      if (g.unrolledSteps() != 0) {
+        throw new UnsupportedOperationException(
+            modelName()
+                + " has custom cells over Dim.STEPS (a symbol per number of steps): a predictor"
+                + " needs one symbol");
+      }
+      List<Port> ports = new java.util.ArrayList<>();
+      try {
+        for (InputSpec in : g.inputs()) {
+          ports.add(new Port(in.name(), in.shape()));
+        }
+        for (int i = 0; i < g.labels().size(); i++) {
+          ports.add(new Port(g.labels().get(i), g.labelShape(i)));
+        }
+      } catch (IllegalArgumentException e) {
+        throw new UnsupportedOperationException(
+            modelName()
+                + ": a predictor needs inputs with one BATCH dimension each: "
+                + e.getMessage(),
+            e);
+      }
+      Map<String, Tensor> arrays = new LinkedHashMap<>();
+      for (ParameterStore.Slot s : slots()) {
+        arrays.put(s.name(), s.weight());
+      }
+      for (ParameterStore.AuxSlot a : auxSlots()) {
+        arrays.put(a.name(), a.value());
+      }
+      Map<String, Shape> zeros = new LinkedHashMap<>();
+      for (StateSpec s : g.states()) {
+        zeros.put(s.name(), s.batch() > 0 ? s.shape(s.batch()) : s.pattern());
+      }
+      return Predictor.create(modelName(), g.toJson(), ports, g.outputs(), arrays, zeros, options);
+    }
+  }
+
+  /**
    * The executor bound for {@code inputShapes} (complete, declaration order), binding it on first
    * use. It stays owned by this runtime.
    */
@@ -537,6 +592,40 @@ public final class ModelRuntime implements AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException(
             modelName() + ": cannot load checkpoint " + prefix + ": " + describe(e), e);
+      } finally {
+        params.weightsChanged();
+      }
+    }
+  }
+
+  /**
+   * Reads the parameters and auxiliary states of the model's imported nodes ({@code @Imported})
+   * from {@code file}, the {@code .params} published with their symbol file (see {@link
+   * ImportedParams}): every one of {@code wanted} must be there with its shape, the arrays of
+   * {@code skipped} (of nodes the imports cut away) are passed over, and anything else is refused;
+   * the model's other parameters keep their values.
+   *
+   * @return the names of the arrays skipped
+   * @throws UncheckedIOException if the file is missing, unreadable or does not fit (its cause is
+   *     then a {@link CheckpointException} naming the file and the array)
+   */
+  public List<String> loadImported(
+      Path file, Collection<String> wanted, Collection<String> skipped) {
+    try (CallGuard.Scope call = guard().enter("loadImported")) {
+      ParameterStore params = cache.store();
+      Map<String, Tensor> weights = new LinkedHashMap<>();
+      for (ParameterStore.Slot s : slots()) {
+        weights.put(s.name(), s.weight());
+      }
+      Map<String, Tensor> aux = new LinkedHashMap<>();
+      for (ParameterStore.AuxSlot a : auxSlots()) {
+        aux.put(a.name(), a.value());
+      }
+      try {
+        return ImportedParams.read(file, weights, aux, wanted, skipped);
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            modelName() + ": cannot load imported parameters: " + describe(e), e);
       } finally {
         params.weightsChanged();
       }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * docs/architecture.md}):
  *
  * <pre>
- * mxnet (binding) ← graph ← exec ← optim ← train ← io ← dev.kiln.runtime (facade) ← dist
+ * mxnet (binding) ← graph ← exec ← optim ← train ← io ← infer ← dev.kiln.runtime (facade) ← dist
  *                                 data ←┘
  * </pre>
  *
@@ -54,6 +54,8 @@ class ArchitectureTest {
             .definedBy("dev.kiln.runtime.train..")
             .layer("IO")
             .definedBy("dev.kiln.runtime.io..")
+            .layer("Inference")
+            .definedBy("dev.kiln.runtime.infer..")
             .layer("Facade")
             .definedBy("dev.kiln.runtime")
             .layer("Distribution")
@@ -62,22 +64,38 @@ class ArchitectureTest {
             .mayNotBeAccessedByAnyLayer()
             .whereLayer("Facade")
             .mayOnlyBeAccessedByLayers("Distribution")
-            .whereLayer("IO")
+            .whereLayer("Inference")
             .mayOnlyBeAccessedByLayers("Facade", "Distribution")
+            .whereLayer("IO")
+            .mayOnlyBeAccessedByLayers("Inference", "Facade", "Distribution")
             .whereLayer("Training")
-            .mayOnlyBeAccessedByLayers("IO", "Facade", "Distribution")
+            .mayOnlyBeAccessedByLayers("IO", "Inference", "Facade", "Distribution")
             .whereLayer("Data")
-            .mayOnlyBeAccessedByLayers("Training", "IO", "Facade", "Distribution")
+            .mayOnlyBeAccessedByLayers("Training", "IO", "Inference", "Facade", "Distribution")
             .whereLayer("Optimization")
-            .mayOnlyBeAccessedByLayers("Training", "IO", "Facade", "Distribution")
+            .mayOnlyBeAccessedByLayers("Training", "IO", "Inference", "Facade", "Distribution")
             .whereLayer("Execution")
-            .mayOnlyBeAccessedByLayers("Optimization", "Training", "IO", "Facade", "Distribution")
+            .mayOnlyBeAccessedByLayers(
+                "Optimization", "Training", "IO", "Inference", "Facade", "Distribution")
             .whereLayer("Graph")
             .mayOnlyBeAccessedByLayers(
-                "Execution", "Optimization", "Training", "IO", "Facade", "Distribution")
+                "Execution",
+                "Optimization",
+                "Training",
+                "IO",
+                "Inference",
+                "Facade",
+                "Distribution")
             .whereLayer("Binding")
             .mayOnlyBeAccessedByLayers(
-                "Graph", "Execution", "Optimization", "Training", "IO", "Facade", "Distribution");
+                "Graph",
+                "Execution",
+                "Optimization",
+                "Training",
+                "IO",
+                "Inference",
+                "Facade",
+                "Distribution");
     rule.check(RUNTIME);
   }
 

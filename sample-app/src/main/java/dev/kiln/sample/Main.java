@@ -31,7 +31,12 @@ import picocli.CommandLine.Command;
       Predict.class,
       Export.class,
       Summary.class,
+      Inspect.class,
+      ImportSymbol.class,
       Launch.class,
+      Quantize.class,
+      Serve.class,
+      LoadTestCommand.class,
       Bench.class
     })
 public final class Main implements Runnable {
@@ -120,6 +125,11 @@ public final class Main implements Runnable {
     } else {
       err.println(message);
     }
+  }
+
+  /** This build's version, e.g. {@code 0.1.0-SNAPSHOT} (what {@code -V} prints). */
+  public static String version() {
+    return Version.version();
   }
 
   @Override

@@ -54,7 +54,7 @@ public final class ModelChecker {
       String where = n.declaration(spec.simpleName());
       try {
         Inferred r = n.layer().infer(new ShapeSite(where, n, in));
-        if (n.frozen() && r.params().isEmpty()) {
+        if (n.frozen() && r.params().isEmpty() && n.origin() == null) {
           report.add(
               Message.FROZEN_WITHOUT_PARAMS,
               n.method(),

@@ -168,10 +168,11 @@ final class ModelRules {
    * LossOutputs}, on the other output), since training minimises one loss.
    */
   private CheckedNode lossHead(List<CheckedNode> outputs) {
+    Map<String, NodeSpec> byName = new LinkedHashMap<>();
+    spec.nodes().forEach(n -> byName.putIfAbsent(n.name(), n));
     for (NodeSpec reader : spec.nodes()) {
       for (NodeSpec.Wire w : reader.wires()) {
-        NodeSpec source =
-            spec.nodes().stream().filter(n -> n.name().equals(w.source())).findFirst().orElse(null);
+        NodeSpec source = byName.get(w.source());
         if (source != null && source.layer().lossHead().isPresent()) {
           report.add(
               Message.LOSS_CONSUMED,

@@ -2,6 +2,7 @@ package dev.kiln.processor.check;
 
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.diag.Spelling;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
 import dev.kiln.processor.model.Op;
@@ -9,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -68,7 +68,7 @@ final class Wiring {
     boolean ok = true;
     for (NodeSpec.Wire w : n.wires()) {
       if (!byName.containsKey(w.source())) {
-        String hint = closest(w.source(), byName.keySet());
+        String hint = Spelling.closest(w.source(), byName.keySet());
         report.add(
             Message.UNKNOWN_WIRE,
             w.parameter(),
@@ -164,38 +164,5 @@ final class Wiring {
     List<String> loop = new ArrayList<>(path.subList(path.indexOf(n.name()), path.size()));
     loop.add(n.name());
     return loop;
-  }
-
-  /** The name within edit distance 2 (and less than half its length) closest to {@code name}. */
-  static String closest(String name, Iterable<String> candidates) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String c : candidates) {
-      int d = distance(name.toLowerCase(Locale.ROOT), c.toLowerCase(Locale.ROOT));
-      if (d < bestDistance && d <= 2 && d < Math.max(2, name.length() / 2 + 1)) {
-        best = c;
-        bestDistance = d;
-      }
-    }
-    return best;
-  }
-
-  private static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }

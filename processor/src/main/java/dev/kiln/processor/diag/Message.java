@@ -241,6 +241,33 @@ public enum Message {
       "Unresolved",
       "%s: %s names %s, which the compiler cannot find, so Kiln generated nothing for %s; put "
           + "it on the class path, or run the annotation processor that generates it"),
+  // Imported symbol files (@Imported), kept together.
+  IMPORT_NOT_FOUND(
+      "ImportNotFound",
+      "%s: symbol file %s not found: put it in src/main/resources%s (the class path) or beside %s; "
+          + "looked for %s in %s"),
+  IMPORT_NOT_SYMBOL("ImportNotSymbol", "%s: %s is not an MXNet symbol file: %s"),
+  IMPORT_UNKNOWN_OP(
+      "ImportUnknownOp",
+      "%s: node %s of %s is MXNet operator %s, which Kiln does not import; it imports %s (and the "
+          + "older names %s)"),
+  IMPORT_ATTRIBUTE("ImportAttribute", "%s: %s attribute %s = %s cannot be imported: %s"),
+  IMPORT_UNKNOWN_INPUT(
+      "ImportUnknownInput",
+      "%s: parameter %s feeds input %s, but %s has no input of that name; its inputs are %s%s"),
+  IMPORT_UNFED_INPUT(
+      "ImportUnfedInput",
+      "%s: %s reads input %s of %s, which no parameter feeds; add a parameter Sym %s"),
+  IMPORT_UNKNOWN_OUTPUT(
+      "ImportUnknownOutput", "%s: output = \"%s\" is not a node of %s%s (its nodes include %s)%s"),
+  IMPORT_SEVERAL_OUTPUTS(
+      "ImportSeveralOutputs",
+      "%s: %s has %d outputs (%s); name the one to import: @Imported(symbol = \"%s\", output = "
+          + "\"%s\")"),
+  IMPORT_NAME_TAKEN(
+      "ImportNameTaken",
+      "%s: node %s of %s has the name of %s's %s; rename the model's node (the file's names are "
+          + "its parameters' names)"),
   // Reasons: wordings that are not diagnostics of their own but reach the user inside one or in
   // generated Javadoc (why a model is not a classifier).
   REASON_NO_NODES("ReasonNoNodes", Diagnostic.Kind.OTHER, "it has no nodes"),

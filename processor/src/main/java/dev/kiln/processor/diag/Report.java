@@ -25,7 +25,7 @@ public final class Report {
 
   /** Reports {@code message} on {@code element}. */
   public void add(Message message, Element element, Object... args) {
-    items.add(new Item(message, message.format(args), element, null, null));
+    add(new Item(message, message.format(args), element, null, null));
   }
 
   /**
@@ -34,7 +34,7 @@ public final class Report {
    */
   public void add(
       Message message, Element element, AnnotationMirror mirror, String attribute, Object... args) {
-    items.add(
+    add(
         new Item(
             message,
             message.format(args),
@@ -43,9 +43,24 @@ public final class Report {
             attribute == null ? null : valueOf(mirror, attribute)));
   }
 
+  /**
+   * Adds {@code item} unless the same text is already reported at the same place: the outputs of
+   * one imported file node break its rules alike, and one mistake gives one error.
+   */
+  private void add(Item item) {
+    if (!items.contains(item)) {
+      items.add(item);
+    }
+  }
+
   /** Whether any error (not warning) was reported. */
   public boolean hasErrors() {
     return items.stream().anyMatch(i -> i.message().kind() == Diagnostic.Kind.ERROR);
+  }
+
+  /** The texts of the diagnostics of {@code kind}, in the order found. */
+  public List<String> texts(Diagnostic.Kind kind) {
+    return items.stream().filter(i -> i.message().kind() == kind).map(Item::text).toList();
   }
 
   /** Prints every diagnostic, in the order found. */

@@ -18,6 +18,8 @@ import javax.lang.model.element.VariableElement;
  * @param annotationText the annotation rendered as written, e.g. {@code @Dense(units = 128)}
  * @param markedOutput whether the method is annotated {@code @Output}
  * @param frozenMirror the method's {@code @Frozen} annotation, or null when it has none
+ * @param origin where the node came from when it was expanded from an imported symbol file
+ *     ({@code @Imported}); null for a node declared by a method of its own
  */
 public record NodeSpec(
     String name,
@@ -27,7 +29,8 @@ public record NodeSpec(
     AnnotationMirror mirror,
     String annotationText,
     boolean markedOutput,
-    AnnotationMirror frozenMirror) {
+    AnnotationMirror frozenMirror,
+    ImportedFrom origin) {
 
   /**
    * One method parameter: the name of the node or input it reads.
@@ -41,6 +44,24 @@ public record NodeSpec(
   /** Copies the wires. */
   public NodeSpec {
     wires = List.copyOf(wires);
+  }
+
+  /** A node declared by a method of its own. */
+  public NodeSpec(
+      String name,
+      Op layer,
+      List<Wire> wires,
+      ExecutableElement method,
+      AnnotationMirror mirror,
+      String annotationText,
+      boolean markedOutput,
+      AnnotationMirror frozenMirror) {
+    this(name, layer, wires, method, mirror, annotationText, markedOutput, frozenMirror, null);
+  }
+
+  /** Whether the node was expanded from an imported symbol file but is not the import's output. */
+  public boolean importedInner() {
+    return origin != null && !origin.output();
   }
 
   /** Whether the node is a model input. */
@@ -58,8 +79,13 @@ public record NodeSpec(
     return frozen() ? "@Frozen " + annotationText : annotationText;
   }
 
-  /** {@code FashionMlp.hidden()}: how messages name the declaration. */
+  /**
+   * {@code FashionMlp.hidden()}: how messages name the declaration; {@code Net.features() conv0}
+   * for node {@code conv0} of an imported file.
+   */
   public String declaration(String model) {
-    return model + "." + name + "()";
+    return origin == null
+        ? model + "." + name + "()"
+        : model + "." + origin.method() + "() " + origin.fileNode();
   }
 }

@@ -43,7 +43,7 @@ public record ShapeSite(String where, NodeSpec node, List<Source> in) {
 
   /** Parameter {@code <node>_<role>} of this node. */
   public ParamInfo param(ParamRole role, TShape shape) {
-    return new ParamInfo(role.of(node.name()), node.name(), shape);
+    return new ParamInfo(name(role.role()), node.name(), shape);
   }
 
   /** Parameter {@code <node>_<role>} of this node, for a custom layer's own role. */
@@ -53,7 +53,17 @@ public record ShapeSite(String where, NodeSpec node, List<Source> in) {
 
   /** Auxiliary state {@code <node>_<role>} of this node. */
   public ParamInfo aux(AuxRole role, TShape shape) {
-    return new ParamInfo(role.of(node.name()), node.name(), shape);
+    return new ParamInfo(name(role.role()), node.name(), shape);
+  }
+
+  /**
+   * The MXNet name of this node's parameter or auxiliary state {@code role}: {@code <node>_<role>},
+   * or the imported file's own name for it.
+   */
+  private String name(String role) {
+    return node.origin() == null
+        ? NodeNames.of(node.name(), role)
+        : node.origin().name(role, node.name());
   }
 
   /** Checks {@code axis} against {@code s}'s rank and returns it made non-negative. */

@@ -20,10 +20,13 @@ import java.util.List;
  * {@code @Activation}: MXNet's element-wise {@code Activation}.
  *
  * @param activation the function
+ * @param slope the slope below zero of a leaky ReLU or the scale of an ELU, where an imported file
+ *     sets one other than Kiln's (MXNet's {@code LeakyReLU} {@code slope}); NaN for the function's
+ *     own
  */
-record ActivationOp(Act activation) implements Op {
+record ActivationOp(Act activation, double slope) implements Op {
   static final OpReader<Activation> READER =
-      OpReader.of(Activation.class, a -> new ActivationOp(a.value()), "value");
+      OpReader.of(Activation.class, a -> new ActivationOp(a.value(), Double.NaN), "value");
 
   @Override
   public String annotation() {
@@ -32,7 +35,7 @@ record ActivationOp(Act activation) implements Op {
 
   @Override
   public String mxnetOp() {
-    return Acts.op(activation);
+    return Double.isNaN(slope) ? Acts.op(activation) : "LeakyReLU(" + activation.mxnetName() + ")";
   }
 
   @Override
@@ -60,6 +63,11 @@ record ActivationOp(Act activation) implements Op {
 
   @Override
   public NodeCall call(CallSite site) {
-    return NodeCall.Builder.of("node", chain("ActivationSpec", "of", act(activation)).build(), x());
+    return NodeCall.Builder.of(
+        "node",
+        chain("ActivationSpec", "of", act(activation))
+            .when(!Double.isNaN(slope), "slope", Args.d(slope))
+            .build(),
+        x());
   }
 }

@@ -23,12 +23,14 @@ import java.util.List;
  * @param eps added to the variance
  * @param momentum decay of the moving averages
  * @param axis the channel axis, as written
+ * @param fixGamma whether the scale is fixed at 1, MXNet's {@code fix_gamma} (never for the
+ *     annotation; an imported file's default)
  */
-record BatchNormOp(double eps, double momentum, int axis) implements Op {
+record BatchNormOp(double eps, double momentum, int axis, boolean fixGamma) implements Op {
   static final OpReader<BatchNorm> READER =
       OpReader.of(
           BatchNorm.class,
-          b -> new BatchNormOp(b.eps(), b.momentum(), b.axis()),
+          b -> new BatchNormOp(b.eps(), b.momentum(), b.axis(), false),
           "eps",
           "momentum",
           "axis");
@@ -89,6 +91,7 @@ record BatchNormOp(double eps, double momentum, int axis) implements Op {
         chain("BatchNormSpec", "channelAxis", i(channel))
             .then("eps", d(eps))
             .then("momentum", d(momentum))
+            .when(fixGamma, "fixGamma")
             .build(),
         x());
   }

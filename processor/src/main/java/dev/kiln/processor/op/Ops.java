@@ -1,5 +1,7 @@
 package dev.kiln.processor.op;
 
+import dev.kiln.processor.model.Op;
+import dev.kiln.processor.model.TShape;
 import java.util.List;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.TypeElement;
@@ -63,6 +65,14 @@ public final class Ops {
       }
     }
     return null;
+  }
+
+  /**
+   * The op of {@code @Input(shape = shape)}, for a model declared without a source file (the
+   * command line's {@code inspect} and {@code import}); {@code -1} is {@code BATCH}.
+   */
+  public static Op input(int... shape) {
+    return new InputOp(TShape.of(shape));
   }
 
   /** Whether {@code mirror} is {@code @Input}, whose shape messages write with BATCH and STEPS. */

@@ -34,6 +34,8 @@ import java.util.List;
  * @param returnSequences every step, or the last one only
  * @param stateful whether the final state is carried into the next call
  * @param activation {@code @Rnn}'s activation as written (TANH for the others)
+ * @param timeMajor whether the input is MXNet's time-major {@code [T, N, features]} and the output
+ *     {@code [T, N, units·dirs]}, unswapped: an imported file's {@code RNN} node
  */
 record RecurrentOp(
     RnnCell cell,
@@ -43,7 +45,8 @@ record RecurrentOp(
     double dropout,
     boolean returnSequences,
     boolean stateful,
-    Act activation)
+    Act activation,
+    boolean timeMajor)
     implements Op {
   static final OpReader<Rnn> RNN_READER =
       OpReader.of(
@@ -57,7 +60,8 @@ record RecurrentOp(
                   r.dropout(),
                   r.returnSequences(),
                   r.stateful(),
-                  r.activation()),
+                  r.activation(),
+                  false),
           "units",
           "activation",
           "layers",
@@ -78,7 +82,8 @@ record RecurrentOp(
                   l.dropout(),
                   l.returnSequences(),
                   l.stateful(),
-                  Act.TANH),
+                  Act.TANH,
+                  false),
           "units",
           "layers",
           "bidirectional",
@@ -98,7 +103,8 @@ record RecurrentOp(
                   g.dropout(),
                   g.returnSequences(),
                   g.stateful(),
-                  Act.TANH),
+                  Act.TANH,
+                  false),
           "units",
           "layers",
           "bidirectional",
@@ -169,6 +175,9 @@ record RecurrentOp(
    */
   @Override
   public Inferred infer(ShapeSite site) {
+    if (timeMajor) {
+      return inferTimeMajor(site);
+    }
     TShape s = site.shape();
     String layer = "@" + annotation();
     if (s.rank() != 3) {
@@ -224,7 +233,34 @@ record RecurrentOp(
     int width = units * directions();
     TShape out =
         returnSequences ? TShape.of(s.dim(0), s.dim(1), width) : TShape.of(s.dim(0), width);
-    long size = cell.parameterCount(s.dim(2), units, layers, directions());
+    return inferred(site, out, s.dim(2));
+  }
+
+  /**
+   * MXNet {@code RNNShape} itself, for an imported {@code RNN} node: a time-major input {@code [T,
+   * N, features]} (the batch second, the features known), output {@code [T, N, units·dirs]}.
+   */
+  private Inferred inferTimeMajor(ShapeSite site) {
+    TShape s = site.shape();
+    if (s.rank() != 3 || s.dim(0) == TShape.BATCH || s.dim(2) < 0) {
+      throw site.fail(
+          Message.WRONG_RANK,
+          null,
+          site.where(),
+          "MXNet's RNN",
+          "3",
+          "time-major [steps, BATCH, features] (the features known)",
+          site.x().describe(),
+          s.rank() == 3 && s.dim(0) == TShape.BATCH
+              ? "; a file feeds it a batch-first sequence through SwapAxis(dim1=0, dim2=1)"
+              : "");
+    }
+    return inferred(site, TShape.of(s.dim(0), s.dim(1), units * directions()), s.dim(2));
+  }
+
+  /** {@code out}, with the flat parameter vector for {@code features} per step. */
+  private Inferred inferred(ShapeSite site, TShape out, int features) {
+    long size = cell.parameterCount(features, units, layers, directions());
     if (size > Integer.MAX_VALUE) {
       throw site.fail(
           Message.OUT_OF_RANGE,
@@ -246,7 +282,7 @@ record RecurrentOp(
   @Override
   public long flops(List<TShape> in, TShape out) {
     TShape x = in.get(0);
-    long steps = Math.max(1, x.dim(1));
+    long steps = Math.max(1, x.dim(timeMajor ? 0 : 1));
     long gu = (long) cell.gates() * units;
     long total = 0;
     for (int l = 0; l < layers; l++) {
@@ -259,7 +295,8 @@ record RecurrentOp(
   /**
    * {@code this.builder.rnn(SRC, rows, ROWS_SHAPE, RnnSpec.lstm(128).lastStep())}: the input's
    * shape constant gives the builder the features per step, which place each layer's runs of the
-   * flat parameter vector.
+   * flat parameter vector (an imported node, which has no shape constant, gives its batch and
+   * features: {@code .overTimeMajor(BATCH, 4)}).
    */
   @Override
   public NodeCall call(CallSite site) {
@@ -277,7 +314,14 @@ record RecurrentOp(
             .when(dropout != 0, "dropout", d(dropout))
             .when(!returnSequences, "lastStep")
             .when(stateful, "carryingState")
-            .then("over", new NodeCall.ShapeOf(site.sources().get(0)))
+            .then(
+                timeMajor ? "overTimeMajor" : "over",
+                timeMajor
+                    ? new NodeCall.Arg[] {
+                      new NodeCall.Int(site.inputs().get(0).dim(1), true),
+                      i(site.inputs().get(0).dim(2))
+                    }
+                    : new NodeCall.Arg[] {new NodeCall.ShapeOf(site.sources().get(0))})
             .build();
     return NodeCall.Builder.of("node", spec, x());
   }

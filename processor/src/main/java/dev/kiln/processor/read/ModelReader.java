@@ -1,21 +1,30 @@
 package dev.kiln.processor.read;
 
 import dev.kiln.annotations.From;
+import dev.kiln.annotations.Imported;
 import dev.kiln.annotations.Model;
 import dev.kiln.annotations.Output;
 import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.AttributeSite;
+import dev.kiln.processor.model.CallSite;
+import dev.kiln.processor.model.Inferred;
 import dev.kiln.processor.model.ModelSpec;
+import dev.kiln.processor.model.NodeCall;
 import dev.kiln.processor.model.NodeSpec;
 import dev.kiln.processor.model.Op;
 import dev.kiln.processor.model.RuleError;
+import dev.kiln.processor.model.ShapeSite;
+import dev.kiln.processor.model.TShape;
 import dev.kiln.processor.op.OpReader;
 import dev.kiln.processor.op.Ops;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ElementKind;
@@ -40,11 +49,15 @@ public final class ModelReader {
 
   private final Elements elements;
   private final Report report;
+  private final SymbolSource symbols;
 
-  /** A reader that reports to {@code report}. */
-  public ModelReader(Elements elements, Report report) {
+  /**
+   * A reader that reports to {@code report}; it finds imported symbol files with {@code symbols}.
+   */
+  public ModelReader(Elements elements, Report report, SymbolSource symbols) {
     this.elements = elements;
     this.report = report;
+    this.symbols = symbols;
   }
 
   /** Reads {@code type}; returns null when it cannot be a model at all. */
@@ -63,6 +76,11 @@ public final class ModelReader {
       report.add(Message.MODEL_GENERIC, type, simpleName);
       return null;
     }
+    String pkg = elements.getPackageOf(type).getQualifiedName().toString();
+    Set<String> methodNames = new HashSet<>();
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      methodNames.add(method.getSimpleName().toString());
+    }
     List<NodeSpec> nodes = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
@@ -76,10 +94,10 @@ public final class ModelReader {
       }
       nodes.add(node);
     }
+    nodes = expandImports(simpleName, pkg, nodes, methodNames);
     if (nodes.isEmpty() && !report.hasErrors()) {
       report.add(Message.MODEL_EMPTY, type, simpleName);
     }
-    String pkg = elements.getPackageOf(type).getQualifiedName().toString();
     return new ModelSpec(
         type,
         pkg,
@@ -94,10 +112,107 @@ public final class ModelReader {
     return ("aeiou".indexOf(noun.charAt(0)) >= 0 ? "an " : "a ") + noun;
   }
 
+  /**
+   * {@code nodes} with every {@code @Imported} node replaced by the nodes of its file. Imports of
+   * the same file over the same parameters share the file's nodes, each placed under the first
+   * import that needs it; an import whose file has an error is left out (it was reported).
+   */
+  private List<NodeSpec> expandImports(
+      String model, String pkg, List<NodeSpec> nodes, Set<String> methodNames) {
+    Map<String, List<ImportReader.Declared>> groups = new LinkedHashMap<>();
+    Set<String> importNames = new HashSet<>();
+    for (NodeSpec n : nodes) {
+      if (n.layer() instanceof Pending p) {
+        String key =
+            p.imported().symbol()
+                + n.wires().stream()
+                    .map(w -> " " + w.parameterName() + "=" + w.source())
+                    .collect(java.util.stream.Collectors.joining());
+        groups.computeIfAbsent(key, k -> new ArrayList<>()).add(declared(model, pkg, n, p));
+        importNames.add(n.name());
+      }
+    }
+    if (groups.isEmpty()) {
+      return nodes;
+    }
+    Map<String, List<NodeSpec>> expanded = new HashMap<>();
+    for (List<ImportReader.Declared> group : groups.values()) {
+      Set<String> taken = new HashSet<>(methodNames);
+      group.forEach(d -> taken.remove(d.name()));
+      List<ImportReader.Declared> withTaken = group.stream().map(d -> d.withTaken(taken)).toList();
+      Map<String, List<NodeSpec>> byMethod = new ImportReader(report, symbols).read(withTaken);
+      if (byMethod != null) {
+        expanded.putAll(byMethod);
+      }
+    }
+    List<NodeSpec> out = new ArrayList<>();
+    for (NodeSpec n : nodes) {
+      if (importNames.contains(n.name())) {
+        out.addAll(expanded.getOrDefault(n.name(), List.of()));
+      } else {
+        out.add(n);
+      }
+    }
+    return ImportReader.outputsKept(out);
+  }
+
+  private static ImportReader.Declared declared(String model, String pkg, NodeSpec n, Pending p) {
+    return new ImportReader.Declared(
+        model,
+        pkg,
+        n.name(),
+        n.method(),
+        n.mirror(),
+        p.imported().symbol(),
+        p.imported().output(),
+        n.wires(),
+        n.markedOutput(),
+        n.frozenMirror(),
+        Set.of());
+  }
+
+  /** An {@code @Imported} node as read from its method, before its file is read. */
+  private record Pending(Imported imported) implements Op {
+    @Override
+    public String annotation() {
+      return "Imported";
+    }
+
+    @Override
+    public String mxnetOp() {
+      return "";
+    }
+
+    @Override
+    public int arity() {
+      return 0;
+    }
+
+    @Override
+    public void checkAttributes(AttributeSite site) {
+      // The file's nodes are checked when the file is read.
+    }
+
+    @Override
+    public Inferred infer(ShapeSite site) {
+      throw new IllegalStateException("an import is expanded when it is read");
+    }
+
+    @Override
+    public long flops(List<TShape> in, TShape out) {
+      return -1;
+    }
+
+    @Override
+    public NodeCall call(CallSite site) {
+      throw new IllegalStateException("an import is expanded when it is read");
+    }
+  }
+
   private NodeSpec readNode(String model, ExecutableElement method) {
     List<AnnotationMirror> layers = new ArrayList<>();
     for (AnnotationMirror m : method.getAnnotationMirrors()) {
-      if (Ops.of(m) != null || CustomLayerReader.isLayer(m)) {
+      if (Ops.of(m) != null || CustomLayerReader.isLayer(m) || ImportReader.isImport(m)) {
         layers.add(m);
       }
     }
@@ -149,7 +264,9 @@ public final class ModelReader {
     Op layer =
         builtin != null
             ? builtin.read(method)
-            : new CustomLayerReader(report).read(where, method, mirror);
+            : ImportReader.isImport(mirror)
+                ? new Pending(method.getAnnotation(Imported.class))
+                : new CustomLayerReader(report).read(where, method, mirror);
     if (layer == null) {
       ok = false;
     } else {

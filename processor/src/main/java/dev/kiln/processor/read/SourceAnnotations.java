@@ -5,7 +5,10 @@ import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
+import java.net.URI;
+import java.nio.file.Path;
 import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
@@ -54,6 +57,26 @@ public final class SourceAnnotations {
   /** Whether javac's trees are available. */
   public boolean available() {
     return trees != null;
+  }
+
+  /**
+   * The folder of the source file that declares {@code element}, or null where the trees cannot say
+   * (not javac, or a source that is not a file).
+   */
+  public Path sourceFolder(Element element) {
+    if (trees == null) {
+      return null;
+    }
+    try {
+      TreePath path = trees.getPath(element);
+      if (path == null) {
+        return null;
+      }
+      URI uri = path.getCompilationUnit().getSourceFile().toUri();
+      return "file".equals(uri.getScheme()) ? Path.of(uri).getParent() : null;
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /**

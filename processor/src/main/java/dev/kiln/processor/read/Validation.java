@@ -87,7 +87,11 @@ public final class Validation {
     for (ExecutableElement m : ElementFilter.methodsIn(model.getEnclosedElements())) {
       if (m.getModifiers().contains(Modifier.ABSTRACT)
           && m.getAnnotationMirrors().stream()
-              .noneMatch(a -> Ops.of(a) != null || CustomLayerReader.isLayer(a))) {
+              .noneMatch(
+                  a ->
+                      Ops.of(a) != null
+                          || CustomLayerReader.isLayer(a)
+                          || ImportReader.isImport(a))) {
         String hidden = source.unresolvedAnnotation(m);
         if (hidden != null) {
           return new Unresolved(

@@ -35,13 +35,16 @@ final class CallFormatter {
     if (node.call() instanceof NodeCall.Custom c) {
       return new CustomCallFormatter(names, src, in).format(c, node.name());
     }
-    return builderCall((NodeCall.Builder) node.call());
+    return CodeBlock.builder().addStatement("return $L", expression()).build();
   }
 
-  /** {@code return this.builder.<method>(SRC, <args>);}, each argument a wrapping point. */
-  private CodeBlock builderCall(NodeCall.Builder call) {
-    CodeBlock.Builder b =
-        CodeBlock.builder().add("return this.builder.$L($Z$L", call.method(), src);
+  /**
+   * {@code this.builder.<method>(SRC, <args>)}, each argument a wrapping point: the call of a
+   * built-in op as an expression.
+   */
+  CodeBlock expression() {
+    NodeCall.Builder call = (NodeCall.Builder) node.call();
+    CodeBlock.Builder b = CodeBlock.builder().add("this.builder.$L($Z$L", call.method(), src);
     for (NodeCall.Arg a : call.args()) {
       if (a instanceof NodeCall.Inputs) {
         in.forEach(name -> b.add(",$W$L", name));
@@ -49,7 +52,7 @@ final class CallFormatter {
         b.add(",$W").add(arg(a));
       }
     }
-    return CodeBlock.builder().addStatement(b.add(")").build()).build();
+    return b.add(")").build();
   }
 
   /** One argument as Java source. */

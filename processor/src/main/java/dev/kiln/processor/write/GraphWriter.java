@@ -35,7 +35,13 @@ final class GraphWriter {
   JavaFile write() {
     TypeSpec.Builder t = typeHeader();
     for (CheckedNode n : m.nodes()) {
+      if (n.spec().importedInner()) {
+        continue; // an imported file's node: its shapes are in the layer table
+      }
       t.addField(shapeField(names.shape(n.name()), n.shape(), shapeDoc(n)));
+      if (n.spec().origin() != null) {
+        continue;
+      }
       for (ParamInfo p : n.params()) {
         t.addField(
             shapeField(
@@ -60,15 +66,13 @@ final class GraphWriter {
                   Modifier.PRIVATE,
                   Modifier.STATIC,
                   Modifier.FINAL)
-              .initializer(
-                  "$Znew $T($S,$W$S,$W$L)",
-                  Names.NODE_SOURCE,
-                  n.name(),
-                  s.declaration(m.name()),
-                  Literals.string(s.annotationText()))
+              .initializer(sourceOf(n))
               .build());
     }
     t.addField(Names.GRAPH_BUILDER, "builder", Modifier.PRIVATE, Modifier.FINAL);
+    if (ImportWriter.imports(m)) {
+      t.addField(ImportWriter.field());
+    }
     t.addMethod(
         MethodSpec.constructorBuilder()
             .addModifiers(Modifier.PRIVATE)
@@ -76,14 +80,46 @@ final class GraphWriter {
             .addStatement("this.builder = builder")
             .build());
     t.addMethod(build());
+    NameAllocator methods = new NameAllocator();
+    m.nodes().forEach(n -> methods.newName(n.name(), n));
+    methods.newName("build");
+    ImportWriter imports = new ImportWriter(m, names, methods);
+    List<MethodSpec> parts = new ArrayList<>();
     for (CheckedNode n : m.nodes()) {
-      t.addMethod(nodeMethod(n));
+      if (!n.spec().importedInner()) {
+        t.addMethod(nodeMethod(n, imports, parts));
+      }
     }
+    t.addMethods(parts);
     JavaFile.Builder file = JavaFile.builder(m.packageName(), t.build());
     if (names.importBatch) {
       file.addStaticImport(Names.DIM, "BATCH");
     }
     return file.skipJavaLangImports(true).indent("  ").build();
+  }
+
+  /**
+   * {@code new NodeSource("conv1", "LeNet.conv1()", "@Conv2D(...)")}, and where an imported node's
+   * parameters keep their file's names, {@code .named("weight", "conv0_weight")} for each.
+   */
+  private CodeBlock sourceOf(CheckedNode n) {
+    NodeSpec s = n.spec();
+    CodeBlock.Builder b =
+        CodeBlock.builder()
+            .add(
+                "$Znew $T($S,$W$S,$W$L)",
+                Names.NODE_SOURCE,
+                n.name(),
+                s.declaration(m.name()),
+                Literals.string(s.annotationText()));
+    if (s.origin() != null) {
+      for (var e : new java.util.TreeMap<>(s.origin().names()).entrySet()) {
+        if (!e.getValue().equals(n.name() + "_" + e.getKey())) {
+          b.add("$Z.named($S, $S)", e.getKey(), e.getValue());
+        }
+      }
+    }
+    return b.build();
   }
 
   /** The class and its Javadoc. */
@@ -209,8 +245,12 @@ final class GraphWriter {
             .addJavadoc("$L", doc.build())
             .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
     for (CheckedNode n : m.order()) {
+      if (n.spec().importedInner()) {
+        continue; // emitted by the method of the import's output
+      }
       CodeBlock.Builder args = CodeBlock.builder();
-      List<NodeSpec.Wire> wires = n.spec().wires();
+      List<NodeSpec.Wire> wires =
+          n.spec().origin() != null ? n.spec().origin().declared() : n.spec().wires();
       for (int i = 0; i < wires.size(); i++) {
         args.add(i == 0 ? "$N" : ",$W$N", locals.get(wires.get(i).source()));
       }
@@ -229,7 +269,7 @@ final class GraphWriter {
     return b.build();
   }
 
-  private MethodSpec nodeMethod(CheckedNode n) {
+  private MethodSpec nodeMethod(CheckedNode n, ImportWriter imports, List<MethodSpec> parts) {
     NodeSpec s = n.spec();
     String shape = "{@code " + n.shape() + "}";
     String output;
@@ -245,6 +285,14 @@ final class GraphWriter {
               + "step is checked";
     } else if (s.layer().tracedAtBuild()) {
       output = "declared output " + shape + ", against which the traced forward body is checked";
+    } else if (s.origin() != null) {
+      output =
+          "the nodes of {@code "
+              + s.origin().symbol()
+              + "} up to {@code "
+              + s.origin().entry()
+              + "}, output "
+              + shape;
     } else {
       output = "output " + shape;
     }
@@ -264,9 +312,12 @@ final class GraphWriter {
             .returns(Names.SYM)
             .addJavadoc("$L", Javadoc.member().paragraph(doc).build());
     List<String> params = new ArrayList<>();
-    for (NodeSpec.Wire w : s.wires()) {
+    for (NodeSpec.Wire w : s.origin() != null ? s.origin().declared() : s.wires()) {
       b.addParameter(ParameterSpec.builder(Names.SYM, w.parameterName()).build());
       params.add(w.parameterName());
+    }
+    if (s.origin() != null) {
+      return b.addCode(imports.body(n, parts)).build();
     }
     if (s.frozen()) {
       b.addStatement("this.builder.freeze($L)", names.source(n.name()));

@@ -19,7 +19,7 @@ import java.util.Locale;
  * name too long for its column gets a line of its own, and when the figures leave too little room
  * for the layers, each node's layer goes on the lines below its figures instead.
  */
-final class LayerTable {
+public final class LayerTable {
   /** The widest a line of the table may be. */
   static final int WIDTH = 92;
 
@@ -45,7 +45,7 @@ final class LayerTable {
   private record Widths(int node, int layer, int output, int params, int flops, int bytes) {}
 
   /** The table of {@code m}, one line per row, each ending in a newline. */
-  static String render(CheckedModel m) {
+  public static String render(CheckedModel m) {
     List<Row> rows = new ArrayList<>();
     rows.add(new Row("node", "layer / MXNet op", "", "output", "params", "flops/ex", "act/ex"));
     for (CheckedNode n : m.nodes()) {

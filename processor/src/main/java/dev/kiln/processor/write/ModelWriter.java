@@ -99,6 +99,7 @@ final class ModelWriter {
     addConstants(t);
     addState(t);
     addFactories(t);
+    ImportParamsWriter.add(t, m);
     addDescription(t);
     addPasses(t);
     addTraining(t);
@@ -155,7 +156,7 @@ final class ModelWriter {
                             + "{@link #summary()} returns them: a constant, so that tools can show it without "
                             + "creating a model, which starts MXNet.")
                     .build())
-            .initializer("$L", textBlock(m.name() + "\n" + LayerTable.render(m)))
+            .initializer("$L", TextBlocks.of(m.name() + "\n" + LayerTable.render(m)))
             .build());
     CodeBlock.Builder inputs = CodeBlock.builder();
     for (int i = 0; i < m.inputs().size(); i++) {
@@ -797,17 +798,6 @@ final class ModelWriter {
         .addJavadoc("$L", javadoc.build())
         .recordConstructor(ctor.build())
         .build();
-  }
-
-  /** {@code """ ... """}: {@code text} as a text block, each line indented like a statement. */
-  private static String textBlock(String text) {
-    StringBuilder b = new StringBuilder("\"\"\"\n");
-    for (String line : text.split("\n")) {
-      b.append("    ")
-          .append(line.replace("\\", "\\\\").replace("\"\"\"", "\\\"\"\""))
-          .append('\n');
-    }
-    return b.append("    \"\"\"").toString();
   }
 
   private static CodeBlock strings(List<String> values) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.kiln.annotations.Dense;
 import dev.kiln.annotations.Frozen;
+import dev.kiln.annotations.Imported;
 import dev.kiln.annotations.Output;
 import dev.kiln.processor.op.OpReader;
 import dev.kiln.processor.op.Ops;
@@ -30,8 +31,11 @@ import org.junit.jupiter.api.Test;
  * its attributes.
  */
 class LayerCatalogTest {
-  /** Method annotations that modify a node rather than make one. */
-  private static final Set<Class<?>> MODIFIERS = Set.of(Output.class, Frozen.class);
+  /**
+   * Method annotations that modify a node rather than make one, and {@code @Imported}, whose nodes
+   * are those of its file, each read into the op of a built-in layer ({@code FileOps}).
+   */
+  private static final Set<Class<?>> MODIFIERS = Set.of(Output.class, Frozen.class, Imported.class);
 
   @Test
   void everyLayerAnnotationHasAReader() throws Exception {

@@ -29,6 +29,17 @@ final class Activations {
 
   /** {@code act} of {@code x}, its last operator named {@code name}. */
   static Sym apply(NodeScope scope, String name, Sym x, Act act) {
+    return apply(scope, name, x, act, Double.NaN);
+  }
+
+  /**
+   * {@code act} of {@code x}, its last operator named {@code name}, a leaky ReLU's slope or an
+   * ELU's scale {@code slope} unless NaN.
+   */
+  static Sym apply(NodeScope scope, String name, Sym x, Act act, double slope) {
+    if (!Double.isNaN(slope) && (act == Act.LEAKY_RELU || act == Act.ELU)) {
+      return leaky(scope, name, x, act.mxnetName(), slope);
+    }
     return switch (act) {
       case NONE -> x;
       case RELU, SIGMOID, TANH, SOFTRELU, SOFTSIGN -> activation(scope, name, x, act.mxnetName());

@@ -333,7 +333,7 @@ public final class GraphBuilder implements AutoCloseable {
 
     @Override
     public Sym param(ParamRole role) {
-      String name = role.of(node());
+      String name = src.name(role.role());
       d.param(name, node(), kind(role));
       return arena.variable(name);
     }
@@ -350,7 +350,7 @@ public final class GraphBuilder implements AutoCloseable {
 
     @Override
     public Sym aux(AuxRole role) {
-      String name = role.of(node());
+      String name = src.name(role.role());
       d.aux(
           name,
           node(),
@@ -407,7 +407,7 @@ public final class GraphBuilder implements AutoCloseable {
 
     @Override
     public Sym parameters(RnnLayout layout) {
-      String name = ParamRole.PARAMETERS.of(node());
+      String name = src.name(ParamRole.PARAMETERS.role());
       d.param(name, node(), ParamSpec.Kind.RECURRENT);
       d.knownShapes.put(name, Shape.of(Math.toIntExact(layout.size())));
       d.rnnLayouts.put(name, layout);

@@ -31,6 +31,9 @@ import java.util.List;
  *     units·dirs]})
  * @param stateful whether the final state is carried into the next call
  * @param input the input's shape, {@code [N, T, in]}, or null until {@link #over} gives it
+ * @param timeMajor whether the input and output are MXNet's own time-major {@code [T, N, in]} and
+ *     {@code [T, N, units·dirs]}, unswapped: an imported file's {@code RNN} node (every step
+ *     returned, not stateful)
  */
 public record RnnSpec(
     RnnLayout.Mode mode,
@@ -40,58 +43,81 @@ public record RnnSpec(
     double dropout,
     boolean returnSequences,
     boolean stateful,
-    Shape input)
+    Shape input,
+    boolean timeMajor)
     implements LayerOp {
   /** An LSTM of {@code units}. */
   public static RnnSpec lstm(int units) {
-    return new RnnSpec(RnnLayout.Mode.LSTM, units, 1, false, 0, true, false, null);
+    return new RnnSpec(RnnLayout.Mode.LSTM, units, 1, false, 0, true, false, null, false);
   }
 
   /** A GRU of {@code units}. */
   public static RnnSpec gru(int units) {
-    return new RnnSpec(RnnLayout.Mode.GRU, units, 1, false, 0, true, false, null);
+    return new RnnSpec(RnnLayout.Mode.GRU, units, 1, false, 0, true, false, null, false);
   }
 
   /** A plain tanh recurrent layer of {@code units}. */
   public static RnnSpec tanh(int units) {
-    return new RnnSpec(RnnLayout.Mode.RNN_TANH, units, 1, false, 0, true, false, null);
+    return new RnnSpec(RnnLayout.Mode.RNN_TANH, units, 1, false, 0, true, false, null, false);
   }
 
   /** A plain ReLU recurrent layer of {@code units}. */
   public static RnnSpec relu(int units) {
-    return new RnnSpec(RnnLayout.Mode.RNN_RELU, units, 1, false, 0, true, false, null);
+    return new RnnSpec(RnnLayout.Mode.RNN_RELU, units, 1, false, 0, true, false, null, false);
   }
 
   /** This layer stacked {@code layers} deep. */
   public RnnSpec layers(int layers) {
     return new RnnSpec(
-        mode, units, layers, bidirectional, dropout, returnSequences, stateful, input);
+        mode, units, layers, bidirectional, dropout, returnSequences, stateful, input, timeMajor);
   }
 
   /** This layer in both directions. */
   public RnnSpec inBothDirections() {
-    return new RnnSpec(mode, units, layers, true, dropout, returnSequences, stateful, input);
+    return new RnnSpec(
+        mode, units, layers, true, dropout, returnSequences, stateful, input, timeMajor);
   }
 
   /** This layer with dropout {@code rate} between its stacked layers. */
   public RnnSpec dropout(double rate) {
-    return new RnnSpec(mode, units, layers, bidirectional, rate, returnSequences, stateful, input);
+    return new RnnSpec(
+        mode, units, layers, bidirectional, rate, returnSequences, stateful, input, timeMajor);
   }
 
   /** This layer returning only its last step. */
   public RnnSpec lastStep() {
-    return new RnnSpec(mode, units, layers, bidirectional, dropout, false, stateful, input);
+    return new RnnSpec(
+        mode, units, layers, bidirectional, dropout, false, stateful, input, timeMajor);
   }
 
   /** This layer carrying its state from call to call. */
   public RnnSpec carryingState() {
-    return new RnnSpec(mode, units, layers, bidirectional, dropout, returnSequences, true, input);
+    return new RnnSpec(
+        mode, units, layers, bidirectional, dropout, returnSequences, true, input, timeMajor);
   }
 
   /** This layer over an input of shape {@code shape}, {@code [N, T, in]}. */
   public RnnSpec over(Shape shape) {
     return new RnnSpec(
-        mode, units, layers, bidirectional, dropout, returnSequences, stateful, shape);
+        mode, units, layers, bidirectional, dropout, returnSequences, stateful, shape, timeMajor);
+  }
+
+  /**
+   * This layer over MXNet's time-major {@code [T, N, features]} of batch {@code batch} ({@link
+   * Shape#BATCH} when it is the model's), unswapped, its output {@code [T, N, units·dirs]}: an
+   * imported file's {@code RNN} node.
+   */
+  public RnnSpec overTimeMajor(int batch, int features) {
+    return new RnnSpec(
+        mode,
+        units,
+        layers,
+        bidirectional,
+        dropout,
+        returnSequences,
+        stateful,
+        Shape.of(Shape.STEPS, batch, features),
+        true);
   }
 
   /** The parameter layout for {@code inputSize} features per step. */
@@ -105,7 +131,11 @@ public record RnnSpec(
     if (input == null || input.rank() != 3 || input.dim(2) < 1) {
       throw new ModelException(
           src,
-          src + ": a recurrent layer needs a [BATCH, steps, features] input, got " + input,
+          src
+              + ": a recurrent layer needs a "
+              + (timeMajor ? "[steps, BATCH, features]" : "[BATCH, steps, features]")
+              + " input, got "
+              + input,
           null);
     }
     refuseNativeKernel(src);
@@ -152,10 +182,11 @@ public record RnnSpec(
 
     Sym emit(Sym x) {
       Sym params = scope.recurrent().parameters(layout);
-      int batch = input.dim(0) > 0 ? input.dim(0) : Shape.BATCH;
+      int n = input.dim(timeMajor ? 1 : 0);
+      int batch = n > 0 ? n : Shape.BATCH;
       Sym state = scope.recurrent().state(StateRole.HIDDEN, layout, batch);
       Sym cell = lstm ? scope.recurrent().state(StateRole.CELL, layout, batch) : null;
-      Sym data = swap(node + "_tnc", x);
+      Sym data = timeMajor ? x : swap(node + "_tnc", x);
       Sym[] result =
           layers == 1 || dropout == 0
               ? fused(data, params, state, cell)
@@ -169,7 +200,7 @@ public record RnnSpec(
         }
       }
       if (returnSequences) {
-        return swap(node + "_ntc", out);
+        return timeMajor ? out : swap(node + "_ntc", out);
       }
       int dirs = layout.directions();
       int rows = layout.layers() * dirs;

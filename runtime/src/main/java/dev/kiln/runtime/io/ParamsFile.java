@@ -245,6 +245,14 @@ public final class ParamsFile {
    * data and allocates nothing in proportion to what the headers claim.
    */
   static List<Entry> index(Path file, FileChannel channel) throws IOException {
+    return index(file, channel, false);
+  }
+
+  /**
+   * As {@link #index(Path, FileChannel)}; with {@code foreign}, a key may also be a plain name, as
+   * Gluon's {@code ParameterDict.save} writes them (a file Kiln did not write).
+   */
+  static List<Entry> index(Path file, FileChannel channel, boolean foreign) throws IOException {
     ParamsInput in = new ParamsInput(file, channel);
     in.need(8, "the list magic");
     long magic = in.getLong();
@@ -457,7 +465,7 @@ public final class ParamsFile {
                 + ", expected the UTF-8 bytes of arg:<name> or aux:<name>",
             e);
       }
-      String problem = keyProblem(key);
+      String problem = keyProblem(key, foreign);
       if (problem != null) {
         throw in.error("key " + i + " " + problem);
       }
@@ -500,7 +508,7 @@ public final class ParamsFile {
 
   /** Throws if {@code key} is not {@code arg:}/{@code aux:} and a name of sane length. */
   static void checkKey(String key) {
-    String problem = keyProblem(key);
+    String problem = keyProblem(key, false);
     if (problem != null) {
       throw new IllegalArgumentException("key " + problem);
     }
@@ -531,11 +539,12 @@ public final class ParamsFile {
     }
   }
 
-  private static String keyProblem(String key) {
-    if (!key.startsWith(ARG_PREFIX) && !key.startsWith(AUX_PREFIX)) {
+  private static String keyProblem(String key, boolean foreign) {
+    boolean prefixed = key.startsWith(ARG_PREFIX) || key.startsWith(AUX_PREFIX);
+    if (!prefixed && !foreign) {
       return "'" + key + "' must start with " + ARG_PREFIX + " or " + AUX_PREFIX;
     }
-    if (key.length() == ARG_PREFIX.length()) {
+    if (key.isEmpty() || (prefixed && key.length() == ARG_PREFIX.length())) {
       return "'" + key + "' has no name after its prefix";
     }
     for (int i = 0; i < key.length(); i++) {

@@ -78,6 +78,16 @@ public final class ExecutorHandle implements AutoCloseable {
     return out;
   }
 
+  /**
+   * The symbol this executor runs, after the graph passes MXNet applied when binding it (e.g. the
+   * oneDNN subgraph backend's fusions) ({@code MXExecutorGetOptimizedSymbol}); the caller owns it.
+   */
+  public SymbolHandle optimizedSymbol() {
+    PointerByReference out = new PointerByReference();
+    Mx.check(Mx.api().MXExecutorGetOptimizedSymbol(pointer(), out), "MXExecutorGetOptimizedSymbol");
+    return SymbolHandle.own(out.getValue());
+  }
+
   /** Runs the forward pass ({@code MXExecutorForward}), in training mode or inference mode. */
   public void forward(boolean train) {
     Mx.check(Mx.api().MXExecutorForward(pointer(), train ? 1 : 0), "MXExecutorForward");

@@ -108,7 +108,12 @@ public final class HandleCounter {
           "MXSymbolCreateGroup",
           "MXSymbolCreateFromJSON",
           "MXSymbolGetInternals",
-          "MXSymbolGetOutput" ->
+          "MXSymbolGetOutput",
+          "MXGenBackendSubgraph",
+          "MXExecutorGetOptimizedSymbol",
+          "MXQuantizeSymbol",
+          "MXSetCalibTableToQuantizedSymbol",
+          "MXReducePrecisionSymbol" ->
           CREATED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXSymbolFree" -> FREED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXExecutorBindEX" -> CREATED.incrementAndGet(Kind.EXECUTOR.ordinal());

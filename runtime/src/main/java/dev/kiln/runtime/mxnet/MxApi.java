@@ -150,6 +150,46 @@ public interface MxApi extends Library {
       String[] modelParams,
       String[] argNames);
 
+  // --- graph passes: fusion and quantisation -----------------------------------------------
+
+  /**
+   * A copy of {@code sym} with every subgraph property of backend {@code backend} applied (e.g.
+   * {@code MKLDNN}: convolution with batch norm, activation and sum, fully connected with an
+   * element-wise activation; {@code MKLDNN_QUANTIZE}: the same for quantisation).
+   */
+  int MXGenBackendSubgraph(Pointer sym, String backend, PointerByReference out);
+
+  /**
+   * The int8 version of {@code sym}: every operator with a quantised kernel, except those named in
+   * {@code excludedSymbols} or of a type in {@code excludedOps}, runs quantised; {@code
+   * outCalibNames} lists the outputs whose ranges calibration should measure.
+   */
+  int MXQuantizeSymbol(
+      Pointer sym,
+      PointerByReference out,
+      IntByReference devType,
+      int numExcludedSymbols,
+      String[] excludedSymbols,
+      int numExcludedOps,
+      String[] excludedOps,
+      int numOffline,
+      String[] offlineParams,
+      String quantizedDtype,
+      boolean calibQuantize,
+      String quantizeMode,
+      String quantizeGranularity,
+      IntByReference outNumCalibNames,
+      PointerByReference outCalibNames);
+
+  /** A copy of quantised {@code qsym} with the measured ranges of the named outputs set. */
+  int MXSetCalibTableToQuantizedSymbol(
+      Pointer qsym,
+      int numLayers,
+      String[] layerNames,
+      float[] lowQuantiles,
+      float[] highQuantiles,
+      PointerByReference out);
+
   // --- executors -----------------------------------------------------------------------
 
   int MXExecutorBindEX(
@@ -176,6 +216,9 @@ public interface MxApi extends Library {
   int MXExecutorOutputs(Pointer exec, IntByReference outSize, PointerByReference out);
 
   int MXExecutorFree(Pointer exec);
+
+  /** The symbol an executor runs, after the graph passes MXNet applied at bind. */
+  int MXExecutorGetOptimizedSymbol(Pointer exec, PointerByReference out);
 
   // --- arrays --------------------------------------------------------------------------
 

@@ -21,6 +21,11 @@ public final class SymbolHandle implements AutoCloseable {
     this.pointer = pointer;
   }
 
+  /** Takes ownership of a symbol MXNet made (e.g. an executor's optimised symbol). */
+  static SymbolHandle own(Pointer pointer) {
+    return new SymbolHandle(pointer);
+  }
+
   /** A variable named {@code name} ({@code MXSymbolCreateVariable}). */
   public static SymbolHandle variable(String name) {
     PointerByReference ref = new PointerByReference();
@@ -170,6 +175,84 @@ public final class SymbolHandle implements AutoCloseable {
    */
   public ShapeInference inferShapes(Map<String, int[]> known) {
     return ShapeInference.infer(pointer(), known);
+  }
+
+  /**
+   * A new symbol: this one with every subgraph property of MXNet backend {@code backend} applied
+   * ({@code MXGenBackendSubgraph}); {@code MKLDNN} fuses a convolution with the batch norm,
+   * activation and sum after it and a fully connected layer with its activation.
+   *
+   * @throws MxException with MXNet's text when the backend is unknown
+   */
+  public SymbolHandle backendSubgraph(String backend) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(
+        Mx.api().MXGenBackendSubgraph(pointer(), backend, ref),
+        "MXGenBackendSubgraph(" + backend + ")");
+    return new SymbolHandle(ref.getValue());
+  }
+
+  /**
+   * A quantised symbol and the outputs whose ranges calibration measures.
+   *
+   * @param symbol the quantised symbol (the caller owns it)
+   * @param calibrationNames the names of the outputs (of the symbol that was quantised) whose
+   *     ranges {@link #calibrated} takes
+   */
+  public record Quantized(SymbolHandle symbol, List<String> calibrationNames) {}
+
+  /**
+   * The int8 version of this symbol on the CPU ({@code MXQuantizeSymbol} with {@code int8},
+   * calibration on, tensor-wise): every operator with a quantised kernel runs quantised except the
+   * nodes named in {@code excludedNodes} and the operators of the types in {@code excludedOps};
+   * {@code mode} is {@code smart} or {@code full}; the parameters in {@code offlineParams} are
+   * quantised when the graph is built rather than in every pass.
+   *
+   * @throws MxException with MXNet's text when the symbol cannot be quantised
+   */
+  public Quantized quantize(
+      List<String> excludedNodes,
+      List<String> excludedOps,
+      List<String> offlineParams,
+      String mode) {
+    PointerByReference ref = new PointerByReference();
+    IntByReference numCalib = new IntByReference();
+    PointerByReference calib = new PointerByReference();
+    Mx.check(
+        Mx.api()
+            .MXQuantizeSymbol(
+                pointer(),
+                ref,
+                new IntByReference(Mx.CPU),
+                excludedNodes.size(),
+                excludedNodes.toArray(String[]::new),
+                excludedOps.size(),
+                excludedOps.toArray(String[]::new),
+                offlineParams.size(),
+                offlineParams.toArray(String[]::new),
+                "int8",
+                true,
+                mode,
+                "tensor-wise",
+                numCalib,
+                calib),
+        "MXQuantizeSymbol");
+    SymbolHandle q = new SymbolHandle(ref.getValue());
+    return new Quantized(q, List.of(Mx.strings(calib, numCalib.getValue())));
+  }
+
+  /**
+   * A new quantised symbol: this one with the measured range {@code [lows[i], highs[i]]} of output
+   * {@code names[i]} set ({@code MXSetCalibTableToQuantizedSymbol}).
+   */
+  public SymbolHandle calibrated(List<String> names, float[] lows, float[] highs) {
+    PointerByReference ref = new PointerByReference();
+    Mx.check(
+        Mx.api()
+            .MXSetCalibTableToQuantizedSymbol(
+                pointer(), names.size(), names.toArray(String[]::new), lows, highs, ref),
+        "MXSetCalibTableToQuantizedSymbol");
+    return new SymbolHandle(ref.getValue());
   }
 
   /** The native handle; only this package passes it to MXNet. */

@@ -5,6 +5,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.TestHandles;
 import java.nio.file.Path;
@@ -13,21 +14,34 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** MXNet's own {@code MXNDArraySave}/{@code MXNDArrayLoad}, for comparing with Kiln's files. */
-final class MxnetFiles {
+public final class MxnetFiles {
   private MxnetFiles() {}
 
   /** Saves {@code arrays} with {@code MXNDArraySave} as new MXNet arrays. */
-  static void save(Path file, List<NamedArray> arrays) {
+  public static void save(Path file, List<NamedArray> arrays) {
+    save(
+        file,
+        arrays.stream().map(NamedArray::key).toList(),
+        arrays.stream().map(NamedArray::shape).toList(),
+        arrays.stream().map(NamedArray::data).toList());
+  }
+
+  /**
+   * Saves arrays {@code i} of shape {@code shapes[i]} and values {@code values[i]} under key {@code
+   * keys[i]}, whatever the key (Gluon's {@code save_parameters} writes plain names), with {@code
+   * MXNDArraySave}.
+   */
+  public static void save(Path file, List<String> names, List<Shape> shapes, List<float[]> values) {
     List<Tensor> tensors = new ArrayList<>();
     try {
-      Pointer[] handles = new Pointer[arrays.size()];
-      String[] keys = new String[arrays.size()];
+      Pointer[] handles = new Pointer[names.size()];
+      String[] keys = new String[names.size()];
       for (int i = 0; i < handles.length; i++) {
-        Tensor t = Tensor.zeros(arrays.get(i).shape());
+        Tensor t = Tensor.zeros(shapes.get(i));
         tensors.add(t);
-        t.copyFrom(arrays.get(i).data());
+        t.copyFrom(values.get(i));
         handles[i] = TestHandles.pointer(t.handle());
-        keys[i] = arrays.get(i).key();
+        keys[i] = names.get(i);
       }
       Mx.check(
           Mx.api().MXNDArraySave(file.toString(), handles.length, handles, keys), "MXNDArraySave");
@@ -37,7 +51,7 @@ final class MxnetFiles {
   }
 
   /** Loads {@code file} with {@code MXNDArrayLoad}; throws MXNet's error if it refuses. */
-  static List<NamedArray> load(Path file) {
+  public static List<NamedArray> load(Path file) {
     IntByReference n = new IntByReference();
     PointerByReference arrays = new PointerByReference();
     IntByReference nNames = new IntByReference();

@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmark Kiln against hand-written MXNet calls and DJL on Fashion-MNIST.",
-    subcommands = {BenchWorker.class, DistBench.class, CustomBench.class},
+    subcommands = {BenchWorker.class, DistBench.class, CustomBench.class, InferenceBench.class},
     synopsisSubcommandLabel = "")
 public final class Bench implements Callable<Integer> {
   /** The parts of the benchmark, in the order they run; all but PROFILE run by default. */
@@ -46,6 +46,7 @@ public final class Bench implements Callable<Integer> {
     RSS,
     COMPILE,
     DATA_PARALLEL,
+    INFERENCE,
     PROFILE
   }
 
@@ -143,6 +144,7 @@ public final class Bench implements Callable<Integer> {
             case RSS -> rss(child);
             case COMPILE -> compile(classpath);
             case DATA_PARALLEL -> dataParallel();
+            case INFERENCE -> inference(classpath);
             case PROFILE -> profile(child);
           };
       // The report goes to standard output, each section once, as its part finishes; progress
@@ -519,6 +521,44 @@ public final class Bench implements Callable<Integer> {
               data, quick, childClassPath != null ? childClassPath : ProgramClassPath.get());
     } catch (Exception e) {
       throw new IllegalStateException("the data-parallel part failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The inference part ({@link InferenceBench}) in a child JVM of its own, with this run's OpenMP
+   * threads: its report is the section.
+   */
+  private String inference(String classpath) {
+    List<String> command = new java.util.ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Dai.djl.offline=true");
+    command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=error");
+    command.addAll(List.of("-cp", classpath, "dev.kiln.sample.Main", "bench", "inference"));
+    command.addAll(
+        List.of("--rounds", Integer.toString(Math.min(reps, 5)), "--data", data.toString()));
+    if (quick) {
+      command.add("--quick");
+    }
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+    if (ompThreads > 0) {
+      builder.environment().put("OMP_NUM_THREADS", Integer.toString(ompThreads));
+    }
+    builder.environment().putIfAbsent("MXNET_SUBGRAPH_VERBOSE", "0");
+    try {
+      Process p = builder.start();
+      String text =
+          new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      if (!p.waitFor(900, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+        p.destroyForcibly();
+        throw new IllegalStateException("bench inference failed:\n" + text);
+      }
+      return text.strip();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 

@@ -1,0 +1,129 @@
+package dev.kiln.processor.read;
+
+import dev.kiln.processor.diag.Message;
+import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.model.AttributeSite;
+import dev.kiln.processor.model.ModelSpec;
+import dev.kiln.processor.model.NodeSpec;
+import dev.kiln.processor.model.RuleError;
+import dev.kiln.processor.op.Ops;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * A model that imports one symbol file, declared without a source file: what the command line's
+ * {@code inspect} and {@code import} check, as the processor would check the interface {@code
+ * import} writes (its inputs, then one {@code @Imported} node per output, each named after its file
+ * node).
+ */
+public final class DeclaredModel {
+  private DeclaredModel() {}
+
+  /**
+   * One input: the file's input variable it feeds, and its shape.
+   *
+   * @param name the file's name for it
+   * @param shape its dimensions, {@code -1} for {@code BATCH}
+   */
+  public record Input(String name, int[] shape) {
+    /** {@code @Input(shape = {BATCH, 3, 224, 224})}. */
+    public String annotation() {
+      return "@Input(shape = {"
+          + java.util.Arrays.stream(shape)
+              .mapToObj(d -> d == -1 ? "BATCH" : Integer.toString(d))
+              .collect(Collectors.joining(", "))
+          + "})";
+    }
+  }
+
+  /**
+   * One import: the method's name and the file node whose output it is.
+   *
+   * @param method the method's name (a Java identifier)
+   * @param output the file's node, or empty for the file's one output
+   */
+  public record Import(String method, String output) {}
+
+  /**
+   * The imports of the file {@code text} for {@code outputs} (the file's one output when none):
+   * each named after its node as a Java identifier. (A file that is no symbol, or has several
+   * outputs and none named, gets one import named {@code net}, which reading reports.)
+   */
+  public static List<Import> imports(String text, List<String> outputs) {
+    if (!outputs.isEmpty()) {
+      return outputs.stream().map(o -> new Import(ImportReader.identifier(o), o)).toList();
+    }
+    try {
+      SymbolFile file = SymbolFile.parse(text);
+      if (file.heads().size() == 1) {
+        String head = file.node(file.heads().get(0)).name();
+        return List.of(new Import(ImportReader.identifier(head), ""));
+      }
+    } catch (IllegalArgumentException e) {
+      // Reading the import reports it.
+    }
+    return List.of(new Import("net", ""));
+  }
+
+  /**
+   * The model {@code type} of package {@code pkg}: {@code inputs} and the imports of {@code symbol}
+   * that {@code files} finds; null when an error was reported.
+   */
+  public static ModelSpec read(
+      String type,
+      String pkg,
+      String symbol,
+      SymbolSource files,
+      List<Input> inputs,
+      List<Import> imports,
+      Report report) {
+    List<NodeSpec> nodes = new ArrayList<>();
+    List<NodeSpec.Wire> wires = new ArrayList<>();
+    for (Input in : inputs) {
+      String name = ImportReader.identifier(in.name());
+      String text = in.annotation();
+      var op = Ops.input(in.shape());
+      try {
+        op.checkAttributes(new AttributeSite(name, type + "." + name + "()", text));
+      } catch (RuleError e) {
+        report.add(e.message, null, e.args);
+        return null;
+      }
+      nodes.add(new NodeSpec(name, op, List.of(), null, null, text, false, null));
+      wires.add(new NodeSpec.Wire(name, name, null));
+    }
+    Set<String> taken =
+        nodes.stream().map(NodeSpec::name).collect(Collectors.toCollection(java.util.HashSet::new));
+    List<ImportReader.Declared> group = new ArrayList<>();
+    for (Import i : imports) {
+      if (!taken.add(i.method())) {
+        report.add(Message.NODE_NAME_TAKEN, null, type, i.method());
+        return null;
+      }
+      group.add(
+          new ImportReader.Declared(
+              type,
+              pkg,
+              i.method(),
+              null,
+              null,
+              symbol,
+              i.output(),
+              wires,
+              false,
+              null,
+              nodes.stream().map(NodeSpec::name).collect(Collectors.toSet())));
+    }
+    Map<String, List<NodeSpec>> byMethod = new ImportReader(report, files).read(group);
+    if (byMethod == null) {
+      return null;
+    }
+    Map<String, List<NodeSpec>> ordered = new LinkedHashMap<>(byMethod);
+    ordered.values().forEach(nodes::addAll);
+    return new ModelSpec(null, pkg, type, false, null, ImportReader.outputsKept(nodes));
+  }
+}

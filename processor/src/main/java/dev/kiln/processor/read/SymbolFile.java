@@ -1,0 +1,243 @@
+package dev.kiln.processor.read;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An MXNet symbol file ({@code -symbol.json}) as read, in any format MXNet 0.8 to 1.9 writes: the
+ * nodes in MXNet's order (every node after the nodes it reads), each with its operator ({@code
+ * null} for a variable), name, attributes and inputs, and the graph's outputs ({@code heads}).
+ *
+ * <p>Older formats are read as MXNet 1.9.1's own loader reads them (nnvm's {@code LoadJSON} and
+ * MXNet's {@code legacy_json_util.cc}): a node's attributes may be under {@code attrs}, {@code
+ * attr} or {@code param} (merged, the later in the file winning), an input is {@code [node, index]}
+ * or {@code [node, index, version]}, {@code node_row_ptr}, {@code arg_nodes} and {@code
+ * backward_source_id} are not needed. Keys MXNet keeps out of an operator's parameters ({@code
+ * __lr_mult__}, {@code ctx_group}, {@code weight_lr_mult}, ...) are dropped: they change nothing
+ * Kiln computes. The version is the file's {@code mxnet_version} (0.8.0 without one).
+ */
+public final class SymbolFile {
+  /** MXNet's keys of user attributes, hidden from operators; as themselves or a suffix. */
+  private static final List<String> HIDDEN =
+      List.of("ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage");
+
+  /**
+   * One input of a node: output {@code index} of node {@code node}.
+   *
+   * @param node the node's position in the file
+   * @param index which of its outputs
+   */
+  public record Entry(int node, int index) {}
+
+  /**
+   * One node.
+   *
+   * @param id its position in the file
+   * @param op the MXNet operator, or {@code null} (the string) for a variable
+   * @param name its name
+   * @param attrs its operator attributes as MXNet wrote them, in the file's order
+   * @param inputs what it reads, in the operator's argument order
+   */
+  public record Node(
+      int id, String op, String name, Map<String, String> attrs, List<Entry> inputs) {
+    /** Copies the attributes and inputs. */
+    public Node {
+      attrs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(attrs));
+      inputs = List.copyOf(inputs);
+    }
+
+    /** Whether the node is a variable (an input, a parameter or a label). */
+    public boolean isVariable() {
+      return op.equals("null");
+    }
+  }
+
+  private final List<Node> nodes;
+  private final List<Entry> heads;
+  private final int version;
+
+  private SymbolFile(List<Node> nodes, List<Entry> heads, int version) {
+    this.nodes = List.copyOf(nodes);
+    this.heads = List.copyOf(heads);
+    this.version = version;
+  }
+
+  /** Every node, in the file's order. */
+  public List<Node> nodes() {
+    return nodes;
+  }
+
+  /** The graph's outputs. */
+  public List<Entry> heads() {
+    return heads;
+  }
+
+  /** MXNet's version number of the writer, e.g. {@code 10901}; {@code 800} for 0.8.0. */
+  public int version() {
+    return version;
+  }
+
+  /** The node at {@code entry}. */
+  public Node node(Entry entry) {
+    return nodes.get(entry.node());
+  }
+
+  /** The node called {@code name}, or null. */
+  public Node node(String name) {
+    for (Node n : nodes) {
+      if (n.name().equals(name)) {
+        return n;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Reads {@code text}.
+   *
+   * @throws IllegalArgumentException saying why when it is not an MXNet symbol
+   */
+  public static SymbolFile parse(String text) {
+    JsonElement root;
+    try {
+      root = JsonParser.parseString(text);
+    } catch (JsonParseException e) {
+      throw new IllegalArgumentException(
+          "not JSON (" + (e.getCause() != null ? e.getCause() : e).getMessage() + ")");
+    }
+    if (!root.isJsonObject()) {
+      throw new IllegalArgumentException("not a JSON object");
+    }
+    JsonObject graph = root.getAsJsonObject();
+    JsonArray jsonNodes = array(graph, "nodes", "the graph");
+    List<Node> nodes = new ArrayList<>();
+    Set<String> opNames = new HashSet<>();
+    for (int i = 0; i < jsonNodes.size(); i++) {
+      Node n = node(jsonNodes.get(i), i);
+      if (!n.isVariable() && !opNames.add(n.name())) {
+        throw new IllegalArgumentException("two nodes are named " + n.name());
+      }
+      nodes.add(n);
+    }
+    JsonArray jsonHeads = array(graph, "heads", "the graph");
+    List<Entry> heads = new ArrayList<>();
+    for (JsonElement h : jsonHeads) {
+      heads.add(entry(h, nodes.size(), "heads"));
+    }
+    if (heads.isEmpty()) {
+      throw new IllegalArgumentException("it has no heads (outputs)");
+    }
+    return new SymbolFile(nodes, heads, version(graph));
+  }
+
+  private static Node node(JsonElement e, int id) {
+    String where = "node " + id;
+    if (!e.isJsonObject()) {
+      throw new IllegalArgumentException(where + " is not a JSON object");
+    }
+    JsonObject o = e.getAsJsonObject();
+    String op = string(o, "op", where);
+    String name = string(o, "name", where);
+    where = "node " + id + " (" + name + ")";
+    Map<String, String> attrs = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonElement> field : o.entrySet()) {
+      if (List.of("attrs", "attr", "param").contains(field.getKey())) {
+        if (!field.getValue().isJsonObject()) {
+          throw new IllegalArgumentException(where + ": " + field.getKey() + " is not an object");
+        }
+        for (Map.Entry<String, JsonElement> a : field.getValue().getAsJsonObject().entrySet()) {
+          if (!hidden(a.getKey()) && a.getValue().isJsonPrimitive()) {
+            attrs.put(a.getKey(), a.getValue().getAsString());
+          }
+        }
+      }
+    }
+    List<Entry> inputs = new ArrayList<>();
+    for (JsonElement in : array(o, "inputs", where)) {
+      Entry entry = entry(in, id, where + " inputs");
+      inputs.add(entry);
+    }
+    return new Node(id, op, name, attrs, inputs);
+  }
+
+  /** Whether MXNet hides {@code key} from the operator's parameters. */
+  private static boolean hidden(String key) {
+    if (key.startsWith("__") && key.endsWith("__")) {
+      return true;
+    }
+    for (String h : HIDDEN) {
+      if (key.equals(h) || key.endsWith("_" + h)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@code [node, index]} or {@code [node, index, version]}, with {@code node} before {@code
+   * bound}.
+   */
+  private static Entry entry(JsonElement e, int bound, String where) {
+    if (!e.isJsonArray() || e.getAsJsonArray().size() < 2 || e.getAsJsonArray().size() > 3) {
+      throw new IllegalArgumentException(
+          where + ": expected [node, index] or [node, index, version], got " + e);
+    }
+    JsonArray a = e.getAsJsonArray();
+    int node = integer(a.get(0), where);
+    int index = integer(a.get(1), where);
+    if (node < 0 || node >= bound || index < 0) {
+      throw new IllegalArgumentException(where + ": " + e + " names no node before it");
+    }
+    return new Entry(node, index);
+  }
+
+  private static int integer(JsonElement e, String where) {
+    if (e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber()) {
+      double d = e.getAsDouble();
+      if (d == Math.rint(d) && Math.abs(d) < Integer.MAX_VALUE) {
+        return (int) d;
+      }
+    }
+    throw new IllegalArgumentException(where + ": " + e + " is not a whole number");
+  }
+
+  private static String string(JsonObject o, String key, String where) {
+    JsonElement e = o.get(key);
+    if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString()) {
+      throw new IllegalArgumentException(where + " has no \"" + key + "\" string");
+    }
+    return e.getAsString();
+  }
+
+  private static JsonArray array(JsonObject o, String key, String where) {
+    JsonElement e = o.get(key);
+    if (e == null || !e.isJsonArray()) {
+      throw new IllegalArgumentException(where + " has no \"" + key + "\" array");
+    }
+    return e.getAsJsonArray();
+  }
+
+  /** The graph's {@code attrs.mxnet_version}, {@code ["int", 10901]}; 800 when absent. */
+  private static int version(JsonObject graph) {
+    JsonElement attrs = graph.get("attrs");
+    if (attrs != null && attrs.isJsonObject()) {
+      JsonElement v = attrs.getAsJsonObject().get("mxnet_version");
+      if (v != null && v.isJsonArray() && v.getAsJsonArray().size() == 2) {
+        JsonElement n = v.getAsJsonArray().get(1);
+        if (n.isJsonPrimitive() && n.getAsJsonPrimitive().isNumber()) {
+          return n.getAsInt();
+        }
+      }
+    }
+    return 800;
+  }
+}

@@ -1,0 +1,99 @@
+package dev.kiln.processor.write;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeSpec;
+import dev.kiln.processor.model.CheckedModel;
+import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.ParamInfo;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import javax.lang.model.element.Modifier;
+
+/**
+ * What {@code XModel} has when the model imports symbol files ({@code @Imported}): {@code
+ * loadImported(Path)}, which reads the imported nodes' parameters from the {@code .params} file
+ * published with the symbol, and the two lists of names it checks the file against.
+ */
+final class ImportParamsWriter {
+  private ImportParamsWriter() {}
+
+  /** Adds the lists and the method to {@code t}, the model class of {@code m}, if it imports. */
+  static void add(TypeSpec.Builder t, CheckedModel m) {
+    Set<String> imported = new LinkedHashSet<>();
+    Set<String> cutAway = new LinkedHashSet<>();
+    for (CheckedNode n : m.nodes()) {
+      if (n.spec().origin() == null) {
+        continue;
+      }
+      n.params().stream().map(ParamInfo::name).forEach(imported::add);
+      n.aux().stream().map(ParamInfo::name).forEach(imported::add);
+      cutAway.addAll(n.spec().origin().cutAway());
+    }
+    if (m.nodes().stream().noneMatch(n -> n.spec().origin() != null)) {
+      return;
+    }
+    cutAway.removeAll(imported);
+    ParameterizedTypeName strings =
+        ParameterizedTypeName.get(ClassName.get(List.class), ClassName.get(String.class));
+    t.addField(
+        FieldSpec.builder(strings, "IMPORTED", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "The parameters and auxiliary states of the imported nodes, which "
+                            + "{@link #loadImported} reads.")
+                    .build())
+            .initializer("$T.of($L)", List.class, strings(imported))
+            .build());
+    t.addField(
+        FieldSpec.builder(strings, "CUT_AWAY", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "The arrays of the imported files that none of the model's nodes has (of "
+                            + "nodes the imports cut away), which {@link #loadImported} skips.")
+                    .build())
+            .initializer("$T.of($L)", List.class, strings(cutAway))
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("loadImported")
+            .addModifiers(Modifier.PUBLIC)
+            .returns(strings)
+            .addParameter(Path.class, "params")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Loads the parameters and auxiliary states of the imported nodes from "
+                            + "{@code params}, the {@code .params} file published with the symbol: "
+                            + "keyed {@code arg:<name>} and {@code aux:<name>} as MXNet's Module API "
+                            + "and Gluon's {@code export} save it, or by plain names as Gluon's {@code "
+                            + "save_parameters} does. Every one must be there with its shape; arrays "
+                            + "of nodes an import cut away are skipped, anything else is refused by "
+                            + "name, and nothing changes unless all of that holds. The model's own "
+                            + "nodes keep their values.")
+                    .param("params", "the file")
+                    .returns("the names of the arrays skipped")
+                    .build())
+            .addStatement("return runtime.loadImported(params, IMPORTED, CUT_AWAY)")
+            .build());
+  }
+
+  /** {@code "a", "b"}, one wrapping point after each comma. */
+  private static CodeBlock strings(Set<String> values) {
+    CodeBlock.Builder b = CodeBlock.builder();
+    int i = 0;
+    for (String v : values) {
+      b.add(i++ == 0 ? "$Z$S" : ",$W$S", v);
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,93 @@
+package dev.kiln.processor.write;
+
+import dev.kiln.processor.model.CheckedModel;
+import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.NodeSpec;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The {@code @Model} interface that the command line's {@code import} writes for a symbol file: one
+ * {@code @Input} per input the file reads and one {@code @Imported} node per output, as the model
+ * was checked, with its layer table in the Javadoc; written as a person would, one annotation a
+ * line, at most 100 columns.
+ */
+public final class InterfaceWriter {
+  private InterfaceWriter() {}
+
+  /**
+   * The source of the interface for {@code m}, which imports the file {@code symbol} (as the
+   * annotation names it, beside the interface), at its outputs when {@code named}, else whole.
+   */
+  public static String write(CheckedModel m, String symbol, boolean named) {
+    StringBuilder b = new StringBuilder();
+    if (!m.packageName().isEmpty()) {
+      b.append("package ").append(m.packageName()).append(";\n\n");
+    }
+    b.append("import static dev.kiln.annotations.Dim.BATCH;\n\n");
+    for (String a : List.of("Imported", "Input", "Model", "Sym")) {
+      b.append("import dev.kiln.annotations.").append(a).append(";\n");
+    }
+    b.append('\n')
+        .append(
+            Javadoc.type()
+                .paragraph(
+                    "The graph of {@code "
+                        + symbol
+                        + "}, imported: written by {@code kiln-sample import}; the processor "
+                        + "checks every node of the file when it compiles this interface, and "
+                        + "{@code "
+                        + m.name()
+                        + "Model.loadImported} reads the {@code .params} published with it.")
+                .pre(LayerTable.render(m))
+                .build()
+                .lines()
+                .map(l -> l.isEmpty() ? " *" : " * " + l)
+                .collect(Collectors.joining("\n", "/**\n", "\n */\n")))
+        .append(m.classifierHead() != null ? "@Model(classifier = true)\n" : "@Model\n")
+        .append("public interface ")
+        .append(m.name())
+        .append(" {\n");
+    boolean first = true;
+    for (CheckedNode n : m.nodes()) {
+      NodeSpec s = n.spec();
+      String annotation;
+      String params = "";
+      if (s.isInput()) {
+        annotation =
+            "@Input(shape = {"
+                + n.shape().dims().stream()
+                    .map(d -> d == -1 ? "BATCH" : Integer.toString(d))
+                    .collect(Collectors.joining(", "))
+                + "})";
+      } else if (s.origin() != null && s.origin().output()) {
+        String output = named ? ", output = \"" + s.origin().entry() + "\"" : "";
+        String one = "@Imported(symbol = \"" + symbol + "\"" + output + ")";
+        annotation =
+            one.length() <= 96 || !named
+                ? one
+                : "@Imported(\n      symbol = \""
+                    + symbol
+                    + "\",\n      output = \""
+                    + s.origin().entry()
+                    + "\")";
+        params =
+            s.origin().declared().stream()
+                .map(w -> "Sym " + w.parameterName())
+                .collect(Collectors.joining(", "));
+      } else {
+        continue;
+      }
+      b.append(first ? "" : "\n")
+          .append("  ")
+          .append(annotation)
+          .append("\n  Sym ")
+          .append(n.name())
+          .append('(')
+          .append(params)
+          .append(");\n");
+      first = false;
+    }
+    return b.append("}\n").toString();
+  }
+}

@@ -1,0 +1,11 @@
+package bad.imported;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+@Model
+public interface ImportUnknownOutput {
+  @Input(shape = {BATCH, 1, 28, 28}) Sym data();
+  @Imported(symbol = "/good/imported/lenet-symbol.json", output = "fc3") Sym features(Sym data);
+}
