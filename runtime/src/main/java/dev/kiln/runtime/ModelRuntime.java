@@ -14,6 +14,7 @@ import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.LossSpec;
 import dev.kiln.runtime.graph.ParamSpec;
+import dev.kiln.runtime.graph.Precision;
 import dev.kiln.runtime.graph.RnnLayout;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.graph.StateSpec;
@@ -52,6 +53,7 @@ public final class ModelRuntime implements AutoCloseable {
   private final Sgd plainSgd = new Sgd(1f);
   private Classifier classifier;
   private Trainer trainer;
+  private Precision trainingPrecision = Precision.FP32;
 
   /**
    * Takes ownership of {@code graph}, allocates its parameters and initialises the weights with
@@ -294,6 +296,40 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
+   * The number format of the graphs {@link #classifier} and {@link #trainer} train: {@link
+   * Precision#FP32} unless set. Set it before the first of them; the weights, the optimizer and
+   * inference stay float32 either way.
+   *
+   * @throws UnsupportedOperationException where this machine cannot train in {@code precision}
+   *     ({@link Precision#refusal()} says why)
+   * @throws IllegalStateException once a classifier or trainer has been made in another precision
+   */
+  public void trainingPrecision(Precision precision) {
+    try (CallGuard.Scope call = guard().enter("trainingPrecision")) {
+      cache.checkOpen();
+      String refusal = precision.refusal();
+      if (refusal != null) {
+        throw new UnsupportedOperationException(modelName() + ": " + refusal);
+      }
+      boolean made =
+          classifier != null && !classifier.isClosed() || trainer != null && !trainer.isClosed();
+      if (made && precision != trainingPrecision) {
+        throw new IllegalStateException(
+            modelName()
+                + " already trains in "
+                + trainingPrecision.label()
+                + ": set the training precision before the first classifier() or trainer() call");
+      }
+      trainingPrecision = precision;
+    }
+  }
+
+  /** The number format of the training graphs (see {@link #trainingPrecision(Precision)}). */
+  public Precision trainingPrecision() {
+    return trainingPrecision;
+  }
+
+  /**
    * The classifier view of this model (see {@link Classifier}), made on first use from the graph
    * {@code classifierGraph} builds; it trains this model's own parameters.
    */
@@ -303,7 +339,9 @@ public final class ModelRuntime implements AutoCloseable {
       // A caller that closed the classifier (try-with-resources on model.classifier()) freed its
       // executors only: the next call makes a new one over the same parameters.
       if (classifier == null || classifier.isClosed()) {
-        classifier = new Classifier(modelName(), cache.store(), classifierGraph.get());
+        classifier =
+            new Classifier(
+                modelName(), cache.store(), trainingPrecision.apply(classifierGraph.get()));
       }
       return classifier;
     }
@@ -317,7 +355,9 @@ public final class ModelRuntime implements AutoCloseable {
     try (CallGuard.Scope call = guard().enter("trainer")) {
       cache.checkOpen();
       if (trainer == null || trainer.isClosed()) {
-        trainer = new Trainer(modelName(), kind, cache.store(), trainingGraph.get());
+        trainer =
+            new Trainer(
+                modelName(), kind, cache.store(), trainingPrecision.apply(trainingGraph.get()));
       }
       return trainer;
     }

@@ -6,6 +6,7 @@ import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.dist.DataParallel;
 import dev.kiln.runtime.dist.Node;
+import dev.kiln.runtime.graph.Precision;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.optim.Adam;
 import dev.kiln.runtime.optim.AdamW;
@@ -143,6 +144,15 @@ final class Train implements Callable<Integer> {
   int contexts;
 
   @Option(
+      names = "--precision",
+      defaultValue = "fp32",
+      paramLabel = "fp32|bf16",
+      description =
+          "bf16: convolutions and dense layers in bfloat16 with float32 master weights, on a CPU "
+              + "with AVX-512 BF16, one context (default: ${DEFAULT-VALUE}).")
+  String precision;
+
+  @Option(
       names = "--limit",
       paramLabel = "N",
       description =
@@ -193,7 +203,8 @@ final class Train implements Callable<Integer> {
       float weightDecay,
       DataParallel.Updates updates,
       float twoBitThreshold,
-      boolean distributed) {}
+      boolean distributed,
+      Precision precision) {}
 
   @Override
   public Integer call() throws Exception {
@@ -238,6 +249,13 @@ final class Train implements Callable<Integer> {
                 : contexts > 1 ? DataParallel.local(sample.model(), contexts) : null) {
       int rank = dp == null ? 0 : dp.rank();
       boolean lead = rank == 0;
+      if (s.precision() != Precision.FP32) {
+        sample.model().trainingPrecision(s.precision());
+        o.printf(
+            Locale.ROOT,
+            "training in %s: convolutions and dense layers in bfloat16, float32 master weights%n",
+            s.precision().label());
+      }
       if (lead) {
         o.print(sample.summary());
         if (resume != null) {
@@ -358,6 +376,22 @@ final class Train implements Callable<Integer> {
     if (contexts < 1) {
       throw usage("--contexts must be at least 1, got " + contexts);
     }
+    Precision lowered;
+    try {
+      lowered = Precision.of(precision);
+    } catch (IllegalArgumentException bad) {
+      throw usage("--precision " + precision + ": choose fp32 or bf16");
+    }
+    if (lowered != Precision.FP32 && (contexts > 1 || Node.isWorker())) {
+      throw usage(
+          "--precision "
+              + lowered.label()
+              + " trains on one context in one process; data-parallel and distributed training "
+              + "run in fp32");
+    }
+    if (lowered.refusal() != null) {
+      throw usage("--precision " + lowered.label() + ": " + lowered.refusal());
+    }
     boolean distributed = Node.isWorker();
     if (distributed && contexts > 1) {
       throw usage(
@@ -408,7 +442,7 @@ final class Train implements Callable<Integer> {
       throw usage(
           "--compression " + compression + " needs --updates workers, not --updates " + updates);
     }
-    return new Settings(e, b, opt, sched, decay, where, threshold, distributed);
+    return new Settings(e, b, opt, sched, decay, where, threshold, distributed, lowered);
   }
 
   /** {@code --compression}'s threshold, 0 for none. */

@@ -586,6 +586,7 @@ class MainTest {
       {"--lr", "-1", "2", "--lr must be a positive number, got -1.0"},
       {"--lr-decay", "0", "2", "--lr-decay must be in (0, 1] (the factor per epoch), got 0.0"},
       {"--weight-decay", "-1", "2", "--weight-decay must be 0 or more, got -1.0"},
+      {"--precision", "fp16", "2", "--precision fp16: choose fp32 or bf16"},
       {"--resume", dir.resolve("gone").toString(), "1", "--resume " + dir.resolve("gone") + ": "}
     };
     for (String[] c : cases) {
@@ -598,6 +599,24 @@ class MainTest {
           c[0] + ": " + r.err());
       assertFalse(Files.exists(out), c[0] + " created " + out);
     }
+    Run both =
+        run(
+            "train",
+            "--data",
+            nothing.toString(),
+            "--out",
+            out.toString(),
+            "--precision",
+            "bf16",
+            "--contexts",
+            "2");
+    assertEquals(2, both.code(), both.err());
+    assertTrue(
+        both.err()
+            .startsWith(
+                "--precision bf16 trains on one context in one process; data-parallel and "
+                    + "distributed training run in fp32"),
+        both.err());
   }
 
   @Test

@@ -112,7 +112,8 @@ public final class HandleCounter {
           "MXGenBackendSubgraph",
           "MXExecutorGetOptimizedSymbol",
           "MXQuantizeSymbol",
-          "MXSetCalibTableToQuantizedSymbol" ->
+          "MXSetCalibTableToQuantizedSymbol",
+          "MXReducePrecisionSymbol" ->
           CREATED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXSymbolFree" -> FREED.incrementAndGet(Kind.SYMBOL.ordinal());
       case "MXExecutorBindEX" -> CREATED.incrementAndGet(Kind.EXECUTOR.ordinal());

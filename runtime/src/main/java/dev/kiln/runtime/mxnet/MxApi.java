@@ -125,6 +125,31 @@ public interface MxApi extends Library {
 
   int MXSymbolFree(Pointer sym);
 
+  int MXReducePrecisionSymbol(
+      Pointer sym,
+      PointerByReference out,
+      int numArgs,
+      int[] argTypes,
+      int numIndPtr,
+      int[] indPtr,
+      int[] targetDtype,
+      int castOptionalParams,
+      int numTargetOps,
+      int numFp32Ops,
+      int numWidestOps,
+      int numConditionalOps,
+      int numExcluded,
+      int numModelParams,
+      String[] targetOps,
+      String[] fp32Ops,
+      String[] widestOps,
+      String[] conditionalOps,
+      String[] excluded,
+      String[] conditionalParamNames,
+      String[] conditionalParamValues,
+      String[] modelParams,
+      String[] argNames);
+
   // --- graph passes: fusion and quantisation -----------------------------------------------
 
   /**

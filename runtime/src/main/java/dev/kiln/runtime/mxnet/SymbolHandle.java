@@ -86,6 +86,47 @@ public final class SymbolHandle implements AutoCloseable {
     return new SymbolHandle(ref.getValue());
   }
 
+  /**
+   * A new symbol in which the operators {@code lowOps} compute in bfloat16 and {@code fp32Ops} in
+   * float32, with casts between, every argument in {@code arguments} staying float32 (MXNet's AMP
+   * pass, {@code MXReducePrecisionSymbol}); operators in neither list follow their inputs' type.
+   */
+  public SymbolHandle bfloat16(List<String> arguments, List<String> lowOps, List<String> fp32Ops) {
+    PointerByReference ref = new PointerByReference();
+    String[] none = new String[0];
+    Mx.check(
+        Mx.api()
+            .MXReducePrecisionSymbol(
+                pointer(),
+                ref,
+                arguments.size(),
+                new int[arguments.size()],
+                1,
+                new int[] {0},
+                new int[] {BFLOAT16},
+                0,
+                lowOps.size(),
+                fp32Ops.size(),
+                0,
+                0,
+                0,
+                0,
+                lowOps.toArray(none),
+                fp32Ops.toArray(none),
+                none,
+                none,
+                none,
+                none,
+                none,
+                none,
+                arguments.toArray(none)),
+        "MXReducePrecisionSymbol");
+    return new SymbolHandle(ref.getValue());
+  }
+
+  /** MXNet's type flag for bfloat16 ({@code mshadow::kBfloat16}). */
+  private static final int BFLOAT16 = 12;
+
   /** The symbol as MXNet's JSON ({@code MXSymbolSaveToJSON}). */
   public String toJson() {
     PointerByReference out = new PointerByReference();

@@ -35,7 +35,13 @@ import picocli.CommandLine.Option;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmark Kiln against hand-written MXNet calls and DJL on Fashion-MNIST.",
-    subcommands = {BenchWorker.class, DistBench.class, CustomBench.class, InferenceBench.class},
+    subcommands = {
+      BenchWorker.class,
+      DistBench.class,
+      CustomBench.class,
+      PrecisionBench.class,
+      InferenceBench.class
+    },
     synopsisSubcommandLabel = "")
 public final class Bench implements Callable<Integer> {
   /** The parts of the benchmark, in the order they run; all but PROFILE run by default. */

@@ -57,6 +57,14 @@ public final class CustomBench implements Callable<Integer> {
       System.err.println("--steps, --rounds and --batch must be at least 1");
       return 2;
     }
+    return child(Rounds.class, steps, rounds, batch);
+  }
+
+  /**
+   * Runs {@code main} ({@code STEPS ROUNDS BATCH}) in a child JVM with {@code OMP_NUM_THREADS=1},
+   * printing its output between two readings of {@code /proc/loadavg}; its exit status.
+   */
+  static int child(Class<?> main, int steps, int rounds, int batch) throws Exception {
     List<String> command =
         List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -65,7 +73,7 @@ public final class CustomBench implements Callable<Integer> {
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
             "-cp",
             ProgramClassPath.get(),
-            Rounds.class.getName(),
+            main.getName(),
             Integer.toString(steps),
             Integer.toString(rounds),
             Integer.toString(batch));
@@ -83,6 +91,44 @@ public final class CustomBench implements Callable<Integer> {
     return exit == 0 ? 0 : 1;
   }
 
+  /** A batch of {@code batch} random images and labels, the same for every model timed. */
+  record Batch(float[] pixels, int[] labels) {
+    static Batch random(int batch) {
+      Random rng = new Random(1);
+      float[] pixels = new float[batch * 784];
+      for (int i = 0; i < pixels.length; i++) {
+        pixels[i] = rng.nextFloat();
+      }
+      return new Batch(pixels, rng.ints(batch, 0, 10).toArray());
+    }
+  }
+
+  /**
+   * Steps per second of each of {@code classifiers} ({@code [model][round]}): {@code rounds}
+   * rounds, each timing every model once, in an order that rotates from round to round, over {@code
+   * steps} {@code trainBatch} calls after three untimed ones.
+   */
+  static double[][] interleaved(List<Classifier> classifiers, Batch b, int steps, int rounds) {
+    Sgd sgd = new Sgd(0.01f);
+    int n = classifiers.size();
+    double[][] perSecond = new double[n][rounds];
+    for (int r = 0; r < rounds; r++) {
+      for (int k = 0; k < n; k++) {
+        int m = (r + k) % n;
+        Classifier c = classifiers.get(m);
+        for (int i = 0; i < 3; i++) {
+          c.trainBatch(b.pixels(), b.labels(), sgd);
+        }
+        long t0 = System.nanoTime();
+        for (int i = 0; i < steps; i++) {
+          c.trainBatch(b.pixels(), b.labels(), sgd);
+        }
+        perSecond[m][r] = steps / ((System.nanoTime() - t0) / 1e9);
+      }
+    }
+    return perSecond;
+  }
+
   /** The child JVM: builds the three models, times them, prints the table. */
   public static final class Rounds {
     private Rounds() {}
@@ -96,12 +142,6 @@ public final class CustomBench implements Callable<Integer> {
     /** The table: every model timed {@code rounds} times, {@code steps} steps of {@code batch}. */
     static String table(int steps, int rounds, int batch) {
       StringBuilder out = new StringBuilder();
-      Random rng = new Random(1);
-      float[] pixels = new float[batch * 784];
-      for (int i = 0; i < pixels.length; i++) {
-        pixels[i] = rng.nextFloat();
-      }
-      int[] labels = rng.ints(batch, 0, 10).toArray();
       List<String> names = new ArrayList<>();
       List<Classifier> classifiers = new ArrayList<>();
       List<KilnModel> models = new ArrayList<>();
@@ -134,23 +174,8 @@ public final class CustomBench implements Callable<Integer> {
         }
       }
       System.clearProperty("kiln.perAxisForm");
-      Sgd sgd = new Sgd(0.01f);
       int n = models.size();
-      double[][] perSecond = new double[n][rounds];
-      for (int r = 0; r < rounds; r++) {
-        for (int k = 0; k < n; k++) {
-          int m = (r + k) % n;
-          Classifier c = classifiers.get(m);
-          for (int i = 0; i < 3; i++) {
-            c.trainBatch(pixels, labels, sgd);
-          }
-          long t0 = System.nanoTime();
-          for (int i = 0; i < steps; i++) {
-            c.trainBatch(pixels, labels, sgd);
-          }
-          perSecond[m][r] = steps / ((System.nanoTime() - t0) / 1e9);
-        }
-      }
+      double[][] perSecond = interleaved(classifiers, Batch.random(batch), steps, rounds);
       out.append(
           String.format(
               Locale.ROOT,
@@ -182,7 +207,7 @@ public final class CustomBench implements Callable<Integer> {
     }
 
     /** {@code median (min-max)} of {@code values}. */
-    private static String spread(double[] values, String format) {
+    static String spread(double[] values, String format) {
       double[] v = values.clone();
       Arrays.sort(v);
       double median =
