@@ -32,6 +32,24 @@ final class ThroughputTable {
 
   private ThroughputTable() {}
 
+  /**
+   * The implementations a table shows: every one but the hand-written attention, which only the ViT
+   * has, and that one too when {@code samples} measured it (so the other workloads' tables keep
+   * their columns).
+   */
+  private static List<Impl> shown(List<Sample> samples) {
+    boolean hand = samples.stream().anyMatch(s -> s.impl() == Impl.KILN_HAND);
+    return java.util.Arrays.stream(Impl.values()).filter(i -> hand || i != Impl.KILN_HAND).toList();
+  }
+
+  /** The ratios of {@link #RATIOS} over implementations {@link #shown} shows. */
+  private static List<Ratio> shownRatios(List<Sample> samples) {
+    List<Impl> impls = shown(samples);
+    return RATIOS.stream()
+        .filter(r -> impls.contains(r.top()) && impls.contains(r.bottom()))
+        .toList();
+  }
+
   /** The row key: a workload at one batch size. */
   private record Row(Workload workload, int batch) {}
 
@@ -60,17 +78,16 @@ final class ThroughputTable {
   /** Steps per second: one row per workload and batch size, one column per implementation. */
   static String stepsPerSecond(List<Sample> samples) {
     Map<Row, Map<Impl, Map<Integer, Double>>> rows = group(samples);
+    List<Impl> impls = shown(samples);
     StringBuilder out = new StringBuilder("| workload | batch");
-    for (Impl i : Impl.values()) {
+    for (Impl i : impls) {
       out.append(" | ").append(i.label());
     }
-    out.append(" | rounds |\n|---|---:")
-        .append("|---:".repeat(Impl.values().length))
-        .append("|---:|\n");
+    out.append(" | rounds |\n|---|---:").append("|---:".repeat(impls.size())).append("|---:|\n");
     rows.forEach(
         (row, byImpl) -> {
           out.append("| ").append(row.workload().label()).append(" | ").append(row.batch());
-          for (Impl i : Impl.values()) {
+          for (Impl i : impls) {
             Map<Integer, Double> v = byImpl.get(i);
             out.append(" | ").append(cell(v == null ? null : new ArrayList<>(v.values()), "%.0f"));
           }
@@ -92,13 +109,14 @@ final class ThroughputTable {
    */
   static String ratios(List<Sample> samples, boolean cpu) {
     Map<Row, Map<Impl, Map<Integer, Double>>> rows = group(samples, cpu);
+    List<Ratio> ratios = shownRatios(samples);
     StringBuilder out = new StringBuilder("| workload | batch");
-    RATIOS.forEach(r -> out.append(" | ").append(r.name()));
-    out.append(" |\n|---|---:").append("|---:".repeat(RATIOS.size())).append("|\n");
+    ratios.forEach(r -> out.append(" | ").append(r.name()));
+    out.append(" |\n|---|---:").append("|---:".repeat(ratios.size())).append("|\n");
     rows.forEach(
         (row, byImpl) -> {
           out.append("| ").append(row.workload().label()).append(" | ").append(row.batch());
-          for (Ratio r : RATIOS) {
+          for (Ratio r : ratios) {
             List<Double> v = perRound(byImpl.get(r.top()), byImpl.get(r.bottom()), (a, b) -> a / b);
             if (v != null && v.stream().anyMatch(x -> !Double.isFinite(x))) {
               v = null;

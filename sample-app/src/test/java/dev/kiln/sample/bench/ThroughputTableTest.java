@@ -37,6 +37,20 @@ class ThroughputTableTest {
   }
 
   @Test
+  void theHandWrittenAttentionHasColumnsOnlyWhereItWasMeasured() {
+    List<Sample> samples = new ArrayList<>();
+    add(samples, Workload.VIT, Impl.KILN, 64, 20, 18);
+    add(samples, Workload.VIT, Impl.KILN_HAND, 64, 10, 12);
+    assertTrue(
+        ThroughputTable.stepsPerSecond(samples)
+            .contains("| djl | kiln, hand-written attention | rounds |\n"));
+    assertTrue(
+        ThroughputTable.ratios(samples)
+            .contains("| vit | 64 | – | – | – | 1.75 (1.50–2.00) | – | – | – |\n"),
+        ThroughputTable.ratios(samples));
+  }
+
+  @Test
   void ratiosAreTakenRoundByRoundNotFromTheMedians() {
     List<Sample> samples = new ArrayList<>();
     // Round 2 is slow for both: per round kiln/floor is 1.2, 1.2, 1.2.
