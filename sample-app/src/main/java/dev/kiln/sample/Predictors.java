@@ -34,7 +34,17 @@ final class Predictors {
     if (isPredictorCheckpoint(prefix)) {
       return Predictor.load(prefix, options);
     }
-    try (SampleModel m = Checkpoints.load(option, null, given)) {
+    SampleModel m;
+    try {
+      m = Checkpoints.load(option, null, given);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          e.getMessage()
+              + "\na model of your own is served from the checkpoint its predictor writes: "
+              + "model.predictor().save(prefix), then --checkpoint prefix",
+          e);
+    }
+    try (m) {
       return m.model().predictor(options);
     }
   }
