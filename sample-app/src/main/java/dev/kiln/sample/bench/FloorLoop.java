@@ -59,6 +59,8 @@ final class FloorLoop implements TrainLoop {
   private Pointer output;
   private Pointer exec;
   private double scoreSink;
+  private boolean copyEveryStep = true;
+  private boolean copied;
 
   /** The floor of {@code net} at {@code batch}, updating each step unless {@code update} off. */
   FloorLoop(FloorApi mx, FloorNet net, int batch, long seed, boolean update) {
@@ -147,9 +149,22 @@ final class FloorLoop implements TrainLoop {
     }
   }
 
+  /**
+   * This loop copying its inputs in on the first step only, the same batch every step after: the
+   * kernels' limit without the copy-in, whose synchronous copy waits for the previous step's
+   * readers of the input array.
+   */
+  FloorLoop copyOnce() {
+    copyEveryStep = false;
+    return this;
+  }
+
   @Override
   public void step(float[] x, int[] labels) {
-    copyIn(x, labels);
+    if (copyEveryStep || !copied) {
+      copyIn(x, labels);
+      copied = true;
+    }
     mx.check(mx.api().MXExecutorForward(exec, 1), "MXExecutorForward");
     mx.check(mx.api().MXExecutorBackwardEx(exec, 0, NO_HEADS, 1), "MXExecutorBackwardEx");
     if (update) {

@@ -14,6 +14,12 @@ enum Impl {
    */
   FWD_BWD("fwd+bwd only"),
   /**
+   * {@link #FWD_BWD} copying its batch in once, not every step: forward and backward alone, the
+   * limit with neither the copy-in (a synchronous copy, which waits for the previous step's reads
+   * of the input) nor the update.
+   */
+  FWD_BWD_NO_COPY("fwd+bwd, no copy-in"),
+  /**
    * The generated model's classifier, as a Kiln user writes it for speed: {@code trainStep}, which
    * reads nothing back. Every update's gradients are checked to be finite (the default).
    */
@@ -59,6 +65,8 @@ enum Impl {
     return switch (this) {
       case FLOOR -> new FloorLoop(FloorApi.shared(), FloorNet.of(w), batch, seed, true);
       case FWD_BWD -> new FloorLoop(FloorApi.shared(), FloorNet.of(w), batch, seed, false);
+      case FWD_BWD_NO_COPY ->
+          new FloorLoop(FloorApi.shared(), FloorNet.of(w), batch, seed, false).copyOnce();
       case KILN -> new KilnLoop(w, seed, KilnLoop.Mode.STEP);
       case KILN_LOSS -> new KilnLoop(w, seed, KilnLoop.Mode.LOSS);
       case KILN_NO_CHECK -> new KilnLoop(w, seed, KilnLoop.Mode.STEP_UNCHECKED);

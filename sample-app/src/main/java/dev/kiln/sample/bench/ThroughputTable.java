@@ -24,6 +24,7 @@ final class ThroughputTable {
       List.of(
           new Ratio("kiln/floor", Impl.KILN, Impl.FLOOR),
           new Ratio("kiln/fwd+bwd only", Impl.KILN, Impl.FWD_BWD),
+          new Ratio("kiln/fwd+bwd no copy-in", Impl.KILN, Impl.FWD_BWD_NO_COPY),
           new Ratio("kiln/djl", Impl.KILN, Impl.DJL),
           new Ratio("kiln/hand-written attention", Impl.KILN, Impl.KILN_HAND),
           new Ratio("kiln+loss/floor", Impl.KILN_LOSS, Impl.FLOOR),
@@ -32,14 +33,22 @@ final class ThroughputTable {
 
   private ThroughputTable() {}
 
+  /** Implementations whose columns a table has only when it measured them. */
+  private static final java.util.Set<Impl> OPTIONAL =
+      java.util.EnumSet.of(Impl.KILN_HAND, Impl.FWD_BWD_NO_COPY);
+
   /**
-   * The implementations a table shows: every one but the hand-written attention, which only the ViT
-   * has, and that one too when {@code samples} measured it (so the other workloads' tables keep
-   * their columns).
+   * The implementations a table shows: every one but the {@link #OPTIONAL} ones (the hand-written
+   * attention, which only the ViT has; the limit without copy-in, which only the MLP has), and
+   * those too when {@code samples} measured them, so that tables of other workloads keep their
+   * columns.
    */
   private static List<Impl> shown(List<Sample> samples) {
-    boolean hand = samples.stream().anyMatch(s -> s.impl() == Impl.KILN_HAND);
-    return java.util.Arrays.stream(Impl.values()).filter(i -> hand || i != Impl.KILN_HAND).toList();
+    java.util.Set<Impl> measured = java.util.EnumSet.noneOf(Impl.class);
+    samples.forEach(s -> measured.add(s.impl()));
+    return java.util.Arrays.stream(Impl.values())
+        .filter(i -> !OPTIONAL.contains(i) || measured.contains(i))
+        .toList();
   }
 
   /** The ratios of {@link #RATIOS} over implementations {@link #shown} shows. */

@@ -68,7 +68,7 @@ class BenchQuickTest {
     assertEquals(0, code, err + text);
     assertTrue(
         text.contains(
-            "| workload | batch | floor | fwd+bwd only | kiln | kiln+loss "
+            "| workload | batch | floor | fwd+bwd only | fwd+bwd, no copy-in | kiln | kiln+loss "
                 + "| kiln, no grad check | djl | rounds |"),
         text);
     for (String row : new String[] {"| mlp | 32 | ", "| mlp | 256 | "}) {
@@ -76,7 +76,9 @@ class BenchQuickTest {
       // each of four tables, printed once.
       assertEquals(4, text.lines().filter(l -> l.startsWith(row)).count(), text);
     }
-    assertTrue(text.contains("| kiln/floor | kiln/fwd+bwd only | kiln/djl |"), text);
+    assertTrue(
+        text.contains("| kiln/floor | kiln/fwd+bwd only | kiln/fwd+bwd no copy-in | kiln/djl |"),
+        text);
     assertTrue(text.contains("| check µs/step | check, % of kiln's step |"), text);
     assertTrue(text.contains("model  batch   1 ctx/s   2 ctx/s   ratio"), text);
     assertTrue(text.contains("model  batch workers  updates    steps/s   examples/s"), text);

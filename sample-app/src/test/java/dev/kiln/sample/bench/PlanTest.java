@@ -30,7 +30,14 @@ class PlanTest {
   @Test
   void extrasOnlyOnTheMlpAndTheVitAgainstItsHandWrittenAttention() {
     assertEquals(
-        Set.of(Impl.FLOOR, Impl.FWD_BWD, Impl.KILN, Impl.KILN_LOSS, Impl.KILN_NO_CHECK, Impl.DJL),
+        Set.of(
+            Impl.FLOOR,
+            Impl.FWD_BWD,
+            Impl.FWD_BWD_NO_COPY,
+            Impl.KILN,
+            Impl.KILN_LOSS,
+            Impl.KILN_NO_CHECK,
+            Impl.DJL),
         Impl.of(Workload.MLP));
     assertEquals(Set.of(Impl.FLOOR, Impl.FWD_BWD, Impl.KILN, Impl.DJL), Impl.of(Workload.LSTM));
     assertEquals(Set.of(Impl.KILN, Impl.KILN_HAND, Impl.DJL), Impl.of(Workload.VIT));
