@@ -333,31 +333,8 @@ final class Trace {
   }
 
   SymNode sum(SymNode a, int axis) {
+    axis("sum", a, axis);
     Shape x = a.shape();
-    if (axis < -x.rank() || axis >= x.rank()) {
-      steps
-          .append("\n    sum(")
-          .append(a.operand())
-          .append(", axis ")
-          .append(axis)
-          .append(") is out of range");
-      throw new ModelException(
-          src,
-          src
-              + ": in layer "
-              + layer
-              + ", sum over axis "
-              + axis
-              + " of "
-              + x
-              + " is out of range (allowed: "
-              + -x.rank()
-              + " to "
-              + (x.rank() - 1)
-              + ")"
-              + steps,
-          null);
-    }
     int ax = axis < 0 ? axis + x.rank() : axis;
     int[] d = x.dims();
     int[] out = new int[Math.max(1, d.length - 1)];
