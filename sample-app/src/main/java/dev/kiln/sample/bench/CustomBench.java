@@ -206,18 +206,9 @@ public final class CustomBench implements Callable<Integer> {
       return out.toString();
     }
 
-    /** {@code median (min-max)} of {@code values}. */
+    /** {@code median (min–max)} of {@code values}, as the throughput tables write it. */
     static String spread(double[] values, String format) {
-      double[] v = values.clone();
-      Arrays.sort(v);
-      double median =
-          v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-      return String.format(Locale.ROOT, format, median)
-          + " ("
-          + String.format(Locale.ROOT, format, v[0])
-          + "-"
-          + String.format(Locale.ROOT, format, v[v.length - 1])
-          + ")";
+      return ThroughputTable.cell(Arrays.stream(values).boxed().toList(), format);
     }
   }
 }

@@ -24,7 +24,7 @@ class CustomBenchTest {
     for (int i = 0; i < rows.size(); i++) {
       String line = lines.get(3 + i);
       assertTrue(line.startsWith(rows.get(i)), table);
-      assertTrue(line.matches(".*\\d+\\.\\d\\d \\(\\d+\\.\\d\\d-\\d+\\.\\d\\d\\)$"), line);
+      assertTrue(line.matches(".*\\d+\\.\\d\\d \\(\\d+\\.\\d\\d–\\d+\\.\\d\\d\\)$"), line);
     }
   }
 }
