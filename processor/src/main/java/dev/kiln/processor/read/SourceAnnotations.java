@@ -22,12 +22,12 @@ import javax.lang.model.type.TypeMirror;
  * unresolved, and the compiler's error is the only one.
  *
  * <p>This is the one place the processor uses {@code com.sun.source} (javac's public tree API,
- * exported by {@code jdk.compiler}; never {@code com.sun.tools}, its internals). It is available
- * only in javac's own processing environment: ecj has no trees (and shows unresolved annotations,
- * so it does not need them), and an environment that wraps javac's, as Gradle's incremental
- * processing does, makes {@link Trees#instance} throw {@code IllegalArgumentException}. There, and
- * wherever the trees cannot say, this class knows nothing, and the processor falls back to what it
- * does without it: a method that shows no layer annotation waits until the last round and is then
+ * exported by {@code jdk.compiler}; never javac's internal packages). It is available only in
+ * javac's own processing environment: ecj has no trees (and shows unresolved annotations, so it
+ * does not need them), and an environment that wraps javac's, as Gradle's incremental processing
+ * does, makes {@link Trees#instance} throw {@code IllegalArgumentException}. There, and wherever
+ * the trees cannot say, this class knows nothing, and the processor falls back to what it does
+ * without it: a method that shows no layer annotation waits until the last round and is then
  * reported as {@code MissingLayer}, whose text says that an annotation the compiler could not
  * resolve may be the cause.
  */
