@@ -1,7 +1,6 @@
 package dev.kiln.runtime.io;
 
 import dev.kiln.runtime.exec.Tensor;
-import dev.kiln.runtime.graph.Shape;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -363,19 +362,7 @@ public final class Checkpoint {
         }
         continue;
       }
-      Shape needed = target.shape();
-      if (!e.shape().equals(needed)) {
-        throw new CheckpointException(
-            file,
-            "array "
-                + e.index()
-                + " '"
-                + e.key()
-                + "' has shape "
-                + e.shape()
-                + ", the model needs "
-                + needed);
-      }
+      e.requireShape(file, target.shape());
       wanted.add(e);
     }
     Set<String> present = entries.stream().map(ParamsFile.Entry::key).collect(Collectors.toSet());

@@ -1,7 +1,6 @@
 package dev.kiln.runtime.io;
 
 import dev.kiln.runtime.exec.Tensor;
-import dev.kiln.runtime.graph.Shape;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -86,19 +85,7 @@ public final class ImportedParams {
                   + (isAux ? "a parameter" : "an auxiliary state")
                   + " of the model");
         }
-        Shape needed = target.shape();
-        if (!e.shape().equals(needed)) {
-          throw new CheckpointException(
-              file,
-              "array "
-                  + e.index()
-                  + " '"
-                  + e.key()
-                  + "' has shape "
-                  + e.shape()
-                  + ", the model needs "
-                  + needed);
-        }
+        e.requireShape(file, target.shape());
         if (!found.add(name)) {
           throw new CheckpointException(
               file, "holds " + name + " twice (array " + e.index() + " '" + e.key() + "')");

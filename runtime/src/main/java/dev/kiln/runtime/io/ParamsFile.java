@@ -91,7 +91,16 @@ public final class ParamsFile {
   static final int CHUNK = 1 << 16;
 
   /** Where one array's data lies in a file that passed every header check. */
-  record Entry(int index, String key, Shape shape, long dataOffset) {}
+  record Entry(int index, String key, Shape shape, long dataOffset) {
+    /** Throws, naming this array of {@code file}, when its shape is not {@code needed}. */
+    void requireShape(Path file, Shape needed) throws CheckpointException {
+      if (!shape.equals(needed)) {
+        throw new CheckpointException(
+            file,
+            "array " + index + " '" + key + "' has shape " + shape + ", the model needs " + needed);
+      }
+    }
+  }
 
   private ParamsFile() {}
 
