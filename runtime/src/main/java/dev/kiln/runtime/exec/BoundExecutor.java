@@ -10,6 +10,7 @@ import dev.kiln.runtime.mxnet.HandleArray;
 import dev.kiln.runtime.mxnet.MxException;
 import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
+import dev.kiln.runtime.mxnet.WriteFence;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -84,6 +85,14 @@ public final class BoundExecutor implements AutoCloseable {
   private FiniteCheck inputCheck;
   private Binding last;
   private boolean lastForwardTrained;
+  private boolean inputsFenced;
+
+  /**
+   * Whether {@link #fenceInputs} queues fences: read when the executor is bound, so that {@code
+   * -Dkiln.inputFence=false} turns them off, for comparisons.
+   */
+  private final boolean fenceInputs = !"false".equals(System.getProperty("kiln.inputFence"));
+
   private boolean closed;
 
   /**
@@ -355,6 +364,53 @@ public final class BoundExecutor implements AutoCloseable {
   }
 
   /**
+   * Queues a {@link WriteFence} on the input and label arrays behind the passes queued so far, so
+   * that the next {@link #loadInput} and {@link #loadLabel} find them free with a wait that queues
+   * nothing, instead of MXNet's synchronous copy, which waits behind everything MXNet's worker has
+   * to do. For a training loop that alternates executors: called after one step's backward pass, it
+   * has run by the time the step after next copies its batch in. Turned off (every copy
+   * synchronous) by {@code -Dkiln.inputFence=false}.
+   */
+  public void fenceInputs() {
+    checkOpen();
+    if (!fenceInputs) {
+      return;
+    }
+    NDArrayHandle[] arrays = new NDArrayHandle[inputs.length + labels.length];
+    for (int i = 0; i < inputs.length; i++) {
+      arrays[i] = inputs[i].handle();
+    }
+    for (int i = 0; i < labels.length; i++) {
+      arrays[inputs.length + i] = labels[i].handle();
+    }
+    WriteFence.queue(arrays, params.device());
+    inputsFenced = true;
+  }
+
+  /**
+   * Copies {@code values} into input array {@code i}: directly when a {@link #fenceInputs} fence
+   * queued since the last pass guards it, else with MXNet's synchronous copy.
+   */
+  public void loadInput(int i, float[] values) {
+    checkOpen();
+    load(inputs[i], values);
+  }
+
+  /** As {@link #loadInput}, into label array {@code i}. */
+  public void loadLabel(int i, float[] values) {
+    checkOpen();
+    load(labels[i], values);
+  }
+
+  private void load(Tensor array, float[] values) {
+    if (inputsFenced) {
+      array.copyFromFenced(values);
+    } else {
+      array.copyFrom(values);
+    }
+  }
+
+  /**
    * Output array {@code i} (declaration order) of the latest forward pass: the training executor's
    * or the inference executor's, whichever ran it.
    */
@@ -383,6 +439,7 @@ public final class BoundExecutor implements AutoCloseable {
 
   private void forwardLocked(boolean train) {
     checkOpen();
+    inputsFenced = false;
     Binding b = train ? training : inferenceBinding();
     if (!train) {
       params.refreshInferenceCopies();
@@ -440,6 +497,7 @@ public final class BoundExecutor implements AutoCloseable {
 
   private void backwardLocked(HandleArray heads) {
     checkOpen();
+    inputsFenced = false;
     if (!lastForwardTrained) {
       throw new IllegalStateException(
           graph.model()

@@ -101,6 +101,19 @@ public final class Tensor implements AutoCloseable {
     h.copyFrom(values, size);
   }
 
+  /**
+   * Copies {@code values} (exactly {@link #size()} of them) into an array that a {@link
+   * dev.kiln.runtime.mxnet.WriteFence} queued after its last reader guards: waits with MXNet's
+   * plain wait to read, which returns at once when the fence has run, then writes the array's
+   * memory.
+   */
+  public void copyFromFenced(float[] values) {
+    checkLength(values.length);
+    NDArrayHandle h = handle();
+    h.waitToRead();
+    h.writeInPlace(values, (int) size);
+  }
+
   /** Copies the next {@link #size()} floats of a direct buffer into the array. */
   public void copyFrom(FloatBuffer values) {
     checkLength(values.remaining());

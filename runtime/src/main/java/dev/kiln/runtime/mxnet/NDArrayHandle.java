@@ -128,6 +128,25 @@ public final class NDArrayHandle implements AutoCloseable {
   }
 
   /**
+   * Writes the first {@code size} of {@code values} into the array's own memory, queueing nothing
+   * and waiting for nothing. Only for an array in the default layout whose queued readers are known
+   * to have finished (a {@link WriteFence} the caller has waited for) and on which no other thread
+   * queues work meanwhile.
+   */
+  public void writeInPlace(float[] values, int size) {
+    if (size > values.length) {
+      throw new IllegalArgumentException(size + " values wanted, " + values.length + " given");
+    }
+    PointerByReference data = new PointerByReference();
+    Mx.check(Mx.api().MXNDArrayGetData(pointer(), data), "MXNDArrayGetData");
+    Pointer p = data.getValue();
+    if (p == null) {
+      throw new IllegalStateException("array has no data");
+    }
+    p.write(0, values, 0, size);
+  }
+
+  /**
    * Turns an array that oneDNN left in a blocked layout back to the default row-major one ({@code
    * MXNDArrayGetData}, whose pointer is dropped); does nothing to any other array.
    */

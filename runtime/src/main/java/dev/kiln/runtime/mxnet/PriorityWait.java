@@ -84,7 +84,13 @@ public final class PriorityWait {
     Mx.check(Mx.api().MXNDArrayWaitToRead(handle), "MXNDArrayWaitToRead");
   }
 
-  private static Pointer context(int device) {
+  /** A native function that ignores its arguments, for an operation that only orders others. */
+  static Pointer emptyFunction() {
+    return Holder.NOTHING;
+  }
+
+  /** MXNet's {@code Context} for CPU context {@code device}, kept for reuse. */
+  static Pointer context(int device) {
     return CONTEXTS.computeIfAbsent(
         device,
         d -> {

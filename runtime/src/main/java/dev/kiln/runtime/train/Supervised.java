@@ -135,6 +135,9 @@ public final class Supervised implements AutoCloseable {
       // The backward pass overwrites the gradients the pending check reads.
       store.guard().runDeferred();
       exec.backwardLoss();
+      // Training alternates two executors: this one's next batch is copied in after the next
+      // step is queued, by which time the fence has found this step's readers of it done.
+      exec.fenceInputs();
       store.gradientsConsumed();
       if (checkAtNextCall) {
         CheckedStep.applyCheckingAtNextCall(store, optimizer, modelName);
@@ -302,11 +305,11 @@ public final class Supervised implements AutoCloseable {
    */
   private BoundExecutor load(BoundExecutor exec, float[] features, float[] labels, int examples) {
     checkBatch(features, labels, examples);
-    exec.input(0).copyFrom(features);
+    exec.loadInput(0, features);
     if (!graph.labels().isEmpty()) {
-      exec.label(0).copyFrom(labels);
+      exec.loadLabel(0, labels);
     } else if (graph.inputs().size() > 1) {
-      exec.input(1).copyFrom(labels);
+      exec.loadInput(1, labels);
     }
     return exec;
   }

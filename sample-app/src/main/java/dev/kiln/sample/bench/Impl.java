@@ -28,6 +28,11 @@ enum Impl {
   KILN_LOSS("kiln+loss"),
   /** {@link #KILN} with the per-update gradient check off ({@code checkGradients(false)}). */
   KILN_NO_CHECK("kiln, no grad check"),
+  /**
+   * {@link #KILN} copying each batch in with MXNet's synchronous copy, as before issue 25, instead
+   * of behind a write fence ({@code -Dkiln.inputFence=false} while its executors are bound).
+   */
+  KILN_SYNC_COPY("kiln, sync copy-in"),
   /** DJL's {@code Trainer} on its MXNet engine with {@code EasyTrain.trainBatch}. */
   DJL("djl"),
   /**
@@ -70,6 +75,7 @@ enum Impl {
       case KILN -> new KilnLoop(w, seed, KilnLoop.Mode.STEP);
       case KILN_LOSS -> new KilnLoop(w, seed, KilnLoop.Mode.LOSS);
       case KILN_NO_CHECK -> new KilnLoop(w, seed, KilnLoop.Mode.STEP_UNCHECKED);
+      case KILN_SYNC_COPY -> new KilnLoop(w, seed, KilnLoop.Mode.STEP_SYNC_COPY);
       case DJL -> new DjlLoop(w, batch);
       case KILN_HAND -> new KilnLoop(VitHandModel.create(Init.xavier(), seed));
     };

@@ -22,13 +22,21 @@ final class KilnLoop implements TrainLoop {
     /** {@code trainBatch}, which reads the batch's loss and accuracy back. */
     LOSS,
     /** {@code trainStep} with {@code checkGradients(false)}. */
-    STEP_UNCHECKED
+    STEP_UNCHECKED,
+    /**
+     * {@code trainStep} on executors bound with {@code -Dkiln.inputFence=false}: every batch copied
+     * in with MXNet's synchronous copy.
+     */
+    STEP_SYNC_COPY
   }
+
+  private static final String FENCE = "kiln.inputFence";
 
   private final KilnModel model;
   private final Classifier classifier;
   private final Sgd sgd;
   private final Mode mode;
+  private boolean stepped;
 
   /** A new model of {@code w} seeded by {@code seed}, trained as {@code mode} says. */
   KilnLoop(Workload w, long seed, Mode mode) {
@@ -63,6 +71,23 @@ final class KilnLoop implements TrainLoop {
 
   @Override
   public void step(float[] features, int[] labels) {
+    if (mode == Mode.STEP_SYNC_COPY && !stepped) {
+      // The first step binds the executors, which read the switch then.
+      String before = System.getProperty(FENCE);
+      System.setProperty(FENCE, "false");
+      try {
+        classifier.trainStep(features, labels, sgd);
+      } finally {
+        if (before == null) {
+          System.clearProperty(FENCE);
+        } else {
+          System.setProperty(FENCE, before);
+        }
+      }
+      stepped = true;
+      return;
+    }
+    stepped = true;
     if (mode == Mode.LOSS) {
       classifier.trainBatch(features, labels, sgd);
     } else {

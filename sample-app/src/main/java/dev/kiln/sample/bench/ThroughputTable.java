@@ -25,6 +25,7 @@ final class ThroughputTable {
           new Ratio("kiln/floor", Impl.KILN, Impl.FLOOR),
           new Ratio("kiln/fwd+bwd only", Impl.KILN, Impl.FWD_BWD),
           new Ratio("kiln/fwd+bwd no copy-in", Impl.KILN, Impl.FWD_BWD_NO_COPY),
+          new Ratio("kiln/kiln sync copy-in", Impl.KILN, Impl.KILN_SYNC_COPY),
           new Ratio("kiln/djl", Impl.KILN, Impl.DJL),
           new Ratio("kiln/hand-written attention", Impl.KILN, Impl.KILN_HAND),
           new Ratio("kiln+loss/floor", Impl.KILN_LOSS, Impl.FLOOR),
@@ -35,13 +36,13 @@ final class ThroughputTable {
 
   /** Implementations whose columns a table has only when it measured them. */
   private static final java.util.Set<Impl> OPTIONAL =
-      java.util.EnumSet.of(Impl.KILN_HAND, Impl.FWD_BWD_NO_COPY);
+      java.util.EnumSet.of(Impl.KILN_HAND, Impl.FWD_BWD_NO_COPY, Impl.KILN_SYNC_COPY);
 
   /**
    * The implementations a table shows: every one but the {@link #OPTIONAL} ones (the hand-written
-   * attention, which only the ViT has; the limit without copy-in, which only the MLP has), and
-   * those too when {@code samples} measured them, so that tables of other workloads keep their
-   * columns.
+   * attention, which only the ViT has; the limit without copy-in and Kiln with MXNet's synchronous
+   * copy-in, which only the MLP has), and those too when {@code samples} measured them, so that
+   * tables of other workloads keep their columns.
    */
   private static List<Impl> shown(List<Sample> samples) {
     java.util.Set<Impl> measured = java.util.EnumSet.noneOf(Impl.class);

@@ -37,6 +37,7 @@ class PlanTest {
             Impl.KILN,
             Impl.KILN_LOSS,
             Impl.KILN_NO_CHECK,
+            Impl.KILN_SYNC_COPY,
             Impl.DJL),
         Impl.of(Workload.MLP));
     assertEquals(Set.of(Impl.FLOOR, Impl.FWD_BWD, Impl.KILN, Impl.DJL), Impl.of(Workload.LSTM));
