@@ -245,6 +245,7 @@ public final class Supervised implements AutoCloseable {
       BoundExecutor exec = staged.exec;
       exec.forward(true);
       exec.backwardLoss();
+      exec.fenceInputs();
       store.gradientsConsumed();
       return () -> head.score(exec.output(0).toFloatArray(), staged.labels, staged.examples);
     }
