@@ -8,6 +8,7 @@ import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -386,12 +387,13 @@ public final class ParameterStore implements AutoCloseable {
   /**
    * Queues a copy of the fused weights (the arrays an optimizer step writes), to be put back by
    * {@link #restoreWeights()} if the step turns out to have applied a bad gradient. The copy is
-   * kept between steps: it takes as much memory as the weights.
+   * kept between steps: it takes as much memory as the weights. Returns each fused slot's copy,
+   * which holds the slot's weights as they are now until the next call (the step may read it).
    */
-  public void keepWeights() {
+  public Map<Slot, Tensor> keepWeights() {
     List<Slot> stepped = fusedSlots();
     if (stepped.isEmpty()) {
-      return;
+      return Map.of();
     }
     if (keptWeights == null) {
       List<ArrayCopy> copies = new ArrayList<>();
@@ -406,6 +408,11 @@ public final class ParameterStore implements AutoCloseable {
       keptWeights = List.copyOf(copies);
     }
     keptWeights.forEach(ArrayCopy::refresh);
+    Map<Slot, Tensor> copies = new IdentityHashMap<>();
+    for (int i = 0; i < stepped.size(); i++) {
+      copies.put(stepped.get(i), keptWeights.get(i).copy());
+    }
+    return Collections.unmodifiableMap(copies);
   }
 
   /**

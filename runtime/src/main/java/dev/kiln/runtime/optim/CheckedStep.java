@@ -2,6 +2,8 @@ package dev.kiln.runtime.optim;
 
 import dev.kiln.runtime.exec.NonFiniteException;
 import dev.kiln.runtime.exec.ParameterStore;
+import dev.kiln.runtime.exec.Tensor;
+import java.util.Map;
 
 /**
  * One optimizer step on a model's parameters with the model's gradient check ({@link
@@ -69,8 +71,8 @@ public final class CheckedStep {
 
   /** Queues the copies of what the step writes, then the step, and counts the update. */
   private static FusedOptimizer.Undo stepKeepingCopies(ParameterStore store, FusedOptimizer fused) {
-    store.keepWeights();
-    FusedOptimizer.Undo undo = fused.stepUndoably(store.fusedSlots());
+    Map<ParameterStore.Slot, Tensor> kept = store.keepWeights();
+    FusedOptimizer.Undo undo = fused.stepUndoably(store.fusedSlots(), kept);
     store.updateApplied();
     return undo;
   }

@@ -56,8 +56,8 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
       this(tensors, scratch, update, followUp, null);
     }
 
-    void run(String[] keys, String[] vals, float[] values) {
-      if (fast != null && fast.tryStep(values)) {
+    void run(String[] keys, String[] vals, float[] values, Tensor keptWeight) {
+      if (fast != null && fast.tryStep(values, keptWeight)) {
         return;
       }
       update.run(keys, vals);
@@ -82,9 +82,12 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   interface FastStep {
     /**
      * Queues this step's update if it can, given the attribute values of the step (in the
-     * optimizer's key order); false: it did nothing and the prepared operator must run.
+     * optimizer's key order); false: it did nothing and the prepared operator must run. {@code
+     * keptWeight} is null, or an array a copy queued before this step fills with the parameter's
+     * weights as they are before it ({@link ParameterStore#keepWeights()}), which the step may read
+     * in place of the weights.
      */
-    boolean tryStep(float[] values);
+    boolean tryStep(float[] values, Tensor keptWeight);
 
     /** Frees what it holds. */
     void close();
@@ -139,6 +142,15 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
   /** Applies one update step to every parameter in {@code params}; gradients are not cleared. */
   @Override
   public final void step(List<ParameterStore.Slot> params) {
+    step(params, Map.of());
+  }
+
+  /**
+   * As {@link #step(List)}; {@code keptWeights} maps parameters to copies of their weights queued
+   * before this step ({@link ParameterStore#keepWeights()}), which a step may read instead of the
+   * weights it overwrites.
+   */
+  private void step(List<ParameterStore.Slot> params, Map<ParameterStore.Slot, Tensor> kept) {
     checkOpen();
     checkAlive(params);
     float rescale = rescaleGrad;
@@ -165,7 +177,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
         s = newState(p);
         states.put(p, s);
       }
-      s.run(keys, vals, values);
+      s.run(keys, vals, values, kept.get(p));
     }
     steps++;
   }
@@ -179,6 +191,18 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
    * between steps, take as much memory as the state, and are freed by {@link #close()}.
    */
   public final Undo stepUndoably(List<ParameterStore.Slot> params) {
+    return stepUndoably(params, Map.of());
+  }
+
+  /**
+   * As {@link #stepUndoably(List)}, for weights the caller has just kept: {@code keptWeights} maps
+   * each parameter whose weights were copied before this step to the copy ({@link
+   * ParameterStore#keepWeights()}). A step that writes its result through a scratch array reads the
+   * copy instead and writes the weights directly (plain SGD's {@code ScaledAddStep}: one pass over
+   * the weights fewer).
+   */
+  public final Undo stepUndoably(
+      List<ParameterStore.Slot> params, Map<ParameterStore.Slot, Tensor> keptWeights) {
     checkOpen();
     checkAlive(params);
     List<ArrayCopy> saved = new ArrayList<>();
@@ -194,7 +218,7 @@ public abstract sealed class FusedOptimizer implements Optimizer permits Sgd, Mo
       }
     }
     saved.forEach(ArrayCopy::refresh);
-    step(params);
+    step(params, keptWeights);
     return new Undo(List.copyOf(saved), List.copyOf(stateless));
   }
 

@@ -12,7 +12,9 @@ import java.util.List;
  * Plain SGD without weight decay or clipping, {@code w = w - (lr · rescale) · g}, on a
  * one-dimensional (fused) parameter, run as MXNet's oneDNN {@code FullyConnected} with one input
  * feature instead of {@code sgd_update}: data {@code [[-(lr · rescale)]]}, weight {@code g} seen as
- * {@code [n, 1]}, bias {@code w}, into a scratch array, then {@code _copyto} into {@code w}.
+ * {@code [n, 1]}, bias {@code w}, into a scratch array, then {@code _copyto} into {@code w}. When
+ * the gradient check has just queued a copy of {@code w} to take the step back with, the product
+ * reads that copy as its bias and writes {@code w} directly (one pass over the weights fewer).
  *
  * <p>Why: MXNet 1.9.1's {@code sgd_update} kernel is a scalar loop that tests the clipping bound
  * and the write mode at every element; on the MLP's 101,770 parameters it took about 105 µs of CPU,
@@ -37,6 +39,9 @@ final class ScaledAddStep implements FusedOptimizer.FastStep {
   private final PreparedOp product;
   private final PreparedOp copyBack;
   private final String[] fcValues;
+  private final ParameterStore.Slot slot;
+  private Tensor keptFor;
+  private PreparedOp fromKept;
   private float current = Float.NaN;
   private float pending = Float.NaN;
 
@@ -48,6 +53,7 @@ final class ScaledAddStep implements FusedOptimizer.FastStep {
   ScaledAddStep(ParameterStore.Slot slot, int lrIndex, int rescaleIndex) {
     this.lrIndex = lrIndex;
     this.rescaleIndex = rescaleIndex;
+    this.slot = slot;
     int n = (int) slot.weight().size();
     try {
       factor = keep(Tensor.zeros(Shape.of(1, 1), slot.weight().device()));
@@ -85,7 +91,7 @@ final class ScaledAddStep implements FusedOptimizer.FastStep {
   }
 
   @Override
-  public boolean tryStep(float[] values) {
+  public boolean tryStep(float[] values, Tensor keptWeight) {
     // The same float product sgd_update forms from its lr and rescale_grad.
     float c = values[lrIndex] * values[rescaleIndex];
     if (Float.floatToIntBits(c) != Float.floatToIntBits(current)) {
@@ -98,9 +104,35 @@ final class ScaledAddStep implements FusedOptimizer.FastStep {
       factor.copyFrom(new float[] {-c});
       current = c;
     }
-    product.run(FC_KEYS, fcValues);
-    copyBack.run(NO_STRINGS, NO_STRINGS);
+    if (keptWeight != null) {
+      // The copy of the weights kept to take the step back holds exactly the weights: the product
+      // reads it as its bias and writes the weights directly, with no scratch array to copy back.
+      fromKept(keptWeight).run(FC_KEYS, fcValues);
+    } else {
+      product.run(FC_KEYS, fcValues);
+      copyBack.run(NO_STRINGS, NO_STRINGS);
+    }
     return true;
+  }
+
+  /** The inner product from {@code kept} (as its bias) into the weights, prepared on first use. */
+  private PreparedOp fromKept(Tensor kept) {
+    if (kept != keptFor) {
+      if (!kept.shape().equals(slot.weight().shape())) {
+        throw new IllegalArgumentException(
+            "kept weights " + kept.shape() + " for weights " + slot.weight().shape());
+      }
+      int n = (int) slot.weight().size();
+      Tensor gradColumn = keep(slot.grad().view(0, Shape.of(n, 1)));
+      Tensor weightRow = keep(slot.weight().view(0, Shape.of(1, n)));
+      fromKept =
+          new PreparedOp(
+              "FullyConnected",
+              new NDArrayHandle[] {factor.handle(), gradColumn.handle(), kept.handle()},
+              new NDArrayHandle[] {weightRow.handle()});
+      keptFor = kept;
+    }
+    return fromKept;
   }
 
   @Override

@@ -41,6 +41,16 @@ class ScaledAddStepTest {
    * gradients; every weight must agree to the bit after every step.
    */
   private static void sameAsSgdUpdate(Sgd sgd, float[] lrs, float rescale) {
+    sameAsSgdUpdate(sgd, lrs, rescale, false);
+    sameAsSgdUpdate(sgd, lrs, rescale, true);
+  }
+
+  /**
+   * As above; with {@code keeping}, each step first keeps a copy of the weights, as the gradient
+   * check does, and the step reads that copy instead of the weights; the copy must still hold the
+   * weights from before the step.
+   */
+  private static void sameAsSgdUpdate(Sgd sgd, float[] lrs, float rescale, boolean keeping) {
     SplittableRandom rng = new SplittableRandom(7);
     float[] w0 = random(rng, 1);
     try (ParameterStore s = store();
@@ -60,7 +70,14 @@ class ScaledAddStepTest {
         fused.grad().copyFrom(grad);
         g.copyFrom(grad);
         sgd.schedule(LearningRate.constant(lrs[t]));
-        sgd.step(s.fusedSlots());
+        float[] before = fused.weight().toFloatArray();
+        java.util.Map<ParameterStore.Slot, Tensor> kept = java.util.Map.of();
+        if (keeping) {
+          kept = s.keepWeights();
+          sgd.stepUndoably(s.fusedSlots(), kept);
+        } else {
+          sgd.step(s.fusedSlots());
+        }
         reference.run(
             new String[] {"lr", "rescale_grad"},
             new String[] {Float.toString(lrs[t]), Float.toString(rescale)});
@@ -73,6 +90,15 @@ class ScaledAddStepTest {
               "step " + (t + 1) + ", element " + i + ": " + want[i] + " vs " + got[i]);
         }
         assertEquals(grad[t], fused.grad().toFloatArray()[t], "the gradient is untouched");
+        if (keeping) {
+          float[] copy = kept.get(fused).toFloatArray();
+          for (int i = 0; i < N; i++) {
+            assertEquals(
+                Float.floatToIntBits(before[i]),
+                Float.floatToIntBits(copy[i]),
+                "step " + (t + 1) + ", element " + i + ": the kept copy is the weights before it");
+          }
+        }
       }
     }
   }
