@@ -92,6 +92,12 @@ public final class SymbolHandle implements AutoCloseable {
    * pass, {@code MXReducePrecisionSymbol}); operators in neither list follow their inputs' type.
    */
   public SymbolHandle bfloat16(List<String> arguments, List<String> lowOps, List<String> fp32Ops) {
+    return bfloat16(arguments, lowOps, fp32Ops, List.of());
+  }
+
+  /** As the other, with the nodes named in {@code excluded} left as they are (float32). */
+  public SymbolHandle bfloat16(
+      List<String> arguments, List<String> lowOps, List<String> fp32Ops, List<String> excluded) {
     PointerByReference ref = new PointerByReference();
     String[] none = new String[0];
     Mx.check(
@@ -109,13 +115,13 @@ public final class SymbolHandle implements AutoCloseable {
                 fp32Ops.size(),
                 0,
                 0,
-                0,
+                excluded.size(),
                 0,
                 lowOps.toArray(none),
                 fp32Ops.toArray(none),
                 none,
                 none,
-                none,
+                excluded.toArray(none),
                 none,
                 none,
                 none,

@@ -29,9 +29,14 @@ class PrecisionTest {
    * conv 8 (5x5, relu) → batch norm → max pool → dropout → dense 32 (relu) → dense 10 → softmax.
    */
   private static Graph lenet(boolean training) {
+    return lenet(training, 8);
+  }
+
+  /** {@link #lenet(boolean)} with {@code filters} in its convolution. */
+  private static Graph lenet(boolean training, int filters) {
     try (GraphBuilder b = new GraphBuilder("Low", training)) {
       Sym x = b.input(new NodeSource("x", "Low.x()", "@Input"), Shape.of(Shape.BATCH, 1, 12, 12));
-      Sym c = b.node(src("conv"), ConvSpec.filters(8).kernel(5, 5).activation(Act.RELU), x);
+      Sym c = b.node(src("conv"), ConvSpec.filters(filters).kernel(5, 5).activation(Act.RELU), x);
       c = b.node(src("bn"), BatchNormSpec.channelAxis(1), c);
       c = b.node(src("pool"), PoolSpec.max(2, 2), c);
       c = b.node(src("drop"), DropoutSpec.rate(0.0), c);
@@ -54,6 +59,35 @@ class PrecisionTest {
     try (Graph g = lenet(true)) {
       assertEquals(
           List.of("BatchNorm", "Dropout", "SoftmaxOutput"), Precision.float32Ops(g.toJson()));
+    }
+  }
+
+  @Test
+  void aFirstConvolutionWithAMultipleOf16FiltersStaysFloat32() {
+    try (Graph eight = lenet(true, 8);
+        Graph sixteen = lenet(true, 16);
+        Graph twenty = lenet(true, 20)) {
+      assertEquals(List.of(), Precision.float32Convolutions(eight.toJson()));
+      assertEquals(List.of("conv"), Precision.float32Convolutions(sixteen.toJson()));
+      assertEquals(List.of(), Precision.float32Convolutions(twenty.toJson()));
+    }
+  }
+
+  @Test
+  void theFirstConvolutionKeptFloat32ReadsItsWeightUncast() {
+    assumeTrue(supported(), Precision.BF16.refusal());
+    try (Graph low = Precision.BF16.apply(lenet(true, 16))) {
+      SymbolJson json = SymbolJson.parse(low.toJson());
+      SymbolJson.Node conv =
+          json.nodes().stream().filter(n -> n.name().equals("conv")).findFirst().orElseThrow();
+      SymbolJson.Node weight = json.nodes().get(conv.inputs().get(1));
+      assertEquals("conv_weight", weight.name(), "the convolution reads its weight directly");
+      assertTrue(
+          json.nodes().stream()
+              .anyMatch(n -> n.name().equals("hidden") && n.op().equals("FullyConnected")),
+          "the dense layers are still there");
+      long casts = json.nodes().stream().filter(n -> n.op().equals("amp_cast")).count();
+      assertTrue(casts >= 4, "the dense layers still read bfloat16 casts: " + casts);
     }
   }
 
