@@ -8,6 +8,7 @@ import dev.kiln.runtime.mxnet.MxException;
 import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.ShapeInference;
 import dev.kiln.runtime.mxnet.SymbolHandle;
+import dev.kiln.runtime.mxnet.WriteFence;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -77,6 +78,16 @@ public final class Predictor implements AutoCloseable {
     final Tensor[] zeros;
     final ExecutorHandle exec;
     final Tensor[] outputs;
+
+    /**
+     * Whether a {@link WriteFence} queued after the last forward pass guards the inputs: the next
+     * batch is then written into them directly, without MXNet's synchronous copy and its two trips
+     * through the engine's threads.
+     */
+    boolean fenced;
+
+    /** Whether fences are queued: {@code -Dkiln.inputFence=false} when bound turns them off. */
+    final boolean fence = !"false".equals(System.getProperty("kiln.inputFence"));
 
     Bound(
         int batch,
@@ -316,9 +327,22 @@ public final class Predictor implements AutoCloseable {
     check(batch, values);
     Bound b = executor(batch);
     for (int i = 0; i < values.length; i++) {
-      b.inputs[i].copyFrom(values[i]);
+      if (b.fenced) {
+        b.inputs[i].copyFromFenced(values[i]);
+      } else {
+        b.inputs[i].copyFrom(values[i]);
+      }
     }
+    b.fenced = false;
     b.exec.forward(false);
+    if (b.fence) {
+      NDArrayHandle[] handles = new NDArrayHandle[b.inputs.length];
+      for (int i = 0; i < handles.length; i++) {
+        handles[i] = b.inputs[i].handle();
+      }
+      WriteFence.queue(handles, b.inputs[0].device());
+      b.fenced = true;
+    }
     float[][] out = new float[outputs.size()][];
     for (int o = 0; o < out.length; o++) {
       out[o] = b.outputs[o].toFloatArray();

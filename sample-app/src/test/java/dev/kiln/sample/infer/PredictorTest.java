@@ -68,6 +68,45 @@ class PredictorTest {
     return m;
   }
 
+  /**
+   * Each batch is written straight into the executor's input behind a write fence queued after the
+   * previous pass (issue 25): twenty different batches in a row give, to the bit, what a predictor
+   * copying them in with MXNet's synchronous copy gives ({@code -Dkiln.inputFence=false} when its
+   * executors bind).
+   */
+  @Test
+  void batchesWrittenBehindAFenceGiveWhatSynchronousCopiesGive() {
+    Random rng = new Random(4);
+    String before = System.getProperty("kiln.inputFence");
+    try (FashionLeNetModel m = trainedLeNet(rng);
+        Predictor fenced = m.predictor()) {
+      // Executors bind on a batch size's first call and read the switch then.
+      fenced.predict(1, pixels(rng, 1));
+      fenced.predict(8, pixels(rng, 8));
+      System.setProperty("kiln.inputFence", "false");
+      try (Predictor sync = m.predictor()) {
+        for (int k = 0; k < 20; k++) {
+          int n = k % 3 == 0 ? 1 : 8;
+          float[] x = pixels(rng, n);
+          float[] want = sync.predict(n, x)[0];
+          float[] got = fenced.predict(n, x)[0];
+          for (int i = 0; i < want.length; i++) {
+            assertEquals(
+                Float.floatToIntBits(want[i]),
+                Float.floatToIntBits(got[i]),
+                "batch " + k + ", " + i);
+          }
+        }
+      } finally {
+        if (before == null) {
+          System.clearProperty("kiln.inputFence");
+        } else {
+          System.setProperty("kiln.inputFence", before);
+        }
+      }
+    }
+  }
+
   @Test
   void fusedLeNetMatchesTheModelsForwardAndFusesEachConvolutionWithItsBatchNormAndRelu() {
     Random rng = new Random(1);
