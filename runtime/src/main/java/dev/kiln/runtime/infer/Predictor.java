@@ -150,7 +150,10 @@ public final class Predictor implements AutoCloseable {
     this.inputs = List.copyOf(inputs);
     this.zeroArgs = Map.copyOf(zeroArgs);
     this.params = new LinkedHashMap<>();
-    SymbolHandle parsed = SymbolHandle.fromJson(sourceJson);
+    // Fused, a ReLU between a GEMM convolution and a max pooling moves after the pooling: the
+    // same outputs, without oneDNN's slow fused ReLU on a GEMM convolution (ReluAfterPool).
+    SymbolHandle parsed =
+        SymbolHandle.fromJson(options.fused() ? ReluAfterPool.apply(sourceJson) : sourceJson);
     try {
       build(parsed, source, outputNames);
     } catch (RuntimeException e) {
