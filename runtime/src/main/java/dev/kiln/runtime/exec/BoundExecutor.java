@@ -88,10 +88,10 @@ public final class BoundExecutor implements AutoCloseable {
   private boolean inputsFenced;
 
   /**
-   * Whether {@link #fenceInputs} queues fences: read when the executor is bound, so that {@code
-   * -Dkiln.inputFence=false} turns them off, for comparisons.
+   * Whether {@link #fenceInputs} queues fences: read when the executor is bound ({@link
+   * WriteFence#enabled()}).
    */
-  private final boolean fenceInputs = !"false".equals(System.getProperty("kiln.inputFence"));
+  private final boolean fenceInputs = WriteFence.enabled();
 
   private boolean closed;
 

@@ -86,8 +86,8 @@ public final class Predictor implements AutoCloseable {
      */
     boolean fenced;
 
-    /** Whether fences are queued: {@code -Dkiln.inputFence=false} when bound turns them off. */
-    final boolean fence = !"false".equals(System.getProperty("kiln.inputFence"));
+    /** Whether fences are queued ({@link WriteFence#enabled()} when bound). */
+    final boolean fence = WriteFence.enabled();
 
     Bound(
         int batch,

@@ -22,9 +22,20 @@ import com.sun.jna.Pointer;
  * it).
  */
 public final class WriteFence {
+  /**
+   * The system property that turns fences off where executors are bound while it reads {@code
+   * false}: every copy is then MXNet's synchronous one, for comparisons.
+   */
+  public static final String SWITCH = "kiln.inputFence";
+
   private static final String NAME = "kiln.WriteFence";
 
   private WriteFence() {}
+
+  /** Whether an executor bound now should queue fences ({@link #SWITCH} is not {@code false}). */
+  public static boolean enabled() {
+    return !"false".equals(System.getProperty(SWITCH));
+  }
 
   /**
    * Queues the fence on {@code arrays}, all on CPU context {@code device}, with MXNet's normal

@@ -3,6 +3,7 @@ package dev.kiln.sample.bench;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.mxnet.Mx;
+import dev.kiln.runtime.mxnet.WriteFence;
 import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.train.Classifier;
 import dev.kiln.sample.models.FashionLeNetModel;
@@ -30,7 +31,7 @@ final class KilnLoop implements TrainLoop {
     STEP_SYNC_COPY
   }
 
-  private static final String FENCE = "kiln.inputFence";
+  private static final String FENCE = WriteFence.SWITCH;
 
   private final KilnModel model;
   private final Classifier classifier;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.exec.ParameterStore;
+import dev.kiln.runtime.mxnet.WriteFence;
 import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.sample.models.FashionAutoencoderModel;
 import dev.kiln.sample.models.FashionLeNetModel;
@@ -59,8 +60,8 @@ class InputFenceTest {
   /** Trains a classifier from {@code create} with the fences on or off; returns its state. */
   private static List<float[]> classifier(
       Supplier<KilnModel> create, boolean fence, boolean checkGradients) {
-    String before = System.getProperty("kiln.inputFence");
-    System.setProperty("kiln.inputFence", Boolean.toString(fence));
+    String before = System.getProperty(WriteFence.SWITCH);
+    System.setProperty(WriteFence.SWITCH, Boolean.toString(fence));
     try (KilnModel m = create.get();
         Sgd sgd = new Sgd(0.05f)) {
       m.runtime().checkGradients(checkGradients);
@@ -75,9 +76,9 @@ class InputFenceTest {
 
   private static void restore(String before) {
     if (before == null) {
-      System.clearProperty("kiln.inputFence");
+      System.clearProperty(WriteFence.SWITCH);
     } else {
-      System.setProperty("kiln.inputFence", before);
+      System.setProperty(WriteFence.SWITCH, before);
     }
   }
 
@@ -107,8 +108,8 @@ class InputFenceTest {
   void anAutoencoderTrainsTheSameWithAndWithoutFences() {
     List<List<float[]>> runs = new ArrayList<>();
     for (boolean fence : new boolean[] {false, true}) {
-      String before = System.getProperty("kiln.inputFence");
-      System.setProperty("kiln.inputFence", Boolean.toString(fence));
+      String before = System.getProperty(WriteFence.SWITCH);
+      System.setProperty(WriteFence.SWITCH, Boolean.toString(fence));
       try (FashionAutoencoderModel m = FashionAutoencoderModel.create(Init.xavier(), 3);
           Sgd sgd = new Sgd(0.05f)) {
         m.runtime().checkGradients(false);

@@ -13,6 +13,7 @@ import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.infer.FusedNode;
 import dev.kiln.runtime.infer.InferenceOptions;
 import dev.kiln.runtime.infer.Predictor;
+import dev.kiln.runtime.mxnet.WriteFence;
 import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionMlpModel;
@@ -77,13 +78,13 @@ class PredictorTest {
   @Test
   void batchesWrittenBehindAFenceGiveWhatSynchronousCopiesGive() {
     Random rng = new Random(4);
-    String before = System.getProperty("kiln.inputFence");
+    String before = System.getProperty(WriteFence.SWITCH);
     try (FashionLeNetModel m = trainedLeNet(rng);
         Predictor fenced = m.predictor()) {
       // Executors bind on a batch size's first call and read the switch then.
       fenced.predict(1, pixels(rng, 1));
       fenced.predict(8, pixels(rng, 8));
-      System.setProperty("kiln.inputFence", "false");
+      System.setProperty(WriteFence.SWITCH, "false");
       try (Predictor sync = m.predictor()) {
         for (int k = 0; k < 20; k++) {
           int n = k % 3 == 0 ? 1 : 8;
@@ -99,9 +100,9 @@ class PredictorTest {
         }
       } finally {
         if (before == null) {
-          System.clearProperty("kiln.inputFence");
+          System.clearProperty(WriteFence.SWITCH);
         } else {
-          System.setProperty("kiln.inputFence", before);
+          System.setProperty(WriteFence.SWITCH, before);
         }
       }
     }
