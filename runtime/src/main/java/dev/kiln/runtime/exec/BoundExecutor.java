@@ -369,7 +369,7 @@ public final class BoundExecutor implements AutoCloseable {
    * nothing, instead of MXNet's synchronous copy, which waits behind everything MXNet's worker has
    * to do. For a training loop that alternates executors: called after one step's backward pass, it
    * has run by the time the step after next copies its batch in. Turned off (every copy
-   * synchronous) by {@code -Dkiln.inputFence=false}.
+   * synchronous) by {@link WriteFence#SWITCH}.
    */
   public void fenceInputs() {
     checkOpen();
