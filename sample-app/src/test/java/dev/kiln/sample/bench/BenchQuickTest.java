@@ -69,7 +69,7 @@ class BenchQuickTest {
     assertTrue(
         text.contains(
             "| workload | batch | floor | fwd+bwd only | fwd+bwd, no copy-in | kiln | kiln+loss "
-                + "| kiln, no grad check | djl | rounds |"),
+                + "| kiln, no grad check | kiln, sync copy-in | djl | rounds |"),
         text);
     for (String row : new String[] {"| mlp | 32 | ", "| mlp | 256 | "}) {
       // Steps per second, ratios by wall-clock and by CPU time and the check's cost: a row in
@@ -77,7 +77,9 @@ class BenchQuickTest {
       assertEquals(4, text.lines().filter(l -> l.startsWith(row)).count(), text);
     }
     assertTrue(
-        text.contains("| kiln/floor | kiln/fwd+bwd only | kiln/fwd+bwd no copy-in | kiln/djl |"),
+        text.contains(
+            "| kiln/floor | kiln/fwd+bwd only | kiln/fwd+bwd no copy-in | kiln/kiln sync copy-in"
+                + " | kiln/djl |"),
         text);
     assertTrue(text.contains("| check µs/step | check, % of kiln's step |"), text);
     assertTrue(text.contains("model  batch   1 ctx/s   2 ctx/s   ratio"), text);
