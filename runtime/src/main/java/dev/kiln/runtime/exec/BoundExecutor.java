@@ -12,6 +12,7 @@ import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import dev.kiln.runtime.mxnet.WriteFence;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,13 +86,12 @@ public final class BoundExecutor implements AutoCloseable {
   private FiniteCheck inputCheck;
   private Binding last;
   private boolean lastForwardTrained;
-  private boolean inputsFenced;
 
   /**
-   * Whether {@link #fenceInputs} queues fences: read when the executor is bound ({@link
-   * WriteFence#enabled()}).
+   * The input and label arrays, with the fence {@link #fenceInputs} queues (on or off as {@link
+   * WriteFence#enabled()} says when the executor is bound).
    */
-  private final boolean fenceInputs = WriteFence.enabled();
+  private final FencedArrays loads;
 
   private boolean closed;
 
@@ -147,6 +147,9 @@ public final class BoundExecutor implements AutoCloseable {
       for (int i = 0; i < labels.length; i++) {
         labels[i] = Tensor.zeros(labelShapes.get(i), params.device());
       }
+      Tensor[] loaded = Arrays.copyOf(inputs, inputs.length + labels.length);
+      System.arraycopy(labels, 0, loaded, inputs.length, labels.length);
+      loads = new FencedArrays(loaded);
       training = bind(false);
       heads = new Tensor[graph.outputs().size()];
       for (int i = 0; i < heads.length; i++) {
@@ -373,18 +376,7 @@ public final class BoundExecutor implements AutoCloseable {
    */
   public void fenceInputs() {
     checkOpen();
-    if (!fenceInputs) {
-      return;
-    }
-    NDArrayHandle[] arrays = new NDArrayHandle[inputs.length + labels.length];
-    for (int i = 0; i < inputs.length; i++) {
-      arrays[i] = inputs[i].handle();
-    }
-    for (int i = 0; i < labels.length; i++) {
-      arrays[inputs.length + i] = labels[i].handle();
-    }
-    WriteFence.queue(arrays, params.device());
-    inputsFenced = true;
+    loads.queueFence();
   }
 
   /**
@@ -393,21 +385,13 @@ public final class BoundExecutor implements AutoCloseable {
    */
   public void loadInput(int i, float[] values) {
     checkOpen();
-    load(inputs[i], values);
+    loads.copyInto(i, values);
   }
 
   /** As {@link #loadInput}, into label array {@code i}. */
   public void loadLabel(int i, float[] values) {
     checkOpen();
-    load(labels[i], values);
-  }
-
-  private void load(Tensor array, float[] values) {
-    if (inputsFenced) {
-      array.copyFromFenced(values);
-    } else {
-      array.copyFrom(values);
-    }
+    loads.copyInto(inputs.length + i, values);
   }
 
   /**
@@ -439,7 +423,7 @@ public final class BoundExecutor implements AutoCloseable {
 
   private void forwardLocked(boolean train) {
     checkOpen();
-    inputsFenced = false;
+    loads.readersQueued();
     Binding b = train ? training : inferenceBinding();
     if (!train) {
       params.refreshInferenceCopies();
@@ -497,7 +481,7 @@ public final class BoundExecutor implements AutoCloseable {
 
   private void backwardLocked(HandleArray heads) {
     checkOpen();
-    inputsFenced = false;
+    loads.readersQueued();
     if (!lastForwardTrained) {
       throw new IllegalStateException(
           graph.model()

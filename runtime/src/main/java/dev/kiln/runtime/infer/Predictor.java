@@ -1,5 +1,6 @@
 package dev.kiln.runtime.infer;
 
+import dev.kiln.runtime.exec.FencedArrays;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.io.Checkpoint;
@@ -8,7 +9,6 @@ import dev.kiln.runtime.mxnet.MxException;
 import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.ShapeInference;
 import dev.kiln.runtime.mxnet.SymbolHandle;
-import dev.kiln.runtime.mxnet.WriteFence;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -80,14 +80,11 @@ public final class Predictor implements AutoCloseable {
     final Tensor[] outputs;
 
     /**
-     * Whether a {@link WriteFence} queued after the last forward pass guards the inputs: the next
-     * batch is then written into them directly, without MXNet's synchronous copy and its two trips
-     * through the engine's threads.
+     * The inputs, with the {@link dev.kiln.runtime.mxnet.WriteFence} queued after each forward
+     * pass: the next batch is written into them directly, without MXNet's synchronous copy and its
+     * two trips through the engine's threads.
      */
-    boolean fenced;
-
-    /** Whether fences are queued ({@link WriteFence#enabled()} when bound). */
-    final boolean fence = WriteFence.enabled();
+    final FencedArrays loads;
 
     Bound(
         int batch,
@@ -102,6 +99,7 @@ public final class Predictor implements AutoCloseable {
       this.zeros = zeros;
       this.exec = exec;
       this.outputs = outputs;
+      this.loads = new FencedArrays(inputs);
     }
 
     void close() {
@@ -330,22 +328,11 @@ public final class Predictor implements AutoCloseable {
     check(batch, values);
     Bound b = executor(batch);
     for (int i = 0; i < values.length; i++) {
-      if (b.fenced) {
-        b.inputs[i].copyFromFenced(values[i]);
-      } else {
-        b.inputs[i].copyFrom(values[i]);
-      }
+      b.loads.copyInto(i, values[i]);
     }
-    b.fenced = false;
+    b.loads.readersQueued();
     b.exec.forward(false);
-    if (b.fence) {
-      NDArrayHandle[] handles = new NDArrayHandle[b.inputs.length];
-      for (int i = 0; i < handles.length; i++) {
-        handles[i] = b.inputs[i].handle();
-      }
-      WriteFence.queue(handles, b.inputs[0].device());
-      b.fenced = true;
-    }
+    b.loads.queueFence();
     float[][] out = new float[outputs.size()][];
     for (int o = 0; o < out.length; o++) {
       out[o] = b.outputs[o].toFloatArray();
