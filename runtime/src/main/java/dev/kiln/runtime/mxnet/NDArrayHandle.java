@@ -137,9 +137,7 @@ public final class NDArrayHandle implements AutoCloseable {
     if (size > values.length) {
       throw new IllegalArgumentException(size + " values wanted, " + values.length + " given");
     }
-    PointerByReference data = new PointerByReference();
-    Mx.check(Mx.api().MXNDArrayGetData(pointer(), data), "MXNDArrayGetData");
-    Pointer p = data.getValue();
+    Pointer p = dataPointer();
     if (p == null) {
       throw new IllegalStateException("array has no data");
     }
@@ -160,13 +158,21 @@ public final class NDArrayHandle implements AutoCloseable {
    * no copy; null when the array has no data. Valid while nothing writes or frees the array.
    */
   public FloatBuffer data(long floats) {
-    PointerByReference data = new PointerByReference();
-    Mx.check(Mx.api().MXNDArrayGetData(pointer(), data), "MXNDArrayGetData");
-    Pointer p = data.getValue();
+    Pointer p = dataPointer();
     if (p == null) {
       return null;
     }
     return p.getByteBuffer(0, 4 * floats).order(ByteOrder.nativeOrder()).asFloatBuffer();
+  }
+
+  /**
+   * Where the array's values lie ({@code MXNDArrayGetData}, which also turns a blocked oneDNN
+   * layout back to the default one), or null for an array without data.
+   */
+  private Pointer dataPointer() {
+    PointerByReference data = new PointerByReference();
+    Mx.check(Mx.api().MXNDArrayGetData(pointer(), data), "MXNDArrayGetData");
+    return data.getValue();
   }
 
   /** Frees the handle ({@code MXNDArrayFree}). Idempotent; a failed free may be retried. */
