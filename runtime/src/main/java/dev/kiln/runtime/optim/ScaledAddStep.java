@@ -40,6 +40,7 @@ final class ScaledAddStep implements FusedOptimizer.FastStep {
   private final PreparedOp copyBack;
   private final String[] fcValues;
   private final ParameterStore.Slot slot;
+  private final Tensor gradColumn;
   private Tensor keptFor;
   private PreparedOp fromKept;
   private float current = Float.NaN;
@@ -58,7 +59,7 @@ final class ScaledAddStep implements FusedOptimizer.FastStep {
     try {
       factor = keep(Tensor.zeros(Shape.of(1, 1), slot.weight().device()));
       Tensor scratch = keep(Tensor.zeros(Shape.of(n), slot.weight().device()));
-      Tensor gradColumn = keep(slot.grad().view(0, Shape.of(n, 1)));
+      gradColumn = keep(slot.grad().view(0, Shape.of(n, 1)));
       Tensor scratchRow = keep(scratch.view(0, Shape.of(1, n)));
       product =
           new PreparedOp(
@@ -123,7 +124,6 @@ final class ScaledAddStep implements FusedOptimizer.FastStep {
             "kept weights " + kept.shape() + " for weights " + slot.weight().shape());
       }
       int n = (int) slot.weight().size();
-      Tensor gradColumn = keep(slot.grad().view(0, Shape.of(n, 1)));
       Tensor weightRow = keep(slot.weight().view(0, Shape.of(1, n)));
       fromKept =
           new PreparedOp(
