@@ -82,13 +82,13 @@ public enum Precision {
 
   /**
    * The convolutions of {@code symbolJson} that stay float32: those that read a variable (the
-   * model's input) as their data and have a multiple of 16 filters. On this machine's oneDNN such a
-   * first layer runs in float32 on the blocked direct kernel ({@code jit:avx512_common}, output in
-   * 16-channel blocks), which has no bfloat16 counterpart for a one-channel input: in bfloat16 it
-   * fell back to a GEMM convolution with plain layouts, and the batch norm after it to oneDNN's
-   * reference kernel (1.5 ms a pass against 0.2, LeNet 16/32 at batch 64), which made the whole
-   * step slower than float32. Other first layers gain from bfloat16 (their float32 kernel is a GEMM
-   * convolution too). See {@code docs/training.md}.
+   * model's input) as their data and run on a blocked kernel ({@link ConvKernels}). On this
+   * machine's oneDNN such a first layer runs in float32 on the blocked direct kernel ({@code
+   * jit:avx512_common}, output in 16-channel blocks), which has no bfloat16 counterpart for a
+   * one-channel input: in bfloat16 it fell back to a GEMM convolution with plain layouts, and the
+   * batch norm after it to oneDNN's reference kernel (1.5 ms a pass against 0.2, LeNet 16/32 at
+   * batch 64), which made the whole step slower than float32. Other first layers gain from bfloat16
+   * (their float32 kernel is a GEMM convolution too). See {@code docs/training.md}.
    */
   static List<String> float32Convolutions(String symbolJson) {
     SymbolJson graph = SymbolJson.parse(symbolJson);
@@ -97,19 +97,16 @@ public enum Precision {
       if (n.op().equals("Convolution")
           && !n.inputs().isEmpty()
           && graph.nodes().get(n.inputs().get(0)).isVariable()
-          && filters(n) % 16 == 0) {
+          && ConvKernels.blocked(filters(n))) {
         names.add(n.name());
       }
     }
     return names;
   }
 
+  /** The convolution's filter count, or 0 (a multiple of 16) when the attribute is unreadable. */
   private static int filters(SymbolJson.Node conv) {
-    try {
-      return Integer.parseInt(conv.attrs().getOrDefault("num_filter", "0").trim());
-    } catch (NumberFormatException e) {
-      return 0;
-    }
+    return ConvKernels.filters(conv.attrs().get("num_filter")).orElse(0);
   }
 
   /**

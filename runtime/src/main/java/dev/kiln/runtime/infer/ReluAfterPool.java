@@ -4,22 +4,23 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.kiln.runtime.graph.ConvKernels;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * Moves a ReLU that follows a GEMM convolution (and its batch norm) to after the max pooling that
  * follows it, in a symbol about to be fused for inference.
  *
  * <p>Why: MXNet 1.9.1's oneDNN pass fuses a convolution with the ReLU after it into one kernel.
- * Where oneDNN runs that convolution as a GEMM (on this machine, every convolution whose filter
- * count is not a multiple of 16: MXNet takes a blocked kernel only where the channels fill whole
- * blocks), the GEMM convolution applies the fused ReLU so slowly that the fused layer took 2.5–3.0
- * ms where the convolution alone took 0.6–2.2 (the sample's LeNet at batch 64, {@code
- * DNNL_VERBOSE}), and the fused LeNet ran slower than the unfused one. A ReLU and a max pooling
- * commute exactly ({@code max(relu(a), relu(b)) = relu(max(a, b))}), so the outputs are the same to
- * the bit; the convolution then fuses with its batch norm alone, and the ReLU runs on the pooled
- * values, a quarter as many for a 2x2 pool.
+ * Where oneDNN runs that convolution as a GEMM (every convolution whose filters do not fill whole
+ * blocks of 16, {@link ConvKernels}), the GEMM convolution applies the fused ReLU so slowly that
+ * the fused layer took 2.5–3.0 ms where the convolution alone took 0.6–2.2 (the sample's LeNet at
+ * batch 64, {@code DNNL_VERBOSE}), and the fused LeNet ran slower than the unfused one. A ReLU and
+ * a max pooling commute exactly ({@code max(relu(a), relu(b)) = relu(max(a, b))}), so the outputs
+ * are the same to the bit; the convolution then fuses with its batch norm alone, and the ReLU runs
+ * on the pooled values, a quarter as many for a 2x2 pool.
  *
  * <p>Only a ReLU ({@code Activation} with {@code act_type} relu) whose input is such a convolution
  * or a batch norm of one, whose only reader is a {@code Pooling} with {@code pool_type} max, and
@@ -125,11 +126,7 @@ final class ReluAfterPool {
     if (!n.get("op").getAsString().equals("Convolution")) {
       return false;
     }
-    String filters = attr(n, "num_filter");
-    try {
-      return filters != null && Integer.parseInt(filters.trim()) % 16 != 0;
-    } catch (NumberFormatException e) {
-      return false;
-    }
+    OptionalInt filters = ConvKernels.filters(attr(n, "num_filter"));
+    return filters.isPresent() && !ConvKernels.blocked(filters.getAsInt());
   }
 }

@@ -1,0 +1,33 @@
+package dev.kiln.runtime.graph;
+
+import java.util.OptionalInt;
+
+/**
+ * Which oneDNN kernel MXNet 1.9.1 runs a convolution on, as far as a symbol's attributes tell.
+ * MXNet takes one of oneDNN's blocked kernels (channels in blocks of 16, {@code jit:avx512_common}
+ * or {@code brgconv} on this machine) only where the memory of the blocked layout equals that of
+ * the plain one ({@code mkldnn_convolution.cc} skips padded blocked formats), that is where the
+ * filters fill whole blocks of 16; any other convolution runs as a GEMM convolution in plain
+ * layouts. Both the bf16 pass ({@link Precision}) and the inference rewrite that keeps a ReLU away
+ * from a GEMM convolution ({@code infer.ReluAfterPool}) decide by this rule.
+ */
+public final class ConvKernels {
+  private ConvKernels() {}
+
+  /** The filter count in a {@code num_filter} attribute's text, if it is a number. */
+  public static OptionalInt filters(String numFilter) {
+    if (numFilter == null) {
+      return OptionalInt.empty();
+    }
+    try {
+      return OptionalInt.of(Integer.parseInt(numFilter.trim()));
+    } catch (NumberFormatException e) {
+      return OptionalInt.empty();
+    }
+  }
+
+  /** Whether a convolution with {@code filters} filters runs on a blocked kernel. */
+  public static boolean blocked(int filters) {
+    return filters % 16 == 0;
+  }
+}
