@@ -60,25 +60,35 @@ class InputFenceTest {
   /** Trains a classifier from {@code create} with the fences on or off; returns its state. */
   private static List<float[]> classifier(
       Supplier<KilnModel> create, boolean fence, boolean checkGradients) {
-    String before = System.getProperty(WriteFence.SWITCH);
-    System.setProperty(WriteFence.SWITCH, Boolean.toString(fence));
-    try (KilnModel m = create.get();
-        Sgd sgd = new Sgd(0.05f)) {
-      m.runtime().checkGradients(checkGradients);
-      for (int k = 0; k < STEPS; k++) {
-        m.classifier().trainStep(features(k), labels(k), sgd);
-      }
-      return state(m);
-    } finally {
-      restore(before);
-    }
+    return withFence(
+        fence,
+        () -> {
+          try (KilnModel m = create.get();
+              Sgd sgd = new Sgd(0.05f)) {
+            m.runtime().checkGradients(checkGradients);
+            for (int k = 0; k < STEPS; k++) {
+              m.classifier().trainStep(features(k), labels(k), sgd);
+            }
+            return state(m);
+          }
+        });
   }
 
-  private static void restore(String before) {
-    if (before == null) {
-      System.clearProperty(WriteFence.SWITCH);
-    } else {
-      System.setProperty(WriteFence.SWITCH, before);
+  /**
+   * Runs {@code training} with the fences on or off (the switch is read when executors bind, which
+   * happens inside it), then puts the switch back as it was.
+   */
+  private static List<float[]> withFence(boolean fence, Supplier<List<float[]>> training) {
+    String before = System.getProperty(WriteFence.SWITCH);
+    System.setProperty(WriteFence.SWITCH, Boolean.toString(fence));
+    try {
+      return training.get();
+    } finally {
+      if (before == null) {
+        System.clearProperty(WriteFence.SWITCH);
+      } else {
+        System.setProperty(WriteFence.SWITCH, before);
+      }
     }
   }
 
@@ -108,19 +118,20 @@ class InputFenceTest {
   void anAutoencoderTrainsTheSameWithAndWithoutFences() {
     List<List<float[]>> runs = new ArrayList<>();
     for (boolean fence : new boolean[] {false, true}) {
-      String before = System.getProperty(WriteFence.SWITCH);
-      System.setProperty(WriteFence.SWITCH, Boolean.toString(fence));
-      try (FashionAutoencoderModel m = FashionAutoencoderModel.create(Init.xavier(), 3);
-          Sgd sgd = new Sgd(0.05f)) {
-        m.runtime().checkGradients(false);
-        for (int k = 0; k < STEPS / 2; k++) {
-          float[] x = features(k);
-          m.trainer().trainStep(x, x, BATCH, sgd);
-        }
-        runs.add(state(m));
-      } finally {
-        restore(before);
-      }
+      runs.add(
+          withFence(
+              fence,
+              () -> {
+                try (FashionAutoencoderModel m = FashionAutoencoderModel.create(Init.xavier(), 3);
+                    Sgd sgd = new Sgd(0.05f)) {
+                  m.runtime().checkGradients(false);
+                  for (int k = 0; k < STEPS / 2; k++) {
+                    float[] x = features(k);
+                    m.trainer().trainStep(x, x, BATCH, sgd);
+                  }
+                  return state(m);
+                }
+              }));
     }
     assertSame(runs.get(0), runs.get(1));
   }
