@@ -65,6 +65,13 @@ public final class Predictor implements AutoCloseable {
   private List<String> arguments;
   private List<String> auxNames;
   private final Map<String, Tensor> params;
+
+  /**
+   * The parameters {@link ChannelPadding} padded, bound in place of their {@link #params} (which
+   * stay as the model has them, for {@link #save} and {@link #copy}).
+   */
+  private final Map<String, Tensor> padded;
+
   private final Map<String, Shape> zeroArgs;
   private final Map<Integer, Bound> bound = new LinkedHashMap<>(16, 0.75f, true);
   private int[] exampleSizes;
@@ -148,14 +155,27 @@ public final class Predictor implements AutoCloseable {
     this.inputs = List.copyOf(inputs);
     this.zeroArgs = Map.copyOf(zeroArgs);
     this.params = new LinkedHashMap<>();
-    // Fused, a ReLU between a GEMM convolution and a max pooling moves after the pooling: the
-    // same outputs, without oneDNN's slow fused ReLU on a GEMM convolution (ReluAfterPool).
-    SymbolHandle parsed =
-        SymbolHandle.fromJson(options.fused() ? ReluAfterPool.apply(sourceJson) : sourceJson);
+    // Fused, a GEMM convolution gets zero filters up to a multiple of 16 (ChannelPadding), and a
+    // ReLU between a GEMM convolution left as it was and a max pooling moves after the pooling
+    // (ReluAfterPool): the same outputs, on oneDNN's faster kernels.
+    ChannelPadding.Result padding =
+        options.fused()
+            ? ChannelPadding.apply(sourceJson, source)
+            : new ChannelPadding.Result(sourceJson, Map.of(), List.of());
+    this.padded = padding.padded();
+    SymbolHandle parsed;
+    try {
+      parsed =
+          SymbolHandle.fromJson(options.fused() ? ReluAfterPool.apply(padding.json()) : sourceJson);
+    } catch (RuntimeException e) {
+      closeAll(padded.values().toArray(Tensor[]::new));
+      throw e;
+    }
     try {
       build(parsed, source, outputNames);
     } catch (RuntimeException e) {
       closeAll(params.values().toArray(Tensor[]::new));
+      closeAll(padded.values().toArray(Tensor[]::new));
       parsed.close();
       throw e;
     }
@@ -227,6 +247,12 @@ public final class Predictor implements AutoCloseable {
     return t;
   }
 
+  /** The array bound for parameter {@code name}: its padded copy if it has one. */
+  private Tensor bindArray(String name) {
+    Tensor p = padded.get(name);
+    return p != null ? p : params.get(name);
+  }
+
   private boolean isInput(String arg) {
     return inputs.stream().anyMatch(p -> p.name().equals(arg));
   }
@@ -263,9 +289,9 @@ public final class Predictor implements AutoCloseable {
     for (Map.Entry<String, Shape> z : zeroArgs.entrySet()) {
       known.put(z.getKey(), z.getValue().withBatch(batch).dims());
     }
-    for (Map.Entry<String, Tensor> p : params.entrySet()) {
-      if (arguments.contains(p.getKey())) {
-        known.put(p.getKey(), p.getValue().shape().dims());
+    for (String p : params.keySet()) {
+      if (arguments.contains(p)) {
+        known.put(p, bindArray(p).shape().dims());
       }
     }
     ShapeInference shapes = symbol.inferShapes(known);
@@ -426,12 +452,12 @@ public final class Predictor implements AutoCloseable {
           zeros.add(z);
           args[a] = z.handle();
         } else {
-          args[a] = params.get(arg).handle();
+          args[a] = bindArray(arg).handle();
         }
       }
       NDArrayHandle[] aux = new NDArrayHandle[auxNames.size()];
       for (int i = 0; i < aux.length; i++) {
-        aux[i] = params.get(auxNames.get(i)).handle();
+        aux[i] = bindArray(auxNames.get(i)).handle();
       }
       ExecutorHandle exec = ExecutorHandle.bind(symbol, 0, args, gradHandles, reqs, aux);
       NDArrayHandle[] outs = exec.outputs();
@@ -565,6 +591,7 @@ public final class Predictor implements AutoCloseable {
     }
     bound.clear();
     closeAll(params.values().toArray(Tensor[]::new));
+    closeAll(padded.values().toArray(Tensor[]::new));
     symbol.close();
   }
 

@@ -86,6 +86,7 @@ public final class InferenceBench implements Callable<Integer> {
             + " fused/unfused | int8/fused |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     Path dir = Files.createTempDirectory("kiln-inference-bench");
     List<String> fusion = new ArrayList<>();
+    StringBuilder arithmetic = new StringBuilder();
     try {
       for (String name : List.of("lenet", "residual")) {
         try (KilnModel m = model(name)) {
@@ -104,6 +105,7 @@ public final class InferenceBench implements Callable<Integer> {
             impls.put("djl", () -> djl(prefix, batch, x));
             if (batch == 64) {
               impls.put("int8", () -> int8(m, images, batch, x, fusion, name));
+              impls.put("probe", InferenceBench::probe);
             }
             Map<String, double[]> rate = measure(impls, n, seconds);
             out.append(
@@ -119,10 +121,28 @@ public final class InferenceBench implements Callable<Integer> {
                     ratio(rate.get("fused"), rate.get("djl")),
                     ratio(rate.get("fused"), rate.get("unfused")),
                     rate.containsKey("int8") ? ratio(rate.get("int8"), rate.get("fused")) : "–"));
+            if (batch == 64) {
+              arithmetic.append(arithmeticRow(name, m, batch, rate));
+            }
             System.err.println("inference: " + name + " batch " + batch + " done");
           }
         }
       }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%nArithmetic rate at batch 64, against a %d x %d fully connected layer at batch %d"
+                  + " (one oneDNN inner product, a large GEMM) measured in the same rounds:"
+                  + " forward FLOPs an example from the model's layer table times examples a"
+                  + " second, median (min–max) over rounds; a fraction near 1 leaves no room for"
+                  + " any float32 implementation on this core to run much faster:%n%n",
+              PROBE_WIDTH,
+              PROBE_WIDTH,
+              PROBE_BATCH));
+      out.append(
+          "| model | MFLOPs an example | kiln fused GFLOP/s | djl GFLOP/s | probe GFLOP/s |"
+              + " fused/probe | djl/probe |\n|---|---:|---:|---:|---:|---:|---:|\n");
+      out.append(arithmetic);
       out.append("\nWhat oneDNN's pass fused and what quantisation made int8:\n\n");
       for (String f : fusion) {
         out.append("- ").append(f).append('\n');
@@ -155,6 +175,78 @@ public final class InferenceBench implements Callable<Integer> {
     float[] x = new float[batch * 784];
     System.arraycopy(images, 0, x, 0, x.length);
     return x;
+  }
+
+  /** The probe's width and batch ({@link DenseProbe}). */
+  private static final int PROBE_WIDTH = 2048;
+
+  private static final int PROBE_BATCH = 256;
+
+  /** {@link DenseProbe}'s fused predictor at batch {@link #PROBE_BATCH}. */
+  private static Impl probe() {
+    KilnModel m = DenseProbeModel.create(Init.xavier(), 1);
+    dev.kiln.runtime.infer.Predictor p = m.predictor();
+    float[] x = new float[PROBE_BATCH * PROBE_WIDTH];
+    Random random = new Random(7);
+    for (int i = 0; i < x.length; i++) {
+      x[i] = random.nextFloat();
+    }
+    return new Impl() {
+      @Override
+      public void run() {
+        p.predict(PROBE_BATCH, x);
+      }
+
+      @Override
+      public void close() {
+        p.close();
+        m.close();
+      }
+    };
+  }
+
+  /** A row of the arithmetic-rate table: rates in batches a second, per round. */
+  private static String arithmeticRow(
+      String name, KilnModel m, int batch, Map<String, double[]> rate) {
+    double flops = forwardFlops(m.summary());
+    double probeFlops;
+    try (KilnModel probe = DenseProbeModel.create(Init.xavier(), 1)) {
+      probeFlops = forwardFlops(probe.summary());
+    }
+    double[] probe = scale(rate.get("probe"), PROBE_BATCH * probeFlops / 1e9);
+    double[] fused = scale(rate.get("fused"), batch * flops / 1e9);
+    double[] djl = scale(rate.get("djl"), batch * flops / 1e9);
+    return String.format(
+        Locale.ROOT,
+        "| %s | %.1f | %s | %s | %s | %s | %s |%n",
+        name,
+        flops / 1e6,
+        cell(fused),
+        cell(djl),
+        cell(probe),
+        ratio(fused, probe),
+        ratio(djl, probe));
+  }
+
+  private static double[] scale(double[] v, double by) {
+    return java.util.Arrays.stream(v).map(x -> x * by).toArray();
+  }
+
+  /**
+   * Forward FLOPs an example: the total of the layer table's {@code flops/ex} column (for example
+   * {@code 95.3 M}), which the processor computed from the model's shapes.
+   */
+  static double forwardFlops(String summary) {
+    java.util.regex.Matcher t =
+        java.util.regex.Pattern.compile(
+                "(?m)^\\s*total\\s+\\d+\\s+(?:>= )?([0-9.]+)(?: ([KM]))?\\s")
+            .matcher(summary);
+    if (!t.find()) {
+      throw new IllegalStateException("no total FLOPs in the layer table:\n" + summary);
+    }
+    double v = Double.parseDouble(t.group(1));
+    String unit = t.group(2);
+    return unit == null ? v : v * (unit.equals("K") ? 1e3 : 1e6);
   }
 
   private static KilnModel model(String name) {

@@ -1,0 +1,374 @@
+package dev.kiln.runtime.infer;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.ConvKernels;
+import dev.kiln.runtime.graph.Shape;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * Gives a GEMM convolution zero filters up to the next multiple of 16, in a symbol about to be
+ * fused for inference, so that oneDNN runs it (and the convolution that reads it) on a blocked
+ * kernel.
+ *
+ * <p>Why: MXNet 1.9.1 runs a convolution on oneDNN's blocked kernels only where the blocked layout
+ * takes the memory of the plain one ({@link ConvKernels}); a convolution of 20 or 50 filters runs
+ * as a GEMM convolution at about a third of the rate a blocked one reaches on this machine (the
+ * sample's LeNet at batch 64: 31 GFLOP/s, where the residual CNN's 32- and 64-filter convolutions
+ * make 87, {@code bench inference}). With 32 and 64 filters the LeNet ran 1.25x faster although its
+ * second convolution does twice the work.
+ *
+ * <p>What changes, and why the outputs do not: the convolution's {@code num_filter} becomes the
+ * padded count and its weight and bias get zero rows, so the added channels hold zeros. Every node
+ * between it and the layers that read it acts on each channel alone ({@code BatchNorm}, whose added
+ * channels get mean 0, variance 1, scale and shift 0; {@code Activation}; {@code LeakyReLU} other
+ * than the learned {@code prelu}; {@code Dropout}; {@code Pooling}; {@code Flatten}), so the added
+ * channels stay finite. The layers that read them, a {@code Convolution} (one group) or a {@code
+ * FullyConnected}, get zero weights for them: each added channel contributes exactly zero. The sums
+ * over the real channels are the same products, added in the order the new kernel adds them (within
+ * float rounding of the unpadded graph, checked by the differential suite's fused-against-unfused
+ * check).
+ *
+ * <p>A convolution is left alone where any of this cannot be shown from the symbol: an added
+ * channel would reach an output, a sum, a concatenation, a reshape or any other operator; a padded
+ * weight is shared by two layers; it has groups or a layout other than channels first; or padding
+ * would more than double its filters (fewer than 8: the blocked kernel would do more than twice the
+ * work).
+ */
+final class ChannelPadding {
+  private ChannelPadding() {}
+
+  /** Channels in one oneDNN block on this machine. */
+  private static final int BLOCK = 16;
+
+  /**
+   * A padded symbol and its parameters.
+   *
+   * @param json the symbol with padded {@code num_filter}s ({@code json} itself when nothing was
+   *     padded)
+   * @param padded new arrays, owned by the caller, for every parameter whose shape changed; the
+   *     other parameters are used as they are
+   * @param convolutions the names of the padded convolutions
+   */
+  record Result(String json, Map<String, Tensor> padded, List<String> convolutions) {}
+
+  /**
+   * One padding of a parameter along {@code axis}, whose length is {@code channels} runs of {@code
+   * inner} values (a convolution's weight: runs of 1; a fully connected layer's weight read after a
+   * flatten: runs of height x width), to {@code to} runs; the added values are {@code fill}.
+   */
+  private record Pad(int axis, int channels, int to, int inner, float fill) {}
+
+  /**
+   * Pads every convolution of {@code json} that qualifies; {@code params} holds every parameter and
+   * auxiliary state by name (not modified).
+   */
+  static Result apply(String json, Map<String, Tensor> params) {
+    JsonObject root = JsonParser.parseString(json).getAsJsonObject();
+    Map<String, List<Pad>> pads = new LinkedHashMap<>();
+    List<String> convolutions = plan(root, params, pads);
+    if (convolutions.isEmpty()) {
+      return new Result(json, Map.of(), List.of());
+    }
+    Map<String, Tensor> padded = new LinkedHashMap<>();
+    try {
+      for (Map.Entry<String, List<Pad>> e : pads.entrySet()) {
+        Tensor source = params.get(e.getKey());
+        // An array oneDNN reordered in place is read back in the default layout.
+        source.handle().toDefaultLayout();
+        int[] dims = source.shape().dims();
+        float[] values = source.toFloatArray();
+        for (Pad p : e.getValue()) {
+          values = pad(values, dims, p);
+          dims[p.axis()] = p.to() * p.inner();
+        }
+        Tensor t = Tensor.zeros(Shape.of(dims), 0);
+        padded.put(e.getKey(), t);
+        t.copyFrom(values);
+      }
+    } catch (RuntimeException e) {
+      padded.values().forEach(Tensor::close);
+      throw e;
+    }
+    // A variable that records its shape gets the padded one.
+    for (JsonElement n : root.getAsJsonArray("nodes")) {
+      JsonObject node = n.getAsJsonObject();
+      Tensor t = padded.get(node.get("name").getAsString());
+      JsonObject attrs = attrs(node);
+      if (t != null && node.get("op").getAsString().equals("null") && attrs != null) {
+        if (attrs.has("__shape__")) {
+          attrs.addProperty("__shape__", tuple(t.shape().dims()));
+        }
+      }
+    }
+    return new Result(root.toString(), padded, List.copyOf(convolutions));
+  }
+
+  /** The names of the convolutions {@link #apply} pads, for tests and messages. */
+  static List<String> padded(String json, Map<String, Tensor> params) {
+    return plan(JsonParser.parseString(json).getAsJsonObject(), params, new LinkedHashMap<>());
+  }
+
+  /** Finds the convolutions to pad, sets their {@code num_filter}s and records the pads. */
+  private static List<String> plan(
+      JsonObject root, Map<String, Tensor> params, Map<String, List<Pad>> pads) {
+    JsonArray nodes = root.getAsJsonArray("nodes");
+    Set<Integer> heads = new HashSet<>();
+    for (JsonElement h : root.getAsJsonArray("heads")) {
+      heads.add(h.getAsJsonArray().get(0).getAsInt());
+    }
+    List<List<int[]>> readers = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      readers.add(new ArrayList<>());
+    }
+    for (int j = 0; j < nodes.size(); j++) {
+      JsonArray in = node(nodes, j).getAsJsonArray("inputs");
+      for (int slot = 0; slot < in.size(); slot++) {
+        JsonArray entry = in.get(slot).getAsJsonArray();
+        readers.get(entry.get(0).getAsInt()).add(new int[] {j, slot, entry.get(1).getAsInt()});
+      }
+    }
+    List<String> convolutions = new ArrayList<>();
+    for (int c = 0; c < nodes.size(); c++) {
+      JsonObject conv = node(nodes, c);
+      if (!op(conv).equals("Convolution") || !oneGroupChannelsFirst(conv)) {
+        continue;
+      }
+      OptionalInt filters = ConvKernels.filters(attr(conv, "num_filter"));
+      if (filters.isEmpty() || ConvKernels.blocked(filters.getAsInt())) {
+        continue;
+      }
+      int f = filters.getAsInt();
+      int to = (f + BLOCK - 1) / BLOCK * BLOCK;
+      if (to > 2 * f) {
+        continue;
+      }
+      Map<String, List<Pad>> mine = new LinkedHashMap<>();
+      boolean bias = !"true".equalsIgnoreCase(attr(conv, "no_bias"));
+      if (!own(nodes, readers, params, conv, 1, mine, new Pad(0, f, to, 1, 0f))
+          || bias && !own(nodes, readers, params, conv, 2, mine, new Pad(0, f, to, 1, 0f))
+          || !spread(nodes, readers, heads, params, c, f, to, mine)) {
+        continue;
+      }
+      conv.getAsJsonObject(conv.has("attrs") ? "attrs" : "attr")
+          .addProperty("num_filter", String.valueOf(to));
+      mine.forEach((k, v) -> pads.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
+      convolutions.add(conv.get("name").getAsString());
+    }
+    return convolutions;
+  }
+
+  /**
+   * Follows the padded channels from convolution {@code c} through per-channel nodes to the layers
+   * that read them, recording their parameters' pads; false where an added channel could reach
+   * anything else.
+   */
+  private static boolean spread(
+      JsonArray nodes,
+      List<List<int[]>> readers,
+      Set<Integer> heads,
+      Map<String, Tensor> params,
+      int c,
+      int f,
+      int to,
+      Map<String, List<Pad>> pads) {
+    Deque<Integer> frontier = new ArrayDeque<>(List.of(c));
+    Set<Integer> seen = new HashSet<>(List.of(c));
+    Set<Integer> flat = new HashSet<>();
+    while (!frontier.isEmpty()) {
+      int n = frontier.poll();
+      if (heads.contains(n)) {
+        return false;
+      }
+      for (int[] r : readers.get(n)) {
+        int j = r[0];
+        JsonObject reader = node(nodes, j);
+        if (r[1] != 0 || r[2] != 0) {
+          return false;
+        }
+        String op = op(reader);
+        if (op.equals("FullyConnected")) {
+          // After a flatten (or FullyConnected's own), channel k owns the k-th run of columns.
+          Tensor w = weight(nodes, reader, params);
+          if (w == null
+              || w.shape().dims().length != 2
+              || w.shape().dim(1) % f != 0
+              || !flat.contains(n) && "false".equalsIgnoreCase(attr(reader, "flatten"))) {
+            return false;
+          }
+          int inner = w.shape().dim(1) / f;
+          if (!own(nodes, readers, params, reader, 1, pads, new Pad(1, f, to, inner, 0f))) {
+            return false;
+          }
+          continue;
+        }
+        if (flat.contains(n)) {
+          return false;
+        }
+        if (op.equals("Convolution")) {
+          if (!oneGroupChannelsFirst(reader)
+              || !own(nodes, readers, params, reader, 1, pads, new Pad(1, f, to, 1, 0f))) {
+            return false;
+          }
+          continue;
+        }
+        if (!perChannel(reader)) {
+          return false;
+        }
+        if (op.equals("BatchNorm")) {
+          float[] fills = {0f, 0f, 0f, 1f};
+          for (int slot = 1; slot <= 4; slot++) {
+            if (!own(
+                nodes,
+                readers,
+                params,
+                reader,
+                slot,
+                pads,
+                new Pad(0, f, to, 1, fills[slot - 1]))) {
+              return false;
+            }
+          }
+        }
+        if (op.equals("Flatten")) {
+          flat.add(j);
+        }
+        if (seen.add(j)) {
+          frontier.add(j);
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Operators that act on each channel alone and keep the channels where they were. */
+  private static boolean perChannel(JsonObject n) {
+    return switch (op(n)) {
+      case "Activation", "Dropout", "Flatten" -> true;
+      case "BatchNorm" -> {
+        String axis = attr(n, "axis");
+        yield (axis == null || axis.trim().equals("1"))
+            && !"true".equalsIgnoreCase(attr(n, "output_mean_var"));
+      }
+      case "LeakyReLU" -> {
+        String type = attr(n, "act_type");
+        yield type == null || List.of("leaky", "elu", "selu", "gelu").contains(type);
+      }
+      case "Pooling" -> channelsFirst(n);
+      default -> false;
+    };
+  }
+
+  /**
+   * Records {@code pad} for the parameter in input {@code slot} of {@code n}; false if that input
+   * is not a parameter that {@code n} alone reads.
+   */
+  private static boolean own(
+      JsonArray nodes,
+      List<List<int[]>> readers,
+      Map<String, Tensor> params,
+      JsonObject n,
+      int slot,
+      Map<String, List<Pad>> pads,
+      Pad pad) {
+    JsonArray in = n.getAsJsonArray("inputs");
+    if (slot >= in.size()) {
+      return false;
+    }
+    int v = in.get(slot).getAsJsonArray().get(0).getAsInt();
+    JsonObject variable = node(nodes, v);
+    String name = variable.get("name").getAsString();
+    Tensor t = params.get(name);
+    if (!op(variable).equals("null") || t == null || readers.get(v).size() != 1) {
+      return false;
+    }
+    int length = t.shape().dim(pad.axis());
+    if (length != pad.channels() * pad.inner()) {
+      return false;
+    }
+    pads.computeIfAbsent(name, k -> new ArrayList<>()).add(pad);
+    return true;
+  }
+
+  private static Tensor weight(JsonArray nodes, JsonObject n, Map<String, Tensor> params) {
+    JsonArray in = n.getAsJsonArray("inputs");
+    if (in.size() < 2) {
+      return null;
+    }
+    JsonObject w = node(nodes, in.get(1).getAsJsonArray().get(0).getAsInt());
+    return params.get(w.get("name").getAsString());
+  }
+
+  /** {@code values} of shape {@code dims} with {@code p} applied. */
+  static float[] pad(float[] values, int[] dims, Pad p) {
+    int outer = 1;
+    for (int i = 0; i < p.axis(); i++) {
+      outer *= dims[i];
+    }
+    int rest = 1;
+    for (int i = p.axis() + 1; i < dims.length; i++) {
+      rest *= dims[i];
+    }
+    int run = p.inner() * rest;
+    float[] out = new float[outer * p.to() * run];
+    for (int o = 0; o < outer; o++) {
+      int from = o * p.channels() * run;
+      int at = o * p.to() * run;
+      System.arraycopy(values, from, out, at, p.channels() * run);
+      Arrays.fill(out, at + p.channels() * run, at + p.to() * run, p.fill());
+    }
+    return out;
+  }
+
+  /** A padding of {@code channels} runs of {@code inner} along {@code axis}, for tests. */
+  static float[] pad(float[] values, int[] dims, int axis, int channels, int to, int inner) {
+    return pad(values, dims, new Pad(axis, channels, to, inner, 0f));
+  }
+
+  private static boolean oneGroupChannelsFirst(JsonObject conv) {
+    String groups = attr(conv, "num_group");
+    return (groups == null || groups.trim().equals("1")) && channelsFirst(conv);
+  }
+
+  private static boolean channelsFirst(JsonObject n) {
+    String layout = attr(n, "layout");
+    return layout == null || layout.equals("None") || layout.matches("NC[DHW]*");
+  }
+
+  private static String tuple(int[] dims) {
+    StringBuilder b = new StringBuilder("(");
+    for (int i = 0; i < dims.length; i++) {
+      b.append(i > 0 ? ", " : "").append(dims[i]);
+    }
+    return b.append(dims.length == 1 ? ",)" : ")").toString();
+  }
+
+  private static JsonObject node(JsonArray nodes, int i) {
+    return nodes.get(i).getAsJsonObject();
+  }
+
+  private static String op(JsonObject n) {
+    return n.get("op").getAsString();
+  }
+
+  private static JsonObject attrs(JsonObject n) {
+    return n.has("attrs") ? n.getAsJsonObject("attrs") : n.getAsJsonObject("attr");
+  }
+
+  private static String attr(JsonObject n, String key) {
+    JsonObject a = attrs(n);
+    return a == null || !a.has(key) ? null : a.get(key).getAsString();
+  }
+}
