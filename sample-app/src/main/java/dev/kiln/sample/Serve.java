@@ -2,6 +2,7 @@ package dev.kiln.sample;
 
 import dev.kiln.runtime.infer.FusedNode;
 import dev.kiln.runtime.infer.InferenceOptions;
+import dev.kiln.runtime.infer.PaddedConvolution;
 import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.sample.serve.InferenceServer;
 import java.nio.file.Path;
@@ -105,6 +106,9 @@ final class Serve implements Callable<Integer> {
             "--checkpoint",
             checkpoint,
             noFuse ? InferenceOptions.unfused() : InferenceOptions.DEFAULT);
+    for (PaddedConvolution c : predictor.padding()) {
+      System.out.println("padded " + c);
+    }
     for (FusedNode f : predictor.fusion()) {
       System.out.println("fused " + f);
     }

@@ -66,9 +66,9 @@ final class ChannelPadding {
    *     padded)
    * @param padded new arrays, owned by the caller, for every parameter whose shape changed; the
    *     other parameters are used as they are
-   * @param convolutions the names of the padded convolutions
+   * @param convolutions the padded convolutions
    */
-  record Result(String json, Map<String, Tensor> padded, List<String> convolutions) {}
+  record Result(String json, Map<String, Tensor> padded, List<PaddedConvolution> convolutions) {}
 
   /**
    * One padding of a parameter along {@code axis}, whose length is {@code channels} runs of {@code
@@ -87,7 +87,7 @@ final class ChannelPadding {
     }
     JsonObject root = JsonParser.parseString(json).getAsJsonObject();
     Map<String, List<Pad>> pads = new LinkedHashMap<>();
-    List<String> convolutions = plan(root, params, pads);
+    List<PaddedConvolution> convolutions = plan(root, params, pads);
     if (convolutions.isEmpty()) {
       return new Result(json, Map.of(), List.of());
     }
@@ -125,13 +125,16 @@ final class ChannelPadding {
     return new Result(root.toString(), padded, List.copyOf(convolutions));
   }
 
-  /** The names of the convolutions {@link #apply} pads, for tests and messages. */
+  /** The names of the convolutions {@link #apply} pads, for tests. */
   static List<String> padded(String json, Map<String, Tensor> params) {
-    return plan(JsonParser.parseString(json).getAsJsonObject(), params, new LinkedHashMap<>());
+    return plan(JsonParser.parseString(json).getAsJsonObject(), params, new LinkedHashMap<>())
+        .stream()
+        .map(PaddedConvolution::name)
+        .toList();
   }
 
   /** Finds the convolutions to pad, sets their {@code num_filter}s and records the pads. */
-  private static List<String> plan(
+  private static List<PaddedConvolution> plan(
       JsonObject root, Map<String, Tensor> params, Map<String, List<Pad>> pads) {
     JsonArray nodes = root.getAsJsonArray("nodes");
     Set<Integer> heads = new HashSet<>();
@@ -149,7 +152,7 @@ final class ChannelPadding {
         readers.get(entry.get(0).getAsInt()).add(new int[] {j, slot, entry.get(1).getAsInt()});
       }
     }
-    List<String> convolutions = new ArrayList<>();
+    List<PaddedConvolution> convolutions = new ArrayList<>();
     for (int c = 0; c < nodes.size(); c++) {
       JsonObject conv = node(nodes, c);
       if (!op(conv).equals("Convolution") || !oneGroupChannelsFirst(conv)) {
@@ -174,7 +177,7 @@ final class ChannelPadding {
       conv.getAsJsonObject(conv.has("attrs") ? "attrs" : "attr")
           .addProperty("num_filter", String.valueOf(to));
       mine.forEach((k, v) -> pads.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
-      convolutions.add(conv.get("name").getAsString());
+      convolutions.add(new PaddedConvolution(conv.get("name").getAsString(), f, to));
     }
     return convolutions;
   }

@@ -72,6 +72,8 @@ public final class Predictor implements AutoCloseable {
    */
   private final Map<String, Tensor> padded;
 
+  private final List<PaddedConvolution> padding;
+
   private final Map<String, Shape> zeroArgs;
   private final Map<Integer, Bound> bound = new LinkedHashMap<>(16, 0.75f, true);
   private int[] exampleSizes;
@@ -163,6 +165,7 @@ public final class Predictor implements AutoCloseable {
             ? ChannelPadding.apply(sourceJson, source)
             : new ChannelPadding.Result(sourceJson, Map.of(), List.of());
     this.padded = padding.padded();
+    this.padding = padding.convolutions();
     SymbolHandle parsed;
     try {
       parsed =
@@ -334,6 +337,14 @@ public final class Predictor implements AutoCloseable {
    */
   public String fusionRefusal() {
     return fusionRefusal;
+  }
+
+  /**
+   * The convolutions this predictor runs with zero filters added up to a multiple of 16 (none
+   * unfused): the same outputs, on oneDNN's blocked kernels.
+   */
+  public List<PaddedConvolution> padding() {
+    return padding;
   }
 
   /** What MXNet's oneDNN pass did to the graph: one entry per fused node (none when unfused). */

@@ -119,7 +119,9 @@ class ChannelPaddingTest {
     Map<String, Tensor> p = params(20, 12, false, 1);
     ChannelPadding.Result r = ChannelPadding.apply(lenet(20, 12, "relu", false), p);
     try {
-      assertEquals(List.of("c1", "c2"), r.convolutions());
+      assertEquals(
+          List.of(new PaddedConvolution("c1", 20, 32), new PaddedConvolution("c2", 12, 16)),
+          r.convolutions());
       JsonArray nodes = JsonParser.parseString(r.json()).getAsJsonObject().getAsJsonArray("nodes");
       assertEquals("32", attr(nodes, "c1", "num_filter"));
       assertEquals("16", attr(nodes, "c2", "num_filter"));
@@ -198,6 +200,8 @@ class ChannelPaddingTest {
               Predictor.create(
                   "lenet", json, in, List.of("probs"), p, Map.of(), InferenceOptions.unfused())) {
         assertTrue(fused.isFused(), fused.fusionRefusal());
+        assertEquals("[c1: 20 filters run as 32, c2: 12 filters run as 16]", fused.padding() + "");
+        assertEquals(List.of(), plain.padding(), "unfused, nothing is padded");
         assertTrue(
             fused.symbolJson().matches("(?s).*\"num_filter\"\\s*:\\s*\"32\".*"),
             "the executors run the padded convolution");

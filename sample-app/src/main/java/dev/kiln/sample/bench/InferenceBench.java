@@ -93,6 +93,7 @@ public final class InferenceBench implements Callable<Integer> {
           Path prefix = dir.resolve(name);
           m.save(prefix);
           try (dev.kiln.runtime.infer.Predictor fp = m.predictor()) {
+            fp.padding().forEach(c -> fusion.add(name + " fp32: padded " + c));
             for (FusedNode f : fp.fusion()) {
               fusion.add(name + " fp32: " + f);
             }
@@ -143,7 +144,8 @@ public final class InferenceBench implements Callable<Integer> {
           "| model | MFLOPs an example | kiln fused GFLOP/s | djl GFLOP/s | probe GFLOP/s |"
               + " fused/probe | djl/probe |\n|---|---:|---:|---:|---:|---:|---:|\n");
       out.append(arithmetic);
-      out.append("\nWhat oneDNN's pass fused and what quantisation made int8:\n\n");
+      out.append(
+          "\nWhat Kiln padded, what oneDNN's pass fused and what quantisation made int8:\n\n");
       for (String f : fusion) {
         out.append("- ").append(f).append('\n');
       }
