@@ -22,6 +22,10 @@ import java.util.OptionalInt;
  * are the same to the bit; the convolution then fuses with its batch norm alone, and the ReLU runs
  * on the pooled values, a quarter as many for a 2x2 pool.
  *
+ * <p>It runs after {@link ChannelPadding}, which gives most GEMM convolutions whole blocks of 16
+ * filters (the LeNet's among them, whose ReLUs now fuse); what is left here are the convolutions
+ * padding leaves alone, such as one of fewer than 8 filters.
+ *
  * <p>Only a ReLU ({@code Activation} with {@code act_type} relu) whose input is such a convolution
  * or a batch norm of one, whose only reader is a {@code Pooling} with {@code pool_type} max, and
  * that is not an output, and such a pooling that is not an output, are moved.

@@ -221,6 +221,40 @@ class ChannelPaddingTest {
     }
   }
 
+  /**
+   * The two rewrites together: a convolution of 6 filters is not padded (16 would be more than
+   * twice the work), so its ReLU still moves after its max pooling ({@link ReluAfterPool}) and it
+   * fuses with its batch norm alone; the 12-filter one is padded to 16. The outputs are the unfused
+   * ones.
+   */
+  @Test
+  void aConvolutionLeftUnpaddedStillHasItsReluMovedAfterItsPooling() {
+    Map<String, Tensor> p = params(6, 12, false, 7);
+    String json = lenet(6, 12, "relu", false);
+    List<Port> in = List.of(new Port("data", Shape.of(Shape.BATCH, 1, 14, 14)));
+    try (Predictor fused =
+            Predictor.create(
+                "lenet", json, in, List.of("probs"), p, Map.of(), InferenceOptions.DEFAULT);
+        Predictor plain =
+            Predictor.create(
+                "lenet", json, in, List.of("probs"), p, Map.of(), InferenceOptions.unfused())) {
+      assertEquals(List.of(new PaddedConvolution("c2", 12, 16)), fused.padding());
+      assertTrue(
+          fused.fusion().stream().anyMatch(f -> f.nodes().equals(List.of("c1", "n1"))),
+          fused.fusion().toString());
+      float[] x = new float[16 * 196];
+      Random r = new Random(7);
+      for (int i = 0; i < x.length; i++) {
+        x[i] = r.nextFloat();
+      }
+      float[] a = fused.predict(16, x)[0];
+      float[] b = plain.predict(16, x)[0];
+      for (int i = 0; i < a.length; i++) {
+        assertEquals(b[i], a[i], 1e-5 * Math.max(1, Math.abs(b[i])), "output " + i);
+      }
+    }
+  }
+
   /** Attribute {@code key} of the node named {@code name}. */
   private static String attr(JsonArray nodes, String name, String key) {
     for (JsonElement e : nodes) {

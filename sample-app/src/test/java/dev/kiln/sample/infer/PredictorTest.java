@@ -109,7 +109,7 @@ class PredictorTest {
   }
 
   @Test
-  void fusedLeNetMatchesTheModelsForwardAndFusesEachConvolutionWithItsBatchNorm() {
+  void fusedLeNetMatchesTheModelsForwardAndFusesEachPaddedConvolutionWithItsBatchNormAndReLU() {
     Random rng = new Random(1);
     try (FashionLeNetModel m = trainedLeNet(rng);
         Predictor fused = m.predictor();
@@ -123,13 +123,15 @@ class PredictorTest {
       List<FusedNode> nodes = fused.fusion();
       System.out.println("LeNet fusion: " + nodes);
       assertTrue(plain.fusion().isEmpty());
-      // The LeNet's convolutions (20 and 50 filters) run as GEMM convolutions: their ReLUs move
-      // after the max pooling (ReluAfterPool) and each fuses with its batch norm alone.
+      // The LeNet's convolutions (20 and 50 filters) are padded to 32 and 64 (ChannelPadding), so
+      // each runs on a blocked kernel fused with its batch norm and its ReLU.
+      assertEquals(
+          "[conv1: 20 filters run as 32, conv2: 50 filters run as 64]", fused.padding() + "");
       assertTrue(
-          nodes.stream().anyMatch(f -> f.nodes().equals(List.of("conv1", "bn1"))),
+          nodes.stream().anyMatch(f -> f.nodes().equals(List.of("conv1", "bn1", "relu1"))),
           nodes.toString());
       assertTrue(
-          nodes.stream().anyMatch(f -> f.nodes().equals(List.of("conv2", "bn2"))),
+          nodes.stream().anyMatch(f -> f.nodes().equals(List.of("conv2", "bn2", "relu2"))),
           nodes.toString());
       assertTrue(
           nodes.stream().anyMatch(f -> f.nodes().equals(List.of("hidden", "hidden_relu"))),
