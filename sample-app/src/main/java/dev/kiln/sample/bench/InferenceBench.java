@@ -193,18 +193,7 @@ public final class InferenceBench implements Callable<Integer> {
     for (int i = 0; i < x.length; i++) {
       x[i] = random.nextFloat();
     }
-    return new Impl() {
-      @Override
-      public void run() {
-        p.predict(PROBE_BATCH, x);
-      }
-
-      @Override
-      public void close() {
-        p.close();
-        m.close();
-      }
-    };
+    return predicting(p, PROBE_BATCH, x, m);
   }
 
   /** A row of the arithmetic-rate table: rates in batches a second, per round. */
@@ -258,7 +247,12 @@ public final class InferenceBench implements Callable<Integer> {
   }
 
   private static Impl kiln(KilnModel m, InferenceOptions o, int batch, float[] x) {
-    dev.kiln.runtime.infer.Predictor p = m.predictor(o);
+    return predicting(m.predictor(o), batch, x);
+  }
+
+  /** Kiln's predictor {@code p} on {@code x}; closing it closes {@code p}, then {@code also}. */
+  private static Impl predicting(
+      dev.kiln.runtime.infer.Predictor p, int batch, float[] x, AutoCloseable... also) {
     return new Impl() {
       @Override
       public void run() {
@@ -268,6 +262,13 @@ public final class InferenceBench implements Callable<Integer> {
       @Override
       public void close() {
         p.close();
+        for (AutoCloseable a : also) {
+          try {
+            a.close();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        }
       }
     };
   }
@@ -282,17 +283,7 @@ public final class InferenceBench implements Callable<Integer> {
         fusion.add(name + " int8: " + f);
       }
     }
-    return new Impl() {
-      @Override
-      public void run() {
-        p.predict(batch, x);
-      }
-
-      @Override
-      public void close() {
-        p.close();
-      }
-    };
+    return predicting(p, batch, x);
   }
 
   private static Impl djl(Path prefix, int batch, float[] x) {
