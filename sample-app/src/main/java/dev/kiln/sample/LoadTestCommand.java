@@ -120,10 +120,29 @@ final class LoadTestCommand implements Callable<Integer> {
         // for seconds.
         LoadTest.run(
             base, name, reference, images, requests, clients, perRequest, binary, () -> {});
+        // The server's CPU over the measured run, where it runs in a process of its own.
+        double[] serverCpu = new double[2];
+        int[] at = {0};
+        URI measured = base;
+        boolean apart = server == null;
         LoadTest.Result r =
             LoadTest.run(
-                base, name, reference, images, requests, clients, perRequest, binary, () -> {});
-        double local = LoadTest.inProcess(reference, images, maxBatch, replicas, 3);
+                base,
+                name,
+                reference,
+                images,
+                requests,
+                clients,
+                perRequest,
+                binary,
+                () ->
+                    serverCpu[at[0]++] = apart ? LoadTest.serverCpuSeconds(measured) : Double.NaN);
+        // This process's CPU over the in-process run (nothing else runs in it then).
+        long[] localCpu = new long[2];
+        int[] mark = {0};
+        double local =
+            LoadTest.inProcess(
+                reference, images, maxBatch, replicas, 3, () -> localCpu[mark[0]++] = processCpu());
         System.out.printf(
             Locale.ROOT,
             "%d %s requests of %d example(s) from %d clients in %.2f s: p50 %.2f ms, p99 %.2f ms,"
@@ -148,6 +167,18 @@ final class LoadTestCommand implements Callable<Integer> {
             maxBatch,
             local,
             r.examplesPerSecond() / local);
+        double serverPerExample = (serverCpu[1] - serverCpu[0]) * 1e3 / r.examples();
+        double localPerExample = (localCpu[1] - localCpu[0]) / 1e6 / (local * 3);
+        if (!Double.isNaN(serverPerExample)) {
+          System.out.printf(
+              Locale.ROOT,
+              "CPU per example: server %.3f ms (its process_cpu_seconds_total over the run, %.3f ms"
+                  + " a request), in process %.3f ms; in process/server %.2f%n",
+              serverPerExample,
+              serverPerExample * perRequest,
+              localPerExample,
+              localPerExample / serverPerExample);
+        }
         System.out.println("load average before: " + load0 + "; after: " + loadavg());
         return r.failed() == 0 && r.wrong() == 0 ? 0 : 1;
       } finally {
@@ -156,6 +187,13 @@ final class LoadTestCommand implements Callable<Integer> {
         }
       }
     }
+  }
+
+  /** This process's CPU time in nanoseconds, every thread (MXNet's included). */
+  private static long processCpu() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   static String loadavg() {

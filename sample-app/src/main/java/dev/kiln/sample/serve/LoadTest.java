@@ -212,6 +212,38 @@ public final class LoadTest {
         maxDiff);
   }
 
+  /**
+   * The CPU the server's whole process has used, in seconds: its {@code /metrics}'s {@code
+   * process_cpu_seconds_total}; NaN when the server does not report it (or cannot be reached).
+   */
+  public static double serverCpuSeconds(URI base) {
+    try {
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(base.resolve("/metrics"))
+                      .timeout(Duration.ofSeconds(10))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      return r.statusCode() == 200 ? metric(r.body(), "process_cpu_seconds_total") : Double.NaN;
+    } catch (java.io.IOException e) {
+      return Double.NaN;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Double.NaN;
+    }
+  }
+
+  /** The value of the unlabelled sample {@code name} in Prometheus text, or NaN. */
+  static double metric(String text, String name) {
+    for (String line : text.split("\n")) {
+      if (line.startsWith(name + " ")) {
+        return Double.parseDouble(line.substring(name.length() + 1).trim().split(" ")[0]);
+      }
+    }
+    return Double.NaN;
+  }
+
   /** The first output's data of an answer: JSON numbers, or binary after a JSON header. */
   static float[] outputData(byte[] answer, String headerLength) {
     int json = headerLength == null ? answer.length : Integer.parseInt(headerLength);

@@ -4,6 +4,7 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,7 +21,11 @@ import java.util.function.DoubleSupplier;
  *       bad_request}, {@code unknown_model}, {@code overloaded}, {@code failed});
  *   <li>{@code kiln_request_duration_seconds{model}}: from the request's arrival to its answer;
  *   <li>{@code kiln_batch_size{model}}: examples per batch the model ran (before padding);
- *   <li>{@code kiln_queue_depth{model}}: requests waiting for a replica.
+ *   <li>{@code kiln_queue_depth{model}}: requests waiting for a replica;
+ *   <li>the Prometheus client's standard JVM and process metrics ({@code JvmMetrics}): among them
+ *       {@code process_cpu_seconds_total}, the CPU the whole server process used (MXNet's threads
+ *       included), which {@code loadtest} reads before and after its run to give the server's CPU
+ *       per request.
  * </ul>
  */
 final class ServerMetrics {
@@ -68,6 +73,7 @@ final class ServerMetrics {
         .labelNames("model")
         .callback(cb -> cb.call(queueDepth.getAsDouble(), model))
         .register(registry);
+    JvmMetrics.builder().register(registry);
   }
 
   private static double[] bounds(int maxBatch) {

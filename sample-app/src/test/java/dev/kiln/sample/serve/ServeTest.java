@@ -272,6 +272,13 @@ class ServeTest {
       assertTrue(
           metrics.contains("kiln_request_errors_total{model=\"lenet\",reason=\"bad_request\"}"),
           metrics);
+      // The process's CPU, which loadtest reads around its run: this JVM's, so at least what this
+      // thread alone has used by now.
+      double cpu = LoadTest.serverCpuSeconds(base);
+      double mine =
+          java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9;
+      assertTrue(
+          cpu >= mine && cpu < 1e6, "process_cpu_seconds_total " + cpu + ", this thread " + mine);
       assertEquals(server.accepted(), server.completed());
     }
   }
