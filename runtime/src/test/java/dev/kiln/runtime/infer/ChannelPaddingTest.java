@@ -10,6 +10,8 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Shape;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +19,7 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which convolutions {@link ChannelPadding} pads, what it does to their parameters, and that a
@@ -252,6 +255,47 @@ class ChannelPaddingTest {
       for (int i = 0; i < a.length; i++) {
         assertEquals(b[i], a[i], 1e-5 * Math.max(1, Math.abs(b[i])), "output " + i);
       }
+    }
+  }
+
+  /**
+   * What a padded predictor saves is the model as declared: 20 filters, unpadded arrays; loaded
+   * back (and padded again when fused) it computes what it computed before.
+   */
+  @Test
+  void aPaddedPredictorSavesTheDeclaredShapes(@TempDir Path dir) throws Exception {
+    Map<String, Tensor> p = params(20, 12, false, 9);
+    List<Port> in = List.of(new Port("data", Shape.of(Shape.BATCH, 1, 14, 14)));
+    float[] x = new float[3 * 196];
+    Random r = new Random(9);
+    for (int i = 0; i < x.length; i++) {
+      x[i] = r.nextFloat();
+    }
+    Path prefix = dir.resolve("padded");
+    float[] before;
+    try (Predictor fused =
+        Predictor.create(
+            "lenet",
+            lenet(20, 12, "relu", false),
+            in,
+            List.of("probs"),
+            p,
+            Map.of(),
+            InferenceOptions.DEFAULT)) {
+      assertEquals(2, fused.padding().size());
+      before = fused.predict(3, x)[0];
+      fused.save(prefix);
+    }
+    String saved = Files.readString(dir.resolve("padded-symbol.json"));
+    assertEquals(
+        "20",
+        attr(
+            JsonParser.parseString(saved).getAsJsonObject().getAsJsonArray("nodes"),
+            "c1",
+            "num_filter"));
+    try (Predictor loaded = Predictor.load(prefix, InferenceOptions.DEFAULT)) {
+      assertEquals(2, loaded.padding().size());
+      assertArrayEquals(before, loaded.predict(3, x)[0]);
     }
   }
 
