@@ -7,6 +7,7 @@ import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.sample.serve.InferenceServer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
@@ -117,10 +118,15 @@ final class Serve implements Callable<Integer> {
           "running unfused: MXNet cannot run the fused graph: " + predictor.fusionRefusal());
     }
     InferenceServer server = InferenceServer.start(name, predictor, config);
+    // A second signal (a supervisor that forwards SIGTERM, an impatient Ctrl-C) joins the drain
+    // already under way instead of announcing another.
+    AtomicBoolean draining = new AtomicBoolean();
     Runnable drain =
         () -> {
-          System.out.println("draining: answering the requests in flight, then stopping");
-          System.out.flush();
+          if (draining.compareAndSet(false, true)) {
+            System.out.println("draining: answering the requests in flight, then stopping");
+            System.out.flush();
+          }
           server.shutdown();
         };
     for (String sig : new String[] {"TERM", "INT"}) {
