@@ -8,8 +8,9 @@ import java.util.OptionalInt;
  * or {@code brgconv} on this machine) only where the memory of the blocked layout equals that of
  * the plain one ({@code mkldnn_convolution.cc} skips padded blocked formats), that is where the
  * filters fill whole blocks of 16; any other convolution runs as a GEMM convolution in plain
- * layouts. Both the bf16 pass ({@link Precision}) and the inference rewrite that keeps a ReLU away
- * from a GEMM convolution ({@code infer.ReluAfterPool}) decide by this rule.
+ * layouts. The bf16 pass ({@link Precision}), the inference rewrite that keeps a ReLU away from a
+ * GEMM convolution ({@code infer.ReluAfterPool}) and the one that pads a GEMM convolution's filters
+ * ({@code infer.ChannelPadding}) decide by this rule.
  */
 public final class ConvKernels {
   private ConvKernels() {}
@@ -26,8 +27,16 @@ public final class ConvKernels {
     }
   }
 
+  /** Channels in one of oneDNN's blocks on this machine (AVX-512: 16 floats). */
+  private static final int BLOCK = 16;
+
   /** Whether a convolution with {@code filters} filters runs on a blocked kernel. */
   public static boolean blocked(int filters) {
-    return filters % 16 == 0;
+    return filters % BLOCK == 0;
+  }
+
+  /** The fewest filters, at least {@code filters}, that run on a blocked kernel. */
+  public static int blockedFilters(int filters) {
+    return (filters + BLOCK - 1) / BLOCK * BLOCK;
   }
 }

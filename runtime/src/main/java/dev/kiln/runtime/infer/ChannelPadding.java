@@ -56,9 +56,6 @@ final class ChannelPadding {
    */
   static final String SWITCH = "kiln.channelPadding";
 
-  /** Channels in one oneDNN block on this machine. */
-  private static final int BLOCK = 16;
-
   /**
    * A padded symbol and its parameters.
    *
@@ -163,7 +160,7 @@ final class ChannelPadding {
         continue;
       }
       int f = filters.getAsInt();
-      int to = (f + BLOCK - 1) / BLOCK * BLOCK;
+      int to = ConvKernels.blockedFilters(f);
       if (to > 2 * f) {
         continue;
       }
