@@ -1,5 +1,12 @@
 package dev.kiln.runtime.infer;
 
+import static dev.kiln.runtime.infer.SymbolAttrs.attr;
+import static dev.kiln.runtime.infer.SymbolAttrs.attrs;
+import static dev.kiln.runtime.infer.SymbolAttrs.headNodes;
+import static dev.kiln.runtime.infer.SymbolAttrs.inputNode;
+import static dev.kiln.runtime.infer.SymbolAttrs.node;
+import static dev.kiln.runtime.infer.SymbolAttrs.op;
+
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -65,7 +72,12 @@ final class ChannelPadding {
    *     other parameters are used as they are
    * @param convolutions the padded convolutions
    */
-  record Result(String json, Map<String, Tensor> padded, List<PaddedConvolution> convolutions) {}
+  record Result(String json, Map<String, Tensor> padded, List<PaddedConvolution> convolutions) {
+    /** {@code json} with nothing padded. */
+    static Result unchanged(String json) {
+      return new Result(json, Map.of(), List.of());
+    }
+  }
 
   /**
    * One padding of a parameter along {@code axis}, whose length is {@code channels} runs of {@code
@@ -80,13 +92,13 @@ final class ChannelPadding {
    */
   static Result apply(String json, Map<String, Tensor> params) {
     if ("false".equals(System.getProperty(SWITCH))) {
-      return new Result(json, Map.of(), List.of());
+      return Result.unchanged(json);
     }
     JsonObject root = JsonParser.parseString(json).getAsJsonObject();
     Map<String, List<Pad>> pads = new LinkedHashMap<>();
     List<PaddedConvolution> convolutions = plan(root, params, pads);
     if (convolutions.isEmpty()) {
-      return new Result(json, Map.of(), List.of());
+      return Result.unchanged(json);
     }
     Map<String, Tensor> padded = new LinkedHashMap<>();
     try {
@@ -113,10 +125,8 @@ final class ChannelPadding {
       JsonObject node = n.getAsJsonObject();
       Tensor t = padded.get(node.get("name").getAsString());
       JsonObject attrs = attrs(node);
-      if (t != null && node.get("op").getAsString().equals("null") && attrs != null) {
-        if (attrs.has("__shape__")) {
-          attrs.addProperty("__shape__", tuple(t.shape().dims()));
-        }
+      if (t != null && op(node).equals("null") && attrs != null && attrs.has("__shape__")) {
+        attrs.addProperty("__shape__", tuple(t.shape().dims()));
       }
     }
     return new Result(root.toString(), padded, List.copyOf(convolutions));
@@ -134,10 +144,7 @@ final class ChannelPadding {
   private static List<PaddedConvolution> plan(
       JsonObject root, Map<String, Tensor> params, Map<String, List<Pad>> pads) {
     JsonArray nodes = root.getAsJsonArray("nodes");
-    Set<Integer> heads = new HashSet<>();
-    for (JsonElement h : root.getAsJsonArray("heads")) {
-      heads.add(h.getAsJsonArray().get(0).getAsInt());
-    }
+    Set<Integer> heads = headNodes(root);
     List<List<int[]>> readers = new ArrayList<>();
     for (int i = 0; i < nodes.size(); i++) {
       readers.add(new ArrayList<>());
@@ -171,8 +178,7 @@ final class ChannelPadding {
           || !spread(nodes, readers, heads, params, c, f, to, mine)) {
         continue;
       }
-      conv.getAsJsonObject(conv.has("attrs") ? "attrs" : "attr")
-          .addProperty("num_filter", String.valueOf(to));
+      attrs(conv).addProperty("num_filter", String.valueOf(to));
       mine.forEach((k, v) -> pads.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
       convolutions.add(new PaddedConvolution(conv.get("name").getAsString(), f, to));
     }
@@ -296,7 +302,7 @@ final class ChannelPadding {
     if (slot >= in.size()) {
       return false;
     }
-    int v = in.get(slot).getAsJsonArray().get(0).getAsInt();
+    int v = inputNode(in.get(slot));
     JsonObject variable = node(nodes, v);
     String name = variable.get("name").getAsString();
     Tensor t = params.get(name);
@@ -316,7 +322,7 @@ final class ChannelPadding {
     if (in.size() < 2) {
       return null;
     }
-    JsonObject w = node(nodes, in.get(1).getAsJsonArray().get(0).getAsInt());
+    JsonObject w = node(nodes, inputNode(in.get(1)));
     return params.get(w.get("name").getAsString());
   }
 
@@ -362,22 +368,5 @@ final class ChannelPadding {
       b.append(i > 0 ? ", " : "").append(dims[i]);
     }
     return b.append(dims.length == 1 ? ",)" : ")").toString();
-  }
-
-  private static JsonObject node(JsonArray nodes, int i) {
-    return nodes.get(i).getAsJsonObject();
-  }
-
-  private static String op(JsonObject n) {
-    return n.get("op").getAsString();
-  }
-
-  private static JsonObject attrs(JsonObject n) {
-    return n.has("attrs") ? n.getAsJsonObject("attrs") : n.getAsJsonObject("attr");
-  }
-
-  private static String attr(JsonObject n, String key) {
-    JsonObject a = attrs(n);
-    return a == null || !a.has(key) ? null : a.get(key).getAsString();
   }
 }

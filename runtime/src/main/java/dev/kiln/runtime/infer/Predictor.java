@@ -163,7 +163,7 @@ public final class Predictor implements AutoCloseable {
     ChannelPadding.Result padding =
         options.fused()
             ? ChannelPadding.apply(sourceJson, source)
-            : new ChannelPadding.Result(sourceJson, Map.of(), List.of());
+            : ChannelPadding.Result.unchanged(sourceJson);
     this.padded = padding.padded();
     this.padding = padding.convolutions();
     SymbolHandle parsed;

@@ -1,5 +1,11 @@
 package dev.kiln.runtime.infer;
 
+import static dev.kiln.runtime.infer.SymbolAttrs.attr;
+import static dev.kiln.runtime.infer.SymbolAttrs.headNodes;
+import static dev.kiln.runtime.infer.SymbolAttrs.inputNode;
+import static dev.kiln.runtime.infer.SymbolAttrs.node;
+import static dev.kiln.runtime.infer.SymbolAttrs.op;
+
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -8,6 +14,7 @@ import dev.kiln.runtime.graph.ConvKernels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * Moves a ReLU that follows a GEMM convolution (and its batch norm) to after the max pooling that
@@ -47,15 +54,12 @@ final class ReluAfterPool {
 
   private static List<String> move(JsonObject root) {
     JsonArray nodes = root.getAsJsonArray("nodes");
-    List<Integer> heads = new ArrayList<>();
-    for (JsonElement h : root.getAsJsonArray("heads")) {
-      heads.add(h.getAsJsonArray().get(0).getAsInt());
-    }
+    Set<Integer> heads = headNodes(root);
     int[] readers = new int[nodes.size()];
     int[] reader = new int[nodes.size()];
     for (int i = 0; i < nodes.size(); i++) {
       for (JsonElement in : node(nodes, i).getAsJsonArray("inputs")) {
-        int from = in.getAsJsonArray().get(0).getAsInt();
+        int from = inputNode(in);
         readers[from]++;
         reader[from] = i;
       }
@@ -67,7 +71,7 @@ final class ReluAfterPool {
         continue;
       }
       JsonArray actInputs = act.getAsJsonArray("inputs");
-      if (actInputs.size() != 1 || !afterGemmConvolution(nodes, source(actInputs.get(0)))) {
+      if (actInputs.size() != 1 || !afterGemmConvolution(nodes, inputNode(actInputs.get(0)))) {
         continue;
       }
       int q = reader[a];
@@ -76,7 +80,7 @@ final class ReluAfterPool {
         continue;
       }
       JsonArray poolInputs = pool.getAsJsonArray("inputs");
-      if (poolInputs.size() != 1 || source(poolInputs.get(0)) != a) {
+      if (poolInputs.size() != 1 || inputNode(poolInputs.get(0)) != a) {
         continue;
       }
       // The pooling takes the ReLU's place (reading what the ReLU read) and the ReLU the
@@ -97,37 +101,21 @@ final class ReluAfterPool {
     return moved;
   }
 
-  private static JsonObject node(JsonArray nodes, int i) {
-    return nodes.get(i).getAsJsonObject();
-  }
-
-  private static int source(JsonElement input) {
-    return input.getAsJsonArray().get(0).getAsInt();
-  }
-
-  private static String attr(JsonObject n, String key) {
-    JsonObject attrs = n.has("attrs") ? n.getAsJsonObject("attrs") : n.getAsJsonObject("attr");
-    if (attrs == null || !attrs.has(key)) {
-      return null;
-    }
-    return attrs.get(key).getAsString();
-  }
-
   private static boolean isRelu(JsonObject n) {
-    return n.get("op").getAsString().equals("Activation") && "relu".equals(attr(n, "act_type"));
+    return op(n).equals("Activation") && "relu".equals(attr(n, "act_type"));
   }
 
   private static boolean isMaxPool(JsonObject n) {
-    return n.get("op").getAsString().equals("Pooling") && "max".equals(attr(n, "pool_type"));
+    return op(n).equals("Pooling") && "max".equals(attr(n, "pool_type"));
   }
 
   /** Whether node {@code i} is a GEMM convolution or a batch norm reading one. */
   private static boolean afterGemmConvolution(JsonArray nodes, int i) {
     JsonObject n = node(nodes, i);
-    if (n.get("op").getAsString().equals("BatchNorm")) {
-      n = node(nodes, source(n.getAsJsonArray("inputs").get(0)));
+    if (op(n).equals("BatchNorm")) {
+      n = node(nodes, inputNode(n.getAsJsonArray("inputs").get(0)));
     }
-    if (!n.get("op").getAsString().equals("Convolution")) {
+    if (!op(n).equals("Convolution")) {
       return false;
     }
     OptionalInt filters = ConvKernels.filters(attr(n, "num_filter"));

@@ -6,13 +6,54 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.kiln.runtime.graph.Shape;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** Reads and writes the input-shape attribute ({@link Predictor#SHAPE_ATTR}) of a symbol's JSON. */
+/**
+ * Reads and writes the input-shape attribute ({@link Predictor#SHAPE_ATTR}) of a symbol's JSON, and
+ * holds the small accessors of a parsed symbol's nodes that the inference rewrites ({@link
+ * ChannelPadding}, {@link ReluAfterPool}) share.
+ */
 final class SymbolAttrs {
   private SymbolAttrs() {}
+
+  /** Node {@code i} of a symbol's {@code nodes}. */
+  static JsonObject node(JsonArray nodes, int i) {
+    return nodes.get(i).getAsJsonObject();
+  }
+
+  /** A node's operator ({@code null} for a variable). */
+  static String op(JsonObject node) {
+    return node.get("op").getAsString();
+  }
+
+  /** A node's attributes ({@code attrs}, or {@code attr} in files before MXNet 1.x), or null. */
+  static JsonObject attrs(JsonObject node) {
+    return node.has("attrs") ? node.getAsJsonObject("attrs") : node.getAsJsonObject("attr");
+  }
+
+  /** Attribute {@code key} of a node, or null. */
+  static String attr(JsonObject node, String key) {
+    JsonObject a = attrs(node);
+    return a == null || !a.has(key) ? null : a.get(key).getAsString();
+  }
+
+  /** The node an input entry {@code [node, output, version]} reads. */
+  static int inputNode(JsonElement input) {
+    return input.getAsJsonArray().get(0).getAsInt();
+  }
+
+  /** The nodes whose outputs are the symbol's outputs. */
+  static Set<Integer> headNodes(JsonObject root) {
+    Set<Integer> heads = new HashSet<>();
+    for (JsonElement h : root.getAsJsonArray("heads")) {
+      heads.add(inputNode(h));
+    }
+    return heads;
+  }
 
   /** {@code json} with each input's shape recorded on its variable node. */
   static String withShapes(String json, List<Port> inputs) {
