@@ -2,6 +2,7 @@ package dev.kiln.sample;
 
 import dev.kiln.runtime.infer.InferenceOptions;
 import dev.kiln.runtime.infer.Predictor;
+import dev.kiln.sample.bench.Bench;
 import dev.kiln.sample.serve.InferenceServer;
 import dev.kiln.sample.serve.LoadTest;
 import java.net.URI;
@@ -142,7 +143,12 @@ final class LoadTestCommand implements Callable<Integer> {
         int[] mark = {0};
         double local =
             LoadTest.inProcess(
-                reference, images, maxBatch, replicas, 3, () -> localCpu[mark[0]++] = processCpu());
+                reference,
+                images,
+                maxBatch,
+                replicas,
+                3,
+                () -> localCpu[mark[0]++] = Bench.processCpuNanos());
         System.out.printf(
             Locale.ROOT,
             "%d %s requests of %d example(s) from %d clients in %.2f s: p50 %.2f ms, p99 %.2f ms,"
@@ -187,13 +193,6 @@ final class LoadTestCommand implements Callable<Integer> {
         }
       }
     }
-  }
-
-  /** This process's CPU time in nanoseconds, every thread (MXNet's included). */
-  private static long processCpu() {
-    return ((com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
   }
 
   static String loadavg() {

@@ -365,7 +365,7 @@ public final class BenchWorker implements Callable<Integer> {
 
   private static Timing timed(TrainLoop loop, Pool pool, int n) {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    long cpu = processCpuNanos();
+    long cpu = Bench.processCpuNanos();
     long driver = threads.getCurrentThreadCpuTime();
     long start = System.nanoTime();
     for (int s = 0; s < n; s++) {
@@ -376,15 +376,8 @@ public final class BenchWorker implements Callable<Integer> {
     long wall = System.nanoTime() - start;
     return new Timing(
         wall / 1e9,
-        (processCpuNanos() - cpu) / 1e9,
+        (Bench.processCpuNanos() - cpu) / 1e9,
         (threads.getCurrentThreadCpuTime() - driver) / 1e9);
-  }
-
-  private static long processCpuNanos() {
-    return ManagementFactory.getOperatingSystemMXBean()
-            instanceof com.sun.management.OperatingSystemMXBean os
-        ? os.getProcessCpuTime()
-        : 0;
   }
 
   /**
