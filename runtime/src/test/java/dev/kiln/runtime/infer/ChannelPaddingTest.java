@@ -84,6 +84,32 @@ class ChannelPaddingTest {
             extraHead ? ", [8, 0, 0]" : "");
   }
 
+  /** A predictor of {@link #lenet}'s symbol {@code json} over {@code params}. */
+  private static Predictor predictor(
+      String json, Map<String, Tensor> params, InferenceOptions options) {
+    List<Port> in = List.of(new Port("data", Shape.of(Shape.BATCH, 1, 14, 14)));
+    return Predictor.create("lenet", json, in, List.of("probs"), params, Map.of(), options);
+  }
+
+  /** {@code n} random 1x14x14 images. */
+  private static float[] images(Random r, int n) {
+    float[] x = new float[n * 196];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = r.nextFloat();
+    }
+    return x;
+  }
+
+  /** {@code actual}'s outputs on {@code x} within 1e-5 relative of {@code expected}'s. */
+  private static void assertSameOutputs(
+      Predictor expected, Predictor actual, int batch, float[] x, String what) {
+    float[] b = expected.predict(batch, x)[0];
+    float[] a = actual.predict(batch, x)[0];
+    for (int i = 0; i < a.length; i++) {
+      assertEquals(b[i], a[i], 1e-5 * Math.max(1, Math.abs(b[i])), what + ", output " + i);
+    }
+  }
+
   /** Random parameters for {@link #lenet} (batch norm variances positive). */
   private Map<String, Tensor> params(int f1, int f2, boolean prelu, long seed) {
     Random r = new Random(seed);
@@ -195,13 +221,8 @@ class ChannelPaddingTest {
     for (long seed = 3; seed < 6; seed++) {
       Map<String, Tensor> p = params(20, 12, false, seed);
       String json = lenet(20, 12, "relu", false);
-      List<Port> in = List.of(new Port("data", Shape.of(Shape.BATCH, 1, 14, 14)));
-      try (Predictor fused =
-              Predictor.create(
-                  "lenet", json, in, List.of("probs"), p, Map.of(), InferenceOptions.DEFAULT);
-          Predictor plain =
-              Predictor.create(
-                  "lenet", json, in, List.of("probs"), p, Map.of(), InferenceOptions.unfused())) {
+      try (Predictor fused = predictor(json, p, InferenceOptions.DEFAULT);
+          Predictor plain = predictor(json, p, InferenceOptions.unfused())) {
         assertTrue(fused.isFused(), fused.fusionRefusal());
         assertEquals("[c1: 20 filters run as 32, c2: 12 filters run as 16]", fused.padding() + "");
         assertEquals(List.of(), plain.padding(), "unfused, nothing is padded");
@@ -210,15 +231,7 @@ class ChannelPaddingTest {
             "the executors run the padded convolution");
         Random r = new Random(seed);
         for (int batch : new int[] {1, 7, 64}) {
-          float[] x = new float[batch * 196];
-          for (int i = 0; i < x.length; i++) {
-            x[i] = r.nextFloat();
-          }
-          float[] a = fused.predict(batch, x)[0];
-          float[] b = plain.predict(batch, x)[0];
-          for (int i = 0; i < a.length; i++) {
-            assertEquals(b[i], a[i], 1e-5 * Math.max(1, Math.abs(b[i])), "seed " + seed + " " + i);
-          }
+          assertSameOutputs(plain, fused, batch, images(r, batch), "seed " + seed);
         }
       }
     }
@@ -234,27 +247,13 @@ class ChannelPaddingTest {
   void aConvolutionLeftUnpaddedStillHasItsReluMovedAfterItsPooling() {
     Map<String, Tensor> p = params(6, 12, false, 7);
     String json = lenet(6, 12, "relu", false);
-    List<Port> in = List.of(new Port("data", Shape.of(Shape.BATCH, 1, 14, 14)));
-    try (Predictor fused =
-            Predictor.create(
-                "lenet", json, in, List.of("probs"), p, Map.of(), InferenceOptions.DEFAULT);
-        Predictor plain =
-            Predictor.create(
-                "lenet", json, in, List.of("probs"), p, Map.of(), InferenceOptions.unfused())) {
+    try (Predictor fused = predictor(json, p, InferenceOptions.DEFAULT);
+        Predictor plain = predictor(json, p, InferenceOptions.unfused())) {
       assertEquals(List.of(new PaddedConvolution("c2", 12, 16)), fused.padding());
       assertTrue(
           fused.fusion().stream().anyMatch(f -> f.nodes().equals(List.of("c1", "n1"))),
           fused.fusion().toString());
-      float[] x = new float[16 * 196];
-      Random r = new Random(7);
-      for (int i = 0; i < x.length; i++) {
-        x[i] = r.nextFloat();
-      }
-      float[] a = fused.predict(16, x)[0];
-      float[] b = plain.predict(16, x)[0];
-      for (int i = 0; i < a.length; i++) {
-        assertEquals(b[i], a[i], 1e-5 * Math.max(1, Math.abs(b[i])), "output " + i);
-      }
+      assertSameOutputs(plain, fused, 16, images(new Random(7), 16), "batch 16");
     }
   }
 
@@ -265,23 +264,10 @@ class ChannelPaddingTest {
   @Test
   void aPaddedPredictorSavesTheDeclaredShapes(@TempDir Path dir) throws Exception {
     Map<String, Tensor> p = params(20, 12, false, 9);
-    List<Port> in = List.of(new Port("data", Shape.of(Shape.BATCH, 1, 14, 14)));
-    float[] x = new float[3 * 196];
-    Random r = new Random(9);
-    for (int i = 0; i < x.length; i++) {
-      x[i] = r.nextFloat();
-    }
+    float[] x = images(new Random(9), 3);
     Path prefix = dir.resolve("padded");
     float[] before;
-    try (Predictor fused =
-        Predictor.create(
-            "lenet",
-            lenet(20, 12, "relu", false),
-            in,
-            List.of("probs"),
-            p,
-            Map.of(),
-            InferenceOptions.DEFAULT)) {
+    try (Predictor fused = predictor(lenet(20, 12, "relu", false), p, InferenceOptions.DEFAULT)) {
       assertEquals(2, fused.padding().size());
       before = fused.predict(3, x)[0];
       fused.save(prefix);
