@@ -27,6 +27,14 @@ public final class ConvKernels {
     }
   }
 
+  /**
+   * Whether MXNet runs convolutions on oneDNN at all: not where {@code MXNET_MKLDNN_ENABLED=0}
+   * selects MXNet's native kernels (im2col and a GEMM, with no blocked layouts).
+   */
+  public static boolean oneDnn() {
+    return !"0".equals(System.getenv("MXNET_MKLDNN_ENABLED"));
+  }
+
   /** Channels in one of oneDNN's blocks on this machine (AVX-512: 16 floats). */
   private static final int BLOCK = 16;
 

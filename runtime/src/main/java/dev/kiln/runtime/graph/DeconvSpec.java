@@ -218,7 +218,7 @@ public record DeconvSpec(
               + "filters",
           null);
     }
-    if ("0".equals(System.getenv("MXNET_MKLDNN_ENABLED"))) {
+    if (!ConvKernels.oneDnn()) {
       throw new ModelException(
           src,
           src
