@@ -4,16 +4,16 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.AddSpec;
-import dev.kiln.runtime.graph.AttentionSpec;
-import dev.kiln.runtime.graph.DenseSpec;
+import dev.kiln.ops.AddOp;
+import dev.kiln.ops.AttentionOp;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.LayerNormOp;
+import dev.kiln.ops.PositionalEmbeddingOp;
+import dev.kiln.ops.SoftmaxOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.LayerNormSpec;
-import dev.kiln.runtime.graph.NodeSource;
-import dev.kiln.runtime.graph.PositionalEmbeddingSpec;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.graph.SoftmaxSpec;
 import java.util.List;
 import javax.annotation.processing.Generated;
 
@@ -409,7 +409,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    */
   @Override
   public Sym placed(Sym tokens) {
-    return this.builder.node(PLACED_SOURCE, PositionalEmbeddingSpec.steps(6).width(8), tokens);
+    return this.builder.node(PLACED_SOURCE, PositionalEmbeddingOp.steps(6).width(8), tokens);
   }
 
   /**
@@ -441,7 +441,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    */
   @Override
   public Sym norm(Sym encoder) {
-    return this.builder.node(NORM_SOURCE, LayerNormSpec.axis(-1).eps(1e-5), encoder);
+    return this.builder.node(NORM_SOURCE, LayerNormOp.axis(-1).eps(1e-5), encoder);
   }
 
   /**
@@ -449,7 +449,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    */
   @Override
   public Sym logits(Sym norm) {
-    return this.builder.node(LOGITS_SOURCE, DenseSpec.units(3), norm);
+    return this.builder.node(LOGITS_SOURCE, DenseOp.units(3), norm);
   }
 
   /**
@@ -457,7 +457,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    */
   @Override
   public Sym probs(Sym logits) {
-    return this.builder.node(PROBS_SOURCE, SoftmaxSpec.axis(-1).classifierHead(), logits);
+    return this.builder.node(PROBS_SOURCE, SoftmaxOp.axis(-1).classifierHead(), logits);
   }
 
   /**
@@ -465,7 +465,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code @LayerNorm}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder0_norm1(Sym x) {
-    return this.builder.node(ENCODER0_NORM1_SOURCE, LayerNormSpec.axis(-1).eps(1e-5), x);
+    return this.builder.node(ENCODER0_NORM1_SOURCE, LayerNormOp.axis(-1).eps(1e-5), x);
   }
 
   /**
@@ -473,7 +473,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code encoder}: {@code @MultiHeadAttention(heads = 2)}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder0_attention(Sym norm1) {
-    return this.builder.node(ENCODER0_ATTENTION_SOURCE, AttentionSpec.heads(2).width(8), norm1);
+    return this.builder.node(ENCODER0_ATTENTION_SOURCE, AttentionOp.heads(2).width(8), norm1);
   }
 
   /**
@@ -481,7 +481,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code @Add}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder0_mixed(Sym x, Sym attention) {
-    return this.builder.node(ENCODER0_MIXED_SOURCE, AddSpec.of(), x, attention);
+    return this.builder.node(ENCODER0_MIXED_SOURCE, AddOp.of(), x, attention);
   }
 
   /**
@@ -489,7 +489,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code @LayerNorm}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder0_norm2(Sym mixed) {
-    return this.builder.node(ENCODER0_NORM2_SOURCE, LayerNormSpec.axis(-1).eps(1e-5), mixed);
+    return this.builder.node(ENCODER0_NORM2_SOURCE, LayerNormOp.axis(-1).eps(1e-5), mixed);
   }
 
   /**
@@ -499,7 +499,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    */
   private Sym encoder0_hidden(Sym norm2) {
     return this.builder.node(ENCODER0_HIDDEN_SOURCE,
-        DenseSpec.units(16).activation(Act.GELU).flatten(false), norm2);
+        DenseOp.units(16).activation(Act.GELU).flatten(false), norm2);
   }
 
   /**
@@ -507,7 +507,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code @Dense(units = 8, flatten = false)}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder0_back(Sym hidden) {
-    return this.builder.node(ENCODER0_BACK_SOURCE, DenseSpec.units(8).flatten(false), hidden);
+    return this.builder.node(ENCODER0_BACK_SOURCE, DenseOp.units(8).flatten(false), hidden);
   }
 
   /**
@@ -515,7 +515,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code @Add}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder0_out(Sym mixed, Sym back) {
-    return this.builder.node(ENCODER0_OUT_SOURCE, AddSpec.of(), mixed, back);
+    return this.builder.node(ENCODER0_OUT_SOURCE, AddOp.of(), mixed, back);
   }
 
   /**
@@ -523,7 +523,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code @LayerNorm}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder1_norm1(Sym x) {
-    return this.builder.node(ENCODER1_NORM1_SOURCE, LayerNormSpec.axis(-1).eps(1e-5), x);
+    return this.builder.node(ENCODER1_NORM1_SOURCE, LayerNormOp.axis(-1).eps(1e-5), x);
   }
 
   /**
@@ -531,7 +531,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code encoder}: {@code @MultiHeadAttention(heads = 2)}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder1_attention(Sym norm1) {
-    return this.builder.node(ENCODER1_ATTENTION_SOURCE, AttentionSpec.heads(2).width(8), norm1);
+    return this.builder.node(ENCODER1_ATTENTION_SOURCE, AttentionOp.heads(2).width(8), norm1);
   }
 
   /**
@@ -539,7 +539,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code @Add}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder1_mixed(Sym x, Sym attention) {
-    return this.builder.node(ENCODER1_MIXED_SOURCE, AddSpec.of(), x, attention);
+    return this.builder.node(ENCODER1_MIXED_SOURCE, AddOp.of(), x, attention);
   }
 
   /**
@@ -547,7 +547,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code @LayerNorm}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder1_norm2(Sym mixed) {
-    return this.builder.node(ENCODER1_NORM2_SOURCE, LayerNormSpec.axis(-1).eps(1e-5), mixed);
+    return this.builder.node(ENCODER1_NORM2_SOURCE, LayerNormOp.axis(-1).eps(1e-5), mixed);
   }
 
   /**
@@ -557,7 +557,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    */
   private Sym encoder1_hidden(Sym norm2) {
     return this.builder.node(ENCODER1_HIDDEN_SOURCE,
-        DenseSpec.units(16).activation(Act.GELU).flatten(false), norm2);
+        DenseOp.units(16).activation(Act.GELU).flatten(false), norm2);
   }
 
   /**
@@ -565,7 +565,7 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code @Dense(units = 8, flatten = false)}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder1_back(Sym hidden) {
-    return this.builder.node(ENCODER1_BACK_SOURCE, DenseSpec.units(8).flatten(false), hidden);
+    return this.builder.node(ENCODER1_BACK_SOURCE, DenseOp.units(8).flatten(false), hidden);
   }
 
   /**
@@ -573,6 +573,6 @@ public final class TinyTransformerGraph implements TinyTransformer {
    * {@code @Add}, output {@code [BATCH, 6, 8]}.
    */
   private Sym encoder1_out(Sym mixed, Sym back) {
-    return this.builder.node(ENCODER1_OUT_SOURCE, AddSpec.of(), mixed, back);
+    return this.builder.node(ENCODER1_OUT_SOURCE, AddOp.of(), mixed, back);
   }
 }

@@ -4,13 +4,13 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.ParamInit;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.DenseSpec;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.RecurrentOp;
+import dev.kiln.ops.SoftmaxOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
-import dev.kiln.runtime.graph.RnnSpec;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.graph.SoftmaxSpec;
 import java.util.List;
 import javax.annotation.processing.Generated;
 import layers.GruCell;
@@ -207,7 +207,7 @@ public final class AnyStepsNetGraph implements AnyStepsNet {
    */
   @Override
   public Sym last(Sym states) {
-    return this.builder.node(LAST_SOURCE, RnnSpec.gru(5).lastStep().over(STATES_SHAPE), states);
+    return this.builder.node(LAST_SOURCE, RecurrentOp.gru(5).lastStep().over(BATCH, -5, 4), states);
   }
 
   /**
@@ -215,7 +215,7 @@ public final class AnyStepsNetGraph implements AnyStepsNet {
    */
   @Override
   public Sym logits(Sym last) {
-    return this.builder.node(LOGITS_SOURCE, DenseSpec.units(3), last);
+    return this.builder.node(LOGITS_SOURCE, DenseOp.units(3), last);
   }
 
   /**
@@ -223,6 +223,6 @@ public final class AnyStepsNetGraph implements AnyStepsNet {
    */
   @Override
   public Sym probs(Sym logits) {
-    return this.builder.node(PROBS_SOURCE, SoftmaxSpec.axis(-1).classifierHead(), logits);
+    return this.builder.node(PROBS_SOURCE, SoftmaxOp.axis(-1).classifierHead(), logits);
   }
 }

@@ -4,10 +4,10 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.ParamInit;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.DenseSpec;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.util.List;
 import javax.annotation.processing.Generated;
@@ -181,6 +181,6 @@ public final class GruNetGraph implements GruNet {
    */
   @Override
   public Sym next(Sym states) {
-    return this.builder.node(NEXT_SOURCE, DenseSpec.units(1).flatten(false), states);
+    return this.builder.node(NEXT_SOURCE, DenseOp.units(1).flatten(false), states);
   }
 }

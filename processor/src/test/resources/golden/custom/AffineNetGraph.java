@@ -4,11 +4,11 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.ParamInit;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.SoftmaxOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.graph.SoftmaxSpec;
 import java.util.List;
 import javax.annotation.processing.Generated;
 import layers.Affine;
@@ -111,6 +111,6 @@ public final class AffineNetGraph implements AffineNet {
    */
   @Override
   public Sym probs(Sym scores) {
-    return this.builder.node(PROBS_SOURCE, SoftmaxSpec.axis(-1).classifierHead(), scores);
+    return this.builder.node(PROBS_SOURCE, SoftmaxOp.axis(-1).classifierHead(), scores);
   }
 }

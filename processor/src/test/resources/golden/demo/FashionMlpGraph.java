@@ -4,12 +4,12 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.DenseSpec;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.SoftmaxOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.graph.SoftmaxSpec;
 import java.util.List;
 import javax.annotation.processing.Generated;
 
@@ -113,7 +113,7 @@ public final class FashionMlpGraph implements FashionMlp {
    */
   @Override
   public Sym hidden(Sym pixels) {
-    return this.builder.node(HIDDEN_SOURCE, DenseSpec.units(128).activation(Act.RELU), pixels);
+    return this.builder.node(HIDDEN_SOURCE, DenseOp.units(128).activation(Act.RELU), pixels);
   }
 
   /**
@@ -121,7 +121,7 @@ public final class FashionMlpGraph implements FashionMlp {
    */
   @Override
   public Sym logits(Sym hidden) {
-    return this.builder.node(LOGITS_SOURCE, DenseSpec.units(10), hidden);
+    return this.builder.node(LOGITS_SOURCE, DenseOp.units(10), hidden);
   }
 
   /**
@@ -129,6 +129,6 @@ public final class FashionMlpGraph implements FashionMlp {
    */
   @Override
   public Sym probs(Sym logits) {
-    return this.builder.node(PROBS_SOURCE, SoftmaxSpec.axis(-1).classifierHead(), logits);
+    return this.builder.node(PROBS_SOURCE, SoftmaxOp.axis(-1).classifierHead(), logits);
   }
 }

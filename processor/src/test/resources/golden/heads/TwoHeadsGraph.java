@@ -4,12 +4,12 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.AddSpec;
-import dev.kiln.runtime.graph.DenseSpec;
+import dev.kiln.ops.AddOp;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.LayerNormOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.LayerNormSpec;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.util.List;
 import javax.annotation.processing.Generated;
@@ -164,7 +164,7 @@ public final class TwoHeadsGraph implements TwoHeads {
   @Override
   public Sym base(Sym features) {
     this.builder.freeze(BASE_SOURCE);
-    return this.builder.node(BASE_SOURCE, DenseSpec.units(8).activation(Act.TANH), features);
+    return this.builder.node(BASE_SOURCE, DenseOp.units(8).activation(Act.TANH), features);
   }
 
   /**
@@ -172,7 +172,7 @@ public final class TwoHeadsGraph implements TwoHeads {
    */
   @Override
   public Sym mixed(Sym base, Sym context) {
-    return this.builder.node(MIXED_SOURCE, AddSpec.of(), base, context);
+    return this.builder.node(MIXED_SOURCE, AddOp.of(), base, context);
   }
 
   /**
@@ -180,7 +180,7 @@ public final class TwoHeadsGraph implements TwoHeads {
    */
   @Override
   public Sym normed(Sym mixed) {
-    return this.builder.node(NORMED_SOURCE, LayerNormSpec.axis(-1).eps(1e-6), mixed);
+    return this.builder.node(NORMED_SOURCE, LayerNormOp.axis(-1).eps(1e-6), mixed);
   }
 
   /**
@@ -188,7 +188,7 @@ public final class TwoHeadsGraph implements TwoHeads {
    */
   @Override
   public Sym left(Sym normed) {
-    return this.builder.node(LEFT_SOURCE, DenseSpec.units(2), normed);
+    return this.builder.node(LEFT_SOURCE, DenseOp.units(2), normed);
   }
 
   /**
@@ -196,6 +196,6 @@ public final class TwoHeadsGraph implements TwoHeads {
    */
   @Override
   public Sym right(Sym normed) {
-    return this.builder.node(RIGHT_SOURCE, DenseSpec.units(3).withoutBias(), normed);
+    return this.builder.node(RIGHT_SOURCE, DenseOp.units(3).withoutBias(), normed);
   }
 }

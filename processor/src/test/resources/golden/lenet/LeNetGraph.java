@@ -4,19 +4,19 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.ActivationSpec;
-import dev.kiln.runtime.graph.BatchNormSpec;
-import dev.kiln.runtime.graph.ConvSpec;
-import dev.kiln.runtime.graph.DenseSpec;
-import dev.kiln.runtime.graph.DropoutSpec;
-import dev.kiln.runtime.graph.FlattenSpec;
+import dev.kiln.ops.ActivationOp;
+import dev.kiln.ops.BatchNormOp;
+import dev.kiln.ops.ConvOp;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.DropoutOp;
+import dev.kiln.ops.FlattenOp;
+import dev.kiln.ops.PoolOp;
+import dev.kiln.ops.ReshapeOp;
+import dev.kiln.ops.SoftmaxOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
-import dev.kiln.runtime.graph.PoolSpec;
-import dev.kiln.runtime.graph.ReshapeSpec;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.graph.SoftmaxSpec;
 import java.util.List;
 import javax.annotation.processing.Generated;
 
@@ -240,7 +240,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym image(Sym pixels) {
-    return this.builder.node(IMAGE_SOURCE, ReshapeSpec.of(BATCH, 1, 28, 28), pixels);
+    return this.builder.node(IMAGE_SOURCE, ReshapeOp.of(BATCH, 1, 28, 28), pixels);
   }
 
   /**
@@ -249,7 +249,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym conv1(Sym image) {
-    return this.builder.node(CONV1_SOURCE, ConvSpec.filters(6).kernel(5, 5).pad(2, 2), image);
+    return this.builder.node(CONV1_SOURCE, ConvOp.filters(6).kernel(5, 5).pad(2, 2), image);
   }
 
   /**
@@ -257,7 +257,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym bn1(Sym conv1) {
-    return this.builder.node(BN1_SOURCE, BatchNormSpec.channelAxis(1).eps(0.001).momentum(0.9),
+    return this.builder.node(BN1_SOURCE, BatchNormOp.channelAxis(1).eps(0.001).momentum(0.9),
         conv1);
   }
 
@@ -266,7 +266,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym relu1(Sym bn1) {
-    return this.builder.node(RELU1_SOURCE, ActivationSpec.of(Act.RELU), bn1);
+    return this.builder.node(RELU1_SOURCE, ActivationOp.of(Act.RELU), bn1);
   }
 
   /**
@@ -274,7 +274,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym pool1(Sym relu1) {
-    return this.builder.node(POOL1_SOURCE, PoolSpec.max(2, 2), relu1);
+    return this.builder.node(POOL1_SOURCE, PoolOp.max(2, 2), relu1);
   }
 
   /**
@@ -283,7 +283,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym conv2(Sym pool1) {
-    return this.builder.node(CONV2_SOURCE, ConvSpec.filters(16).kernel(5, 5).activation(Act.RELU),
+    return this.builder.node(CONV2_SOURCE, ConvOp.filters(16).kernel(5, 5).activation(Act.RELU),
         pool1);
   }
 
@@ -292,7 +292,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym pool2(Sym conv2) {
-    return this.builder.node(POOL2_SOURCE, PoolSpec.max(2, 2), conv2);
+    return this.builder.node(POOL2_SOURCE, PoolOp.max(2, 2), conv2);
   }
 
   /**
@@ -300,7 +300,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym features(Sym pool2) {
-    return this.builder.node(FEATURES_SOURCE, FlattenSpec.of(), pool2);
+    return this.builder.node(FEATURES_SOURCE, FlattenOp.of(), pool2);
   }
 
   /**
@@ -309,7 +309,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym hidden(Sym features) {
-    return this.builder.node(HIDDEN_SOURCE, DenseSpec.units(120).activation(Act.RELU), features);
+    return this.builder.node(HIDDEN_SOURCE, DenseOp.units(120).activation(Act.RELU), features);
   }
 
   /**
@@ -317,7 +317,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym dropped(Sym hidden) {
-    return this.builder.node(DROPPED_SOURCE, DropoutSpec.rate(0.25), hidden);
+    return this.builder.node(DROPPED_SOURCE, DropoutOp.rate(0.25), hidden);
   }
 
   /**
@@ -325,7 +325,7 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym logits(Sym dropped) {
-    return this.builder.node(LOGITS_SOURCE, DenseSpec.units(10), dropped);
+    return this.builder.node(LOGITS_SOURCE, DenseOp.units(10), dropped);
   }
 
   /**
@@ -333,6 +333,6 @@ public final class LeNetGraph implements LeNet {
    */
   @Override
   public Sym probs(Sym logits) {
-    return this.builder.node(PROBS_SOURCE, SoftmaxSpec.axis(-1).classifierHead(), logits);
+    return this.builder.node(PROBS_SOURCE, SoftmaxOp.axis(-1).classifierHead(), logits);
   }
 }

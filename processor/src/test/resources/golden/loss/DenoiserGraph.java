@@ -4,12 +4,12 @@ import static dev.kiln.annotations.Dim.BATCH;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.ConvSpec;
-import dev.kiln.runtime.graph.DeconvSpec;
+import dev.kiln.ops.ConvOp;
+import dev.kiln.ops.DeconvOp;
+import dev.kiln.ops.LossOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.LossSpec;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.util.List;
 import javax.annotation.processing.Generated;
@@ -115,7 +115,7 @@ public final class DenoiserGraph implements Denoiser {
   @Override
   public Sym down(Sym noisy) {
     return this.builder.node(DOWN_SOURCE,
-        ConvSpec.filters(4).kernel(2, 2).stride(2, 2).activation(Act.RELU), noisy);
+        ConvOp.filters(4).kernel(2, 2).stride(2, 2).activation(Act.RELU), noisy);
   }
 
   /**
@@ -124,7 +124,7 @@ public final class DenoiserGraph implements Denoiser {
    */
   @Override
   public Sym up(Sym down) {
-    return this.builder.node(UP_SOURCE, DeconvSpec.filters(1).kernel(2, 2).stride(2, 2), down);
+    return this.builder.node(UP_SOURCE, DeconvOp.filters(1).kernel(2, 2).stride(2, 2), down);
   }
 
   /**
@@ -132,6 +132,6 @@ public final class DenoiserGraph implements Denoiser {
    */
   @Override
   public Sym clean(Sym up) {
-    return this.builder.node(CLEAN_SOURCE, LossSpec.l2(64), up);
+    return this.builder.node(CLEAN_SOURCE, LossOp.l2(64), up);
   }
 }

@@ -2,6 +2,7 @@ package loss;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
+import dev.kiln.ops.LossOp;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.ModelRuntime;
@@ -9,7 +10,6 @@ import dev.kiln.runtime.exec.Parameter;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.InputSpec;
-import dev.kiln.runtime.graph.LossSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.train.Classifier;
@@ -292,7 +292,7 @@ public final class DenoiserModel implements KilnModel {
    */
   @Override
   public Trainer trainer() {
-    return runtime.trainer(LossSpec.Kind.L2, () -> graph(true));
+    return runtime.trainer(LossOp.Kind.L2, () -> graph(true));
   }
 
   /**

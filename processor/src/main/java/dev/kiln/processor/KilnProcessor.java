@@ -2,8 +2,8 @@ package dev.kiln.processor;
 
 import com.google.auto.service.AutoService;
 import dev.kiln.annotations.Model;
+import dev.kiln.ops.rule.Message;
 import dev.kiln.processor.check.ModelChecker;
-import dev.kiln.processor.diag.Message;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.ModelSpec;

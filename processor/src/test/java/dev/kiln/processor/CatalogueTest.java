@@ -2,7 +2,7 @@ package dev.kiln.processor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.kiln.processor.diag.Message;
+import dev.kiln.ops.rule.Message;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

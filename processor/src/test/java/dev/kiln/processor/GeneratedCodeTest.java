@@ -90,20 +90,20 @@ class GeneratedCodeTest {
       "PAIRS_SHAPE = Shape.of(BATCH, 2, 3, 8);",
       "NORM_GAMMA_SHAPE = Shape.of(48);",
       "return this.builder.node(CONV1_SOURCE,\n"
-          + "        ConvSpec.filters(6).kernel(5, 5).pad(2, 2).activation(Act.RELU), image);",
-      "return this.builder.node(POOL1_SOURCE, PoolSpec.max(2, 2), bn1);",
+          + "        ConvOp.filters(6).kernel(5, 5).pad(2, 2).activation(Act.RELU), image);",
+      "return this.builder.node(POOL1_SOURCE, PoolOp.max(2, 2), bn1);",
       "return this.builder.node(CONV2_SOURCE,\n"
-          + "        ConvSpec.filters(16).kernel(5, 3).stride(1, 2).dilation(1, 2).withoutBias(), "
+          + "        ConvOp.filters(16).kernel(5, 3).stride(1, 2).dilation(1, 2).withoutBias(), "
           + "pool1);",
-      "return this.builder.node(POOL2_SOURCE, PoolSpec.avg(2, 2).stride(1, 1).pad(1, 1), conv2);",
-      "return this.builder.node(IMAGE_SOURCE, ReshapeSpec.of(BATCH, 1, 28, 28), pixels);",
-      "return this.builder.node(FEATURES_SOURCE, ReshapeSpec.of(0, -3, -2), gap);",
-      "return this.builder.node(BN1_SOURCE, BatchNormSpec.channelAxis(1).eps(0.001).momentum(0.9),"
+      "return this.builder.node(POOL2_SOURCE, PoolOp.avg(2, 2).stride(1, 1).pad(1, 1), conv2);",
+      "return this.builder.node(IMAGE_SOURCE, ReshapeOp.of(BATCH, 1, 28, 28), pixels);",
+      "return this.builder.node(FEATURES_SOURCE, ReshapeOp.of(0, -3, -2), gap);",
+      "return this.builder.node(BN1_SOURCE, BatchNormOp.channelAxis(1).eps(0.001).momentum(0.9),"
           + "\n        conv1);",
       "this.builder.freeze(VECTORS_SOURCE);\n    return this.builder.node(VECTORS_SOURCE, "
-          + "EmbeddingSpec.rows(50).columns(8), tokens);",
-      "return this.builder.node(NORM_SOURCE, LayerNormSpec.axis(-1).eps(1e-5), flatPairs);",
-      "return this.builder.node(DROPPED_SOURCE, DropoutSpec.rate(0.25), norm);",
+          + "EmbeddingOp.rows(50).columns(8), tokens);",
+      "return this.builder.node(NORM_SOURCE, LayerNormOp.axis(-1).eps(1e-5), flatPairs);",
+      "return this.builder.node(DROPPED_SOURCE, DropoutOp.rate(0.25), norm);",
     };
     for (String e : expected) {
       assertTrue(graph.contains(e), e + " in\n" + graph);
@@ -127,15 +127,15 @@ class GeneratedCodeTest {
       "MAX_SHAPE = Shape.of(BATCH, 4, 10);",
       "AVG_SHAPE = Shape.of(BATCH, 4, 5);",
       "MEAN_SHAPE = Shape.of(BATCH, 4, 1);",
-      "return this.builder.node(MAX_SOURCE, PoolSpec.max(3).stride(2).pad(1), signal);",
-      "return this.builder.node(AVG_SOURCE, PoolSpec.avg(2), max);",
-      "return this.builder.node(MEAN_SOURCE, GlobalPoolSpec.avg(), avg);",
+      "return this.builder.node(MAX_SOURCE, PoolOp.max(3).stride(2).pad(1), signal);",
+      "return this.builder.node(AVG_SOURCE, PoolOp.avg(2), max);",
+      "return this.builder.node(MEAN_SOURCE, GlobalPoolOp.avg(), avg);",
       "PEAK_SHAPE = Shape.of(BATCH, 4, 1);",
-      "return this.builder.node(PEAK_SOURCE, GlobalPoolSpec.max(), max);",
+      "return this.builder.node(PEAK_SOURCE, GlobalPoolOp.max(), max);",
       // 1 + ceil((20 - 3) / 2) = 10 under the full convention (9 under valid)
       "COARSE_SHAPE = Shape.of(BATCH, 4, 10);",
-      "return this.builder.node(COARSE_SOURCE,\n"
-          + "        PoolSpec.avg(3).stride(2).convention(PoolConvention.FULL), signal);",
+      "return this.builder.node(COARSE_SOURCE, PoolOp.avg(3).stride(2).convention(PoolConvention.FULL),\n"
+          + "        signal);",
       "import dev.kiln.annotations.PoolConvention;",
     };
     for (String e : expected) {
@@ -152,12 +152,12 @@ class GeneratedCodeTest {
     String[] expected = {
       "ALEXNET_SHAPE = Shape.of(BATCH, 8, 14, 14);",
       "TUNED_SHAPE = Shape.of(BATCH, 8, 14, 14);",
-      "return this.builder.node(ALEXNET_SOURCE, LrnSpec.size(5), conv);",
-      "return this.builder.node(TUNED_SOURCE, LrnSpec.size(3).alpha(0.001).beta(0.5).k(1.0), "
+      "return this.builder.node(ALEXNET_SOURCE, LrnOp.size(5), conv);",
+      "return this.builder.node(TUNED_SOURCE, LrnOp.size(3).alpha(0.001).beta(0.5).k(1.0), "
           + "alexnet);",
       "ACT_SHAPE = Shape.of(BATCH, 8, 14, 14);",
       "ACT_ALPHA_SHAPE = Shape.of(8);",
-      "return this.builder.node(ACT_SOURCE, PReluSpec.perChannel(), tuned);",
+      "return this.builder.node(ACT_SOURCE, PReluOp.perChannel(), tuned);",
     };
     for (String e : expected) {
       assertTrue(graph.contains(e), e + " in\n" + graph);

@@ -17,9 +17,9 @@ class ImportTest {
     String model = r.source("good.imported.ImportedLeNetModel");
     for (String expected :
         new String[] {
-          "this.symbols.put(\"conv1\", this.builder.node(CONV1_SOURCE, ConvSpec.filters(20)",
-          "this.symbols.put(\"pool1\", this.builder.node(POOL1_SOURCE, PoolSpec.max(2, 2),",
-          "return this.builder.node(LENET_SOURCE, SoftmaxSpec.axis(-1).classifierHead(),",
+          "this.symbols.put(\"conv1\", this.builder.node(CONV1_SOURCE, ConvOp.filters(20)",
+          "this.symbols.put(\"pool1\", this.builder.node(POOL1_SOURCE, PoolOp.max(2, 2),",
+          "return this.builder.node(LENET_SOURCE, SoftmaxOp.axis(-1).classifierHead(),",
           "public static final Shape LENET_SHAPE = Shape.of(BATCH, 10);",
           "public Sym lenet(Sym data) {"
         }) {

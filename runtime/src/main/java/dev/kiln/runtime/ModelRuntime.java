@@ -2,6 +2,8 @@ package dev.kiln.runtime;
 
 import ai.djl.ndarray.NDArray;
 import dev.kiln.names.ParamRole;
+import dev.kiln.ops.LossOp;
+import dev.kiln.ops.RnnLayout;
 import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.CallGuard;
 import dev.kiln.runtime.exec.ExecArray;
@@ -12,10 +14,8 @@ import dev.kiln.runtime.exec.RecurrentParameter;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
-import dev.kiln.runtime.graph.LossSpec;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Precision;
-import dev.kiln.runtime.graph.RnnLayout;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.graph.StateSpec;
 import dev.kiln.runtime.infer.InferenceOptions;
@@ -130,7 +130,7 @@ public final class ModelRuntime implements AutoCloseable {
                   + " "
                   + b.gate()
                   + "]",
-              b.shape(),
+              Shape.of(b.shape()),
               spec.node(),
               ParamSpec.Kind.WEIGHT),
           block,
@@ -351,7 +351,7 @@ public final class ModelRuntime implements AutoCloseable {
    * The trainer of this model's loss head of {@code kind} (see {@link Trainer}), made on first use
    * from the graph {@code trainingGraph} builds; it trains this model's own parameters.
    */
-  public Trainer trainer(LossSpec.Kind kind, Supplier<Graph> trainingGraph) {
+  public Trainer trainer(LossOp.Kind kind, Supplier<Graph> trainingGraph) {
     try (CallGuard.Scope call = guard().enter("trainer")) {
       cache.checkOpen();
       if (trainer == null || trainer.isClosed()) {

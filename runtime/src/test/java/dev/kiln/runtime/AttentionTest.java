@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.AttentionSpec;
+import dev.kiln.ops.AttentionOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,13 +18,13 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Multi-head attention ({@link AttentionSpec}) on MXNet against a plain-Java reference written from
+ * Multi-head attention ({@link AttentionOp}) on MXNet against a plain-Java reference written from
  * the definition, with and without valid lengths and causality, self and cross; its gradients
  * against finite differences.
  */
 class AttentionTest {
   /** One attention node over inputs of the given shapes (the last one the lengths, if any). */
-  static ModelRuntime attention(AttentionSpec spec, int[]... inputs) {
+  static ModelRuntime attention(AttentionOp spec, int[]... inputs) {
     GraphBuilder b = new GraphBuilder("Att");
     List<Sym> xs = new ArrayList<>();
     String[] names = {"query", "key", "value"};
@@ -169,7 +169,7 @@ class AttentionTest {
   void selfAttentionIsTheDefinition() {
     Random rng = new Random(1);
     int n = 3, t = 5, w = 8, heads = 2;
-    try (ModelRuntime m = attention(AttentionSpec.heads(heads).width(w), new int[] {-1, t, w});
+    try (ModelRuntime m = attention(AttentionOp.heads(heads).width(w), new int[] {-1, t, w});
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(8, 8), m.param("att_query_weight").shape());
       assertEquals(Shape.of(8), m.param("att_output_bias").shape());
@@ -186,7 +186,7 @@ class AttentionTest {
     Random rng = new Random(2);
     // 4 query steps of width 6 attend to 7 key steps of width 5; 3 heads of keys 2 and values 3.
     int n = 2, t = 4, s = 7, w = 6, kv = 5, heads = 3, dk = 2, dv = 3;
-    AttentionSpec spec = AttentionSpec.heads(heads).width(w).keyDim(dk).valueDim(dv).cross();
+    AttentionOp spec = AttentionOp.heads(heads).width(w).keyDim(dk).valueDim(dv).cross();
     try (ModelRuntime m =
             attention(spec, new int[] {-1, t, w}, new int[] {-1, s, kv}, new int[] {-1, s, kv});
         NDManager nd = NDManager.newBaseManager()) {
@@ -208,7 +208,7 @@ class AttentionTest {
   void validLengthsMaskThePaddedKeySteps() {
     Random rng = new Random(3);
     int n = 3, t = 6, w = 8, heads = 4;
-    AttentionSpec spec = AttentionSpec.heads(heads).width(w).withLengths();
+    AttentionOp spec = AttentionOp.heads(heads).width(w).withLengths();
     try (ModelRuntime m = attention(spec, new int[] {-1, t, w}, new int[] {-1});
         NDManager nd = NDManager.newBaseManager()) {
       var p = randomise(m, rng);
@@ -232,7 +232,7 @@ class AttentionTest {
   void lengthsOutsideTheKeyStepsAreHeldWithinThem() {
     Random rng = new Random(7);
     int n = 4, t = 3, w = 4, heads = 2;
-    AttentionSpec spec = AttentionSpec.heads(heads).width(w).withLengths();
+    AttentionOp spec = AttentionOp.heads(heads).width(w).withLengths();
     try (ModelRuntime m = attention(spec, new int[] {-1, t, w}, new int[] {-1});
         NDManager nd = NDManager.newBaseManager()) {
       var p = randomise(m, rng);
@@ -250,7 +250,7 @@ class AttentionTest {
     Random rng = new Random(8);
     int n = 2, w = 4, heads = 2;
     try (ModelRuntime m =
-            attention(AttentionSpec.heads(heads).width(w).causal(), new int[] {-1, -5, w});
+            attention(AttentionOp.heads(heads).width(w).causal(), new int[] {-1, -5, w});
         NDManager nd = NDManager.newBaseManager()) {
       var p = randomise(m, rng);
       float[] x = random(rng, n * 5 * w);
@@ -277,7 +277,7 @@ class AttentionTest {
     Random rng = new Random(4);
     int n = 2, t = 5, w = 6, heads = 2;
     try (ModelRuntime m =
-            attention(AttentionSpec.heads(heads).width(w).causal(), new int[] {-1, t, w});
+            attention(AttentionOp.heads(heads).width(w).causal(), new int[] {-1, t, w});
         NDManager nd = NDManager.newBaseManager()) {
       var p = randomise(m, rng);
       float[] x = random(rng, n * t * w);
@@ -291,7 +291,7 @@ class AttentionTest {
   void causalCrossAttentionWithLengthsTakesTheSmallerLimit() {
     Random rng = new Random(5);
     int n = 3, t = 5, w = 4, kv = 3, heads = 2;
-    AttentionSpec spec = AttentionSpec.heads(heads).width(w).cross().causal().withLengths();
+    AttentionOp spec = AttentionOp.heads(heads).width(w).cross().causal().withLengths();
     try (ModelRuntime m =
             attention(
                 spec,
@@ -319,7 +319,7 @@ class AttentionTest {
   @Test
   void withoutBiasThereAreFourWeightsOnly() {
     try (ModelRuntime m =
-        attention(AttentionSpec.heads(2).width(4).withoutBias(), new int[] {-1, 3, 4})) {
+        attention(AttentionOp.heads(2).width(4).withoutBias(), new int[] {-1, 3, 4})) {
       assertEquals(
           List.of("att_query_weight", "att_key_weight", "att_value_weight", "att_output_weight"),
           m.slots().stream().map(s -> s.name()).toList());
@@ -328,7 +328,7 @@ class AttentionTest {
 
   @Test
   void gradientsAgreeWithFiniteDifferences() {
-    try (ModelRuntime m = attention(AttentionSpec.heads(2).width(4), new int[] {-1, 3, 4});
+    try (ModelRuntime m = attention(AttentionOp.heads(2).width(4), new int[] {-1, 3, 4});
         NDManager nd = NDManager.newBaseManager()) {
       int checked = new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 11).run();
       assertTrue(checked > 100, "checked " + checked);
@@ -337,8 +337,7 @@ class AttentionTest {
 
   @Test
   void causalGradientsAgreeWithFiniteDifferences() {
-    try (ModelRuntime m =
-            attention(AttentionSpec.heads(2).width(4).causal(), new int[] {-1, 4, 4});
+    try (ModelRuntime m = attention(AttentionOp.heads(2).width(4).causal(), new int[] {-1, 4, 4});
         NDManager nd = NDManager.newBaseManager()) {
       int checked = new GradientCheck(m, nd, new long[][] {{2, 4, 4}}, 14).run();
       assertTrue(checked > 100, "checked " + checked);
@@ -347,7 +346,7 @@ class AttentionTest {
 
   @Test
   void maskedGradientsAgreeWithFiniteDifferences() {
-    AttentionSpec spec = AttentionSpec.heads(2).width(4).withLengths();
+    AttentionOp spec = AttentionOp.heads(2).width(4).withLengths();
     try (ModelRuntime m = attention(spec, new int[] {-1, 4, 4}, new int[] {-1});
         NDManager nd = NDManager.newBaseManager()) {
       int checked =
@@ -361,7 +360,7 @@ class AttentionTest {
 
   @Test
   void maskedCausalGradientsAgreeWithFiniteDifferences() {
-    AttentionSpec spec = AttentionSpec.heads(2).width(4).causal().withLengths();
+    AttentionOp spec = AttentionOp.heads(2).width(4).causal().withLengths();
     try (ModelRuntime m = attention(spec, new int[] {-1, 4, 4}, new int[] {-1});
         NDManager nd = NDManager.newBaseManager()) {
       new GradientCheck(m, nd, new long[][] {{3, 4, 4}, {3}}, 12)
@@ -373,7 +372,7 @@ class AttentionTest {
 
   @Test
   void maskedCrossGradientsAgreeWithFiniteDifferences() {
-    AttentionSpec spec = AttentionSpec.heads(3).width(3).keyDim(2).cross().withLengths();
+    AttentionOp spec = AttentionOp.heads(3).width(3).keyDim(2).cross().withLengths();
     try (ModelRuntime m =
             attention(
                 spec,
@@ -394,7 +393,7 @@ class AttentionTest {
     Random rng = new Random(6);
     int n = 2, t = 6, w = 4;
     try (ModelRuntime m =
-            attention(AttentionSpec.heads(2).width(w).dropout(0.5), new int[] {-1, t, w});
+            attention(AttentionOp.heads(2).width(w).dropout(0.5), new int[] {-1, t, w});
         NDManager nd = NDManager.newBaseManager()) {
       var p = randomise(m, rng);
       float[] x = random(rng, n * t * w);

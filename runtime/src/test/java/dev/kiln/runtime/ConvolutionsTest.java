@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.ConvSpec;
-import dev.kiln.runtime.graph.DeconvSpec;
+import dev.kiln.ops.ConvOp;
+import dev.kiln.ops.DeconvOp;
+import dev.kiln.ops.LayerOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.LayerOp;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.util.List;
 import java.util.Random;
@@ -100,8 +100,7 @@ class ConvolutionsTest {
     Random rng = new Random(1);
     // 2 signals of 3 channels, width 11; 4 filters of width 3, stride 2, pad 1, dilation 2.
     try (ModelRuntime m =
-            layer(
-                new int[] {-1, 3, 11}, ConvSpec.filters(4).kernel(3).stride(2).pad(1).dilation(2));
+            layer(new int[] {-1, 3, 11}, ConvOp.filters(4).kernel(3).stride(2).pad(1).dilation(2));
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(4, 3, 3), m.param("c_weight").shape());
       float[] w = random(rng, 36);
@@ -120,7 +119,7 @@ class ConvolutionsTest {
     Random rng = new Random(2);
     // 4 channels in 2 groups, 6 filters (3 per group), 3x2 kernel, pad 1.
     try (ModelRuntime m =
-            layer(new int[] {-1, 4, 5, 4}, ConvSpec.filters(6).kernel(3, 2).pad(1, 1).groups(2));
+            layer(new int[] {-1, 4, 5, 4}, ConvOp.filters(6).kernel(3, 2).pad(1, 1).groups(2));
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(6, 2, 3, 2), m.param("c_weight").shape());
       float[] w = random(rng, 6 * 2 * 3 * 2);
@@ -136,8 +135,7 @@ class ConvolutionsTest {
   @Test
   void aDepthwiseConvolutionHasOneFilterPerChannel() {
     Random rng = new Random(3);
-    try (ModelRuntime m =
-            layer(new int[] {-1, 3, 4, 4}, ConvSpec.filters(3).kernel(3, 3).groups(3));
+    try (ModelRuntime m = layer(new int[] {-1, 3, 4, 4}, ConvOp.filters(3).kernel(3, 3).groups(3));
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(3, 1, 3, 3), m.param("c_weight").shape());
       float[] w = random(rng, 27);
@@ -217,12 +215,7 @@ class ConvolutionsTest {
     try (ModelRuntime m =
             layer(
                 new int[] {-1, 4, 3, 3},
-                DeconvSpec.filters(6)
-                    .kernel(3, 3)
-                    .stride(2, 2)
-                    .pad(1, 1)
-                    .outputPad(1, 1)
-                    .groups(2));
+                DeconvOp.filters(6).kernel(3, 3).stride(2, 2).pad(1, 1).outputPad(1, 1).groups(2));
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(4, 3, 3, 3), m.param("c_weight").shape());
       float[] w = random(rng, 4 * 3 * 9);
@@ -242,7 +235,7 @@ class ConvolutionsTest {
     try (ModelRuntime m =
             layer(
                 new int[] {-1, 2, 4, 4},
-                DeconvSpec.filters(3).kernel(2, 2).stride(3, 3).dilation(2, 2).withoutBias());
+                DeconvOp.filters(3).kernel(2, 2).stride(3, 3).dilation(2, 2).withoutBias());
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(1, m.graph().params().size());
       float[] w = random(rng, 2 * 3 * 4);
@@ -261,7 +254,7 @@ class ConvolutionsTest {
   void aTransposedConvolutionToOneFilterFromSixteenChannels() {
     Random rng = new Random(6);
     try (ModelRuntime m =
-            layer(new int[] {-1, 16, 3, 3}, DeconvSpec.filters(1).kernel(2, 2).stride(2, 2));
+            layer(new int[] {-1, 16, 3, 3}, DeconvOp.filters(1).kernel(2, 2).stride(2, 2));
         NDManager nd = NDManager.newBaseManager()) {
       float[] w = random(rng, 16 * 4);
       float[] bias = random(rng, 1);
@@ -279,19 +272,19 @@ class ConvolutionsTest {
   void theirGradientsAreFiniteDifferences() {
     try (NDManager nd = NDManager.newBaseManager()) {
       try (ModelRuntime m =
-          layer(new int[] {-1, 2, 7}, ConvSpec.filters(3).kernel(3).stride(2).pad(1))) {
+          layer(new int[] {-1, 2, 7}, ConvOp.filters(3).kernel(3).stride(2).pad(1))) {
         int n = new GradientCheck(m, nd, new long[][] {{2, 2, 7}}, 11).run();
         assertEquals(3 * 2 * 3 + 3 + 2 * 2 * 7, n);
       }
       try (ModelRuntime m =
-          layer(new int[] {-1, 4, 4, 4}, ConvSpec.filters(2).kernel(2, 2).groups(2))) {
+          layer(new int[] {-1, 4, 4, 4}, ConvOp.filters(2).kernel(2, 2).groups(2))) {
         int n = new GradientCheck(m, nd, new long[][] {{1, 4, 4, 4}}, 12).run();
         assertEquals(2 * 2 * 4 + 2 + 64, n);
       }
       try (ModelRuntime m =
           layer(
               new int[] {-1, 2, 3, 3},
-              DeconvSpec.filters(2).kernel(3, 3).stride(2, 2).pad(1, 1).outputPad(1, 1))) {
+              DeconvOp.filters(2).kernel(3, 3).stride(2, 2).pad(1, 1).outputPad(1, 1))) {
         int n = new GradientCheck(m, nd, new long[][] {{1, 2, 3, 3}}, 13).run();
         assertEquals(2 * 2 * 9 + 2 + 18, n);
       }

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.ParamInit;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.AttentionSpec;
+import dev.kiln.ops.AttentionOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.ModelException;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.util.List;
 import java.util.Random;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Attention written by hand in a custom layer's body with {@code Sym.batchDot} and {@code
- * Sym.softmax}: one head of it computes what the built-in {@link AttentionSpec} computes with the
+ * Sym.softmax}: one head of it computes what the built-in {@link AttentionOp} computes with the
  * same weights, its gradients agree with finite differences, and the trace refuses operands that do
  * not fit.
  */
@@ -75,7 +75,7 @@ class CustomAttentionTest {
     try (ModelRuntime hand = handWritten(t, w, d);
         ModelRuntime builtIn =
             AttentionTest.attention(
-                AttentionSpec.heads(1).width(w).keyDim(d).withoutBias(), new int[] {-1, t, w});
+                AttentionOp.heads(1).width(w).keyDim(d).withoutBias(), new int[] {-1, t, w});
         NDManager nd = NDManager.newBaseManager()) {
       String[] roles = {"query", "key", "value"};
       for (String role : roles) {

@@ -3,8 +3,8 @@ package dev.kiln.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.ops.RecurrentOp;
 import dev.kiln.runtime.exec.BoundExecutor;
-import dev.kiln.runtime.graph.RnnSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.io.IOException;
 import java.util.List;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class FreshJvmTest {
   /** The child: one line per model, then OK. */
   public static void main(String[] args) {
-    for (RnnSpec spec : List.of(RnnSpec.lstm(4), RnnSpec.gru(4))) {
+    for (RecurrentOp spec : List.of(RecurrentOp.lstm(4), RecurrentOp.gru(4))) {
       try (ModelRuntime m =
           new ModelRuntime(
               "SeqModel", RecurrentRuntimeTest.graph(spec, 5, 3), Init.normal(0.4f), 7)) {

@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.DenseSpec;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.util.Arrays;
@@ -155,9 +155,9 @@ class InitTest {
     Sym h =
         b.node(
             new NodeSource("h", "Mlp.h()", "@Dense(units = 5)"),
-            DenseSpec.units(5).activation(Act.RELU),
+            DenseOp.units(5).activation(Act.RELU),
             x);
-    Sym y = b.node(new NodeSource("y", "Mlp.y()", "@Dense(units = 3)"), DenseSpec.units(3), h);
+    Sym y = b.node(new NodeSource("y", "Mlp.y()", "@Dense(units = 3)"), DenseOp.units(3), h);
     return b.build(List.of(y));
   }
 

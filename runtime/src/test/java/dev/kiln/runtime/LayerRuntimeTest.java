@@ -8,19 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.BatchNormOp;
+import dev.kiln.ops.ConvOp;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.EmbeddingOp;
+import dev.kiln.ops.GlobalPoolOp;
+import dev.kiln.ops.LayerNormOp;
+import dev.kiln.ops.PoolOp;
+import dev.kiln.ops.ReshapeOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.AuxSpec;
-import dev.kiln.runtime.graph.BatchNormSpec;
-import dev.kiln.runtime.graph.ConvSpec;
-import dev.kiln.runtime.graph.DenseSpec;
-import dev.kiln.runtime.graph.EmbeddingSpec;
-import dev.kiln.runtime.graph.GlobalPoolSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.LayerNormSpec;
 import dev.kiln.runtime.graph.ModelException;
-import dev.kiln.runtime.graph.NodeSource;
-import dev.kiln.runtime.graph.PoolSpec;
-import dev.kiln.runtime.graph.ReshapeSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.util.List;
 import java.util.Set;
@@ -58,7 +58,7 @@ class LayerRuntimeTest {
         graph(
             Shape.of(-1, 1, 4, 4),
             (b, x) ->
-                b.node(src("conv", "@Conv2D"), ConvSpec.filters(1).kernel(2, 2).stride(2, 2), x));
+                b.node(src("conv", "@Conv2D"), ConvOp.filters(1).kernel(2, 2).stride(2, 2), x));
     try (ModelRuntime m = new ModelRuntime("HandModel", g, Init.constant(1f), 0);
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(1, 1, 2, 2), m.param("conv_weight").shape());
@@ -75,9 +75,9 @@ class LayerRuntimeTest {
     // its weight is no argument of the symbol, so it needs no inference copy.
     GraphBuilder b = new GraphBuilder("Hand");
     Sym x = b.input(src("x", "@Input"), Shape.of(-1, 1, 4, 4));
-    Sym c = b.node(src("conv", "@Conv2D"), ConvSpec.filters(2).kernel(2, 2), x);
-    b.node(src("unused", "@Dense"), DenseSpec.units(3), c);
-    Sym y = b.node(src("y", "@Dense"), DenseSpec.units(4), c);
+    Sym c = b.node(src("conv", "@Conv2D"), ConvOp.filters(2).kernel(2, 2), x);
+    b.node(src("unused", "@Dense"), DenseOp.units(3), c);
+    Sym y = b.node(src("y", "@Dense"), DenseOp.units(4), c);
     try (Graph g = b.build(List.of(y))) {
       assertEquals(Set.of("conv_weight", "y_weight"), g.reorderedWeights());
       assertEquals(g.reorderedWeightsInSymbol(), g.reorderedWeights());
@@ -92,7 +92,7 @@ class LayerRuntimeTest {
               "Max",
               graph(
                   Shape.of(-1, 1, 4, 4),
-                  (b, x) -> b.node(src("p", "@MaxPool"), PoolSpec.max(2, 2), x)),
+                  (b, x) -> b.node(src("p", "@MaxPool"), PoolOp.max(2, 2), x)),
               Init.xavier(),
               0)) {
         assertArrayEquals(new float[] {5, 7, 13, 15}, run(max, nd, range(16), 1, 1, 4, 4), 0f);
@@ -102,7 +102,7 @@ class LayerRuntimeTest {
               "Avg",
               graph(
                   Shape.of(-1, 1, 4, 4),
-                  (b, x) -> b.node(src("p", "@AvgPool"), PoolSpec.avg(3, 3).pad(1, 1), x)),
+                  (b, x) -> b.node(src("p", "@AvgPool"), PoolOp.avg(3, 3).pad(1, 1), x)),
               Init.xavier(),
               0)) {
         // windows start at -1 and 2; padding counts as zeros: (0+1+4+5)/9, (2+3+6+7)/9, ...
@@ -116,7 +116,7 @@ class LayerRuntimeTest {
               "Gap",
               graph(
                   Shape.of(-1, 2, 2, 2),
-                  (b, x) -> b.node(src("p", "@GlobalAvgPool"), GlobalPoolSpec.avg(), x)),
+                  (b, x) -> b.node(src("p", "@GlobalAvgPool"), GlobalPoolOp.avg(), x)),
               Init.xavier(),
               0)) {
         assertArrayEquals(new float[] {1.5f, 5.5f}, run(gap, nd, range(8), 1, 2, 2, 2), 1e-5f);
@@ -127,8 +127,7 @@ class LayerRuntimeTest {
   @Test
   void layerNormNormalisesEachRowAndAppliesGammaAndBeta() {
     Graph g =
-        graph(
-            Shape.of(-1, 4), (b, x) -> b.node(src("ln", "@LayerNorm"), LayerNormSpec.axis(-1), x));
+        graph(Shape.of(-1, 4), (b, x) -> b.node(src("ln", "@LayerNorm"), LayerNormOp.axis(-1), x));
     try (ModelRuntime m = new ModelRuntime("Ln", g, Init.xavier(), 0);
         NDManager nd = NDManager.newBaseManager()) {
       assertArrayEquals(new float[] {1, 1, 1, 1}, m.param("ln_gamma").get(), 0f);
@@ -149,7 +148,7 @@ class LayerRuntimeTest {
     Graph g =
         graph(
             Shape.of(-1, 3, 2, 2),
-            (b, x) -> b.node(src("bn", "@BatchNorm"), BatchNormSpec.channelAxis(1), x));
+            (b, x) -> b.node(src("bn", "@BatchNorm"), BatchNormOp.channelAxis(1), x));
     try (ModelRuntime m = new ModelRuntime("Bn", g, Init.xavier(), 0)) {
       assertEquals(
           List.of("bn_moving_mean", "bn_moving_var"),
@@ -173,7 +172,7 @@ class LayerRuntimeTest {
     Graph g =
         graph(
             Shape.of(-1, 4),
-            (b, x) -> b.node(src("r", "@Reshape(shape = {8, -1})"), ReshapeSpec.of(8, -1), x));
+            (b, x) -> b.node(src("r", "@Reshape(shape = {8, -1})"), ReshapeOp.of(8, -1), x));
     try (ModelRuntime m = new ModelRuntime("Reshaper", g, Init.xavier(), 0);
         NDManager nd = NDManager.newBaseManager()) {
       ModelException e = assertThrows(ModelException.class, () -> run(m, nd, range(12), 3, 4));
@@ -194,7 +193,7 @@ class LayerRuntimeTest {
     Sym x = b.input(src("x", "@Input"), Shape.of(-1, 2));
     NodeSource e = src("e", "@Embedding");
     b.freeze(e);
-    Sym out = b.node(e, EmbeddingSpec.rows(3).columns(2), x);
+    Sym out = b.node(e, EmbeddingOp.rows(3).columns(2), x);
     Graph g = b.build(List.of(out));
     assertTrue(g.isFrozen("e_weight"));
     try (ModelRuntime m = new ModelRuntime("Emb", g, Init.xavier(), 0);

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.LrnOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.LrnSpec;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.io.IOException;
 import java.util.List;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * gradients against finite differences; with oneDNN on and, in a child JVM, off.
  */
 class LrnTest {
-  private static ModelRuntime layer(int[] in, LrnSpec spec) {
+  private static ModelRuntime layer(int[] in, LrnOp spec) {
     GraphBuilder b = new GraphBuilder("Lrn");
     Sym x = b.input(new NodeSource("x", "Lrn.x()", "@Input"), Shape.of(in));
     Sym y = b.node(new NodeSource("norm", "Lrn.norm()", "@Lrn"), spec, x);
@@ -69,11 +69,11 @@ class LrnTest {
    */
   static void definition(NDManager nd) {
     Random rng = new Random(1);
-    for (LrnSpec spec :
+    for (LrnOp spec :
         List.of(
-            LrnSpec.size(5),
-            LrnSpec.size(3).alpha(0.5).beta(0.6).k(1),
-            LrnSpec.size(7).alpha(2).beta(1.5).k(0.5))) {
+            LrnOp.size(5),
+            LrnOp.size(3).alpha(0.5).beta(0.6).k(1),
+            LrnOp.size(7).alpha(2).beta(1.5).k(0.5))) {
       try (ModelRuntime m = layer(new int[] {-1, 7, 3, 2}, spec)) {
         float[] x = random(rng, 2 * 7 * 6, 2);
         float[] expected =
@@ -87,7 +87,7 @@ class LrnTest {
 
   /** Gradients against finite differences, a strong alpha and the edge channels included. */
   static void gradients(NDManager nd) {
-    for (LrnSpec spec : List.of(LrnSpec.size(3).alpha(0.5).beta(0.75).k(1), LrnSpec.size(5))) {
+    for (LrnOp spec : List.of(LrnOp.size(3).alpha(0.5).beta(0.75).k(1), LrnOp.size(5))) {
       try (ModelRuntime m = layer(new int[] {-1, 5, 2, 3}, spec)) {
         int n = new GradientCheck(m, nd, new long[][] {{2, 5, 2, 3}}, 3).run();
         assertEquals(60, n, spec.toString());
@@ -129,10 +129,10 @@ class LrnTest {
   void anEvenSizeIsRefusedWhenTheGraphIsBuilt() {
     IllegalArgumentException e =
         assertThrows(
-            IllegalArgumentException.class, () -> layer(new int[] {-1, 4, 2, 2}, LrnSpec.size(4)));
+            IllegalArgumentException.class, () -> layer(new int[] {-1, 4, 2, 2}, LrnOp.size(4)));
     assertEquals(
-        "Lrn.norm() @Lrn: size must be odd and positive (MXNet centres the window on each "
-            + "channel), got 4",
+        "[kiln:EvenLrnSize] Lrn.norm() @Lrn: size must be odd, got 4; MXNet's LRN centres its "
+            + "window of channels on each channel (use 3 or 5)",
         e.getMessage());
   }
 }

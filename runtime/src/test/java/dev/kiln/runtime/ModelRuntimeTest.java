@@ -8,15 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.AddSpec;
-import dev.kiln.runtime.graph.ConcatSpec;
-import dev.kiln.runtime.graph.DenseSpec;
+import dev.kiln.ops.AddOp;
+import dev.kiln.ops.ConcatOp;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.SoftmaxOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.ModelException;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.graph.SoftmaxSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +31,7 @@ class ModelRuntimeTest {
     Sym y =
         b.node(
             new NodeSource("y", "Affine.y()", "@Dense(units = " + out + ")"),
-            DenseSpec.units(out),
+            DenseOp.units(out),
             x);
     return b.build(List.of(y));
   }
@@ -94,7 +94,7 @@ class ModelRuntimeTest {
     GraphBuilder b = new GraphBuilder("Bad");
     Sym x = b.input(new NodeSource("x", "Bad.x()", "@Input(shape = {BATCH, 3})"), Shape.of(-1, 3));
     Sym z = b.input(new NodeSource("z", "Bad.z()", "@Input(shape = {BATCH, 4})"), Shape.of(-1, 4));
-    Sym s = b.node(new NodeSource("sum", "Bad.sum()", "@Add"), AddSpec.of(), x, z);
+    Sym s = b.node(new NodeSource("sum", "Bad.sum()", "@Add"), AddOp.of(), x, z);
     ModelException e = assertThrows(ModelException.class, () -> b.build(List.of(s)));
     assertTrue(
         e.getMessage().startsWith("Bad.sum() @Add: MXNet rejected node 'sum'"), e.getMessage());
@@ -107,18 +107,17 @@ class ModelRuntimeTest {
           b.input(new NodeSource("x", "TwoIn.x()", "@Input(shape = {BATCH, 3})"), Shape.of(-1, 3));
       Sym z =
           b.input(new NodeSource("z", "TwoIn.z()", "@Input(shape = {BATCH, 2})"), Shape.of(-1, 2));
-      Sym both =
-          b.node(new NodeSource("both", "TwoIn.both()", "@Concat"), ConcatSpec.axis(1), x, z);
+      Sym both = b.node(new NodeSource("both", "TwoIn.both()", "@Concat"), ConcatOp.axis(1), x, z);
       Sym logits =
           b.node(
               new NodeSource("logits", "TwoIn.logits()", "@Dense(units = 4)"),
-              DenseSpec.units(4),
+              DenseOp.units(4),
               both);
       return b.build(
           List.of(
               b.node(
                   new NodeSource("probs", "TwoIn.probs()", "@Softmax"),
-                  SoftmaxSpec.axis(-1).classifierHead(),
+                  SoftmaxOp.axis(-1).classifierHead(),
                   logits)));
     }
   }

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.ConvSpec;
+import dev.kiln.ops.ConvOp;
+import dev.kiln.ops.LayerOp;
+import dev.kiln.ops.PReluOp;
+import dev.kiln.ops.ReshapeOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.LayerOp;
-import dev.kiln.runtime.graph.NodeSource;
-import dev.kiln.runtime.graph.PReluSpec;
-import dev.kiln.runtime.graph.ReshapeSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -78,7 +78,7 @@ class PReluTest {
       int positions = Arrays.stream(in).skip(2).reduce(1, (a, b) -> a * b);
       int[] declared = in.clone();
       declared[0] = -1;
-      try (ModelRuntime m = layers(declared, PReluSpec.perChannel())) {
+      try (ModelRuntime m = layers(declared, PReluOp.perChannel())) {
         float[] start = new float[c];
         Arrays.fill(start, 0.25f);
         assertArrayEquals(start, m.param("act_alpha").get(), 0f);
@@ -100,7 +100,7 @@ class PReluTest {
       int size = Arrays.stream(in).reduce(1, (a, b) -> a * b);
       int[] declared = in.clone();
       declared[0] = -1;
-      try (ModelRuntime m = layers(declared, PReluSpec.perChannel())) {
+      try (ModelRuntime m = layers(declared, PReluOp.perChannel())) {
         long[] shape = Arrays.stream(in).asLongStream().toArray();
         int n =
             new GradientCheck(m, nd, new long[][] {shape}, 2)
@@ -121,13 +121,12 @@ class PReluTest {
     float[] x = awayFromZero(2 * 3 * 36, 4);
     float[] weights = awayFromZero(16 * 3 * 9, 7);
     float[] conv;
-    try (ModelRuntime m = layers(new int[] {-1, 3, 6, 6}, ConvSpec.filters(16).kernel(3, 3))) {
+    try (ModelRuntime m = layers(new int[] {-1, 3, 6, 6}, ConvOp.filters(16).kernel(3, 3))) {
       m.param("act_weight").set(weights);
       conv = m.forward(array(nd, x, in))[0].toFloatArray();
     }
     try (ModelRuntime m =
-        layers(
-            new int[] {-1, 3, 6, 6}, ConvSpec.filters(16).kernel(3, 3), PReluSpec.perChannel())) {
+        layers(new int[] {-1, 3, 6, 6}, ConvOp.filters(16).kernel(3, 3), PReluOp.perChannel())) {
       m.param("conv_weight").set(weights);
       float[] alpha = awayFromZero(16, 5);
       m.param("act_alpha").set(alpha);
@@ -162,7 +161,7 @@ class PReluTest {
    */
   static void afterAnotherNode(NDManager nd) {
     try (ModelRuntime m =
-        layers(new int[] {-1, 4, 3, 2}, ReshapeSpec.of(0, 0, 0, 0), PReluSpec.perChannel())) {
+        layers(new int[] {-1, 4, 3, 2}, ReshapeOp.of(0, 0, 0, 0), PReluOp.perChannel())) {
       m.param("act_alpha").set(new float[] {0.25f, -0.5f, 0.75f, 1.5f});
       int n =
           new GradientCheck(m, nd, new long[][] {{2, 4, 3, 2}}, 8)
@@ -219,8 +218,8 @@ class PReluTest {
   @Test
   void theSlopesAreSavedAndLoadedAsAlpha() throws IOException {
     Path dir = Files.createTempDirectory("prelu");
-    try (ModelRuntime m = layers(new int[] {-1, 3}, PReluSpec.perChannel());
-        ModelRuntime back = layers(new int[] {-1, 3}, PReluSpec.perChannel())) {
+    try (ModelRuntime m = layers(new int[] {-1, 3}, PReluOp.perChannel());
+        ModelRuntime back = layers(new int[] {-1, 3}, PReluOp.perChannel())) {
       m.param("act_alpha").set(new float[] {0.1f, -0.2f, 0.3f});
       Path prefix = dir.resolve("slope");
       m.save(prefix);

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.PoolConvention;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.GlobalPoolSpec;
+import dev.kiln.ops.GlobalPoolOp;
+import dev.kiln.ops.LayerOp;
+import dev.kiln.ops.PoolOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.LayerOp;
-import dev.kiln.runtime.graph.NodeSource;
-import dev.kiln.runtime.graph.PoolSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -107,7 +107,7 @@ class PoolingTest {
   static void oneDimensional(NDManager nd) {
     for (boolean max : new boolean[] {true, false}) {
       // 2 signals of 3 channels, width 11; windows of 3, stride 2, pad 1: width 6.
-      PoolSpec spec = (max ? PoolSpec.max(3) : PoolSpec.avg(3)).stride(2).pad(1);
+      PoolOp spec = (max ? PoolOp.max(3) : PoolOp.avg(3)).stride(2).pad(1);
       try (ModelRuntime m = layer(new int[] {-1, 3, 11}, spec)) {
         float[] x = separated(2 * 3 * 11, 1);
         float[] expected =
@@ -130,7 +130,7 @@ class PoolingTest {
   /** 2-D pooling with unequal windows, strides and paddings against the reference. */
   static void twoDimensional(NDManager nd) {
     for (boolean max : new boolean[] {true, false}) {
-      PoolSpec spec = (max ? PoolSpec.max(3, 2) : PoolSpec.avg(3, 2)).stride(2, 1).pad(1, 0);
+      PoolOp spec = (max ? PoolOp.max(3, 2) : PoolOp.avg(3, 2)).stride(2, 1).pad(1, 0);
       try (ModelRuntime m = layer(new int[] {-1, 2, 7, 5}, spec)) {
         float[] x = separated(2 * 2 * 7 * 5, 2);
         float[] expected =
@@ -151,7 +151,7 @@ class PoolingTest {
 
   /** 1-D pooling's gradients, max and average, against finite differences. */
   static void oneDimensionalGradients(NDManager nd) {
-    for (PoolSpec spec : List.of(PoolSpec.max(3).stride(2).pad(1), PoolSpec.avg(2).pad(1))) {
+    for (PoolOp spec : List.of(PoolOp.max(3).stride(2).pad(1), PoolOp.avg(2).pad(1))) {
       try (ModelRuntime m = layer(new int[] {-1, 3, 8}, spec)) {
         int n =
             new GradientCheck(m, nd, new long[][] {{2, 3, 8}}, 5)
@@ -166,19 +166,16 @@ class PoolingTest {
    * The full convention over a signal and an image, max and average, where it makes a last window
    * that reaches past the padded input: against the reference, and the gradients against finite
    * differences. (In float32 MXNet 1.9.1 gets the average's gradients wrong there, see {@link
-   * PoolSpec}: this check fails without the float64 path.)
+   * PoolOp}: this check fails without the float64 path.)
    */
   static void fullConvention(NDManager nd) {
     for (boolean max : new boolean[] {true, false}) {
       // Width 8, windows of 3, stride 2, pad 1: 1 + ceil(7 / 2) = 5 windows, the last at 7..9.
-      PoolSpec signal =
-          (max ? PoolSpec.max(3) : PoolSpec.avg(3))
-              .stride(2)
-              .pad(1)
-              .convention(PoolConvention.FULL);
+      PoolOp signal =
+          (max ? PoolOp.max(3) : PoolOp.avg(3)).stride(2).pad(1).convention(PoolConvention.FULL);
       // 7x7, windows 3x2, stride 2, pad {1, 0}: 4x4 windows, the last of each row at column 6.
-      PoolSpec image =
-          (max ? PoolSpec.max(3, 2) : PoolSpec.avg(3, 2))
+      PoolOp image =
+          (max ? PoolOp.max(3, 2) : PoolOp.avg(3, 2))
               .stride(2, 2)
               .pad(1, 0)
               .convention(PoolConvention.FULL);
@@ -250,7 +247,7 @@ class PoolingTest {
           size *= in[i];
         }
         int planes = 2 * in[1];
-        try (ModelRuntime m = layer(in, max ? GlobalPoolSpec.max() : GlobalPoolSpec.avg())) {
+        try (ModelRuntime m = layer(in, max ? GlobalPoolOp.max() : GlobalPoolOp.avg())) {
           float[] x = separated(planes * size, 4);
           String what = (max ? "max " : "avg ") + Arrays.toString(in);
           assertArrayEquals(

@@ -7,21 +7,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.PositionalEmbeddingOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
-import dev.kiln.runtime.graph.PositionalEmbeddingSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * A learned positional embedding ({@link PositionalEmbeddingSpec}) on MXNet: row {@code t} of the
+ * A learned positional embedding ({@link PositionalEmbeddingOp}) on MXNet: row {@code t} of the
  * table added to step {@code t} of every example, the first rows for a shorter sequence, a longer
  * one refused; gradients against finite differences.
  */
 class PositionalEmbeddingTest {
-  private static ModelRuntime positions(PositionalEmbeddingSpec spec, int steps, int width) {
+  private static ModelRuntime positions(PositionalEmbeddingOp spec, int steps, int width) {
     GraphBuilder b = new GraphBuilder("Pos");
     Sym x = b.input(new NodeSource("x", "Pos.x()", "@Input"), Shape.of(-1, steps, width));
     Sym y = b.node(new NodeSource("pos", "Pos.pos()", "@PositionalEmbedding(steps = 5)"), spec, x);
@@ -35,7 +35,7 @@ class PositionalEmbeddingTest {
   @Test
   void eachStepGetsItsRow() {
     Random rng = new Random(1);
-    try (ModelRuntime m = positions(PositionalEmbeddingSpec.steps(5).width(3), 5, 3);
+    try (ModelRuntime m = positions(PositionalEmbeddingOp.steps(5).width(3), 5, 3);
         NDManager nd = NDManager.newBaseManager()) {
       assertEquals(Shape.of(5, 3), m.param("pos_weight").shape());
       float[] table = AttentionTest.random(rng, 15);
@@ -52,7 +52,7 @@ class PositionalEmbeddingTest {
   @Test
   void aShorterSequenceTakesTheFirstRowsAndALongerOneIsRefused() {
     Random rng = new Random(2);
-    try (ModelRuntime m = positions(PositionalEmbeddingSpec.steps(5).width(3).anyLength(), -5, 3);
+    try (ModelRuntime m = positions(PositionalEmbeddingOp.steps(5).width(3).anyLength(), -5, 3);
         NDManager nd = NDManager.newBaseManager()) {
       float[] table = AttentionTest.random(rng, 15);
       m.param("pos_weight").set(table);
@@ -71,7 +71,7 @@ class PositionalEmbeddingTest {
 
   @Test
   void gradientsAgreeWithFiniteDifferences() {
-    try (ModelRuntime m = positions(PositionalEmbeddingSpec.steps(4).width(3).anyLength(), 3, 3);
+    try (ModelRuntime m = positions(PositionalEmbeddingOp.steps(4).width(3).anyLength(), 3, 3);
         NDManager nd = NDManager.newBaseManager()) {
       int checked = new GradientCheck(m, nd, new long[][] {{2, 3, 3}}, 5).run();
       assertEquals(12 + 18, checked);

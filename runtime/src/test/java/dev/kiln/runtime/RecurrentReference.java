@@ -1,8 +1,8 @@
 package dev.kiln.runtime;
 
-import dev.kiln.runtime.graph.RnnLayout;
-import dev.kiln.runtime.graph.RnnLayout.Gate;
-import dev.kiln.runtime.graph.RnnLayout.Part;
+import dev.kiln.ops.RnnLayout;
+import dev.kiln.ops.RnnLayout.Gate;
+import dev.kiln.ops.RnnLayout.Part;
 
 /**
  * A plain-Java forward pass of a fused recurrent layer, computed in double from the flat vector as

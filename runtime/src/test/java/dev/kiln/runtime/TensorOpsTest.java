@@ -6,17 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Sym;
-import dev.kiln.runtime.graph.BroadcastSpec;
-import dev.kiln.runtime.graph.ClipSpec;
-import dev.kiln.runtime.graph.ConvSpec;
+import dev.kiln.ops.BroadcastOp;
+import dev.kiln.ops.ClipOp;
+import dev.kiln.ops.ConvOp;
+import dev.kiln.ops.LayerOp;
+import dev.kiln.ops.MatMulOp;
+import dev.kiln.ops.ReduceOp;
+import dev.kiln.ops.SliceOp;
+import dev.kiln.ops.TransposeOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.LayerOp;
-import dev.kiln.runtime.graph.MatMulSpec;
-import dev.kiln.runtime.graph.NodeSource;
-import dev.kiln.runtime.graph.ReduceSpec;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.graph.SliceSpec;
-import dev.kiln.runtime.graph.TransposeSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -118,12 +118,12 @@ class TensorOpsTest {
       // Divisors away from zero.
       b[i] = (float) ((rng.nextBoolean() ? 1 : -1) * (0.5 + Math.abs(rng.nextGaussian())));
     }
-    List<BroadcastSpec> specs =
+    List<BroadcastOp> specs =
         List.of(
-            BroadcastSpec.multiply(),
-            BroadcastSpec.subtract(),
-            BroadcastSpec.divide(),
-            BroadcastSpec.maximum());
+            BroadcastOp.multiply(),
+            BroadcastOp.subtract(),
+            BroadcastOp.divide(),
+            BroadcastOp.maximum());
     List<DoubleBinaryOperator> definitions =
         List.of((x, y) -> x * y, (x, y) -> x - y, (x, y) -> x / y, Math::max);
     try (NDManager nd = NDManager.newBaseManager()) {
@@ -131,7 +131,7 @@ class TensorOpsTest {
         try (ModelRuntime m = layer(specs.get(k), new int[] {-1, 3, 1, 4}, shapes[1])) {
           float[] expected = broadcastReference(a, shapes[0], b, shapes[1], definitions.get(k));
           assertEquals(2 * 3 * 5 * 4, expected.length);
-          assertArrayEquals(expected, forward(m, nd, shapes, a, b), 1e-5f, specs.get(k).op());
+          assertArrayEquals(expected, forward(m, nd, shapes, a, b), 1e-5f, specs.get(k).mxnetOp());
         }
       }
     }
@@ -142,8 +142,8 @@ class TensorOpsTest {
     Random rng = new Random(2);
     int[][] shapes = {{2, 1, 3}, {1, 4, 3}};
     try (NDManager nd = NDManager.newBaseManager()) {
-      for (BroadcastSpec spec :
-          List.of(BroadcastSpec.multiply(), BroadcastSpec.subtract(), BroadcastSpec.divide())) {
+      for (BroadcastOp spec :
+          List.of(BroadcastOp.multiply(), BroadcastOp.subtract(), BroadcastOp.divide())) {
         try (ModelRuntime m = layer(spec, new int[] {-1, 1, 3}, shapes[1])) {
           float[] divisor = new float[12];
           for (int i = 0; i < divisor.length; i++) {
@@ -153,13 +153,13 @@ class TensorOpsTest {
               new GradientCheck(m, nd, new long[][] {{2, 1, 3}, {1, 4, 3}}, 21)
                   .withInput(1, divisor)
                   .run();
-          assertEquals(6 + 12, n, spec.op());
+          assertEquals(6 + 12, n, spec.mxnetOp());
         }
       }
       // The maximum's gradient goes to the larger value: inputs 0.1 apart, so that no finite
       // difference changes which one is larger.
       float[] both = spread(rng, 18);
-      try (ModelRuntime m = layer(BroadcastSpec.maximum(), new int[] {-1, 1, 3}, shapes[1])) {
+      try (ModelRuntime m = layer(BroadcastOp.maximum(), new int[] {-1, 1, 3}, shapes[1])) {
         int n =
             new GradientCheck(m, nd, new long[][] {{2, 1, 3}, {1, 4, 3}}, 22)
                 .withInput(0, Arrays.copyOfRange(both, 0, 6))
@@ -172,7 +172,7 @@ class TensorOpsTest {
 
   @Test
   void theMaximumsGradientGoesToTheFirstInputOnATie() {
-    try (ModelRuntime m = layer(BroadcastSpec.maximum(), new int[] {-1, 2}, new int[] {-1, 2});
+    try (ModelRuntime m = layer(BroadcastOp.maximum(), new int[] {-1, 2}, new int[] {-1, 2});
         NDManager nd = NDManager.newBaseManager()) {
       m.setTraining(true);
       ai.djl.ndarray.types.Shape s = new ai.djl.ndarray.types.Shape(1, 2);
@@ -189,7 +189,7 @@ class TensorOpsTest {
     float[] x = random(rng, 24);
     int[][] shape = {{2, 3, 4}};
     try (NDManager nd = NDManager.newBaseManager()) {
-      try (ModelRuntime m = layer(ClipSpec.between(-0.5, 0.75), new int[] {-1, 3, 4})) {
+      try (ModelRuntime m = layer(ClipOp.between(-0.5, 0.75), new int[] {-1, 3, 4})) {
         float[] expected = new float[x.length];
         for (int i = 0; i < x.length; i++) {
           expected[i] = Math.min(0.75f, Math.max(-0.5f, x[i]));
@@ -207,7 +207,7 @@ class TensorOpsTest {
       // An infinite bound leaves that side open (MXNet reads "Infinity"); MXNet holds the bounds
       // as float32.
       try (ModelRuntime m =
-          layer(ClipSpec.between(0.1, Double.POSITIVE_INFINITY), new int[] {-1, 3})) {
+          layer(ClipOp.between(0.1, Double.POSITIVE_INFINITY), new int[] {-1, 3})) {
         float[] out = forward(m, nd, new int[][] {{1, 3}}, new float[] {-5, 0.05f, 1e30f});
         assertArrayEquals(new float[] {0.1f, 0.1f, 1e30f}, out, 0f);
       }
@@ -216,7 +216,7 @@ class TensorOpsTest {
 
   @Test
   void clipsGradientIsZeroOutsideTheRange() {
-    try (ModelRuntime m = layer(ClipSpec.between(-1, 1), new int[] {-1, 4});
+    try (ModelRuntime m = layer(ClipOp.between(-1, 1), new int[] {-1, 4});
         NDManager nd = NDManager.newBaseManager()) {
       m.setTraining(true);
       ai.djl.ndarray.types.Shape s = new ai.djl.ndarray.types.Shape(1, 4);
@@ -287,7 +287,7 @@ class TensorOpsTest {
             sb[n - 2] = c[1][n - 1];
             sb[n - 1] = c[1][n - 2];
           }
-          MatMulSpec spec = n == 2 ? MatMulSpec.matrices() : MatMulSpec.batched();
+          MatMulOp spec = n == 2 ? MatMulOp.matrices() : MatMulOp.batched();
           spec = ta ? spec.transposeA() : spec;
           spec = tb ? spec.transposeB() : spec;
           // Rank 2 is declared without a batch, which a transposed left factor would sum over.
@@ -309,17 +309,17 @@ class TensorOpsTest {
   void matrixProductGradientsAreFiniteDifferences() {
     try (NDManager nd = NDManager.newBaseManager()) {
       try (ModelRuntime m =
-          layer(MatMulSpec.matrices().transposeA(), new int[] {3, -1}, new int[] {3, 2})) {
+          layer(MatMulOp.matrices().transposeA(), new int[] {3, -1}, new int[] {3, 2})) {
         assertEquals(6 + 6, new GradientCheck(m, nd, new long[][] {{3, 2}, {3, 2}}, 41).run());
       }
       try (ModelRuntime m =
-          layer(MatMulSpec.batched().transposeB(), new int[] {-1, 3, 4}, new int[] {-1, 2, 4})) {
+          layer(MatMulOp.batched().transposeB(), new int[] {-1, 3, 4}, new int[] {-1, 2, 4})) {
         assertEquals(
             24 + 16, new GradientCheck(m, nd, new long[][] {{2, 3, 4}, {2, 2, 4}}, 42).run());
       }
       try (ModelRuntime m =
           layer(
-              MatMulSpec.batched().transposeA().transposeB(),
+              MatMulOp.batched().transposeA().transposeB(),
               new int[] {-1, 2, 3, 2},
               new int[] {-1, 2, 2, 3})) {
         assertEquals(
@@ -339,10 +339,10 @@ class TensorOpsTest {
   void aMatrixProductBetweenConvolutionsOfSixteenFilters() {
     GraphBuilder b = new GraphBuilder("Ops");
     Sym x = b.input(new NodeSource("x", "Ops.x()", "@Input"), Shape.of(-1, 2, 3, 3));
-    Sym c = b.node(new NodeSource("c", "Ops.c()", "@Conv2D"), ConvSpec.filters(16).kernel(1, 1), x);
+    Sym c = b.node(new NodeSource("c", "Ops.c()", "@Conv2D"), ConvOp.filters(16).kernel(1, 1), x);
     Sym p =
-        b.node(new NodeSource("p", "Ops.p()", "@MatMul"), MatMulSpec.batched().transposeB(), c, c);
-    Sym d = b.node(new NodeSource("d", "Ops.d()", "@Conv2D"), ConvSpec.filters(16).kernel(1, 1), p);
+        b.node(new NodeSource("p", "Ops.p()", "@MatMul"), MatMulOp.batched().transposeB(), c, c);
+    Sym d = b.node(new NodeSource("d", "Ops.d()", "@Conv2D"), ConvOp.filters(16).kernel(1, 1), p);
     try (ModelRuntime m = new ModelRuntime("OpsModel", b.build(List.of(d)), Init.xavier(), 5);
         NDManager nd = NDManager.newBaseManager()) {
       int n = new GradientCheck(m, nd, new long[][] {{1, 2, 3, 3}}, 44).run();
@@ -385,7 +385,7 @@ class TensorOpsTest {
     float[] x = random(rng, size(shape));
     try (NDManager nd = NDManager.newBaseManager()) {
       for (int[] axes : new int[][] {{0, 2, 1, 3}, {0, 3, 1, 2}, {3, 0, 2, 1}, {1, 2, 3, 0}}) {
-        try (ModelRuntime m = layer(TransposeSpec.axes(axes), batched(shape))) {
+        try (ModelRuntime m = layer(TransposeOp.axes(axes), batched(shape))) {
           assertArrayEquals(
               transposeReference(x, shape, axes),
               forward(m, nd, new int[][] {shape}, x),
@@ -393,16 +393,16 @@ class TensorOpsTest {
               Arrays.toString(axes));
         }
       }
-      try (ModelRuntime m = layer(TransposeSpec.reverse(), batched(shape))) {
+      try (ModelRuntime m = layer(TransposeOp.reverse(), batched(shape))) {
         assertArrayEquals(
             transposeReference(x, shape, new int[] {3, 2, 1, 0}),
             forward(m, nd, new int[][] {shape}, x),
             0f);
       }
-      try (ModelRuntime m = layer(TransposeSpec.axes(0, 2, 1), new int[] {-1, 3, 4})) {
+      try (ModelRuntime m = layer(TransposeOp.axes(0, 2, 1), new int[] {-1, 3, 4})) {
         assertEquals(24, new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 51).run());
       }
-      try (ModelRuntime m = layer(TransposeSpec.axes(2, 0, 1), new int[] {-1, 3, 4})) {
+      try (ModelRuntime m = layer(TransposeOp.axes(2, 0, 1), new int[] {-1, 3, 4})) {
         assertEquals(24, new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 52).run());
       }
     }
@@ -430,15 +430,15 @@ class TensorOpsTest {
     int[] shape = {2, 5, 6};
     float[] x = random(rng, size(shape));
     try (NDManager nd = NDManager.newBaseManager()) {
-      try (ModelRuntime m = layer(SliceSpec.axis(2).begin(1).end(-2), batched(shape))) {
+      try (ModelRuntime m = layer(SliceOp.axis(2).begin(1).end(-2), batched(shape))) {
         assertArrayEquals(
             sliceReference(x, shape, 2, 1, 4), forward(m, nd, new int[][] {shape}, x), 0f);
       }
-      try (ModelRuntime m = layer(SliceSpec.axis(-2).begin(-3), batched(shape))) {
+      try (ModelRuntime m = layer(SliceOp.axis(-2).begin(-3), batched(shape))) {
         assertArrayEquals(
             sliceReference(x, shape, 1, 2, 5), forward(m, nd, new int[][] {shape}, x), 0f);
       }
-      try (ModelRuntime m = layer(SliceSpec.axis(1).begin(1).end(3), new int[] {-1, 5, 6})) {
+      try (ModelRuntime m = layer(SliceOp.axis(1).begin(1).end(3), new int[] {-1, 5, 6})) {
         assertEquals(60, new GradientCheck(m, nd, new long[][] {{2, 5, 6}}, 61).run());
         // Outside the range the gradient is zero.
         m.setTraining(true);
@@ -493,7 +493,7 @@ class TensorOpsTest {
         int[] a = axes.stream().mapToInt(Integer::intValue).toArray();
         for (boolean keep : new boolean[] {false, true}) {
           for (boolean mean : new boolean[] {false, true}) {
-            ReduceSpec spec = mean ? ReduceSpec.mean(a) : ReduceSpec.sum(a);
+            ReduceOp spec = mean ? ReduceOp.mean(a) : ReduceOp.sum(a);
             try (ModelRuntime m = layer(keep ? spec.keepDims() : spec, batched(shape))) {
               NDArray out = m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(dims(shape))))[0];
               assertArrayEquals(
@@ -512,10 +512,10 @@ class TensorOpsTest {
           }
         }
       }
-      try (ModelRuntime m = layer(ReduceSpec.mean(1, 2), new int[] {-1, 3, 4})) {
+      try (ModelRuntime m = layer(ReduceOp.mean(1, 2), new int[] {-1, 3, 4})) {
         assertEquals(24, new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 71).run());
       }
-      try (ModelRuntime m = layer(ReduceSpec.sum(2).keepDims(), new int[] {-1, 3, 4})) {
+      try (ModelRuntime m = layer(ReduceOp.sum(2).keepDims(), new int[] {-1, 3, 4})) {
         assertEquals(24, new GradientCheck(m, nd, new long[][] {{2, 3, 4}}, 72).run());
       }
     }

@@ -1,17 +1,18 @@
 package dev.kiln.processor.check;
 
-import dev.kiln.processor.diag.Message;
+import dev.kiln.names.NodeNames;
+import dev.kiln.ops.rule.Inferred;
+import dev.kiln.ops.rule.Message;
+import dev.kiln.ops.rule.RuleError;
+import dev.kiln.ops.rule.ShapeSite;
+import dev.kiln.ops.rule.Source;
+import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.BlockSpec;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
-import dev.kiln.processor.model.Inferred;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
-import dev.kiln.processor.model.RuleError;
-import dev.kiln.processor.model.ShapeSite;
-import dev.kiln.processor.model.Source;
-import dev.kiln.processor.model.TShape;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,9 +22,9 @@ import java.util.Set;
 /**
  * Phase two: checks a model as read and describes it for the writers. Three steps, each on the
  * result of the one before: resolve the wiring ({@link Wiring}), infer every node's shape,
- * parameters and cost (each node's {@link dev.kiln.processor.model.Op}: its shape rule and cost),
- * and check the model as a whole ({@link ModelRules}: outputs, unused nodes, the classifier head,
- * and the call each node's op plans for the writers).
+ * parameters and cost (each node's {@link dev.kiln.ops.Op}: its shape rule and cost), and check the
+ * model as a whole ({@link ModelRules}: outputs, unused nodes, the classifier head, and the call
+ * each node's op plans for the writers).
  */
 public final class ModelChecker {
   private final Report report;
@@ -56,11 +57,11 @@ public final class ModelChecker {
       }
       List<Source> in =
           n.wires().stream()
-              .map(w -> new Source(done.get(w.source()).shape(), wiring.node(w.source())))
+              .map(w -> source(done.get(w.source()).shape(), wiring.node(w.source())))
               .toList();
       String where = n.declaration(spec.simpleName());
       try {
-        Inferred r = n.layer().infer(new ShapeSite(where, n, in));
+        Inferred r = n.layer().infer(site(where, n, in));
         if (n.frozen() && r.params().isEmpty() && n.origin() == null) {
           report.add(
               Message.FROZEN_WITHOUT_PARAMS,
@@ -115,7 +116,23 @@ public final class ModelChecker {
         b.type(),
         b.declaredInput(),
         b.inputName(),
-        new Source(actual, wiring.node(input)).describe());
+        source(actual, wiring.node(input)).describe());
     return false;
+  }
+
+  /** An input of shape {@code shape} made by {@code node}, as the shape rules see it. */
+  static Source source(TShape shape, NodeSpec node) {
+    return new Source(shape, node.name(), node.annotationText());
+  }
+
+  /** Where {@code n}'s shape rule runs, named {@code where}, over inputs {@code in}. */
+  static ShapeSite site(String where, NodeSpec n, List<Source> in) {
+    return new ShapeSite(
+        where,
+        n.name(),
+        n.annotationText(),
+        n.wires().stream().map(NodeSpec.Wire::parameterName).toList(),
+        role -> n.origin() == null ? NodeNames.of(n.name(), role) : n.origin().name(role, n.name()),
+        in);
   }
 }

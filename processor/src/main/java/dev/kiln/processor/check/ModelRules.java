@@ -1,14 +1,14 @@
 package dev.kiln.processor.check;
 
-import dev.kiln.processor.diag.Message;
+import dev.kiln.ops.Op;
+import dev.kiln.ops.rule.CallSite;
+import dev.kiln.ops.rule.Message;
+import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
-import dev.kiln.processor.model.CallSite;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
-import dev.kiln.processor.model.Op;
-import dev.kiln.processor.model.TShape;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

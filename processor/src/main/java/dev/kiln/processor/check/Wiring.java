@@ -1,11 +1,11 @@
 package dev.kiln.processor.check;
 
-import dev.kiln.processor.diag.Message;
+import dev.kiln.ops.Op;
+import dev.kiln.ops.rule.Message;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.diag.Spelling;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
-import dev.kiln.processor.model.Op;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

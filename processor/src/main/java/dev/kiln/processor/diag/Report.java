@@ -1,5 +1,6 @@
 package dev.kiln.processor.diag;
 
+import dev.kiln.ops.rule.Message;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.processing.Messager;
@@ -55,23 +56,23 @@ public final class Report {
 
   /** Whether any error (not warning) was reported. */
   public boolean hasErrors() {
-    return items.stream().anyMatch(i -> i.message().kind() == Diagnostic.Kind.ERROR);
+    return items.stream().anyMatch(i -> i.message().kind() == Message.Kind.ERROR);
   }
 
   /** The texts of the diagnostics of {@code kind}, in the order found. */
   public List<String> texts(Diagnostic.Kind kind) {
-    return items.stream().filter(i -> i.message().kind() == kind).map(Item::text).toList();
+    return items.stream().filter(i -> kind(i.message()) == kind).map(Item::text).toList();
   }
 
   /** Prints every diagnostic, in the order found. */
   public void printTo(Messager messager) {
     for (Item i : items) {
       if (i.value() != null) {
-        messager.printMessage(i.message().kind(), i.text(), i.element(), i.mirror(), i.value());
+        messager.printMessage(kind(i.message()), i.text(), i.element(), i.mirror(), i.value());
       } else if (i.mirror() != null) {
-        messager.printMessage(i.message().kind(), i.text(), i.element(), i.mirror());
+        messager.printMessage(kind(i.message()), i.text(), i.element(), i.mirror());
       } else {
-        messager.printMessage(i.message().kind(), i.text(), i.element());
+        messager.printMessage(kind(i.message()), i.text(), i.element());
       }
     }
   }
@@ -88,5 +89,15 @@ public final class Report {
       }
     }
     return null;
+  }
+
+  /** How javac shows {@code message}: an error, a warning or a note. */
+  private static Diagnostic.Kind kind(Message message) {
+    return switch (message.kind()) {
+      case ERROR -> Diagnostic.Kind.ERROR;
+      case WARNING -> Diagnostic.Kind.WARNING;
+      case NOTE -> Diagnostic.Kind.NOTE;
+      case OTHER -> Diagnostic.Kind.OTHER;
+    };
   }
 }

@@ -1,5 +1,6 @@
 package dev.kiln.processor.model;
 
+import dev.kiln.ops.rule.TShape;
 import java.util.List;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ExecutableElement;

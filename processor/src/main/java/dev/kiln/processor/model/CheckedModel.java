@@ -1,5 +1,7 @@
 package dev.kiln.processor.model;
 
+import dev.kiln.ops.rule.ParamInfo;
+import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
 /**

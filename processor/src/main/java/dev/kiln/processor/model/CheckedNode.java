@@ -1,6 +1,9 @@
 package dev.kiln.processor.model;
 
 import dev.kiln.names.StateRole;
+import dev.kiln.ops.emit.NodeCall;
+import dev.kiln.ops.rule.ParamInfo;
+import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
 /**

@@ -2,15 +2,16 @@ package dev.kiln.processor.op;
 
 import dev.kiln.annotations.ParamInit;
 import dev.kiln.names.NodeNames;
-import dev.kiln.processor.diag.Message;
-import dev.kiln.processor.model.AttributeSite;
-import dev.kiln.processor.model.CallSite;
-import dev.kiln.processor.model.Inferred;
-import dev.kiln.processor.model.NodeCall;
-import dev.kiln.processor.model.Op;
-import dev.kiln.processor.model.ParamInfo;
-import dev.kiln.processor.model.ShapeSite;
-import dev.kiln.processor.model.TShape;
+import dev.kiln.ops.Op;
+import dev.kiln.ops.emit.NodeCall;
+import dev.kiln.ops.rule.AttributeSite;
+import dev.kiln.ops.rule.CallSite;
+import dev.kiln.ops.rule.Inferred;
+import dev.kiln.ops.rule.Message;
+import dev.kiln.ops.rule.ParamInfo;
+import dev.kiln.ops.rule.ShapeSite;
+import dev.kiln.ops.rule.TShape;
+import dev.kiln.processor.model.CustomCall;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -44,7 +45,7 @@ public record CustomOp(
     List<String> state,
     Map<String, Integer> dims,
     List<CustomParam> params,
-    List<NodeCall.ForwardArg> args)
+    List<CustomCall.ForwardArg> args)
     implements Op {
   /** Copies the collections, keeping the order of {@code dims}. */
   public CustomOp {
@@ -255,10 +256,10 @@ public record CustomOp(
 
   @Override
   public NodeCall call(CallSite site) {
-    List<NodeCall.CustomParam> made = new ArrayList<>();
+    List<CustomCall.Param> made = new ArrayList<>();
     for (CustomParam p : params) {
       made.add(
-          new NodeCall.CustomParam(
+          new CustomCall.Param(
               p.name(),
               p.role(),
               NodeNames.of(site.node(), p.role()),
@@ -266,7 +267,7 @@ public record CustomOp(
               p.init(),
               p.value()));
     }
-    return new NodeCall.Custom(
+    return new CustomCall(
         layerName,
         cell(),
         site.sources().get(0),

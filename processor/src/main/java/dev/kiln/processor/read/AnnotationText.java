@@ -1,8 +1,7 @@
 package dev.kiln.processor.read;
 
-import dev.kiln.processor.model.TShape;
-import dev.kiln.processor.op.OpReader;
-import dev.kiln.processor.op.Ops;
+import dev.kiln.ops.OpReader;
+import dev.kiln.ops.rule.TShape;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -30,7 +29,7 @@ final class AnnotationText {
     TypeElement type = (TypeElement) mirror.getAnnotationType().asElement();
     List<Map.Entry<? extends ExecutableElement, ? extends AnnotationValue>> values =
         new ArrayList<>(mirror.getElementValues().entrySet());
-    OpReader<?> builtin = Ops.of(mirror);
+    OpReader<?> builtin = Builtins.of(mirror);
     if (builtin != null) {
       List<String> order = builtin.attributes();
       values.sort(
@@ -44,7 +43,7 @@ final class AnnotationText {
       if (!shape && raw instanceof List<?> one && one.size() == 1) {
         raw = ((AnnotationValue) one.get(0)).getValue();
       }
-      String v = renderValue(raw, shape, Ops.isInput(mirror));
+      String v = renderValue(raw, shape, Builtins.isInput(mirror));
       boolean classLiteral = raw instanceof DeclaredType;
       parts.add(
           name.equals("value") && !(classLiteral && values.size() > 1) ? v : name + " = " + v);

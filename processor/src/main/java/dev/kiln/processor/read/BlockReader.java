@@ -2,7 +2,7 @@ package dev.kiln.processor.read;
 
 import dev.kiln.annotations.Block;
 import dev.kiln.annotations.Model;
-import dev.kiln.processor.diag.Message;
+import dev.kiln.ops.rule.Message;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.BlockSpec;
 import dev.kiln.processor.model.CheckedModel;

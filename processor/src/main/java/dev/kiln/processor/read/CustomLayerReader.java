@@ -1,9 +1,9 @@
 package dev.kiln.processor.read;
 
 import dev.kiln.annotations.ParamInit;
-import dev.kiln.processor.diag.Message;
+import dev.kiln.ops.rule.Message;
 import dev.kiln.processor.diag.Report;
-import dev.kiln.processor.model.NodeCall;
+import dev.kiln.processor.model.CustomCall;
 import dev.kiln.processor.op.CustomOp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -181,7 +181,7 @@ final class CustomLayerReader {
       return null;
     }
     List<CustomOp.CustomParam> params = new ArrayList<>();
-    List<NodeCall.ForwardArg> args = new ArrayList<>();
+    List<CustomCall.ForwardArg> args = new ArrayList<>();
     for (VariableElement p : ps.subList(cell ? 2 : 1, ps.size())) {
       String n = p.getSimpleName().toString();
       AnnotationMirror pm = paramMirror(p);
@@ -220,10 +220,10 @@ final class CustomLayerReader {
         if (param == null) {
           return null;
         }
-        args.add(new NodeCall.ForwardArg(params.size(), null));
+        args.add(new CustomCall.ForwardArg(params.size(), null));
         params.add(param);
       } else if (pm == null && constants.containsKey(n) && p.asType().getKind().isPrimitive()) {
-        args.add(new NodeCall.ForwardArg(-1, constants.get(n)));
+        args.add(new CustomCall.ForwardArg(-1, constants.get(n)));
       } else {
         boolean stateLike =
             !cell && p == ps.get(1) && pm == null && p.asType().toString().equals(ModelReader.SYM);

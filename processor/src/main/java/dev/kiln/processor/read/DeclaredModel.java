@@ -1,12 +1,12 @@
 package dev.kiln.processor.read;
 
-import dev.kiln.processor.diag.Message;
+import dev.kiln.ops.Ops;
+import dev.kiln.ops.rule.AttributeSite;
+import dev.kiln.ops.rule.Message;
+import dev.kiln.ops.rule.RuleError;
 import dev.kiln.processor.diag.Report;
-import dev.kiln.processor.model.AttributeSite;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
-import dev.kiln.processor.model.RuleError;
-import dev.kiln.processor.op.Ops;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

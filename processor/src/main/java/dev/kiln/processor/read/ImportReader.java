@@ -1,15 +1,15 @@
 package dev.kiln.processor.read;
 
 import dev.kiln.annotations.Imported;
-import dev.kiln.processor.diag.Message;
+import dev.kiln.ops.FileOps;
+import dev.kiln.ops.Op;
+import dev.kiln.ops.rule.AttributeSite;
+import dev.kiln.ops.rule.Message;
+import dev.kiln.ops.rule.RuleError;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.diag.Spelling;
-import dev.kiln.processor.model.AttributeSite;
 import dev.kiln.processor.model.ImportedFrom;
 import dev.kiln.processor.model.NodeSpec;
-import dev.kiln.processor.model.Op;
-import dev.kiln.processor.model.RuleError;
-import dev.kiln.processor.op.FileOps;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

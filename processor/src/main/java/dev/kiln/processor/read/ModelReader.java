@@ -4,22 +4,21 @@ import dev.kiln.annotations.From;
 import dev.kiln.annotations.Imported;
 import dev.kiln.annotations.Model;
 import dev.kiln.annotations.Output;
-import dev.kiln.processor.diag.Message;
+import dev.kiln.ops.Op;
+import dev.kiln.ops.OpReader;
+import dev.kiln.ops.emit.NodeCall;
+import dev.kiln.ops.rule.AttributeSite;
+import dev.kiln.ops.rule.CallSite;
+import dev.kiln.ops.rule.Inferred;
+import dev.kiln.ops.rule.Message;
+import dev.kiln.ops.rule.RuleError;
+import dev.kiln.ops.rule.ShapeSite;
+import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
-import dev.kiln.processor.model.AttributeSite;
 import dev.kiln.processor.model.BlockSpec;
-import dev.kiln.processor.model.CallSite;
 import dev.kiln.processor.model.CheckedModel;
-import dev.kiln.processor.model.Inferred;
 import dev.kiln.processor.model.ModelSpec;
-import dev.kiln.processor.model.NodeCall;
 import dev.kiln.processor.model.NodeSpec;
-import dev.kiln.processor.model.Op;
-import dev.kiln.processor.model.RuleError;
-import dev.kiln.processor.model.ShapeSite;
-import dev.kiln.processor.model.TShape;
-import dev.kiln.processor.op.OpReader;
-import dev.kiln.processor.op.Ops;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -213,7 +212,7 @@ public final class ModelReader {
   private static List<AnnotationMirror> layerMirrors(ExecutableElement method) {
     List<AnnotationMirror> layers = new ArrayList<>();
     for (AnnotationMirror m : method.getAnnotationMirrors()) {
-      if (Ops.of(m) != null || CustomLayerReader.isLayer(m) || ImportReader.isImport(m)) {
+      if (Builtins.of(m) != null || CustomLayerReader.isLayer(m) || ImportReader.isImport(m)) {
         layers.add(m);
       }
     }
@@ -372,10 +371,10 @@ public final class ModelReader {
       wires.add(new NodeSpec.Wire(from == null ? paramName : from.value(), paramName, p));
     }
     String where = model + "." + name + "()";
-    OpReader<?> builtin = Ops.of(mirror);
+    OpReader<?> builtin = Builtins.of(mirror);
     Op layer =
         builtin != null
-            ? builtin.read(method)
+            ? Builtins.read(builtin, method)
             : ImportReader.isImport(mirror)
                 ? new Pending(method.getAnnotation(Imported.class))
                 : new CustomLayerReader(report).read(where, method, mirror);

@@ -1,6 +1,5 @@
 package dev.kiln.processor.read;
 
-import dev.kiln.processor.op.Ops;
 import java.util.List;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
@@ -104,7 +103,7 @@ public final class Validation {
           && m.getAnnotationMirrors().stream()
               .noneMatch(
                   a ->
-                      Ops.of(a) != null
+                      Builtins.of(a) != null
                           || CustomLayerReader.isLayer(a)
                           || ImportReader.isImport(a)
                           || BlockReader.isBlock(a))) {

@@ -2,15 +2,16 @@ package dev.kiln.processor.write;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
+import dev.kiln.ops.emit.NodeCall;
 import dev.kiln.processor.model.CheckedNode;
-import dev.kiln.processor.model.NodeCall;
+import dev.kiln.processor.model.CustomCall;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The body of one node method of {@code XGraph}: the node's {@link NodeCall}, as the check phase
  * planned it, written out: {@code return this.builder.dense(HIDDEN_SOURCE, pixels,
- * DenseSpec.units(128).activation(Act.RELU));}, with wrapping points where a reader would break the
+ * DenseOp.units(128).activation(Act.RELU));}, with wrapping points where a reader would break the
  * line. It decides nothing about the node.
  */
 final class CallFormatter {
@@ -32,7 +33,7 @@ final class CallFormatter {
 
   /** The statements of the node method after any {@code freeze}. */
   CodeBlock body() {
-    if (node.call() instanceof NodeCall.Custom c) {
+    if (node.call() instanceof CustomCall c) {
       return new CustomCallFormatter(names, src, in).format(c, node.name());
     }
     return CodeBlock.builder().addStatement("return $L", expression()).build();
@@ -79,11 +80,11 @@ final class CallFormatter {
   }
 
   /**
-   * A spec builder chain, {@code DenseSpec.units(128).activation(Act.RELU)}: kept on one line
-   * unless it is too long for one, when it breaks before a method.
+   * A spec builder chain, {@code DenseOp.units(128).activation(Act.RELU)}: kept on one line unless
+   * it is too long for one, when it breaks before a method.
    */
   private CodeBlock chain(NodeCall.Chain chain) {
-    ClassName type = ClassName.get(Names.RUNTIME + ".graph", chain.type());
+    ClassName type = ClassName.get(chain.type());
     List<CodeBlock> calls = new ArrayList<>();
     int length = type.simpleName().length();
     for (int i = 0; i < chain.links().size(); i++) {

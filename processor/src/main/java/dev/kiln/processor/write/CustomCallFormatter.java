@@ -4,7 +4,7 @@ import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.NameAllocator;
 import dev.kiln.annotations.ParamInit;
-import dev.kiln.processor.model.NodeCall;
+import dev.kiln.processor.model.CustomCall;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,7 +34,7 @@ final class CustomCallFormatter {
   }
 
   /** The statements for {@code c} on node {@code node}. */
-  CodeBlock format(NodeCall.Custom c, String node) {
+  CodeBlock format(CustomCall c, String node) {
     NameAllocator locals = new NameAllocator();
     in.forEach(locals::newName);
     String input = locals.newName("input");
@@ -42,7 +42,7 @@ final class CustomCallFormatter {
     String params = locals.newName("params");
     CodeBlock.Builder body = CodeBlock.builder();
     List<String> made = new ArrayList<>();
-    for (NodeCall.CustomParam p : c.params()) {
+    for (CustomCall.Param p : c.params()) {
       String local = locals.newName(p.local());
       made.add(local);
       body.add(paramStatement(local, p));
@@ -52,7 +52,7 @@ final class CustomCallFormatter {
     if (state != null) {
       args.add(state);
     }
-    for (NodeCall.ForwardArg a : c.args()) {
+    for (CustomCall.ForwardArg a : c.args()) {
       args.add(a.param() >= 0 ? params + ".get(" + a.param() + ")" : a.literal());
     }
     String lambda = "(" + input + (state == null ? "" : ", " + state) + ", " + params + ")";
@@ -99,7 +99,7 @@ final class CustomCallFormatter {
    * ParamInit.MODEL);}, with the value after the init for {@code CONSTANT}: on one line if it fits,
    * else wrapped after the commas.
    */
-  private CodeBlock paramStatement(String local, NodeCall.CustomParam p) {
+  private CodeBlock paramStatement(String local, CustomCall.Param p) {
     String shape = names.shape(p.name());
     CodeBlock pattern = pattern(p.pattern());
     CodeBlock init =

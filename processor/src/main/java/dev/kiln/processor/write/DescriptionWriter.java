@@ -1,9 +1,9 @@
 package dev.kiln.processor.write;
 
+import dev.kiln.ops.rule.ParamInfo;
+import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
-import dev.kiln.processor.model.ParamInfo;
-import dev.kiln.processor.model.TShape;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;

@@ -5,8 +5,8 @@ import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.ops.rule.ParamInfo;
 import dev.kiln.processor.model.CheckedModel;
-import dev.kiln.processor.model.ParamInfo;
 import javax.lang.model.element.Modifier;
 
 /**

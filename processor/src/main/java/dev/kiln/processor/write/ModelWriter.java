@@ -10,9 +10,10 @@ import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.ops.LossOp;
+import dev.kiln.ops.rule.ParamInfo;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
-import dev.kiln.processor.model.ParamInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -717,13 +718,7 @@ final class ModelWriter {
 
   /** {@code trainer()} of a model whose only output is a loss head. */
   private MethodSpec trainer() {
-    String kind =
-        switch (m.lossHead().spec().layer().lossHead().orElseThrow()) {
-          case "L2Loss" -> "L2";
-          case "L1Loss" -> "L1";
-          case "LogisticLoss" -> "LOGISTIC";
-          default -> "LOSS";
-        };
+    LossOp.Kind kind = m.lossHead().spec().layer().lossHead().orElseThrow();
     return MethodSpec.methodBuilder("trainer")
         .addAnnotation(Override.class)
         .addModifiers(Modifier.PUBLIC)
@@ -735,12 +730,12 @@ final class ModelWriter {
                     "The trainer of this model: node {@code "
                         + m.lossHead().name()
                         + "} ({@code @"
-                        + m.lossHead().spec().layer().lossHead().orElseThrow()
+                        + kind.annotation
                         + "}) trained as MXNet's {@code MakeLoss} against targets on this model's "
                         + "own parameters.")
                 .build())
         .addStatement(
-            "return runtime.trainer($T.Kind.$L, () -> graph(true))", Names.LOSS_SPEC, kind)
+            "return runtime.trainer($T.Kind.$L, () -> graph(true))", LossOp.class, kind.name())
         .build();
   }
 

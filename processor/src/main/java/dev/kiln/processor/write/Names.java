@@ -2,14 +2,26 @@ package dev.kiln.processor.write;
 
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
+import dev.kiln.annotations.Act;
+import dev.kiln.annotations.Dim;
+import dev.kiln.annotations.ParamInit;
+import dev.kiln.annotations.Sym;
+import dev.kiln.ops.emit.NodeSource;
 import java.util.Locale;
+import javax.annotation.processing.Generated;
 
-/** Runtime type names and identifier conventions shared by the writers. */
+/**
+ * The types generated code names, and identifier conventions shared by the writers. Types the
+ * processor itself has (the annotations, the operator units and their {@code NodeSource}) are named
+ * by their class, so a rename fails the processor's own build; the runtime's, which must not be on
+ * the processor's class path (it would bring MXNet), by name, each checked against the runtime by
+ * {@code RuntimeNamesTest}.
+ */
 final class Names {
   static final String RUNTIME = "dev.kiln.runtime";
   static final ClassName GRAPH = ClassName.get(RUNTIME + ".graph", "Graph");
   static final ClassName GRAPH_BUILDER = ClassName.get(RUNTIME + ".graph", "GraphBuilder");
-  static final ClassName NODE_SOURCE = ClassName.get(RUNTIME + ".graph", "NodeSource");
+  static final ClassName NODE_SOURCE = ClassName.get(NodeSource.class);
   static final ClassName SHAPE = ClassName.get(RUNTIME + ".graph", "Shape");
   static final ClassName INPUT_SPEC = ClassName.get(RUNTIME + ".graph", "InputSpec");
   static final ClassName RECURRENT_PARAMETER =
@@ -21,17 +33,16 @@ final class Names {
   static final ClassName OPTIMIZER = ClassName.get(RUNTIME + ".optim", "Optimizer");
   static final ClassName CLASSIFIER = ClassName.get(RUNTIME + ".train", "Classifier");
   static final ClassName TRAINER = ClassName.get(RUNTIME + ".train", "Trainer");
-  static final ClassName LOSS_SPEC = ClassName.get(RUNTIME + ".graph", "LossSpec");
   static final ClassName PARAMETER = ClassName.get(RUNTIME + ".exec", "Parameter");
   static final ClassName BOUND_EXECUTOR = ClassName.get(RUNTIME + ".exec", "BoundExecutor");
   static final ClassName EXEC_ARRAY = ClassName.get(RUNTIME + ".exec", "ExecArray");
   static final ClassName NDARRAY = ClassName.get("ai.djl.ndarray", "NDArray");
   static final ClassName NDLIST = ClassName.get("ai.djl.ndarray", "NDList");
-  static final ClassName SYM = ClassName.get("dev.kiln.annotations", "Sym");
-  static final ClassName ACT = ClassName.get("dev.kiln.annotations", "Act");
-  static final ClassName DIM = ClassName.get("dev.kiln.annotations", "Dim");
-  static final ClassName PARAM_INIT = ClassName.get("dev.kiln.annotations", "ParamInit");
-  static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
+  static final ClassName SYM = ClassName.get(Sym.class);
+  static final ClassName ACT = ClassName.get(Act.class);
+  static final ClassName DIM = ClassName.get(Dim.class);
+  static final ClassName PARAM_INIT = ClassName.get(ParamInit.class);
+  static final ClassName GENERATED = ClassName.get(Generated.class);
   static final String PROCESSOR = "dev.kiln.processor.KilnProcessor";
 
   private Names() {}

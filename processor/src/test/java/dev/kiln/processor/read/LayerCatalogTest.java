@@ -6,8 +6,8 @@ import dev.kiln.annotations.Dense;
 import dev.kiln.annotations.Frozen;
 import dev.kiln.annotations.Imported;
 import dev.kiln.annotations.Output;
-import dev.kiln.processor.op.OpReader;
-import dev.kiln.processor.op.Ops;
+import dev.kiln.ops.OpReader;
+import dev.kiln.ops.Ops;
 import java.io.IOException;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Target;
@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The reading half of "an operator is one unit": the compiler makes every op implement every phase
- * ({@link dev.kiln.processor.model.Op} has no defaults for them); this checks that every layer
- * annotation of {@code dev.kiln.annotations} is registered in {@link Ops} with a reader that names
- * its attributes.
+ * ({@link dev.kiln.ops.Op} has no defaults for them); this checks that every layer annotation of
+ * {@code dev.kiln.annotations} is registered in {@link Ops} with a reader that names its
+ * attributes.
  */
 class LayerCatalogTest {
   /**

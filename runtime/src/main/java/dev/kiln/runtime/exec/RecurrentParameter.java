@@ -1,9 +1,9 @@
 package dev.kiln.runtime.exec;
 
-import dev.kiln.runtime.graph.RnnLayout;
-import dev.kiln.runtime.graph.RnnLayout.Block;
-import dev.kiln.runtime.graph.RnnLayout.Gate;
-import dev.kiln.runtime.graph.RnnLayout.Part;
+import dev.kiln.ops.RnnLayout;
+import dev.kiln.ops.RnnLayout.Block;
+import dev.kiln.ops.RnnLayout.Gate;
+import dev.kiln.ops.RnnLayout.Part;
 import dev.kiln.runtime.graph.Shape;
 
 /**
@@ -84,7 +84,7 @@ public final class RecurrentParameter {
 
   /** The shape of {@code block}. */
   public Shape shape(Block block) {
-    return block.shape();
+    return Shape.of(block.shape());
   }
 
   private static String describe(Block b) {

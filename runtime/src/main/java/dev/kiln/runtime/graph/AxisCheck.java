@@ -1,6 +1,7 @@
 package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.emit.NodeSource;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,8 @@
 package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.emit.Attrs;
+import dev.kiln.ops.emit.NodeSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

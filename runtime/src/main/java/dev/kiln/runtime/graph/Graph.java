@@ -1,5 +1,6 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.ops.RnnLayout;
 import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.util.List;
 import java.util.Set;

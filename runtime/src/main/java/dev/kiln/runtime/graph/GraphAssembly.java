@@ -1,6 +1,7 @@
 package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.mxnet.MxException;
 import dev.kiln.runtime.mxnet.ShapeInference;
 import dev.kiln.runtime.mxnet.SymbolHandle;

@@ -7,6 +7,16 @@ import dev.kiln.names.AuxRole;
 import dev.kiln.names.NodeNames;
 import dev.kiln.names.ParamRole;
 import dev.kiln.names.StateRole;
+import dev.kiln.ops.Activations;
+import dev.kiln.ops.LayerOp;
+import dev.kiln.ops.RnnLayout;
+import dev.kiln.ops.emit.Attrs;
+import dev.kiln.ops.emit.NodeScope;
+import dev.kiln.ops.emit.NodeSource;
+import dev.kiln.ops.emit.RecurrentScope;
+import dev.kiln.ops.rule.AttributeSite;
+import dev.kiln.ops.rule.RuleError;
+import dev.kiln.ops.rule.TShape;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.IntFunction;
@@ -14,7 +24,7 @@ import java.util.function.IntFunction;
 /**
  * Builds one model's MXNet symbol, node by node. Generated {@code XGraph} classes call one method
  * per declared node: {@link #input} for an input, {@link #node} with the layer's {@link LayerOp}
- * for a built-in layer ({@code builder.node(HIDDEN_SOURCE, DenseSpec.units(128), pixels)}), {@link
+ * for a built-in layer ({@code builder.node(HIDDEN_SOURCE, DenseOp.units(128), pixels)}), {@link
  * #custom} or {@link #cell} for a custom layer. Every node names the MXNet operators it emits after
  * itself ({@code hidden}, {@code hidden_relu}) and its parameters {@code <node>_<role>} (see {@code
  * dev.kiln.names}), and the builder remembers where the node was declared so that errors can point
@@ -40,9 +50,9 @@ public final class GraphBuilder implements AutoCloseable {
 
   /**
    * A builder for {@code model}; with {@code training}, the graph is the one its trainer runs: a
-   * softmax made as a classifier's head ({@link SoftmaxSpec#classifierHead()}) emits MXNet's {@code
-   * SoftmaxOutput} (softmax with cross-entropy loss) instead of a plain softmax, and a loss head
-   * ({@link LossSpec}) its training loss against a label variable.
+   * softmax made as a classifier's head ({@link dev.kiln.ops.SoftmaxOp#classifierHead()}) emits
+   * MXNet's {@code SoftmaxOutput} (softmax with cross-entropy loss) instead of a plain softmax, and
+   * a loss head ({@link dev.kiln.ops.LossOp}) its training loss against a label variable.
    */
   public GraphBuilder(String model, boolean training) {
     this.model = model;
@@ -83,7 +93,8 @@ public final class GraphBuilder implements AutoCloseable {
    * A node of a built-in layer: {@code op}'s MXNet operators over {@code inputs}, named after the
    * node declared at {@code src}, with the parameters, auxiliary states and checks it declares.
    *
-   * @throws IllegalArgumentException if {@code op} takes another number of inputs
+   * @throws IllegalArgumentException if {@code op} takes another number of inputs, or one of its
+   *     attributes breaks its rule (worded as the processor's compile-time error for it)
    */
   public Sym node(NodeSource src, LayerOp op, Sym... inputs) {
     checkOpen();
@@ -100,6 +111,11 @@ public final class GraphBuilder implements AutoCloseable {
               + (op.arity() == 1 ? "" : "s")
               + ", got "
               + inputs.length);
+    }
+    try {
+      op.checkAttributes(new AttributeSite(src.node(), src.declaration(), src.annotation()));
+    } catch (RuleError e) {
+      throw new IllegalArgumentException(e.message.format(e.args), e);
     }
     return op.build(new Scope(src), List.of(inputs));
   }
@@ -339,8 +355,8 @@ public final class GraphBuilder implements AutoCloseable {
     }
 
     @Override
-    public Sym param(ParamRole role, Shape shape) {
-      d.knownShapes.put(role.of(node()), shape);
+    public Sym param(ParamRole role, TShape shape) {
+      d.knownShapes.put(role.of(node()), Shape.of(shape));
       return param(role);
     }
 
@@ -407,6 +423,11 @@ public final class GraphBuilder implements AutoCloseable {
     }
 
     @Override
+    public RuntimeException refuse(String why) {
+      return new ModelException(src, src + ": " + why, null);
+    }
+
+    @Override
     public RecurrentScope recurrent() {
       return this;
     }
@@ -425,8 +446,14 @@ public final class GraphBuilder implements AutoCloseable {
       String name = role.of(node());
       d.states.add(
           new StateSpec(
-              name, node(), role == StateRole.CELL, layout.stateShape(batch), false, -1, batch));
-      d.knownShapes.put(name, layout.stateShape(batch > 0 ? batch : 1));
+              name,
+              node(),
+              role == StateRole.CELL,
+              Shape.of(layout.stateShape(batch)),
+              false,
+              -1,
+              batch));
+      d.knownShapes.put(name, Shape.of(layout.stateShape(batch > 0 ? batch : 1)));
       return arena.variable(name);
     }
 

@@ -1,5 +1,6 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.ops.RnnLayout;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,5 +1,7 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.ops.emit.NodeSource;
+
 /**
  * An error at graph-build, bind or run time that Kiln traced back to the node that caused it. The
  * message names the model, the node, the declaring method and the annotation, followed by MXNet's

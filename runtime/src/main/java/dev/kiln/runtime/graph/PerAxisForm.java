@@ -1,5 +1,7 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.ops.emit.Attrs;
+
 /**
  * The fast form of a custom layer's {@code mul}, {@code add} or {@code sub} whose smaller operand
  * varies along one axis only of the other: a per-channel scale {@code [channels, 1, 1]} on an image

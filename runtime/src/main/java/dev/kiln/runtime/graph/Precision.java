@@ -1,5 +1,6 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.ops.ConvKernels;
 import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.ops.rule.TShape;
 import java.util.Arrays;
 
 /**
@@ -30,6 +31,11 @@ public final class Shape {
       }
     }
     return new Shape(dims.clone());
+  }
+
+  /** The shape an operator unit's rules wrote, {@code BATCH} and {@code STEPS} kept. */
+  public static Shape of(TShape shape) {
+    return of(shape.dims().stream().mapToInt(Integer::intValue).toArray());
   }
 
   /** This shape with every {@code BATCH} dimension set to {@code batch}. */

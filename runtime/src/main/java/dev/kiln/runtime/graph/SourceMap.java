@@ -1,5 +1,6 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.mxnet.MxException;
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -2,6 +2,7 @@ package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.util.ArrayList;
 import java.util.Collections;

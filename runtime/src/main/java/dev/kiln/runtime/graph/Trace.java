@@ -2,6 +2,8 @@ package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Sym;
 import dev.kiln.names.Broadcast;
+import dev.kiln.ops.emit.Attrs;
+import dev.kiln.ops.emit.NodeSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

@@ -1,5 +1,6 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.ops.emit.Attrs;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;

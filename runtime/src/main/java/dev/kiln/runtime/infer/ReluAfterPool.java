@@ -10,7 +10,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.kiln.runtime.graph.ConvKernels;
+import dev.kiln.ops.ConvKernels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;

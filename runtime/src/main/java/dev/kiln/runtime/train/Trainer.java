@@ -1,5 +1,6 @@
 package dev.kiln.runtime.train;
 
+import dev.kiln.ops.LossOp;
 import dev.kiln.runtime.data.Batch;
 import dev.kiln.runtime.data.DataLoader;
 import dev.kiln.runtime.data.Dataset;
@@ -7,7 +8,6 @@ import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.CallGuard;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.graph.Graph;
-import dev.kiln.runtime.graph.LossSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
 import java.util.List;
@@ -15,7 +15,7 @@ import java.util.List;
 /**
  * The trainer of a model whose only output is a loss head ({@code @L2Loss}, {@code @L1Loss},
  * {@code @LogisticLoss}, {@code @Loss}): the same graph with the head built as MXNet's {@code
- * MakeLoss} over each value's loss (see {@link LossSpec}), trained on a {@link Dataset} with float
+ * MakeLoss} over each value's loss (see {@link LossOp}), trained on a {@link Dataset} with float
  * targets ({@link Dataset#withTargets}) with the classifier's loop, listeners, early stopping,
  * gradient check and data-parallel paths ({@link Supervised}).
  *
@@ -32,7 +32,7 @@ public final class Trainer implements Fitter {
   private static final double LOG_2 = Math.log(2);
 
   private final String modelName;
-  private final LossSpec.Kind kind;
+  private final LossOp.Kind kind;
   private final Supervised core;
   private final Shape target;
   private final int targetValues;
@@ -42,7 +42,7 @@ public final class Trainer implements Fitter {
    * loss head of {@code kind}: it takes ownership of {@code graph}, the model's graph built for
    * training (and frees it again if this fails).
    */
-  public Trainer(String modelName, LossSpec.Kind kind, ParameterStore store, Graph graph) {
+  public Trainer(String modelName, LossOp.Kind kind, ParameterStore store, Graph graph) {
     this.modelName = modelName;
     this.kind = kind;
     if (graph.outputs().size() != 1 || graph.inputs().isEmpty()) {
@@ -51,7 +51,7 @@ public final class Trainer implements Fitter {
           modelName + " has no trainer: it needs one input and exactly one output, a loss head");
     }
     boolean labelled = !graph.labels().isEmpty();
-    if (kind != LossSpec.Kind.LOSS && !labelled) {
+    if (kind != LossOp.Kind.LOSS && !labelled) {
       graph.close();
       throw new IllegalArgumentException(
           modelName + ": the training graph's " + kind + " head has no label variable");
@@ -114,7 +114,7 @@ public final class Trainer implements Fitter {
   }
 
   /** The kind of the model's loss head. */
-  public LossSpec.Kind kind() {
+  public LossOp.Kind kind() {
     return kind;
   }
 
@@ -212,7 +212,7 @@ public final class Trainer implements Fitter {
       int size = Math.max(1, labelSize());
       for (int i = 0; i < labels.length; i++) {
         float t = labels[i];
-        if (!Float.isFinite(t) || kind == LossSpec.Kind.LOGISTIC && (t < 0 || t > 1)) {
+        if (!Float.isFinite(t) || kind == LossOp.Kind.LOGISTIC && (t < 0 || t > 1)) {
           throw new IllegalArgumentException(
               modelName
                   + ": target "
@@ -222,7 +222,7 @@ public final class Trainer implements Fitter {
                   + " is "
                   + t
                   + "; "
-                  + (kind == LossSpec.Kind.LOGISTIC
+                  + (kind == LossOp.Kind.LOGISTIC
                       ? "@LogisticLoss targets are probabilities in [0, 1]"
                       : "targets must be finite (a NaN would silently poison the weights)"));
         }
@@ -245,8 +245,8 @@ public final class Trainer implements Fitter {
           }
         }
         double mean = sum / values;
-        loss += kind == LossSpec.Kind.L2 ? mean / 2 : mean;
-        metric += kind == LossSpec.Kind.LOGISTIC ? (double) below / values : mean;
+        loss += kind == LossOp.Kind.L2 ? mean / 2 : mean;
+        metric += kind == LossOp.Kind.LOGISTIC ? (double) below / values : mean;
       }
       return new Score(loss, metric, examples);
     }

@@ -11,13 +11,13 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.ConvOp;
+import dev.kiln.ops.DeconvOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
-import dev.kiln.runtime.graph.ConvSpec;
-import dev.kiln.runtime.graph.DeconvSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Sgd;
 import java.util.List;
@@ -38,8 +38,8 @@ class OwnArraysTest {
   private static Graph upDown(boolean bias) {
     GraphBuilder b = new GraphBuilder("Up");
     Sym x = b.input(src("x"), Shape.of(-1, 2, 6, 6));
-    Sym down = b.node(src("down"), ConvSpec.filters(3).kernel(2, 2).stride(2, 2), x);
-    DeconvSpec up = DeconvSpec.filters(2).kernel(2, 2).stride(2, 2).activation(Act.TANH);
+    Sym down = b.node(src("down"), ConvOp.filters(3).kernel(2, 2).stride(2, 2), x);
+    DeconvOp up = DeconvOp.filters(2).kernel(2, 2).stride(2, 2).activation(Act.TANH);
     return b.build(List.of(b.node(src("up"), bias ? up : up.withoutBias(), down)));
   }
 

@@ -6,6 +6,9 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.ActivationOp;
+import dev.kiln.ops.Activations;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.mxnet.ExecutorHandle;
@@ -104,7 +107,7 @@ class ActivationsTest {
             (b, x) ->
                 b.node(
                     new NodeSource("y", "Probe.y()", "@Activation(Act.SELU)"),
-                    ActivationSpec.of(Act.SELU),
+                    ActivationOp.of(Act.SELU),
                     x));
     for (int i = 0; i < X.length; i++) {
       assertEquals(seluDerivative(X[i]), r[1][i], 1e-4, "selu'(" + X[i] + ")");

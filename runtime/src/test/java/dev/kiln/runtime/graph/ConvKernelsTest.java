@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.ops.ConvKernels;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 

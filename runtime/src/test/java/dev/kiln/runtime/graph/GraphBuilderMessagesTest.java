@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.kiln.annotations.ParamInit;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.ConcatOp;
+import dev.kiln.ops.DropoutOp;
+import dev.kiln.ops.FlattenOp;
+import dev.kiln.ops.RecurrentOp;
+import dev.kiln.ops.SoftmaxOp;
+import dev.kiln.ops.emit.NodeSource;
 import java.util.List;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
@@ -40,9 +46,9 @@ class GraphBuilderMessagesTest {
             () ->
                 build(
                     Shape.of(-1, 4),
-                    (b, x) -> b.node(src("d", "@Dropout(rate = 1.5)"), DropoutSpec.rate(1.5), x)));
+                    (b, x) -> b.node(src("d", "@Dropout(rate = 1.5)"), DropoutOp.rate(1.5), x)));
     assertEquals(
-        "Hand.d() @Dropout(rate = 1.5): a dropout rate must be in [0, 1) (the "
+        "[kiln:RateOutOfRange] Hand.d() @Dropout(rate = 1.5): rate must be in [0, 1) (the "
             + "probability of dropping a value in training), got 1.5",
         e.getMessage());
   }
@@ -55,7 +61,7 @@ class GraphBuilderMessagesTest {
             () ->
                 build(
                     Shape.of(-1, 4),
-                    (b, x) -> b.node(src("s", "@Softmax(axis = 5)"), SoftmaxSpec.axis(5), x)));
+                    (b, x) -> b.node(src("s", "@Softmax(axis = 5)"), SoftmaxOp.axis(5), x)));
     assertEquals(
         "Hand.s() @Softmax(axis = 5): softmax axis 5 is out of range for its input of "
             + "rank 2 (allowed: -2 to 1)",
@@ -71,7 +77,7 @@ class GraphBuilderMessagesTest {
             () ->
                 build(
                     Shape.of(-1, 4),
-                    (b, x) -> b.node(src("c", "@Concat(axis = 4)"), ConcatSpec.axis(4), x, x)));
+                    (b, x) -> b.node(src("c", "@Concat(axis = 4)"), ConcatOp.axis(4), x, x)));
     assertEquals(
         "Hand.c() @Concat(axis = 4): concat axis 4 is out of range for its inputs of "
             + "rank 2 (allowed: -2 to 1)",
@@ -90,7 +96,7 @@ class GraphBuilderMessagesTest {
                     (b, x) ->
                         b.node(
                             src("p", "@Softmax(axis = 0)"),
-                            SoftmaxSpec.axis(0).classifierHead(),
+                            SoftmaxOp.axis(0).classifierHead(),
                             x)));
     assertEquals(
         "Hand.p() @Softmax(axis = 0): classifier training replaces this softmax with "
@@ -302,7 +308,7 @@ class GraphBuilderMessagesTest {
   void aBuilderBuildsOneGraph() {
     try (GraphBuilder b = new GraphBuilder("Hand")) {
       Sym x = b.input(src("x", "@Input"), Shape.of(-1, 4));
-      Sym y = b.node(src("y", "@Flatten"), FlattenSpec.of(), x);
+      Sym y = b.node(src("y", "@Flatten"), FlattenOp.of(), x);
       b.build(List.of(y)).close();
       IllegalStateException twice =
           assertThrows(IllegalStateException.class, () -> b.build(List.of(y)));
@@ -312,7 +318,7 @@ class GraphBuilderMessagesTest {
           twice.getMessage());
       IllegalStateException after =
           assertThrows(
-              IllegalStateException.class, () -> b.node(src("z", "@Flatten"), FlattenSpec.of(), x));
+              IllegalStateException.class, () -> b.node(src("z", "@Flatten"), FlattenOp.of(), x));
       assertEquals(
           "Hand: this GraphBuilder has built its graph already; a builder builds one "
               + "graph, so make a new one",
@@ -330,12 +336,9 @@ class GraphBuilderMessagesTest {
                     Shape.of(-1, 5, 4),
                     (b, x) ->
                         b.node(
-                            src("r", "@Lstm(units = 0)"),
-                            RnnSpec.lstm(0).over(Shape.of(-1, 5, 4)),
-                            x)));
+                            src("r", "@Lstm(units = 0)"), RecurrentOp.lstm(0).over(-1, 5, 4), x)));
     assertEquals(
-        "Hand.r() @Lstm(units = 0): a recurrent layer needs positive sizes, got input "
-            + "4, units 0, layers 1",
+        "[kiln:NonPositive] Hand.r() @Lstm(units = 0): units must be positive, got 0",
         e.getMessage());
   }
 }

@@ -8,6 +8,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.BatchNormOp;
+import dev.kiln.ops.ConvOp;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.DropoutOp;
+import dev.kiln.ops.PoolOp;
+import dev.kiln.ops.SoftmaxOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.optim.Sgd;
@@ -36,13 +43,13 @@ class PrecisionTest {
   private static Graph lenet(boolean training, int filters) {
     try (GraphBuilder b = new GraphBuilder("Low", training)) {
       Sym x = b.input(new NodeSource("x", "Low.x()", "@Input"), Shape.of(Shape.BATCH, 1, 12, 12));
-      Sym c = b.node(src("conv"), ConvSpec.filters(filters).kernel(5, 5).activation(Act.RELU), x);
-      c = b.node(src("bn"), BatchNormSpec.channelAxis(1), c);
-      c = b.node(src("pool"), PoolSpec.max(2, 2), c);
-      c = b.node(src("drop"), DropoutSpec.rate(0.0), c);
-      Sym d = b.node(src("hidden"), DenseSpec.units(32).activation(Act.RELU), c);
-      d = b.node(src("logits"), DenseSpec.units(10), d);
-      return b.build(List.of(b.node(src("probs"), SoftmaxSpec.axis(-1).classifierHead(), d)));
+      Sym c = b.node(src("conv"), ConvOp.filters(filters).kernel(5, 5).activation(Act.RELU), x);
+      c = b.node(src("bn"), BatchNormOp.channelAxis(1), c);
+      c = b.node(src("pool"), PoolOp.max(2, 2), c);
+      c = b.node(src("drop"), DropoutOp.rate(0.0), c);
+      Sym d = b.node(src("hidden"), DenseOp.units(32).activation(Act.RELU), c);
+      d = b.node(src("logits"), DenseOp.units(10), d);
+      return b.build(List.of(b.node(src("probs"), SoftmaxOp.axis(-1).classifierHead(), d)));
     }
   }
 

@@ -10,14 +10,14 @@ import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.BatchNormOp;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.Tensor;
-import dev.kiln.runtime.graph.BatchNormSpec;
-import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.io.ByteArrayOutputStream;
 import java.io.RandomAccessFile;
@@ -60,11 +60,10 @@ class CheckpointFuzzTest {
     Sym h =
         b.node(
             new NodeSource("hidden", "Fuzz.hidden()", "@Dense"),
-            DenseSpec.units(8).activation(Act.RELU),
+            DenseOp.units(8).activation(Act.RELU),
             x);
-    Sym n =
-        b.node(new NodeSource("bn", "Fuzz.bn()", "@BatchNorm"), BatchNormSpec.channelAxis(1), h);
-    Sym y = b.node(new NodeSource("logits", "Fuzz.logits()", "@Dense"), DenseSpec.units(3), n);
+    Sym n = b.node(new NodeSource("bn", "Fuzz.bn()", "@BatchNorm"), BatchNormOp.channelAxis(1), h);
+    Sym y = b.node(new NodeSource("logits", "Fuzz.logits()", "@Dense"), DenseOp.units(3), n);
     return b.build(List.of(y));
   }
 

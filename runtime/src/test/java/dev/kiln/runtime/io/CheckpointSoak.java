@@ -7,12 +7,12 @@ import com.sun.jna.Native;
 import com.sun.jna.Structure;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
-import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.mxnet.HandleCounter;
 import java.io.IOException;
@@ -116,9 +116,9 @@ final class CheckpointSoak {
     Sym h =
         b.node(
             new NodeSource("hidden", "Soak.hidden()", "@Dense"),
-            DenseSpec.units(128).activation(Act.RELU),
+            DenseOp.units(128).activation(Act.RELU),
             x);
-    Sym y = b.node(new NodeSource("logits", "Soak.logits()", "@Dense"), DenseSpec.units(10), h);
+    Sym y = b.node(new NodeSource("logits", "Soak.logits()", "@Dense"), DenseOp.units(10), h);
     return b.build(List.of(y));
   }
 

@@ -12,14 +12,14 @@ import ai.djl.ndarray.NDManager;
 import com.sun.jna.Pointer;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
-import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.TestHandles;
@@ -47,11 +47,10 @@ class CheckpointTest {
     Sym h =
         b.node(
             new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = " + hidden + ")"),
-            DenseSpec.units(hidden).activation(Act.RELU),
+            DenseOp.units(hidden).activation(Act.RELU),
             x);
     Sym y =
-        b.node(
-            new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), DenseSpec.units(3), h);
+        b.node(new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), DenseOp.units(3), h);
     return b.build(List.of(y));
   }
 

@@ -17,14 +17,14 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.ActivationOp;
+import dev.kiln.ops.ConcatOp;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
-import dev.kiln.runtime.graph.ActivationSpec;
-import dev.kiln.runtime.graph.ConcatSpec;
-import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -50,12 +50,10 @@ class CheckpointVerificationTest {
     GraphBuilder b = new GraphBuilder("Mlp");
     Sym x = b.input(new NodeSource("x", "Mlp.x()", "@Input"), Shape.of(-1, 6));
     Sym h =
-        b.node(
-            new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = 8)"), DenseSpec.units(8), x);
-    Sym a = b.node(new NodeSource("act", "Mlp.act()", "@Activation"), ActivationSpec.of(act), h);
+        b.node(new NodeSource("hidden", "Mlp.hidden()", "@Dense(units = 8)"), DenseOp.units(8), x);
+    Sym a = b.node(new NodeSource("act", "Mlp.act()", "@Activation"), ActivationOp.of(act), h);
     Sym y =
-        b.node(
-            new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), DenseSpec.units(3), a);
+        b.node(new NodeSource("logits", "Mlp.logits()", "@Dense(units = 3)"), DenseOp.units(3), a);
     return b.build(List.of(y));
   }
 
@@ -67,10 +65,10 @@ class CheckpointVerificationTest {
     Sym both =
         b.node(
             new NodeSource("both", "Two.both()", "@Concat"),
-            ConcatSpec.axis(1),
+            ConcatOp.axis(1),
             xFirst ? x : z,
             xFirst ? z : x);
-    Sym y = b.node(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), DenseSpec.units(2), both);
+    Sym y = b.node(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), DenseOp.units(2), both);
     return b.build(List.of(y));
   }
 
@@ -223,8 +221,8 @@ class CheckpointVerificationTest {
   void theOrderOfSeveralOutputsIsIgnored() throws Exception {
     GraphBuilder b = new GraphBuilder("Two");
     Sym x = b.input(new NodeSource("x", "Two.x()", "@Input"), Shape.of(-1, 3));
-    Sym h = b.node(new NodeSource("h", "Two.h()", "@Dense"), DenseSpec.units(4), x);
-    Sym y = b.node(new NodeSource("y", "Two.y()", "@Dense"), DenseSpec.units(2), h);
+    Sym h = b.node(new NodeSource("h", "Two.h()", "@Dense"), DenseOp.units(4), x);
+    Sym y = b.node(new NodeSource("y", "Two.y()", "@Dense"), DenseOp.units(2), h);
     Path prefix = dir.resolve("two");
     try (ModelRuntime m = new ModelRuntime("TwoModel", b.build(List.of(y, h)), Init.xavier(), 3)) {
       m.save(prefix);

@@ -11,12 +11,12 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.translate.NoopTranslator;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.ConcatOp;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
-import dev.kiln.runtime.graph.ConcatSpec;
-import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.nio.file.Path;
 import java.util.List;
@@ -55,13 +55,13 @@ class DjlInteropTest {
     GraphBuilder b = new GraphBuilder("Two");
     Sym x = b.input(new NodeSource("x", "Two.x()", "@Input(shape = {BATCH, 3})"), Shape.of(-1, 3));
     Sym z = b.input(new NodeSource("z", "Two.z()", "@Input(shape = {BATCH, 2})"), Shape.of(-1, 2));
-    Sym both = b.node(new NodeSource("both", "Two.both()", "@Concat"), ConcatSpec.axis(1), x, z);
+    Sym both = b.node(new NodeSource("both", "Two.both()", "@Concat"), ConcatOp.axis(1), x, z);
     Sym h =
         b.node(
             new NodeSource("h", "Two.h()", "@Dense(units = 4)"),
-            DenseSpec.units(4).activation(Act.TANH),
+            DenseOp.units(4).activation(Act.TANH),
             both);
-    Sym y = b.node(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), DenseSpec.units(2), h);
+    Sym y = b.node(new NodeSource("y", "Two.y()", "@Dense(units = 2)"), DenseOp.units(2), h);
     try (ModelRuntime kiln =
             new ModelRuntime("TwoModel", b.build(List.of(y, h)), Init.xavier(), 9);
         NDManager nd = NDManager.newBaseManager()) {

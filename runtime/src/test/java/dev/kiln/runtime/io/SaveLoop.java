@@ -1,13 +1,13 @@
 package dev.kiln.runtime.io;
 
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.ParameterStore;
-import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -26,8 +26,8 @@ final class SaveLoop {
   static Graph graph(int hidden) {
     GraphBuilder b = new GraphBuilder("Big");
     Sym x = b.input(new NodeSource("x", "Big.x()", "@Input"), Shape.of(-1, 1024));
-    Sym h = b.node(new NodeSource("hidden", "Big.hidden()", "@Dense"), DenseSpec.units(hidden), x);
-    Sym y = b.node(new NodeSource("logits", "Big.logits()", "@Dense"), DenseSpec.units(10), h);
+    Sym h = b.node(new NodeSource("hidden", "Big.hidden()", "@Dense"), DenseOp.units(hidden), x);
+    Sym y = b.node(new NodeSource("logits", "Big.logits()", "@Dense"), DenseOp.units(10), h);
     return b.build(List.of(y));
   }
 

@@ -11,14 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDManager;
 import dev.kiln.annotations.Act;
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
-import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.util.Arrays;
@@ -601,9 +601,9 @@ class OptimizerTest {
     Sym h =
         b.node(
             new NodeSource("h", "Mlp.h()", "@Dense(units = 8)"),
-            DenseSpec.units(8).activation(Act.TANH),
+            DenseOp.units(8).activation(Act.TANH),
             x);
-    Sym y = b.node(new NodeSource("y", "Mlp.y()", "@Dense(units = 2)"), DenseSpec.units(2), h);
+    Sym y = b.node(new NodeSource("y", "Mlp.y()", "@Dense(units = 2)"), DenseOp.units(2), h);
     return b.build(List.of(y));
   }
 

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.LossOp;
+import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
-import dev.kiln.runtime.graph.DenseSpec;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
-import dev.kiln.runtime.graph.LossSpec;
-import dev.kiln.runtime.graph.NodeSource;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.mxnet.ExecutorHandle;
 import dev.kiln.runtime.mxnet.HandleArray;
@@ -36,13 +36,13 @@ class LossHeadTest {
   private static final int BATCH = 5;
 
   /** {@code x [BATCH, 4] -> FullyConnected(3, no bias) -> head}. */
-  private static Graph graph(LossSpec head, boolean training) {
+  private static Graph graph(LossOp head, boolean training) {
     try (GraphBuilder b = new GraphBuilder("Fit", training)) {
       Sym x = b.input(new NodeSource("x", "Fit.x()", "@Input"), Shape.of(Shape.BATCH, IN));
       Sym y =
           b.node(
               new NodeSource("y", "Fit.y()", "@Dense(units = 3, noBias = true)"),
-              DenseSpec.units(OUT).withoutBias(),
+              DenseOp.units(OUT).withoutBias(),
               x);
       return b.build(List.of(b.node(new NodeSource("fit", "Fit.fit()", "@L2Loss"), head, y)));
     }
@@ -70,7 +70,7 @@ class LossHeadTest {
   }
 
   /** The gradient of one loss value with respect to its prediction, from the definition. */
-  private static double dLoss(LossSpec.Kind kind, double p, double t) {
+  private static double dLoss(LossOp.Kind kind, double p, double t) {
     return switch (kind) {
       case L2 -> p - t; // d/dp (p - t)² / 2
       case L1 -> Math.signum(p - t); // d/dp |p - t|
@@ -80,7 +80,7 @@ class LossHeadTest {
   }
 
   /** One loss value of a prediction, from the definition. */
-  private static double loss(LossSpec.Kind kind, double p, double t) {
+  private static double loss(LossOp.Kind kind, double p, double t) {
     return switch (kind) {
       case L2 -> (p - t) * (p - t) / 2;
       case L1 -> Math.abs(p - t);
@@ -89,18 +89,18 @@ class LossHeadTest {
     };
   }
 
-  private static LossSpec spec(LossSpec.Kind kind) {
-    return new LossSpec(kind, OUT);
+  private static LossOp spec(LossOp.Kind kind) {
+    return new LossOp(kind, OUT);
   }
 
   @ParameterizedTest
   @EnumSource(
-      value = LossSpec.Kind.class,
+      value = LossOp.Kind.class,
       names = {"L2", "L1", "LOGISTIC"})
-  void oneStepOfPlainSgdMovesTheWeightsByTheBatchMeanOfTheLossGradient(LossSpec.Kind kind) {
+  void oneStepOfPlainSgdMovesTheWeightsByTheBatchMeanOfTheLossGradient(LossOp.Kind kind) {
     Random r = new Random(kind.ordinal());
     float[] x = random(r, BATCH * IN, false);
-    float[] t = random(r, BATCH * OUT, kind == LossSpec.Kind.LOGISTIC);
+    float[] t = random(r, BATCH * OUT, kind == LossOp.Kind.LOGISTIC);
     try (ModelRuntime m = new ModelRuntime("Fit", graph(spec(kind), false), Init.xavier(), 3);
         Sgd sgd = new Sgd(1f)) {
       Trainer trainer = m.trainer(kind, () -> graph(spec(kind), true));
@@ -173,9 +173,9 @@ class LossHeadTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = LossSpec.Kind.class,
+      value = LossOp.Kind.class,
       names = {"L2", "L1", "LOGISTIC"})
-  void theGradientIsMxnetsRegressionOperatorsAveragedOverTheBatch(LossSpec.Kind kind) {
+  void theGradientIsMxnetsRegressionOperatorsAveragedOverTheBatch(LossOp.Kind kind) {
     String op =
         switch (kind) {
           case L2 -> "LinearRegressionOutput";
@@ -184,7 +184,7 @@ class LossHeadTest {
         };
     Random r = new Random(10 + kind.ordinal());
     float[] x = random(r, BATCH * IN, false);
-    float[] t = random(r, BATCH * OUT, kind == LossSpec.Kind.LOGISTIC);
+    float[] t = random(r, BATCH * OUT, kind == LossOp.Kind.LOGISTIC);
     try (ModelRuntime m = new ModelRuntime("Fit", graph(spec(kind), false), Init.xavier(), 4);
         Sgd sgd = new Sgd(1f)) {
       Trainer trainer = m.trainer(kind, () -> graph(spec(kind), true));
@@ -204,9 +204,9 @@ class LossHeadTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = LossSpec.Kind.class,
+      value = LossOp.Kind.class,
       names = {"L2", "L1", "LOGISTIC"})
-  void inferenceOutputsThePredictionOrTheProbability(LossSpec.Kind kind) {
+  void inferenceOutputsThePredictionOrTheProbability(LossOp.Kind kind) {
     Random r = new Random(20);
     float[] x = random(r, BATCH * IN, false);
     try (ModelRuntime m = new ModelRuntime("Fit", graph(spec(kind), false), Init.xavier(), 5);
@@ -215,7 +215,7 @@ class LossHeadTest {
       float[] out =
           m.forward(nd.create(x, new ai.djl.ndarray.types.Shape(BATCH, IN)))[0].toFloatArray();
       for (int k = 0; k < out.length; k++) {
-        double expected = kind == LossSpec.Kind.LOGISTIC ? 1 / (1 + Math.exp(-p[k])) : p[k];
+        double expected = kind == LossOp.Kind.LOGISTIC ? 1 / (1 + Math.exp(-p[k])) : p[k];
         assertEquals(expected, out[k], 1e-5, "output " + k);
       }
     }
@@ -223,12 +223,12 @@ class LossHeadTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = LossSpec.Kind.class,
+      value = LossOp.Kind.class,
       names = {"L2", "LOGISTIC"})
-  void badTargetsAreRefusedNamingTheExampleAndNothingIsTrained(LossSpec.Kind kind) {
+  void badTargetsAreRefusedNamingTheExampleAndNothingIsTrained(LossOp.Kind kind) {
     float[] x = new float[BATCH * IN];
     float[] t = new float[BATCH * OUT];
-    t[2 * OUT + 1] = kind == LossSpec.Kind.LOGISTIC ? 1.5f : Float.NaN;
+    t[2 * OUT + 1] = kind == LossOp.Kind.LOGISTIC ? 1.5f : Float.NaN;
     try (ModelRuntime m = new ModelRuntime("Fit", graph(spec(kind), false), Init.xavier(), 6);
         Sgd sgd = new Sgd(1f)) {
       Trainer trainer = m.trainer(kind, () -> graph(spec(kind), true));

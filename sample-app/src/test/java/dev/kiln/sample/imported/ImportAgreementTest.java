@@ -140,7 +140,7 @@ class ImportAgreementTest {
         assertTrue(child.output().contains("AGREE " + c), child.output());
       }
     }
-    // Kiln runs recurrent layers on oneDNN's RNN kernel only (RnnSpec says why), and says so.
+    // Kiln runs recurrent layers on oneDNN's RNN kernel only (RecurrentOp says why), and says so.
     assertTrue(
         child.output().contains("REFUSED RECURRENT")
             && child.output().contains("recurrent layers need MXNet's oneDNN RNN kernel"),

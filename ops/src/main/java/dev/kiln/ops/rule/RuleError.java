@@ -1,0 +1,28 @@
+package dev.kiln.ops.rule;
+
+/**
+ * A broken rule of an operator: the message, the attribute at fault (or null) and the message
+ * arguments. Thrown by an {@link dev.kiln.ops.Op}'s attribute check or shape rule deep inside its
+ * arithmetic and caught by the phase that asked (the reader, the checker), which reports it on the
+ * node; it never leaves that phase.
+ */
+public final class RuleError extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /** The broken rule's message. */
+  public final transient Message message;
+
+  /** The attribute underlined, or null for the whole annotation. */
+  public final String attribute;
+
+  /** The message's arguments. */
+  public final transient Object[] args;
+
+  /** {@code message} with {@code args}, underlining {@code attribute} (or nothing, if null). */
+  public RuleError(Message message, String attribute, Object... args) {
+    super(message.id(), null, false, false);
+    this.message = message;
+    this.attribute = attribute;
+    this.args = args;
+  }
+}
