@@ -21,7 +21,9 @@ import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
 /**
- * {@code @Activation}: MXNet's element-wise {@code Activation}.
+ * An element-wise activation ({@code @Activation}): MXNet's {@code Activation}, {@code LeakyReLU}
+ * or a composition of them ({@link Activations}), its last operator named after the node. Generated
+ * code writes {@code ActivationOp.of(Act.RELU)}.
  *
  * @param activation the function
  * @param slope the slope below zero of a leaky ReLU or the scale of an ELU, where an imported file
@@ -103,7 +105,15 @@ public record ActivationOp(Act activation, double slope) implements LayerOp {
   static final Unit UNIT =
       Unit.of(READER)
           .file("Activation", List.of(), ActivationOp::activation)
-          .file("LeakyReLU", List.of(), ActivationOp::leakyRelu);
+          .file("LeakyReLU", List.of(), ActivationOp::leakyRelu)
+          .natives(
+              Native.of("Activation").bf16(Native.Bf16.FOLLOW).keepsChannels(attrs -> true),
+              Native.of("LeakyReLU")
+                  .keepsChannels(
+                      attrs ->
+                          attrs.apply("act_type") == null
+                              || List.of("leaky", "elu", "selu", "gelu")
+                                  .contains(attrs.apply("act_type"))));
 
   static Mapped activation(FileAttrs a) {
     String type = a.choice("act_type", null, "relu", "sigmoid", "tanh", "softrelu", "softsign");

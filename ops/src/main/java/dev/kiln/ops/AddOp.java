@@ -15,7 +15,10 @@ import dev.kiln.ops.rule.Source;
 import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
-/** {@code @Add}: MXNet's {@code elemwise_add} for two inputs, {@code add_n} for more. */
+/**
+ * An element-wise sum of equal shapes ({@code @Add}): MXNet's {@code elemwise_add} for two inputs,
+ * {@code add_n} for more. Generated code writes {@code AddOp.of()}.
+ */
 public record AddOp() implements LayerOp {
   static final OpReader<Add> READER = OpReader.of(Add.class, a -> new AddOp());
 

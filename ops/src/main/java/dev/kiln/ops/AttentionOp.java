@@ -22,10 +22,35 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code @MultiHeadAttention}: multi-head scaled dot-product attention over MXNet's {@code
- * FullyConnected}, {@code batch_dot} and {@code softmax} with {@code use_length} (runtime {@code
- * AttentionOp}). Its inputs say what it attends to: the query alone, the query and its valid
- * lengths, the query, key and value, or those three and the lengths.
+ * Multi-head scaled dot-product attention ({@code @MultiHeadAttention}) over a query {@code [N,
+ * steps, width]} and, for cross-attention, keys and values {@code [N, keySteps, kvWidth]},
+ * optionally masked by each example's valid number of key steps ({@code [N]}) and by causality.
+ * Generated code writes {@code AttentionOp.heads(4).width(64)}, then {@code .keyDim(...)}, {@code
+ * .valueDim(...)}, {@code .dropout(...)}, {@code .causal()}, {@code .withoutBias()}, {@code
+ * .cross()} and {@code .withLengths()} where the annotation or the wiring says so; the inputs are
+ * the query (then the key and the value when {@code crossAttention}), then the lengths when {@code
+ * lengths}.
+ *
+ * <p>Each head {@code h} projects the query to {@code q_h = x Wq_h + bq_h} ({@code keyDim} wide),
+ * the keys and values likewise, computes {@code softmax(q_h k_h^T / sqrt(keyDim))} over the key
+ * steps (a masked key step gets weight exactly 0), drops weights out in training, and takes the
+ * weighted sum of {@code v_h}; the heads' results side by side are projected back to {@code width}.
+ * Parameters {@code <node>_query_weight} {@code [heads * keyDim, width]}, {@code <node>_key_weight}
+ * {@code [heads * keyDim, kvWidth]}, {@code <node>_value_weight} {@code [heads * valueDim,
+ * kvWidth]}, {@code <node>_output_weight} {@code [width, heads * valueDim]} and, unless {@code
+ * noBias}, a bias for each ({@code <node>_query_bias}, ...), laid out as MXNet's {@code
+ * FullyConnected} takes them.
+ *
+ * <p>MXNet operators: a {@code FullyConnected} per projection (over the last axis), the heads split
+ * off with {@code Reshape} and {@code transpose}, {@code batch_dot} for the scores and the weighted
+ * sum, {@code softmax} with {@code use_length} for the normalisation and both masks (a query step
+ * {@code t} of a causal attention sees {@code min(t + 1, length)} key steps), {@code Dropout}. See
+ * {@code docs/attention.md} for what was measured against MXNet's fused self-attention operators.
+ *
+ * <p>At compile time: {@code @MultiHeadAttention}: multi-head scaled dot-product attention over
+ * MXNet's {@code FullyConnected}, {@code batch_dot} and {@code softmax} with {@code use_length}
+ * (runtime {@code AttentionOp}). Its inputs say what it attends to: the query alone, the query and
+ * its valid lengths, the query, key and value, or those three and the lengths.
  *
  * @param heads the number of heads
  * @param keyDim each head's query and key size, 0 for the query's width / heads

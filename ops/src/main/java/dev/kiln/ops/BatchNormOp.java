@@ -22,7 +22,8 @@ import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
 /**
- * {@code @BatchNorm}: MXNet's {@code BatchNorm}, with its moving averages as auxiliary states.
+ * The attributes of a batch normalisation ({@code @BatchNorm}), as generated code passes them to
+ * the runtime's graph builder: {@code BatchNormOp.channelAxis(1).eps(1e-3).momentum(0.9)}.
  *
  * @param eps added to the variance
  * @param momentum decay of the moving averages
@@ -148,7 +149,15 @@ public record BatchNormOp(int axis, double eps, double momentum, boolean gammaFi
   }
 
   /** How the layer is read: its annotation and the symbol-file operators it is. */
-  static final Unit UNIT = Unit.of(READER).file("BatchNorm", List.of(), BatchNormOp::batchNorm);
+  static final Unit UNIT =
+      Unit.of(READER)
+          .file("BatchNorm", List.of(), BatchNormOp::batchNorm)
+          .natives(
+              Native.of("BatchNorm")
+                  .keepsChannels(
+                      attrs ->
+                          (attrs.apply("axis") == null || attrs.apply("axis").trim().equals("1"))
+                              && !"true".equalsIgnoreCase(attrs.apply("output_mean_var"))));
 
   static Mapped batchNorm(FileAttrs a) {
     a.ignore("cudnn_off");

@@ -21,10 +21,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code @Multiply}, {@code @Subtract}, {@code @Divide} or {@code @Maximum}: MXNet's broadcasting
- * binary operator, the first input on the left, its shapes checked by {@link Broadcast}. Equal
- * shapes also emit the broadcasting operator: MXNet runs it with the element-wise kernels then, and
- * {@code elemwise_mul} measured no faster (forward and backward of {@code [64, 4096]}).
+ * An element-wise operation on two inputs that broadcasts ({@code @Multiply}, {@code @Subtract},
+ * {@code @Divide}, {@code @Maximum}): MXNet's {@code broadcast_mul}, {@code broadcast_sub}, {@code
+ * broadcast_div} or {@code broadcast_maximum}, the first input on the left. The processor has
+ * checked the shapes (equal rank, sizes equal or 1). Generated code writes {@code
+ * BroadcastOp.multiply()}.
+ *
+ * <p>At compile time: {@code @Multiply}, {@code @Subtract}, {@code @Divide} or {@code @Maximum}:
+ * MXNet's broadcasting binary operator, the first input on the left, its shapes checked by {@link
+ * Broadcast}. Equal shapes also emit the broadcasting operator: MXNet runs it with the element-wise
+ * kernels then, and {@code elemwise_mul} measured no faster (forward and backward of {@code [64,
+ * 4096]}).
  *
  * @param kind which operation
  */

@@ -17,7 +17,8 @@ import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
 /**
- * {@code @Clip}: MXNet's {@code clip}.
+ * Every value limited to {@code [min, max]} ({@code @Clip}): MXNet's {@code clip}, which holds the
+ * bounds as float32. Generated code writes {@code ClipOp.between(-1.0, 1.0)}.
  *
  * @param min the least value kept
  * @param max the greatest value kept

@@ -19,7 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code @Concat}: MXNet's {@code Concat}.
+ * Concatenation along {@code axis} ({@code @Concat}): MXNet's {@code Concat}. Generated code writes
+ * {@code ConcatOp.axis(1)}.
  *
  * @param axis the axis along which the inputs are joined
  */

@@ -27,9 +27,24 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code @Conv1D} and {@code @Conv2D}: MXNet's {@code Convolution} over {@code [N, C, spatial...]}
- * (one or two spatial dimensions), then the activation unless {@code Act.NONE}. Window attributes
- * hold one value (for every spatial dimension) or one per dimension, as written.
+ * A convolution ({@code @Conv1D}, {@code @Conv2D}) over {@code [N, C, spatial...]}: MXNet's {@code
+ * Convolution}, then the activation unless {@code Act.NONE}; parameters {@code <node>_weight}
+ * {@code [filters, C / groups, k...]} and, unless {@code noBias}, {@code <node>_bias} {@code
+ * [filters]}. Generated code writes {@code ConvOp.filters(20).kernel(5, 5).stride(2, 2)}: the
+ * kernel's length is the number of spatial dimensions, and stride, pad and dilation, when set, give
+ * one value per dimension ({@code (height, width)} in 2-D). Unset attributes keep the annotations'
+ * defaults (stride 1, pad 0, dilation 1, one group, no activation, with a bias).
+ *
+ * <p><b>1-D output layout.</b> A 1-D convolution ends with an identity {@code Reshape} ({@code
+ * <node>_default_layout}), whose oneDNN kernel writes the result in the default row-major layout.
+ * MXNet 1.9.1's oneDNN 1-D convolution leaves its output in a blocked layout, on which a batch norm
+ * (whose oneDNN kernel takes only 4-D inputs, so the fallback runs) fails its backward pass ({@code
+ * Check failed: !is_view}, measured for every axis; {@code regressions/Conv1dBatchNorm} in the
+ * differential suite).
+ *
+ * <p>At compile time: {@code @Conv1D} and {@code @Conv2D}: MXNet's {@code Convolution} over {@code
+ * [N, C, spatial...]} (one or two spatial dimensions), then the activation unless {@code Act.NONE}.
+ * Window attributes hold one value (for every spatial dimension) or one per dimension, as written.
  *
  * @param spatial the spatial dimensions: 1 or 2
  * @param filters output channels
@@ -300,7 +315,10 @@ public record ConvOp(
 
   /** How the layer is read: its annotations and the symbol-file operators it is. */
   static final Unit UNIT =
-      Unit.of(CONV1D_READER, CONV2D_READER).file("Convolution", List.of(), ConvOp::convolution);
+      Unit.of(CONV1D_READER, CONV2D_READER)
+          .file("Convolution", List.of(), ConvOp::convolution)
+          // mkldnn_convolution.cc:431 reorders the weight in inference.
+          .natives(Native.of("Convolution").reorders(1).bf16(Native.Bf16.LOW));
 
   static Mapped convolution(FileAttrs a) {
     a.ignore("workspace", "cudnn_tune", "cudnn_off");

@@ -26,8 +26,30 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code @Deconv2D}: MXNet's {@code Deconvolution} (a transposed convolution) over {@code [N, C, H,
- * W]}, then the activation unless {@code Act.NONE}.
+ * A transposed convolution ({@code @Deconv2D}) over {@code [N, C, H, W]}: MXNet's {@code
+ * Deconvolution}, then the activation unless {@code Act.NONE}; parameters {@code <node>_weight}
+ * {@code [C, filters / groups, kh, kw]} (input channels first, MXNet's layout) and, unless {@code
+ * noBias}, {@code <node>_bias} {@code [filters]}. Generated code writes {@code
+ * DeconvOp.filters(16).kernel(4, 4).stride(2, 2).pad(1, 1)}. Window attributes give one value per
+ * spatial dimension; unset ones keep the annotation's defaults (stride 1, pad 0, outputPad 0, one
+ * group, no activation, with a bias: MXNet's own default is no bias, so {@code no_bias} is always
+ * written).
+ *
+ * <p><b>One filter per group.</b> MXNet 1.9.1's oneDNN deconvolution cannot run the backward pass
+ * of a layer with one filter per group when the group's input channels are a multiple of 16 ("could
+ * not create a primitive descriptor for a reorder primitive", measured for 16, 32, 48 and 64; the
+ * usual last layer of an autoencoder, 16 or 32 channels to one). Such a layer (any one filter per
+ * group) runs in float64 instead, between {@code Cast}s ({@code <node>_data_float64}, ..., {@code
+ * <node>_out_float32}), where MXNet uses its own kernel: the same values, computed more exactly. A
+ * dilation above 1 is refused there too, as that kernel gets it wrong (below).
+ *
+ * <p>A dilation above 1 is refused when oneDNN is off ({@code MXNET_MKLDNN_ENABLED=0}), where MXNet
+ * 1.9.1 computes it wrongly. MXNet's oneDNN deconvolution relabels its weight's layout in place in
+ * every pass, so the weight is one of the graph's {@code Graph.relabelledWeights()}: an array of
+ * its own, never a view of the fused parameter array.
+ *
+ * <p>At compile time: {@code @Deconv2D}: MXNet's {@code Deconvolution} (a transposed convolution)
+ * over {@code [N, C, H, W]}, then the activation unless {@code Act.NONE}.
  *
  * @param filters output channels
  * @param kernel window size
@@ -343,7 +365,11 @@ public record DeconvOp(
 
   /** How the layer is read: its annotation and the symbol-file operators it is. */
   static final Unit UNIT =
-      Unit.of(READER).file("Deconvolution", List.of(), DeconvOp::deconvolution);
+      Unit.of(READER)
+          .file("Deconvolution", List.of(), DeconvOp::deconvolution)
+          // mkldnn_deconvolution.cc:112 reorders the weight in inference; :142 and :159 relabel
+          // the weight's (and its gradient's) dimensions in every pass.
+          .natives(Native.of("Deconvolution").reorders(1).relabels(1));
 
   static Mapped deconvolution(FileAttrs a) {
     a.ignore("workspace", "cudnn_tune", "cudnn_off");

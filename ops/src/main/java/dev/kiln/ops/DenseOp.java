@@ -25,7 +25,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code @Dense}: MXNet's {@code FullyConnected}, then the activation unless {@code Act.NONE}.
+ * A dense layer ({@code @Dense}): MXNet's {@code FullyConnected}, then the activation unless {@code
+ * Act.NONE}; parameters {@code <node>_weight} {@code [units, in]} and, unless {@code noBias},
+ * {@code <node>_bias} {@code [units]}. Generated code writes {@code
+ * DenseOp.units(128).activation(Act.RELU)}; unset attributes keep the annotation's defaults.
  *
  * @param units output features
  * @param activation applied after the layer, or {@code Act.NONE}
@@ -154,7 +157,10 @@ public record DenseOp(int units, Act activation, boolean noBias, boolean flatten
 
   /** How the layer is read: its annotation and the symbol-file operators it is. */
   static final Unit UNIT =
-      Unit.of(READER).file("FullyConnected", List.of(), DenseOp::fullyConnected);
+      Unit.of(READER)
+          .file("FullyConnected", List.of(), DenseOp::fullyConnected)
+          // mkldnn_fully_connected.cc:197 reorders the weight in inference.
+          .natives(Native.of("FullyConnected").reorders(1).bf16(Native.Bf16.LOW));
 
   static Mapped fullyConnected(FileAttrs a) {
     boolean noBias = a.bool("no_bias", false);

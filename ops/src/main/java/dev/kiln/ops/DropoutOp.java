@@ -18,7 +18,9 @@ import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
 /**
- * {@code @Dropout}: MXNet's {@code Dropout}.
+ * Dropout ({@code @Dropout}): MXNet's {@code Dropout} with {@code p = rate}, active only in
+ * training-mode forward passes, where it zeroes values with probability {@code rate} and scales the
+ * rest by {@code 1 / (1 - rate)}. Generated code writes {@code DropoutOp.rate(0.5)}.
  *
  * @param rate the probability of dropping a value in training
  */
@@ -78,7 +80,10 @@ public record DropoutOp(double rate) implements LayerOp {
   }
 
   /** How the layer is read: its annotation and the symbol-file operators it is. */
-  static final Unit UNIT = Unit.of(READER).file("Dropout", List.of(), DropoutOp::dropout);
+  static final Unit UNIT =
+      Unit.of(READER)
+          .file("Dropout", List.of(), DropoutOp::dropout)
+          .natives(Native.of("Dropout").keepsChannels(attrs -> true));
 
   static Mapped dropout(FileAttrs a) {
     a.ignore("cudnn_off");

@@ -21,7 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code @Embedding}: MXNet's {@code Embedding}.
+ * An embedding ({@code @Embedding}): MXNet's {@code Embedding}, a table of {@code inputDim} rows of
+ * {@code outputDim} values, {@code <node>_weight}, looked up by the integer-valued indices of its
+ * input. Generated code writes {@code EmbeddingOp.rows(50).columns(8)}.
  *
  * @param inputDim rows: the number of distinct indices
  * @param outputDim columns: the size of each vector

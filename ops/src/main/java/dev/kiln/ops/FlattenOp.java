@@ -16,7 +16,10 @@ import dev.kiln.ops.rule.ShapeSite;
 import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
-/** {@code @Flatten}: MXNet's {@code Flatten}. */
+/**
+ * Collapses every dimension after the first ({@code @Flatten}): MXNet's {@code Flatten}. Generated
+ * code writes {@code FlattenOp.of()}.
+ */
 public record FlattenOp() implements LayerOp {
   static final OpReader<Flatten> READER = OpReader.of(Flatten.class, f -> new FlattenOp());
 
@@ -69,5 +72,7 @@ public record FlattenOp() implements LayerOp {
 
   /** How the layer is read: its annotation and the symbol-file operators it is. */
   static final Unit UNIT =
-      Unit.of(READER).file("Flatten", List.of("flatten"), a -> Mapped.unary(new FlattenOp()));
+      Unit.of(READER)
+          .file("Flatten", List.of("flatten"), a -> Mapped.unary(new FlattenOp()))
+          .natives(Native.of("Flatten").bf16(Native.Bf16.FOLLOW).keepsChannels(attrs -> true));
 }

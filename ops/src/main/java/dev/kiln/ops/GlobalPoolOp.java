@@ -19,8 +19,12 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * {@code @GlobalAvgPool} or {@code @GlobalMaxPool}: MXNet's {@code Pooling} with {@code
- * global_pool}, average or max, over every position of each channel.
+ * Pooling over every position of each channel ({@code @GlobalAvgPool}, {@code @GlobalMaxPool}):
+ * MXNet's {@code Pooling} with {@code global_pool = True}, {@code [N, C, ...]} to {@code [N, C, 1,
+ * ...]}. Generated code writes {@code GlobalPoolOp.avg()} or {@code GlobalPoolOp.max()}.
+ *
+ * <p>At compile time: {@code @GlobalAvgPool} or {@code @GlobalMaxPool}: MXNet's {@code Pooling}
+ * with {@code global_pool}, average or max, over every position of each channel.
  *
  * @param type {@code max} for the largest value of each channel, {@code avg} for its mean (MXNet's
  *     {@code pool_type})

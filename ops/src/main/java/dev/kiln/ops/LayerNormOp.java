@@ -19,7 +19,8 @@ import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
 /**
- * {@code @LayerNorm}: MXNet's {@code LayerNorm}.
+ * The attributes of a layer normalisation ({@code @LayerNorm}), as generated code passes them to
+ * the runtime's graph builder: {@code LayerNormOp.axis(-1).eps(1e-5)}.
  *
  * @param axis the axis normalised over
  * @param eps added to the variance

@@ -20,7 +20,11 @@ import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
 /**
- * {@code @Lrn}: MXNet's {@code LRN} across channels over {@code [N, C, H, W]}.
+ * Local response normalisation across channels ({@code @Lrn}) over {@code [N, C, H, W]}: MXNet's
+ * {@code LRN}, {@code out = x / (k + alpha / size · Σ x²)^beta} with the sum over the {@code size}
+ * channels centred on each one (those that exist). Generated code writes {@code LrnOp.size(5)},
+ * then {@code .alpha(...)}, {@code .beta(...)} and {@code .k(...)} where they differ from MXNet's
+ * defaults (1e-4, 0.75 and 2).
  *
  * @param size channels in each window ({@code nsize})
  * @param alpha the sum's scale, which MXNet divides by {@code size}

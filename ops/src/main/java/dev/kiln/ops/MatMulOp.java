@@ -17,7 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code @MatMul}: MXNet's {@code dot} for two matrices, {@code batch_dot} for two stacks of them.
+ * A matrix product ({@code @MatMul}): MXNet's {@code dot} for two matrices, {@code batch_dot} for
+ * two stacks of them, the first input on the left, either transposed. Generated code writes {@code
+ * MatMulOp.batched().transposeB()}.
  *
  * @param op {@code dot} for two matrices, {@code batch_dot} for two stacks of them, or, read from
  *     the annotation, {@code dot/batch_dot}: chosen by the inputs' rank when the model is checked

@@ -16,7 +16,23 @@ import dev.kiln.ops.rule.ShapeSite;
 import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
-/** {@code @PRelu}: MXNet's {@code LeakyReLU} with {@code act_type = prelu}, a slope per channel. */
+/**
+ * A parametric ReLU ({@code @PRelu}) over {@code [N, C, ...]}: MXNet's {@code LeakyReLU} with
+ * {@code act_type = prelu}, {@code x} where {@code x > 0} and {@code alpha[c] · x} elsewhere, with
+ * a learned slope per channel (axis 1). Its parameter {@code <node>_alpha} of shape {@code [C]}
+ * (the operator's {@code gamma} input; Gluon's {@code PReLU} names it {@code alpha}) starts at 0.25
+ * ({@link ParamRole#ALPHA}). Generated code writes {@code PReluOp.perChannel()}.
+ *
+ * <p><b>Two operators, one for each gradient.</b> MXNet 1.9.1's {@code LeakyReLU} backward writes
+ * the input's gradient before it reduces the slope's, and may write it in place of the output's
+ * gradient, which it then reads: whenever the input is another node's output (the memory planner
+ * shares the two arrays), the slope's gradient comes out multiplied by the slope (measured, {@code
+ * PReluTest}). So the node is {@code values + (slopes - BlockGrad(slopes))} with {@code values =
+ * LeakyReLU(x, BlockGrad(alpha))} ({@code <node>_values}: the output and the input's gradient) and
+ * {@code slopes = LeakyReLU(BlockGrad(x), alpha)} ({@code <node>_slopes}: the slope's gradient,
+ * computed without an input gradient to write over it); the second term is zero, and the node's
+ * name is on the sum.
+ */
 public record PReluOp() implements LayerOp {
   static final OpReader<PRelu> READER = OpReader.of(PRelu.class, p -> new PReluOp());
 

@@ -25,10 +25,26 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code @MaxPool} or {@code @AvgPool}: MXNet's {@code Pooling} over {@code [N, C, W]} (1-D) or
- * {@code [N, C, H, W]} (2-D), as the input's rank says; an empty {@code stride} means the kernel's.
- * Window attributes hold one value (for every spatial dimension) or two ({@code {height, width}},
- * which only a 2-D input takes).
+ * A window pooling layer ({@code @MaxPool}, {@code @AvgPool}) over {@code [N, C, W]} or {@code [N,
+ * C, H, W]}: MXNet's {@code Pooling} (average pooling counts padding as zeros, MXNet's default).
+ * Generated code writes {@code PoolOp.max(2, 2)}: the kernel's length is the number of spatial
+ * dimensions, and stride and pad, when set, give one value per dimension ({@code (height, width)}
+ * in 2-D). The stride defaults to the kernel (non-overlapping windows), the padding to 0 and the
+ * convention to {@link PoolConvention#VALID}.
+ *
+ * <p><b>Average pooling under the full convention</b> runs in float64 between {@code Cast}s ({@code
+ * <node>_data_float64}, {@code <node>_out_float32}), where MXNet uses its own kernel in both
+ * passes. In float32 MXNet 1.9.1 runs the forward pass on its own kernel (oneDNN divides a last
+ * window that reaches past the padded input by the whole kernel, MXNet's kernel by the part within,
+ * so MXNet keeps such pools off oneDNN) but decides the backward pass on the output's size, not the
+ * input's, and runs it on oneDNN whenever the output's size divides evenly: the gradients of such a
+ * last window are then those of another average (measured against finite differences, {@code
+ * PoolingTest}).
+ *
+ * <p>At compile time: {@code @MaxPool} or {@code @AvgPool}: MXNet's {@code Pooling} over {@code [N,
+ * C, W]} (1-D) or {@code [N, C, H, W]} (2-D), as the input's rank says; an empty {@code stride}
+ * means the kernel's. Window attributes hold one value (for every spatial dimension) or two ({@code
+ * {height, width}}, which only a 2-D input takes).
  *
  * @param type max or average
  * @param kernel window size
@@ -345,7 +361,12 @@ public record PoolOp(
 
   /** How the layer is read: its annotations and the symbol-file operators it is. */
   static final Unit UNIT =
-      Unit.of(MAX_READER, AVG_READER).file("Pooling", List.of(), PoolOp::pooling);
+      Unit.of(MAX_READER, AVG_READER)
+          .file("Pooling", List.of(), PoolOp::pooling)
+          .natives(
+              Native.of("Pooling")
+                  .bf16(Native.Bf16.FOLLOW)
+                  .keepsChannels(attrs -> Native.channelsFirst(attrs.apply("layout"))));
 
   static Mapped pooling(FileAttrs a) {
     a.ignore("cudnn_off");

@@ -19,8 +19,15 @@ import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
 /**
- * {@code @PositionalEmbedding}: a learned table {@code [steps, width]} added to a sequence, step by
- * step, over MXNet's {@code broadcast_add} (runtime {@code PositionalEmbeddingOp}).
+ * A learned positional embedding ({@code @PositionalEmbedding}): {@code <node>_weight} {@code
+ * [steps, width]} added to every example of a sequence {@code [N, steps', width]}, row {@code t} to
+ * step {@code t}, over MXNet's {@code broadcast_add}; a sequence of fewer steps ({@code anyLength})
+ * takes the first rows ({@code slice_like}). Generated code writes {@code
+ * PositionalEmbeddingOp.steps(16).width(64)}.
+ *
+ * <p>At compile time: {@code @PositionalEmbedding}: a learned table {@code [steps, width]} added to
+ * a sequence, step by step, over MXNet's {@code broadcast_add} (runtime {@code
+ * PositionalEmbeddingOp}).
  *
  * @param steps the table's positions
  */

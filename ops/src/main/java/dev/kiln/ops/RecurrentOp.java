@@ -28,8 +28,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code @Rnn}, {@code @Lstm} or {@code @Gru}: MXNet's fused {@code RNN} operator behind a
- * batch-first wrapper, one flat parameter vector {@code <node>_parameters} in MXNet's layout.
+ * A recurrent layer ({@code @Rnn}, {@code @Lstm}, {@code @Gru}) over a batch-first sequence {@code
+ * [N, T, in]}: MXNet's fused {@code RNN} operator, which is time-major, so the sequence is swapped
+ * to {@code [T, N, in]} and back. Generated code writes {@code
+ * RecurrentOp.lstm(128).layers(2).lastStep().over(ROWS_SHAPE)}, the input's shape as the processor
+ * inferred it giving the features per step, which place each layer's runs of the flat vector. Unset
+ * attributes keep the annotations' defaults (one layer, one direction, no dropout, every step
+ * returned, not stateful).
+ *
+ * <p>One parameter, {@code <node>_parameters}, the flat vector of {@link RnnLayout}; state
+ * arguments {@code <node>_state} (and an LSTM's {@code <node>_state_cell}), {@code [layers·dirs, N,
+ * units]} (see the runtime's {@code StateSpec}). Output {@code [N, T, units·dirs]}, or with {@code
+ * returnSequences} off the final hidden state of the last layer, {@code [N, units·dirs]} (forward
+ * direction: its output at step T-1; reverse direction: at step 0). With dropout between stacked
+ * layers, each layer is its own one-layer operator reading its runs of the flat vector, with {@code
+ * Dropout} between them: oneDNN's fused kernel ignores the operator's {@code p} in MXNet 1.9.1.
+ *
+ * <p>At compile time: {@code @Rnn}, {@code @Lstm} or {@code @Gru}: MXNet's fused {@code RNN}
+ * operator behind a batch-first wrapper, one flat parameter vector {@code <node>_parameters} in
+ * MXNet's layout.
  *
  * @param cell MXNet's cell
  * @param units the hidden state's size per direction

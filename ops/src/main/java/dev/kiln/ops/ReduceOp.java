@@ -20,9 +20,14 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * {@code @Mean} or {@code @Sum}: MXNet's {@code mean} or {@code sum} over the axes given, or, when
- * none are, over every axis but the batch (MXNet's empty axis would reduce the batch too, which
- * Kiln never does).
+ * A mean or sum over some axes ({@code @Mean}, {@code @Sum}): MXNet's {@code mean} or {@code sum}
+ * with {@code axis} and {@code keepdims}. The processor writes the axes it reduces explicitly
+ * (never MXNet's empty axis, which would reduce the batch too). Generated code writes {@code
+ * ReduceOp.mean(1, 2).keepDims()}.
+ *
+ * <p>At compile time: {@code @Mean} or {@code @Sum}: MXNet's {@code mean} or {@code sum} over the
+ * axes given, or, when none are, over every axis but the batch (MXNet's empty axis would reduce the
+ * batch too, which Kiln never does).
  *
  * @param kind mean or sum
  * @param axes the axes reduced, as written

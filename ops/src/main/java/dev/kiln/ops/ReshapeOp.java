@@ -21,7 +21,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * {@code @Reshape}: MXNet's {@code Reshape}, in its notation with its special values.
+ * A new shape for the same values ({@code @Reshape}): MXNet's {@code Reshape}, whose target may
+ * hold MXNet's special values 0 (copy), -1 (infer), -2 (copy the rest), -3 (merge two), -4 (split
+ * in two). MXNet 1.9.1 does not check that a reshape keeps the number of values; the graph checks
+ * it before every bind. Generated code writes {@code ReshapeOp.of(BATCH, 1, 28, 28)}.
  *
  * @param shape the target, -1 ({@code BATCH}) for the one inferred dimension
  */
@@ -329,7 +332,10 @@ public record ReshapeOp(List<Integer> shape) implements LayerOp {
   }
 
   /** How the layer is read: its annotation and the symbol-file operators it is. */
-  static final Unit UNIT = Unit.of(READER).file("Reshape", List.of("reshape"), ReshapeOp::reshape);
+  static final Unit UNIT =
+      Unit.of(READER)
+          .file("Reshape", List.of("reshape"), ReshapeOp::reshape)
+          .natives(Native.of("Reshape").bf16(Native.Bf16.FOLLOW));
 
   static Mapped reshape(FileAttrs a) {
     a.require("reverse", "False", "Kiln reads a reshape left to right");

@@ -18,7 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code @Slice}: MXNet's {@code slice_axis}.
+ * A range of one axis ({@code @Slice}): MXNet's {@code slice_axis}, indices {@code begin} to {@code
+ * end} (excluded), negative ones counting from the end. Generated code writes {@code
+ * SliceOp.axis(1).begin(2).end(5)}.
  *
  * @param axis the axis sliced, as written
  * @param begin the first index taken, as written

@@ -20,8 +20,15 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * {@code @Softmax}: MXNet's {@code softmax}; as a classifier's head, {@code SoftmaxOutput} in
- * classifier training.
+ * A softmax along {@code axis} ({@code @Softmax}): MXNet's {@code softmax}. A classifier's last
+ * softmax ({@link #classifierHead()}) is, when the graph is built for classifier training, MXNet's
+ * {@code SoftmaxOutput} instead, whose forward is the same softmax and whose backward is the
+ * gradient of the mean cross-entropy against the label variable {@code <node>_label} (class
+ * indices, one per example); it needs no head gradient. Generated code writes {@code
+ * SoftmaxOp.axis(-1)}.
+ *
+ * <p>At compile time: {@code @Softmax}: MXNet's {@code softmax}; as a classifier's head, {@code
+ * SoftmaxOutput} in classifier training.
  *
  * @param axis the axis normalised over
  */

@@ -17,7 +17,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code @Transpose}: MXNet's {@code transpose}.
+ * A permutation of the axes ({@code @Transpose}): MXNet's {@code transpose}. The processor writes
+ * the permutation with non-negative axes, since MXNet 1.9.1 reads no negative ones; none reverses
+ * the axes. Generated code writes {@code TransposeOp.axes(0, 2, 1)} or {@code
+ * TransposeOp.reverse()}.
  *
  * @param axes the input axis each output axis takes, as written; empty to reverse them
  */

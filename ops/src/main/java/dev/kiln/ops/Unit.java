@@ -12,17 +12,26 @@ import java.util.function.Function;
  *
  * @param annotations the readers of its annotations (none for an operator only files have)
  * @param files the symbol-file operators it reads
+ * @param natives the MXNet operators it emits whose kernels have quirks Kiln works with
  */
-record Unit(List<OpReader<?>> annotations, List<FileReader> files) {
+record Unit(List<OpReader<?>> annotations, List<FileReader> files, List<Native> natives) {
   /** Copies the lists. */
   Unit {
     annotations = List.copyOf(annotations);
     files = List.copyOf(files);
+    natives = List.copyOf(natives);
   }
 
   /** A unit declared by {@code readers}' annotations, read from no file yet. */
   static Unit of(OpReader<?>... readers) {
-    return new Unit(List.of(readers), List.of());
+    return new Unit(List.of(readers), List.of(), List.of());
+  }
+
+  /** This unit, which emits the MXNet operators {@code kernels} with the quirks they declare. */
+  Unit natives(Native... kernels) {
+    List<Native> more = new ArrayList<>(natives);
+    more.addAll(List.of(kernels));
+    return new Unit(annotations, files, more);
   }
 
   /**
@@ -32,7 +41,7 @@ record Unit(List<OpReader<?>> annotations, List<FileReader> files) {
   Unit file(String name, List<String> older, Function<FileAttrs, FileOps.Mapped> mapper) {
     List<FileReader> more = new ArrayList<>(files);
     more.add(new FileReader(name, older, mapper));
-    return new Unit(annotations, more);
+    return new Unit(annotations, more, natives);
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.ImportPlan;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
 import java.util.ArrayList;
@@ -162,7 +163,8 @@ final class ModelRules {
         outputs,
         classifierHead,
         classifierHead == null ? notClassifier : null,
-        lossHead);
+        lossHead,
+        ImportPlan.of(nodes, order));
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.kiln.processor.model;
 
+import dev.kiln.ops.LossOp;
 import dev.kiln.ops.rule.ParamInfo;
 import dev.kiln.ops.rule.TShape;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.List;
  *     {@code its last node logits is @Dense(units = 10), not a @Softmax}); otherwise null
  * @param lossHead the loss head ({@code @L2Loss}, ...), the model's only output, whose training
  *     graph the model's trainer runs; null when the model has none
+ * @param imports how the nodes expanded from imported symbol files are emitted
  */
 public record CheckedModel(
     ModelSpec spec,
@@ -31,13 +33,19 @@ public record CheckedModel(
     List<CheckedNode> outputs,
     CheckedNode classifierHead,
     String notClassifier,
-    CheckedNode lossHead) {
+    CheckedNode lossHead,
+    ImportPlan imports) {
   /** Copies the lists. */
   public CheckedModel {
     nodes = List.copyOf(nodes);
     order = List.copyOf(order);
     inputs = List.copyOf(inputs);
     outputs = List.copyOf(outputs);
+  }
+
+  /** Which loss the loss head computes; only for a model with one ({@link #lossHead()}). */
+  public LossOp.Kind lossKind() {
+    return lossHead.spec().layer().lossHead().orElseThrow();
   }
 
   /** The model interface's simple name. */

@@ -38,6 +38,22 @@ public record CheckedNode(
     return spec.name();
   }
 
+  /**
+   * Whether the graph builder freezes the node's parameters before it emits the node: marked
+   * {@code @Frozen} and with parameters to freeze.
+   */
+  public boolean freezes() {
+    return spec.frozen() && !params.isEmpty();
+  }
+
+  /**
+   * Whether the node's one parameter is a fused recurrent vector that the model also shows gate by
+   * gate ({@code params().<node>Gates()}).
+   */
+  public boolean gateViews() {
+    return spec.layer().hasGateViews();
+  }
+
   /** Number of learnable values (auxiliary states are not counted). */
   public long paramCount() {
     return params.stream().mapToLong(p -> p.shape().perExample()).sum();

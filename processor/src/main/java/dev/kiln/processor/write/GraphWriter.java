@@ -410,7 +410,7 @@ final class GraphWriter {
     if (s.origin() != null) {
       return b.addCode(imports.body(n, parts)).build();
     }
-    if (s.frozen()) {
+    if (n.freezes()) {
       b.addStatement("this.builder.freeze($L)", names.source(n.name()));
     }
     b.addCode(new CallFormatter(names, n, params).body());

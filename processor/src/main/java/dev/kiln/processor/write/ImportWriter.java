@@ -12,10 +12,8 @@ import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.NodeSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javax.lang.model.element.Modifier;
 
 /**
@@ -34,38 +32,12 @@ final class ImportWriter {
   private final CheckedModel m;
   private final GeneratedNames names;
   private final NameAllocator methods;
-  private final Map<String, List<CheckedNode>> owned = new HashMap<>();
-  private final Set<String> readInside = new HashSet<>();
 
   /** A writer for the imports of {@code model}; {@code methods} allocates the parts' names. */
   ImportWriter(CheckedModel model, GeneratedNames names, NameAllocator methods) {
     this.m = model;
     this.names = names;
     this.methods = methods;
-    Map<String, CheckedNode> byName = new HashMap<>();
-    model.nodes().forEach(n -> byName.put(n.name(), n));
-    Set<String> taken = new HashSet<>();
-    for (CheckedNode out : model.order()) {
-      if (out.spec().origin() == null || !out.spec().origin().output()) {
-        continue;
-      }
-      Set<String> mine = new HashSet<>();
-      List<String> stack = new ArrayList<>(List.of(out.name()));
-      while (!stack.isEmpty()) {
-        CheckedNode n = byName.get(stack.remove(stack.size() - 1));
-        for (NodeSpec.Wire w : n.spec().wires()) {
-          CheckedNode source = byName.get(w.source());
-          if (source.spec().origin() != null) {
-            readInside.add(source.name());
-          }
-          if (source.spec().importedInner() && taken.add(source.name())) {
-            mine.add(source.name());
-            stack.add(source.name());
-          }
-        }
-      }
-      owned.put(out.name(), model.order().stream().filter(n -> mine.contains(n.name())).toList());
-    }
   }
 
   /** Whether {@code m} imports a symbol file, so that its graph keeps a map of symbols. */
@@ -96,7 +68,7 @@ final class ImportWriter {
     for (NodeSpec.Wire w : out.spec().origin().declared()) {
       b.addStatement("this.symbols.put($S, $N)", w.source(), w.parameterName());
     }
-    List<CheckedNode> inner = owned.getOrDefault(out.name(), List.of());
+    List<CheckedNode> inner = m.imports().innerOf(out.name());
     if (inner.size() <= PART) {
       inner.forEach(n -> b.add(put(n)));
     } else {
@@ -107,10 +79,10 @@ final class ImportWriter {
         parts.add(part(name, out, part));
       }
     }
-    if (out.spec().frozen() && !out.params().isEmpty()) {
+    if (out.freezes()) {
       b.addStatement("this.builder.freeze($L)", names.source(out.name()));
     }
-    if (readInside.contains(out.name())) {
+    if (m.imports().readInside().contains(out.name())) {
       b.addStatement("this.symbols.put($S,$W$L)", out.name(), call(out));
       b.addStatement("return this.symbols.get($S)", out.name());
     } else {
@@ -142,7 +114,7 @@ final class ImportWriter {
   /** {@code this.symbols.put("conv0", this.builder.node(...));}, after any freeze. */
   private CodeBlock put(CheckedNode n) {
     CodeBlock.Builder b = CodeBlock.builder();
-    if (n.spec().frozen() && !n.params().isEmpty()) {
+    if (n.freezes()) {
       b.addStatement("this.builder.freeze($L)", names.source(n.name()));
     }
     return b.addStatement("this.symbols.put($S,$W$L)", n.name(), call(n)).build();

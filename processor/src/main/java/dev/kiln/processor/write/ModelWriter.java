@@ -88,7 +88,7 @@ final class ModelWriter {
       accessors.add(members.newName(Names.camel(a.name())));
     }
     for (CheckedNode n : model.nodes()) {
-      if (n.spec().layer().hasGateViews()) {
+      if (n.gateViews()) {
         gateViews.put(n.name(), members.newName(Names.camel(n.name()) + "Gates"));
       }
     }
@@ -718,7 +718,7 @@ final class ModelWriter {
 
   /** {@code trainer()} of a model whose only output is a loss head. */
   private MethodSpec trainer() {
-    LossOp.Kind kind = m.lossHead().spec().layer().lossHead().orElseThrow();
+    LossOp.Kind kind = m.lossKind();
     return MethodSpec.methodBuilder("trainer")
         .addAnnotation(Override.class)
         .addModifiers(Modifier.PUBLIC)

@@ -134,7 +134,7 @@ final class ParamsWriter {
   private TypeSpec paramsGates(
       TypeSpec.Builder p, List<ParamInfo> all, int learnable, CodeBlock.Builder cases) {
     for (CheckedNode n : m.nodes()) {
-      if (n.spec().layer().hasGateViews()) {
+      if (n.gateViews()) {
         String vector = n.params().get(0).name();
         p.addMethod(
             MethodSpec.methodBuilder(gateViews.get(n.name()))

@@ -30,12 +30,12 @@ import java.util.function.Predicate;
  *
  * <p><b>Views and oneDNN.</b> In an inference-mode forward pass MXNet's oneDNN kernels for {@code
  * Convolution} and {@code FullyConnected} rewrite their weight array in place into a blocked layout
- * ({@link dev.kiln.runtime.graph.SymbolJson#REORDERING_INPUTS}); done to a view, that rewrite
- * replaces the storage shared with every other parameter and corrupts them all. So each such weight
- * also has an <em>inference copy</em>, an array of its own that inference executors bind instead of
- * the view ({@link #inferenceWeight}). Training-mode passes never rewrite weights, and training
- * executors bind the views. The copies are refreshed from the views before an inference pass
- * whenever the weights changed since the last refresh: every path that writes weights calls {@link
+ * ({@link dev.kiln.ops.Native#reorderedInput()}); done to a view, that rewrite replaces the storage
+ * shared with every other parameter and corrupts them all. So each such weight also has an
+ * <em>inference copy</em>, an array of its own that inference executors bind instead of the view
+ * ({@link #inferenceWeight}). Training-mode passes never rewrite weights, and training executors
+ * bind the views. The copies are refreshed from the views before an inference pass whenever the
+ * weights changed since the last refresh: every path that writes weights calls {@link
  * #weightsChanged()}.
  */
 public final class ParameterStore implements AutoCloseable {

@@ -274,8 +274,9 @@ public final class Graph implements AutoCloseable {
   /**
    * The arguments that MXNet's oneDNN kernels may rewrite in place into their own layout during an
    * inference-mode forward pass (the weights of {@code Convolution}, {@code FullyConnected} and
-   * {@code Deconvolution} nodes, see {@link SymbolJson#REORDERING_INPUTS}). Such an argument must
-   * be bound, in inference, to an array of its own, never to a view of a larger array.
+   * {@code Deconvolution} nodes, see {@link dev.kiln.ops.Native#reorderedInput()}). Such an
+   * argument must be bound, in inference, to an array of its own, never to a view of a larger
+   * array.
    */
   public Set<String> reorderedWeights() {
     if (reordered == null) {
@@ -300,8 +301,8 @@ public final class Graph implements AutoCloseable {
 
   /**
    * The arguments whose memory layout MXNet's oneDNN kernels relabel in place in every pass (the
-   * weights of {@code Deconvolution} nodes, see {@link SymbolJson#RELABELLING_INPUTS}). Such a
-   * parameter, and its gradient, must be an array of its own, in training too.
+   * weights of {@code Deconvolution} nodes, see {@link dev.kiln.ops.Native#relabelledInput()}).
+   * Such a parameter, and its gradient, must be an array of its own, in training too.
    */
   public Set<String> relabelledWeights() {
     if (relabelled == null) {

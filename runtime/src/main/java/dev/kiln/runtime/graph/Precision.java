@@ -1,6 +1,7 @@
 package dev.kiln.runtime.graph;
 
 import dev.kiln.ops.ConvKernels;
+import dev.kiln.ops.Native;
 import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,11 +34,11 @@ public enum Precision {
   /** Convolutions and dense layers in bfloat16, the rest float32, float32 master weights. */
   BF16;
 
-  /** The operators that compute in bfloat16. */
-  static final List<String> LOW = List.of("Convolution", "FullyConnected");
+  /** The operators that compute in bfloat16, as their units declare ({@link Native#bf16()}). */
+  static final List<String> LOW = Native.withBf16(Native.Bf16.LOW);
 
   /** Operators that run in whatever type reaches them (oneDNN has bfloat16 kernels for them). */
-  static final Set<String> FOLLOW = Set.of("Activation", "Pooling", "Flatten", "Reshape");
+  static final Set<String> FOLLOW = Set.copyOf(Native.withBf16(Native.Bf16.FOLLOW));
 
   private static final Pattern OP = Pattern.compile("\"op\": \"([^\"]+)\"");
 

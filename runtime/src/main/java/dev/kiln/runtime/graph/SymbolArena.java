@@ -1,6 +1,7 @@
 package dev.kiln.runtime.graph;
 
 import dev.kiln.annotations.Sym;
+import dev.kiln.ops.Native;
 import dev.kiln.ops.emit.Attrs;
 import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.mxnet.MxException;
@@ -103,7 +104,7 @@ final class SymbolArena {
 
   /**
    * The variables that oneDNN may reorder in place, as recorded while the operators were made
-   * ({@link SymbolJson#REORDERING_INPUTS}).
+   * ({@link Native#reorderedInput()}).
    */
   Set<String> reorderedWeights() {
     return reorderedWeights;
@@ -111,7 +112,7 @@ final class SymbolArena {
 
   /**
    * The variables whose layout oneDNN relabels in place in every pass, as recorded while the
-   * operators were made ({@link SymbolJson#RELABELLING_INPUTS}).
+   * operators were made ({@link Native#relabelledInput()}).
    */
   Set<String> relabelledWeights() {
     return relabelledWeights;
@@ -123,12 +124,13 @@ final class SymbolArena {
    * them without parsing the symbol's JSON.
    */
   private void noteReorderedWeight(String op, List<String> keys, List<Sym> args) {
-    note(SymbolJson.REORDERING_INPUTS.get(op), keys, args, reorderedWeights);
-    note(SymbolJson.RELABELLING_INPUTS.get(op), keys, args, relabelledWeights);
+    Native kernel = Native.lookup(op);
+    note(kernel.reorderedInput(), keys, args, reorderedWeights);
+    note(kernel.relabelledInput(), keys, args, relabelledWeights);
   }
 
-  private void note(Integer index, List<String> keys, List<Sym> args, Set<String> into) {
-    if (index == null) {
+  private void note(int index, List<String> keys, List<Sym> args, Set<String> into) {
+    if (index < 0) {
       return;
     }
     int at = keys == null ? index : keys.indexOf("weight");

@@ -5,12 +5,14 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import dev.kiln.ops.Native;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /**
  * An MXNet symbol read from its JSON ({@code MXSymbolSaveToJSON}, the {@code -symbol.json} of a
@@ -21,29 +23,6 @@ import java.util.Set;
  * @param heads the symbol's outputs, as indices into {@code nodes}
  */
 public record SymbolJson(List<Node> nodes, List<Integer> heads) {
-  /**
-   * The operators whose oneDNN (MKLDNN) kernels rewrite their weight input in place into a blocked
-   * layout during an inference-mode forward pass, and the index of that input: MXNet 1.9.1 {@code
-   * nn/mkldnn/mkldnn_convolution.cc:431}, {@code mkldnn_fully_connected.cc:197} and {@code
-   * mkldnn_deconvolution.cc:112} call {@code MKLDNNDataReorderAsync} on it, which replaces the
-   * whole storage chunk of the array. An array that is a view of a larger one must never be given
-   * to them in inference mode: the reorder reads and overwrites the start of the shared chunk and
-   * marks the whole chunk as oneDNN data.
-   */
-  public static final Map<String, Integer> REORDERING_INPUTS =
-      Map.of("Convolution", 1, "FullyConnected", 1, "Deconvolution", 1);
-
-  /**
-   * The operators whose oneDNN kernels relabel their weight's memory layout in place in every pass,
-   * training too, and the index of that input: MXNet 1.9.1 {@code mkldnn_deconvolution.cc:142} and
-   * {@code :159} swap the weight's (and in backward its gradient's) logical dimensions with {@code
-   * UpdateMKLDNNMemDesc}, which relabels the array's whole storage chunk from its start. On a view
-   * that breaks every array sharing the chunk ({@code Check failed: !is_view}, or oneDNN's "could
-   * not execute a primitive" in backward, both measured); such a weight and its gradient must be
-   * arrays of their own.
-   */
-  public static final Map<String, Integer> RELABELLING_INPUTS = Map.of("Deconvolution", 1);
-
   /**
    * One node.
    *
@@ -121,26 +100,26 @@ public record SymbolJson(List<Node> nodes, List<Integer> heads) {
   }
 
   /**
-   * The variables that some operator of {@link #REORDERING_INPUTS} reads as its weight: the arrays
-   * MXNet's oneDNN kernels may convert in place in an inference-mode forward pass.
+   * The variables that some operator of {@link Native#reorderedInput()} reads as its weight: the
+   * arrays MXNet's oneDNN kernels may convert in place in an inference-mode forward pass.
    */
   public Set<String> reorderedVariables() {
-    return variablesRead(REORDERING_INPUTS);
+    return variablesRead(op -> Native.lookup(op).reorderedInput());
   }
 
   /**
-   * The variables that some operator of {@link #RELABELLING_INPUTS} reads as its weight: the arrays
-   * that must never be views, in training either.
+   * The variables that some operator of {@link Native#relabelledInput()} reads as its weight: the
+   * arrays that must never be views, in training either.
    */
   public Set<String> relabelledVariables() {
-    return variablesRead(RELABELLING_INPUTS);
+    return variablesRead(op -> Native.lookup(op).relabelledInput());
   }
 
-  private Set<String> variablesRead(Map<String, Integer> inputs) {
+  private Set<String> variablesRead(ToIntFunction<String> input) {
     Set<String> out = new LinkedHashSet<>();
     for (Node n : nodes) {
-      Integer index = inputs.get(n.op());
-      if (index != null && index < n.inputs().size()) {
+      int index = n.isVariable() ? -1 : input.applyAsInt(n.op());
+      if (index >= 0 && index < n.inputs().size()) {
         Node source = nodes.get(n.inputs().get(index));
         if (source.isVariable()) {
           out.add(source.name());

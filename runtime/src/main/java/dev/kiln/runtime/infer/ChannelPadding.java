@@ -12,6 +12,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.kiln.ops.ConvKernels;
+import dev.kiln.ops.Native;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Shape;
 import java.util.ArrayDeque;
@@ -271,22 +272,12 @@ final class ChannelPadding {
     return true;
   }
 
-  /** Operators that act on each channel alone and keep the channels where they were. */
+  /**
+   * Operators that act on each channel alone and keep the channels where they were, as their units
+   * declare ({@link Native#keepsChannels()}).
+   */
   private static boolean perChannel(JsonObject n) {
-    return switch (op(n)) {
-      case "Activation", "Dropout", "Flatten" -> true;
-      case "BatchNorm" -> {
-        String axis = attr(n, "axis");
-        yield (axis == null || axis.trim().equals("1"))
-            && !"true".equalsIgnoreCase(attr(n, "output_mean_var"));
-      }
-      case "LeakyReLU" -> {
-        String type = attr(n, "act_type");
-        yield type == null || List.of("leaky", "elu", "selu", "gelu").contains(type);
-      }
-      case "Pooling" -> channelsFirst(n);
-      default -> false;
-    };
+    return Native.lookup(op(n)).keepsChannelsOf(key -> attr(n, key));
   }
 
   /**
@@ -361,8 +352,7 @@ final class ChannelPadding {
   }
 
   private static boolean channelsFirst(JsonObject n) {
-    String layout = attr(n, "layout");
-    return layout == null || layout.equals("None") || layout.matches("NC[DHW]*");
+    return Native.channelsFirst(attr(n, "layout"));
   }
 
   private static String tuple(int[] dims) {

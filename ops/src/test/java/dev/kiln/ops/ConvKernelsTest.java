@@ -1,10 +1,9 @@
-package dev.kiln.runtime.graph;
+package dev.kiln.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kiln.ops.ConvKernels;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
