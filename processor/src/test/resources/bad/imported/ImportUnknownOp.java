@@ -7,5 +7,5 @@ import dev.kiln.annotations.*;
 @Model
 public interface ImportUnknownOp {
   @Input(shape = {BATCH, 3, 8, 8}) Sym data();
-  @Imported(symbol = "upsampling-symbol.json") Sym net(Sym data);
+  @Imported(symbol = "grid-symbol.json") Sym net(Sym data);
 }

@@ -105,6 +105,8 @@ class GeneratorTest {
           "GlobalMaxPool.rank5",
           "Lrn",
           "Lrn.alpha",
+          "Upsample",
+          "Upsample.BILINEAR",
           "PRelu.rank2",
           "PRelu.rank3",
           "PRelu.rank4",

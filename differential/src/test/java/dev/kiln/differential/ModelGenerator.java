@@ -741,8 +741,8 @@ final class ModelGenerator {
 
   /**
    * Sometimes, drawn by {@link #poolRng}: a 1-D max or average pool over a rank-3 {@code [N, C,
-   * W]}, a local response normalisation over a rank-4 one, a parametric ReLU over rank 2 or more,
-   * or a global max pool over rank 3 to 5; null otherwise.
+   * W]}, a local response normalisation or an upsampling over a rank-4 one, a parametric ReLU over
+   * rank 2 or more, or a global max pool over rank 3 to 5; null otherwise.
    */
   private Node newerPool(Node x) {
     if (x.indices || x.steps()) {
@@ -754,6 +754,14 @@ final class ModelGenerator {
     }
     if (x.rank() == 4 && x.shape[1] > 0 && draw >= 8 && draw < 12) {
       return lrn(x);
+    }
+    if (x.rank() == 4
+        && x.shape[2] > 0
+        && x.shape[3] > 0
+        && x.shape[2] * x.shape[3] <= 256
+        && draw >= 15
+        && draw < 21) {
+      return upsample(x);
     }
     if (x.rank() >= 2 && x.shape[1] > 0 && draw >= 12 && draw < 15) {
       features.add("PRelu");
@@ -946,6 +954,23 @@ final class ModelGenerator {
     }
     features.add("Lrn");
     return node("lrn", "Lrn", a.text(), List.of(x), x.shape.clone());
+  }
+
+  /** {@code @Upsample} of {@code [N, C, H, W]} by 2 or 3, nearest or bilinear. */
+  private Node upsample(Node x) {
+    Random r = poolRng;
+    int scale = 2 + r.nextInt(2);
+    boolean bilinear = r.nextBoolean();
+    Attrs a = new Attrs("Upsample").put("scale", scale);
+    if (bilinear) {
+      a.put("mode", "Upsample.Mode.BILINEAR");
+      features.add("Upsample.BILINEAR");
+    }
+    features.add("Upsample");
+    int[] shape = x.shape.clone();
+    shape[2] *= scale;
+    shape[3] *= scale;
+    return node("up", "Upsample", a.text(), List.of(x), shape);
   }
 
   /** {@code @MaxPool} or {@code @AvgPool} along the width of {@code [N, C, W]}. */

@@ -28,6 +28,7 @@ public final class Ops {
           ConvOp.UNIT,
           DeconvOp.UNIT,
           PoolOp.UNIT,
+          UpsampleOp.UNIT,
           GlobalPoolOp.UNIT,
           ReshapeOp.UNIT,
           DropoutOp.UNIT,

@@ -449,9 +449,9 @@ final class BadCases {
           // An operator Kiln has no unit for.
           error(
                   "bad/imported/ImportUnknownOp",
-                  "@Imported(symbol = \"upsampling-symbol.json\")",
-                  "[kiln:ImportUnknownOp] ImportUnknownOp.net(): node up of upsampling-symbol.json is "
-                      + "MXNet operator UpSampling, which Kiln does not import; it imports Activation, "
+                  "@Imported(symbol = \"grid-symbol.json\")",
+                  "[kiln:ImportUnknownOp] ImportUnknownOp.net(): node grid of grid-symbol.json is "
+                      + "MXNet operator GridGenerator, which Kiln does not import; it imports Activation, "
                       + "BatchNorm, Concat, Convolution")
               .startingWith(),
           // An attribute value the unit cannot compute: a sum pooling.
@@ -788,6 +788,19 @@ final class BadCases {
               "@Lrn(size = 4)",
               "[kiln:EvenLrnSize] LrnEvenSize.norm() @Lrn(size = 4): size must be odd, got 4; "
                   + "MXNet's LRN centres its window of channels on each channel (use 3 or 5)"),
+          // Upsampling by no factor at all.
+          error(
+              "bad/layers/UpsampleZeroScale",
+              "@Upsample(scale = 0)",
+              "[kiln:NonPositive] UpsampleZeroScale.larger() @Upsample(scale = 0): scale must be "
+                  + "positive, got 0"),
+          // Upsampling rows that are not images.
+          error(
+              "bad/layers/UpsampleRows",
+              "@Upsample(scale = 2)",
+              "[kiln:WrongRank] UpsampleRows.larger(): @Upsample needs a rank-4 [N, C, H, W] input, "
+                  + "got [BATCH, 784] from pixels (@Input(shape = {BATCH, 784})); to read each row "
+                  + "as a 28x28 image, reshape it first: @Reshape(shape = {BATCH, 1, 28, 28})"),
           // A window wider than the channels.
           error(
               "bad/layers/LrnSizeTooLarge",

@@ -34,6 +34,7 @@ class GeneratedCodeTest {
           List.of("good/layers/LayerZoo"),
           List.of("good/layers/SignalPools"),
           List.of("good/layers/ImageNorms"),
+          List.of("good/layers/Decoder"),
           List.of("good/ops/TensorOps"),
           List.of("good/noparams/Pools"),
           List.of("good/multi/TwoInputSoftmax"),
@@ -167,6 +168,23 @@ class GeneratedCodeTest {
         model.contains("public Parameter actAlpha()")
             && model.contains("return runtime.param(\"act_alpha\");"),
         model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void upsamplingMultipliesHeightAndWidthAndNamesItsMode(TestCompiler compiler) {
+    Result r = compiler.compile("good/layers/Decoder");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("good.layers.DecoderGraph");
+    String[] expected = {
+      "COARSE_SHAPE = Shape.of(BATCH, 4, 14, 14);",
+      "FINE_SHAPE = Shape.of(BATCH, 4, 28, 28);",
+      "return this.builder.node(COARSE_SOURCE, UpsampleOp.nearest(2), code);",
+      "return this.builder.node(FINE_SOURCE, UpsampleOp.bilinear(2), smooth);",
+    };
+    for (String e : expected) {
+      assertTrue(graph.contains(e), e + " in\n" + graph);
+    }
   }
 
   @ParameterizedTest(name = "[{0}]")
