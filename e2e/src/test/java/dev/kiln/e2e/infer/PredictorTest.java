@@ -12,6 +12,7 @@ import dev.kiln.runtime.Init;
 import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.infer.FusedNode;
 import dev.kiln.runtime.infer.InferenceOptions;
+import dev.kiln.runtime.infer.Port;
 import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.runtime.mxnet.WriteFence;
 import dev.kiln.runtime.optim.Sgd;
@@ -200,6 +201,60 @@ class PredictorTest {
       nan[3] = Float.NaN;
       bad = assertThrows(IllegalArgumentException.class, () -> p.predict(1, nan));
       assertTrue(bad.getMessage().contains("NaN at flat index 3"), bad.getMessage());
+    }
+  }
+
+  /**
+   * A model's own checkpoint records no input shapes: given, it loads as the model's predictor (and
+   * saves with them recorded); a name that is no input, or a parameter, is refused.
+   */
+  @Test
+  void aModelsCheckpointLoadsAsAPredictorWithItsInputShapesGiven(@TempDir Path dir) {
+    Random rng = new Random(4);
+    float[] x = pixels(rng, 3);
+    try (FashionLeNetModel m = FashionLeNetModel.create(Init.xavier(), 8);
+        Predictor p = m.predictor()) {
+      m.save(dir.resolve("lenet"));
+      float[] expected = p.predict(3, x)[0];
+      IllegalArgumentException unknown =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> Predictor.load(dir.resolve("lenet"), InferenceOptions.DEFAULT));
+      assertTrue(
+          unknown.getMessage().contains("argument 'image' has no array"), unknown.getMessage());
+      Port image =
+          new Port(
+              "image",
+              dev.kiln.runtime.graph.Shape.of(dev.kiln.runtime.graph.Shape.BATCH, 1, 28, 28));
+      try (Predictor loaded =
+          Predictor.load(dir.resolve("lenet"), InferenceOptions.DEFAULT, List.of(image))) {
+        assertEquals(p.inputs(), loaded.inputs());
+        assertClose(expected, loaded.predict(3, x)[0], 1e-5, "loaded with its input's shape");
+        loaded.save(dir.resolve("lenet-predictor"));
+      }
+      try (Predictor again =
+          Predictor.load(dir.resolve("lenet-predictor"), InferenceOptions.DEFAULT)) {
+        assertClose(expected, again.predict(3, x)[0], 1e-5, "saved with its shape recorded");
+      }
+      IllegalArgumentException wrong =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  Predictor.load(
+                      dir.resolve("lenet"),
+                      InferenceOptions.DEFAULT,
+                      List.of(new Port("pixels", image.shape()))));
+      assertTrue(wrong.getMessage().contains("has no input 'pixels'"), wrong.getMessage());
+      IllegalArgumentException param =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  Predictor.load(
+                      dir.resolve("lenet"),
+                      InferenceOptions.DEFAULT,
+                      List.of(image, new Port("conv1_weight", image.shape()))));
+      assertTrue(wrong.getMessage().contains("checkpoint "), wrong.getMessage());
+      assertTrue(param.getMessage().contains("'conv1_weight' is a parameter"), param.getMessage());
     }
   }
 
