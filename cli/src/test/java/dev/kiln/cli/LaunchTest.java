@@ -406,7 +406,7 @@ class LaunchTest {
                 "-Dai.djl.offline=true",
                 "-cp",
                 System.getProperty("java.class.path"),
-                Main.class.getName(),
+                Kiln.class.getName(),
                 "launch",
                 "--workers",
                 "2",
