@@ -1,5 +1,6 @@
 package dev.kiln.bench;
 
+import dev.kiln.cli.Kiln;
 import dev.kiln.cli.ProgramClassPath;
 import dev.kiln.runtime.data.DatasetNotFoundException;
 import dev.kiln.runtime.mxnet.HandleCounter;
@@ -59,6 +60,10 @@ public final class Bench implements Callable<Integer> {
   /** The configured command line (also used by tests). */
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Bench());
+    // Every command prints the build's version, -V included.
+    CommandLine.IVersionProvider version = () -> new String[] {"bench " + Kiln.version()};
+    cl.getCommandSpec().versionProvider(version);
+    cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(version));
     cl.setParameterExceptionHandler(
         (e, args) -> {
           CommandLine cmd = e.getCommandLine();

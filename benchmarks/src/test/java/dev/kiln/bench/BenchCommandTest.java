@@ -43,6 +43,15 @@ class BenchCommandTest {
   }
 
   @Test
+  void everyCommandPrintsTheBuildsVersion() {
+    for (String[] args : new String[][] {{"-V"}, {"inference", "--version"}}) {
+      Run r = run(args);
+      assertEquals(0, r.code(), r.err());
+      assertTrue(r.out().matches("bench \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\R"), r.out());
+    }
+  }
+
+  @Test
   void aBadOptionIsExitTwoWithOneUsageLine() {
     Run r = run("--parts", "NOTHING");
     assertEquals(2, r.code());
