@@ -6,13 +6,11 @@ import dev.kiln.runtime.infer.PaddedConvolution;
 import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.serving.InferenceServer;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import sun.misc.Signal;
 
 /**
  * {@code serve}: a checkpoint behind an Open Inference Protocol (KServe v2) HTTP server, until
@@ -116,20 +114,27 @@ final class Serve implements Callable<Integer> {
     }
     InferenceServer server =
         InferenceServer.builder().model(name, predictor).config(config).build().start();
-    // A second signal (a supervisor that forwards SIGTERM, an impatient Ctrl-C) joins the drain
-    // already under way instead of announcing another.
-    AtomicBoolean draining = new AtomicBoolean();
-    Runnable drain =
-        () -> {
-          if (draining.compareAndSet(false, true)) {
-            System.out.println("draining: answering the requests in flight, then stopping");
-            System.out.flush();
-          }
-          server.shutdown();
-        };
-    for (String sig : new String[] {"TERM", "INT"}) {
-      Signal.handle(new Signal(sig), s -> new Thread(drain, "kiln-serve-drain").start());
-    }
+    // SIGTERM or SIGINT starts the JVM's shutdown; this hook drains the server, reports, and ends
+    // the process with 0 (a shutdown the signal started would otherwise end with 128 + the
+    // signal). A second signal (a supervisor that forwards SIGTERM, an impatient Ctrl-C) joins
+    // the shutdown already under way.
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.out.println("draining: answering the requests in flight, then stopping");
+                  System.out.flush();
+                  server.shutdown();
+                  System.out.println(
+                      "stopped: "
+                          + server.accepted()
+                          + " infer requests accepted, "
+                          + server.completed()
+                          + " answered");
+                  System.out.flush();
+                  Runtime.getRuntime().halt(0);
+                },
+                "kiln-serve-drain"));
     System.out.println(
         "serving "
             + name
@@ -148,13 +153,8 @@ final class Serve implements Callable<Integer> {
             + name
             + "; SIGTERM or Ctrl-C drains and stops");
     System.out.flush();
+    // Returns once the hook has drained the server; the hook then ends the process.
     server.awaitShutdown();
-    System.out.println(
-        "stopped: "
-            + server.accepted()
-            + " infer requests accepted, "
-            + server.completed()
-            + " answered");
     return 0;
   }
 }

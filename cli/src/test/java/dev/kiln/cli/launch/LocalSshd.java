@@ -81,7 +81,8 @@ final class LocalSshd implements AutoCloseable {
     LocalSshd sshd = new LocalSshd(p, dir, port);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) {
-      try (var s = new java.net.Socket("127.0.0.2", port)) {
+      try {
+        new java.net.Socket("127.0.0.2", port).close();
         return sshd;
       } catch (IOException e) {
         if (System.nanoTime() > deadline || !p.isAlive()) {
