@@ -105,9 +105,18 @@ public final class InferenceServer implements AutoCloseable {
   public static final class Builder {
     private String model;
     private Predictor predictor;
-    private Config config = Config.defaults();
+    private String host;
+    private int port;
+    private int replicas;
+    private int maxBatch;
+    private int maxDelayMs;
+    private int maxQueue;
+    private long maxBodyBytes;
+    private long drainMillis;
 
-    private Builder() {}
+    private Builder() {
+      config(Config.defaults());
+    }
 
     /**
      * The model to serve: {@code predictor}, which the server takes over (it frees it when it
@@ -136,7 +145,14 @@ public final class InferenceServer implements AutoCloseable {
      * @return this builder
      */
     public Builder config(Config config) {
-      this.config = Objects.requireNonNull(config, "config");
+      host = config.host();
+      port = config.port();
+      replicas = config.replicas();
+      maxBatch = config.maxBatch();
+      maxDelayMs = config.maxDelayMs();
+      maxQueue = config.maxQueue();
+      maxBodyBytes = config.maxBodyBytes();
+      drainMillis = config.drainMillis();
       return this;
     }
 
@@ -148,38 +164,21 @@ public final class InferenceServer implements AutoCloseable {
      * @return this builder
      */
     public Builder host(String host) {
-      Config c = config;
-      config =
-          new Config(
-              Objects.requireNonNull(host, "host"),
-              c.port(),
-              c.replicas(),
-              c.maxBatch(),
-              c.maxDelayMs(),
-              c.maxQueue(),
-              c.maxBodyBytes(),
-              c.drainMillis());
+      this.host = Objects.requireNonNull(host, "host");
       return this;
     }
 
     /**
-     * The port (default 0: any free one; {@link #port()} says which).
+     * The port (default 0: any free one; {@link InferenceServer#port()} says which).
      *
      * @param port 0 to 65535
      * @return this builder
      */
     public Builder port(int port) {
-      Config c = config;
-      config =
-          new Config(
-              c.host(),
-              port,
-              c.replicas(),
-              c.maxBatch(),
-              c.maxDelayMs(),
-              c.maxQueue(),
-              c.maxBodyBytes(),
-              c.drainMillis());
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be in 0..65535, got " + port);
+      }
+      this.port = port;
       return this;
     }
 
@@ -190,17 +189,7 @@ public final class InferenceServer implements AutoCloseable {
      * @return this builder
      */
     public Builder replicas(int replicas) {
-      Config c = config;
-      config =
-          new Config(
-              c.host(),
-              c.port(),
-              replicas,
-              c.maxBatch(),
-              c.maxDelayMs(),
-              c.maxQueue(),
-              c.maxBodyBytes(),
-              c.drainMillis());
+      this.replicas = replicas;
       return this;
     }
 
@@ -213,17 +202,8 @@ public final class InferenceServer implements AutoCloseable {
      * @return this builder
      */
     public Builder batching(int maxBatch, int maxDelayMs) {
-      Config c = config;
-      config =
-          new Config(
-              c.host(),
-              c.port(),
-              c.replicas(),
-              maxBatch,
-              maxDelayMs,
-              c.maxQueue(),
-              c.maxBodyBytes(),
-              c.drainMillis());
+      this.maxBatch = maxBatch;
+      this.maxDelayMs = maxDelayMs;
       return this;
     }
 
@@ -236,17 +216,8 @@ public final class InferenceServer implements AutoCloseable {
      * @return this builder
      */
     public Builder limits(int maxQueue, long maxBodyBytes) {
-      Config c = config;
-      config =
-          new Config(
-              c.host(),
-              c.port(),
-              c.replicas(),
-              c.maxBatch(),
-              c.maxDelayMs(),
-              maxQueue,
-              maxBodyBytes,
-              c.drainMillis());
+      this.maxQueue = maxQueue;
+      this.maxBodyBytes = maxBodyBytes;
       return this;
     }
 
@@ -256,11 +227,15 @@ public final class InferenceServer implements AutoCloseable {
      *
      * @return the server
      * @throws IllegalStateException if no model was given
+     * @throws IllegalArgumentException if a setting is out of its range ({@link Config})
      */
     public InferenceServer build() {
       if (predictor == null) {
         throw new IllegalStateException("no model to serve: call model(name, predictor) first");
       }
+      Config config =
+          new Config(
+              host, port, replicas, maxBatch, maxDelayMs, maxQueue, maxBodyBytes, drainMillis);
       return new InferenceServer(model, predictor, config);
     }
   }
