@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * A layer may use any layer below it and none above; the root package is the facade generated
  * models call, and nothing below it imports it; distribution is a client of the facade. The binding
  * is the only door to the native library: nothing else uses JNA or MXNet's C API, and DJL's arrays
- * appear only at the public API edge.
+ * appear only at the public API edge. Process supervision (starting a job's processes, remote
+ * shells, hosts files) is the {@code kiln} command's ({@code dev.kiln.cli.launch} in {@code
+ * kiln-cli}): the runtime starts no process.
  */
 class ArchitectureTest {
   private static final String BINDING = "dev.kiln.runtime.mxnet..";
@@ -97,6 +99,22 @@ class ArchitectureTest {
                 "Facade",
                 "Distribution");
     rule.check(RUNTIME);
+  }
+
+  @Test
+  void theRuntimeStartsNoProcess() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .belongToAnyOf(ProcessBuilder.class, Process.class)
+        .orShould()
+        .callMethod(Runtime.class, "exec", String.class)
+        .orShould()
+        .callMethod(Runtime.class, "exec", String[].class)
+        .because(
+            "the ps-lite roles, KVStore and DataParallel stay in dev.kiln.runtime.dist; starting"
+                + " and watching a job's processes is kiln launch's (dev.kiln.cli.launch)")
+        .check(RUNTIME);
   }
 
   @Test

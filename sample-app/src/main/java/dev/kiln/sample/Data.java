@@ -1,6 +1,6 @@
 package dev.kiln.sample;
 
-import dev.kiln.sample.data.FashionMnist;
+import dev.kiln.runtime.data.FashionMnist;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;

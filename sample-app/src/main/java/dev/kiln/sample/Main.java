@@ -1,8 +1,7 @@
 package dev.kiln.sample;
 
+import dev.kiln.runtime.data.DatasetNotFoundException;
 import dev.kiln.runtime.dist.Node;
-import dev.kiln.sample.bench.Bench;
-import dev.kiln.sample.data.DatasetNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -12,8 +11,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The Kiln sample app: trains, evaluates, exports, inspects and benchmarks Fashion-MNIST models
- * from the command line.
+ * The Kiln sample app: trains, evaluates, predicts with, exports and summarises Fashion-MNIST
+ * models from the command line. The {@code kiln} command (module {@code kiln-cli}) inspects,
+ * imports, quantises, serves and launches; the benchmarks are module {@code kiln-benchmarks}'s.
  *
  * <p>A usage mistake (an unknown option or model, a bad value, options that do not go together)
  * prints what was wrong and one usage line, and exits with 2; a refused request (a missing
@@ -24,27 +24,14 @@ import picocli.CommandLine.Command;
     name = "kiln-sample",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Train, use and benchmark Kiln models on Fashion-MNIST, on MXNet.",
-    subcommands = {
-      Train.class,
-      Eval.class,
-      Predict.class,
-      Export.class,
-      Summary.class,
-      Inspect.class,
-      ImportSymbol.class,
-      Launch.class,
-      Quantize.class,
-      Serve.class,
-      LoadTestCommand.class,
-      Bench.class
-    })
+    description = "Train and use Kiln models on Fashion-MNIST, on MXNet.",
+    subcommands = {Train.class, Eval.class, Predict.class, Export.class, Summary.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /**
-   * Entry point. In the scheduler or a server of a distributed job (see {@code launch}) it serves
-   * the job and exits; a distributed worker halts at the end (see {@link Node}).
+   * Entry point. In the scheduler or a server of a distributed job (see {@code kiln launch}) it
+   * serves the job and exits; a distributed worker halts at the end (see {@link Node}).
    */
   public static void main(String[] args) {
     Node.serveIfServer();
@@ -80,14 +67,7 @@ public final class Main implements Runnable {
         (e, args) -> {
           CommandLine cmd = e.getCommandLine();
           PrintWriter err = cmd.getErr();
-          String message = e.getMessage();
-          if (cmd.getCommandName().equals("launch")
-              && e instanceof CommandLine.UnmatchedArgumentException) {
-            message +=
-                "; train's arguments go after --: launch --workers 2 --servers 1 -- train "
-                    + "--model mlp";
-          }
-          report(err, message);
+          report(err, e.getMessage());
           CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
           String name = cmd.getCommandSpec().qualifiedName();
           err.println("Usage: " + name + " [OPTIONS]; `" + name + " --help` lists them");

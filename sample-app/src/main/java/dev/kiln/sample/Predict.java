@@ -1,8 +1,8 @@
 package dev.kiln.sample;
 
 import dev.kiln.runtime.data.Dataset;
+import dev.kiln.runtime.data.FashionMnist;
 import dev.kiln.runtime.train.Classifier;
-import dev.kiln.sample.data.FashionMnist;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;

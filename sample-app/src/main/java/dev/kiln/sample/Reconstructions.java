@@ -5,7 +5,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.data.Dataset;
-import dev.kiln.sample.data.FashionMnist;
+import dev.kiln.runtime.data.FashionMnist;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -412,13 +412,6 @@ class MainTest {
   }
 
   @Test
-  void benchHelpShowsNoPhantomCommand() {
-    Run r = run("bench", "--help");
-    assertEquals(0, r.code());
-    assertTrue(!r.out().contains("[COMMAND]"), r.out());
-  }
-
-  @Test
   void missingDataSaysHowToGetIt() {
     Run r = run("train", "--data", dir.resolve("nothing").toString());
     assertEquals(1, r.code());
@@ -439,7 +432,7 @@ class MainTest {
   @Test
   void everyCommandPrintsTheBuildsVersion() {
     for (String[] args :
-        new String[][] {{"-V"}, {"--version"}, {"train", "-V"}, {"bench", "--version"}}) {
+        new String[][] {{"-V"}, {"--version"}, {"train", "-V"}, {"export", "--version"}}) {
       Run r = run(args);
       assertEquals(0, r.code(), r.err());
       assertTrue(
@@ -617,25 +610,5 @@ class MainTest {
                 "--precision bf16 trains on one context in one process; data-parallel and "
                     + "distributed training run in fp32"),
         both.err());
-  }
-
-  @Test
-  void launchWithoutTheDoubleDashSaysWhereTrainsArgumentsGo() {
-    Run r = run("launch", "--workers", "2", "train", "--model", "mlp");
-    assertEquals(2, r.code());
-    assertTrue(
-        r.err()
-            .contains(
-                "; train's arguments go after --: launch --workers 2 --servers 1 -- train "
-                    + "--model mlp"),
-        r.err());
-  }
-
-  @Test
-  void launchRefusesZeroWorkers() {
-    Run r = run("launch", "--workers", "0", "--", "--model", "mlp");
-    assertEquals(1, r.code());
-    assertTrue(
-        r.err().startsWith("--workers and --servers must be at least 1, got 0 and 1"), r.err());
   }
 }

@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  *       MXNet engine worker, so the replicas compute at the same time; run with {@code
  *       OMP_NUM_THREADS=1} (one core per context) so they do not oversubscribe the cores.
  *   <li>{@link #distributed(KilnModel)}: one replica per worker process of a {@code dist_sync} job
- *       (see {@link Launcher}); every worker must run the same number of steps ({@link
- *       DataLoader#shard}).
+ *       (started by {@code kiln launch}, or by anything that sets ps-lite's {@code DMLC_*}
+ *       environment); every worker must run the same number of steps ({@link DataLoader#shard}).
  * </ul>
  *
  * <p>The model itself is replica 0 and ends up holding the trained parameters. All the parameters
@@ -189,7 +189,7 @@ public final class DataParallel implements AutoCloseable {
 
   /**
    * Trains {@code model} (a classifier) as one worker of the {@code dist_sync} job this process
-   * belongs to (its {@code DMLC_*} environment, as the {@link Launcher} sets it). Every worker
+   * belongs to (its {@code DMLC_*} environment, as {@code kiln launch} sets it). Every worker
    * starts from rank 0's parameters.
    */
   public static DataParallel distributed(KilnModel model) {

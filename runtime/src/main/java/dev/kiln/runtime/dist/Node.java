@@ -10,7 +10,8 @@ import java.util.function.IntSupplier;
 
 /**
  * This process's part in a {@code dist_sync} job: its role (ps-lite's {@code DMLC_ROLE}), the
- * server and scheduler loop, and the protocol a {@link Launcher} watches.
+ * server and scheduler loop, and the protocol the {@code kiln launch} command's launcher (module
+ * {@code kiln-cli}) watches.
  *
  * <p>Every process of a job runs the same program; a program that trains with {@link
  * DataParallel#distributed} calls {@link #serveIfServer()} first thing in {@code main}: in the
@@ -26,7 +27,7 @@ import java.util.function.IntSupplier;
  * rest of the job.
  */
 public final class Node {
-  /** The environment variable a {@link Launcher} sets in the processes it starts. */
+  /** The environment variable {@code kiln launch} sets in the processes it starts. */
   public static final String LAUNCHED = "KILN_LAUNCHED";
 
   /** Exit status of the scheduler when a worker or server stopped sending heartbeats. */
@@ -77,7 +78,7 @@ public final class Node {
     }
   }
 
-  /** Whether a {@link Launcher} started this process. */
+  /** Whether {@code kiln launch} started this process. */
   public static boolean launched() {
     return System.getenv(LAUNCHED) != null;
   }

@@ -19,7 +19,7 @@ import java.util.Map;
 final class CheckpointPredictor {
   private CheckpointPredictor() {}
 
-  static Predictor load(Path prefix, InferenceOptions options) {
+  static Predictor load(Path prefix, InferenceOptions options, List<Port> given) {
     Path symbolFile = Checkpoint.symbolFile(prefix);
     Path paramsFile = Checkpoint.paramsFile(prefix);
     String json;
@@ -33,10 +33,22 @@ final class CheckpointPredictor {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read checkpoint " + prefix + ": " + e.getMessage(), e);
     }
-    Map<String, Shape> shapes = SymbolAttrs.shapes(json);
+    Map<String, Shape> shapes = new LinkedHashMap<>(SymbolAttrs.shapes(json));
     List<String> arguments;
     try (SymbolHandle sym = SymbolHandle.fromJson(json)) {
       arguments = sym.arguments();
+    }
+    for (Port p : given) {
+      if (!arguments.contains(p.name())) {
+        throw new IllegalArgumentException(
+            "checkpoint "
+                + prefix
+                + " has no input '"
+                + p.name()
+                + "'; its symbol's arguments are "
+                + arguments);
+      }
+      shapes.put(p.name(), p.shape());
     }
     Map<String, Tensor> arrays = new LinkedHashMap<>();
     Map<String, Tensor> byKey = new LinkedHashMap<>();
@@ -51,6 +63,16 @@ final class CheckpointPredictor {
       List<Port> inputs = new ArrayList<>();
       for (String a : arguments) {
         if (arrays.containsKey(a)) {
+          if (given.stream().anyMatch(p -> p.name().equals(a))) {
+            throw new IllegalArgumentException(
+                "checkpoint "
+                    + prefix
+                    + ": '"
+                    + a
+                    + "' is a parameter ("
+                    + paramsFile.getFileName()
+                    + " holds it), not an input");
+          }
           continue;
         }
         Shape s = shapes.get(a);

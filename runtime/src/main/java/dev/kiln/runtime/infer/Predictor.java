@@ -576,7 +576,21 @@ public final class Predictor implements AutoCloseable {
    * @throws IllegalArgumentException if an input's shape is not recorded
    */
   public static Predictor load(Path prefix, InferenceOptions options) {
-    return CheckpointPredictor.load(prefix, options);
+    return CheckpointPredictor.load(prefix, options, List.of());
+  }
+
+  /**
+   * As {@link #load(Path, InferenceOptions)}, for any MXNet checkpoint: {@code inputs} gives the
+   * shapes of data inputs that the checkpoint does not record (a {@code KilnModel}'s {@code save},
+   * MXNet's and Gluon's {@code export} record none), and overrides recorded ones.
+   *
+   * @param inputs data inputs by name, each with its batch dimension
+   * @throws UncheckedIOException if a file is missing or does not fit
+   * @throws IllegalArgumentException if an input's shape is neither recorded nor given, or a given
+   *     name is no argument of the symbol, or is one the parameters file holds
+   */
+  public static Predictor load(Path prefix, InferenceOptions options, List<Port> inputs) {
+    return CheckpointPredictor.load(prefix, options, inputs);
   }
 
   private void checkOpen() {

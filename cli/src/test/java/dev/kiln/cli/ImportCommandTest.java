@@ -1,0 +1,185 @@
+package dev.kiln.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kiln.processor.KilnProcessor;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code inspect} and {@code import}: from a foreign symbol file to a compiled, checked model in
+ * two commands; the table they print is the one the processor computes when it compiles the
+ * interface {@code import} wrote.
+ */
+class ImportCommandTest {
+  private static final Path LENET = Path.of("src/test/resources/dev/kiln/cli/lenet-symbol.json");
+
+  @TempDir Path dir;
+
+  private record Run(int code, String out, String err) {}
+
+  private Run run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream saved = System.out;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    try {
+      CommandLine cl = Kiln.commandLine();
+      StringWriter err = new StringWriter();
+      cl.setErr(new PrintWriter(err));
+      int code = cl.execute(args);
+      cl.getOut().flush();
+      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString());
+    } finally {
+      System.setOut(saved);
+    }
+  }
+
+  @Test
+  void inspectPrintsEveryNodeOfTheFile() {
+    Run r = run("inspect", "--symbol", LENET.toString(), "--input", "data=BATCH,1,28,28");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("Lenet\nnode "), r.out());
+    assertTrue(
+        r.out()
+            .contains(
+                "conv2    Convolution(kernel=(5, 5),        [BATCH, 50, 8, 8]     25050  3203.2 K"),
+        r.out());
+    assertTrue(
+        r.out().contains("total                                                           431080"),
+        r.out());
+  }
+
+  @Test
+  void inspectSaysWhichNodeRejectsTheShape() {
+    Run r = run("inspect", "--symbol", LENET.toString(), "--input", "data=BATCH,1,12,12");
+    assertEquals(1, r.code());
+    assertEquals("", r.out());
+    assertTrue(
+        r.err()
+            .startsWith(
+                "[kiln:KernelTooLarge] Lenet.softmax() conv2: the window spans 5 along the height"),
+        r.err());
+  }
+
+  @Test
+  void aBadInputIsAUsageError() {
+    Run r = run("inspect", "--symbol", LENET.toString(), "--input", "data=BATCH,1,28,x");
+    assertEquals(2, r.code());
+    assertTrue(
+        r.err()
+            .startsWith(
+                "Invalid value for option '--input': 'data=BATCH,1,28,x': dimension 'x' is "
+                    + "neither BATCH nor a positive whole number"),
+        r.err());
+    Run unknown = run("inspect", "--symbol", LENET.toString(), "--input", "pixels=BATCH,1,28,28");
+    assertEquals(1, unknown.code());
+    assertTrue(
+        unknown
+            .err()
+            .contains(
+                "parameter pixels feeds input pixels, but lenet-symbol.json has no "
+                    + "input of that name; its inputs are data"),
+        unknown.err());
+  }
+
+  /**
+   * {@code import} writes the interface and the file beside it; javac with Kiln's processor finds
+   * the file on the source path and computes the table {@code import} printed.
+   */
+  @Test
+  void importWritesAnInterfaceThatCompilesToTheSameTable() throws Exception {
+    Path src = dir.resolve("src");
+    Run r =
+        run(
+            "import",
+            "--symbol",
+            LENET.toString(),
+            "--input",
+            "data=BATCH,1,28,28",
+            "--output",
+            "tanh3",
+            "--package",
+            "com.example.zoo",
+            "--name",
+            "LeNetFeatures",
+            "--out",
+            src.toString());
+    assertEquals(0, r.code(), r.err());
+    Path source = src.resolve("com/example/zoo/LeNetFeatures.java");
+    assertTrue(Files.exists(src.resolve("com/example/zoo/lenet-symbol.json")));
+    String text = Files.readString(source);
+    assertTrue(
+        text.contains(
+            "  @Imported(symbol = \"lenet-symbol.json\", output = \"tanh3\")\n"
+                + "  Sym tanh3(Sym data);\n"),
+        text);
+
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    Path gen = Files.createDirectories(dir.resolve("gen"));
+    Path classes = Files.createDirectories(dir.resolve("classes"));
+    try (StandardJavaFileManager files =
+        javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+      JavaCompiler.CompilationTask task =
+          javac.getTask(
+              null,
+              files,
+              diagnostics,
+              List.of(
+                  "-d",
+                  classes.toString(),
+                  "-s",
+                  gen.toString(),
+                  "-sourcepath",
+                  src.toString(),
+                  "-classpath",
+                  System.getProperty("java.class.path")),
+              null,
+              files.getJavaFileObjects(source));
+      task.setProcessors(List.of(new KilnProcessor()));
+      assertTrue(task.call(), diagnostics.getDiagnostics().toString());
+    }
+    String model = Files.readString(gen.resolve("com/example/zoo/LeNetFeaturesModel.java"));
+    for (String line : r.out().lines().toList()) {
+      if (!line.startsWith("wrote ") && !line.isBlank()) {
+        assertTrue(model.contains(line.replace("\\", "\\\\")), line);
+      }
+    }
+
+    Run again =
+        run(
+            "import",
+            "--symbol",
+            LENET.toString(),
+            "--input",
+            "data=BATCH,1,28,28",
+            "--output",
+            "tanh3",
+            "--package",
+            "com.example.zoo",
+            "--name",
+            "LeNetFeatures",
+            "--out",
+            src.toString());
+    assertEquals(1, again.code());
+    assertTrue(
+        again.err().contains("LeNetFeatures.java exists; kiln import replaces nothing"),
+        again.err());
+  }
+}

@@ -1,0 +1,190 @@
+package dev.kiln.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonParser;
+import dev.kiln.runtime.Init;
+import dev.kiln.sample.models.FashionMlpModel;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kiln serve} as a process: it serves a model's checkpoint (its input's shape given with
+ * {@code --input}), and SIGTERM under load drains (every request it accepted is answered, right)
+ * and exits with 0.
+ */
+class ServeCommandTest {
+  private static String body(int n, float[] x) {
+    StringBuilder b = new StringBuilder("{\"inputs\":[{\"name\":\"pixels\",\"shape\":[");
+    b.append(n).append(",784],\"datatype\":\"FP32\",\"data\":[");
+    for (int i = 0; i < x.length; i++) {
+      b.append(i == 0 ? "" : ",").append(x[i]);
+    }
+    return b.append("]}]}").toString();
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void sigtermDrainsAndExitsWithZero(@TempDir Path dir) throws Exception {
+    FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 4);
+    m.save(dir.resolve("mlp"));
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-Dai.djl.offline=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Kiln.class.getName(),
+                "serve",
+                "--checkpoint",
+                dir.resolve("mlp").toString(),
+                "--input",
+                "pixels=BATCH,784",
+                "--port",
+                "0",
+                "--replicas",
+                "2",
+                "--max-batch",
+                "8",
+                "--max-delay-ms",
+                "1")
+            .redirectErrorStream(true)
+            .start();
+    List<String> lines = new ArrayList<>();
+    try {
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      URI base = null;
+      Pattern at =
+          Pattern.compile(
+              "serving mlp \\(fused, 2 replicas, batches of up to 8 or 1 ms\\) at"
+                  + " (http://127\\.0\\.0\\.1:\\d+)/v2/models/mlp");
+      for (String line; base == null && (line = out.readLine()) != null; ) {
+        lines.add(line);
+        Matcher matcher = at.matcher(line);
+        if (matcher.find()) {
+          base = URI.create(matcher.group(1) + "/");
+        }
+      }
+      assertTrue(base != null, "no serving line in " + lines);
+      HttpClient http = HttpClient.newHttpClient();
+      URI infer = base.resolve("v2/models/mlp/infer");
+      // SIGTERM under load: 4 clients send requests until the server stops answering; every 200
+      // is checked against the model's forward pass in process, and the server's own count of
+      // the requests it accepted must equal the 200s the clients received.
+      int clients = 4;
+      AtomicInteger answered = new AtomicInteger();
+      AtomicInteger refused = new AtomicInteger();
+      ExecutorService pool = Executors.newFixedThreadPool(clients);
+      List<Future<?>> runs = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        int seed = c;
+        runs.add(
+            pool.submit(
+                () -> {
+                  Random rng = new Random(seed);
+                  while (true) {
+                    int n = 1 + rng.nextInt(4);
+                    float[] x = new float[n * 784];
+                    for (int i = 0; i < x.length; i++) {
+                      x[i] = rng.nextFloat();
+                    }
+                    HttpResponse<String> r;
+                    try {
+                      r =
+                          http.send(
+                              HttpRequest.newBuilder(infer)
+                                  .timeout(Duration.ofSeconds(20))
+                                  .POST(HttpRequest.BodyPublishers.ofString(body(n, x)))
+                                  .build(),
+                              HttpResponse.BodyHandlers.ofString());
+                    } catch (IOException e) {
+                      refused.incrementAndGet(); // the port is closed: refused, never accepted
+                      return null;
+                    }
+                    if (r.statusCode() == 503) {
+                      refused.incrementAndGet();
+                      continue;
+                    }
+                    assertEquals(200, r.statusCode(), r.body());
+                    JsonArray data =
+                        JsonParser.parseString(r.body())
+                            .getAsJsonObject()
+                            .getAsJsonArray("outputs")
+                            .get(0)
+                            .getAsJsonObject()
+                            .getAsJsonArray("data");
+                    float[] expected;
+                    synchronized (m) {
+                      try (NDManager nd = NDManager.newBaseManager()) {
+                        expected = m.forward(nd.create(x, new Shape(n, 784))).toFloatArray();
+                      }
+                    }
+                    assertEquals(expected.length, data.size());
+                    for (int i = 0; i < expected.length; i++) {
+                      float got = data.get(i).getAsFloat();
+                      assertTrue(
+                          Math.abs(got - expected[i]) <= 1e-5 * Math.abs(expected[i]) + 1e-6,
+                          "output " + i + ": in process " + expected[i] + ", served " + got);
+                    }
+                    answered.incrementAndGet();
+                  }
+                }));
+      }
+      while (answered.get() < 30) {
+        Thread.sleep(5);
+      }
+      p.toHandle().destroy(); // SIGTERM; Process.destroy would also close our end of its output
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "serve did not stop 30 s after SIGTERM");
+      for (Future<?> f : runs) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+      for (String line; (line = out.readLine()) != null; ) {
+        lines.add(line);
+      }
+      String log = String.join("\n", lines);
+      assertEquals(0, p.exitValue(), log);
+      Matcher stopped =
+          Pattern.compile("stopped: (\\d+) infer requests accepted, (\\d+) answered").matcher(log);
+      assertTrue(stopped.find(), log);
+      assertEquals(stopped.group(1), stopped.group(2), "every accepted request answered: " + log);
+      assertEquals(
+          answered.get(),
+          Integer.parseInt(stopped.group(1)),
+          "every accepted request's answer reached its client: " + log);
+      assertTrue(refused.get() >= clients, "requests after SIGTERM are refused");
+      System.out.println(
+          "SIGTERM under load: " + answered + " answered and checked, " + refused + " refused");
+    } finally {
+      p.destroyForcibly();
+      m.close();
+    }
+  }
+}

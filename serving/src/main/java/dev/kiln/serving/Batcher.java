@@ -1,0 +1,274 @@
+package dev.kiln.serving;
+
+import dev.kiln.runtime.infer.Port;
+import dev.kiln.runtime.infer.Predictor;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * Dynamic batching over replicas: requests wait in one bounded queue; each replica has a thread
+ * that takes the oldest request and gathers more until the batch holds {@code maxBatch} examples or
+ * the oldest has waited {@code maxDelay}, runs them as one batch (padded with zeros to a power of
+ * two, so that a replica binds at most log2(maxBatch) + 1 executors; a batch that padding would
+ * grow by more than a quarter is cut to a power of two instead) and hands each request its rows of
+ * the outputs on another thread.
+ *
+ * <p>A full queue refuses ({@link #offer} returns false): the server answers 503 rather than queue
+ * without bound. {@link #close()} lets the workers finish every queued request, then frees the
+ * replicas.
+ */
+final class Batcher implements AutoCloseable {
+  /** One request waiting for a replica; {@code done} gets the outputs or the failure. */
+  record Job(
+      InferRequest request, long arrivalNanos, BiConsumer<float[][], RuntimeException> done) {}
+
+  private final BlockingQueue<Job> queue;
+  private final List<Predictor> replicas;
+  private final List<Thread> workers = new ArrayList<>();
+  private final int maxBatch;
+  private final long maxDelayNanos;
+  private final boolean concatenates;
+  private final int[] inSizes;
+  private final int[] outSizes;
+  private final ServerMetrics metrics;
+  private final Executor answers;
+  private volatile boolean stopping;
+
+  /**
+   * Starts one worker thread per replica; takes ownership of the replicas.
+   *
+   * @param maxQueue the most requests that may wait
+   * @param answers where each batch's requests get their outputs (the HTTP server's threads)
+   */
+  Batcher(
+      List<Predictor> replicas,
+      int maxBatch,
+      int maxDelayMs,
+      int maxQueue,
+      ServerMetrics metrics,
+      Executor answers) {
+    this.replicas = List.copyOf(replicas);
+    this.queue = new ArrayBlockingQueue<>(maxQueue);
+    this.maxBatch = maxBatch;
+    this.maxDelayNanos = TimeUnit.MILLISECONDS.toNanos(maxDelayMs);
+    this.metrics = metrics;
+    this.answers = answers;
+    Predictor p = replicas.get(0);
+    // Requests are stacked along the first dimension; a model whose batch is elsewhere runs each
+    // request alone.
+    this.concatenates =
+        p.inputs().stream().allMatch(x -> x.batchAxis() == 0)
+            && p.outputs().stream().allMatch(x -> x.batchAxis() == 0);
+    this.inSizes = p.inputs().stream().mapToInt(Port::exampleSize).toArray();
+    this.outSizes = p.outputs().stream().mapToInt(Port::exampleSize).toArray();
+    for (int r = 0; r < replicas.size(); r++) {
+      Predictor replica = replicas.get(r);
+      Thread t = new Thread(() -> work(replica), "kiln-serve-replica-" + r);
+      t.setDaemon(true);
+      workers.add(t);
+      t.start();
+    }
+  }
+
+  /** Queues {@code job}; false when the queue is full or the batcher is stopping. */
+  boolean offer(Job job) {
+    return !stopping && queue.offer(job);
+  }
+
+  /** Requests waiting now. */
+  int depth() {
+    return queue.size();
+  }
+
+  /** The batch size a batch of {@code n} examples runs at. */
+  int bucket(int n) {
+    int b = 1;
+    while (b < n) {
+      b <<= 1;
+    }
+    return n <= maxBatch ? Math.min(b, maxBatch) : b;
+  }
+
+  /** Binds each replica's executors for every batch size it will run, before the first request. */
+  void warmUp() {
+    for (Predictor p : replicas) {
+      for (int b = 1; ; b <<= 1) {
+        int size = Math.min(b, maxBatch);
+        float[][] zeros = new float[inSizes.length][];
+        for (int i = 0; i < zeros.length; i++) {
+          zeros[i] = new float[size * inSizes[i]];
+        }
+        p.predict(size, zeros);
+        if (size == maxBatch || !concatenates) {
+          break;
+        }
+      }
+    }
+  }
+
+  private void work(Predictor replica) {
+    // Requests taken from the queue but not run yet (they stay first in line): one that would have
+    // overflowed the last batch, or the tail left over when a batch was cut to a power of two.
+    ArrayDeque<Job> pending = new ArrayDeque<>();
+    while (true) {
+      Job first;
+      try {
+        first = !pending.isEmpty() ? pending.poll() : queue.poll(20, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (first == null) {
+        if (stopping && queue.isEmpty()) {
+          return;
+        }
+        continue;
+      }
+      List<Job> jobs = new ArrayList<>();
+      jobs.add(first);
+      int n = first.request().batch();
+      if (concatenates) {
+        long deadline = first.arrivalNanos() + maxDelayNanos;
+        while (n < maxBatch) {
+          long wait = deadline - System.nanoTime();
+          Job next;
+          if (!pending.isEmpty()) {
+            next = pending.poll();
+          } else {
+            try {
+              next = wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : queue.poll();
+            } catch (InterruptedException e) {
+              next = null;
+            }
+          }
+          if (next == null) {
+            break;
+          }
+          if (n + next.request().batch() > maxBatch) {
+            pending.addFirst(next);
+            break;
+          }
+          jobs.add(next);
+          n += next.request().batch();
+        }
+        n = cut(jobs, n, pending);
+      }
+      run(replica, jobs, n);
+    }
+  }
+
+  /**
+   * Cuts a batch of {@code n} examples whose padding would be more than a quarter of the batch it
+   * runs at (9 examples run as 16) back to its oldest requests that fill the power of two below
+   * (8), so that the replica does not compute the padding: the rest go back to the front of {@code
+   * pending} and lead the next batch, which starts at once (their delay is over) with whatever
+   * arrived meanwhile. A batch that no run of its oldest requests fills (requests of several
+   * examples) stays whole and is padded.
+   *
+   * @return the examples left in {@code jobs}
+   */
+  private int cut(List<Job> jobs, int n, ArrayDeque<Job> pending) {
+    int padded = bucket(n);
+    if (padded - n <= padded / 4) {
+      return n;
+    }
+    int target = Integer.highestOneBit(n);
+    int sum = 0;
+    int k = 0;
+    while (k < jobs.size() && sum + jobs.get(k).request().batch() <= target) {
+      sum += jobs.get(k).request().batch();
+      k++;
+    }
+    if (sum != target) {
+      return n;
+    }
+    for (int j = jobs.size() - 1; j >= k; j--) {
+      pending.addFirst(jobs.remove(j));
+    }
+    return sum;
+  }
+
+  private void run(Predictor replica, List<Job> jobs, int n) {
+    metrics.batch(n);
+    float[][] out;
+    int padded = concatenates ? bucket(n) : n;
+    boolean whole = jobs.size() == 1 && padded == n;
+    try {
+      float[][] in = new float[inSizes.length][];
+      if (whole) {
+        in = jobs.get(0).request().inputs();
+      } else {
+        for (int i = 0; i < in.length; i++) {
+          in[i] = new float[padded * inSizes[i]];
+          int at = 0;
+          for (Job j : jobs) {
+            float[] v = j.request().inputs()[i];
+            System.arraycopy(v, 0, in[i], at, v.length);
+            at += v.length;
+          }
+        }
+      }
+      out = replica.predict(padded, in);
+    } catch (RuntimeException e) {
+      answer(() -> jobs.forEach(j -> j.done().accept(null, e)));
+      return;
+    }
+    float[][] result = out;
+    // The replica goes on to its next batch; writing the answers (JSON, the socket) is another
+    // thread's work.
+    answer(
+        () -> {
+          int row = 0;
+          for (Job j : jobs) {
+            int b = j.request().batch();
+            float[][] mine = new float[result.length][];
+            for (int o = 0; o < result.length; o++) {
+              if (whole) {
+                mine[o] = result[o];
+              } else {
+                mine[o] = Arrays.copyOfRange(result[o], row * outSizes[o], (row + b) * outSizes[o]);
+              }
+            }
+            row += b;
+            j.done().accept(mine, null);
+          }
+        });
+  }
+
+  private void answer(Runnable task) {
+    try {
+      answers.execute(task);
+    } catch (RejectedExecutionException e) {
+      // The pool has stopped (a drain that ran out of time): answer here rather than drop.
+      task.run();
+    }
+  }
+
+  /** Stops taking requests, lets the workers answer every queued one, then frees the replicas. */
+  @Override
+  public void close() {
+    stopping = true;
+    for (Thread t : workers) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    // Anything that slipped in after the workers saw an empty queue is refused, never dropped.
+    for (Job j; (j = queue.poll()) != null; ) {
+      j.done().accept(null, new IllegalStateException("the server is shutting down"));
+    }
+    for (Predictor p : replicas) {
+      p.close();
+    }
+  }
+}

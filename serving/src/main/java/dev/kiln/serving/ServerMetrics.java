@@ -1,0 +1,118 @@
+package dev.kiln.serving;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The server's Prometheus metrics, in a registry of its own (two servers in one JVM keep theirs
+ * apart), written in Prometheus's text format for {@code GET /metrics}:
+ *
+ * <ul>
+ *   <li>{@code kiln_requests_total{model, code}}: answered infer requests by HTTP status;
+ *   <li>{@code kiln_request_errors_total{model, reason}}: refused or failed ones by reason ({@code
+ *       bad_request}, {@code unknown_model}, {@code overloaded}, {@code failed});
+ *   <li>{@code kiln_request_duration_seconds{model}}: from the request's arrival to its answer;
+ *   <li>{@code kiln_batch_size{model}}: examples per batch the model ran (before padding);
+ *   <li>{@code kiln_queue_depth{model}}: requests waiting for a replica;
+ *   <li>the Prometheus client's standard JVM and process metrics ({@code JvmMetrics}): among them
+ *       {@code process_cpu_seconds_total}, the CPU the whole server process used (MXNet's threads
+ *       included), which {@code loadtest} reads before and after its run to give the server's CPU
+ *       per request.
+ * </ul>
+ */
+final class ServerMetrics {
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final Counter requests;
+  private final Counter errors;
+  private final Histogram latency;
+  private final Histogram batches;
+  private final String model;
+
+  ServerMetrics(String model, int maxBatch, DoubleSupplier queueDepth) {
+    this.model = model;
+    requests =
+        Counter.builder()
+            .name("kiln_requests_total")
+            .help("Infer requests answered, by HTTP status")
+            .labelNames("model", "code")
+            .register(registry);
+    errors =
+        Counter.builder()
+            .name("kiln_request_errors_total")
+            .help("Infer requests refused or failed, by reason")
+            .labelNames("model", "reason")
+            .register(registry);
+    latency =
+        Histogram.builder()
+            .name("kiln_request_duration_seconds")
+            .help("Time from an infer request's arrival to its answer")
+            .labelNames("model")
+            .classicOnly()
+            .classicUpperBounds(
+                0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5)
+            .register(registry);
+    batches =
+        Histogram.builder()
+            .name("kiln_batch_size")
+            .help("Examples in each batch the model ran (before padding)")
+            .labelNames("model")
+            .classicOnly()
+            .classicUpperBounds(bounds(maxBatch))
+            .register(registry);
+    GaugeWithCallback.builder()
+        .name("kiln_queue_depth")
+        .help("Infer requests waiting for a replica")
+        .labelNames("model")
+        .callback(cb -> cb.call(queueDepth.getAsDouble(), model))
+        .register(registry);
+    JvmMetrics.builder().register(registry);
+  }
+
+  private static double[] bounds(int maxBatch) {
+    int n = 1;
+    while ((1 << (n - 1)) < maxBatch) {
+      n++;
+    }
+    double[] b = new double[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = Math.min(1 << i, maxBatch);
+    }
+    return java.util.Arrays.stream(b).distinct().toArray();
+  }
+
+  void answered(int code, long startNanos) {
+    requests.labelValues(model, Integer.toString(code)).inc();
+    latency.labelValues(model).observe((System.nanoTime() - startNanos) / 1e9);
+  }
+
+  void error(String reason) {
+    errors.labelValues(model, reason).inc();
+  }
+
+  void batch(int examples) {
+    batches.labelValues(model).observe(examples);
+  }
+
+  /** Every metric in Prometheus's text format. */
+  byte[] scrape() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      PrometheusTextFormatWriter.create().write(out, registry.scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  static String contentType() {
+    return PrometheusTextFormatWriter.CONTENT_TYPE;
+  }
+}
