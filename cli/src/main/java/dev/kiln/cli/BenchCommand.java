@@ -60,9 +60,10 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (rounds < 1 || millis < 1 || batchSizes.stream().anyMatch(b -> b < 1)) {
-      throw new IllegalArgumentException(
-          "--rounds, --millis and every --batch-sizes must be at least 1");
+    Values.atLeast(spec, "--rounds", rounds, 1);
+    Values.atLeast(spec, "--millis", millis, 1);
+    for (int b : batchSizes) {
+      Values.atLeast(spec, "--batch-sizes", b, 1);
     }
     List<InferenceOptions> runs =
         noFuse

@@ -12,8 +12,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code launch}: runs a program as a {@code dist_sync} job on MXNet's parameter server: one
@@ -41,6 +43,8 @@ import picocli.CommandLine.Parameters;
             + "(launch -- train --model mlp --epochs 2; run from the Kiln repository with mvn -pl "
             + "cli exec:java). Rank 0's result is printed here.")
 final class Launch implements Callable<Integer> {
+  @Spec CommandSpec command;
+
   @Option(
       names = "--workers",
       defaultValue = "2",
@@ -116,12 +120,13 @@ final class Launch implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (workers < 1 || servers < 1) {
-      throw new IllegalArgumentException(
-          "--workers and --servers must be at least 1, got " + workers + " and " + servers);
-    }
-    if (stall < 0) {
-      throw new IllegalArgumentException("--stall must be at least 0, got " + stall);
+    Values.atLeast(command, "--workers", workers, 1);
+    Values.atLeast(command, "--servers", servers, 1);
+    Values.inRange(command, "--port", port, 1, 65535);
+    Values.atLeast(command, "--timeout", timeout, 1);
+    Values.atLeast(command, "--stall", stall, 0);
+    if (dryRun && hosts == null) {
+      throw Values.usage(command, "--dry-run prints the commands of a --hosts job; give --hosts");
     }
     List<String> command = command(program);
     Launcher.Remote remote = null;
@@ -132,8 +137,6 @@ final class Launch implements Callable<Integer> {
               RemoteShell.parse(remoteShell),
               port,
               Path.of(System.getProperty("user.dir")).toAbsolutePath());
-    } else if (dryRun) {
-      throw new IllegalArgumentException("--dry-run prints the commands of a --hosts job");
     }
     Launcher.Spec spec =
         new Launcher.Spec(

@@ -94,10 +94,12 @@ final class LoadTestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (requests < 1 || clients < 1 || perRequest < 1 || replicas < 1 || maxBatch < 1) {
-      throw new IllegalArgumentException(
-          "--requests, --clients, --per-request, --replicas and --max-batch must be at least 1");
-    }
+    Values.atLeast(spec, "--requests", requests, 1);
+    Values.atLeast(spec, "--clients", clients, 1);
+    Values.atLeast(spec, "--per-request", perRequest, 1);
+    Values.atLeast(spec, "--replicas", replicas, 1);
+    Values.atLeast(spec, "--max-batch", maxBatch, 1);
+    Values.atLeast(spec, "--max-delay-ms", maxDelayMs, 0);
     String name = model != null ? model : checkpoint.defaultName();
     float[] images = data.load().test().features();
     try (Predictor reference = checkpoint.load(spec.commandLine(), InferenceOptions.DEFAULT)) {

@@ -78,20 +78,15 @@ final class Quantize implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (batches < 1 || batchSize < 1) {
-      throw new IllegalArgumentException(
-          "--calibration-batches and --batch-size must be at least 1, got "
-              + batches
-              + " and "
-              + batchSize);
-    }
+    Values.atLeast(spec, "--calibration-batches", batches, 1);
+    Values.atLeast(spec, "--batch-size", batchSize, 1);
     QuantizeOptions.Calibration mode =
         switch (calibration.toLowerCase(Locale.ROOT)) {
           case "entropy" -> QuantizeOptions.Calibration.ENTROPY;
           case "minmax", "min-max", "naive" -> QuantizeOptions.Calibration.MIN_MAX;
           default ->
-              throw new IllegalArgumentException(
-                  "--calibration " + calibration + ": choose entropy or minmax");
+              throw Values.usage(
+                  spec, "--calibration " + calibration + ": choose entropy or minmax");
         };
     Path target = Checkpoint.prefixOf(to);
     if (!overwrite && Checkpoint.exists(target)) {
@@ -145,6 +140,8 @@ final class Quantize implements Callable<Integer> {
                 + Checkpoint.symbolFile(target)
                 + ", "
                 + Checkpoint.paramsFile(target)
+                + ", "
+                + Checkpoint.integrityFile(target)
                 + "; serve --checkpoint "
                 + target
                 + " serves it");

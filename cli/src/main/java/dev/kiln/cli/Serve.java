@@ -5,6 +5,8 @@ import dev.kiln.runtime.infer.InferenceOptions;
 import dev.kiln.runtime.infer.PaddedConvolution;
 import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.serving.InferenceServer;
+import java.io.IOException;
+import java.net.BindException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -89,15 +91,39 @@ final class Serve implements Callable<Integer> {
       description = "Run the graph operator by operator instead of fused by oneDNN's pass.")
   boolean noFuse;
 
+  /** Whether {@code e} or one of its causes is a failure to bind a socket. */
+  static boolean bindFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BindException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return root.getMessage() != null ? root.getMessage() : root.toString();
+  }
+
   @Override
   public Integer call() throws Exception {
+    Values.inRange(spec, "--port", port, 0, 65535);
+    Values.atLeast(spec, "--replicas", replicas, 1);
+    Values.atLeast(spec, "--max-batch", maxBatch, 1);
+    Values.atLeast(spec, "--max-delay-ms", maxDelayMs, 0);
+    Values.atLeast(spec, "--max-queue", maxQueue, 1);
+    Values.atLeast(spec, "--max-body-mb", maxBodyMb, 1);
     InferenceServer.Config config =
         new InferenceServer.Config(
             host, port, replicas, maxBatch, maxDelayMs, maxQueue, (long) maxBodyMb << 20, 30_000);
     String name = model != null ? model : checkpoint.defaultName();
     if (!name.matches("[A-Za-z0-9_.-]+")) {
-      throw new IllegalArgumentException(
-          "--model " + name + ": a model name takes letters, digits, '_', '.' and '-' only");
+      throw Values.usage(
+          spec, "--model " + name + ": a model name takes letters, digits, '_', '.' and '-' only");
     }
     Predictor predictor =
         checkpoint.load(
@@ -112,8 +138,30 @@ final class Serve implements Callable<Integer> {
       System.out.println(
           "running unfused: MXNet cannot run the fused graph: " + predictor.fusionRefusal());
     }
-    InferenceServer server =
-        InferenceServer.builder().model(name, predictor).config(config).build().start();
+    InferenceServer server;
+    try {
+      server = InferenceServer.builder().model(name, predictor).config(config).build().start();
+    } catch (IOException e) {
+      if (!bindFailure(e)) {
+        throw e;
+      }
+      // One line, no stack trace: the port is taken (or not ours to open), which --port fixes.
+      spec.commandLine()
+          .getErr()
+          .println(
+              "--port "
+                  + port
+                  + ": cannot listen on "
+                  + host
+                  + ":"
+                  + port
+                  + " ("
+                  + rootMessage(e)
+                  + "; another server may hold it); give another --port, or --port 0 for any"
+                  + " free one");
+      spec.commandLine().getErr().flush();
+      return 2;
+    }
     // SIGTERM or SIGINT starts the JVM's shutdown; this hook drains the server, reports, and ends
     // the process with 0 (a shutdown the signal started would otherwise end with 128 + the
     // signal). A second signal (a supervisor that forwards SIGTERM, an impatient Ctrl-C) joins

@@ -94,8 +94,124 @@ class KilnTest {
   @Test
   void launchRefusesZeroWorkers() {
     Run r = run("launch", "--workers", "0", "--", "--model", "mlp");
-    assertEquals(1, r.code());
-    assertEquals("--workers and --servers must be at least 1, got 0 and 1\n", r.err());
+    assertEquals(2, r.code());
+    assertEquals(
+        "--workers must be at least 1, got 0\n"
+            + "Usage: kiln launch [OPTIONS]; `kiln launch --help` lists them\n",
+        r.err());
+  }
+
+  @Test
+  void everyValueOutOfRangeIsAUsageMistakeWithTheUsageLine() {
+    String none = dir.resolve("none").toString();
+    String[][] cases = {
+      {"serve", "--port 99999", "--port must be in 0..65535, got 99999"},
+      {"serve", "--port -1", "--port must be in 0..65535, got -1"},
+      {"serve", "--replicas 0", "--replicas must be at least 1, got 0"},
+      {"serve", "--max-batch 0", "--max-batch must be at least 1, got 0"},
+      {"serve", "--max-delay-ms -1", "--max-delay-ms must be at least 0, got -1"},
+      {"serve", "--max-queue 0", "--max-queue must be at least 1, got 0"},
+      {"serve", "--max-body-mb 0", "--max-body-mb must be at least 1, got 0"},
+      {"serve", "--model a/b", "--model a/b: a model name takes letters, digits"},
+      {"quantize", "--to x --calibration-batches 0", "--calibration-batches must be at least 1"},
+      {"quantize", "--to x --batch-size 0", "--batch-size must be at least 1, got 0"},
+      {"quantize", "--to x --calibration best", "--calibration best: choose entropy or minmax"},
+      {"bench", "--rounds 0", "--rounds must be at least 1, got 0"},
+      {"bench", "--millis 0", "--millis must be at least 1, got 0"},
+      {"bench", "--batch-sizes 1,0", "--batch-sizes must be at least 1, got 0"},
+      {"loadtest", "--requests 0", "--requests must be at least 1, got 0"},
+      {"loadtest", "--clients 0", "--clients must be at least 1, got 0"},
+      {"loadtest", "--per-request 0", "--per-request must be at least 1, got 0"},
+      {"loadtest", "--max-delay-ms -1", "--max-delay-ms must be at least 0, got -1"},
+    };
+    for (String[] c : cases) {
+      List<String> args = new java.util.ArrayList<>(List.of(c[0], "--checkpoint", none));
+      args.addAll(List.of(c[1].split(" ")));
+      Run r = run(args.toArray(String[]::new));
+      assertEquals(2, r.code(), c[0] + " " + c[1] + ": " + r.err());
+      assertTrue(r.err().startsWith(c[2]), c[0] + " " + c[1] + ": " + r.err());
+      assertTrue(
+          r.err()
+              .endsWith(
+                  "\nUsage: kiln " + c[0] + " [OPTIONS]; `kiln " + c[0] + " --help` lists them\n"),
+          c[0] + " " + c[1] + ": " + r.err());
+    }
+    String[][] launch = {
+      {"--servers 0", "--servers must be at least 1, got 0"},
+      {"--port 70000", "--port must be in 1..65535, got 70000"},
+      {"--timeout 0", "--timeout must be at least 1, got 0"},
+      {"--stall -1", "--stall must be at least 0, got -1"},
+      {"--dry-run", "--dry-run prints the commands of a --hosts job; give --hosts"},
+    };
+    for (String[] c : launch) {
+      List<String> args = new java.util.ArrayList<>(List.of("launch"));
+      args.addAll(List.of(c[0].split(" ")));
+      args.addAll(List.of("--", "true"));
+      Run r = run(args.toArray(String[]::new));
+      assertEquals(2, r.code(), c[0] + ": " + r.err());
+      assertTrue(r.err().startsWith(c[1]), c[0] + ": " + r.err());
+      assertTrue(r.err().contains("\nUsage: kiln launch [OPTIONS]"), c[0] + ": " + r.err());
+    }
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void serveOnAPortInUseSaysSoInOneLine() throws Exception {
+    Path prefix = dir.resolve("mlp");
+    try (FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 2)) {
+      m.save(prefix);
+    }
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      Run r =
+          run(
+              "serve",
+              "--checkpoint",
+              prefix.toString(),
+              "--input",
+              "pixels=BATCH,784",
+              "--port",
+              Integer.toString(port));
+      assertEquals(2, r.code(), r.err());
+      assertEquals(1, r.err().lines().count(), r.err());
+      assertTrue(
+          r.err().startsWith("--port " + port + ": cannot listen on 127.0.0.1:" + port + " ("),
+          r.err());
+      assertTrue(r.err().contains("give another --port, or --port 0 for any free one"), r.err());
+    }
+  }
+
+  @Test
+  void quantizeListsEveryFileItWrites() throws Exception {
+    Path data = Path.of("/usr/share/datasets/fashion-mnist");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        java.nio.file.Files.isDirectory(data), "Fashion-MNIST is not installed");
+    Path prefix = dir.resolve("mlp");
+    try (FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 2)) {
+      m.save(prefix);
+    }
+    Path to = dir.resolve("mlp-int8");
+    Run r =
+        run(
+            "quantize",
+            "--checkpoint",
+            prefix.toString(),
+            "--input",
+            "pixels=BATCH,784",
+            "--calibration-batches",
+            "1",
+            "--batch-size",
+            "32",
+            "--to",
+            to.toString());
+    assertEquals(0, r.code(), r.err());
+    String wrote = r.out().lines().filter(l -> l.startsWith("wrote ")).findFirst().orElse("");
+    for (String file : List.of("-symbol.json", "-0000.params", "-0000.params.sha256")) {
+      Path written = Path.of(to + file);
+      assertTrue(java.nio.file.Files.isRegularFile(written), written + " not written");
+      assertTrue(wrote.contains(written.toString()), written + " not in: " + r.out());
+    }
   }
 
   @Test

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * How the commands read and write checkpoints: a prefix given as one of its files, the model a
@@ -108,6 +110,20 @@ final class Checkpoints {
       }
       return loaded;
     }
+    String inferenceOnly = inferenceOnly(prefix);
+    if (inferenceOnly != null) {
+      throw new IllegalArgumentException(
+          option
+              + " "
+              + given
+              + " holds an inference-only model ("
+              + inferenceOnly
+              + ", as kiln quantize or Predictor.save write it), not a sample model's"
+              + " checkpoint: serve it with `kiln serve --checkpoint "
+              + prefix
+              + "` or load it with Predictor.load; eval, predict and summary take a checkpoint"
+              + " train or export wrote");
+    }
     StringBuilder why = new StringBuilder();
     refusals.forEach((k, w) -> why.append("\n  as ").append(k.cliName).append(": ").append(w));
     throw new IllegalArgumentException(
@@ -118,6 +134,30 @@ final class Checkpoints {
             + SampleModel.Kind.names()
             + "):"
             + why);
+  }
+
+  /** The MXNet operators only an inference-only graph (fused by oneDNN, or int8) holds. */
+  private static final Pattern INFERENCE_OPS =
+      Pattern.compile("\"op\"\\s*:\\s*\"(_contrib_quantize\\w*|_sg_mkldnn\\w*|_sg_onednn\\w*)\"");
+
+  /**
+   * What makes checkpoint {@code prefix} inference-only ("int8" or "fused by oneDNN"), or null when
+   * its symbol file holds no operator of an inference-only graph (or cannot be read).
+   */
+  static String inferenceOnly(Path prefix) {
+    String json;
+    try {
+      json = Files.readString(Checkpoint.symbolFile(prefix));
+    } catch (IOException | UncheckedIOException e) {
+      return null;
+    }
+    Matcher m = INFERENCE_OPS.matcher(json);
+    if (!m.find()) {
+      return null;
+    }
+    return json.contains("_contrib_quantize") || json.contains("quantized")
+        ? "int8"
+        : "fused by oneDNN";
   }
 
   /**

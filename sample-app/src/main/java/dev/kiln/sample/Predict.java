@@ -6,9 +6,12 @@ import dev.kiln.runtime.train.Classifier;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code predict}: class predictions for the first test images. */
 @Command(
@@ -17,6 +20,8 @@ import picocli.CommandLine.Option;
     description = "Predict the class of the first --count test images.")
 final class Predict implements Callable<Integer> {
   @Mixin Data data;
+
+  @Spec CommandSpec spec;
 
   @Option(
       names = "--model",
@@ -42,11 +47,13 @@ final class Predict implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (count < 1) {
-      throw new IllegalArgumentException("--count must be at least 1, got " + count);
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--count must be at least 1, got " + count);
     }
     Dataset all = data.load().test();
     if (count > all.size()) {
-      throw new IllegalArgumentException(
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
           "--count must be at most "
               + all.size()
               + " (the test set has "

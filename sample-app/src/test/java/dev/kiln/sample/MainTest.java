@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.runtime.Init;
+import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.data.IdxFiles;
+import dev.kiln.runtime.infer.Predictor;
+import dev.kiln.runtime.infer.QuantizeOptions;
 import dev.kiln.sample.models.FashionMlpModel;
 import dev.kiln.sample.models.FashionVitModel;
 import java.io.ByteArrayOutputStream;
@@ -311,8 +315,11 @@ class MainTest {
             out.resolve("mlp").toString(),
             "--count",
             "0");
-    assertEquals(1, zero.code());
-    assertTrue(zero.err().startsWith("--count must be at least 1, got 0"), zero.err());
+    assertEquals(2, zero.code());
+    assertEquals(
+        "--count must be at least 1, got 0\n"
+            + "Usage: kiln-sample predict [OPTIONS]; `kiln-sample predict --help` lists them\n",
+        zero.err());
     Run many =
         run(
             "predict",
@@ -322,11 +329,42 @@ class MainTest {
             out.resolve("mlp").toString(),
             "--count",
             "20000");
-    assertEquals(1, many.code());
+    assertEquals(2, many.code());
     assertTrue(
         many.err()
             .startsWith("--count must be at most 10 (the test set has 10 images), " + "got 20000"),
         many.err());
+    assertTrue(many.err().contains("\nUsage: kiln-sample predict [OPTIONS]"), many.err());
+  }
+
+  @Test
+  void anInferenceOnlyCheckpointIsNamedAsSuchInOneLine() throws Exception {
+    Path data = data();
+    Path int8 = dir.resolve("mlp-int8");
+    try (FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 3);
+        Predictor p =
+            m.quantized(
+                new Dataset(new float[64 * 784], new int[64], 784, 10),
+                QuantizeOptions.defaults().withBatches(1))) {
+      p.save(int8);
+    }
+    for (String command : List.of("eval", "predict", "summary")) {
+      Run r =
+          command.equals("summary")
+              ? run(command, "--checkpoint", int8.toString())
+              : run(command, "--data", data.toString(), "--checkpoint", int8.toString());
+      assertEquals(1, r.code(), command + ": " + r.err());
+      assertEquals(1, r.err().lines().count(), command + ": " + r.err());
+      assertTrue(
+          r.err()
+              .startsWith(
+                  "--checkpoint "
+                      + int8
+                      + " holds an inference-only model (int8, as kiln quantize or"
+                      + " Predictor.save write it)"),
+          command + ": " + r.err());
+      assertTrue(r.err().contains("kiln serve --checkpoint " + int8), r.err());
+    }
   }
 
   @Test
