@@ -37,7 +37,14 @@ public @interface Imported {
    * The symbol file, found as a class-path resource is: relative to the model's package, or from
    * the root with a leading {@code /}; also in the source path and beside the model's source file.
    */
-  String symbol();
+  String symbol() default "";
+
+  /**
+   * The ONNX model file ({@code .onnx}, operator sets 6 to 21), found as {@link #symbol()} is; give
+   * this or {@code symbol}, not both. Its initializers become the node's parameters under their
+   * ONNX names, which {@code loadImported} reads from the file itself.
+   */
+  String onnx() default "";
 
   /**
    * The name of the file node whose output the node is (the graph is cut there: only that node and

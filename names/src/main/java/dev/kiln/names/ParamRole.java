@@ -43,7 +43,13 @@ public enum ParamRole {
   /** Multi-head attention's output projection {@code [width, heads * valueDim]}. */
   OUTPUT_WEIGHT("output_weight", Double.NaN),
   /** Multi-head attention's output projection bias. Starts at zero. */
-  OUTPUT_BIAS("output_bias", 0);
+  OUTPUT_BIAS("output_bias", 0),
+  /**
+   * A tensor an imported model holds as it is, not as a layer's weight (an ONNX initializer read as
+   * a value, or a constant): {@code <node>_value}. Starts at zero; {@code loadImported} gives it
+   * the file's values.
+   */
+  VALUE("value", 0);
 
   private final String role;
   private final double start;

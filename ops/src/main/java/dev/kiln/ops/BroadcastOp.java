@@ -38,6 +38,8 @@ import java.util.List;
 public record BroadcastOp(Kind kind) implements LayerOp {
   /** The four operations. */
   public enum Kind {
+    /** A sum that broadcasts (imports only: {@code @Add} takes equal shapes). */
+    ADD("Add", "broadcast_add", "add"),
     /** {@code @Multiply}. */
     MULTIPLY("Multiply", "broadcast_mul", "multiply"),
     /** {@code @Subtract}. */
@@ -45,7 +47,9 @@ public record BroadcastOp(Kind kind) implements LayerOp {
     /** {@code @Divide}. */
     DIVIDE("Divide", "broadcast_div", "divide"),
     /** {@code @Maximum}. */
-    MAXIMUM("Maximum", "broadcast_maximum", "maximum");
+    MAXIMUM("Maximum", "broadcast_maximum", "maximum"),
+    /** The smaller of the two (imports only). */
+    MINIMUM("Minimum", "broadcast_minimum", "minimum");
 
     final String annotation;
     final String mxnet;
@@ -231,6 +235,11 @@ public record BroadcastOp(Kind kind) implements LayerOp {
         "node", Args.chain(BroadcastOp.class, kind.factory).build(), new NodeCall.Inputs());
   }
 
+  /** The sum, broadcasting. */
+  public static BroadcastOp add() {
+    return new BroadcastOp(Kind.ADD);
+  }
+
   /** The product. */
   public static BroadcastOp multiply() {
     return new BroadcastOp(Kind.MULTIPLY);
@@ -249,6 +258,11 @@ public record BroadcastOp(Kind kind) implements LayerOp {
   /** The larger of the two. */
   public static BroadcastOp maximum() {
     return new BroadcastOp(Kind.MAXIMUM);
+  }
+
+  /** The smaller of the two. */
+  public static BroadcastOp minimum() {
+    return new BroadcastOp(Kind.MINIMUM);
   }
 
   /** MXNet's broadcasting operator, the first input on the left. */

@@ -46,7 +46,8 @@ public final class Ops {
           SliceOp.UNIT,
           ReduceOp.UNIT,
           SplitOp.UNIT,
-          SwapOp.UNIT);
+          SwapOp.UNIT,
+          ValueOp.UNIT);
 
   /** Every built-in layer's reader, in the order the annotations are documented. */
   public static final List<OpReader<?>> ALL =

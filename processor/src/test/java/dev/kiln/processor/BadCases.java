@@ -435,7 +435,7 @@ final class BadCases {
           error(
                   "bad/imported/ImportMissing",
                   "@Imported(symbol = \"lenet-symbl.json\")",
-                  "[kiln:ImportNotFound] ImportMissing.lenet(): symbol file lenet-symbl.json not "
+                  "[kiln:ImportNotFound] ImportMissing.lenet(): file lenet-symbl.json not "
                       + "found: put it in src/main/resources/bad/imported (the class path) or beside "
                       + "ImportMissing.java; looked for bad/imported/lenet-symbl.json in the source "
                       + "path")

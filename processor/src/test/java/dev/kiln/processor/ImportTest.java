@@ -60,6 +60,6 @@ class ImportTest {
     assertTrue(graph.contains(".named(\"weight\", \"dense-0.weight\")"), graph);
     assertTrue(graph.contains("this.symbols.put(\"dense-0\","), graph);
     assertTrue(graph.contains("Sym features = graph.features(pixels);"), graph);
-    assertTrue(model.contains("public Parameter dense_0_weight() {"), model);
+    assertTrue(model.contains("public Parameter dense0Weight() {"), model);
   }
 }

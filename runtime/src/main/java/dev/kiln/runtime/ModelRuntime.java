@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import dev.kiln.names.ParamRole;
 import dev.kiln.ops.LossOp;
 import dev.kiln.ops.RnnLayout;
+import dev.kiln.ops.rule.TShape;
 import dev.kiln.runtime.exec.BoundExecutor;
 import dev.kiln.runtime.exec.CallGuard;
 import dev.kiln.runtime.exec.ExecArray;
@@ -24,6 +25,7 @@ import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.io.CheckpointException;
 import dev.kiln.runtime.io.ImportedParams;
+import dev.kiln.runtime.io.OnnxParams;
 import dev.kiln.runtime.optim.CheckedStep;
 import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.optim.Sgd;
@@ -623,6 +625,41 @@ public final class ModelRuntime implements AutoCloseable {
       }
       try {
         return ImportedParams.read(file, weights, aux, wanted, skipped);
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            modelName() + ": cannot load imported parameters: " + describe(e), e);
+      } finally {
+        params.weightsChanged();
+      }
+    }
+  }
+
+  /**
+   * Loads the parameters and auxiliary states of the nodes imported from an ONNX file from that
+   * file ({@link OnnxParams}): what a generated model's {@code loadImported} calls for an {@code
+   * onnx} import.
+   *
+   * @param file the {@code .onnx} file the model imports
+   * @param wanted the names of the imported nodes' parameters and auxiliary states
+   * @param inputs the shapes of the file's inputs as the model compiled them, by ONNX name
+   * @return the names of the file's initializers no imported node reads
+   * @throws java.io.UncheckedIOException naming the file and the array at fault
+   */
+  public List<String> loadOnnx(Path file, Collection<String> wanted, Map<String, Shape> inputs) {
+    try (CallGuard.Scope call = guard().enter("loadImported")) {
+      ParameterStore params = cache.store();
+      Map<String, Tensor> weights = new LinkedHashMap<>();
+      for (ParameterStore.Slot s : slots()) {
+        weights.put(s.name(), s.weight());
+      }
+      Map<String, Tensor> aux = new LinkedHashMap<>();
+      for (ParameterStore.AuxSlot a : auxSlots()) {
+        aux.put(a.name(), a.value());
+      }
+      Map<String, TShape> shapes = new LinkedHashMap<>();
+      inputs.forEach((name, shape) -> shapes.put(name, TShape.of(shape.dims())));
+      try {
+        return OnnxParams.read(file, weights, aux, wanted, shapes);
       } catch (IOException e) {
         throw new UncheckedIOException(
             modelName() + ": cannot load imported parameters: " + describe(e), e);

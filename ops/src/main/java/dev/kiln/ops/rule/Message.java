@@ -285,9 +285,26 @@ public enum Message {
   // Imported symbol files (@Imported), kept together.
   IMPORT_NOT_FOUND(
       "ImportNotFound",
-      "%s: symbol file %s not found: put it in src/main/resources%s (the class path) or beside %s; "
+      "%s: file %s not found: put it in src/main/resources%s (the class path) or beside %s; "
           + "looked for %s in %s"),
   IMPORT_NOT_SYMBOL("ImportNotSymbol", "%s: %s is not an MXNet symbol file: %s"),
+  IMPORT_SOURCE(
+      "ImportSource",
+      "%s: @Imported needs exactly one of symbol (an MXNet symbol file) and onnx (an ONNX model), "
+          + "got %s"),
+  ONNX_NOT_MODEL("OnnxNotModel", "%s: %s"),
+  ONNX_OPSET(
+      "OnnxOpset",
+      "%s: %s uses ONNX operator set %d; Kiln imports operator sets %d to %d (export the model "
+          + "again with an operator set in that range)"),
+  ONNX_UNKNOWN_OPS(
+      "OnnxUnknownOps", "%s: %s uses ONNX operators Kiln does not import: %s; it imports %s"),
+  ONNX_NODE("OnnxNode", "%s: node %s of %s (%s, operator set %d) cannot be imported: %s"),
+  ONNX_SYMBOLIC(
+      "OnnxSymbolic",
+      "%s: input %s of %s has shape %s, and Kiln fixes only the first (batch) dimension when an "
+          + "executor is bound: give the input's sizes (kiln import --input %s=BATCH,...) or "
+          + "export the model with fixed sizes"),
   IMPORT_UNKNOWN_OP(
       "ImportUnknownOp",
       "%s: node %s of %s is MXNet operator %s, which Kiln does not import; it imports %s (and the "

@@ -1,5 +1,6 @@
 package dev.kiln.processor.model;
 
+import dev.kiln.ops.rule.TShape;
 import java.util.List;
 import java.util.Map;
 
@@ -19,6 +20,10 @@ import java.util.Map;
  * @param declared the {@code @Imported} method's wires, what the generated method takes, for the
  *     node that is the import's output; empty for the others
  * @param output whether the node is the import's output, named after the method
+ * @param onnx whether the file is an ONNX model ({@code @Imported(onnx = ...)})
+ * @param constant whether the node is a constant the file computes, frozen
+ * @param onnxInputs for an ONNX import's output, the shapes the file's inputs were read with, by
+ *     ONNX name (what {@code loadImported} reads the file with again); empty otherwise
  * @param cutAway for the import's output, the names of the file's variables and auxiliary states
  *     that are none of the imported nodes' (of nodes the import cut away, and the file's inputs),
  *     which its {@code .params} may hold; empty for the other nodes
@@ -31,12 +36,29 @@ public record ImportedFrom(
     Map<String, String> names,
     List<NodeSpec.Wire> declared,
     boolean output,
-    List<String> cutAway) {
+    List<String> cutAway,
+    boolean onnx,
+    boolean constant,
+    Map<String, TShape> onnxInputs) {
   /** Copies the names and wires. */
   public ImportedFrom {
     names = Map.copyOf(names);
     declared = List.copyOf(declared);
     cutAway = List.copyOf(cutAway);
+    onnxInputs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(onnxInputs));
+  }
+
+  /** A node of an MXNet symbol file. */
+  public ImportedFrom(
+      String symbol,
+      String method,
+      String fileNode,
+      String entry,
+      Map<String, String> names,
+      List<NodeSpec.Wire> declared,
+      boolean output,
+      List<String> cutAway) {
+    this(symbol, method, fileNode, entry, names, declared, output, cutAway, false, false, Map.of());
   }
 
   /**

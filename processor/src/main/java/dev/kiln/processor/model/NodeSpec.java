@@ -109,7 +109,7 @@ public record NodeSpec(
 
   /** Whether the method is annotated {@code @Frozen}: its parameters are not trained. */
   public boolean frozen() {
-    return frozenMirror != null;
+    return frozenMirror != null || origin != null && origin.constant();
   }
 
   /** {@code @Frozen @Dense(units = 3)}: the annotations that make the node, as written. */

@@ -116,7 +116,8 @@ public final class DeclaredModel {
               wires,
               false,
               null,
-              nodes.stream().map(NodeSpec::name).collect(Collectors.toSet())));
+              nodes.stream().map(NodeSpec::name).collect(Collectors.toSet()),
+              false));
     }
     Map<String, List<NodeSpec>> byMethod = new ImportReader(report, files).read(group);
     if (byMethod == null) {

@@ -29,6 +29,11 @@ public final class FilerSymbols implements SymbolSource {
 
   @Override
   public String read(String symbol, String pkg) throws NotFound {
+    return new String(bytes(symbol, pkg), StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public byte[] bytes(String symbol, String pkg) throws NotFound {
     String resource = SymbolSource.resolve(symbol, pkg);
     int slash = resource.lastIndexOf('/');
     String folder = slash < 0 ? "" : resource.substring(0, slash).replace('/', '.');
@@ -41,7 +46,7 @@ public final class FilerSymbols implements SymbolSource {
       try {
         FileObject file = filer.getResource(location, folder, name);
         try (InputStream in = file.openInputStream()) {
-          return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+          return in.readAllBytes();
         }
       } catch (IOException | IllegalArgumentException | UnsupportedOperationException e) {
         // Not there (or a location this compiler's filer does not read): look further.
@@ -51,7 +56,7 @@ public final class FilerSymbols implements SymbolSource {
       Path beside = sourceFolder.resolve(symbol);
       looked.add("the model's folder " + sourceFolder);
       try {
-        return Files.readString(beside, StandardCharsets.UTF_8);
+        return Files.readAllBytes(beside);
       } catch (IOException e) {
         // Not there either.
       }

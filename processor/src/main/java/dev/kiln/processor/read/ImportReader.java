@@ -62,6 +62,7 @@ public final class ImportReader {
    * @param markedOutput whether the method is also {@code @Output}
    * @param frozen its {@code @Frozen}, or null
    * @param taken the names of the model's other nodes
+   * @param onnx whether {@code symbol} is an ONNX model ({@code @Imported(onnx = ...)})
    */
   public record Declared(
       String model,
@@ -74,11 +75,23 @@ public final class ImportReader {
       List<NodeSpec.Wire> wires,
       boolean markedOutput,
       AnnotationMirror frozen,
-      Set<String> taken) {
+      Set<String> taken,
+      boolean onnx) {
     /** This import, with {@code names} taken by the model's other nodes. */
     public Declared withTaken(Set<String> names) {
       return new Declared(
-          model, pkg, name, method, mirror, symbol, output, wires, markedOutput, frozen, names);
+          model,
+          pkg,
+          name,
+          method,
+          mirror,
+          symbol,
+          output,
+          wires,
+          markedOutput,
+          frozen,
+          names,
+          onnx);
     }
 
     /** {@code Net.features()}. */

@@ -4,6 +4,7 @@ import dev.kiln.annotations.From;
 import dev.kiln.annotations.Imported;
 import dev.kiln.annotations.Model;
 import dev.kiln.annotations.Output;
+import dev.kiln.ops.InputOp;
 import dev.kiln.ops.Op;
 import dev.kiln.ops.OpReader;
 import dev.kiln.ops.emit.NodeCall;
@@ -234,9 +235,21 @@ public final class ModelReader {
     Map<String, List<ImportReader.Declared>> groups = new LinkedHashMap<>();
     Set<String> importNames = new HashSet<>();
     for (NodeSpec n : nodes) {
+      if (n.layer() instanceof Pending p
+          && p.imported().symbol().isEmpty() == p.imported().onnx().isEmpty()) {
+        report.add(
+            Message.IMPORT_SOURCE,
+            n.method(),
+            n.mirror(),
+            null,
+            model + "." + n.name() + "()",
+            p.imported().symbol().isEmpty() ? "neither" : "both");
+        importNames.add(n.name());
+        continue;
+      }
       if (n.layer() instanceof Pending p) {
         String key =
-            p.imported().symbol()
+            (p.imported().onnx().isEmpty() ? p.imported().symbol() : p.imported().onnx())
                 + n.wires().stream()
                     .map(w -> " " + w.parameterName() + "=" + w.source())
                     .collect(java.util.stream.Collectors.joining());
@@ -244,7 +257,7 @@ public final class ModelReader {
         importNames.add(n.name());
       }
     }
-    if (groups.isEmpty()) {
+    if (importNames.isEmpty()) {
       return nodes;
     }
     Map<String, List<NodeSpec>> expanded = new HashMap<>();
@@ -252,7 +265,21 @@ public final class ModelReader {
       Set<String> taken = new HashSet<>(methodNames);
       group.forEach(d -> taken.remove(d.name()));
       List<ImportReader.Declared> withTaken = group.stream().map(d -> d.withTaken(taken)).toList();
-      Map<String, List<NodeSpec>> byMethod = new ImportReader(report, symbols).read(withTaken);
+      Map<String, List<NodeSpec>> byMethod;
+      if (withTaken.get(0).onnx()) {
+        byMethod = new HashMap<>();
+        for (ImportReader.Declared d : withTaken) {
+          Map<String, List<NodeSpec>> one =
+              new OnnxReader(report, symbols).read(d, inputShapes(nodes));
+          if (one == null) {
+            byMethod = null;
+            break;
+          }
+          byMethod.putAll(one);
+        }
+      } else {
+        byMethod = new ImportReader(report, symbols).read(withTaken);
+      }
       if (byMethod != null) {
         expanded.putAll(byMethod);
       }
@@ -268,6 +295,17 @@ public final class ModelReader {
     return ImportReader.outputsKept(out);
   }
 
+  /** The shapes of the model's {@code @Input} nodes, by name. */
+  private static Map<String, TShape> inputShapes(List<NodeSpec> nodes) {
+    Map<String, TShape> shapes = new HashMap<>();
+    for (NodeSpec n : nodes) {
+      if (n.layer() instanceof InputOp in) {
+        shapes.put(n.name(), in.shape());
+      }
+    }
+    return shapes;
+  }
+
   private static ImportReader.Declared declared(String model, String pkg, NodeSpec n, Pending p) {
     return new ImportReader.Declared(
         model,
@@ -275,12 +313,13 @@ public final class ModelReader {
         n.name(),
         n.method(),
         n.mirror(),
-        p.imported().symbol(),
+        p.imported().onnx().isEmpty() ? p.imported().symbol() : p.imported().onnx(),
         p.imported().output(),
         n.wires(),
         n.markedOutput(),
         n.frozenMirror(),
-        Set.of());
+        Set.of(),
+        !p.imported().onnx().isEmpty());
   }
 
   /** An {@code @Imported} node as read from its method, before its file is read. */

@@ -16,6 +16,16 @@ public interface SymbolSource {
    */
   String read(String symbol, String pkg) throws NotFound;
 
+  /**
+   * The bytes of {@code file} (an ONNX model, which is binary), found as {@link #read} finds a
+   * symbol file.
+   *
+   * @throws NotFound naming every place it looked
+   */
+  default byte[] bytes(String file, String pkg) throws NotFound {
+    return read(file, pkg).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   /** A symbol file that is nowhere. */
   final class NotFound extends Exception {
     private static final long serialVersionUID = 1L;

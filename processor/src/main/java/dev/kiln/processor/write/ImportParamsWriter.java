@@ -7,11 +7,14 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeSpec;
 import dev.kiln.ops.rule.ParamInfo;
+import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.lang.model.element.Modifier;
 
@@ -39,6 +42,18 @@ final class ImportParamsWriter {
       return;
     }
     cutAway.removeAll(imported);
+    Map<String, TShape> onnxInputs = new LinkedHashMap<>();
+    boolean onnx = false;
+    for (CheckedNode n : m.nodes()) {
+      if (n.spec().origin() != null && n.spec().origin().onnx()) {
+        onnx = true;
+        onnxInputs.putAll(n.spec().origin().onnxInputs());
+      }
+    }
+    if (onnx) {
+      addOnnx(t, imported, onnxInputs);
+      return;
+    }
     ParameterizedTypeName strings =
         ParameterizedTypeName.get(ClassName.get(List.class), ClassName.get(String.class));
     t.addField(
@@ -85,6 +100,82 @@ final class ImportParamsWriter {
                     .build())
             .addStatement("return runtime.loadImported(params, IMPORTED, CUT_AWAY)")
             .build());
+  }
+
+  /** The list, the input shapes and {@code loadImported} of a model that imports ONNX files. */
+  private static void addOnnx(
+      TypeSpec.Builder t, Set<String> imported, Map<String, TShape> onnxInputs) {
+    ParameterizedTypeName strings =
+        ParameterizedTypeName.get(ClassName.get(List.class), ClassName.get(String.class));
+    ParameterizedTypeName shapes =
+        ParameterizedTypeName.get(
+            ClassName.get(Map.class), ClassName.get(String.class), Names.SHAPE);
+    t.addField(
+        FieldSpec.builder(strings, "IMPORTED", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "The parameters and auxiliary states of the imported nodes, which "
+                            + "{@link #loadImported} reads: the ONNX file's initializers and "
+                            + "constants, by their names.")
+                    .build())
+            .initializer("$T.of($L)", List.class, strings(imported))
+            .build());
+    CodeBlock.Builder entries = CodeBlock.builder();
+    int i = 0;
+    for (Map.Entry<String, TShape> e : onnxInputs.entrySet()) {
+      entries.add(i++ == 0 ? "$Z" : ",$W");
+      entries.add(
+          "$T.entry($S, $T.of($L))", Map.class, e.getKey(), Names.SHAPE, dims(e.getValue()));
+    }
+    t.addField(
+        FieldSpec.builder(shapes, "ONNX_INPUTS", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "The shapes the ONNX file's inputs were read with when the model compiled, "
+                            + "by ONNX name: {@link #loadImported} reads the file with them again.")
+                    .build())
+            .initializer("$T.ofEntries($L)", Map.class, entries.build())
+            .build());
+    t.addMethod(
+        MethodSpec.methodBuilder("loadImported")
+            .addModifiers(Modifier.PUBLIC)
+            .returns(strings)
+            .addParameter(Path.class, "onnx")
+            .addJavadoc(
+                "$L",
+                Javadoc.member()
+                    .paragraph(
+                        "Loads the parameters and auxiliary states of the imported nodes from "
+                            + "{@code onnx}, the ONNX file the model imports: its initializers, in "
+                            + "the layout Kiln holds them, and the constants it computes. Every one "
+                            + "must come out with the model's shape, and nothing changes unless all "
+                            + "do. The model's own nodes keep their values.")
+                    .param("onnx", "the {@code .onnx} file")
+                    .returns("the names of the file's initializers no imported node reads")
+                    .build())
+            .addStatement("return runtime.loadOnnx(onnx, IMPORTED, ONNX_INPUTS)")
+            .build());
+  }
+
+  /** {@code Dim.BATCH, 1, 28, 28}: a shape's dimensions as Java source. */
+  private static CodeBlock dims(TShape shape) {
+    CodeBlock.Builder b = CodeBlock.builder();
+    for (int k = 0; k < shape.rank(); k++) {
+      int d = shape.dim(k);
+      b.add(k == 0 ? "" : ", ");
+      if (d == TShape.BATCH) {
+        b.add("$T.BATCH", Names.DIM);
+      } else if (d == TShape.STEPS) {
+        b.add("$T.STEPS", Names.DIM);
+      } else {
+        b.add("$L", d);
+      }
+    }
+    return b.build();
   }
 
   /** {@code "a", "b"}, one wrapping point after each comma. */

@@ -62,7 +62,7 @@ final class Names {
     StringBuilder b = new StringBuilder();
     boolean up = false;
     for (char c : name.toCharArray()) {
-      if (c == '_') {
+      if (!Character.isLetterOrDigit(c)) {
         up = b.length() > 0;
       } else {
         b.append(up ? Character.toUpperCase(c) : c);

@@ -356,7 +356,7 @@ public final class GraphBuilder implements AutoCloseable {
 
     @Override
     public Sym param(ParamRole role, TShape shape) {
-      d.knownShapes.put(role.of(node()), Shape.of(shape));
+      d.knownShapes.put(src.name(role.role()), Shape.of(shape));
       return param(role);
     }
 
@@ -367,6 +367,7 @@ public final class GraphBuilder implements AutoCloseable {
         case GAMMA -> ParamSpec.Kind.GAMMA;
         case PARAMETERS -> ParamSpec.Kind.RECURRENT;
         case ALPHA -> ParamSpec.Kind.SLOPE;
+        case VALUE -> ParamSpec.Kind.BIAS;
       };
     }
 

@@ -1,0 +1,334 @@
+package dev.kiln.e2e.onnx;
+
+import static dev.kiln.e2e.onnx.OnnxPeer.random;
+import static dev.kiln.onnx.OnnxBuilder.f;
+import static dev.kiln.onnx.OnnxBuilder.i;
+import static dev.kiln.onnx.OnnxBuilder.ints;
+import static dev.kiln.onnx.OnnxBuilder.s;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.djl.ndarray.NDManager;
+import dev.kiln.onnx.OnnxBuilder;
+import dev.kiln.runtime.TestJvm;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ONNX files written here, operator by operator and opset variant by variant, run by ONNX Runtime
+ * and imported into Kiln on MXNet: every output within 1e-5 relative, with oneDNN on and, in a
+ * child JVM, off.
+ */
+class OnnxAgreementTest {
+  /** One case: a model and its inputs. */
+  private record Case(OnnxBuilder model, Map<String, OnnxPeer.Input> inputs) {}
+
+  private static Case one(OnnxBuilder b, OnnxPeer.Input x) {
+    return new Case(b, Map.of("x", x));
+  }
+
+  private static final Map<String, java.util.function.Supplier<Case>> CASES = new TreeMap<>();
+
+  static {
+    Random rng = new Random(11);
+    CASES.put(
+        "cnn",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 1, 12, 12)
+                    .random("w", rng, 0.3, 8, 1, 3, 3)
+                    .random("b", rng, 0.1, 8)
+                    .random("scale", rng, 0.2, 8)
+                    .random("shift", rng, 0.2, 8)
+                    .initializer("mean", new float[] {0, .1f, -.1f, .2f, 0, 0, .3f, -.2f}, 8)
+                    .initializer("var", new float[] {1, .5f, 2, 1, 1.5f, .8f, 1, 1.2f}, 8)
+                    .random("fc", rng, 0.1, 5, 8 * 6 * 6)
+                    .random("fcb", rng, 0.1, 5)
+                    .node("Conv", List.of("x", "w", "b"), List.of("c"), s("auto_pad", "SAME_UPPER"))
+                    .node(
+                        "BatchNormalization",
+                        List.of("c", "scale", "shift", "mean", "var"),
+                        List.of("n"),
+                        f("epsilon", 1e-3f))
+                    .node("Relu", List.of("n"), List.of("r"))
+                    .node(
+                        "MaxPool",
+                        List.of("r"),
+                        List.of("p"),
+                        ints("kernel_shape", 2, 2),
+                        ints("strides", 2, 2))
+                    .node("Flatten", List.of("p"), List.of("fl"))
+                    .node("Gemm", List.of("fl", "fc", "fcb"), List.of("g"), i("transB", 1))
+                    .node("Softmax", List.of("g"), List.of("y"))
+                    .output("y", "N", 5),
+                random(rng, 3, 1, 12, 12)));
+    CASES.put(
+        "mlpMatMulAndGemmUntransposed",
+        () ->
+            one(
+                new OnnxBuilder(11)
+                    .input("x", "N", 6)
+                    .random("w1", rng, 0.4, 6, 5)
+                    .random("b1", rng, 0.1, 5)
+                    .random("w2", rng, 0.4, 5, 3)
+                    .random("b2", rng, 0.1, 3)
+                    .node("MatMul", List.of("x", "w1"), List.of("h"))
+                    .node("Add", List.of("h", "b1"), List.of("hb"))
+                    .node("Tanh", List.of("hb"), List.of("t"))
+                    .node("Gemm", List.of("t", "w2", "b2"), List.of("g"))
+                    .node("Sigmoid", List.of("g"), List.of("y"))
+                    .output("y", "N", 3),
+                random(rng, 4, 6)));
+    CASES.put(
+        "broadcastingWithConstants",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 4, 3, 3)
+                    .random("gain", rng, 1, 4, 1, 1)
+                    .initializer("two", new float[] {2f}, new long[0])
+                    .initializer("row", new float[] {1, 2, 3}, 3)
+                    .node("Mul", List.of("x", "gain"), List.of("a"))
+                    .node("Sub", List.of("a", "two"), List.of("b"))
+                    .node("Div", List.of("b", "row"), List.of("c"))
+                    .node("Max", List.of("c", "x"), List.of("y"))
+                    .output("y", "N", 4, 3, 3),
+                random(rng, 2, 4, 3, 3)));
+    CASES.put(
+        "activations",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 2, 5)
+                    .random("slope", rng, 0.2, 2, 1)
+                    .node("LeakyRelu", List.of("x"), List.of("a"), f("alpha", 0.2f))
+                    .node("Elu", List.of("a"), List.of("b"), f("alpha", 0.7f))
+                    .node("Selu", List.of("b"), List.of("c"))
+                    .node("Softplus", List.of("c"), List.of("d"))
+                    .node("Softsign", List.of("d"), List.of("e"))
+                    .node("PRelu", List.of("e", "slope"), List.of("y"))
+                    .output("y", "N", 2, 5),
+                random(rng, 3, 2, 5)));
+    CASES.put(
+        "opset6ClipAndSoftmaxAndReshapeAttributes",
+        () ->
+            one(
+                new OnnxBuilder(6)
+                    .input("x", "N", 3, 4)
+                    .int64("shape", new long[] {0, 12}, 2)
+                    .node("Clip", List.of("x"), List.of("c"), f("min", -0.5f), f("max", 0.7f))
+                    .node("Reshape", List.of("c", "shape"), List.of("r"))
+                    .node("Softmax", List.of("r"), List.of("y"))
+                    .output("y", "N", 12),
+                random(rng, 2, 3, 4)));
+    CASES.put(
+        "opset11ClipInputsAndSqueeze",
+        () ->
+            one(
+                new OnnxBuilder(11)
+                    .input("x", "N", 1, 4)
+                    .initializer("lo", new float[] {-0.3f}, new long[0])
+                    .initializer("hi", new float[] {0.4f}, new long[0])
+                    .node("Clip", List.of("x", "lo", "hi"), List.of("c"))
+                    .node("Squeeze", List.of("c"), List.of("s"), ints("axes", 1))
+                    .node("Unsqueeze", List.of("s"), List.of("y"), ints("axes", 2))
+                    .output("y", "N", 4, 1),
+                random(rng, 3, 1, 4)));
+    CASES.put(
+        "opset13FlattenIdiomAndAxesInputs",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 4, 3, 3)
+                    .int64("zero", new long[] {0})
+                    .int64("axes", new long[] {0}, 1)
+                    .int64("minus", new long[] {-1}, 1)
+                    .node(
+                        "ReduceMean",
+                        List.of("x"),
+                        List.of("m"),
+                        ints("axes", 2, 3),
+                        i("keepdims", 1))
+                    .node("Sub", List.of("x", "m"), List.of("centred"))
+                    .node("Shape", List.of("centred"), List.of("sh"))
+                    .node("Gather", List.of("sh", "zero"), List.of("n"), i("axis", 0))
+                    .node("Unsqueeze", List.of("n", "axes"), List.of("n1"))
+                    .node("Concat", List.of("n1", "minus"), List.of("target"), i("axis", 0))
+                    .node("Reshape", List.of("centred", "target"), List.of("y"))
+                    .output("y", "N", 36),
+                random(rng, 2, 4, 3, 3)));
+    CASES.put(
+        "poolsAndLrnAndUpsampling",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 3, 8, 8)
+                    .initializer("scales", new float[] {1, 1, 2, 2}, 4)
+                    .node(
+                        "AveragePool",
+                        List.of("x"),
+                        List.of("a"),
+                        ints("kernel_shape", 3, 3),
+                        ints("pads", 1, 1, 1, 1),
+                        i("count_include_pad", 1))
+                    .node(
+                        "LRN",
+                        List.of("a"),
+                        List.of("l"),
+                        i("size", 3),
+                        f("alpha", 0.01f),
+                        f("beta", 0.75f),
+                        f("bias", 1f))
+                    .node(
+                        "MaxPool",
+                        List.of("l"),
+                        List.of("m"),
+                        ints("kernel_shape", 3, 3),
+                        ints("strides", 2, 2),
+                        i("ceil_mode", 1))
+                    .node(
+                        "Resize",
+                        List.of("m", "", "scales"),
+                        List.of("u"),
+                        s("mode", "nearest"),
+                        s("coordinate_transformation_mode", "asymmetric"),
+                        s("nearest_mode", "floor"))
+                    .node("GlobalAveragePool", List.of("u"), List.of("y"))
+                    .output("y", "N", 3, 1, 1),
+                random(rng, 2, 3, 8, 8)));
+    CASES.put(
+        "transposedAndGroupedAndDilatedConvolutions",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 4, 6, 6)
+                    .random("wg", rng, 0.3, 4, 2, 3, 3)
+                    .random("wt", rng, 0.3, 4, 3, 2, 2)
+                    .random("bt", rng, 0.1, 3)
+                    .node(
+                        "Conv",
+                        List.of("x", "wg"),
+                        List.of("g"),
+                        i("group", 2),
+                        ints("dilations", 2, 2),
+                        ints("pads", 2, 2, 2, 2))
+                    .node(
+                        "ConvTranspose",
+                        List.of("g", "wt", "bt"),
+                        List.of("y"),
+                        ints("strides", 2, 2))
+                    .output("y", "N", 3, 12, 12),
+                random(rng, 2, 4, 6, 6)));
+    CASES.put(
+        "conv1dAndSliceAndConcatAndTranspose",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 2, 10)
+                    .random("w", rng, 0.3, 3, 2, 3)
+                    .int64("starts", new long[] {1}, 1)
+                    .int64("ends", new long[] {9}, 1)
+                    .int64("axes", new long[] {2}, 1)
+                    .node("Conv", List.of("x", "w"), List.of("c"))
+                    .node("Slice", List.of("x", "starts", "ends", "axes"), List.of("s"))
+                    .node("Concat", List.of("c", "s"), List.of("j"), i("axis", 1))
+                    .node("Transpose", List.of("j"), List.of("y"), ints("perm", 0, 2, 1))
+                    .output("y", "N", 8, 5),
+                random(rng, 2, 2, 10)));
+    CASES.put(
+        "layerNormAndGelu",
+        () ->
+            one(
+                new OnnxBuilder(20)
+                    .input("x", "N", 3, 6)
+                    .random("g", rng, 0.5, 6)
+                    .random("b", rng, 0.5, 6)
+                    .node(
+                        "LayerNormalization",
+                        List.of("x", "g", "b"),
+                        List.of("n"),
+                        f("epsilon", 1e-5f))
+                    .node("Gelu", List.of("n"), List.of("y"))
+                    .output("y", "N", 3, 6),
+                random(rng, 2, 3, 6)));
+    CASES.put(
+        "embeddingOfTokenIds",
+        () -> {
+          float[] ids = {0, 3, 7, 2, 9, 1};
+          return new Case(
+              new OnnxBuilder(11)
+                  .typedInput(
+                      "x", dev.kiln.onnx.proto.Onnx.TensorProto.DataType.INT64_VALUE, "N", 3)
+                  .random("table", rng, 1, 10, 4)
+                  .node("Gather", List.of("table", "x"), List.of("e"), i("axis", 0))
+                  .node("ReduceSum", List.of("e"), List.of("y"), ints("axes", 1), i("keepdims", 0))
+                  .output("y", "N", 4),
+              Map.of("x", new OnnxPeer.Input(ids, new long[] {2, 3}, true)));
+        });
+  }
+
+  /** Every check, by name. */
+  private static Map<String, Consumer<NDManager>> checks() {
+    Map<String, Consumer<NDManager>> checks = new LinkedHashMap<>();
+    for (Map.Entry<String, java.util.function.Supplier<Case>> e : CASES.entrySet()) {
+      checks.put(
+          e.getKey(),
+          nd -> {
+            Case c = e.getValue().get();
+            try {
+              Path dir = Files.createTempDirectory("onnx");
+              Path file = c.model().write(dir.resolve(e.getKey() + ".onnx"));
+              OnnxPeer.agree(file, c.inputs(), nd, e.getKey());
+            } catch (IOException x) {
+              throw new UncheckedIOException(x);
+            } catch (ai.onnxruntime.OrtException x) {
+              throw new AssertionError(e.getKey() + ": ONNX Runtime rejects the file: " + x, x);
+            }
+          });
+    }
+    return checks;
+  }
+
+  /** Runs every check and prints {@code PASSED <name>} after each (with oneDNN off, in a child). */
+  public static void main(String[] args) {
+    try (NDManager nd = NDManager.newBaseManager()) {
+      for (Map.Entry<String, Consumer<NDManager>> c : checks().entrySet()) {
+        c.getValue().accept(nd);
+        System.out.println("PASSED " + c.getKey());
+      }
+    }
+  }
+
+  @Test
+  void everyOperatorAgreesWithOnnxRuntime() {
+    try (NDManager nd = NDManager.newBaseManager()) {
+      for (Consumer<NDManager> c : checks().values()) {
+        c.accept(nd);
+      }
+    }
+  }
+
+  @Test
+  void withoutOneDnnTheyAgreeToo() throws IOException, InterruptedException {
+    TestJvm.Outcome child =
+        TestJvm.run(OnnxAgreementTest.class, Map.of("MXNET_MKLDNN_ENABLED", "0"), 300);
+    String out = child.output();
+    assertTrue(child.finished(), out);
+    assertEquals(0, child.exitValue(), out);
+    assertEquals(
+        CASES.size(),
+        Arrays.stream(out.split("\n")).filter(l -> l.startsWith("PASSED")).count(),
+        out);
+  }
+}

@@ -1,0 +1,231 @@
+package dev.kiln.onnx;
+
+import static dev.kiln.onnx.OnnxBuilder.i;
+import static dev.kiln.onnx.OnnxBuilder.ints;
+import static dev.kiln.onnx.OnnxBuilder.s;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kiln.onnx.proto.Onnx.ModelProto;
+import dev.kiln.ops.ConvOp;
+import dev.kiln.ops.DenseOp;
+import dev.kiln.ops.ReshapeOp;
+import dev.kiln.ops.ValueOp;
+import dev.kiln.ops.rule.RuleError;
+import dev.kiln.ops.rule.TShape;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The translation of ONNX models into Kiln's units, its folding and its refusals. */
+class OnnxImportTest {
+  private static OnnxGraph translate(ModelProto m) {
+    return OnnxImport.translate(m, "m.onnx", "Net.net()", Map.of());
+  }
+
+  private static String text(RuleError e) {
+    return e.message.format(e.args);
+  }
+
+  @Test
+  void aCnnBecomesTheUnitsOfItsLayersWithTheirShapes() {
+    Random rng = new Random(1);
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 1, 28, 28)
+            .random("w", rng, 0.1, 8, 1, 3, 3)
+            .random("b", rng, 0.1, 8)
+            .random("fc", rng, 0.1, 10, 8 * 14 * 14)
+            .node("Conv", List.of("x", "w", "b"), List.of("c"), s("auto_pad", "SAME_UPPER"))
+            .node("Relu", List.of("c"), List.of("r"))
+            .node(
+                "MaxPool",
+                List.of("r"),
+                List.of("p"),
+                ints("kernel_shape", 2, 2),
+                ints("strides", 2, 2))
+            .node("Flatten", List.of("p"), List.of("f"))
+            .node("Gemm", List.of("f", "fc"), List.of("y"), i("transB", 1))
+            .output("y", "N", 10)
+            .build();
+    OnnxGraph g = translate(m);
+    assertEquals(List.of("x"), g.inputs().stream().map(OnnxGraph.Input::name).toList());
+    assertEquals(TShape.of(-1, 1, 28, 28), g.inputs().get(0).shape());
+    assertEquals(5, g.nodes().size());
+    ConvOp conv = (ConvOp) g.nodes().get(0).op();
+    assertEquals(List.of(1, 1), conv.pad());
+    assertEquals(TShape.of(-1, 8, 28, 28), g.nodes().get(0).shape());
+    assertEquals(TShape.of(-1, 10), g.nodes().get(4).shape());
+    assertEquals(10, ((DenseOp) g.nodes().get(4).op()).units());
+    assertEquals(Map.of("weight", "w", "bias", "b"), g.nodes().get(0).params());
+    assertEquals("y", g.outputs().get(0).name());
+    assertTrue(g.params().containsKey("fc"));
+    assertTrue(!g.params().get("fc").transposed());
+  }
+
+  @Test
+  void theExportersFlattenIdiomFoldsIntoOneReshape() {
+    // x.view(x.size(0), -1): Shape -> Gather(0) -> Unsqueeze -> Concat([-1]) -> Reshape.
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 4, 3, 3)
+            .int64("zero", new long[] {0})
+            .int64("axes", new long[] {0}, 1)
+            .int64("minus", new long[] {-1}, 1)
+            .node("Shape", List.of("x"), List.of("s"))
+            .node("Gather", List.of("s", "zero"), List.of("n"), i("axis", 0))
+            .node("Unsqueeze", List.of("n", "axes"), List.of("n1"))
+            .node("Concat", List.of("n1", "minus"), List.of("target"), i("axis", 0))
+            .node("Reshape", List.of("x", "target"), List.of("y"))
+            .output("y", "N", 36)
+            .build();
+    OnnxGraph g = translate(m);
+    assertEquals(1, g.nodes().size());
+    assertEquals(ReshapeOp.of(0, -1), g.nodes().get(0).op());
+    assertEquals(TShape.of(-1, 36), g.nodes().get(0).shape());
+  }
+
+  @Test
+  void aMatMulOverAnInitializerIsADenseLayerWithTheWeightTransposed() {
+    Random rng = new Random(2);
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 6)
+            .random("w", rng, 0.1, 6, 3)
+            .random("b", rng, 0.1, 3)
+            .node("MatMul", List.of("x", "w"), List.of("h"))
+            .node("Add", List.of("h", "b"), List.of("y"))
+            .output("y", "N", 3)
+            .build();
+    OnnxGraph g = translate(m);
+    assertEquals(3, g.nodes().size());
+    assertTrue(g.params().get("w").transposed());
+    assertEquals(ValueOp.of(3).as(1, 3), g.nodes().get(1).op());
+    assertEquals(List.of(3), g.params().get("b").fileShape());
+  }
+
+  @Test
+  void everyUnknownOperatorIsListedAtOnce() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 4)
+            .node("Hardmax", List.of("x"), List.of("a"))
+            .node("Relu", List.of("a"), List.of("b"))
+            .node("Einsum", List.of("b"), List.of("y"))
+            .output("y", "N", 4)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxUnknownOps", e.message.id());
+    assertTrue(
+        text(e).contains("Hardmax (node hardmax_0), Einsum (node einsum_2) in operator set 13"),
+        text(e));
+  }
+
+  @Test
+  void anOperatorSetOutsideSixToTwentyOneIsRefused() {
+    ModelProto m =
+        new OnnxBuilder(22)
+            .input("x", "N", 4)
+            .node("Relu", List.of("x"), List.of("y"))
+            .output("y", "N", 4)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxOpset", e.message.id());
+  }
+
+  @Test
+  void aSymbolicSizeBeyondTheBatchAsksForTheSizes() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", "H")
+            .node("Relu", List.of("x"), List.of("y"))
+            .output("y", "N", "H")
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxSymbolic", e.message.id());
+    assertTrue(text(e).contains("input x of m.onnx has shape [N, H]"), text(e));
+    OnnxGraph g = OnnxImport.translate(m, "m.onnx", "Net.net()", Map.of("x", TShape.of(-1, 5)));
+    assertEquals(TShape.of(-1, 5), g.nodes().get(0).shape());
+  }
+
+  @Test
+  void aUnitsRuleNamesTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 3, 4, 4)
+            .random("w", new Random(3), 0.1, 2, 3, 7, 7)
+            .node("Conv", List.of("x", "w"), List.of("y"))
+            .output("y", "N", 2, 1, 1)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("KernelTooLarge", e.message.id());
+    assertTrue(text(e).startsWith("[kiln:KernelTooLarge] Net.net() conv_0"), text(e));
+  }
+
+  @Test
+  void paddingThatDiffersAtTheEndsIsRefusedWithTheReason() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 1, 6, 6)
+            .random("w", new Random(3), 0.1, 2, 1, 3, 3)
+            .node("Conv", List.of("x", "w"), List.of("y"), ints("pads", 0, 0, 1, 1))
+            .output("y", "N", 2, 5, 5)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("pad the start and the end of an axis differently"), text(e));
+  }
+
+  @Test
+  void aTruncatedOrForeignFileNamesWhereItBreaks() {
+    byte[] whole =
+        new OnnxBuilder(13)
+            .input("x", "N", 4)
+            .node("Relu", List.of("x"), List.of("y"))
+            .output("y", "N", 4)
+            .build()
+            .toByteArray();
+    OnnxFormatException cut =
+        assertThrows(
+            OnnxFormatException.class,
+            () -> OnnxFile.parse(Arrays.copyOf(whole, whole.length / 2), "m.onnx"));
+    assertTrue(
+        cut.getMessage().startsWith("m.onnx is not an ONNX model: it breaks at byte "),
+        cut.getMessage());
+    OnnxFormatException text =
+        assertThrows(
+            OnnxFormatException.class,
+            () -> OnnxFile.parse("{\"nodes\": []}".getBytes(), "m.onnx"));
+    assertTrue(text.getMessage().startsWith("m.onnx is not an ONNX model"), text.getMessage());
+    assertThrows(OnnxFormatException.class, () -> OnnxFile.parse(new byte[0], "m.onnx"));
+  }
+
+  @Test
+  void randomBytesGiveOneClearErrorEach() {
+    Random rng = new Random(7);
+    byte[] whole =
+        new OnnxBuilder(13)
+            .input("x", "N", 4)
+            .node("Relu", List.of("x"), List.of("y"))
+            .output("y", "N", 4)
+            .build()
+            .toByteArray();
+    for (int k = 0; k < 300; k++) {
+      byte[] b = whole.clone();
+      for (int j = 0; j < 1 + rng.nextInt(4); j++) {
+        b[rng.nextInt(b.length)] = (byte) rng.nextInt(256);
+      }
+      try {
+        ModelProto m = OnnxFile.parse(b, "m.onnx");
+        translate(m);
+      } catch (OnnxFormatException | RuleError e) {
+        // One clear error: the file named, no other exception type.
+        String msg = e instanceof RuleError r ? text(r) : e.getMessage();
+        assertTrue(msg.contains("m.onnx") || msg.contains("Net.net()"), msg);
+      }
+    }
+  }
+}
