@@ -1,7 +1,9 @@
-package dev.kiln.runtime.graph;
+package dev.kiln.runtime.graph.precision;
 
 import dev.kiln.ops.ConvKernels;
 import dev.kiln.ops.Native;
+import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.SymbolJson;
 import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.io.IOException;
 import java.nio.file.Files;

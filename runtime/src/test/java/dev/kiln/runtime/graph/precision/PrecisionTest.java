@@ -1,4 +1,4 @@
-package dev.kiln.runtime.graph;
+package dev.kiln.runtime.graph.precision;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -17,6 +17,10 @@ import dev.kiln.ops.SoftmaxOp;
 import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
+import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.GraphBuilder;
+import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.SymbolJson;
 import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.train.Classifier;
 import java.util.List;
