@@ -66,6 +66,9 @@ public final class SymbolFile {
    * @param hidden the attributes MXNet keeps from the operator ({@code __shape__}, {@code
    *     __lr_mult__}, {@code ctx_group}, Kiln's own {@code __kiln_shape__}, ...), in the file's
    *     order
+   * @param subgraphs the graphs it runs, for an operator that a graph pass made out of several
+   *     (MXNet's {@code subgraphs}, such as oneDNN's fused {@code _sg_mkldnn_conv}); empty for
+   *     others
    */
   public record Node(
       int id,
@@ -73,17 +76,19 @@ public final class SymbolFile {
       String name,
       Map<String, String> attrs,
       List<Entry> inputs,
-      Map<String, String> hidden) {
-    /** Copies the attributes and inputs. */
+      Map<String, String> hidden,
+      List<SymbolFile> subgraphs) {
+    /** Copies the attributes, inputs and subgraphs. */
     public Node {
       attrs = Collections.unmodifiableMap(new LinkedHashMap<>(attrs));
       inputs = List.copyOf(inputs);
       hidden = Collections.unmodifiableMap(new LinkedHashMap<>(hidden));
+      subgraphs = List.copyOf(subgraphs);
     }
 
-    /** A node without hidden attributes. */
+    /** A node without hidden attributes or subgraphs. */
     public Node(int id, String op, String name, Map<String, String> attrs, List<Entry> inputs) {
-      this(id, op, name, attrs, inputs, Map.of());
+      this(id, op, name, attrs, inputs, Map.of(), List.of());
     }
 
     /** Whether the node is a variable (an input, a parameter or a label). */
@@ -222,7 +227,22 @@ public final class SymbolFile {
       Entry entry = entry(in, id, where + " inputs");
       inputs.add(entry);
     }
-    return new Node(id, op, name, attrs, inputs, hidden);
+    List<SymbolFile> subgraphs = new ArrayList<>();
+    if (o.has("subgraphs")) {
+      JsonArray graphs = array(o, "subgraphs", where);
+      for (int k = 0; k < graphs.size(); k++) {
+        if (!graphs.get(k).isJsonObject()) {
+          throw new IllegalArgumentException(where + ": subgraph " + k + " is not a JSON object");
+        }
+        try {
+          subgraphs.add(read(graphs.get(k).getAsJsonObject()));
+        } catch (IllegalArgumentException bad) {
+          throw new IllegalArgumentException(
+              where + ": subgraph " + k + ": " + bad.getMessage(), bad);
+        }
+      }
+    }
+    return new Node(id, op, name, attrs, inputs, hidden, subgraphs);
   }
 
   /**

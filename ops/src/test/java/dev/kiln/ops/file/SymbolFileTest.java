@@ -88,6 +88,33 @@ class SymbolFileTest {
   }
 
   @Test
+  void readsTheSubgraphsOfAFusedNode() {
+    SymbolFile f =
+        SymbolFile.parse(
+            """
+            {"nodes": [{"op": "null", "name": "x", "inputs": []},
+              {"op": "_sg_mkldnn_conv", "name": "sg_0", "attrs": {"with_act": "true"},
+               "inputs": [[0, 0, 0]], "subgraphs": [{"nodes": [
+                 {"op": "null", "name": "sg_in", "inputs": []},
+                 {"op": "Convolution", "name": "conv", "attrs": {"num_filter": "8"},
+                  "inputs": [[0, 0, 0]]},
+                 {"op": "Activation", "name": "relu", "attrs": {"act_type": "relu"},
+                  "inputs": [[1, 0, 0]]}], "heads": [[2, 0, 0]]}]}],
+             "heads": [[1, 0, 0]]}
+            """);
+    assertEquals(List.of(), f.nodes().get(0).subgraphs());
+    SymbolFile fused = f.nodes().get(1).subgraphs().get(0);
+    assertEquals(Map.of("num_filter", "8"), fused.node("conv").attrs());
+    assertEquals("relu", fused.node(fused.heads().get(0)).name());
+    assertEquals(
+        "node 1 (sg_0): subgraph 0: it has no heads (outputs)",
+        message(
+            "{\"nodes\": [{\"op\": \"null\", \"name\": \"x\", \"inputs\": []}, {\"op\":"
+                + " \"f\", \"name\": \"sg_0\", \"inputs\": [[0, 0]], \"subgraphs\":"
+                + " [{\"nodes\": [], \"heads\": []}]}], \"heads\": [[1, 0]]}"));
+  }
+
+  @Test
   void readsStrictJsonOnlyAsMxnetsLoaderDoes() {
     String symbol = "{\"nodes\": [{\"op\": \"null\", \"name\": \"a\", \"inputs\": []}], ";
     assertEquals(1, SymbolFile.parse(symbol + "\"heads\": [[0, 0]]}").nodes().size());
