@@ -2,7 +2,7 @@ package dev.kiln.bench;
 
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.KilnModel;
-import dev.kiln.runtime.graph.Precision;
+import dev.kiln.runtime.graph.precision.Precision;
 import dev.kiln.runtime.train.Classifier;
 import dev.kiln.sample.models.FashionLeNetModel;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.kiln.differential;
 
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
+import dev.kiln.ops.file.SymbolFile;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,26 +36,24 @@ record SymbolInfo(
 
   /** Parses {@code json} (MXNet's {@code -symbol.json}) for the model's {@code inputs}. */
   static SymbolInfo parse(String json, List<String> inputs) {
-    JsonArray nodes = JsonParser.parseString(json).getAsJsonObject().getAsJsonArray("nodes");
+    SymbolFile symbol = SymbolFile.parse(json);
     Set<String> ops = new TreeSet<>();
     Map<String, Integer> indexInputs = new LinkedHashMap<>();
     boolean softmaxOfConvolution = false;
-    for (JsonElement e : nodes) {
-      JsonObject node = e.getAsJsonObject();
-      String op = node.get("op").getAsString();
+    for (SymbolFile.Node node : symbol.nodes()) {
+      String op = node.op();
       ops.add(op);
       if (op.equals("softmax")) {
-        JsonObject attrs = node.getAsJsonObject("attrs");
-        String axis = attrs == null || !attrs.has("axis") ? "-1" : attrs.get("axis").getAsString();
+        String axis = node.attrs().getOrDefault("axis", "-1");
         if (axis.equals("-1") || axis.equals("3")) {
-          softmaxOfConvolution |= readsConvolution(nodes, node);
+          softmaxOfConvolution |= readsConvolution(symbol, node);
         }
       }
-      if (op.equals("BlockGrad") && node.get("name").getAsString().endsWith("_lengths_given")) {
+      if (op.equals("BlockGrad") && node.name().endsWith("_lengths_given")) {
         // An attention's valid lengths: whole numbers, any of which Kiln holds within the keys.
-        JsonObject data = input(nodes, node, 0);
-        String name = data == null ? null : data.get("name").getAsString();
-        if (name != null && inputs.contains(name) && data.get("op").getAsString().equals("null")) {
+        SymbolFile.Node data = input(symbol, node, 0);
+        String name = data == null ? null : data.name();
+        if (name != null && inputs.contains(name) && data.isVariable()) {
           indexInputs.merge(name, LENGTHS_BOUND, Math::min);
         }
         continue;
@@ -63,13 +61,13 @@ record SymbolInfo(
       if (!op.equals("Embedding")) {
         continue;
       }
-      JsonObject data = input(nodes, node, 0);
-      while (data != null && !data.get("op").getAsString().equals("null")) {
-        data = input(nodes, data, 0);
+      SymbolFile.Node data = input(symbol, node, 0);
+      while (data != null && !data.isVariable()) {
+        data = input(symbol, data, 0);
       }
-      String name = data == null ? null : data.get("name").getAsString();
+      String name = data == null ? null : data.name();
       if (name != null && inputs.contains(name)) {
-        int dim = Integer.parseInt(node.getAsJsonObject("attrs").get("input_dim").getAsString());
+        int dim = Integer.parseInt(node.attrs().get("input_dim"));
         indexInputs.merge(name, dim, Math::min);
       }
     }
@@ -77,21 +75,17 @@ record SymbolInfo(
   }
 
   /** Whether a Convolution feeds {@code node} through operators that keep its rank. */
-  private static boolean readsConvolution(JsonArray nodes, JsonObject node) {
-    java.util.Deque<JsonObject> todo = new java.util.ArrayDeque<>(List.of(node));
-    java.util.Set<String> seen = new java.util.HashSet<>();
+  private static boolean readsConvolution(SymbolFile symbol, SymbolFile.Node node) {
+    Deque<SymbolFile.Node> todo = new ArrayDeque<>(List.of(node));
+    Set<String> seen = new HashSet<>();
     while (!todo.isEmpty()) {
-      JsonObject n = todo.pop();
-      JsonArray in = n.getAsJsonArray("inputs");
-      for (int i = 0; in != null && i < in.size(); i++) {
-        JsonObject src = nodes.get(in.get(i).getAsJsonArray().get(0).getAsInt()).getAsJsonObject();
-        String op = src.get("op").getAsString();
-        if (op.equals("Convolution")) {
+      SymbolFile.Node n = todo.pop();
+      for (SymbolFile.Entry in : n.inputs()) {
+        SymbolFile.Node src = symbol.node(in);
+        if (src.op().equals("Convolution")) {
           return true;
         }
-        if (!op.equals("null")
-            && !RESHAPING.contains(op)
-            && seen.add(src.get("name").getAsString())) {
+        if (!src.isVariable() && !RESHAPING.contains(src.op()) && seen.add(src.name())) {
           todo.push(src);
         }
       }
@@ -99,12 +93,8 @@ record SymbolInfo(
     return false;
   }
 
-  private static JsonObject input(JsonArray nodes, JsonObject node, int i) {
-    JsonArray in = node.getAsJsonArray("inputs");
-    if (in == null || in.size() <= i) {
-      return null;
-    }
-    return nodes.get(in.get(i).getAsJsonArray().get(0).getAsInt()).getAsJsonObject();
+  private static SymbolFile.Node input(SymbolFile symbol, SymbolFile.Node node, int i) {
+    return node.inputs().size() <= i ? null : symbol.node(node.inputs().get(i));
   }
 
   /**
@@ -112,17 +102,13 @@ record SymbolInfo(
    * with its axis as written.
    */
   static Map<String, Integer> softmaxOutputs(String json, List<String> outputs) {
-    JsonObject symbol = JsonParser.parseString(json).getAsJsonObject();
-    JsonArray nodes = symbol.getAsJsonArray("nodes");
-    JsonArray heads = symbol.getAsJsonArray("heads");
+    SymbolFile symbol = SymbolFile.parse(json);
+    List<SymbolFile.Entry> heads = symbol.heads();
     Map<String, Integer> axes = new LinkedHashMap<>();
     for (int k = 0; k < heads.size() && k < outputs.size(); k++) {
-      JsonObject node =
-          nodes.get(heads.get(k).getAsJsonArray().get(0).getAsInt()).getAsJsonObject();
-      if (node.get("op").getAsString().equals("softmax")) {
-        JsonObject attrs = node.getAsJsonObject("attrs");
-        String axis = attrs == null || !attrs.has("axis") ? "-1" : attrs.get("axis").getAsString();
-        axes.put(outputs.get(k), Integer.parseInt(axis));
+      SymbolFile.Node node = symbol.node(heads.get(k));
+      if (node.op().equals("softmax")) {
+        axes.put(outputs.get(k), Integer.parseInt(node.attrs().getOrDefault("axis", "-1")));
       }
     }
     return axes;

@@ -8,9 +8,9 @@ import java.util.OptionalInt;
  * or {@code brgconv} on this machine) only where the memory of the blocked layout equals that of
  * the plain one ({@code mkldnn_convolution.cc} skips padded blocked formats), that is where the
  * filters fill whole blocks of 16; any other convolution runs as a GEMM convolution in plain
- * layouts. The bf16 pass ({@code graph.Precision}), the inference rewrite that keeps a ReLU away
- * from a GEMM convolution ({@code infer.ReluAfterPool}) and the one that pads a GEMM convolution's
- * filters ({@code infer.ChannelPadding}) decide by this rule.
+ * layouts. The bf16 pass ({@code graph.precision.Precision}), the inference rewrite that keeps a
+ * ReLU away from a GEMM convolution ({@code infer.ReluAfterPool}) and the one that pads a GEMM
+ * convolution's filters ({@code infer.ChannelPadding}) decide by this rule.
  */
 public final class ConvKernels {
   private ConvKernels() {}

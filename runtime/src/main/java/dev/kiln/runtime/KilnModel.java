@@ -78,12 +78,12 @@ public interface KilnModel extends AutoCloseable {
   /**
    * Trains in {@code precision} from now on: {@code Precision.BF16} runs convolutions and dense
    * layers in bfloat16 with float32 master weights, where the CPU has AVX-512 BF16 (see {@link
-   * dev.kiln.runtime.graph.Precision}). Call it before the first {@link #classifier()} or {@link
-   * #trainer()}.
+   * dev.kiln.runtime.graph.precision.Precision}). Call it before the first {@link #classifier()} or
+   * {@link #trainer()}.
    *
    * @throws UnsupportedOperationException where this machine cannot train in {@code precision}
    */
-  default void trainingPrecision(dev.kiln.runtime.graph.Precision precision) {
+  default void trainingPrecision(dev.kiln.runtime.graph.precision.Precision precision) {
     runtime().trainingPrecision(precision);
   }
 

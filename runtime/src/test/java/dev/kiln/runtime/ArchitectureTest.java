@@ -8,6 +8,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.kiln.runtime.exec.ExecutorCache;
+import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.mxnet.LibC;
 import dev.kiln.runtime.mxnet.Mx;
 import dev.kiln.runtime.mxnet.MxApi;
@@ -28,9 +29,17 @@ import org.junit.jupiter.api.Test;
  * appear only at the public API edge. Process supervision (starting a job's processes, remote
  * shells, hosts files) is the {@code kiln} command's ({@code dev.kiln.cli.launch} in {@code
  * kiln-cli}): the runtime starts no process.
+ *
+ * <p>Inside the graph layer, the builder and the finished graph ({@code graph}) are the core;
+ * custom-layer tracing ({@code graph.trace}) builds on them and is reached only through the {@code
+ * GraphBuilder}, which hands it custom layers and cells; the bf16 pass ({@code graph.precision})
+ * works on finished graphs, and neither the core nor tracing uses it.
  */
 class ArchitectureTest {
   private static final String BINDING = "dev.kiln.runtime.mxnet..";
+  private static final String GRAPH = "dev.kiln.runtime.graph";
+  private static final String TRACING = "dev.kiln.runtime.graph.trace..";
+  private static final String PRECISION = "dev.kiln.runtime.graph.precision..";
 
   private static final JavaClasses RUNTIME =
       new ClassFileImporter()
@@ -99,6 +108,34 @@ class ArchitectureTest {
                 "Facade",
                 "Distribution");
     rule.check(RUNTIME);
+  }
+
+  @Test
+  void tracingIsReachedOnlyThroughTheGraphBuilder() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage(TRACING)
+        .and()
+        .doNotBelongToAnyOf(GraphBuilder.class)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(TRACING)
+        .because(
+            "custom layers and cells are traced while GraphBuilder builds them; everything else"
+                + " sees their symbols as Sym")
+        .check(RUNTIME);
+  }
+
+  @Test
+  void theGraphCoreAndTracingDoNotUsePrecision() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(GRAPH, TRACING)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(PRECISION)
+        .because("the bf16 pass works on a finished Graph, after the builder is done")
+        .check(RUNTIME);
   }
 
   @Test

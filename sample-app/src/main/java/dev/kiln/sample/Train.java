@@ -7,7 +7,7 @@ import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.data.FashionMnist;
 import dev.kiln.runtime.dist.DataParallel;
 import dev.kiln.runtime.dist.Node;
-import dev.kiln.runtime.graph.Precision;
+import dev.kiln.runtime.graph.precision.Precision;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.optim.Adam;
 import dev.kiln.runtime.optim.AdamW;

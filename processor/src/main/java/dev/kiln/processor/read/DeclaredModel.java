@@ -1,6 +1,7 @@
 package dev.kiln.processor.read;
 
 import dev.kiln.ops.Ops;
+import dev.kiln.ops.file.SymbolFile;
 import dev.kiln.ops.rule.AttributeSite;
 import dev.kiln.ops.rule.Message;
 import dev.kiln.ops.rule.RuleError;

@@ -3,6 +3,7 @@ package dev.kiln.processor.read;
 import dev.kiln.annotations.Imported;
 import dev.kiln.ops.FileOps;
 import dev.kiln.ops.Op;
+import dev.kiln.ops.file.SymbolFile;
 import dev.kiln.ops.rule.AttributeSite;
 import dev.kiln.ops.rule.Message;
 import dev.kiln.ops.rule.RuleError;

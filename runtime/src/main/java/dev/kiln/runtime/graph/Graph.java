@@ -1,10 +1,14 @@
 package dev.kiln.runtime.graph;
 
+import dev.kiln.ops.Native;
 import dev.kiln.ops.RnnLayout;
+import dev.kiln.ops.file.SymbolFile;
 import dev.kiln.runtime.mxnet.SymbolHandle;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * A built model graph: one MXNet symbol (grouping the outputs) with the inputs, outputs and
@@ -125,14 +129,14 @@ public final class Graph implements AutoCloseable {
     if (parts.unrolledCells().isEmpty()) {
       return -1;
     }
-    SymbolJson symbol;
+    SymbolFile symbol;
     try {
-      symbol = SymbolJson.parse(json);
+      symbol = SymbolFile.parse(json);
     } catch (IllegalArgumentException e) {
       return -1;
     }
     String split = parts.unrolledCells().get(0) + "_steps";
-    for (SymbolJson.Node n : symbol.nodes()) {
+    for (SymbolFile.Node n : symbol.nodes()) {
       if (n.name().equals(split) && "SliceChannel".equals(n.op())) {
         try {
           int steps = Integer.parseInt(n.attrs().getOrDefault("num_outputs", "").strip());
@@ -291,7 +295,7 @@ public final class Graph implements AutoCloseable {
    * them on every model). Parsing costs about 27 ms in a fresh JVM, most of it Gson's start.
    */
   public Set<String> reorderedWeightsInSymbol() {
-    return Set.copyOf(SymbolJson.parse(toJson()).reorderedVariables());
+    return variablesRead(op -> Native.lookup(op).reorderedInput());
   }
 
   /** The reordered weights as the builder recorded them while it made the symbol. */
@@ -313,7 +317,26 @@ public final class Graph implements AutoCloseable {
 
   /** {@link #relabelledWeights()} as the symbol's JSON says. */
   public Set<String> relabelledWeightsInSymbol() {
-    return Set.copyOf(SymbolJson.parse(toJson()).relabelledVariables());
+    return variablesRead(op -> Native.lookup(op).relabelledInput());
+  }
+
+  /**
+   * The variables of the symbol that some operator reads as its input {@code input.applyAsInt(op)}
+   * (-1: none), as the symbol's JSON says.
+   */
+  private Set<String> variablesRead(ToIntFunction<String> input) {
+    SymbolFile symbol = SymbolFile.parse(toJson());
+    Set<String> out = new LinkedHashSet<>();
+    for (SymbolFile.Node n : symbol.nodes()) {
+      int index = n.isVariable() ? -1 : input.applyAsInt(n.op());
+      if (index >= 0 && index < n.inputs().size()) {
+        SymbolFile.Node source = symbol.node(n.inputs().get(index));
+        if (source.isVariable()) {
+          out.add(source.name());
+        }
+      }
+    }
+    return Set.copyOf(out);
   }
 
   /** The relabelled weights as the builder recorded them while it made the symbol. */

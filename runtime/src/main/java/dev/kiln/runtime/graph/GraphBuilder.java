@@ -17,6 +17,7 @@ import dev.kiln.ops.emit.RecurrentScope;
 import dev.kiln.ops.rule.AttributeSite;
 import dev.kiln.ops.rule.RuleError;
 import dev.kiln.ops.rule.TShape;
+import dev.kiln.runtime.graph.trace.CustomLayers;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.IntFunction;
@@ -183,8 +184,7 @@ public final class GraphBuilder implements AutoCloseable {
       }
     }
     d.knownShapes.put(full, shape);
-    SymNode v = arena.variable(full);
-    return new SymNode(full, v.handle(), shape, null, full, CustomLayers.named(declared));
+    return CustomLayers.param(arena.variable(full), shape, declared);
   }
 
   /**
@@ -284,8 +284,22 @@ public final class GraphBuilder implements AutoCloseable {
         .cell(src, layer, inputPattern, statePattern, inputShape, outputShape, input, params, step);
   }
 
+  /** Custom layers and cells are traced (package {@code trace}) into this builder's arena. */
   private CustomLayers customLayers() {
-    return new CustomLayers(arena, d, steps);
+    return new CustomLayers(arena, steps, this::cellState);
+  }
+
+  /**
+   * Declares a custom cell's initial state {@code spec}, {@code known} for a batch of 1, noting the
+   * cell among those unrolled over {@code Dim.STEPS} when it is {@code unrolled}.
+   */
+  private SymNode cellState(StateSpec spec, Shape known, boolean unrolled) {
+    if (unrolled) {
+      d.unrolledCells.add(spec.node());
+    }
+    d.states.add(spec);
+    d.knownShapes.put(spec.name(), known);
+    return arena.variable(spec.name());
   }
 
   /**

@@ -18,8 +18,11 @@ import java.util.Set;
  * The MXNet symbols one graph is made of while it is built: every handle the builder makes is made
  * here and owned here until {@link #freeAll()}, and every operator is registered with the node that
  * declared it (for errors that name it) and noted when oneDNN may reorder its weight in place.
+ *
+ * <p>The {@link GraphBuilder} makes one and owns it; custom-layer tracing ({@code
+ * dev.kiln.runtime.graph.trace}) makes its operators through {@link #op} and {@link #output}.
  */
-final class SymbolArena {
+public final class SymbolArena {
   private final String model;
   private final Map<String, NodeSource> sources;
   private final List<SymbolHandle> handles = new ArrayList<>();
@@ -38,14 +41,16 @@ final class SymbolArena {
     SymbolHandle h = SymbolHandle.variable(name);
     handles.add(h);
     variables.add(name);
-    return new SymNode(name, h);
+    return new SymNode(name, h, null);
   }
 
   /**
    * Operator {@code op} named {@code name} with {@code attrs}, composed over {@code args} (by
    * keyword when {@code keys} is given, else by position), declared by node {@code src}.
+   *
+   * @throws ModelException naming the node when MXNet refuses the operator or its arguments
    */
-  SymNode op(
+  public SymNode op(
       NodeSource src, String op, String name, Attrs attrs, List<String> keys, List<Sym> args) {
     sources.put(name, src);
     noteReorderedWeight(op, keys, args);
@@ -64,10 +69,10 @@ final class SymbolArena {
   }
 
   /** Output {@code index} of the multi-output symbol {@code s}, as a symbol of its own. */
-  SymNode output(Sym s, int index) {
+  public SymNode output(Sym s, int index) {
     SymbolHandle h = ((SymNode) s).handle().output(index);
     handles.add(h);
-    return new SymNode(s.name() + "_output" + index, h);
+    return new SymNode(s.name() + "_output" + index, h, null);
   }
 
   /** A new symbol grouping {@code symbols}, which the caller owns. */

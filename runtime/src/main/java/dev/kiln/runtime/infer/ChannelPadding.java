@@ -1,18 +1,9 @@
 package dev.kiln.runtime.infer;
 
-import static dev.kiln.runtime.infer.SymbolAttrs.attr;
-import static dev.kiln.runtime.infer.SymbolAttrs.attrs;
-import static dev.kiln.runtime.infer.SymbolAttrs.headNodes;
-import static dev.kiln.runtime.infer.SymbolAttrs.inputNode;
-import static dev.kiln.runtime.infer.SymbolAttrs.node;
-import static dev.kiln.runtime.infer.SymbolAttrs.op;
-
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import dev.kiln.ops.ConvKernels;
 import dev.kiln.ops.Native;
+import dev.kiln.ops.file.SymbolEdit;
+import dev.kiln.ops.file.SymbolFile;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Shape;
 import java.util.ArrayDeque;
@@ -98,9 +89,10 @@ final class ChannelPadding {
     if ("false".equals(System.getProperty(SWITCH)) || !ConvKernels.oneDnn()) {
       return Result.unchanged(json);
     }
-    JsonObject root = JsonParser.parseString(json).getAsJsonObject();
+    SymbolEdit edit = SymbolEdit.of(json);
+    SymbolFile symbol = edit.file();
     Map<String, List<Pad>> pads = new LinkedHashMap<>();
-    List<PaddedConvolution> convolutions = plan(root, params, pads);
+    List<PaddedConvolution> convolutions = plan(symbol, params, pads);
     if (convolutions.isEmpty()) {
       return Result.unchanged(json);
     }
@@ -124,49 +116,51 @@ final class ChannelPadding {
       padded.values().forEach(Tensor::close);
       throw e;
     }
+    for (PaddedConvolution c : convolutions) {
+      edit.setAttr(symbol.node(c.name()).id(), "num_filter", String.valueOf(c.paddedTo()));
+    }
     // A variable that records its shape gets the padded one.
-    for (JsonElement n : root.getAsJsonArray("nodes")) {
-      JsonObject node = n.getAsJsonObject();
-      Tensor t = padded.get(node.get("name").getAsString());
-      JsonObject attrs = attrs(node);
-      if (t != null && op(node).equals("null") && attrs != null && attrs.has("__shape__")) {
-        attrs.addProperty("__shape__", tuple(t.shape().dims()));
+    for (SymbolFile.Node n : symbol.nodes()) {
+      Tensor t = padded.get(n.name());
+      if (t != null && n.isVariable() && n.hidden().containsKey("__shape__")) {
+        edit.setAttr(n.id(), "__shape__", tuple(t.shape().dims()));
       }
     }
-    return new Result(root.toString(), padded, List.copyOf(convolutions));
+    return new Result(edit.toJson(), padded, List.copyOf(convolutions));
   }
 
   /** The names of the convolutions {@link #apply} pads, for tests. */
   static List<String> padded(String json, Map<String, Tensor> params) {
-    return plan(JsonParser.parseString(json).getAsJsonObject(), params, new LinkedHashMap<>())
-        .stream()
+    return plan(SymbolFile.parse(json), params, new LinkedHashMap<>()).stream()
         .map(PaddedConvolution::name)
         .toList();
   }
 
-  /** Finds the convolutions to pad, sets their {@code num_filter}s and records the pads. */
+  /**
+   * Finds the convolutions to pad and records the pads of their parameters and of those of the
+   * layers that read them.
+   */
   private static List<PaddedConvolution> plan(
-      JsonObject root, Map<String, Tensor> params, Map<String, List<Pad>> pads) {
-    JsonArray nodes = root.getAsJsonArray("nodes");
-    Set<Integer> heads = headNodes(root);
+      SymbolFile symbol, Map<String, Tensor> params, Map<String, List<Pad>> pads) {
+    List<SymbolFile.Node> nodes = symbol.nodes();
+    Set<Integer> heads = SymbolAttrs.headNodes(symbol);
     List<List<int[]>> readers = new ArrayList<>();
     for (int i = 0; i < nodes.size(); i++) {
       readers.add(new ArrayList<>());
     }
-    for (int j = 0; j < nodes.size(); j++) {
-      JsonArray in = node(nodes, j).getAsJsonArray("inputs");
+    for (SymbolFile.Node n : nodes) {
+      List<SymbolFile.Entry> in = n.inputs();
       for (int slot = 0; slot < in.size(); slot++) {
-        JsonArray entry = in.get(slot).getAsJsonArray();
-        readers.get(entry.get(0).getAsInt()).add(new int[] {j, slot, entry.get(1).getAsInt()});
+        readers.get(in.get(slot).node()).add(new int[] {n.id(), slot, in.get(slot).index()});
       }
     }
     List<PaddedConvolution> convolutions = new ArrayList<>();
-    for (int c = 0; c < nodes.size(); c++) {
-      JsonObject conv = node(nodes, c);
-      if (!op(conv).equals("Convolution") || !oneGroupChannelsFirst(conv)) {
+    for (SymbolFile.Node conv : nodes) {
+      int c = conv.id();
+      if (!conv.op().equals("Convolution") || !oneGroupChannelsFirst(conv)) {
         continue;
       }
-      OptionalInt filters = ConvKernels.filters(attr(conv, "num_filter"));
+      OptionalInt filters = ConvKernels.filters(conv.attrs().get("num_filter"));
       if (filters.isEmpty() || ConvKernels.blocked(filters.getAsInt())) {
         continue;
       }
@@ -176,15 +170,14 @@ final class ChannelPadding {
         continue;
       }
       Map<String, List<Pad>> mine = new LinkedHashMap<>();
-      boolean bias = !"true".equalsIgnoreCase(attr(conv, "no_bias"));
+      boolean bias = !"true".equalsIgnoreCase(conv.attrs().get("no_bias"));
       if (!own(nodes, readers, params, conv, 1, mine, new Pad(0, f, to, 1, 0f))
           || bias && !own(nodes, readers, params, conv, 2, mine, new Pad(0, f, to, 1, 0f))
           || !spread(nodes, readers, heads, params, c, f, to, mine)) {
         continue;
       }
-      attrs(conv).addProperty("num_filter", String.valueOf(to));
       mine.forEach((k, v) -> pads.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
-      convolutions.add(new PaddedConvolution(conv.get("name").getAsString(), f, to));
+      convolutions.add(new PaddedConvolution(conv.name(), f, to));
     }
     return convolutions;
   }
@@ -195,7 +188,7 @@ final class ChannelPadding {
    * anything else.
    */
   private static boolean spread(
-      JsonArray nodes,
+      List<SymbolFile.Node> nodes,
       List<List<int[]>> readers,
       Set<Integer> heads,
       Map<String, Tensor> params,
@@ -213,18 +206,18 @@ final class ChannelPadding {
       }
       for (int[] r : readers.get(n)) {
         int j = r[0];
-        JsonObject reader = node(nodes, j);
+        SymbolFile.Node reader = nodes.get(j);
         if (r[1] != 0 || r[2] != 0) {
           return false;
         }
-        String op = op(reader);
+        String op = reader.op();
         if (op.equals("FullyConnected")) {
           // After a flatten (or FullyConnected's own), channel k owns the k-th run of columns.
           Tensor w = weight(nodes, reader, params);
           if (w == null
               || w.shape().dims().length != 2
               || w.shape().dim(1) % f != 0
-              || !flat.contains(n) && "false".equalsIgnoreCase(attr(reader, "flatten"))) {
+              || !flat.contains(n) && "false".equalsIgnoreCase(reader.attrs().get("flatten"))) {
             return false;
           }
           int inner = w.shape().dim(1) / f;
@@ -276,8 +269,8 @@ final class ChannelPadding {
    * Operators that act on each channel alone and keep the channels where they were, as their units
    * declare ({@link Native#keepsChannels()}).
    */
-  private static boolean perChannel(JsonObject n) {
-    return Native.lookup(op(n)).keepsChannelsOf(key -> attr(n, key));
+  private static boolean perChannel(SymbolFile.Node n) {
+    return Native.lookup(n.op()).keepsChannelsOf(n.attrs()::get);
   }
 
   /**
@@ -285,22 +278,21 @@ final class ChannelPadding {
    * is not a parameter that {@code n} alone reads.
    */
   private static boolean own(
-      JsonArray nodes,
+      List<SymbolFile.Node> nodes,
       List<List<int[]>> readers,
       Map<String, Tensor> params,
-      JsonObject n,
+      SymbolFile.Node n,
       int slot,
       Map<String, List<Pad>> pads,
       Pad pad) {
-    JsonArray in = n.getAsJsonArray("inputs");
-    if (slot >= in.size()) {
+    if (slot >= n.inputs().size()) {
       return false;
     }
-    int v = inputNode(in.get(slot));
-    JsonObject variable = node(nodes, v);
-    String name = variable.get("name").getAsString();
+    int v = n.inputs().get(slot).node();
+    SymbolFile.Node variable = nodes.get(v);
+    String name = variable.name();
     Tensor t = params.get(name);
-    if (!op(variable).equals("null") || t == null || readers.get(v).size() != 1) {
+    if (!variable.isVariable() || t == null || readers.get(v).size() != 1) {
       return false;
     }
     int length = t.shape().dim(pad.axis());
@@ -311,13 +303,12 @@ final class ChannelPadding {
     return true;
   }
 
-  private static Tensor weight(JsonArray nodes, JsonObject n, Map<String, Tensor> params) {
-    JsonArray in = n.getAsJsonArray("inputs");
-    if (in.size() < 2) {
+  private static Tensor weight(
+      List<SymbolFile.Node> nodes, SymbolFile.Node n, Map<String, Tensor> params) {
+    if (n.inputs().size() < 2) {
       return null;
     }
-    JsonObject w = node(nodes, inputNode(in.get(1)));
-    return params.get(w.get("name").getAsString());
+    return params.get(nodes.get(n.inputs().get(1).node()).name());
   }
 
   /** {@code values} of shape {@code dims} with {@code p} applied. */
@@ -346,13 +337,13 @@ final class ChannelPadding {
     return pad(values, dims, new Pad(axis, channels, to, inner, 0f));
   }
 
-  private static boolean oneGroupChannelsFirst(JsonObject conv) {
-    String groups = attr(conv, "num_group");
+  private static boolean oneGroupChannelsFirst(SymbolFile.Node conv) {
+    String groups = conv.attrs().get("num_group");
     return (groups == null || groups.trim().equals("1")) && channelsFirst(conv);
   }
 
-  private static boolean channelsFirst(JsonObject n) {
-    return Native.channelsFirst(attr(n, "layout"));
+  private static boolean channelsFirst(SymbolFile.Node n) {
+    return Native.channelsFirst(n.attrs().get("layout"));
   }
 
   private static String tuple(int[] dims) {

@@ -1,9 +1,6 @@
 package dev.kiln.runtime.infer;
 
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
+import dev.kiln.ops.file.SymbolFile;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,42 +17,30 @@ public record FusedNode(String name, String op, List<String> ops, List<String> n
   /** The fused nodes of symbol {@code json}, in the symbol's order. */
   public static List<FusedNode> of(String json) {
     List<FusedNode> out = new ArrayList<>();
-    JsonArray nodes = JsonParser.parseString(json).getAsJsonObject().getAsJsonArray("nodes");
-    for (JsonElement e : nodes) {
-      JsonObject n = e.getAsJsonObject();
-      if (!n.has("subgraphs")) {
+    for (SymbolFile.Node n : SymbolFile.parse(json).nodes()) {
+      if (n.subgraphs().isEmpty()) {
         continue;
       }
       List<String> ops = new ArrayList<>();
       List<String> names = new ArrayList<>();
-      for (JsonElement g : n.getAsJsonArray("subgraphs")) {
-        collect(g.getAsJsonObject(), ops, names);
-      }
-      out.add(
-          new FusedNode(
-              n.get("name").getAsString(),
-              n.get("op").getAsString(),
-              List.copyOf(ops),
-              List.copyOf(names)));
+      n.subgraphs().forEach(g -> collect(g, ops, names));
+      out.add(new FusedNode(n.name(), n.op(), List.copyOf(ops), List.copyOf(names)));
     }
     return List.copyOf(out);
   }
 
-  private static void collect(JsonObject graph, List<String> ops, List<String> names) {
-    for (JsonElement e : graph.getAsJsonArray("nodes")) {
-      JsonObject n = e.getAsJsonObject();
-      String op = n.get("op").getAsString();
-      if (op.equals("null")) {
+  /** The operators of {@code graph} and their nodes, those of nested subgraphs in their place. */
+  private static void collect(SymbolFile graph, List<String> ops, List<String> names) {
+    for (SymbolFile.Node n : graph.nodes()) {
+      if (n.isVariable()) {
         continue;
       }
-      if (n.has("subgraphs")) {
-        for (JsonElement g : n.getAsJsonArray("subgraphs")) {
-          collect(g.getAsJsonObject(), ops, names);
-        }
+      if (!n.subgraphs().isEmpty()) {
+        n.subgraphs().forEach(g -> collect(g, ops, names));
         continue;
       }
-      ops.add(op);
-      names.add(n.get("name").getAsString());
+      ops.add(n.op());
+      names.add(n.name());
     }
   }
 

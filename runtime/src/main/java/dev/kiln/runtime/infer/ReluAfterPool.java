@@ -1,16 +1,8 @@
 package dev.kiln.runtime.infer;
 
-import static dev.kiln.runtime.infer.SymbolAttrs.attr;
-import static dev.kiln.runtime.infer.SymbolAttrs.headNodes;
-import static dev.kiln.runtime.infer.SymbolAttrs.inputNode;
-import static dev.kiln.runtime.infer.SymbolAttrs.node;
-import static dev.kiln.runtime.infer.SymbolAttrs.op;
-
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import dev.kiln.ops.ConvKernels;
+import dev.kiln.ops.file.SymbolEdit;
+import dev.kiln.ops.file.SymbolFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
@@ -42,83 +34,88 @@ final class ReluAfterPool {
 
   /** {@code json} with every such ReLU moved after its pooling; {@code json} itself if none. */
   static String apply(String json) {
-    JsonObject root = JsonParser.parseString(json).getAsJsonObject();
-    List<String> moved = move(root);
-    return moved.isEmpty() ? json : root.toString();
+    SymbolEdit edit = SymbolEdit.of(json);
+    List<Move> moves = moves(edit.file());
+    if (moves.isEmpty()) {
+      return json;
+    }
+    for (Move m : moves) {
+      // The pooling takes the ReLU's place (reading what the ReLU read) and the ReLU the
+      // pooling's (reading the pooling): whatever read the pooling now reads the ReLU, and the
+      // nodes stay in topological order.
+      SymbolFile.Node act = edit.file().nodes().get(m.relu());
+      edit.setInputs(m.pool(), act.inputs());
+      edit.setInputs(m.relu(), List.of(new SymbolFile.Entry(m.relu(), 0)));
+      edit.swap(m.relu(), m.pool());
+    }
+    return edit.toJson();
   }
 
   /** The names of the ReLUs {@link #apply} moves. */
   static List<String> moved(String json) {
-    return move(JsonParser.parseString(json).getAsJsonObject());
+    SymbolFile file = SymbolFile.parse(json);
+    return moves(file).stream().map(m -> file.nodes().get(m.relu()).name()).toList();
   }
 
-  private static List<String> move(JsonObject root) {
-    JsonArray nodes = root.getAsJsonArray("nodes");
-    Set<Integer> heads = headNodes(root);
+  /** A ReLU at position {@code relu} and the max pooling at {@code pool} that alone reads it. */
+  private record Move(int relu, int pool) {}
+
+  /**
+   * The moves to make. No two share a node (a pooling reads one ReLU), and none changes what
+   * decides another (a move's nodes are neither a GEMM convolution nor a batch norm), so they are
+   * found on the symbol as read and made together.
+   */
+  private static List<Move> moves(SymbolFile file) {
+    List<SymbolFile.Node> nodes = file.nodes();
+    Set<Integer> heads = SymbolAttrs.headNodes(file);
     int[] readers = new int[nodes.size()];
     int[] reader = new int[nodes.size()];
-    for (int i = 0; i < nodes.size(); i++) {
-      for (JsonElement in : node(nodes, i).getAsJsonArray("inputs")) {
-        int from = inputNode(in);
-        readers[from]++;
-        reader[from] = i;
+    for (SymbolFile.Node n : nodes) {
+      for (SymbolFile.Entry in : n.inputs()) {
+        readers[in.node()]++;
+        reader[in.node()] = n.id();
       }
     }
-    List<String> moved = new ArrayList<>();
-    for (int a = 0; a < nodes.size(); a++) {
-      JsonObject act = node(nodes, a);
+    List<Move> moves = new ArrayList<>();
+    for (SymbolFile.Node act : nodes) {
+      int a = act.id();
       if (!isRelu(act) || readers[a] != 1 || heads.contains(a)) {
         continue;
       }
-      JsonArray actInputs = act.getAsJsonArray("inputs");
-      if (actInputs.size() != 1 || !afterGemmConvolution(nodes, inputNode(actInputs.get(0)))) {
+      if (act.inputs().size() != 1 || !afterGemmConvolution(file, act.inputs().get(0).node())) {
         continue;
       }
       int q = reader[a];
-      JsonObject pool = node(nodes, q);
+      SymbolFile.Node pool = nodes.get(q);
       if (!isMaxPool(pool) || heads.contains(q)) {
         continue;
       }
-      JsonArray poolInputs = pool.getAsJsonArray("inputs");
-      if (poolInputs.size() != 1 || inputNode(poolInputs.get(0)) != a) {
+      if (pool.inputs().size() != 1 || pool.inputs().get(0).node() != a) {
         continue;
       }
-      // The pooling takes the ReLU's place (reading what the ReLU read) and the ReLU the
-      // pooling's (reading the pooling): whatever read the pooling now reads the ReLU, and the
-      // nodes stay in topological order.
-      pool.add("inputs", actInputs.deepCopy());
-      JsonArray fromPool = new JsonArray();
-      JsonArray entry = new JsonArray();
-      entry.add(a);
-      entry.add(0);
-      entry.add(0);
-      fromPool.add(entry);
-      act.add("inputs", fromPool);
-      nodes.set(a, pool);
-      nodes.set(q, act);
-      moved.add(act.get("name").getAsString());
+      moves.add(new Move(a, q));
     }
-    return moved;
+    return moves;
   }
 
-  private static boolean isRelu(JsonObject n) {
-    return op(n).equals("Activation") && "relu".equals(attr(n, "act_type"));
+  private static boolean isRelu(SymbolFile.Node n) {
+    return n.op().equals("Activation") && "relu".equals(n.attrs().get("act_type"));
   }
 
-  private static boolean isMaxPool(JsonObject n) {
-    return op(n).equals("Pooling") && "max".equals(attr(n, "pool_type"));
+  private static boolean isMaxPool(SymbolFile.Node n) {
+    return n.op().equals("Pooling") && "max".equals(n.attrs().get("pool_type"));
   }
 
   /** Whether node {@code i} is a GEMM convolution or a batch norm reading one. */
-  private static boolean afterGemmConvolution(JsonArray nodes, int i) {
-    JsonObject n = node(nodes, i);
-    if (op(n).equals("BatchNorm")) {
-      n = node(nodes, inputNode(n.getAsJsonArray("inputs").get(0)));
+  private static boolean afterGemmConvolution(SymbolFile file, int i) {
+    SymbolFile.Node n = file.nodes().get(i);
+    if (n.op().equals("BatchNorm")) {
+      n = file.node(n.inputs().get(0));
     }
-    if (!op(n).equals("Convolution")) {
+    if (!n.op().equals("Convolution")) {
       return false;
     }
-    OptionalInt filters = ConvKernels.filters(attr(n, "num_filter"));
+    OptionalInt filters = ConvKernels.filters(n.attrs().get("num_filter"));
     return filters.isPresent() && !ConvKernels.blocked(filters.getAsInt());
   }
 }

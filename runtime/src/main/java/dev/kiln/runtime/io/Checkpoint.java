@@ -1,5 +1,6 @@
 package dev.kiln.runtime.io;
 
+import dev.kiln.ops.file.SymbolFile;
 import dev.kiln.runtime.exec.Tensor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -435,14 +436,14 @@ public final class Checkpoint {
     } catch (CharacterCodingException e) {
       throw new CheckpointException(symbol, "is not UTF-8 text, expected MXNet symbol JSON", e);
     }
-    SymbolCheck.Graph stored;
+    SymbolFile stored;
     try {
-      stored = SymbolCheck.parse(text);
+      stored = SymbolFile.parse(text);
     } catch (IllegalArgumentException e) {
       throw new CheckpointException(symbol, "not an MXNet symbol: " + e.getMessage(), e);
     }
     String difference =
-        SymbolCheck.firstDifference(stored, SymbolCheck.parse(modelJsonFor.apply(text)));
+        SymbolCheck.firstDifference(stored, SymbolFile.parse(modelJsonFor.apply(text)));
     if (difference != null) {
       throw new CheckpointException(symbol, "not this model's architecture: " + difference);
     }

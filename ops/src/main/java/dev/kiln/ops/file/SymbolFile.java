@@ -1,11 +1,18 @@
-package dev.kiln.processor.read;
+package dev.kiln.ops.file;
 
+import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
+import com.google.gson.Strictness;
+import com.google.gson.TypeAdapter;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import java.io.IOException;
+import java.io.StringReader;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,18 +24,28 @@ import java.util.Set;
  * nodes in MXNet's order (every node after the nodes it reads), each with its operator ({@code
  * null} for a variable), name, attributes and inputs, and the graph's outputs ({@code heads}).
  *
+ * <p>This is Kiln's one reader of MXNet's symbol JSON: the processor reads imported files with it,
+ * and the runtime reads the symbols MXNet wrote for it (a checkpoint's, a graph's after a pass)
+ * with it; the runtime's rewrites of a symbol edit the same reading ({@link SymbolEdit}).
+ *
  * <p>Older formats are read as MXNet 1.9.1's own loader reads them (nnvm's {@code LoadJSON} and
- * MXNet's {@code legacy_json_util.cc}): a node's attributes may be under {@code attrs}, {@code
- * attr} or {@code param} (merged, the later in the file winning), an input is {@code [node, index]}
- * or {@code [node, index, version]}, {@code node_row_ptr}, {@code arg_nodes} and {@code
- * backward_source_id} are not needed. Keys MXNet keeps out of an operator's parameters ({@code
- * __lr_mult__}, {@code ctx_group}, {@code weight_lr_mult}, ...) are dropped: they change nothing
- * Kiln computes. The version is the file's {@code mxnet_version} (0.8.0 without one).
+ * MXNet's {@code legacy_json_util.cc}): the text must be strict JSON, a node's attributes may be
+ * under {@code attrs}, {@code attr} or {@code param} (merged, the later in the file winning), an
+ * input is {@code [node, index]} or {@code [node, index, version]}, {@code node_row_ptr}, {@code
+ * arg_nodes} and {@code backward_source_id} are not needed. Keys MXNet keeps out of an operator's
+ * parameters ({@code __lr_mult__}, {@code ctx_group}, {@code weight_lr_mult}, ...) are kept apart
+ * ({@link Node#hidden()}): they change nothing an operator computes. The version is the file's
+ * {@code mxnet_version} (0.8.0 without one).
  */
 public final class SymbolFile {
   /** MXNet's keys of user attributes, hidden from operators; as themselves or a suffix. */
   private static final List<String> HIDDEN =
       List.of("ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage");
+
+  /** The fields that hold a node's attributes, from MXNet 0.8's to 1.9's. */
+  static final List<String> ATTRIBUTES = List.of("attrs", "attr", "param");
+
+  private static final TypeAdapter<JsonElement> JSON = new Gson().getAdapter(JsonElement.class);
 
   /**
    * One input of a node: output {@code index} of node {@code node}.
@@ -46,13 +63,32 @@ public final class SymbolFile {
    * @param name its name
    * @param attrs its operator attributes as MXNet wrote them, in the file's order
    * @param inputs what it reads, in the operator's argument order
+   * @param hidden the attributes MXNet keeps from the operator ({@code __shape__}, {@code
+   *     __lr_mult__}, {@code ctx_group}, Kiln's own {@code __kiln_shape__}, ...), in the file's
+   *     order
+   * @param subgraphs the graphs it runs, for an operator that a graph pass made out of several
+   *     (MXNet's {@code subgraphs}, such as oneDNN's fused {@code _sg_mkldnn_conv}); empty for
+   *     others
    */
   public record Node(
-      int id, String op, String name, Map<String, String> attrs, List<Entry> inputs) {
-    /** Copies the attributes and inputs. */
+      int id,
+      String op,
+      String name,
+      Map<String, String> attrs,
+      List<Entry> inputs,
+      Map<String, String> hidden,
+      List<SymbolFile> subgraphs) {
+    /** Copies the attributes, inputs and subgraphs. */
     public Node {
-      attrs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(attrs));
+      attrs = Collections.unmodifiableMap(new LinkedHashMap<>(attrs));
       inputs = List.copyOf(inputs);
+      hidden = Collections.unmodifiableMap(new LinkedHashMap<>(hidden));
+      subgraphs = List.copyOf(subgraphs);
+    }
+
+    /** A node without hidden attributes or subgraphs. */
+    public Node(int id, String op, String name, Map<String, String> attrs, List<Entry> inputs) {
+      this(id, op, name, attrs, inputs, Map.of(), List.of());
     }
 
     /** Whether the node is a variable (an input, a parameter or a label). */
@@ -107,17 +143,41 @@ public final class SymbolFile {
    * @throws IllegalArgumentException saying why when it is not an MXNet symbol
    */
   public static SymbolFile parse(String text) {
+    return read(tree(text));
+  }
+
+  /**
+   * {@code text} as a JSON object, read strictly (as MXNet's loader reads it), with nothing after
+   * it: the tree {@link #read} reads and {@link SymbolEdit} edits.
+   *
+   * @throws IllegalArgumentException saying why when it is not a JSON object
+   */
+  static JsonObject tree(String text) {
     JsonElement root;
     try {
-      root = JsonParser.parseString(text);
-    } catch (JsonParseException e) {
+      JsonReader reader = new JsonReader(new StringReader(text));
+      reader.setStrictness(Strictness.STRICT);
+      root = JSON.read(reader);
+      if (reader.peek() != JsonToken.END_DOCUMENT) {
+        throw new IllegalArgumentException(
+            "not JSON (more text after the value, at " + reader.getPath() + ")");
+      }
+    } catch (IOException | JsonParseException | IllegalStateException e) {
       throw new IllegalArgumentException(
-          "not JSON (" + (e.getCause() != null ? e.getCause() : e).getMessage() + ")");
+          "not JSON (" + (e.getCause() != null ? e.getCause() : e).getMessage() + ")", e);
     }
     if (!root.isJsonObject()) {
       throw new IllegalArgumentException("not a JSON object");
     }
-    JsonObject graph = root.getAsJsonObject();
+    return root.getAsJsonObject();
+  }
+
+  /**
+   * Reads the symbol {@code graph}.
+   *
+   * @throws IllegalArgumentException saying why when it is not an MXNet symbol
+   */
+  static SymbolFile read(JsonObject graph) {
     JsonArray jsonNodes = array(graph, "nodes", "the graph");
     List<Node> nodes = new ArrayList<>();
     Set<String> opNames = new HashSet<>();
@@ -149,14 +209,15 @@ public final class SymbolFile {
     String name = string(o, "name", where);
     where = "node " + id + " (" + name + ")";
     Map<String, String> attrs = new LinkedHashMap<>();
+    Map<String, String> hidden = new LinkedHashMap<>();
     for (Map.Entry<String, JsonElement> field : o.entrySet()) {
-      if (List.of("attrs", "attr", "param").contains(field.getKey())) {
+      if (ATTRIBUTES.contains(field.getKey())) {
         if (!field.getValue().isJsonObject()) {
           throw new IllegalArgumentException(where + ": " + field.getKey() + " is not an object");
         }
         for (Map.Entry<String, JsonElement> a : field.getValue().getAsJsonObject().entrySet()) {
-          if (!hidden(a.getKey()) && a.getValue().isJsonPrimitive()) {
-            attrs.put(a.getKey(), a.getValue().getAsString());
+          if (a.getValue().isJsonPrimitive()) {
+            (isHidden(a.getKey()) ? hidden : attrs).put(a.getKey(), a.getValue().getAsString());
           }
         }
       }
@@ -166,11 +227,29 @@ public final class SymbolFile {
       Entry entry = entry(in, id, where + " inputs");
       inputs.add(entry);
     }
-    return new Node(id, op, name, attrs, inputs);
+    List<SymbolFile> subgraphs = new ArrayList<>();
+    if (o.has("subgraphs")) {
+      JsonArray graphs = array(o, "subgraphs", where);
+      for (int k = 0; k < graphs.size(); k++) {
+        if (!graphs.get(k).isJsonObject()) {
+          throw new IllegalArgumentException(where + ": subgraph " + k + " is not a JSON object");
+        }
+        try {
+          subgraphs.add(read(graphs.get(k).getAsJsonObject()));
+        } catch (IllegalArgumentException bad) {
+          throw new IllegalArgumentException(
+              where + ": subgraph " + k + ": " + bad.getMessage(), bad);
+        }
+      }
+    }
+    return new Node(id, op, name, attrs, inputs, hidden, subgraphs);
   }
 
-  /** Whether MXNet hides {@code key} from the operator's parameters. */
-  private static boolean hidden(String key) {
+  /**
+   * Whether MXNet hides attribute {@code key} from the operator's parameters: {@code __name__}, or
+   * one of MXNet's user attributes ({@code ctx_group}, {@code lr_mult}, ...) as itself or a suffix.
+   */
+  public static boolean isHidden(String key) {
     if (key.startsWith("__") && key.endsWith("__")) {
       return true;
     }

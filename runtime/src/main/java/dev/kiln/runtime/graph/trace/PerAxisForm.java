@@ -1,4 +1,4 @@
-package dev.kiln.runtime.graph;
+package dev.kiln.runtime.graph.trace;
 
 import dev.kiln.ops.emit.Attrs;
 
@@ -29,11 +29,11 @@ import dev.kiln.ops.emit.Attrs;
  * {@code kiln.perAxisForm=false}, read when a graph is built, turns the fast form off (for
  * comparing the two).
  */
-record PerAxisForm(String op, SymNode full, SymNode small, int axis, int[] as4d, int[] out) {
+record PerAxisForm(String op, TracedSym full, TracedSym small, int axis, int[] as4d, int[] out) {
   /**
    * The fast form of {@code a <op> b} with result shape {@code out}, or null where none applies.
    */
-  static PerAxisForm of(String op, SymNode a, SymNode b, int[] out) {
+  static PerAxisForm of(String op, TracedSym a, TracedSym b, int[] out) {
     if (!Boolean.parseBoolean(System.getProperty("kiln.perAxisForm", "true"))) {
       return null;
     }
@@ -45,7 +45,7 @@ record PerAxisForm(String op, SymNode full, SymNode small, int axis, int[] as4d,
     return left != null || !commutes ? left : plan(op, b, a, out);
   }
 
-  private static PerAxisForm plan(String op, SymNode full, SymNode small, int[] out) {
+  private static PerAxisForm plan(String op, TracedSym full, TracedSym small, int[] out) {
     int[] f = full.shape().dims();
     int[] s = small.shape().dims();
     if (f.length != out.length || s.length > out.length) {

@@ -1,38 +1,75 @@
-package dev.kiln.runtime.graph;
+package dev.kiln.runtime.graph.trace;
 
 import dev.kiln.annotations.Sym;
 import dev.kiln.ops.emit.Attrs;
 import dev.kiln.ops.emit.NodeSource;
+import dev.kiln.runtime.graph.GraphBuilder;
+import dev.kiln.runtime.graph.ModelException;
+import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.StateSpec;
+import dev.kiln.runtime.graph.SymNode;
+import dev.kiln.runtime.graph.SymbolArena;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.IntFunction;
 
 /**
  * Custom layers and custom recurrent cells, traced while the graph is built: their forward bodies
  * run once (a cell's once per step) over symbols that know their shapes, so that every operation is
  * checked as it is made, and the result is checked against the layer's declared shapes.
+ *
+ * <p>The {@link GraphBuilder} is its only user: its {@code custom}, {@code cell} and {@code
+ * customParam} hand their work here, and the operators a trace makes go into the builder's {@link
+ * SymbolArena}.
  */
-final class CustomLayers {
-  private final SymbolArena arena;
-  private final Declarations d;
-  private final int steps;
+public final class CustomLayers {
+  /**
+   * Where a cell declares its initial state: the graph being built, which records the state for
+   * shape inference and binding and makes its variable.
+   */
+  @FunctionalInterface
+  public interface CellStates {
+    /**
+     * Declares the state argument {@code spec}, whose shape for a batch of 1 is {@code known}, of a
+     * cell that is {@code unrolled} over the builder's number of {@code Dim.STEPS} steps (or over a
+     * constant number), and returns its variable.
+     */
+    SymNode declare(StateSpec spec, Shape known, boolean unrolled);
+  }
 
-  /** Tracing for a graph whose cells over {@code Dim.STEPS} are unrolled over {@code steps}. */
-  CustomLayers(SymbolArena arena, Declarations d, int steps) {
+  private final SymbolArena arena;
+  private final int steps;
+  private final CellStates states;
+
+  /**
+   * Tracing into {@code arena} for a graph whose cells over {@code Dim.STEPS} are unrolled over
+   * {@code steps} (0: none are), declaring each cell's state with {@code states}.
+   */
+  public CustomLayers(SymbolArena arena, int steps, CellStates states) {
     this.arena = arena;
-    this.d = d;
     this.steps = steps;
+    this.states = states;
+  }
+
+  /**
+   * A custom layer's parameter {@code variable} of shape {@code shape}, declared {@code pattern}
+   * (its {@code @Param} shape pattern, whose names the trace checks broadcasts by; null if
+   * unknown), as the symbol generated code passes to {@link #custom} or {@link #cell}.
+   */
+  public static Sym param(SymNode variable, Shape shape, List<String> pattern) {
+    return new TracedSym(variable, shape, null, variable.name(), named(pattern));
   }
 
   /**
    * A custom layer used by node {@code src}: traces {@code forward} once over {@code input} (whose
    * shape the processor inferred as {@code inputShape}), checking every operation's shapes as it
    * goes, then checks the result against the layer's declared output shape and names it after the
-   * node. {@code params} are the layer's parameters, from {@link GraphBuilder#customParam}, in the
-   * forward method's order; {@code inputAxes}, the layer's input pattern (null if unknown), names
-   * the input's axes.
+   * node. {@code params} are the layer's parameters, from {@link #param}, in the forward method's
+   * order; {@code inputAxes}, the layer's input pattern (null if unknown), names the input's axes.
    */
-  Sym custom(
+  public Sym custom(
       NodeSource src,
       String layer,
       List<String> inputAxes,
@@ -40,22 +77,14 @@ final class CustomLayers {
       Shape outputShape,
       Sym input,
       List<Sym> params,
-      java.util.function.BiFunction<Sym, List<Sym>, Sym> forward) {
+      BiFunction<Sym, List<Sym>, Sym> forward) {
     SymNode in = (SymNode) input;
-    NodeSource from = d.sources.get(in.name());
     Trace trace = new Trace(arena, src, layer, src.node());
-    SymNode tracedInput =
-        new SymNode(
-            in.name(),
-            in.handle(),
-            inputShape,
-            trace,
-            from == null ? in.name() : from.node(),
-            named(inputAxes));
+    TracedSym tracedInput = new TracedSym(in, inputShape, trace, comesFrom(in), named(inputAxes));
     List<Sym> traced = traced(params, trace);
     trace.start(tracedInput, traced);
     Sym result = forward.apply(tracedInput, traced);
-    if (!(result instanceof SymNode out) || (out.shape() == null)) {
+    if (!(result instanceof TracedSym out) || (out.shape() == null)) {
       throw new ModelException(
           src,
           src
@@ -102,21 +131,21 @@ final class CustomLayers {
   /**
    * A custom recurrent cell used by node {@code src}, unrolled over a sequence {@code input} of
    * shape {@code inputShape}, {@code [N, steps, in...]}, where {@code steps} is a constant or
-   * {@code Dim.STEPS}; over {@code STEPS}, the cell is unrolled over the number of steps this
-   * builder was made for ({@link #GraphBuilder(String, boolean, int, IntFunction)}), so each number
-   * of steps has a graph of its own, all reading the same parameters. The sequence is split into
-   * its steps ({@code SliceChannel} {@code <node>_steps}, the steps axis squeezed); {@code step} is
-   * traced once per step, over that step's input and the previous step's state, checking every
-   * operation's shapes as {@link #custom} does, and each step's result must have the state shape
-   * (the declared {@code outputShape}, {@code [N, steps, state...]}, without the steps). Every step
-   * reads the same parameters {@code params} (from {@link #customParam}); step {@code t}'s
-   * operators are named {@code <node>_t<t>_<op><n>}. The first step's state is the state argument
-   * {@code <node>_state}, bound to zeros (see {@link StateSpec}), and the node's output is every
-   * step's state, stacked along axis 1 ({@code stack}, named after the node), so gradients flow
-   * back through every step. {@code inputAxes} and {@code stateAxes}, the layer's input (one
+   * {@code Dim.STEPS}; over {@code STEPS}, the cell is unrolled over the number of steps the
+   * builder was made for ({@link GraphBuilder#GraphBuilder(String, boolean, int, IntFunction)}), so
+   * each number of steps has a graph of its own, all reading the same parameters. The sequence is
+   * split into its steps ({@code SliceChannel} {@code <node>_steps}, the steps axis squeezed);
+   * {@code step} is traced once per step, over that step's input and the previous step's state,
+   * checking every operation's shapes as {@link #custom} does, and each step's result must have the
+   * state shape (the declared {@code outputShape}, {@code [N, steps, state...]}, without the
+   * steps). Every step reads the same parameters {@code params} (from {@link #param}); step {@code
+   * t}'s operators are named {@code <node>_t<t>_<op><n>}. The first step's state is the state
+   * argument {@code <node>_state}, bound to zeros (see {@link StateSpec}), and the node's output is
+   * every step's state, stacked along axis 1 ({@code stack}, named after the node), so gradients
+   * flow back through every step. {@code inputAxes} and {@code stateAxes}, the layer's input (one
    * step's) and state patterns, name the axes of each step's input and state (null if unknown).
    */
-  Sym cell(
+  public Sym cell(
       NodeSource src,
       String layer,
       List<String> inputAxes,
@@ -163,17 +192,16 @@ final class CustomLayers {
           null);
     }
     int steps = overSteps ? this.steps : declared;
-    if (overSteps) {
-      d.unrolledCells.add(src.node());
-    }
     String node = src.node();
     Shape stepShape = withoutAxis(inputShape, 1);
     Shape stateShape = withoutAxis(outputShape, 1);
     String stateName = node + "_state";
     int batch = inputShape.dim(0) > 0 ? inputShape.dim(0) : Shape.BATCH;
-    d.states.add(new StateSpec(stateName, node, false, stateShape, false, -1, batch));
-    d.knownShapes.put(stateName, stateShape.withBatch(1));
-    SymNode state = arena.variable(stateName);
+    SymNode first =
+        states.declare(
+            new StateSpec(stateName, node, false, stateShape, false, -1, batch),
+            stateShape.withBatch(1),
+            overSteps);
     Sym split =
         arena.op(
             src,
@@ -183,21 +211,18 @@ final class CustomLayers {
             List.of("data"),
             List.of(input));
     List<Sym> stepStates = new ArrayList<>();
-    NodeSource from = d.sources.get(input.name());
-    String sequence = from == null ? input.name() : from.node();
+    String sequence = comesFrom(input);
+    SymNode state = first;
     for (int t = 0; t < steps; t++) {
       Trace trace = new Trace(arena, src, layer, node + "_t" + t);
       SymNode x = arena.output(split, t);
       List<Sym> traced = traced(params, trace);
-      SymNode stepInput =
-          new SymNode(
-              x.name(), x.handle(), stepShape, trace, sequence + " step " + t, named(inputAxes));
+      TracedSym stepInput =
+          new TracedSym(x, stepShape, trace, sequence + " step " + t, named(inputAxes));
       trace.start(stepInput, traced);
-      SymNode previous =
-          new SymNode(
-              state.name(), state.handle(), stateShape, trace, state.name(), named(stateAxes));
+      TracedSym previous = new TracedSym(state, stateShape, trace, state.name(), named(stateAxes));
       Sym next = step.apply(stepInput, previous, traced);
-      if (!(next instanceof SymNode out) || out.shape() == null) {
+      if (!(next instanceof TracedSym out) || out.shape() == null) {
         throw new ModelException(
             src,
             src
@@ -228,12 +253,17 @@ final class CustomLayers {
     return arena.op(src, "stack", node, Attrs.of("axis", 1, "num_args", steps), null, stepStates);
   }
 
+  /** How a trace names what {@code input} comes from: its node, or the symbol itself. */
+  private static String comesFrom(Sym input) {
+    return input instanceof SymNode n && n.source() != null ? n.source().node() : input.name();
+  }
+
   /** {@code params} as values of {@code trace}, their axes named as their declarations say. */
   private static List<Sym> traced(List<Sym> params, Trace trace) {
     List<Sym> traced = new ArrayList<>();
     for (Sym p : params) {
-      SymNode n = (SymNode) p;
-      traced.add(new SymNode(n.name(), n.handle(), n.shape(), trace, n.name(), n.axes()));
+      TracedSym n = (TracedSym) p;
+      traced.add(new TracedSym(n, n.shape(), trace, n.name(), n.axes()));
     }
     return traced;
   }
@@ -242,7 +272,7 @@ final class CustomLayers {
    * A shape pattern's tokens as axis names: each dimension name, null for a number (it names no
    * dimension); null for an unknown pattern.
    */
-  static List<String> named(List<String> pattern) {
+  private static List<String> named(List<String> pattern) {
     if (pattern == null) {
       return null;
     }

@@ -1,7 +1,9 @@
-package dev.kiln.runtime.graph;
+package dev.kiln.runtime.graph.precision;
 
 import dev.kiln.ops.ConvKernels;
 import dev.kiln.ops.Native;
+import dev.kiln.ops.file.SymbolFile;
+import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,8 +41,6 @@ public enum Precision {
 
   /** Operators that run in whatever type reaches them (oneDNN has bfloat16 kernels for them). */
   static final Set<String> FOLLOW = Set.copyOf(Native.withBf16(Native.Bf16.FOLLOW));
-
-  private static final Pattern OP = Pattern.compile("\"op\": \"([^\"]+)\"");
 
   /** {@code fp32} or {@code bf16}, as the command line writes it. */
   public String label() {
@@ -93,12 +93,12 @@ public enum Precision {
    * (their float32 kernel is a GEMM convolution too). See {@code docs/training.md}.
    */
   static List<String> float32Convolutions(String symbolJson) {
-    SymbolJson graph = SymbolJson.parse(symbolJson);
+    SymbolFile graph = SymbolFile.parse(symbolJson);
     List<String> names = new ArrayList<>();
-    for (SymbolJson.Node n : graph.nodes()) {
+    for (SymbolFile.Node n : graph.nodes()) {
       if (n.op().equals("Convolution")
           && !n.inputs().isEmpty()
-          && graph.nodes().get(n.inputs().get(0)).isVariable()
+          && graph.node(n.inputs().get(0)).isVariable()
           && ConvKernels.blocked(filters(n))) {
         names.add(n.name());
       }
@@ -107,7 +107,7 @@ public enum Precision {
   }
 
   /** The convolution's filter count, or 0 (a multiple of 16) when the attribute is unreadable. */
-  private static int filters(SymbolJson.Node conv) {
+  private static int filters(SymbolFile.Node conv) {
     return ConvKernels.filters(conv.attrs().get("num_filter")).orElse(0);
   }
 
@@ -116,11 +116,9 @@ public enum Precision {
    */
   static List<String> float32Ops(String symbolJson) {
     Set<String> ops = new TreeSet<>();
-    Matcher m = OP.matcher(symbolJson);
-    while (m.find()) {
-      String op = m.group(1);
-      if (!op.equals("null") && !LOW.contains(op) && !FOLLOW.contains(op)) {
-        ops.add(op);
+    for (SymbolFile.Node n : SymbolFile.parse(symbolJson).nodes()) {
+      if (!n.isVariable() && !LOW.contains(n.op()) && !FOLLOW.contains(n.op())) {
+        ops.add(n.op());
       }
     }
     return new ArrayList<>(ops);

@@ -1,9 +1,13 @@
-package dev.kiln.runtime.graph;
+package dev.kiln.runtime.graph.trace;
 
 import dev.kiln.annotations.Sym;
 import dev.kiln.names.Broadcast;
 import dev.kiln.ops.emit.Attrs;
 import dev.kiln.ops.emit.NodeSource;
+import dev.kiln.runtime.graph.ModelException;
+import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.graph.SymNode;
+import dev.kiln.runtime.graph.SymbolArena;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -35,14 +39,14 @@ final class Trace {
   }
 
   /** Begins the trace over {@code input} with {@code params}, as its first line says. */
-  void start(SymNode input, List<Sym> params) {
+  void start(TracedSym input, List<Sym> params) {
     steps
         .append("\n  shapes through the body of ")
         .append(layer)
         .append(", from input ")
         .append(input.operand());
     params.forEach(p -> this.params.add(p.name()));
-    List<String> shown = params.stream().map(p -> ((SymNode) p).operand()).toList();
+    List<String> shown = params.stream().map(p -> ((TracedSym) p).operand()).toList();
     if (shown.size() == 1) {
       steps.append(" and parameter ").append(shown.get(0)).append(" (its @Param shape)");
     } else if (!shown.isEmpty()) {
@@ -64,7 +68,7 @@ final class Trace {
     return steps.toString();
   }
 
-  SymNode dot(SymNode a, SymNode b) {
+  TracedSym dot(TracedSym a, TracedSym b) {
     Shape x = a.shape();
     Shape y = b.shape();
     if (x.rank() < 1 || y.rank() < 1 || !fits(x.dim(x.rank() - 1), y.dim(0))) {
@@ -94,7 +98,7 @@ final class Trace {
    * {@code batch_dot}: operands of one rank, 3 or more, whose leading dimensions are equal; the
    * left's last dimension equal to the right's second last (its last when {@code transposeB}).
    */
-  SymNode batchDot(SymNode a, SymNode b, boolean transposeB) {
+  TracedSym batchDot(TracedSym a, TracedSym b, boolean transposeB) {
     Shape x = a.shape();
     Shape y = b.shape();
     int r = x.rank();
@@ -137,7 +141,7 @@ final class Trace {
   }
 
   /** Checks that {@code axis} is within the rank of {@code a} for operation {@code op}. */
-  void axis(String op, SymNode a, int axis) {
+  void axis(String op, TracedSym a, int axis) {
     Shape x = a.shape();
     if (axis < -x.rank() || axis >= x.rank()) {
       steps
@@ -169,7 +173,7 @@ final class Trace {
     }
   }
 
-  SymNode broadcast(String op, String label, SymNode a, SymNode b) {
+  TracedSym broadcast(String op, String label, TracedSym a, TracedSym b) {
     Shape x = a.shape();
     Shape y = b.shape();
     int rank = Math.max(x.rank(), y.rank());
@@ -179,7 +183,7 @@ final class Trace {
       String why = "each pair of trailing dimensions must be equal or 1";
       if (x.rank() != y.rank()) {
         // MXNet lines up the last axes: say how the lower-rank operand lines up where it should.
-        SymNode low = x.rank() < y.rank() ? a : b;
+        TracedSym low = x.rank() < y.rank() ? a : b;
         why += "; " + rankFix(low, low == a ? b : a);
       }
       throw error(label, List.of(a, b), why);
@@ -229,9 +233,9 @@ final class Trace {
    * operation is refused, with the declaration of the lower-rank operand that lines its names up
    * where the other operand has them.
    */
-  private void checkRanks(String op, SymNode a, SymNode b) {
-    SymNode low = a.shape().rank() < b.shape().rank() ? a : b;
-    SymNode high = low == a ? b : a;
+  private void checkRanks(String op, TracedSym a, TracedSym b) {
+    TracedSym low = a.shape().rank() < b.shape().rank() ? a : b;
+    TracedSym high = low == a ? b : a;
     int k = low.shape().rank();
     int n = high.shape().rank();
     for (int j = 0; j < k; j++) {
@@ -286,7 +290,7 @@ final class Trace {
   }
 
   /** How to give {@code low} the rank of {@code high}, its named axes where {@code high}'s are. */
-  private String rankFix(SymNode low, SymNode high) {
+  private String rankFix(TracedSym low, TracedSym high) {
     int k = low.shape().rank();
     int n = high.shape().rank();
     for (int at = 0; at < n - k; at++) {
@@ -334,7 +338,7 @@ final class Trace {
         + " after its leading BATCH, 1 where it does not vary";
   }
 
-  SymNode sum(SymNode a, int axis) {
+  TracedSym sum(TracedSym a, int axis) {
     axis("sum", a, axis);
     Shape x = a.shape();
     int ax = axis < 0 ? axis + x.rank() : axis;
@@ -363,23 +367,23 @@ final class Trace {
   }
 
   /** A one-operand operation whose result has shape {@code out} with axes named {@code axes}. */
-  SymNode unary(
-      String op, String label, SymNode a, Shape out, List<String> axes, String... keyValues) {
+  TracedSym unary(
+      String op, String label, TracedSym a, Shape out, List<String> axes, String... keyValues) {
     return emit(op, label, List.of("data"), List.of(a), out, axes, keyValues);
   }
 
-  private SymNode emit(
+  private TracedSym emit(
       String op,
       String label,
       List<String> keys,
-      List<SymNode> args,
+      List<TracedSym> args,
       Shape out,
       List<String> axes,
       String... keyValues) {
     String name = prefix + "_" + label + counter++;
     Object[] kv = new Object[keyValues.length];
     System.arraycopy(keyValues, 0, kv, 0, kv.length);
-    Sym made = arena.op(src, op, name, Attrs.of(kv), keys, List.copyOf(args));
+    SymNode made = arena.op(src, op, name, Attrs.of(kv), keys, List.copyOf(args));
     args.forEach(a -> read.add(a.name()));
     StringBuilder shown = new StringBuilder(operands(args));
     for (int i = 0; i + 1 < keyValues.length; i += 2) {
@@ -391,7 +395,7 @@ final class Trace {
   }
 
   /** {@code made}, computing {@code label(shown)} of shape {@code out}, as a line of the trace. */
-  private SymNode traced(Sym made, String label, String shown, Shape out, List<String> axes) {
+  private TracedSym traced(SymNode made, String label, String shown, Shape out, List<String> axes) {
     steps
         .append("\n    ")
         .append(made.name())
@@ -402,8 +406,7 @@ final class Trace {
         .append(") -> ")
         .append(out);
     boolean named = axes != null && axes.stream().anyMatch(java.util.Objects::nonNull);
-    return new SymNode(
-        made.name(), ((SymNode) made).handle(), out, this, made.name(), named ? axes : null);
+    return new TracedSym(made, out, this, made.name(), named ? axes : null);
   }
 
   /**
@@ -412,8 +415,8 @@ final class Trace {
    * <name>_in}, {@code <name>_weight}, {@code <name>_bias} and so on, the result {@code <name>};
    * one line of the trace.
    */
-  private SymNode perAxis(
-      PerAxisForm f, String label, List<SymNode> args, Shape out, List<String> axes) {
+  private TracedSym perAxis(
+      PerAxisForm f, String label, List<TracedSym> args, Shape out, List<String> axes) {
     String name = prefix + "_" + label + counter++;
     args.forEach(a -> read.add(a.name()));
     int c = f.channels();
@@ -427,7 +430,7 @@ final class Trace {
     String conv = f.fullIsImage() ? name : name + "_conv";
     boolean mul = f.op().equals("broadcast_mul");
     Attrs window = Attrs.of("kernel", "(1,1)", "num_filter", c, "num_group", c, "no_bias", mul);
-    Sym y;
+    SymNode y;
     if (mul) {
       y = arena.op(src, "Convolution", conv, window, List.of("data", "weight"), List.of(x, w));
     } else {
@@ -465,11 +468,11 @@ final class Trace {
     return p == q;
   }
 
-  private static String operands(List<SymNode> args) {
-    return String.join(", ", args.stream().map(SymNode::operand).toList());
+  private static String operands(List<TracedSym> args) {
+    return String.join(", ", args.stream().map(TracedSym::operand).toList());
   }
 
-  private ModelException error(String op, List<SymNode> args, String rule) {
+  private ModelException error(String op, List<TracedSym> args, String rule) {
     steps.append("\n    ").append(op).append('(').append(operands(args)).append(") does not fit");
     return new ModelException(
         src,

@@ -1,4 +1,4 @@
-package dev.kiln.runtime.graph;
+package dev.kiln.runtime.graph.precision;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -15,8 +15,12 @@ import dev.kiln.ops.DropoutOp;
 import dev.kiln.ops.PoolOp;
 import dev.kiln.ops.SoftmaxOp;
 import dev.kiln.ops.emit.NodeSource;
+import dev.kiln.ops.file.SymbolFile;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.ModelRuntime;
+import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.graph.GraphBuilder;
+import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.train.Classifier;
 import java.util.List;
@@ -84,10 +88,9 @@ class PrecisionTest {
   void theFirstConvolutionKeptFloat32ReadsItsWeightUncast() {
     assumeTrue(supported(), Precision.BF16.refusal());
     try (Graph low = Precision.BF16.apply(lenet(true, 16))) {
-      SymbolJson json = SymbolJson.parse(low.toJson());
-      SymbolJson.Node conv =
-          json.nodes().stream().filter(n -> n.name().equals("conv")).findFirst().orElseThrow();
-      SymbolJson.Node weight = json.nodes().get(conv.inputs().get(1));
+      SymbolFile json = SymbolFile.parse(low.toJson());
+      SymbolFile.Node conv = json.node("conv");
+      SymbolFile.Node weight = json.node(conv.inputs().get(1));
       assertEquals("conv_weight", weight.name(), "the convolution reads its weight directly");
       assertTrue(
           json.nodes().stream()

@@ -1,4 +1,4 @@
-package dev.kiln.processor.read;
+package dev.kiln.ops.file;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -28,6 +28,7 @@ class SymbolFileTest {
     assertEquals(10901, f.version());
     assertEquals(3, f.nodes().size());
     assertEquals(Map.of("num_hidden", "3", "no_bias", "True"), f.nodes().get(2).attrs());
+    assertEquals(Map.of("__lr_mult__", "2"), f.nodes().get(2).hidden());
     assertEquals(
         List.of(new SymbolFile.Entry(0, 0), new SymbolFile.Entry(1, 0)), f.nodes().get(2).inputs());
     assertEquals(List.of(new SymbolFile.Entry(2, 0)), f.heads());
@@ -48,6 +49,9 @@ class SymbolFileTest {
             """);
     assertEquals(800, f.version());
     assertEquals(Map.of("act_type", "relu"), f.nodes().get(1).attrs());
+    assertEquals(
+        Map.of("ctx_group", "stage1", "weight_lr_mult", "2", "mirror_stage", "True"),
+        f.nodes().get(1).hidden());
     assertEquals(List.of(new SymbolFile.Entry(0, 0)), f.nodes().get(1).inputs());
     assertEquals(true, f.nodes().get(0).isVariable());
   }
@@ -81,6 +85,42 @@ class SymbolFileTest {
         "node 0 (a) inputs: expected [node, index] or [node, index, version], got [0]",
         message(
             "{\"nodes\": [{\"op\": \"relu\", \"name\": \"a\", \"inputs\": [[0]]}], \"heads\": []}"));
+  }
+
+  @Test
+  void readsTheSubgraphsOfAFusedNode() {
+    SymbolFile f =
+        SymbolFile.parse(
+            """
+            {"nodes": [{"op": "null", "name": "x", "inputs": []},
+              {"op": "_sg_mkldnn_conv", "name": "sg_0", "attrs": {"with_act": "true"},
+               "inputs": [[0, 0, 0]], "subgraphs": [{"nodes": [
+                 {"op": "null", "name": "sg_in", "inputs": []},
+                 {"op": "Convolution", "name": "conv", "attrs": {"num_filter": "8"},
+                  "inputs": [[0, 0, 0]]},
+                 {"op": "Activation", "name": "relu", "attrs": {"act_type": "relu"},
+                  "inputs": [[1, 0, 0]]}], "heads": [[2, 0, 0]]}]}],
+             "heads": [[1, 0, 0]]}
+            """);
+    assertEquals(List.of(), f.nodes().get(0).subgraphs());
+    SymbolFile fused = f.nodes().get(1).subgraphs().get(0);
+    assertEquals(Map.of("num_filter", "8"), fused.node("conv").attrs());
+    assertEquals("relu", fused.node(fused.heads().get(0)).name());
+    assertEquals(
+        "node 1 (sg_0): subgraph 0: it has no heads (outputs)",
+        message(
+            "{\"nodes\": [{\"op\": \"null\", \"name\": \"x\", \"inputs\": []}, {\"op\":"
+                + " \"f\", \"name\": \"sg_0\", \"inputs\": [[0, 0]], \"subgraphs\":"
+                + " [{\"nodes\": [], \"heads\": []}]}], \"heads\": [[1, 0]]}"));
+  }
+
+  @Test
+  void readsStrictJsonOnlyAsMxnetsLoaderDoes() {
+    String symbol = "{\"nodes\": [{\"op\": \"null\", \"name\": \"a\", \"inputs\": []}], ";
+    assertEquals(1, SymbolFile.parse(symbol + "\"heads\": [[0, 0]]}").nodes().size());
+    assertEquals("not JSON (", message(symbol + "'heads': [[0, 0]]}").substring(0, 10));
+    assertEquals("not JSON (", message(symbol + "\"heads\": [[0, 0]]} {}").substring(0, 10));
+    assertEquals("not JSON (", message("[".repeat(100_000)).substring(0, 10));
   }
 
   private static String message(String json) {
