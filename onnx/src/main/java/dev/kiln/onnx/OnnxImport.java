@@ -87,7 +87,6 @@ public final class OnnxImport {
   public static final Set<String> OPERATORS =
       new TreeSet<>(
           List.of(
-              "Abs",
               "Add",
               "AveragePool",
               "BatchNormalization",
@@ -351,7 +350,6 @@ public final class OnnxImport {
       case "Selu" -> selu();
       case "Gelu" -> gelu();
       case "PRelu" -> prelu();
-      case "Abs" -> unsupported("Kiln has no element-wise absolute value yet");
       case "Conv" -> conv();
       case "ConvTranspose" -> convTranspose();
       case "Gemm" -> gemm();

@@ -446,6 +446,48 @@ final class BadCases {
               "@Imported(symbol = \"lenet-params.json\")",
               "[kiln:ImportNotSymbol] ImportNotJson.lenet(): lenet-params.json is not an MXNet symbol "
                   + "file: the graph has no \"nodes\" array"),
+          // An import that names no file.
+          error(
+              "bad/onnx/ImportNeither",
+              "@Imported",
+              "[kiln:ImportSource] ImportNeither.net(): @Imported needs exactly one of symbol (an MXNet "
+                  + "symbol file) and onnx (an ONNX model), got neither"),
+          // A truncated ONNX file.
+          error(
+                  "bad/onnx/OnnxNotModel",
+                  "@Imported(onnx = \"truncated.onnx\")",
+                  "[kiln:OnnxNotModel] OnnxNotModel.net(): truncated.onnx is not an ONNX model: it breaks at "
+                      + "byte 15 of 45")
+              .startingWith(),
+          // An operator set newer than Kiln imports.
+          error(
+              "bad/onnx/OnnxOpset",
+              "@Imported(onnx = \"opset22.onnx\")",
+              "[kiln:OnnxOpset] OnnxOpset.net(): opset22.onnx uses ONNX operator set 22; Kiln imports "
+                  + "operator sets 6 to 21 (export the model again with an operator set in that range)"),
+          // Operators Kiln has no translation for, listed at once.
+          error(
+                  "bad/onnx/OnnxUnknownOps",
+                  "@Imported(onnx = \"unknown.onnx\")",
+                  "[kiln:OnnxUnknownOps] OnnxUnknownOps.net(): unknown.onnx uses ONNX operators Kiln does not "
+                      + "import: Hardmax (node hardmax_0), Einsum (node einsum_2) in operator set 13; it "
+                      + "imports Add, AveragePool, BatchNormalization")
+              .startingWith(),
+          // A node whose attributes no unit computes.
+          error(
+              "bad/onnx/OnnxNode",
+              "@Imported(onnx = \"pads.onnx\")",
+              "[kiln:OnnxNode] OnnxNode.net(): node conv_0 of pads.onnx (Conv, operator set 13) cannot be "
+                  + "imported: its pads [0, 0, 1, 1] pad the start and the end of an axis differently; "
+                  + "Kiln pads both alike"),
+          // A size beyond the batch left symbolic.
+          error(
+              "bad/onnx/OnnxSymbolic",
+              "@Imported(onnx = \"symbolic.onnx\")",
+              "[kiln:OnnxSymbolic] OnnxSymbolic.net(): input x of symbolic.onnx has shape [N, H], and "
+                  + "Kiln fixes only the first (batch) dimension when an executor is bound: feed it from "
+                  + "an @Input of fixed sizes (kiln import --input x=BATCH,... writes one) or export the "
+                  + "model with fixed sizes"),
           // An operator Kiln has no unit for.
           error(
                   "bad/imported/ImportUnknownOp",

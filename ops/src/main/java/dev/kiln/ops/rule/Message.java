@@ -303,8 +303,8 @@ public enum Message {
   ONNX_SYMBOLIC(
       "OnnxSymbolic",
       "%s: input %s of %s has shape %s, and Kiln fixes only the first (batch) dimension when an "
-          + "executor is bound: give the input's sizes (kiln import --input %s=BATCH,...) or "
-          + "export the model with fixed sizes"),
+          + "executor is bound: feed it from an @Input of fixed sizes (kiln import --input "
+          + "%s=BATCH,... writes one) or export the model with fixed sizes"),
   IMPORT_UNKNOWN_OP(
       "ImportUnknownOp",
       "%s: node %s of %s is MXNet operator %s, which Kiln does not import; it imports %s (and the "

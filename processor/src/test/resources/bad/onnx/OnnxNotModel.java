@@ -1,0 +1,15 @@
+package bad.onnx;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+/** Test input for DiagnosticsTest. */
+@Model
+public interface OnnxNotModel {
+  @Input(shape = {BATCH, 4})
+  Sym x();
+
+  @Imported(onnx = "truncated.onnx")
+  Sym net(Sym x);
+}
