@@ -27,11 +27,13 @@ import org.junit.jupiter.api.io.TempDir;
 class DocSnippetsTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
-  /** The symbol files the docs' {@code @Imported} examples read, and where they come from. */
+  /** The files the docs' {@code @Imported} examples read, and where they come from. */
   private static final Map<String, Path> SYMBOL_FILES =
       Map.of(
           "demo/lenet-symbol.json",
-          ROOT.resolve("cli/src/test/resources/dev/kiln/cli/lenet-symbol.json"));
+          ROOT.resolve("cli/src/test/resources/dev/kiln/cli/lenet-symbol.json"),
+          "demo/lenet.onnx",
+          ROOT.resolve("e2e/src/test/resources/dev/kiln/e2e/onnx/lenet.onnx"));
 
   @TempDir Path dir;
 
