@@ -17,15 +17,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code import}: writes the {@code @Model} interface that imports a symbol file, with the file
- * beside it, after checking it as the processor will.
+ * {@code import}: writes the {@code @Model} interface that imports an ONNX or symbol file, with the
+ * file beside it, after checking it as the processor will.
  */
 @Command(
     name = "import",
     mixinStandardHelpOptions = true,
     description =
-        "Write DIR/<PKG as folders>/TYPE.java, a @Model interface that imports an MXNet symbol "
-            + "file (@Imported), copy the file beside it, and print the layer table.")
+        "Write DIR/<PKG as folders>/TYPE.java, a @Model interface that imports an ONNX model "
+            + "or an MXNet symbol file (@Imported), copy the file beside it, and print the layer "
+            + "table.")
 final class ImportSymbol implements Callable<Integer> {
   @Mixin SymbolOptions symbol;
 
@@ -51,14 +52,15 @@ final class ImportSymbol implements Callable<Integer> {
 
   @Option(
       names = "--overwrite",
-      description = "Replace TYPE.java and the copied symbol file if they exist.")
+      description = "Replace TYPE.java and the copied file if they exist.")
   boolean overwrite;
 
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    String type = name == null ? symbol.typeName() : name;
+    Path file = symbol.file(spec.commandLine());
+    String type = name == null ? symbol.typeName(spec.commandLine()) : name;
     if (!SourceVersion.isIdentifier(type) || SourceVersion.isKeyword(type)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
@@ -74,9 +76,9 @@ final class ImportSymbol implements Callable<Integer> {
     SymbolOptions.requireClean(found);
     Path dir = pkg.isEmpty() ? out : out.resolve(pkg.replace('.', '/'));
     Path source = dir.resolve(type + ".java");
-    Path copy = dir.resolve(symbol.fileName());
+    Path copy = dir.resolve(symbol.fileName(spec.commandLine()));
     for (Path p : new Path[] {source, copy}) {
-      if (Files.exists(p) && !overwrite && !(p.equals(copy) && same(symbol.symbol, copy))) {
+      if (Files.exists(p) && !overwrite && !(p.equals(copy) && same(file, copy))) {
         throw new IllegalArgumentException(
             p
                 + " exists; kiln import replaces nothing: remove it, choose another --name "
@@ -86,8 +88,8 @@ final class ImportSymbol implements Callable<Integer> {
     try {
       Files.createDirectories(dir);
       Files.writeString(source, found.source(), StandardCharsets.UTF_8);
-      if (!same(symbol.symbol, copy)) {
-        Files.copy(symbol.symbol, copy, StandardCopyOption.REPLACE_EXISTING);
+      if (!same(file, copy)) {
+        Files.copy(file, copy, StandardCopyOption.REPLACE_EXISTING);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(new IOException("cannot write " + dir + ": " + e, e));

@@ -14,25 +14,30 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
- * The options {@code inspect} and {@code import} share: the symbol file, its inputs' shapes and the
- * nodes to cut it at; and the check both run, the processor's own ({@link Inspector}).
+ * The options {@code inspect} and {@code import} share: the symbol or ONNX file, its inputs' shapes
+ * and the nodes to cut it at; and the check both run, the processor's own ({@link Inspector}).
  */
 final class SymbolOptions {
   @Option(
       names = "--symbol",
-      required = true,
       paramLabel = "FILE",
-      description = "The MXNet symbol file (-symbol.json) to import.")
+      description = "The MXNet symbol file (-symbol.json) to import; or --onnx.")
   Path symbol;
 
   @Option(
+      names = "--onnx",
+      paramLabel = "FILE",
+      description = "The ONNX model (.onnx) to import; or --symbol.")
+  Path onnx;
+
+  @Option(
       names = "--input",
-      required = true,
       paramLabel = "NAME=DIMS",
       description =
           "An input of the file and its shape, e.g. data=BATCH,3,224,224 (BATCH for the batch "
-              + "dimension); one per input.")
-  List<String> inputs;
+              + "dimension); one per input. Required for --symbol; for --onnx, the default is the "
+              + "file's inputs as it declares them, a symbolic first dimension read as BATCH.")
+  List<String> inputs = new ArrayList<>();
 
   @Option(
       names = "--output",
@@ -50,25 +55,42 @@ final class SymbolOptions {
     return out;
   }
 
-  /** The file's text; a missing or unreadable file is a refusal naming it. */
-  String text() {
+  /** The file given, {@code --symbol} or {@code --onnx}: exactly one, or a usage error. */
+  Path file(CommandLine cmd) {
+    if ((symbol == null) == (onnx == null)) {
+      throw new CommandLine.ParameterException(
+          cmd,
+          symbol == null
+              ? "Missing required option: '--symbol=FILE' or '--onnx=FILE'"
+              : "Give one of '--symbol' and '--onnx', not both");
+    }
+    if (symbol != null && inputs.isEmpty()) {
+      throw new CommandLine.ParameterException(
+          cmd, "Missing required option: '--input=NAME=DIMS' (one per input of the symbol file)");
+    }
+    return symbol != null ? symbol : onnx;
+  }
+
+  /** The file's bytes; a missing or unreadable file is a refusal naming it. */
+  private byte[] bytes(Path file) {
+    String kind = file == onnx ? "ONNX file " : "symbol file ";
     try {
-      return Files.readString(symbol, StandardCharsets.UTF_8);
+      return Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("symbol file " + symbol + " not found");
+      throw new IllegalArgumentException(kind + file + " not found");
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read symbol file " + symbol + ": " + e);
+      throw new IllegalArgumentException("cannot read " + kind + file + ": " + e);
     }
   }
 
-  /** The file's name, {@code resnet18-symbol.json}. */
-  String fileName() {
-    return symbol.getFileName().toString();
+  /** The file's name, {@code resnet18-symbol.json} or {@code lenet.onnx}. */
+  String fileName(CommandLine cmd) {
+    return file(cmd).getFileName().toString();
   }
 
   /** {@code Resnet18} for {@code resnet18-symbol.json}: the interface's default name. */
-  String typeName() {
-    String base = fileName().replaceFirst("(-symbol)?\\.json$", "");
+  String typeName(CommandLine cmd) {
+    String base = fileName(cmd).replaceFirst("(-symbol)?\\.json$|\\.onnx$", "");
     StringBuilder b = new StringBuilder();
     for (String part : base.split("[^A-Za-z0-9]+")) {
       if (!part.isEmpty()) {
@@ -83,8 +105,14 @@ final class SymbolOptions {
 
   /** The processor's check of the model {@code type} in {@code pkg}. */
   Inspector.Inspection inspect(CommandLine cmd, String type, String pkg) {
+    Path file = file(cmd);
     List<DeclaredModel.Input> declared = declaredInputs(cmd);
-    return Inspector.inspect(type, pkg, fileName(), text(), declared, outputs);
+    byte[] bytes = bytes(file);
+    String name = fileName(cmd);
+    return file == onnx
+        ? Inspector.inspectOnnx(type, pkg, name, bytes, declared, outputs)
+        : Inspector.inspect(
+            type, pkg, name, new String(bytes, StandardCharsets.UTF_8), declared, outputs);
   }
 
   /** Fails with the check's errors, one per line, when there are any. */

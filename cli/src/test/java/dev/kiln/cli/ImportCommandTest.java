@@ -130,31 +130,7 @@ class ImportCommandTest {
                 + "  Sym tanh3(Sym data);\n"),
         text);
 
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-    Path gen = Files.createDirectories(dir.resolve("gen"));
-    Path classes = Files.createDirectories(dir.resolve("classes"));
-    try (StandardJavaFileManager files =
-        javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
-      JavaCompiler.CompilationTask task =
-          javac.getTask(
-              null,
-              files,
-              diagnostics,
-              List.of(
-                  "-d",
-                  classes.toString(),
-                  "-s",
-                  gen.toString(),
-                  "-sourcepath",
-                  src.toString(),
-                  "-classpath",
-                  System.getProperty("java.class.path")),
-              null,
-              files.getJavaFileObjects(source));
-      task.setProcessors(List.of(new KilnProcessor()));
-      assertTrue(task.call(), diagnostics.getDiagnostics().toString());
-    }
+    Path gen = compile(src, source);
     String model = Files.readString(gen.resolve("com/example/zoo/LeNetFeaturesModel.java"));
     for (String line : r.out().lines().toList()) {
       if (!line.startsWith("wrote ") && !line.isBlank()) {
@@ -181,5 +157,106 @@ class ImportCommandTest {
     assertTrue(
         again.err().contains("LeNetFeatures.java exists; kiln import replaces nothing"),
         again.err());
+  }
+
+  /** Compiles {@code source} with Kiln's processor, {@code src} its source path; the generated. */
+  private Path compile(Path src, Path source) throws Exception {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    Path gen = Files.createDirectories(dir.resolve("gen"));
+    Path classes = Files.createDirectories(dir.resolve("classes"));
+    try (StandardJavaFileManager files =
+        javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+      JavaCompiler.CompilationTask task =
+          javac.getTask(
+              null,
+              files,
+              diagnostics,
+              List.of(
+                  "-d",
+                  classes.toString(),
+                  "-s",
+                  gen.toString(),
+                  "-sourcepath",
+                  src.toString(),
+                  "-classpath",
+                  System.getProperty("java.class.path")),
+              null,
+              files.getJavaFileObjects(source));
+      task.setProcessors(List.of(new KilnProcessor()));
+      assertTrue(task.call(), diagnostics.getDiagnostics().toString());
+    }
+    return gen;
+  }
+
+  private static final Path ONNX_LENET =
+      Path.of("../e2e/src/test/resources/dev/kiln/e2e/onnx/lenet.onnx");
+
+  @Test
+  void inspectOnnxReadsTheInputsFromTheFile() {
+    Run r = run("inspect", "--onnx", ONNX_LENET.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("Lenet\nnode "), r.out());
+    assertTrue(r.out().contains("input_1 "), r.out());
+    assertTrue(r.out().contains("[BATCH, 1, 28, 28]"), r.out());
+    assertTrue(r.out().contains("[BATCH, 10]"), r.out());
+  }
+
+  @Test
+  void theFileIsSymbolOrOnnxExactlyOnce() {
+    Run neither = run("inspect", "--input", "data=BATCH,1,28,28");
+    assertEquals(2, neither.code());
+    assertTrue(
+        neither.err().startsWith("Missing required option: '--symbol=FILE' or '--onnx=FILE'"),
+        neither.err());
+    Run both = run("inspect", "--symbol", LENET.toString(), "--onnx", ONNX_LENET.toString());
+    assertEquals(2, both.code());
+    assertTrue(both.err().startsWith("Give one of '--symbol' and '--onnx', not both"), both.err());
+    Run noInput = run("inspect", "--symbol", LENET.toString());
+    assertEquals(2, noInput.code());
+    assertTrue(
+        noInput.err().startsWith("Missing required option: '--input=NAME=DIMS'"), noInput.err());
+    Run missing = run("inspect", "--onnx", dir.resolve("none.onnx").toString());
+    assertEquals(1, missing.code());
+    assertTrue(
+        missing.err().contains("ONNX file " + dir.resolve("none.onnx") + " not found"),
+        missing.err());
+  }
+
+  /** {@code import --onnx} with a cut: the interface compiles to the table it printed. */
+  @Test
+  void importOnnxWritesAnInterfaceThatCompilesToTheSameTable() throws Exception {
+    Path src = dir.resolve("src");
+    Run r =
+        run(
+            "import",
+            "--onnx",
+            ONNX_LENET.toString(),
+            "--output",
+            "/Relu_3_output_0",
+            "--package",
+            "com.example.zoo",
+            "--name",
+            "LenetFeatures",
+            "--out",
+            src.toString());
+    assertEquals(0, r.code(), r.err());
+    Path source = src.resolve("com/example/zoo/LenetFeatures.java");
+    assertTrue(Files.exists(src.resolve("com/example/zoo/lenet.onnx")));
+    String text = Files.readString(source);
+    assertTrue(
+        text.contains(
+            "  @Input(shape = {BATCH, 1, 28, 28})\n"
+                + "  Sym input_1();\n\n"
+                + "  @Imported(onnx = \"lenet.onnx\", output = \"/Relu_3_output_0\")\n"
+                + "  Sym _Relu_3_output_0(Sym input_1);\n"),
+        text);
+    Path gen = compile(src, source);
+    String model = Files.readString(gen.resolve("com/example/zoo/LenetFeaturesModel.java"));
+    for (String line : r.out().lines().toList()) {
+      if (!line.startsWith("wrote ") && !line.isBlank()) {
+        assertTrue(model.contains(line.replace("\\", "\\\\")), line);
+      }
+    }
   }
 }

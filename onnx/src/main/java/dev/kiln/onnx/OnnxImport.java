@@ -199,6 +199,26 @@ public final class OnnxImport {
     return t.run(shapes);
   }
 
+  /**
+   * The shapes of {@code model}'s data inputs (those no initializer feeds), in the file's order, as
+   * the file declares them and {@link #translate} reads them when no shape is given: a symbolic or
+   * missing first dimension is {@code BATCH}.
+   *
+   * @throws RuleError ({@code OnnxSymbolic}) for a size beyond the first that is not fixed
+   */
+  public static Map<String, TShape> inputShapes(ModelProto model, String file, String where) {
+    OnnxImport t = new OnnxImport(file, where, model);
+    Set<String> initialized = new HashSet<>();
+    model.getGraph().getInitializerList().forEach(i -> initialized.add(i.getName()));
+    Map<String, TShape> out = new LinkedHashMap<>();
+    for (ValueInfoProto in : model.getGraph().getInputList()) {
+      if (!initialized.contains(in.getName())) {
+        out.put(in.getName(), t.shapeOf(in));
+      }
+    }
+    return out;
+  }
+
   private OnnxGraph run(Map<String, TShape> shapes) {
     if (opset < OLDEST || opset > NEWEST) {
       throw new RuleError(Message.ONNX_OPSET, "onnx", where, file, opset, OLDEST, NEWEST);

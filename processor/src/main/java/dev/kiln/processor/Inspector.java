@@ -1,5 +1,9 @@
 package dev.kiln.processor;
 
+import dev.kiln.onnx.OnnxFile;
+import dev.kiln.onnx.OnnxFormatException;
+import dev.kiln.onnx.proto.Onnx.ModelProto;
+import dev.kiln.ops.rule.Message;
 import dev.kiln.processor.check.ModelChecker;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.CheckedModel;
@@ -8,14 +12,16 @@ import dev.kiln.processor.read.DeclaredModel;
 import dev.kiln.processor.read.SymbolSource;
 import dev.kiln.processor.write.InterfaceWriter;
 import dev.kiln.processor.write.LayerTable;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import javax.tools.Diagnostic;
 
 /**
- * The processor's checks of an imported symbol file, run outside a compiler: what {@code
- * kiln-sample inspect} prints (the layer table, or the errors) and the interface {@code kiln-sample
- * import} writes. The file is read and checked exactly as an {@code @Imported} node of that
- * interface is when it compiles.
+ * The processor's checks of an imported symbol or ONNX file, run outside a compiler: what {@code
+ * kiln inspect} prints (the layer table, or the errors) and the interface {@code kiln import}
+ * writes. The file is read and checked exactly as an {@code @Imported} node of that interface is
+ * when it compiles.
  */
 public final class Inspector {
   private Inspector() {}
@@ -52,9 +58,66 @@ public final class Inspector {
       List<String> outputs) {
     Report report = new Report();
     SymbolSource files = (name, p) -> symbolText;
-    ModelSpec spec =
-        DeclaredModel.read(
-            type, pkg, symbol, files, inputs, DeclaredModel.imports(symbolText, outputs), report);
+    List<DeclaredModel.Import> imports = DeclaredModel.imports(symbolText, outputs);
+    ModelSpec spec = DeclaredModel.read(type, pkg, symbol, files, inputs, imports, report);
+    return finish(type, symbol, spec, report, cuts(imports, outputs));
+  }
+
+  /**
+   * Checks the model {@code type} of package {@code pkg} that imports the ONNX model {@code bytes}
+   * (named {@code file} beside the interface) with {@code inputs} (none: the file's data inputs at
+   * the shapes it declares, a symbolic first dimension read as {@code BATCH}), cut at {@code
+   * outputs} (none: the whole graph, every output of the file an output of the model).
+   */
+  public static Inspection inspectOnnx(
+      String type,
+      String pkg,
+      String file,
+      byte[] bytes,
+      List<DeclaredModel.Input> inputs,
+      List<String> outputs) {
+    Report report = new Report();
+    ModelProto model;
+    try {
+      model = OnnxFile.parse(bytes, file);
+    } catch (OnnxFormatException e) {
+      report.add(Message.ONNX_NOT_MODEL, null, type, e.getMessage());
+      return new Inspection(report.texts(Diagnostic.Kind.ERROR), List.of(), null, null, false);
+    }
+    List<DeclaredModel.Input> declared =
+        inputs.isEmpty() ? DeclaredModel.onnxInputs(model, file, type, report) : inputs;
+    List<DeclaredModel.Import> imports = DeclaredModel.onnxImports(model, outputs);
+    ModelSpec spec = null;
+    if (declared != null) {
+      SymbolSource files =
+          new SymbolSource() {
+            @Override
+            public String read(String name, String p) {
+              throw new IllegalStateException("an ONNX file is read as bytes");
+            }
+
+            @Override
+            public byte[] bytes(String name, String p) {
+              return bytes;
+            }
+          };
+      spec = DeclaredModel.read(type, pkg, file, true, files, declared, imports, report);
+    }
+    return finish(type, file, spec, report, cuts(imports, outputs));
+  }
+
+  /** The outputs named, by the method of the import that cuts there; empty when none is. */
+  private static Map<String, String> cuts(
+      List<DeclaredModel.Import> imports, List<String> outputs) {
+    Map<String, String> cuts = new LinkedHashMap<>();
+    if (!outputs.isEmpty()) {
+      imports.forEach(i -> cuts.put(i.method(), i.output()));
+    }
+    return cuts;
+  }
+
+  private static Inspection finish(
+      String type, String file, ModelSpec spec, Report report, Map<String, String> cuts) {
     CheckedModel checked =
         spec == null || report.hasErrors() ? null : new ModelChecker(report).check(spec);
     List<String> errors = report.texts(Diagnostic.Kind.ERROR);
@@ -66,7 +129,7 @@ public final class Inspector {
         errors,
         warnings,
         type + "\n" + LayerTable.render(checked),
-        InterfaceWriter.write(checked, symbol, !outputs.isEmpty()),
+        InterfaceWriter.write(checked, file, cuts),
         checked.classifierHead() != null);
   }
 }

@@ -1,10 +1,14 @@
 package dev.kiln.processor.read;
 
+import dev.kiln.onnx.OnnxImport;
+import dev.kiln.onnx.proto.Onnx.ModelProto;
+import dev.kiln.onnx.proto.Onnx.ValueInfoProto;
 import dev.kiln.ops.Ops;
 import dev.kiln.ops.file.SymbolFile;
 import dev.kiln.ops.rule.AttributeSite;
 import dev.kiln.ops.rule.Message;
 import dev.kiln.ops.rule.RuleError;
+import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
@@ -16,10 +20,10 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * A model that imports one symbol file, declared without a source file: what the command line's
- * {@code inspect} and {@code import} check, as the processor would check the interface {@code
- * import} writes (its inputs, then one {@code @Imported} node per output, each named after its file
- * node).
+ * A model that imports one symbol or ONNX file, declared without a source file: what the command
+ * line's {@code inspect} and {@code import} check, as the processor would check the interface
+ * {@code import} writes (its inputs, then one {@code @Imported} node per output, each named after
+ * its file node).
  */
 public final class DeclaredModel {
   private DeclaredModel() {}
@@ -71,13 +75,64 @@ public final class DeclaredModel {
   }
 
   /**
-   * The model {@code type} of package {@code pkg}: {@code inputs} and the imports of {@code symbol}
-   * that {@code files} finds; null when an error was reported.
+   * The imports of the ONNX model {@code model} for {@code outputs}: each named after its tensor as
+   * a Java identifier; when none is named, one import of the whole graph, named after its first
+   * output (the others stay outputs of the model).
+   */
+  public static List<Import> onnxImports(ModelProto model, List<String> outputs) {
+    if (!outputs.isEmpty()) {
+      return outputs.stream().map(o -> new Import(ImportReader.identifier(o), o)).toList();
+    }
+    List<String> heads =
+        model.getGraph().getOutputList().stream().map(ValueInfoProto::getName).toList();
+    return List.of(new Import(heads.isEmpty() ? "net" : ImportReader.identifier(heads.get(0)), ""));
+  }
+
+  /**
+   * The data inputs of the ONNX model {@code model} (named {@code file}) with their shapes as the
+   * file declares them (a symbolic first dimension is {@code BATCH}); null when one has a symbolic
+   * size beyond the first, which is reported on the model {@code type}.
+   */
+  public static List<Input> onnxInputs(ModelProto model, String file, String type, Report report) {
+    Map<String, TShape> shapes;
+    try {
+      shapes = OnnxImport.inputShapes(model, file, type);
+    } catch (RuleError e) {
+      report.add(e.message, null, e.args);
+      return null;
+    }
+    List<Input> out = new ArrayList<>();
+    shapes.forEach(
+        (name, shape) ->
+            out.add(new Input(name, shape.dims().stream().mapToInt(Integer::intValue).toArray())));
+    return out;
+  }
+
+  /**
+   * The model {@code type} of package {@code pkg}: {@code inputs} and the imports of the symbol
+   * file {@code symbol} that {@code files} finds; null when an error was reported.
    */
   public static ModelSpec read(
       String type,
       String pkg,
       String symbol,
+      SymbolSource files,
+      List<Input> inputs,
+      List<Import> imports,
+      Report report) {
+    return read(type, pkg, symbol, false, files, inputs, imports, report);
+  }
+
+  /**
+   * The model {@code type} of package {@code pkg}: {@code inputs} and the imports of {@code file}
+   * (an ONNX model when {@code onnx}, else a symbol file) that {@code files} finds; null when an
+   * error was reported.
+   */
+  public static ModelSpec read(
+      String type,
+      String pkg,
+      String file,
+      boolean onnx,
       SymbolSource files,
       List<Input> inputs,
       List<Import> imports,
@@ -112,15 +167,18 @@ public final class DeclaredModel {
               i.method(),
               null,
               null,
-              symbol,
+              file,
               i.output(),
               wires,
               false,
               null,
               nodes.stream().map(NodeSpec::name).collect(Collectors.toSet()),
-              false));
+              onnx));
     }
-    Map<String, List<NodeSpec>> byMethod = new ImportReader(report, files).read(group);
+    Map<String, List<NodeSpec>> byMethod =
+        onnx
+            ? new OnnxReader(report, files).read(group, nodes)
+            : new ImportReader(report, files).read(group);
     if (byMethod == null) {
       return null;
     }

@@ -4,7 +4,6 @@ import dev.kiln.annotations.From;
 import dev.kiln.annotations.Imported;
 import dev.kiln.annotations.Model;
 import dev.kiln.annotations.Output;
-import dev.kiln.ops.InputOp;
 import dev.kiln.ops.Op;
 import dev.kiln.ops.OpReader;
 import dev.kiln.ops.emit.NodeCall;
@@ -267,16 +266,7 @@ public final class ModelReader {
       List<ImportReader.Declared> withTaken = group.stream().map(d -> d.withTaken(taken)).toList();
       Map<String, List<NodeSpec>> byMethod;
       if (withTaken.get(0).onnx()) {
-        byMethod = new HashMap<>();
-        for (ImportReader.Declared d : withTaken) {
-          Map<String, List<NodeSpec>> one =
-              new OnnxReader(report, symbols).read(d, inputShapes(nodes));
-          if (one == null) {
-            byMethod = null;
-            break;
-          }
-          byMethod.putAll(one);
-        }
+        byMethod = new OnnxReader(report, symbols).read(withTaken, nodes);
       } else {
         byMethod = new ImportReader(report, symbols).read(withTaken);
       }
@@ -293,17 +283,6 @@ public final class ModelReader {
       }
     }
     return ImportReader.outputsKept(out);
-  }
-
-  /** The shapes of the model's {@code @Input} nodes, by name. */
-  private static Map<String, TShape> inputShapes(List<NodeSpec> nodes) {
-    Map<String, TShape> shapes = new HashMap<>();
-    for (NodeSpec n : nodes) {
-      if (n.layer() instanceof InputOp in) {
-        shapes.put(n.name(), in.shape());
-      }
-    }
-    return shapes;
   }
 
   private static ImportReader.Declared declared(String model, String pkg, NodeSpec n, Pending p) {

@@ -5,6 +5,7 @@ import dev.kiln.onnx.OnnxFormatException;
 import dev.kiln.onnx.OnnxGraph;
 import dev.kiln.onnx.OnnxImport;
 import dev.kiln.onnx.proto.Onnx.ModelProto;
+import dev.kiln.ops.InputOp;
 import dev.kiln.ops.rule.Message;
 import dev.kiln.ops.rule.RuleError;
 import dev.kiln.ops.rule.TShape;
@@ -36,6 +37,29 @@ final class OnnxReader {
   OnnxReader(Report report, SymbolSource files) {
     this.report = report;
     this.files = files;
+  }
+
+  /**
+   * The nodes of the imports {@code group} of one file, by the method each is placed under, read
+   * with the shapes of the {@code @Input} nodes among {@code nodes}; null when an error was
+   * reported.
+   */
+  Map<String, List<NodeSpec>> read(List<ImportReader.Declared> group, List<NodeSpec> nodes) {
+    Map<String, TShape> inputShapes = new HashMap<>();
+    for (NodeSpec n : nodes) {
+      if (n.layer() instanceof InputOp in) {
+        inputShapes.put(n.name(), in.shape());
+      }
+    }
+    Map<String, List<NodeSpec>> byMethod = new HashMap<>();
+    for (ImportReader.Declared d : group) {
+      Map<String, List<NodeSpec>> one = read(d, inputShapes);
+      if (one == null) {
+        return null;
+      }
+      byMethod.putAll(one);
+    }
+    return byMethod;
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.NodeSpec;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -17,9 +18,11 @@ public final class InterfaceWriter {
 
   /**
    * The source of the interface for {@code m}, which imports the file {@code symbol} (as the
-   * annotation names it, beside the interface), at its outputs when {@code named}, else whole.
+   * annotation names it, beside the interface), at the outputs {@code cuts} gives by method (as the
+   * user named them), or whole when it is empty.
    */
-  public static String write(CheckedModel m, String symbol, boolean named) {
+  public static String write(CheckedModel m, String symbol, Map<String, String> cuts) {
+    boolean named = !cuts.isEmpty();
     StringBuilder b = new StringBuilder();
     if (!m.packageName().isEmpty()) {
       b.append("package ").append(m.packageName()).append(";\n\n");
@@ -34,11 +37,14 @@ public final class InterfaceWriter {
                 .paragraph(
                     "The graph of {@code "
                         + symbol
-                        + "}, imported: written by {@code kiln-sample import}; the processor "
+                        + "}, imported: written by {@code kiln import}; the processor "
                         + "checks every node of the file when it compiles this interface, and "
                         + "{@code "
                         + m.name()
-                        + "Model.loadImported} reads the {@code .params} published with it.")
+                        + "Model.loadImported} reads "
+                        + (onnx(m)
+                            ? "its weights from the same file."
+                            : "the {@code .params} published with it."))
                 .pre(LayerTable.render(m))
                 .build()
                 .lines()
@@ -61,15 +67,19 @@ public final class InterfaceWriter {
                     .collect(Collectors.joining(", "))
                 + "})";
       } else if (s.origin() != null && s.origin().output()) {
-        String output = named ? ", output = \"" + s.origin().entry() + "\"" : "";
-        String one = "@Imported(symbol = \"" + symbol + "\"" + output + ")";
+        String cut = cuts.getOrDefault(n.name(), s.origin().entry());
+        String output = named ? ", output = \"" + cut + "\"" : "";
+        String key = s.origin().onnx() ? "onnx" : "symbol";
+        String one = "@Imported(" + key + " = \"" + symbol + "\"" + output + ")";
         annotation =
             one.length() <= 96 || !named
                 ? one
-                : "@Imported(\n      symbol = \""
+                : "@Imported(\n      "
+                    + key
+                    + " = \""
                     + symbol
                     + "\",\n      output = \""
-                    + s.origin().entry()
+                    + cut
                     + "\")";
         params =
             s.origin().declared().stream()
@@ -89,5 +99,10 @@ public final class InterfaceWriter {
       first = false;
     }
     return b.append("}\n").toString();
+  }
+
+  /** Whether {@code m} imports an ONNX file. */
+  private static boolean onnx(CheckedModel m) {
+    return m.nodes().stream().anyMatch(n -> n.spec().origin() != null && n.spec().origin().onnx());
   }
 }
