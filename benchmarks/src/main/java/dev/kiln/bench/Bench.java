@@ -45,7 +45,8 @@ import picocli.CommandLine.Option;
       DistBench.class,
       CustomBench.class,
       PrecisionBench.class,
-      InferenceBench.class
+      InferenceBench.class,
+      ImportBench.class
     },
     synopsisSubcommandLabel = "")
 public final class Bench implements Callable<Integer> {

@@ -37,7 +37,7 @@ class BenchCommandTest {
     Run r = run("--help");
     assertEquals(0, r.code());
     assertFalse(r.out().contains("[COMMAND]"), r.out());
-    for (String part : new String[] {"dist", "custom", "precision", "inference"}) {
+    for (String part : new String[] {"dist", "custom", "precision", "inference", "import"}) {
       assertTrue(r.out().contains("\n  " + part + " "), part + " in " + r.out());
     }
   }
