@@ -71,6 +71,18 @@ final class DiffModel implements AutoCloseable {
     return new DiffModel(invokeStatic(type, "load", new Class<?>[] {Path.class}, prefix));
   }
 
+  /**
+   * Loads the weights of the model's imported file ({@code loadImported(Path)} of a model with an
+   * {@code @Imported} node) from {@code file}.
+   */
+  void loadImported(Path file) {
+    try {
+      model.getClass().getMethod("loadImported", Path.class).invoke(model, file);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(name + ".loadImported(" + file + ") failed: " + e, e);
+    }
+  }
+
   /** Seeds MXNet's own random generators (dropout masks). */
   static void seedMxnet(int seed) {
     Mx.seed(seed);

@@ -27,8 +27,10 @@ import org.opentest4j.TestAbortedException;
  * kiln.differential.models} (default 100) random models from seed {@code
  * kiln.differential.firstSeed} (default 1) on, or the seeds listed in {@code
  * kiln.differential.seeds} (comma-separated); {@code kiln.differential.regressions=false} leaves
- * the regression models out; {@code kiln.differential.workDir} for the files (default {@code
- * target/differential}). {@code -Dkiln.differential.models=0} runs the regression models alone.
+ * the regression models out; {@code kiln.differential.onnxModels} (default 12) random ONNX models
+ * ({@link OnnxModelGenerator}) from the first seed on; {@code kiln.differential.workDir} for the
+ * files (default {@code target/differential}). {@code -Dkiln.differential.models=0} runs the
+ * regression models alone.
  *
  * <p>Besides the test reports, the work folder holds {@code results.txt} (one line per check as it
  * finishes), {@code running.txt} (the model being checked, with its source: what MXNet was running
@@ -40,6 +42,7 @@ class DifferentialTest {
   private static final String MODELS = "kiln.differential.models";
   private static final String SEEDS = "kiln.differential.seeds";
   private static final String REGRESSIONS = "kiln.differential.regressions";
+  private static final String ONNX_MODELS = "kiln.differential.onnxModels";
 
   /** The seeds this run draws. */
   static long[] seeds() {
@@ -50,6 +53,12 @@ class DifferentialTest {
     long first = Long.getLong(FIRST_SEED, 1L);
     int count = Integer.getInteger(MODELS, 100);
     return LongStream.range(first, first + count).toArray();
+  }
+
+  /** The seeds of the random ONNX models this run draws ({@link OnnxModelGenerator}). */
+  static long[] onnxSeeds() {
+    long first = Long.getLong(FIRST_SEED, 1L);
+    return LongStream.range(first, first + Integer.getInteger(ONNX_MODELS, 12)).toArray();
   }
 
   static Path workDir() {
@@ -67,6 +76,9 @@ class DifferentialTest {
     }
     for (long seed : seeds()) {
       cases.add(ModelGenerator.generate(seed));
+    }
+    for (long seed : onnxSeeds()) {
+      cases.add(OnnxModelGenerator.generate(seed));
     }
     List<SecondJvm.Job> jobs = new ArrayList<>();
     Map<String, String> skipped = new java.util.LinkedHashMap<>();

@@ -16,6 +16,8 @@ import java.util.stream.Collectors;
  * @param init the initialiser to create it with (see {@link DiffModel#INITS})
  * @param sources every source file, qualified type name to text; the model comes first
  * @param features what the generator drew (layer and attribute tags), for coverage reports
+ * @param resources files the sources read when they compile (an imported ONNX model), by class-path
+ *     resource name
  */
 record ModelCase(
     String name,
@@ -24,11 +26,30 @@ record ModelCase(
     boolean regression,
     String init,
     Map<String, String> sources,
-    List<String> features) {
+    List<String> features,
+    Map<String, byte[]> resources) {
   /** Copies the collections. */
   ModelCase {
     sources = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sources));
     features = List.copyOf(features);
+    resources = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(resources));
+  }
+
+  /** A model of Java sources alone. */
+  ModelCase(
+      String name,
+      String modelInterface,
+      long seed,
+      boolean regression,
+      String init,
+      Map<String, String> sources,
+      List<String> features) {
+    this(name, modelInterface, seed, regression, init, sources, features, Map.of());
+  }
+
+  /** The ONNX file the model imports (a resource path ending in {@code .onnx}), or null. */
+  String onnxResource() {
+    return resources.keySet().stream().filter(r -> r.endsWith(".onnx")).findFirst().orElse(null);
   }
 
   /** {@code Gen17 (seed 17)} or {@code Issue8Conv32 (regression, seed 0)}. */

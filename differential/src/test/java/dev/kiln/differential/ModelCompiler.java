@@ -60,11 +60,14 @@ final class ModelCompiler {
     model
         .sources()
         .forEach((name, text) -> sources.add(JavaFileObjects.forSourceString(name, text)));
-    Compilation c =
+    Compiler javac =
         Compiler.javac()
             .withProcessors(new KilnProcessor())
-            .withOptions("-Xlint:all", "-Xlint:-processing")
-            .compile(sources);
+            .withOptions("-Xlint:all", "-Xlint:-processing");
+    if (!model.resources().isEmpty()) {
+      javac = javac.withClasspath(classPathWith(model.resources()));
+    }
+    Compilation c = javac.compile(sources);
     if (c.status() != Compilation.Status.SUCCESS) {
       throw new CompileException(
           "javac with the Kiln processor rejected the model:\n"
@@ -88,6 +91,29 @@ final class ModelCompiler {
     }
     List<String> warnings = c.warnings().stream().map(ModelCompiler::describe).toList();
     return new Compiled(model, classes, new BytesClassLoader(classes), warnings);
+  }
+
+  /**
+   * This JVM's class path and a folder holding {@code resources} (written afresh), where the
+   * processor finds the files an {@code @Imported} names.
+   */
+  private static List<java.io.File> classPathWith(Map<String, byte[]> resources) {
+    List<java.io.File> path = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      path.add(new java.io.File(entry));
+    }
+    try {
+      Path dir = Files.createTempDirectory("kiln-differential-resources");
+      for (Map.Entry<String, byte[]> r : resources.entrySet()) {
+        Path file = dir.resolve(r.getKey());
+        Files.createDirectories(file.getParent());
+        Files.write(file, r.getValue());
+      }
+      path.add(dir.toFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return path;
   }
 
   private static String describe(Diagnostic<? extends JavaFileObject> d) {

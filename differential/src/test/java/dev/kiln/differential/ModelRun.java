@@ -112,6 +112,10 @@ final class ModelRun implements AutoCloseable {
     s.add(Map.entry("9 a fused predictor gives the same outputs", this::fused));
     s.add(Map.entry("5 save and load give the same outputs", this::saveAndLoad));
     s.add(Map.entry("8 DJL loading the checkpoint gives the same outputs", this::djl));
+    if (c.onnxResource() != null) {
+      s.add(
+          Map.entry("10 with the file's weights, ONNX Runtime gives the same outputs", this::ort));
+    }
     return s;
   }
 
@@ -141,6 +145,65 @@ final class ModelRun implements AutoCloseable {
   }
 
   // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Check 10, for a model that imports an ONNX file: with the file's own weights loaded ({@code
+   * loadImported}), Kiln's inference outputs equal ONNX Runtime's on the same file and inputs,
+   * within 1e-5 relative to the output's largest value.
+   */
+  private void ort() {
+    String check = "10 ONNX Runtime";
+    String resource = c.onnxResource();
+    Path file = dir.resolve(Path.of(resource).getFileName());
+    try {
+      Files.createDirectories(dir);
+      Files.write(file, c.resources().get(resource));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    model.loadImported(file);
+    Feeds.Arrays expected = infer(model, big);
+    List<String> names = model.inputNames();
+    try (ai.onnxruntime.OrtEnvironment env = ai.onnxruntime.OrtEnvironment.getEnvironment();
+        ai.onnxruntime.OrtSession.SessionOptions options =
+            new ai.onnxruntime.OrtSession.SessionOptions()) {
+      options.setIntraOpNumThreads(1);
+      try (ai.onnxruntime.OrtSession session = env.createSession(file.toString(), options)) {
+        Map<String, ai.onnxruntime.OnnxTensor> feed = new LinkedHashMap<>();
+        try {
+          for (int i = 0; i < names.size(); i++) {
+            long[] shape = java.util.Arrays.stream(big.shapes()[i]).asLongStream().toArray();
+            feed.put(
+                names.get(i),
+                ai.onnxruntime.OnnxTensor.createTensor(
+                    env, java.nio.FloatBuffer.wrap(big.values()[i]), shape));
+          }
+          try (ai.onnxruntime.OrtSession.Result out = session.run(feed)) {
+            if (out.size() != expected.count()) {
+              throw failure(
+                  check,
+                  "ONNX Runtime returned " + out.size() + " outputs, Kiln " + expected.count(),
+                  null);
+            }
+            for (int k = 0; k < expected.count(); k++) {
+              java.nio.FloatBuffer b = ((ai.onnxruntime.OnnxTensor) out.get(k)).getFloatBuffer();
+              float[] actual = new float[b.remaining()];
+              b.get(actual);
+              String diff = Compare.close(actual, expected.values()[k], 1e-5, 1e-5);
+              if (diff != null) {
+                throw failure(
+                    check, "output " + output(k) + " differs from ONNX Runtime's: " + diff, null);
+              }
+            }
+          }
+        } finally {
+          feed.values().forEach(ai.onnxruntime.OnnxTensor::close);
+        }
+      }
+    } catch (ai.onnxruntime.OrtException e) {
+      throw failure(check, "ONNX Runtime rejects the file or its inputs: " + e, e);
+    }
+  }
 
   private void compile() {
     try {
