@@ -2,6 +2,7 @@ package dev.kiln.processor;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.onnx.OnnxBuilder;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,10 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An imported file of 1,000 operator nodes (250 residual blocks of convolution, batch norm, ReLU
- * and addition): the processor reads, checks and writes it within two seconds of processor time
- * (CPU time of the compiling thread inside Kiln's processor, which a busy machine does not inflate
- * as it does wall time), and javac compiles what it wrote, no method or constant over the JVM's
- * limits.
+ * and addition), as an MXNet symbol file and as an ONNX model: the processor reads, checks and
+ * writes it within two seconds of processor time (CPU time of the compiling thread inside Kiln's
+ * processor, which a busy machine does not inflate as it does wall time), and javac compiles what
+ * it wrote, no method or constant over the JVM's limits.
  */
 class ImportScaleTest {
   /** Residual blocks of four operator nodes each. */
@@ -100,10 +101,61 @@ class ImportScaleTest {
         + "]}";
   }
 
+  /**
+   * The same 250 blocks as an ONNX file, as PyTorch names them ({@code /stage0/block0/conv/Conv},
+   * {@code stage0.block0.conv.weight}, ...): Conv, BatchNormalization, Relu and Add.
+   */
+  static byte[] bigOnnx(int blocks) {
+    OnnxBuilder b = new OnnxBuilder(13).input("data", "batch", 8, 8, 8);
+    java.util.Random rng = new java.util.Random(5);
+    String x = "data";
+    for (int k = 0; k < blocks; k++) {
+      String p = "stage" + (k / 50) + ".block" + (k % 50) + ".";
+      String n = "/stage" + (k / 50) + "/block" + (k % 50) + "/";
+      b.random(p + "conv.weight", rng, 0.1, 8, 8, 3, 3)
+          .random(p + "conv.bias", rng, 0.1, 8)
+          .random(p + "bn.weight", rng, 0.1, 8)
+          .random(p + "bn.bias", rng, 0.1, 8)
+          .random(p + "bn.running_mean", rng, 0.1, 8)
+          .initializer(p + "bn.running_var", new float[] {1, 1, 1, 1, 1, 1, 1, 1}, 8)
+          .node(
+              "Conv",
+              List.of(x, p + "conv.weight", p + "conv.bias"),
+              List.of(n + "conv/Conv_output_0"),
+              OnnxBuilder.ints("kernel_shape", 3, 3),
+              OnnxBuilder.ints("pads", 1, 1, 1, 1))
+          .node(
+              "BatchNormalization",
+              List.of(
+                  n + "conv/Conv_output_0",
+                  p + "bn.weight",
+                  p + "bn.bias",
+                  p + "bn.running_mean",
+                  p + "bn.running_var"),
+              List.of(n + "bn/BatchNormalization_output_0"))
+          .node("Relu", List.of(n + "bn/BatchNormalization_output_0"), List.of(n + "Relu_output_0"))
+          .node("Add", List.of(n + "Relu_output_0", x), List.of(n + "Add_output_0"));
+      x = n + "Add_output_0";
+    }
+    return b.output(x, "batch", 8, 8, 8).build().toByteArray();
+  }
+
   @Test
   void aThousandNodesAreCheckedWithinTwoSecondsAndCompile() throws IOException {
     Path resources = Files.createDirectories(dir.resolve("resources/good/imported"));
     Files.writeString(resources.resolve("big-symbol.json"), bigSymbol(BLOCKS));
+    compileWithinTwoSeconds("BigNet");
+  }
+
+  @Test
+  void aThousandOnnxNodesAreCheckedWithinTwoSecondsAndCompile() throws IOException {
+    Path resources = Files.createDirectories(dir.resolve("resources/good/imported"));
+    Files.write(resources.resolve("big.onnx"), bigOnnx(BLOCKS));
+    compileWithinTwoSeconds("BigOnnxNet");
+  }
+
+  /** Compiles {@code good.imported.<model>}: the processor within 2 s of CPU, lines of 100. */
+  private void compileWithinTwoSeconds(String model) throws IOException {
     Path gen = Files.createDirectories(dir.resolve("gen"));
     Path classes = Files.createDirectories(dir.resolve("classes"));
     Timed kiln = new Timed(new KilnProcessor());
@@ -126,7 +178,7 @@ class ImportScaleTest {
                       + File.pathSeparator
                       + System.getProperty("java.class.path")),
               null,
-              files.getJavaFileObjects(TestCompiler.resource("good/imported/BigNet")));
+              files.getJavaFileObjects(TestCompiler.resource("good/imported/" + model)));
       task.setProcessors(List.of(kiln));
       long start = System.nanoTime();
       boolean ok = task.call();
@@ -134,13 +186,14 @@ class ImportScaleTest {
       assertTrue(ok, diagnostics.getDiagnostics().toString());
       System.out.printf(
           Locale.ROOT,
-          "ImportScaleTest: %d operator nodes: processor %.2f s CPU, javac in all %.2f s%n",
+          "ImportScaleTest: %s, %d operator nodes: processor %.2f s CPU, javac in all %.2f s%n",
+          model,
           4 * BLOCKS,
           kiln.nanos / 1e9,
           total / 1e9);
       assertTrue(kiln.nanos < 2_000_000_000L, "the processor took " + kiln.nanos / 1e6 + " ms");
     }
-    String graph = Files.readString(gen.resolve("good/imported/BigNetGraph.java"));
+    String graph = Files.readString(gen.resolve("good/imported/" + model + "Graph.java"));
     assertTrue(graph.contains("private void netPart10() {"), "parts of 100 nodes");
     assertTrue(graph.lines().allMatch(l -> l.length() <= 100), "lines of at most 100 columns");
   }
