@@ -537,6 +537,13 @@ final class BadCases {
               "[kiln:ImportNameTaken] ImportNameTaken.features(): node fc1 of "
                   + "/good/imported/lenet-symbol.json has the name of ImportNameTaken's node fc1(); "
                   + "rename the model's node (the file's names are its parameters' names)"),
+          // One variable of the file read by two dense layers at two shapes.
+          error(
+              "bad/imported/ImportSharedShape",
+              "@Imported(symbol = \"tied-shapes-symbol.json\")",
+              "[kiln:ImportSharedShape] ImportSharedShape.net() narrow: variable shared_weight is "
+                  + "read by node wide as [6, 8] and by node narrow as [4, 6]; one variable has one "
+                  + "shape (MXNet refuses this file too): give each reader a variable of its own"),
           // A declared input too small for the file's second convolution: the file's node, the
           // rule and the shapes.
           error(

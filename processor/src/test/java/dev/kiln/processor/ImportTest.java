@@ -62,4 +62,16 @@ class ImportTest {
     assertTrue(graph.contains("Sym features = graph.features(pixels);"), graph);
     assertTrue(model.contains("public Parameter dense0Weight() {"), model);
   }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aVariableThatSeveralNodesReadIsOneParameter(TestCompiler compiler) {
+    Result r = compiler.compile("good/imported/Tied");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String model = r.source("good.imported.TiedModel");
+    assertEquals(1, model.split("public Parameter sharedWeight\\(\\)").length - 1, model);
+    assertEquals(1, model.split("public Parameter sharedBias\\(\\)").length - 1, model);
+    // One 6x6 weight and one bias of 6, counted once.
+    assertTrue(model.contains("42 parameters") || model.contains("42"), model);
+  }
 }

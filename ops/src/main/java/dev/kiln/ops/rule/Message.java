@@ -326,6 +326,10 @@ public enum Message {
       "ImportNameTaken",
       "%s: node %s of %s has the name of %s's %s; rename the model's node (the file's names are "
           + "its parameters' names)"),
+  IMPORT_SHARED_SHAPE(
+      "ImportSharedShape",
+      "%s: variable %s is read by node %s as %s and by node %s as %s; one variable has one shape "
+          + "(MXNet refuses this file too): give each reader a variable of its own"),
   // Reasons: wordings that are not diagnostics of their own but reach the user inside one or in
   // generated Javadoc (why a model is not a classifier).
   REASON_NO_NODES("ReasonNoNodes", Kind.OTHER, "it has no nodes"),
