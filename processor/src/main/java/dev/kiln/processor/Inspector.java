@@ -52,9 +52,8 @@ public final class Inspector {
       List<String> outputs) {
     Report report = new Report();
     SymbolSource files = (name, p) -> symbolText;
-    ModelSpec spec =
-        DeclaredModel.read(
-            type, pkg, symbol, files, inputs, DeclaredModel.imports(symbolText, outputs), report);
+    List<DeclaredModel.Import> imports = DeclaredModel.imports(symbolText, outputs);
+    ModelSpec spec = DeclaredModel.read(type, pkg, symbol, files, inputs, imports, report);
     CheckedModel checked =
         spec == null || report.hasErrors() ? null : new ModelChecker(report).check(spec);
     List<String> errors = report.texts(Diagnostic.Kind.ERROR);
@@ -66,7 +65,8 @@ public final class Inspector {
         errors,
         warnings,
         type + "\n" + LayerTable.render(checked),
-        InterfaceWriter.write(checked, symbol, !outputs.isEmpty()),
+        InterfaceWriter.write(
+            checked, symbol, imports.stream().anyMatch(i -> !i.output().isEmpty())),
         checked.classifierHead() != null);
   }
 }

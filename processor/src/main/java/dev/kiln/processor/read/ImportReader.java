@@ -129,7 +129,7 @@ public final class ImportReader {
     }
     SymbolFile file;
     try {
-      file = SymbolFile.parse(text);
+      file = SymbolFile.parse(text).namedApart();
     } catch (IllegalArgumentException e) {
       fail(d, "symbol", Message.IMPORT_NOT_SYMBOL, d.where(), d.symbol(), e.getMessage());
       return null;
