@@ -544,6 +544,11 @@ final class BadCases {
               "[kiln:ImportSharedShape] ImportSharedShape.net() narrow: variable shared_weight is "
                   + "read by node wide as [6, 8] and by node narrow as [4, 6]; one variable has one "
                   + "shape (MXNet refuses this file too): give each reader a variable of its own"),
+          // A file's Concat along the batch axis: its output is no [BATCH, ...] shape.
+          error(
+              "bad/imported/ConcatBatch",
+              "@Imported(symbol = \"concat-batch-symbol.json\")",
+              "[kiln:ConcatBatch] XXX"),
           // A declared input too small for the file's second convolution: the file's node, the
           // rule and the shapes.
           error(

@@ -47,6 +47,11 @@ public enum Message {
   SHAPE_MISMATCH("ShapeMismatch", "%s: %s needs equal shapes, got %s; %s"),
   CONCAT_MISMATCH(
       "ConcatMismatch", "%s: @Concat(axis = %d) needs every dimension but axis %d equal, got %s"),
+  CONCAT_BATCH(
+      "ConcatBatch",
+      "%s: @Concat(axis = %d) joins along the batch axis, so its output holds the batches of its "
+          + "%d inputs one after another (%s), which no [BATCH, ...] shape says; join along "
+          + "another axis, or feed inputs of fixed sizes"),
   RANK_MISMATCH("RankMismatch", "%s: %s needs inputs of equal rank, got %s"),
   BAD_AXIS("BadAxis", "%s: axis %d is out of range for %s of rank %d (allowed: %d to %d)"),
   UNKNOWN_FEATURES(
