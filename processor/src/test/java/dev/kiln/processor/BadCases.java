@@ -494,7 +494,7 @@ final class BadCases {
                   "@Imported(symbol = \"grid-symbol.json\")",
                   "[kiln:ImportUnknownOp] ImportUnknownOp.net(): node grid of grid-symbol.json is "
                       + "MXNet operator GridGenerator, which Kiln does not import; it imports Activation, "
-                      + "BatchNorm, Concat, Convolution")
+                      + "BatchNorm, Cast, Concat, Convolution")
               .startingWith(),
           // An attribute value the unit cannot compute: a sum pooling.
           error(
@@ -548,7 +548,19 @@ final class BadCases {
           error(
               "bad/imported/ConcatBatch",
               "@Imported(symbol = \"concat-batch-symbol.json\")",
-              "[kiln:ConcatBatch] XXX"),
+              "[kiln:ConcatBatch] ConcatBatch.both() both: @Concat(axis = 0) joins along the batch "
+                  + "axis, so its output holds the batches of its 2 inputs one after another "
+                  + "([BATCH, 8] from relu (Activation(act_type=relu)) and [BATCH, 8] from tanh "
+                  + "(Activation(act_type=tanh))), which no [BATCH, ...] shape says; join along "
+                  + "another axis, or feed inputs of fixed sizes"),
+          // A Gluon export whose weight declares 3 input channels, fed 1.
+          error(
+              "bad/imported/ImportShapeHint",
+              "@Imported(symbol = \"hinted-symbol.json\")",
+              "[kiln:ImportShapeHint] ImportShapeHint.net() conv0_fwd: variable conv0_weight "
+                  + "declares shape [4, 3, 3, 3] in the file (__shape__), but node conv0_fwd reads "
+                  + "it as [4, 1, 3, 3]; the file's graph does not fit its own parameters: check the "
+                  + "input's shape (its channels) or export the file again"),
           // A declared input too small for the file's second convolution: the file's node, the
           // rule and the shapes.
           error(

@@ -331,6 +331,11 @@ public enum Message {
       "ImportNameTaken",
       "%s: node %s of %s has the name of %s's %s; rename the model's node (the file's names are "
           + "its parameters' names)"),
+  IMPORT_SHAPE_HINT(
+      "ImportShapeHint",
+      "%s: variable %s declares shape %s in the file (__shape__), but node %s reads it as %s; the "
+          + "file's graph does not fit its own parameters: check the input's shape (its channels) "
+          + "or export the file again"),
   IMPORT_SHARED_SHAPE(
       "ImportSharedShape",
       "%s: variable %s is read by node %s as %s and by node %s as %s; one variable has one shape "

@@ -90,10 +90,11 @@ public final class ModelChecker {
   }
 
   /**
-   * {@code found}, the parameters or auxiliary states of node {@code n}, without those an earlier
-   * node declared already: a variable of an imported file that several nodes read (the steps of an
-   * unrolled recurrent net, tied weights) is one array, owned by its first reader. Null when one is
-   * read at another shape than before, which MXNet refuses too (reported, {@code
+   * {@code found}, the parameters or auxiliary states of node {@code n}, each checked against the
+   * shape its file's variable declares ({@code __shape__}; else {@code ImportShapeHint}), without
+   * those an earlier node declared already: a variable of an imported file that several nodes read
+   * (the steps of an unrolled recurrent net, tied weights) is one array, owned by its first reader.
+   * Null when one is read at another shape than before, which MXNet refuses too (reported, {@code
    * ImportSharedShape}).
    */
   private List<ParamInfo> unshared(
@@ -101,6 +102,20 @@ public final class ModelChecker {
     List<ParamInfo> own = new ArrayList<>();
     String reader = n.origin() != null ? n.origin().fileNode() : n.name();
     for (ParamInfo p : found) {
+      List<Integer> hint = n.origin() != null ? n.origin().shapeHints().get(p.name()) : null;
+      if (hint != null && !fits(hint, p.shape())) {
+        report.add(
+            Message.IMPORT_SHAPE_HINT,
+            n.method(),
+            n.mirror(),
+            "symbol",
+            where,
+            p.name(),
+            hint.toString(),
+            reader,
+            p.shape());
+        return null;
+      }
       ParamInfo first = declared.putIfAbsent(p.name(), new ParamInfo(p.name(), reader, p.shape()));
       if (first == null) {
         own.add(p);
@@ -120,6 +135,22 @@ public final class ModelChecker {
       }
     }
     return own;
+  }
+
+  /**
+   * Whether {@code shape} is what the file's hint {@code hint} says: the same rank, and each size
+   * the hint fixes (0 or -1 leave one open, as Gluon's deferred shapes do) equal.
+   */
+  private static boolean fits(List<Integer> hint, TShape shape) {
+    if (hint.size() != shape.rank()) {
+      return false;
+    }
+    for (int i = 0; i < hint.size(); i++) {
+      if (hint.get(i) > 0 && hint.get(i) != shape.dim(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
