@@ -1,0 +1,181 @@
+package dev.kiln.e2e.imported;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import dev.kiln.processor.Inspector;
+import dev.kiln.processor.read.DeclaredModel;
+import dev.kiln.runtime.exec.Parameter;
+import dev.kiln.runtime.io.LegacyParams;
+import dev.kiln.runtime.io.MxnetFiles;
+import dev.kiln.runtime.io.NamedArray;
+import dev.kiln.runtime.mxnet.SymbolHandle;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What real MXNet files need and MXNet loads, written by MXNet's own C API ({@link SymbolFiles}):
+ * an unrolled LSTM whose steps share their weights, a file of three outputs with the operators of
+ * MTCNN-style files ({@code _*_scalar}, {@code Crop}, {@code Cast}, {@code SoftmaxActivation}), a
+ * {@code Concat} along the batch axis, and weights in MXNet's pre-1.0 {@code .params} format.
+ */
+class RealFilesTest {
+  private static final double TOLERANCE = 1e-5;
+
+  @TempDir Path dir;
+
+  private static String file(String name) throws IOException {
+    return Files.readString(SymbolFiles.DIR.resolve(name), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Every step of the unrolled LSTM reads the same four variables: the model has each once, as
+   * MXNet's executor has each argument once.
+   */
+  @Test
+  void tiedWeightsAreOneParameterEach() throws IOException {
+    try (TiedLstmNetModel model = TiedLstmNetModel.create();
+        SymbolHandle mxnet = SymbolHandle.fromJson(file("tied-lstm-symbol.json"))) {
+      List<String> args = new ArrayList<>(mxnet.arguments());
+      args.remove("data");
+      assertEquals(
+          List.of("lstm_i2h_weight", "lstm_i2h_bias", "lstm_h2h_weight", "lstm_h2h_bias"), args);
+      assertEquals(args, model.params().parameters().stream().map(Parameter::name).toList());
+      int u = SymbolFiles.TIED_UNITS;
+      assertEquals(
+          4 * u * 4 + 4 * u + 4 * u * u + 4 * u,
+          model.params().parameters().stream().mapToInt(p -> p.get().length).sum());
+    }
+  }
+
+  /**
+   * MXNet's pre-1.0 {@code .params} (the rank-first layout), written by hand from MXNet's loader
+   * and read by MXNet's own {@code MXNDArrayLoad} alike, loads into the imported LSTM, which then
+   * computes what MXNet's executor computes from the same file and arrays.
+   */
+  @Test
+  void aPre10ParamsFileLoadsAndTheTiedLstmAgreesWithMxnet() throws IOException {
+    try (TiedLstmNetModel model = TiedLstmNetModel.create()) {
+      Random r = new Random(21);
+      List<NamedArray> arrays = new ArrayList<>();
+      for (Parameter p : model.params().parameters()) {
+        float[] v = new float[p.get().length];
+        for (int i = 0; i < v.length; i++) {
+          v[i] = (float) (0.4 * r.nextGaussian());
+        }
+        arrays.add(new NamedArray("arg:" + p.name(), p.shape(), v));
+      }
+      Path params = dir.resolve("ocr-0000.params");
+      LegacyParams.write(params, arrays, LegacyParams.Layout.RANK_FIRST);
+      List<NamedArray> mxnet = MxnetFiles.load(params);
+      for (int i = 0; i < arrays.size(); i++) {
+        assertArrayEquals(arrays.get(i).data(), mxnet.get(i).data());
+      }
+      assertEquals(List.of(), model.loadImported(params));
+      assertArrayEquals(arrays.get(0).data(), model.params().lstmI2hWeight().get());
+      double diff =
+          ImportAgreementTest.difference(
+              model, "tied-lstm-symbol.json", new int[] {4, SymbolFiles.TIED_STEPS, 4});
+      assertTrue(diff <= TOLERANCE, "largest difference from MXNet's executor: " + diff);
+    }
+  }
+
+  /** Each of the file's three outputs equals MXNet's at that output, from the same arrays. */
+  @Test
+  void everyOutputOfAFileOfSeveralAgreesWithMxnet() throws IOException {
+    String json = file("heads-symbol.json");
+    int[] shape = {2, 3, 12, 12};
+    float[] x = new float[2 * 3 * 12 * 12];
+    Random r = new Random(8);
+    for (int i = 0; i < x.length; i++) {
+      x[i] = 255 * r.nextFloat();
+    }
+    try (HeadsNetModel model = HeadsNetModel.create();
+        NDManager nd = NDManager.newBaseManager()) {
+      ImportAgreementTest.randomize(model, new Random(4));
+      Map<String, float[]> arrays = new LinkedHashMap<>();
+      for (Parameter p : model.params().parameters()) {
+        arrays.put(p.name(), p.get());
+      }
+      NDList outs =
+          model.forward(new NDList(nd.create(x, new ai.djl.ndarray.types.Shape(2, 3, 12, 12))));
+      assertEquals(3, outs.size());
+      String[] heads = {"prob1_output", "conv4_2_output", "misc_output"};
+      for (int h = 0; h < heads.length; h++) {
+        float[] theirs = MxnetReference.forward(json, heads[h], arrays, "data", shape, x);
+        float[] ours = outs.get(h).toFloatArray();
+        assertEquals(theirs.length, ours.length, heads[h]);
+        for (int i = 0; i < ours.length; i++) {
+          assertEquals(theirs[i], ours[i], TOLERANCE, heads[h] + " at " + i);
+        }
+      }
+    }
+  }
+
+  /**
+   * {@code kiln import} writes the file whole: one {@code @Output} import per output, the interface
+   * above, with no warning.
+   */
+  @Test
+  void importWritesEveryOutputOfTheFile() throws IOException {
+    Inspector.Inspection i =
+        Inspector.inspect(
+            "HeadsNet",
+            "dev.kiln.e2e.imported",
+            "heads-symbol.json",
+            file("heads-symbol.json"),
+            List.of(new DeclaredModel.Input("data", new int[] {-1, 3, 12, 12})),
+            List.of());
+    assertEquals(List.of(), i.errors());
+    assertEquals(List.of(), i.warnings());
+    for (String head : List.of("prob1", "conv4_2", "misc")) {
+      assertTrue(
+          i.source()
+              .contains(
+                  "  @Output\n  @Imported(symbol = \"heads-symbol.json\", output = \""
+                      + head
+                      + "\")\n  Sym "
+                      + head
+                      + "(Sym data);"),
+          i.source());
+    }
+  }
+
+  /**
+   * MXNet's own shape inference makes a batch-axis {@code Concat} of two batches of 3 a batch of 6:
+   * no {@code [BATCH, 8]} shape says that, and Kiln refuses the file at compile time, naming the
+   * node.
+   */
+  @Test
+  void aConcatAlongTheBatchAxisIsRefusedNamingTheNode() throws IOException {
+    String json = file("batch-concat-symbol.json");
+    try (SymbolHandle s = SymbolHandle.fromJson(json)) {
+      assertArrayEquals(
+          new int[] {6, 8}, s.inferShapes(Map.of("data", new int[] {3, 8})).outputs()[0]);
+    }
+    Inspector.Inspection i =
+        Inspector.inspect(
+            "Joined",
+            "com.example",
+            "batch-concat-symbol.json",
+            json,
+            List.of(new DeclaredModel.Input("data", new int[] {-1, 8})),
+            List.of());
+    assertEquals(1, i.errors().size(), i.errors().toString());
+    assertTrue(
+        i.errors().get(0).startsWith("[kiln:ConcatBatch] Joined.both() both: @Concat(axis = 0)"),
+        i.errors().get(0));
+  }
+}
