@@ -100,6 +100,13 @@ class ImportAgreementTest {
         return HeadsNetModel.create(Init.xavier(), 7);
       }
     },
+    /** An operator of empty name and two of one name, as MXNet 0.8's C++ API writes them. */
+    UNNAMED("unnamed-symbol.json", 3, 4) {
+      @Override
+      KilnModel create() {
+        return UnnamedNetModel.create(Init.xavier(), 7);
+      }
+    },
     /** SwapAxis, a bidirectional two-layer LSTM and a GRU, time-major, saved by MXNet 1.9.1. */
     RECURRENT("recurrent-symbol.json", 3, 5, 4) {
       @Override

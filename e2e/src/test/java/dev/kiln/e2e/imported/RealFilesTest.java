@@ -178,4 +178,20 @@ class RealFilesTest {
         i.errors().get(0).startsWith("[kiln:ConcatBatch] Joined.both() both: @Concat(axis = 0)"),
         i.errors().get(0));
   }
+
+  /**
+   * The operators MXNet saved with an empty name and with one name twice each get a name of their
+   * own in the model ({@code fullyconnected3}, {@code act_1}); the variables keep theirs.
+   */
+  @Test
+  void operatorsOfEmptyAndRepeatedNamesGetNamesOfTheirOwn() {
+    try (UnnamedNetModel model = UnnamedNetModel.create()) {
+      String table = model.summary();
+      assertTrue(table.contains("fullyconnected3"), table);
+      assertTrue(table.contains("act_1"), table);
+      assertEquals(
+          List.of("fc0_weight", "fc0_bias", "fc1_weight", "fc1_bias"),
+          model.params().parameters().stream().map(Parameter::name).toList());
+    }
+  }
 }

@@ -38,6 +38,7 @@ public final class SymbolFiles {
     files.put("tied-lstm-symbol.json", tiedLstm());
     files.put("heads-symbol.json", heads());
     files.put("batch-concat-symbol.json", batchConcat());
+    files.put("unnamed-symbol.json", unnamed());
     return files;
   }
 
@@ -473,6 +474,36 @@ public final class SymbolFiles {
       try (SymbolHandle group = SymbolHandle.group(new SymbolHandle[] {prob, box, y})) {
         return group.toJson();
       }
+    }
+  }
+
+  /**
+   * Names as MXNet 0.8's C++ API leaves them: a dense layer composed with an empty name, and two
+   * activations of one name ({@code act}), which MXNet saves and loads as they are.
+   */
+  static String unnamed() {
+    try (Composer c = new Composer()) {
+      SymbolHandle x = c.variable("data");
+      String[] fc = {"data", "weight", "bias"};
+      x =
+          c.op(
+              "FullyConnected",
+              "",
+              fc,
+              new SymbolHandle[] {x, c.variable("fc0_weight"), c.variable("fc0_bias")},
+              "num_hidden",
+              "6");
+      x = c.op("Activation", "act", x, "act_type", "tanh");
+      x = c.op("Activation", "act", x, "act_type", "relu");
+      x =
+          c.op(
+              "FullyConnected",
+              "out",
+              fc,
+              new SymbolHandle[] {x, c.variable("fc1_weight"), c.variable("fc1_bias")},
+              "num_hidden",
+              "3");
+      return x.toJson();
     }
   }
 
