@@ -194,4 +194,59 @@ class RealFilesTest {
           model.params().parameters().stream().map(Parameter::name).toList());
     }
   }
+
+  /**
+   * One variable read by two dense layers at two shapes: MXNet's own shape inference refuses the
+   * graph, and Kiln refuses it at compile time, naming the variable and both readers.
+   */
+  @Test
+  void aVariableReadAtTwoShapesIsRefusedAsMxnetRefusesIt() {
+    String json;
+    try (SymbolFiles.Composer c = new SymbolFiles.Composer()) {
+      SymbolHandle w = c.variable("shared_weight");
+      String[] fc = {"data", "weight"};
+      SymbolHandle x = c.variable("data");
+      x =
+          c.op(
+              "FullyConnected",
+              "wide",
+              fc,
+              new SymbolHandle[] {x, w},
+              "num_hidden",
+              "6",
+              "no_bias",
+              "True");
+      x =
+          c.op(
+              "FullyConnected",
+              "narrow",
+              fc,
+              new SymbolHandle[] {x, w},
+              "num_hidden",
+              "4",
+              "no_bias",
+              "True");
+      json = x.toJson();
+    }
+    try (SymbolHandle s = SymbolHandle.fromJson(json)) {
+      RuntimeException refused =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              RuntimeException.class, () -> s.inferShapes(Map.of("data", new int[] {2, 8})));
+      assertTrue(refused.getMessage().contains("narrow"), refused.getMessage());
+    }
+    Inspector.Inspection i =
+        Inspector.inspect(
+            "Tied",
+            "com.example",
+            "tied-symbol.json",
+            json,
+            List.of(new DeclaredModel.Input("data", new int[] {-1, 8})),
+            List.of());
+    assertEquals(
+        List.of(
+            "[kiln:ImportSharedShape] Tied.narrow() narrow: variable shared_weight is read by node "
+                + "wide as [6, 8] and by node narrow as [4, 6]; one variable has one shape (MXNet "
+                + "refuses this file too): give each reader a variable of its own"),
+        i.errors());
+  }
 }
