@@ -249,4 +249,52 @@ class RealFilesTest {
                 + "refuses this file too): give each reader a variable of its own"),
         i.errors());
   }
+
+  /**
+   * A Gluon export's variables declare their shapes ({@code __shape__}): fed an input of 1 channel
+   * where the weight declares 3, MXNet's own shape inference refuses the graph, and Kiln refuses it
+   * when the model compiles, naming the variable, both shapes and the node.
+   */
+  @Test
+  void theShapesAGluonExportDeclaresAreCheckedAsMxnetChecksThem() {
+    String json =
+        """
+        {"nodes": [
+          {"op": "null", "name": "data", "inputs": []},
+          {"op": "null", "name": "conv0_weight",
+           "attrs": {"__dtype__": "0", "__lr_mult__": "1.0", "__shape__": "(4, 3, 3, 3)",
+                     "__storage_type__": "0", "__wd_mult__": "1.0"}, "inputs": []},
+          {"op": "null", "name": "conv0_bias",
+           "attrs": {"__dtype__": "0", "__lr_mult__": "1.0", "__shape__": "(4,)",
+                     "__storage_type__": "0", "__wd_mult__": "1.0"}, "inputs": []},
+          {"op": "Convolution", "name": "conv0_fwd", "attrs": {"kernel": "(3, 3)", "num_filter": "4"},
+           "inputs": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]}],
+         "arg_nodes": [0, 1, 2], "heads": [[3, 0, 0]],
+         "attrs": {"mxnet_version": ["int", 10901]}}
+        """;
+    try (SymbolHandle s = SymbolHandle.fromJson(json)) {
+      assertArrayEquals(
+          new int[] {2, 4, 6, 6},
+          s.inferShapes(Map.of("data", new int[] {2, 3, 8, 8})).outputs()[0]);
+      org.junit.jupiter.api.Assertions.assertThrows(
+          RuntimeException.class, () -> s.inferShapes(Map.of("data", new int[] {2, 1, 8, 8})));
+    }
+    Inspector.Inspection i =
+        Inspector.inspect(
+            "Gluon",
+            "com.example",
+            "gluon-symbol.json",
+            json,
+            List.of(new DeclaredModel.Input("data", new int[] {-1, 1, 8, 8})),
+            List.of());
+    assertEquals(1, i.errors().size(), i.errors().toString());
+    assertTrue(
+        i.errors()
+            .get(0)
+            .startsWith(
+                "[kiln:ImportShapeHint] Gluon.conv0_fwd() conv0_fwd: variable conv0_weight "
+                    + "declares shape [4, 3, 3, 3] in the file (__shape__), but node conv0_fwd "
+                    + "reads it as [4, 1, 3, 3]"),
+        i.errors().get(0));
+  }
 }
