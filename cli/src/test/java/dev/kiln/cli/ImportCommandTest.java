@@ -159,7 +159,52 @@ class ImportCommandTest {
         again.err());
   }
 
-  /** Compiles {@code source} with Kiln's processor, {@code src} its source path; the generated. */
+  /**
+   * A file of two outputs is imported whole: one {@code @Output} import per output, which compiles
+   * without a warning (no output is an unused node).
+   */
+  @Test
+  void importWritesEveryOutputOfAFileOfSeveral() throws Exception {
+    Path heads = dir.resolve("heads-symbol.json");
+    Files.writeString(
+        heads,
+        """
+        {"nodes": [
+          {"op": "null", "name": "data", "inputs": []},
+          {"op": "Activation", "name": "relu", "attrs": {"act_type": "relu"}, "inputs": [[0, 0, 0]]},
+          {"op": "Activation", "name": "tanh", "attrs": {"act_type": "tanh"}, "inputs": [[0, 0, 0]]}],
+         "arg_nodes": [0], "heads": [[1, 0, 0], [2, 0, 0]]}
+        """);
+    Path src = dir.resolve("src");
+    Run r =
+        run(
+            "import",
+            "--symbol",
+            heads.toString(),
+            "--input",
+            "data=BATCH,8",
+            "--package",
+            "com.example",
+            "--name",
+            "Heads",
+            "--out",
+            src.toString());
+    assertEquals(0, r.code(), r.err());
+    Path source = src.resolve("com/example/Heads.java");
+    String text = Files.readString(source);
+    assertTrue(
+        text.contains(
+            "  @Output\n  @Imported(symbol = \"heads-symbol.json\", output = \"relu\")\n"
+                + "  Sym relu(Sym data);\n\n  @Output\n  @Imported(symbol = \"heads-symbol.json\", "
+                + "output = \"tanh\")\n  Sym tanh(Sym data);\n"),
+        text);
+    compile(src, source);
+  }
+
+  /**
+   * Compiles {@code source} with Kiln's processor, {@code src} as the source path, and returns
+   * where the generated sources are; fails on any error or warning.
+   */
   private Path compile(Path src, Path source) throws Exception {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
@@ -186,6 +231,7 @@ class ImportCommandTest {
       task.setProcessors(List.of(new KilnProcessor()));
       assertTrue(task.call(), diagnostics.getDiagnostics().toString());
     }
+    assertEquals(List.of(), diagnostics.getDiagnostics(), diagnostics.getDiagnostics().toString());
     return gen;
   }
 

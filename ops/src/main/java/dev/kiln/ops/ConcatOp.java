@@ -55,7 +55,9 @@ public record ConcatOp(int axis) implements LayerOp {
 
   /**
    * MXNet {@code ConcatShape}: equal rank, equal dimensions except along {@code axis}, where the
-   * sizes add up (unknown if any is BATCH).
+   * sizes add up (unknown if any is unknown). Along the batch axis, where sizes are only known when
+   * an executor is bound, the sum is none of the model's {@code BATCH} sizes: refused ({@code
+   * ConcatBatch}) unless every size there is fixed.
    */
   @Override
   public Inferred infer(ShapeSite site) {
@@ -67,6 +69,15 @@ public record ConcatOp(int axis) implements LayerOp {
       }
     }
     int a = site.axis(axis, site.x());
+    if (a == 0 && site.in().stream().anyMatch(s -> s.shape().dim(0) < 0)) {
+      throw site.fail(
+          Message.CONCAT_BATCH,
+          "axis",
+          site.where(),
+          axis,
+          site.in().size(),
+          Source.describeAll(site.in()));
+    }
     List<Integer> out = new ArrayList<>(first.dims());
     int sum = 0;
     for (Source s : site.in()) {

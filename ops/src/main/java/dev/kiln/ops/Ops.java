@@ -47,6 +47,10 @@ public final class Ops {
           ReduceOp.UNIT,
           SplitOp.UNIT,
           SwapOp.UNIT,
+          ScalarOp.UNIT,
+          CropOp.UNIT,
+          CastOp.UNIT,
+          SoftmaxActivationOp.UNIT,
           ValueOp.UNIT);
 
   /** Every built-in layer's reader, in the order the annotations are documented. */

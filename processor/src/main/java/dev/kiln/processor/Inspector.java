@@ -60,7 +60,7 @@ public final class Inspector {
     SymbolSource files = (name, p) -> symbolText;
     List<DeclaredModel.Import> imports = DeclaredModel.imports(symbolText, outputs);
     ModelSpec spec = DeclaredModel.read(type, pkg, symbol, files, inputs, imports, report);
-    return finish(type, symbol, spec, report, cuts(imports, outputs));
+    return finish(type, symbol, spec, report, cuts(imports));
   }
 
   /**
@@ -103,16 +103,18 @@ public final class Inspector {
           };
       spec = DeclaredModel.read(type, pkg, file, true, files, declared, imports, report);
     }
-    return finish(type, file, spec, report, cuts(imports, outputs));
+    return finish(type, file, spec, report, cuts(imports));
   }
 
-  /** The outputs named, by the method of the import that cuts there; empty when none is. */
-  private static Map<String, String> cuts(
-      List<DeclaredModel.Import> imports, List<String> outputs) {
+  /**
+   * The outputs the imports name (those given, or each head of a file of several), by the method of
+   * the import that ends there; empty when the one import is the whole file.
+   */
+  private static Map<String, String> cuts(List<DeclaredModel.Import> imports) {
     Map<String, String> cuts = new LinkedHashMap<>();
-    if (!outputs.isEmpty()) {
-      imports.forEach(i -> cuts.put(i.method(), i.output()));
-    }
+    imports.stream()
+        .filter(i -> !i.output().isEmpty())
+        .forEach(i -> cuts.put(i.method(), i.output()));
     return cuts;
   }
 

@@ -494,7 +494,7 @@ final class BadCases {
                   "@Imported(symbol = \"grid-symbol.json\")",
                   "[kiln:ImportUnknownOp] ImportUnknownOp.net(): node grid of grid-symbol.json is "
                       + "MXNet operator GridGenerator, which Kiln does not import; it imports Activation, "
-                      + "BatchNorm, Concat, Convolution")
+                      + "BatchNorm, Cast, Concat, Convolution")
               .startingWith(),
           // An attribute value the unit cannot compute: a sum pooling.
           error(
@@ -537,6 +537,30 @@ final class BadCases {
               "[kiln:ImportNameTaken] ImportNameTaken.features(): node fc1 of "
                   + "/good/imported/lenet-symbol.json has the name of ImportNameTaken's node fc1(); "
                   + "rename the model's node (the file's names are its parameters' names)"),
+          // One variable of the file read by two dense layers at two shapes.
+          error(
+              "bad/imported/ImportSharedShape",
+              "@Imported(symbol = \"tied-shapes-symbol.json\")",
+              "[kiln:ImportSharedShape] ImportSharedShape.net() narrow: variable shared_weight is "
+                  + "read by node wide as [6, 8] and by node narrow as [4, 6]; one variable has one "
+                  + "shape (MXNet refuses this file too): give each reader a variable of its own"),
+          // A file's Concat along the batch axis: its output is no [BATCH, ...] shape.
+          error(
+              "bad/imported/ConcatBatch",
+              "@Imported(symbol = \"concat-batch-symbol.json\")",
+              "[kiln:ConcatBatch] ConcatBatch.both() both: @Concat(axis = 0) joins along the batch "
+                  + "axis, so its output holds the batches of its 2 inputs one after another "
+                  + "([BATCH, 8] from relu (Activation(act_type=relu)) and [BATCH, 8] from tanh "
+                  + "(Activation(act_type=tanh))), which no [BATCH, ...] shape says; join along "
+                  + "another axis, or feed inputs of fixed sizes"),
+          // A Gluon export whose weight declares 3 input channels, fed 1.
+          error(
+              "bad/imported/ImportShapeHint",
+              "@Imported(symbol = \"hinted-symbol.json\")",
+              "[kiln:ImportShapeHint] ImportShapeHint.net() conv0_fwd: variable conv0_weight "
+                  + "declares shape [4, 3, 3, 3] in the file (__shape__), but node conv0_fwd reads "
+                  + "it as [4, 1, 3, 3]; the file's graph does not fit its own parameters: check the "
+                  + "input's shape (its channels) or export the file again"),
           // A declared input too small for the file's second convolution: the file's node, the
           // rule and the shapes.
           error(

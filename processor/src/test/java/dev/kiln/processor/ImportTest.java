@@ -62,4 +62,38 @@ class ImportTest {
     assertTrue(graph.contains("Sym features = graph.features(pixels);"), graph);
     assertTrue(model.contains("public Parameter dense0Weight() {"), model);
   }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aVariableThatSeveralNodesReadIsOneParameter(TestCompiler compiler) {
+    Result r = compiler.compile("good/imported/Tied");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String model = r.source("good.imported.TiedModel");
+    assertEquals(1, model.split("public Parameter sharedWeight\\(\\)").length - 1, model);
+    assertEquals(1, model.split("public Parameter sharedBias\\(\\)").length - 1, model);
+    // One 6x6 weight and one bias of 6, counted once.
+    assertTrue(model.contains("42 parameters") || model.contains("42"), model);
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void theOperatorsOfRealFilesAreEmittedAsTheirUnitsAndEveryOutputIsOne(TestCompiler compiler) {
+    Result r = compiler.compile("good/imported/Heads");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("good.imported.HeadsGraph");
+    for (String expected :
+        new String[] {
+          "ScalarOp.minus(127.5)",
+          "ScalarOp.subtractedFrom(1.0)",
+          "CropOp.likeSecond().centered()",
+          "CropOp.window(2, 2).at(1, 0)",
+          "CastOp.toFloat32()",
+          "SoftmaxActivationOp.overChannels()",
+          "SoftmaxActivationOp.overInstance()",
+          "public static final Shape MISC_SHAPE = Shape.of(BATCH, 32);",
+          "public static final Shape PROB1_SHAPE = Shape.of(BATCH, 2, 3, 3);"
+        }) {
+      assertTrue(graph.contains(expected), expected + " in\n" + graph);
+    }
+  }
 }

@@ -153,4 +153,71 @@ class InspectorTest {
             .endsWith("output 1 of node gru (RNN) is read, but Kiln imports only its first output"),
         i.errors().get(0));
   }
+
+  /**
+   * MTCNN's shape: one trunk, two heads (a softmax over the classes and a box regression), the
+   * second read past a node's first output; written as MXNet 0.8's C++ API writes a graph, with an
+   * operator of empty name and two of one name.
+   */
+  private static final String HEADS =
+      """
+      {"nodes": [
+        {"op": "null", "name": "data", "param": {}, "inputs": [], "backward_source_id": -1},
+        {"op": "null", "name": "fc_weight", "param": {}, "inputs": [], "backward_source_id": -1},
+        {"op": "null", "name": "fc_bias", "param": {}, "inputs": [], "backward_source_id": -1},
+        {"op": "FullyConnected", "name": "", "param": {"num_hidden": "6"},
+         "inputs": [[0, 0], [1, 0], [2, 0]], "backward_source_id": -1},
+        {"op": "Activation", "name": "act", "param": {"act_type": "tanh"}, "inputs": [[3, 0]],
+         "backward_source_id": -1},
+        {"op": "SliceChannel", "name": "act", "param": {"num_outputs": "2", "axis": "1"},
+         "inputs": [[4, 0]], "backward_source_id": -1},
+        {"op": "softmax", "name": "prob", "param": {"axis": "-1"}, "inputs": [[5, 0]],
+         "backward_source_id": -1}],
+       "arg_nodes": [0, 1, 2],
+       "heads": [[6, 0], [5, 1]]}
+      """;
+
+  @Test
+  void aFileOfSeveralOutputsIsImportedWholeEachAnOutputAndNamesAreMadeDistinct() {
+    Inspector.Inspection i =
+        Inspector.inspect(
+            "Heads",
+            "com.example",
+            "heads-symbol.json",
+            HEADS,
+            List.of(new DeclaredModel.Input("data", new int[] {-1, 4})),
+            List.of());
+    assertEquals(List.of(), i.errors());
+    assertEquals(List.of(), i.warnings());
+    assertTrue(i.table().contains("fullyconnected3 "), i.table());
+    assertTrue(i.table().contains("act_1_output0 "), i.table());
+    assertTrue(
+        i.source()
+            .contains(
+                "  @Output\n  @Imported(symbol = \"heads-symbol.json\", output = \"prob\")\n"
+                    + "  Sym prob(Sym data);"),
+        i.source());
+    assertTrue(
+        i.source()
+            .contains(
+                "  @Output\n  @Imported(symbol = \"heads-symbol.json\", output = "
+                    + "\"act_1_output1\")\n  Sym act_1_output1(Sym data);"),
+        i.source());
+    assertTrue(i.source().contains("import dev.kiln.annotations.Output;"), i.source());
+  }
+
+  @Test
+  void anOutputNamedCutsAFileOfSeveralOutputs() {
+    Inspector.Inspection i =
+        Inspector.inspect(
+            "Heads",
+            "com.example",
+            "heads-symbol.json",
+            HEADS,
+            List.of(new DeclaredModel.Input("data", new int[] {-1, 4})),
+            List.of("prob"));
+    assertEquals(List.of(), i.errors());
+    assertTrue(!i.source().contains("@Output"), i.source());
+    assertTrue(!i.table().contains("act_1_output1"), i.table());
+  }
 }

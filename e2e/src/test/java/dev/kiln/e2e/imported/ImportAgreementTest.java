@@ -86,6 +86,27 @@ class ImportAgreementTest {
         return r.nextInt(20);
       }
     },
+    /** An LSTM unrolled over 3 steps that share their weights, saved by MXNet 1.9.1. */
+    TIED_LSTM("tied-lstm-symbol.json", 3, 3, 4) {
+      @Override
+      KilnModel create() {
+        return TiedLstmNetModel.create(Init.xavier(), 7);
+      }
+    },
+    /** MTCNN's shape: three outputs (the first compared here) and MXNet's scalar operators. */
+    HEADS("heads-symbol.json", 2, 3, 12, 12) {
+      @Override
+      KilnModel create() {
+        return HeadsNetModel.create(Init.xavier(), 7);
+      }
+    },
+    /** An operator of empty name and two of one name, as MXNet 0.8's C++ API writes them. */
+    UNNAMED("unnamed-symbol.json", 3, 4) {
+      @Override
+      KilnModel create() {
+        return UnnamedNetModel.create(Init.xavier(), 7);
+      }
+    },
     /** SwapAxis, a bidirectional two-layer LSTM and a GRU, time-major, saved by MXNet 1.9.1. */
     RECURRENT("recurrent-symbol.json", 3, 5, 4) {
       @Override

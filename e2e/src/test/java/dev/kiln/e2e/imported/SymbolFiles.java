@@ -35,6 +35,10 @@ public final class SymbolFiles {
     files.put("tensors-symbol.json", tensors());
     files.put("recurrent-symbol.json", recurrent());
     files.put("kiln-mlp-symbol.json", kilnMlp());
+    files.put("tied-lstm-symbol.json", tiedLstm());
+    files.put("heads-symbol.json", heads());
+    files.put("batch-concat-symbol.json", batchConcat());
+    files.put("unnamed-symbol.json", unnamed());
     return files;
   }
 
@@ -317,6 +321,201 @@ public final class SymbolFiles {
       x = c.op("broadcast_mul", "scaled", two, new SymbolHandle[] {both, col});
       x = c.op("LinearRegressionOutput", "out", x);
       return x.toJson();
+    }
+  }
+
+  /** Steps of {@link #tiedLstm()}, hidden units and features. */
+  static final int TIED_STEPS = 3;
+
+  static final int TIED_UNITS = 5;
+
+  /**
+   * An LSTM unrolled over 3 steps as MXNet's {@code mx.rnn.LSTMCell.unroll} writes one (and as an
+   * OCR model's bucketed LSTM is published): the batch-first sequence {@code [N, 3, 4]} split into
+   * steps ({@code SliceChannel} with {@code squeeze_axis}); per step {@code lstm_t<t>_i2h} and,
+   * from the second step, {@code lstm_t<t>_h2h} ({@code FullyConnected}) summed, split into the
+   * four gates, the cell and hidden states by element-wise products and sums; the three hidden
+   * states concatenated. Every step reads the same four variables ({@code lstm_i2h_weight}, {@code
+   * lstm_i2h_bias}, {@code lstm_h2h_weight}, {@code lstm_h2h_bias}): tied weights.
+   */
+  static String tiedLstm() {
+    try (Composer c = new Composer()) {
+      SymbolHandle data = c.variable("data");
+      SymbolHandle i2hW = c.variable("lstm_i2h_weight");
+      SymbolHandle i2hB = c.variable("lstm_i2h_bias");
+      SymbolHandle h2hW = c.variable("lstm_h2h_weight");
+      SymbolHandle h2hB = c.variable("lstm_h2h_bias");
+      String[] fc = {"data", "weight", "bias"};
+      String[] two = {"lhs", "rhs"};
+      String units = Integer.toString(4 * TIED_UNITS);
+      SymbolHandle steps =
+          c.op(
+              "SliceChannel",
+              "lstm_steps",
+              data,
+              "num_outputs",
+              Integer.toString(TIED_STEPS),
+              "axis",
+              "1",
+              "squeeze_axis",
+              "1");
+      SymbolHandle h = null;
+      SymbolHandle cell = null;
+      SymbolHandle[] hidden = new SymbolHandle[TIED_STEPS];
+      for (int t = 0; t < TIED_STEPS; t++) {
+        String p = "lstm_t" + t + "_";
+        SymbolHandle gates =
+            c.op(
+                "FullyConnected",
+                p + "i2h",
+                fc,
+                new SymbolHandle[] {c.output(steps, t), i2hW, i2hB},
+                "num_hidden",
+                units);
+        if (h != null) {
+          SymbolHandle h2h =
+              c.op(
+                  "FullyConnected",
+                  p + "h2h",
+                  fc,
+                  new SymbolHandle[] {h, h2hW, h2hB},
+                  "num_hidden",
+                  units);
+          gates = c.op("elemwise_add", p + "plus0", two, new SymbolHandle[] {gates, h2h});
+        }
+        SymbolHandle slice = c.op("SliceChannel", p + "slice", gates, "num_outputs", "4");
+        SymbolHandle in = c.op("Activation", p + "i", c.output(slice, 0), "act_type", "sigmoid");
+        SymbolHandle forget =
+            c.op("Activation", p + "f", c.output(slice, 1), "act_type", "sigmoid");
+        SymbolHandle transform =
+            c.op("Activation", p + "c", c.output(slice, 2), "act_type", "tanh");
+        SymbolHandle out = c.op("Activation", p + "o", c.output(slice, 3), "act_type", "sigmoid");
+        SymbolHandle fresh =
+            c.op("elemwise_mul", p + "mul1", two, new SymbolHandle[] {in, transform});
+        if (cell != null) {
+          SymbolHandle kept =
+              c.op("elemwise_mul", p + "mul0", two, new SymbolHandle[] {forget, cell});
+          fresh = c.op("elemwise_add", p + "state", two, new SymbolHandle[] {kept, fresh});
+        }
+        cell = fresh;
+        SymbolHandle squashed = c.op("Activation", p + "tanh", cell, "act_type", "tanh");
+        h = c.op("elemwise_mul", p + "out", two, new SymbolHandle[] {out, squashed});
+        hidden[t] = h;
+      }
+      return c.op(
+              "Concat",
+              "lstm_out",
+              null,
+              hidden,
+              "num_args",
+              Integer.toString(TIED_STEPS),
+              "dim",
+              "1")
+          .toJson();
+    }
+  }
+
+  /**
+   * A file of three outputs, as MTCNN's P-Net is published, with the operators real files of that
+   * family use: the input normalised by {@code _minus_scalar} and {@code _mul_scalar}, a
+   * convolution, PReLU and pooling trunk, then a face probability ({@code SoftmaxActivation} over
+   * the channels), a box regression, and a third head through {@code Crop} (like another node,
+   * centred; and by {@code h_w} at an offset), {@code Cast} and the rest of the {@code _*_scalar}
+   * family to a {@code SoftmaxActivation} over each example. Saved as MXNet saves a group.
+   */
+  static String heads() {
+    try (Composer c = new Composer()) {
+      SymbolHandle x = c.variable("data");
+      x = c.op("_minus_scalar", "sub", x, "scalar", "127.5");
+      x = c.op("_mul_scalar", "scale", x, "scalar", "0.0078125");
+      x = c.op("Convolution", "conv1", x, "kernel", "(3, 3)", "num_filter", "8");
+      x = c.op("LeakyReLU", "prelu1", x, "act_type", "prelu");
+      SymbolHandle pool =
+          c.op("Pooling", "pool1", x, "pool_type", "max", "kernel", "(2, 2)", "stride", "(2, 2)");
+      SymbolHandle trunk =
+          c.op("Convolution", "conv2", pool, "kernel", "(3, 3)", "num_filter", "16");
+      SymbolHandle score =
+          c.op("Convolution", "conv4_1", trunk, "kernel", "(1, 1)", "num_filter", "2");
+      SymbolHandle prob = c.op("SoftmaxActivation", "prob1", score, "mode", "channel");
+      SymbolHandle box =
+          c.op("Convolution", "conv4_2", trunk, "kernel", "(1, 1)", "num_filter", "4");
+      SymbolHandle y =
+          c.op(
+              "Crop",
+              "crop",
+              null,
+              new SymbolHandle[] {pool, trunk},
+              "num_args",
+              "2",
+              "center_crop",
+              "True");
+      y = c.op("Cast", "cast", y, "dtype", "float32");
+      y = c.op("_power_scalar", "square", y, "scalar", "2");
+      y = c.op("_plus_scalar", "plus1", y, "scalar", "1");
+      y = c.op("_rdiv_scalar", "inverse", y, "scalar", "1");
+      y = c.op("_rminus_scalar", "complement", y, "scalar", "1");
+      y = c.op("_div_scalar", "half", y, "scalar", "2");
+      y = c.op("_maximum_scalar", "floor", y, "scalar", "0.1");
+      y = c.op("_minimum_scalar", "ceiling", y, "scalar", "0.4");
+      y =
+          c.op(
+              "Crop",
+              "corner",
+              null,
+              new SymbolHandle[] {y},
+              "num_args",
+              "1",
+              "h_w",
+              "(2, 2)",
+              "offset",
+              "(1, 0)");
+      y = c.op("Flatten", "flat", y);
+      y = c.op("SoftmaxActivation", "misc", y);
+      try (SymbolHandle group = SymbolHandle.group(new SymbolHandle[] {prob, box, y})) {
+        return group.toJson();
+      }
+    }
+  }
+
+  /**
+   * Names as MXNet 0.8's C++ API leaves them: a dense layer composed with an empty name, and two
+   * activations of one name ({@code act}), which MXNet saves and loads as they are.
+   */
+  static String unnamed() {
+    try (Composer c = new Composer()) {
+      SymbolHandle x = c.variable("data");
+      String[] fc = {"data", "weight", "bias"};
+      x =
+          c.op(
+              "FullyConnected",
+              "",
+              fc,
+              new SymbolHandle[] {x, c.variable("fc0_weight"), c.variable("fc0_bias")},
+              "num_hidden",
+              "6");
+      x = c.op("Activation", "act", x, "act_type", "tanh");
+      x = c.op("Activation", "act", x, "act_type", "relu");
+      x =
+          c.op(
+              "FullyConnected",
+              "out",
+              fc,
+              new SymbolHandle[] {x, c.variable("fc1_weight"), c.variable("fc1_bias")},
+              "num_hidden",
+              "3");
+      return x.toJson();
+    }
+  }
+
+  /** Two activations of one input concatenated along the batch axis ({@code Concat}, dim 0). */
+  static String batchConcat() {
+    try (Composer c = new Composer()) {
+      SymbolHandle x = c.variable("data");
+      SymbolHandle relu = c.op("Activation", "relu", x, "act_type", "relu");
+      SymbolHandle tanh = c.op("Activation", "tanh", x, "act_type", "tanh");
+      return c.op(
+              "Concat", "both", null, new SymbolHandle[] {relu, tanh}, "num_args", "2", "dim", "0")
+          .toJson();
     }
   }
 

@@ -107,6 +107,42 @@ public final class SymbolFile {
     this.version = version;
   }
 
+  /**
+   * This file with a name of its own for every operator node, as a graph of named nodes needs:
+   * MXNet identifies nodes by position, and MXNet 0.8's C++ API writes operators with empty or
+   * repeated names, which MXNet 1.9.1 loads. An empty name becomes the operator's in lower case
+   * with the node's position ({@code fullyconnected7}); a name an earlier node has gets {@code
+   * _<k>}, the first free {@code k} from 1 ({@code fc_1}). Variables keep theirs: a variable is
+   * found by its name, and one name read by several nodes is one variable. The same file when every
+   * name is distinct already.
+   */
+  public SymbolFile namedApart() {
+    Set<String> taken = new HashSet<>();
+    for (Node n : nodes) {
+      if (n.isVariable()) {
+        taken.add(n.name());
+      }
+    }
+    List<Node> renamed = new ArrayList<>();
+    boolean changed = false;
+    for (Node n : nodes) {
+      String name = n.name();
+      if (!n.isVariable()) {
+        if (name.isEmpty()) {
+          name = n.op().toLowerCase(java.util.Locale.ROOT) + n.id();
+        }
+        String base = name;
+        for (int k = 1; taken.contains(name); k++) {
+          name = base + "_" + k;
+        }
+        taken.add(name);
+      }
+      changed |= !name.equals(n.name());
+      renamed.add(new Node(n.id(), n.op(), name, n.attrs(), n.inputs(), n.hidden(), n.subgraphs()));
+    }
+    return changed ? new SymbolFile(renamed, heads, version) : this;
+  }
+
   /** Every node, in the file's order. */
   public List<Node> nodes() {
     return nodes;
@@ -180,12 +216,9 @@ public final class SymbolFile {
   static SymbolFile read(JsonObject graph) {
     JsonArray jsonNodes = array(graph, "nodes", "the graph");
     List<Node> nodes = new ArrayList<>();
-    Set<String> opNames = new HashSet<>();
     for (int i = 0; i < jsonNodes.size(); i++) {
+      // MXNet finds nodes by position: two of one name (MXNet 0.8's C++ API writes them) load.
       Node n = node(jsonNodes.get(i), i);
-      if (!n.isVariable() && !opNames.add(n.name())) {
-        throw new IllegalArgumentException("two nodes are named " + n.name());
-      }
       nodes.add(n);
     }
     JsonArray jsonHeads = array(graph, "heads", "the graph");

@@ -47,6 +47,11 @@ public enum Message {
   SHAPE_MISMATCH("ShapeMismatch", "%s: %s needs equal shapes, got %s; %s"),
   CONCAT_MISMATCH(
       "ConcatMismatch", "%s: @Concat(axis = %d) needs every dimension but axis %d equal, got %s"),
+  CONCAT_BATCH(
+      "ConcatBatch",
+      "%s: @Concat(axis = %d) joins along the batch axis, so its output holds the batches of its "
+          + "%d inputs one after another (%s), which no [BATCH, ...] shape says; join along "
+          + "another axis, or feed inputs of fixed sizes"),
   RANK_MISMATCH("RankMismatch", "%s: %s needs inputs of equal rank, got %s"),
   BAD_AXIS("BadAxis", "%s: axis %d is out of range for %s of rank %d (allowed: %d to %d)"),
   UNKNOWN_FEATURES(
@@ -326,6 +331,15 @@ public enum Message {
       "ImportNameTaken",
       "%s: node %s of %s has the name of %s's %s; rename the model's node (the file's names are "
           + "its parameters' names)"),
+  IMPORT_SHAPE_HINT(
+      "ImportShapeHint",
+      "%s: variable %s declares shape %s in the file (__shape__), but node %s reads it as %s; the "
+          + "file's graph does not fit its own parameters: check the input's shape (its channels) "
+          + "or export the file again"),
+  IMPORT_SHARED_SHAPE(
+      "ImportSharedShape",
+      "%s: variable %s is read by node %s as %s and by node %s as %s; one variable has one shape "
+          + "(MXNet refuses this file too): give each reader a variable of its own"),
   // Reasons: wordings that are not diagnostics of their own but reach the user inside one or in
   // generated Javadoc (why a model is not a classifier).
   REASON_NO_NODES("ReasonNoNodes", Kind.OTHER, "it has no nodes"),

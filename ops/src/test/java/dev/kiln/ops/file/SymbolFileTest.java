@@ -1,6 +1,7 @@
 package dev.kiln.ops.file;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
@@ -33,6 +34,33 @@ class SymbolFileTest {
         List.of(new SymbolFile.Entry(0, 0), new SymbolFile.Entry(1, 0)), f.nodes().get(2).inputs());
     assertEquals(List.of(new SymbolFile.Entry(2, 0)), f.heads());
     assertEquals("fc", f.node(f.heads().get(0)).name());
+  }
+
+  /**
+   * MXNet 0.8's C++ API writes operators of empty and repeated names, which MXNet loads (it finds
+   * nodes by position); {@code namedApart} names each on its own and leaves variables alone.
+   */
+  @Test
+  void operatorsOfEmptyAndRepeatedNamesLoadAndAreNamedApart() {
+    SymbolFile f =
+        SymbolFile.parse(
+            """
+            {"nodes": [
+              {"op": "null", "name": "act", "inputs": []},
+              {"op": "Activation", "name": "", "attrs": {"act_type": "relu"}, "inputs": [[0, 0]]},
+              {"op": "Activation", "name": "act", "attrs": {"act_type": "tanh"}, "inputs": [[1, 0]]},
+              {"op": "Activation", "name": "act", "attrs": {"act_type": "tanh"}, "inputs": [[2, 0]]}],
+             "heads": [[3, 0]]}
+            """);
+    assertEquals(List.of("act", "", "act", "act"), names(f));
+    SymbolFile apart = f.namedApart();
+    assertEquals(List.of("act", "activation1", "act_1", "act_2"), names(apart));
+    assertEquals(f.nodes().get(3).inputs(), apart.nodes().get(3).inputs());
+    assertSame(apart, apart.namedApart());
+  }
+
+  private static List<String> names(SymbolFile f) {
+    return f.nodes().stream().map(SymbolFile.Node::name).toList();
   }
 
   @Test

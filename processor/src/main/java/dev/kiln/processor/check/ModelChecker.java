@@ -3,6 +3,7 @@ package dev.kiln.processor.check;
 import dev.kiln.names.NodeNames;
 import dev.kiln.ops.rule.Inferred;
 import dev.kiln.ops.rule.Message;
+import dev.kiln.ops.rule.ParamInfo;
 import dev.kiln.ops.rule.RuleError;
 import dev.kiln.ops.rule.ShapeSite;
 import dev.kiln.ops.rule.Source;
@@ -13,6 +14,7 @@ import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +50,7 @@ public final class ModelChecker {
   private Map<String, CheckedNode> infer(ModelSpec spec, Wiring wiring) {
     Map<String, CheckedNode> done = new LinkedHashMap<>();
     Set<String> refusedBlocks = new HashSet<>();
+    Map<String, ParamInfo> declared = new LinkedHashMap<>();
     for (NodeSpec n : wiring.order()) {
       if (wiring.isBroken(n) || n.wires().stream().anyMatch(w -> !done.containsKey(w.source()))) {
         continue;
@@ -71,16 +74,83 @@ public final class ModelChecker {
               where,
               n.annotationText());
         }
+        List<ParamInfo> params = unshared(n, where, r.params(), declared);
+        List<ParamInfo> aux = unshared(n, where, r.aux(), declared);
+        if (params == null || aux == null) {
+          continue;
+        }
         List<TShape> shapes = in.stream().map(Source::shape).toList();
         long flops = n.layer().flops(shapes, r.shape());
-        done.put(
-            n.name(),
-            new CheckedNode(n, r.shape(), r.params(), r.aux(), flops, false, false, null));
+        done.put(n.name(), new CheckedNode(n, r.shape(), params, aux, flops, false, false, null));
       } catch (RuleError e) {
         report.add(e.message, n.method(), n.mirror(), e.attribute, e.args);
       }
     }
     return done;
+  }
+
+  /**
+   * {@code found}, the parameters or auxiliary states of node {@code n}, each checked against the
+   * shape its file's variable declares ({@code __shape__}; else {@code ImportShapeHint}), without
+   * those an earlier node declared already: a variable of an imported file that several nodes read
+   * (the steps of an unrolled recurrent net, tied weights) is one array, owned by its first reader.
+   * Null when one is read at another shape than before, which MXNet refuses too (reported, {@code
+   * ImportSharedShape}).
+   */
+  private List<ParamInfo> unshared(
+      NodeSpec n, String where, List<ParamInfo> found, Map<String, ParamInfo> declared) {
+    List<ParamInfo> own = new ArrayList<>();
+    String reader = n.origin() != null ? n.origin().fileNode() : n.name();
+    for (ParamInfo p : found) {
+      List<Integer> hint = n.origin() != null ? n.origin().shapeHints().get(p.name()) : null;
+      if (hint != null && !fits(hint, p.shape())) {
+        report.add(
+            Message.IMPORT_SHAPE_HINT,
+            n.method(),
+            n.mirror(),
+            "symbol",
+            where,
+            p.name(),
+            hint.toString(),
+            reader,
+            p.shape());
+        return null;
+      }
+      ParamInfo first = declared.putIfAbsent(p.name(), new ParamInfo(p.name(), reader, p.shape()));
+      if (first == null) {
+        own.add(p);
+      } else if (!first.shape().equals(p.shape())) {
+        report.add(
+            Message.IMPORT_SHARED_SHAPE,
+            n.method(),
+            n.mirror(),
+            n.origin() != null ? "symbol" : null,
+            where,
+            p.name(),
+            first.node(),
+            first.shape(),
+            reader,
+            p.shape());
+        return null;
+      }
+    }
+    return own;
+  }
+
+  /**
+   * Whether {@code shape} is what the file's hint {@code hint} says: the same rank, and each size
+   * the hint fixes (0 or -1 leave one open, as Gluon's deferred shapes do) equal.
+   */
+  private static boolean fits(List<Integer> hint, TShape shape) {
+    if (hint.size() != shape.rank()) {
+      return false;
+    }
+    for (int i = 0; i < hint.size(); i++) {
+      if (hint.get(i) > 0 && hint.get(i) != shape.dim(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -27,6 +27,9 @@ import java.util.Map;
  * @param cutAway for the import's output, the names of the file's variables and auxiliary states
  *     that are none of the imported nodes' (of nodes the import cut away, and the file's inputs),
  *     which its {@code .params} may hold; empty for the other nodes
+ * @param shapeHints the shapes the file's variables declare for the node's parameters and auxiliary
+ *     states ({@code __shape__}, as Gluon's export writes it; 0 or -1 for a size left open), by
+ *     MXNet name: checked against the inferred shapes; empty when the file has none
  */
 public record ImportedFrom(
     String symbol,
@@ -39,16 +42,46 @@ public record ImportedFrom(
     List<String> cutAway,
     boolean onnx,
     boolean constant,
-    Map<String, TShape> onnxInputs) {
+    Map<String, TShape> onnxInputs,
+    Map<String, List<Integer>> shapeHints) {
   /** Copies the names and wires. */
   public ImportedFrom {
+    shapeHints = Map.copyOf(shapeHints);
     names = Map.copyOf(names);
     declared = List.copyOf(declared);
     cutAway = List.copyOf(cutAway);
     onnxInputs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(onnxInputs));
   }
 
-  /** A node of an MXNet symbol file. */
+  /** A node of a file whose variables declare no shapes. */
+  public ImportedFrom(
+      String symbol,
+      String method,
+      String fileNode,
+      String entry,
+      Map<String, String> names,
+      List<NodeSpec.Wire> declared,
+      boolean output,
+      List<String> cutAway,
+      boolean onnx,
+      boolean constant,
+      Map<String, TShape> onnxInputs) {
+    this(
+        symbol,
+        method,
+        fileNode,
+        entry,
+        names,
+        declared,
+        output,
+        cutAway,
+        onnx,
+        constant,
+        onnxInputs,
+        Map.of());
+  }
+
+  /** A node of an MXNet symbol file whose variables declare no shapes. */
   public ImportedFrom(
       String symbol,
       String method,

@@ -54,20 +54,28 @@ public final class DeclaredModel {
   public record Import(String method, String output) {}
 
   /**
-   * The imports of the file {@code text} for {@code outputs} (the file's one output when none):
-   * each named after its node as a Java identifier. (A file that is no symbol, or has several
-   * outputs and none named, gets one import named {@code net}, which reading reports.)
+   * The imports of the file {@code text} for {@code outputs}: each named after its node as a Java
+   * identifier. With no outputs named, the file's one output, or, for a file of several, one import
+   * per output of the file, so that the file is imported whole and each of its outputs is one of
+   * the model's ({@code <node>_output<i>} for an output past a node's first). (A file that is no
+   * symbol gets one import named {@code net}, which reading reports.)
    */
   public static List<Import> imports(String text, List<String> outputs) {
     if (!outputs.isEmpty()) {
       return outputs.stream().map(o -> new Import(ImportReader.identifier(o), o)).toList();
     }
     try {
-      SymbolFile file = SymbolFile.parse(text);
+      SymbolFile file = SymbolFile.parse(text).namedApart();
       if (file.heads().size() == 1) {
         String head = file.node(file.heads().get(0)).name();
         return List.of(new Import(ImportReader.identifier(head), ""));
       }
+      Set<String> heads = new java.util.LinkedHashSet<>();
+      for (SymbolFile.Entry h : file.heads()) {
+        String node = file.node(h).name();
+        heads.add(h.index() == 0 ? node : node + "_output" + h.index());
+      }
+      return heads.stream().map(o -> new Import(ImportReader.identifier(o), o)).toList();
     } catch (IllegalArgumentException e) {
       // Reading the import reports it.
     }
@@ -170,7 +178,7 @@ public final class DeclaredModel {
               file,
               i.output(),
               wires,
-              false,
+              imports.size() > 1,
               null,
               nodes.stream().map(NodeSpec::name).collect(Collectors.toSet()),
               onnx));

@@ -129,7 +129,7 @@ public final class ImportReader {
     }
     SymbolFile file;
     try {
-      file = SymbolFile.parse(text);
+      file = SymbolFile.parse(text).namedApart();
     } catch (IllegalArgumentException e) {
       fail(d, "symbol", Message.IMPORT_NOT_SYMBOL, d.where(), d.symbol(), e.getMessage());
       return null;
@@ -286,7 +286,11 @@ public final class ImportReader {
               names.get(id),
               isOut ? d.wires() : List.of(),
               isOut,
-              isOut ? cutAway() : List.of());
+              isOut ? cutAway() : List.of(),
+              false,
+              false,
+              Map.of(),
+              hints(names.get(id).values()));
       AnnotationMirror frozen =
           group.stream()
               .filter(g -> g.frozen() != null && ancestry(outputId(g)).contains(entry))
@@ -303,6 +307,33 @@ public final class ImportReader {
           isOut && d.markedOutput(),
           frozen,
           origin);
+    }
+
+    /**
+     * The shapes that the file's variables named {@code variables} declare ({@code __shape__}, as
+     * Gluon's export writes them), by name; a hint that is no tuple of integers is left out.
+     */
+    private Map<String, List<Integer>> hints(java.util.Collection<String> variables) {
+      Map<String, List<Integer>> out = new LinkedHashMap<>();
+      for (String v : variables) {
+        SymbolFile.Node node = file.node(v);
+        String hint = node == null || !node.isVariable() ? null : node.hidden().get("__shape__");
+        if (hint == null) {
+          continue;
+        }
+        List<Integer> dims = new ArrayList<>();
+        try {
+          for (String part : hint.replaceAll("[()\\[\\]\\s]", "").split(",")) {
+            if (!part.isEmpty()) {
+              dims.add(Integer.parseInt(part));
+            }
+          }
+        } catch (NumberFormatException e) {
+          continue;
+        }
+        out.put(v, dims);
+      }
+      return out;
     }
 
     /**

@@ -9,9 +9,10 @@ import java.util.stream.Collectors;
 
 /**
  * The {@code @Model} interface that the command line's {@code import} writes for a symbol file: one
- * {@code @Input} per input the file reads and one {@code @Imported} node per output, as the model
- * was checked, with its layer table in the Javadoc; written as a person would, one annotation a
- * line, at most 100 columns.
+ * {@code @Input} per input the file reads and one {@code @Imported} node per output (each also
+ * {@code @Output} when there are several, so that none is an unused node), as the model was
+ * checked, with its layer table in the Javadoc; written as a person would, one annotation a line,
+ * at most 100 columns.
  */
 public final class InterfaceWriter {
   private InterfaceWriter() {}
@@ -28,7 +29,11 @@ public final class InterfaceWriter {
       b.append("package ").append(m.packageName()).append(";\n\n");
     }
     b.append("import static dev.kiln.annotations.Dim.BATCH;\n\n");
-    for (String a : List.of("Imported", "Input", "Model", "Sym")) {
+    boolean marked = m.nodes().stream().anyMatch(n -> n.spec().markedOutput());
+    for (String a :
+        marked
+            ? List.of("Imported", "Input", "Model", "Output", "Sym")
+            : List.of("Imported", "Input", "Model", "Sym")) {
       b.append("import dev.kiln.annotations.").append(a).append(";\n");
     }
     b.append('\n')
@@ -89,6 +94,7 @@ public final class InterfaceWriter {
         continue;
       }
       b.append(first ? "" : "\n")
+          .append(s.markedOutput() ? "  @Output\n" : "")
           .append("  ")
           .append(annotation)
           .append("\n  Sym ")

@@ -35,8 +35,8 @@ final class Declarations {
 
   /** Parameter {@code name} of {@code node}, initialised as {@code kind} says. */
   void param(String name, String node, ParamSpec.Kind kind) {
-    paramKinds.put(name, kind);
-    paramNodes.put(name, node);
+    paramKinds.putIfAbsent(name, kind);
+    paramNodes.putIfAbsent(name, node);
   }
 
   /** Parameter {@code name} of {@code node}, every element starting at {@code value}. */
@@ -47,8 +47,8 @@ final class Declarations {
 
   /** Auxiliary state {@code name} of {@code node}. */
   void aux(String name, String node, AuxSpec.Kind kind) {
-    auxKinds.put(name, kind);
-    auxNodes.put(name, node);
+    auxKinds.putIfAbsent(name, kind);
+    auxNodes.putIfAbsent(name, node);
   }
 
   /** Marks state {@code name} stateful: its final value {@code last} becomes a graph output. */

@@ -7,6 +7,7 @@ import dev.kiln.ops.emit.NodeSource;
 import dev.kiln.runtime.mxnet.MxException;
 import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -27,6 +28,7 @@ public final class SymbolArena {
   private final Map<String, NodeSource> sources;
   private final List<SymbolHandle> handles = new ArrayList<>();
   private final Set<String> variables = new HashSet<>();
+  private final Map<String, SymNode> byName = new HashMap<>();
   private final Set<String> reorderedWeights = new LinkedHashSet<>();
   private final Set<String> relabelledWeights = new LinkedHashSet<>();
 
@@ -36,12 +38,22 @@ public final class SymbolArena {
     this.sources = sources;
   }
 
-  /** A variable {@code name}. */
+  /**
+   * The variable {@code name}: made at the first call, the same one at every later call, so that a
+   * parameter several nodes read (an imported file's tied weights, an unrolled net's steps) is one
+   * argument of the graph, as MXNet reads it.
+   */
   SymNode variable(String name) {
+    SymNode made = byName.get(name);
+    if (made != null) {
+      return made;
+    }
     SymbolHandle h = SymbolHandle.variable(name);
     handles.add(h);
     variables.add(name);
-    return new SymNode(name, h, null);
+    SymNode v = new SymNode(name, h, null);
+    byName.put(name, v);
+    return v;
   }
 
   /**
@@ -150,5 +162,6 @@ public final class SymbolArena {
       h.close();
     }
     handles.clear();
+    byName.clear();
   }
 }

@@ -34,6 +34,12 @@ import java.util.function.IntFunction;
  * id), the dtype ({@code int32}, 0 = float32) and the row-major data; then the key count ({@code
  * uint64}) and per key its byte length ({@code uint64}) and its UTF-8 bytes.
  *
+ * <p>Files of MXNet before 1.0 load too, as MXNet 1.9.1's {@code NDArray::LegacyLoad} reads them:
+ * an array that starts with the V1 magic ({@code 0xF993FAC8}) has no storage type and an {@code
+ * int32} rank with {@code int64} dimensions; one written before that magic starts with its rank
+ * ({@code uint32}, 1 to 32) and {@code uint32} dimensions; both go on with the context, dtype and
+ * data as above.
+ *
  * <p>Kiln writes the NDArray magic {@link #V2_MAGIC}: it is what MXNet 1.9.1 writes with NumPy
  * shape semantics off, and the one magic that loads both with them off (MXNet's classic loaders,
  * {@code mx.nd.load} outside {@code np_shape}) and with them globally on (DJL, and Kiln itself,
@@ -85,8 +91,11 @@ public final class ParamsFile {
 
   private static final int LIST_HEADER_BYTES = 24;
 
-  /** Magic, storage type, ndim, one dimension, context, dtype, one float. */
-  private static final int MIN_ARRAY_BYTES = 4 + 4 + 4 + 8 + 8 + 4 + 4;
+  /**
+   * The smallest array, as MXNet before 1.0 wrote it: rank, one dimension, context, dtype, one
+   * float.
+   */
+  private static final int MIN_ARRAY_BYTES = 4 + 4 + 8 + 4 + 4;
 
   static final int CHUNK = 1 << 16;
 
@@ -308,7 +317,28 @@ public final class ParamsFile {
       }
       in.need(12, what + "'s header");
       int arrayMagic = in.getInt();
-      if (arrayMagic != V2_MAGIC && arrayMagic != V3_MAGIC) {
+      long[] dims;
+      if (arrayMagic == V2_MAGIC || arrayMagic == V3_MAGIC) {
+        int storage = in.getInt();
+        if (storage != DENSE) {
+          throw in.error(
+              what
+                  + " has storage type "
+                  + storage
+                  + " ("
+                  + storageName(storage)
+                  + "), Kiln reads only dense (0) arrays");
+        }
+        dims = dims(in, what, in.getInt(), Long.BYTES);
+      } else if (arrayMagic == V1_MAGIC) {
+        // MXNet 1.0's first magic: no storage type; int32 rank, int64 dimensions.
+        dims = dims(in, what, in.getInt(), Long.BYTES);
+      } else if (arrayMagic >= 1
+          && arrayMagic <= MAX_NDIM
+          && !in.keysEndTheFileAt(in.position() - 4, i)) {
+        // Before the magic (MXNet 0.x, LegacyTShapeLoad): the rank first, uint32 dimensions.
+        dims = dims(in, what, arrayMagic, Integer.BYTES);
+      } else {
         long at = in.position() - 4;
         if (in.keysEndTheFileAt(at, i)) {
           throw in.error(overCounted(count, i, at));
@@ -316,49 +346,15 @@ public final class ParamsFile {
         throw in.error(
             String.format(
                 Locale.ROOT,
-                "%s at offset %s has NDArray magic 0x%08X, expected 0x%08X (V2) or 0x%08X (V3)%s",
+                "%s at offset %s has NDArray magic 0x%08X, expected 0x%08X (V2), 0x%08X (V3), "
+                    + "0x%08X (V1) or, as MXNet before 1.0 wrote, a rank of 1 to %d",
                 what,
                 number(at),
                 arrayMagic,
                 V2_MAGIC,
                 V3_MAGIC,
-                i == 0 && (arrayMagic == V1_MAGIC || (arrayMagic >= 1 && arrayMagic <= MAX_NDIM))
-                    ? "; it starts like a file of MXNet before 1.0 (which wrote "
-                        + (arrayMagic == V1_MAGIC ? "magic 0xF993FAC8" : "the rank first")
-                        + "), which Kiln does not read"
-                    : ""));
-      }
-      int storage = in.getInt();
-      if (storage != DENSE) {
-        throw in.error(
-            what
-                + " has storage type "
-                + storage
-                + " ("
-                + storageName(storage)
-                + "), Kiln reads only dense (0) arrays");
-      }
-      int ndim = in.getInt();
-      if (ndim < 1 || ndim > MAX_NDIM) {
-        throw in.error(what + " has " + ndim + " dimensions, expected 1 to " + MAX_NDIM);
-      }
-      in.need(8L * ndim + 12, what + "'s shape, context and dtype");
-      long[] dims = new long[ndim];
-      for (int d = 0; d < ndim; d++) {
-        dims[d] = in.getLong();
-      }
-      for (int d = 0; d < ndim; d++) {
-        if (dims[d] <= 0) {
-          throw in.error(
-              what
-                  + " has shape "
-                  + Arrays.toString(dims)
-                  + ": dimension "
-                  + d
-                  + " is "
-                  + dims[d]
-                  + ", every dimension must be positive");
-        }
+                V1_MAGIC,
+                MAX_NDIM));
       }
       int deviceType = in.getInt();
       int deviceId = in.getInt();
@@ -405,8 +401,8 @@ public final class ParamsFile {
                 + number(MAX_ELEMENTS)
                 + " Kiln reads into one array");
       }
-      int[] intDims = new int[ndim];
-      for (int d = 0; d < ndim; d++) {
+      int[] intDims = new int[dims.length];
+      for (int d = 0; d < dims.length; d++) {
         intDims[d] = (int) dims[d];
       }
       shapes.add(Shape.of(intDims));
@@ -493,6 +489,35 @@ public final class ParamsFile {
               + "), expected the file to end there");
     }
     return entries;
+  }
+
+  /**
+   * The {@code ndim} dimensions of array {@code what}, each {@code width} bytes (8 from MXNet 1.0
+   * on, 4 before; unsigned), every one positive; with room after them for the context and dtype.
+   */
+  private static long[] dims(ParamsInput in, String what, int ndim, int width) throws IOException {
+    if (ndim < 1 || ndim > MAX_NDIM) {
+      throw in.error(what + " has " + ndim + " dimensions, expected 1 to " + MAX_NDIM);
+    }
+    in.need((long) width * ndim + 12, what + "'s shape, context and dtype");
+    long[] dims = new long[ndim];
+    for (int d = 0; d < ndim; d++) {
+      dims[d] = width == Long.BYTES ? in.getLong() : Integer.toUnsignedLong(in.getInt());
+    }
+    for (int d = 0; d < ndim; d++) {
+      if (dims[d] <= 0) {
+        throw in.error(
+            what
+                + " has shape "
+                + Arrays.toString(dims)
+                + ": dimension "
+                + d
+                + " is "
+                + dims[d]
+                + ", every dimension must be positive");
+      }
+    }
+    return dims;
   }
 
   /** Reads the values of one array that {@link #index} found. */

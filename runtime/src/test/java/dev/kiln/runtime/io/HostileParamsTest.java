@@ -194,7 +194,7 @@ class HostileParamsTest {
   void arrayCountBiggerThanTheFile() throws Exception {
     byte[] b = list(1000).dense(2).floats(2).u64(1).key("arg:w").build();
     assertEquals(
-        "truncated: claims 1,000 arrays, which take at least 36,008 bytes, but 61 " + "remain",
+        "truncated: claims 1,000 arrays, which take at least 24,008 bytes, but 61 " + "remain",
         reject(b));
     assertEquals(
         "claims 18446744073709551615 arrays, more than the 1,048,576 Kiln reads",
@@ -286,15 +286,12 @@ class HostileParamsTest {
     byte[] garbage =
         list(1).header(0x12345678, 0, new long[] {2}, 1, 0).floats(2).u64(1).key("arg:w").build();
     assertEquals(
-        "array 0 at offset 24 has NDArray magic 0x12345678, expected 0xF993FAC9 (V2) "
-            + "or 0xF993FACA (V3)",
+        "array 0 at offset 24 has NDArray magic 0x12345678, expected 0xF993FAC9 (V2), "
+            + "0xF993FACA (V3), 0xF993FAC8 (V1) or, as MXNet before 1.0 wrote, a rank of 1 to 32",
         reject(garbage));
+    // MXNet before 1.0: the rank first; here its two dimensions run into the context.
     byte[] legacy = list(1).i32(2).i32(3).i32(4).floats(12).u64(1).key("arg:w").build();
-    assertEquals(
-        "array 0 at offset 24 has NDArray magic 0x00000002, expected 0xF993FAC9 (V2) "
-            + "or 0xF993FACA (V3); it starts like a file of MXNet before 1.0 (which wrote the rank "
-            + "first), which Kiln does not read",
-        reject(legacy));
+    assertTrue(reject(legacy).startsWith("array 0 is on device"), reject(legacy));
   }
 
   @Test
@@ -311,9 +308,10 @@ class HostileParamsTest {
         "claims 3 arrays but holds 2: at offset 248, where array 2 should start, "
             + "come 2 keys and the end of the file",
         reject(three));
-    // A file whose keys do not end it right there gets the plain message, no guess.
+    // A file whose keys do not end it right there gets no guess: 7 is read as the rank of an
+    // array of MXNet before 1.0, whose header the file is too short for.
     byte[] garbage = list(2).dense(64).floats(64).u64(7).u64(0).u64(0).build();
-    assertTrue(reject(garbage).startsWith("array 1 at offset 312 has NDArray magic 0x00000007"));
+    assertTrue(reject(garbage).contains("array 1's shape"), reject(garbage));
   }
 
   @Test
