@@ -122,4 +122,49 @@ public final class Broadcast {
   public int runs() {
     return runs;
   }
+
+  /**
+   * Operands of different rank, each axis named by a custom layer's shape patterns (null where it
+   * has no name): MXNet lines up their last axes, so axis {@code j} of {@code low} meets axis
+   * {@code high.length - low.length + j} of {@code high}. The first {@code j} whose size is above
+   * 1, the same as the axis it meets, and whose name differs from that axis's: a pair that
+   * broadcasts only because two different dimensions happen to have one size. -1 when there is
+   * none.
+   */
+  public static int misnamed(int[] low, String[] lowNames, int[] high, String[] highNames) {
+    int shift = high.length - low.length;
+    for (int j = 0; j < low.length; j++) {
+      int h = shift + j;
+      if (low[j] > 1
+          && low[j] == high[h]
+          && lowNames[j] != null
+          && highNames[h] != null
+          && !lowNames[j].equals(highNames[h])) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Where {@code low} (of lower rank) fits inside {@code high}, named as the custom layer's
+   * patterns name them: the first offset {@code at} such that every axis {@code j} of {@code low}
+   * is 1, or has the size of axis {@code at + j} of {@code high} and (where named) its name. -1
+   * when none does. Giving {@code low} the rank of {@code high}, with 1 outside, lines it up there.
+   */
+  public static int lineUp(int[] low, String[] lowNames, int[] high, String[] highNames) {
+    for (int at = 0; at <= high.length - low.length; at++) {
+      boolean fits = true;
+      for (int j = 0; j < low.length && fits; j++) {
+        String name = lowNames[j];
+        fits =
+            low[j] == 1
+                || low[j] == high[at + j] && (name == null || name.equals(highNames[at + j]));
+      }
+      if (fits) {
+        return at;
+      }
+    }
+    return -1;
+  }
 }

@@ -9,6 +9,7 @@ import dev.kiln.ops.rule.Source;
 import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.BlockSpec;
+import dev.kiln.processor.model.BodyError;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.ModelSpec;
@@ -78,6 +79,8 @@ public final class ModelChecker {
             new CheckedNode(n, r.shape(), r.params(), r.aux(), flops, false, false, null));
       } catch (RuleError e) {
         report.add(e.message, n.method(), n.mirror(), e.attribute, e.args);
+      } catch (BodyError e) {
+        e.reportTo(report);
       }
     }
     return done;
