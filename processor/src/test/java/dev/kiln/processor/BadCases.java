@@ -1114,6 +1114,43 @@ final class BadCases {
                       + "load(), not checked by the compiler (this compiler shows annotation processors "
                       + "no method bodies; javac does): it reads [BATCH, 16, 24, 24] from x, with "
                       + "parameter y_scale [16], and must return [BATCH, 16, 24, 24]"),
+          // The same scale on four channels of 3x4 images: [4] meets w, also 4, and the broadcast
+          // would work, scaling columns; refused by the axes' names.
+          error(
+                  "bad/CustomParamRankByChance",
+                  "@Param(shape = {\"channels\"})",
+                  "[kiln:CustomParamRank] CustomParamRankByChance.y() @FlatScale: parameter scale, "
+                      + "declared @Param(shape = {\"channels\"}) ([4]), meets x [BATCH, 4, 3, 4] in "
+                      + "x.mul(scale); MXNet lines up the last axes of operands of different rank, so "
+                      + "channels (4) would meet axis 3 (w, 4), which broadcasts only because both are "
+                      + "4; declare it @Param(shape = {\"channels\", \"1\", \"1\"}) ([4, 1, 1]), which "
+                      + "lines channels up with axis 1 of x")
+              .with("layers/FlatScale")
+              .in("layers/FlatScale")
+              .butUnderEcjNotes(
+                  "@FlatScale",
+                  "[kiln:CustomBodyAtBuild] CustomParamRankByChance.y(): the forward body of "
+                      + "@FlatScale (FlatScale.Forward.apply) is traced when the graph is built, in "
+                      + "create() and load(), not checked by the compiler (this compiler shows "
+                      + "annotation processors no method bodies; javac does): it reads [BATCH, 4, 3, "
+                      + "4] from x, with parameter y_scale [4], and must return [BATCH, 4, 3, 4]"),
+          // A cell's step that returns [batch, in] where its new state [batch, hidden] was meant.
+          error(
+                  "bad/CellWrongState",
+                  "return x.add(h.dot(w));",
+                  "[kiln:CustomBodyShape] CellWrongState.states() @SummingCell(hidden = 2): in "
+                      + "SummingCell.Step.apply, the result x.add(h.dot(w)) of [BATCH, 3] does not "
+                      + "fit: @Layer declares state [batch, hidden], [BATCH, 2] here")
+              .with("layers/SummingCell")
+              .in("layers/SummingCell")
+              .butUnderEcjNotes(
+                  "@SummingCell(hidden = 2)",
+                  "[kiln:CustomBodyAtBuild] CellWrongState.states(): the step of @SummingCell "
+                      + "(SummingCell.Step.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): once per step; each step reads [BATCH, 3] of "
+                      + "[BATCH, 5, 3] from x and the previous state [BATCH, 2], with parameter "
+                      + "states_w [2, 3], and must return the new state [BATCH, 2]"),
           // A weight declared [out, in], as PyTorch stores it, multiplied as x·W.
           error(
                   "bad/CustomDotInner",
