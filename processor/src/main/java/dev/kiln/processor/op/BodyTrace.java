@@ -252,14 +252,7 @@ final class BodyTrace {
       throw rankError(step, a, b, low, high, true);
     }
     int[] out = rule.shape();
-    String[] names = new String[rank];
-    for (int i = 1; i <= rank; i++) {
-      int q = i <= y.rank() ? y.dim(y.rank() - i) : 1;
-      int p = i <= x.rank() ? x.dim(x.rank() - i) : 1;
-      String m = i <= x.rank() ? a.names()[x.rank() - i] : null;
-      String n = i <= y.rank() ? b.names()[y.rank() - i] : null;
-      names[rank - i] = p == q || q == 1 ? (m != null || q == 1 ? m : n) : n;
-    }
+    String[] names = Broadcast.names(dims(x), a.names(), dims(y), b.names());
     return made(step, TShape.of(out), names);
   }
 
@@ -333,19 +326,10 @@ final class BodyTrace {
           + high.shape()
           + " after its leading BATCH, 1 where it does not vary";
     }
-    int lead = 0;
-    while (lead < at && high.shape().dim(lead) < 0) {
-      lead++;
-    }
-    List<String> tokens = new ArrayList<>();
-    List<Integer> sizes = new ArrayList<>();
-    for (int t = lead; t < n; t++) {
-      boolean in = t >= at && t < at + k;
-      String name = in ? low.names()[t - at] : null;
-      int size = in ? low.shape().dim(t - at) : 1;
-      tokens.add(name == null ? Integer.toString(size) : name);
-      sizes.add(size);
-    }
+    Broadcast.Widened w =
+        Broadcast.Widened.of(dims(low.shape()), low.names(), dims(high.shape()), at);
+    List<String> tokens = w.tokens();
+    List<Integer> sizes = w.sizes();
     String where =
         ", which lines "
             + (low.names()[0] == null ? "it" : low.names()[0])

@@ -199,14 +199,7 @@ final class Trace {
               + Broadcast.MAX_RUNS);
     }
     int[] out = rule.shape();
-    String[] axes = new String[rank];
-    for (int i = 1; i <= rank; i++) {
-      int q = i <= y.rank() ? y.dim(y.rank() - i) : 1;
-      int p = i <= x.rank() ? x.dim(x.rank() - i) : 1;
-      String m = i <= x.rank() ? a.axis(x.rank() - i) : null;
-      String n = i <= y.rank() ? b.axis(y.rank() - i) : null;
-      axes[rank - i] = p == q || q == 1 ? (m != null || q == 1 ? m : n) : n;
-    }
+    String[] axes = Broadcast.names(x.dims(), names(a), y.dims(), names(b));
     if (x.rank() != y.rank()) {
       checkRanks(label, a, b);
     }
@@ -301,19 +294,10 @@ final class Trace {
     int n = high.shape().rank();
     int at = Broadcast.lineUp(low.shape().dims(), names(low), high.shape().dims(), names(high));
     if (at >= 0 && at < n - k) {
-      int lead = 0;
-      while (lead < at && high.shape().dim(lead) < 0) {
-        lead++;
-      }
-      List<String> tokens = new ArrayList<>();
-      List<String> sizes = new ArrayList<>();
-      for (int t = lead; t < n; t++) {
-        boolean in = t >= at && t < at + k;
-        String name = in ? low.axis(t - at) : null;
-        int size = in ? low.shape().dim(t - at) : 1;
-        tokens.add('"' + (name == null ? Integer.toString(size) : name) + '"');
-        sizes.add(Integer.toString(size));
-      }
+      Broadcast.Widened w =
+          Broadcast.Widened.of(low.shape().dims(), names(low), high.shape().dims(), at);
+      List<String> tokens = w.tokens().stream().map(t -> '"' + t + '"').toList();
+      List<String> sizes = w.sizes().stream().map(String::valueOf).toList();
       String shape = "[" + String.join(", ", sizes) + "]";
       String where =
           ", which lines "
