@@ -1187,6 +1187,23 @@ final class BadCases {
                       + "no method bodies; javac does): it reads [BATCH, 784] from pixels, with "
                       + "parameters scores_weight [784] and scores_bias [10], and must return [BATCH, "
                       + "10]"),
+          // Attention scores x·xᵀ written without transposing the keys.
+          error(
+                  "bad/CustomBatchDotInner",
+                  "Sym scores = x.batchDot(x, false);",
+                  "[kiln:CustomBodyShape] CustomBatchDotInner.scores() @SelfScores: in "
+                      + "SelfScores.Forward.apply, x.batchDot(x, false) of [BATCH, 5, 8] and [BATCH, 5, "
+                      + "8] does not fit: the last dimension of the left must equal the second last of "
+                      + "the right")
+              .with("layers/SelfScores")
+              .in("layers/SelfScores")
+              .butUnderEcjNotes(
+                  "@SelfScores",
+                  "[kiln:CustomBodyAtBuild] CustomBatchDotInner.scores(): the forward body of "
+                      + "@SelfScores (SelfScores.Forward.apply) is traced when the graph is built, in "
+                      + "create() and load(), not checked by the compiler (this compiler shows "
+                      + "annotation processors no method bodies; javac does): it reads [BATCH, 5, 8] "
+                      + "from x, with no parameters, and must return [BATCH, 5, 5]"),
           // A reshape of 784 values into 28 rows of 27.
           error(
                   "bad/CustomReshapeCount",

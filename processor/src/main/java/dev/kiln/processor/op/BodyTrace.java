@@ -201,12 +201,22 @@ final class BodyTrace {
       throw failed(
           step, List.of(x, y), "both operands need one rank, 3 or more (a stack of matrices)");
     }
+    // The @MatMul unit's rule decides; the words are the body's, as the graph build says them.
     MatMulOp rule = new MatMulOp("batch_dot", false, step.flag());
     TShape out;
     try {
       out = rule.infer(site(x, y)).shape();
     } catch (RuleError e) {
-      throw failed(step, List.of(x, y), e.rule());
+      String why =
+          switch (e.message) {
+            case MATMUL_BATCH -> "the leading dimensions must be equal";
+            case MATMUL_INNER ->
+                "the last dimension of the left must equal the "
+                    + (step.flag() ? "last" : "second last")
+                    + " of the right";
+            default -> e.rule();
+          };
+      throw failed(step, List.of(x, y), why);
     }
     String[] names = Arrays.copyOf(x.names(), r);
     names[r - 1] = y.names()[step.flag() ? r - 2 : r - 1];
