@@ -109,22 +109,30 @@ final class Trace {
           List.of(a, b),
           "both operands need one rank, 3 or more (a stack of matrices)");
     }
-    for (int i = 0; i < r - 2; i++) {
-      if (!fits(x.dim(i), y.dim(i))) {
-        throw error("batchDot", List.of(a, b), "the leading dimensions must be equal");
-      }
+    // The @MatMul unit's rule (MXNet's BatchDotShape) decides, as in the processor's trace.
+    List<Source> operands =
+        List.of(
+            new Source(TShape.of(x.dims()), a.label(), "in the body of " + layer),
+            new Source(TShape.of(y.dims()), b.label(), "in the body of " + layer));
+    TShape product;
+    try {
+      product =
+          new MatMulOp("batch_dot", false, transposeB)
+              .infer(new ShapeSite(prefix, prefix, "batchDot", operands))
+              .shape();
+    } catch (RuleError e) {
+      String why =
+          switch (e.message) {
+            case MATMUL_BATCH -> "the leading dimensions must be equal";
+            case MATMUL_INNER ->
+                "the last dimension of the left must equal the "
+                    + (transposeB ? "last" : "second last")
+                    + " of the right";
+            default -> e.rule();
+          };
+      throw error("batchDot", List.of(a, b), why);
     }
-    int inner = transposeB ? y.dim(r - 1) : y.dim(r - 2);
-    if (!fits(x.dim(r - 1), inner)) {
-      throw error(
-          "batchDot",
-          List.of(a, b),
-          "the last dimension of the left must equal the "
-              + (transposeB ? "last" : "second last")
-              + " of the right");
-    }
-    int[] out = x.dims().clone();
-    out[r - 1] = transposeB ? y.dim(r - 2) : y.dim(r - 1);
+    int[] out = Shape.of(product).dims();
     List<String> axes = new ArrayList<>();
     for (int i = 0; i < r - 1; i++) {
       axes.add(a.axis(i));
@@ -494,11 +502,6 @@ final class Trace {
             + operand
             + ", which is not a value of this forward pass; a body computes from its "
             + "input and its parameters only");
-  }
-
-  /** Dimensions fit when equal; BATCH only equals BATCH, since its size is not known yet. */
-  private boolean fits(int p, int q) {
-    return p == q;
   }
 
   private static String operands(List<TracedSym> args) {
