@@ -34,9 +34,10 @@ import java.util.stream.Stream;
  *     processors; null when javac gives exactly what ecj gives
  * @param ecjWarns the beginning of a warning of ecj's own that ecj adds on the same mistake; null
  *     when ecj gives no warning
- * @param ecjNote the note ({@code CustomBodyAtBuild}) that ecj gives instead, on the line of the
- *     model's node, with the model generated: a mistake in a custom layer's forward body, which
- *     only javac's trees show the processor; null when ecj gives what javac gives
+ * @param ecjNote the note ({@code CustomBodyAtBuild}) that ecj gives instead (only its beginning
+ *     when {@code prefix}), on the line of the model's node, with the model generated: a mistake in
+ *     a custom layer's forward body, which only javac's trees show the processor; null when ecj
+ *     gives what javac gives
  */
 record BadCase(
     String source,
@@ -76,7 +77,7 @@ record BadCase(
    * Sources compiled to class files before the case, as a library would be.
    *
    * @param sources their resource names
-   * @param removed the class file then deleted, relative to the class path root
+   * @param removed the class file then deleted, relative to the class path root; null for none
    */
   record Library(List<String> sources, String removed) {}
 
@@ -172,6 +173,11 @@ record BadCase(
         ecjNote);
   }
 
+  /** This case with {@code sources} compiled to the class path first, as a library of layers. */
+  BadCase fromLibrary(String... sources) {
+    return onClassPath(null, sources);
+  }
+
   /** This case with the diagnostic in resource {@code inFile} instead of the model's file. */
   BadCase in(String inFile) {
     return new BadCase(
@@ -257,10 +263,20 @@ record BadCase(
     if (ecjNote != null && compiler == TestCompiler.ECJ) {
       // A model under good/ has its folder below good/ as its package.
       String model = (source.startsWith("good/") ? source.substring(5) : source).replace('/', '.');
-      BadCase underEcj =
-          note(source, ecjNote.line(), ecjNote.message())
-              .generating(model + "Graph", model + "Model", model + "Exec");
-      underEcj.with(others.toArray(String[]::new)).check(compiler);
+      new BadCase(
+              source,
+              others,
+              library,
+              Kind.NOTE,
+              ecjNote.message(),
+              prefix,
+              source,
+              ecjNote.line(),
+              List.of(model + "Graph", model + "Model", model + "Exec"),
+              null,
+              ecjWarns,
+              null)
+          .check(compiler);
       return;
     }
     List<Path> classPath = new ArrayList<>();
@@ -274,7 +290,9 @@ record BadCase(
         throw new UncheckedIOException(e);
       }
       compiler.compileLibrary(lib, library.sources().stream().map(TestCompiler::resource).toList());
-      delete(lib.resolve(library.removed()));
+      if (library.removed() != null) {
+        delete(lib.resolve(library.removed()));
+      }
       classPath.add(lib);
     }
     List<Path> sources =

@@ -424,6 +424,32 @@ final class BadCases {
                       + "parameters scores_weight [784] and scores_bias [10], and must return [BATCH, "
                       + "10]"),
 
+          // A layer from a library (a class file): the compiler shows no body, whatever the
+          // compiler, so the body's mistake is left to the graph build, and the note says why.
+          BadCase.note(
+                  "good/custom/VectorWeightNet",
+                  "@VectorWeight(out = 10)",
+                  "[kiln:CustomBodyAtBuild] VectorWeightNet.scores(): the forward body of @VectorWeight "
+                      + "(VectorWeight.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (its forward method comes from a class "
+                      + "file, whose body the compiler does not show): it reads [BATCH, 784] from "
+                      + "pixels, with parameters ")
+              // The rest names the parameters, which a class file compiled without -parameters
+              // calls arg1 and arg2 (a separate matter from the body).
+              .startingWith()
+              .fromLibrary("layers/VectorWeight")
+              .generating(
+                  "custom.VectorWeightNetGraph",
+                  "custom.VectorWeightNetModel",
+                  "custom.VectorWeightNetExec")
+              .butUnderEcjNotes(
+                  "@VectorWeight(out = 10)",
+                  "[kiln:CustomBodyAtBuild] VectorWeightNet.scores(): the forward body of @VectorWeight "
+                      + "(VectorWeight.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): it reads [BATCH, 784] from pixels, with "
+                      + "parameters "),
+
           // --- Failures inside the processor ---
 
           // A class of the user's named like a generated one, so the Filer throws: one error on
