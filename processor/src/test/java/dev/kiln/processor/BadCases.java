@@ -1230,6 +1230,25 @@ final class BadCases {
                       + "create() and load(), not checked by the compiler (this compiler shows "
                       + "annotation processors no method bodies; javac does): it reads [BATCH, 5, 8] "
                       + "from x, with no parameters, and must return [BATCH, 5, 5]"),
+          // The layer's elements as a reshape's sizes, from the use site: 2 heads of 3 for 8
+          // values.
+          error(
+                  "bad/CustomHeadsMismatch",
+                  "Sym split = x.reshape(BATCH, heads, size);",
+                  "[kiln:CustomBodyShape] CustomHeadsMismatch.y() @Heads(heads = 2, size = 3): in "
+                      + "Heads.Forward.apply, x.reshape(BATCH, heads, size) of [BATCH, 8] does not fit: "
+                      + "cannot reshape to {BATCH, 2, 3}: the input has 8 × BATCH values, which the "
+                      + "other dimensions (6 values) do not divide for every batch size (input [BATCH, "
+                      + "8] from x (in the body))")
+              .with("layers/Heads")
+              .in("layers/Heads")
+              .butUnderEcjNotes(
+                  "@Heads(heads = 2, size = 3)",
+                  "[kiln:CustomBodyAtBuild] CustomHeadsMismatch.y(): the forward body of @Heads "
+                      + "(Heads.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): it reads [BATCH, 8] from x, with parameter "
+                      + "y_gain [2, 3], and must return [BATCH, 8]"),
           // A reshape of 784 values into 28 rows of 27.
           error(
                   "bad/CustomReshapeCount",

@@ -272,6 +272,28 @@ class GeneratedCodeTest {
 
   @ParameterizedTest(name = "[{0}]")
   @EnumSource(TestCompiler.class)
+  void aBodyTracedAtCompileTimeTakesTheLayersElementsAndGetsNoNote(TestCompiler compiler) {
+    // reshape(BATCH, heads, size) with heads = 2, size = 4 from the use site: traced under javac,
+    // which then has nothing to note; ecj shows no body, so the note says the build checks it.
+    Result r = compiler.compile("good/custom/HeadsNet", "layers/Heads");
+    assertEquals(List.of(), r.errors(), r.diagnostics().toString());
+    assertEquals(List.of(), r.warnings(), r.diagnostics().toString());
+    if (compiler == TestCompiler.JAVAC) {
+      assertEquals(List.of(), r.notes(), r.diagnostics().toString());
+    } else {
+      assertEquals(1, r.notes().size(), r.diagnostics().toString());
+      assertTrue(
+          r.notes()
+              .get(0)
+              .message()
+              .contains("this compiler shows annotation processors no method"),
+          r.notes().toString());
+    }
+    assertTrue(r.source("custom.HeadsNetGraph").contains("Heads.Forward.apply"));
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
   void aCellIsUnrolledOverTheStepsAndItsOutputIsEveryStepsState(TestCompiler compiler) {
     Result r = compiler.compile("good/cells/GruNet", "layers/GruCell");
     assertTrue(r.clean(), r.diagnostics().toString());
