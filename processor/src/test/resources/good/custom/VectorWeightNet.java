@@ -8,8 +8,8 @@ import dev.kiln.annotations.Sym;
 import layers.VectorWeight;
 
 /**
- * Compiles: the processor checks a custom layer's contract, not its body, whose mistake (a
- * vector weight where a matrix was meant) surfaces when the graph is built.
+ * Under javac, a compile error in the layer's body (a vector weight where a matrix was meant); under
+ * ecj, which shows no bodies, a model whose graph build finds it.
  */
 @Model
 public interface VectorWeightNet {

@@ -55,4 +55,11 @@ public interface Sym {
 
   /** Softmax over {@code axis}, every slice along it summing to 1 ({@code softmax}). */
   Sym softmax(int axis);
+
+  /**
+   * The same values in a new shape ({@code Reshape}): {@code shape} holds the sizes, {@code
+   * Dim.BATCH} (-1) for the one size inferred from the rest, and the number of values must stay the
+   * same for every batch size.
+   */
+  Sym reshape(int... shape);
 }

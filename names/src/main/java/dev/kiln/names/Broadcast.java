@@ -1,7 +1,9 @@
 package dev.kiln.names;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * MXNet's broadcasting of two shapes, the one home of the rule for every part of Kiln that needs
@@ -121,5 +123,106 @@ public final class Broadcast {
   /** The runs of axes MXNet's kernels need (0 for equal shapes); see {@link #MAX_RUNS}. */
   public int runs() {
     return runs;
+  }
+
+  /**
+   * Operands of different rank, each axis named by a custom layer's shape patterns (null where it
+   * has no name): MXNet lines up their last axes, so axis {@code j} of {@code low} meets axis
+   * {@code high.length - low.length + j} of {@code high}. The first {@code j} whose size is above
+   * 1, the same as the axis it meets, and whose name differs from that axis's: a pair that
+   * broadcasts only because two different dimensions happen to have one size. -1 when there is
+   * none.
+   */
+  public static int misnamed(int[] low, String[] lowNames, int[] high, String[] highNames) {
+    int shift = high.length - low.length;
+    for (int j = 0; j < low.length; j++) {
+      int h = shift + j;
+      if (low[j] > 1
+          && low[j] == high[h]
+          && lowNames[j] != null
+          && highNames[h] != null
+          && !lowNames[j].equals(highNames[h])) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Where {@code low} (of lower rank) fits inside {@code high}, named as the custom layer's
+   * patterns name them: the first offset {@code at} such that every axis {@code j} of {@code low}
+   * is 1, or has the size of axis {@code at + j} of {@code high} and (where named) its name. -1
+   * when none does. Giving {@code low} the rank of {@code high}, with 1 outside, lines it up there.
+   */
+  public static int lineUp(int[] low, String[] lowNames, int[] high, String[] highNames) {
+    for (int at = 0; at <= high.length - low.length; at++) {
+      boolean fits = true;
+      for (int j = 0; j < low.length && fits; j++) {
+        String name = lowNames[j];
+        fits =
+            low[j] == 1
+                || low[j] == high[at + j] && (name == null || name.equals(highNames[at + j]));
+      }
+      if (fits) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The names of the axes of the broadcast of {@code a} (its axes named {@code an}, null where one
+   * has no name) with {@code b} ({@code bn}), lined up at their last axes as MXNet does: an axis
+   * takes the name of the operand whose size it has, the left's where both sizes agree or the
+   * right's is 1 (an axis the left lacks counting as 1).
+   */
+  public static String[] names(int[] a, String[] an, int[] b, String[] bn) {
+    int rank = Math.max(a.length, b.length);
+    String[] out = new String[rank];
+    for (int i = 1; i <= rank; i++) {
+      int q = i <= b.length ? b[b.length - i] : 1;
+      int p = i <= a.length ? a[a.length - i] : 1;
+      String m = i <= a.length ? an[a.length - i] : null;
+      String n = i <= b.length ? bn[b.length - i] : null;
+      out[rank - i] = p == q || q == 1 ? (m != null || q == 1 ? m : n) : n;
+    }
+    return out;
+  }
+
+  /**
+   * {@code low} given the rank of {@code high}, lined up at axis {@code at} of it ({@link
+   * #lineUp}): for each axis of {@code high} from the first after its leading unknown sizes ({@code
+   * BATCH}), the name of {@code low}'s axis there (its size where it has no name) and that size, or
+   * "1" and 1 outside {@code low}. What a custom layer's parameter should be declared.
+   *
+   * @param tokens the shape pattern, e.g. {@code channels, 1, 1}
+   * @param sizes the sizes it has, e.g. {@code 16, 1, 1}
+   */
+  public record Widened(List<String> tokens, List<Integer> sizes) {
+    /** Copies the lists. */
+    public Widened {
+      tokens = List.copyOf(tokens);
+      sizes = List.copyOf(sizes);
+    }
+
+    /**
+     * {@code low} (its axes named {@code lowNames}) widened to {@code high}'s rank at {@code at}.
+     */
+    public static Widened of(int[] low, String[] lowNames, int[] high, int at) {
+      int lead = 0;
+      while (lead < at && high[lead] < 0) {
+        lead++;
+      }
+      List<String> tokens = new ArrayList<>();
+      List<Integer> sizes = new ArrayList<>();
+      for (int t = lead; t < high.length; t++) {
+        boolean in = t >= at && t < at + low.length;
+        String name = in ? lowNames[t - at] : null;
+        int size = in ? low[t - at] : 1;
+        tokens.add(name == null ? Integer.toString(size) : name);
+        sizes.add(size);
+      }
+      return new Widened(tokens, sizes);
+    }
   }
 }

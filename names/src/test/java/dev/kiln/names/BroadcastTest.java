@@ -52,4 +52,32 @@ class BroadcastTest {
     // The batch counts as a size above 1, whatever the batch size will be.
     assertEquals(6, of(new int[] {BATCH, 1, 3, 1, 3, 1}, new int[] {1, 3, 1, 3, 1, 3}).runs());
   }
+
+  @Test
+  void operandsOfDifferentRankMeetAtTheLastAxesAndTheirNamesMustAgree() {
+    int[] image = {BATCH, 4, 3, 4};
+    String[] nchw = {"n", "channels", "h", "w"};
+    // [4] named channels meets w, also 4: a coincidence the names reveal.
+    assertEquals(0, Broadcast.misnamed(new int[] {4}, new String[] {"channels"}, image, nchw));
+    assertEquals(-1, Broadcast.misnamed(new int[] {4}, new String[] {"w"}, image, nchw));
+    assertEquals(-1, Broadcast.misnamed(new int[] {4}, new String[] {null}, image, nchw));
+    // Lined up where its name is, at axis 1, with 1 for h and w.
+    int at = Broadcast.lineUp(new int[] {4}, new String[] {"channels"}, image, nchw);
+    assertEquals(1, at);
+    Broadcast.Widened w = Broadcast.Widened.of(new int[] {4}, new String[] {"channels"}, image, at);
+    assertEquals(java.util.List.of("channels", "1", "1"), w.tokens());
+    assertEquals(java.util.List.of(4, 1, 1), w.sizes());
+    assertEquals(-1, Broadcast.lineUp(new int[] {5}, new String[] {"k"}, image, nchw));
+  }
+
+  @Test
+  void theBroadcastsAxesTakeTheNamesOfTheOperandWhoseSizeTheyHave() {
+    String[] out =
+        Broadcast.names(
+            new int[] {BATCH, 4, 1, 1},
+            new String[] {"n", "c", null, null},
+            new int[] {3, 5},
+            new String[] {"h", "w"});
+    assertEquals(java.util.Arrays.asList("n", "c", "h", "w"), java.util.Arrays.asList(out));
+  }
 }

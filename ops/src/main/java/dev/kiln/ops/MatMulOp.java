@@ -137,6 +137,21 @@ public record MatMulOp(String op, boolean transposedA, boolean transposedB) impl
     return Inferred.of(product(x, y, transposedA, transposedB));
   }
 
+  /**
+   * MXNet {@code DotShape} for {@code dot} of any ranks, as a custom layer's {@code Sym.dot} uses
+   * it: the last axis of {@code x} is summed against the first of {@code y}, and the output has the
+   * other axes of {@code x}, then those of {@code y}. Null when a rank is 0 or the inner sizes
+   * differ ({@code BATCH} equals only {@code BATCH}, since its size is not known).
+   */
+  public static TShape dot(TShape x, TShape y) {
+    if (x.rank() < 1 || y.rank() < 1 || x.dim(x.rank() - 1) != y.dim(0)) {
+      return null;
+    }
+    List<Integer> out = new ArrayList<>(x.dims().subList(0, x.rank() - 1));
+    out.addAll(y.dims().subList(1, y.rank()));
+    return new TShape(out);
+  }
+
   /** The inner (summed) axis of a rank-{@code n} left ({@code left}) or right factor. */
   private static int inner(int n, boolean transposed, boolean left) {
     return left == transposed ? n - 2 : n - 1;

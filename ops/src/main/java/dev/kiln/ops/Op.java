@@ -94,8 +94,9 @@ public interface Op {
   }
 
   /**
-   * The forward body the processor cannot see (a custom layer's, traced when the graph is built):
-   * the node's output shape is then the layer's declared contract.
+   * A custom layer's forward body, traced when the graph is built (and, where the compiler shows
+   * the processor its source, at compile time too): the node's output shape is the layer's declared
+   * contract.
    */
   default Optional<TracedBody> tracedBody() {
     return Optional.empty();
@@ -117,6 +118,8 @@ public interface Op {
    * @param layer the layer annotation's simple name, e.g. {@code Affine}
    * @param forward the forward method as source names it, e.g. {@code Affine.Forward.apply}
    * @param cell whether it is a recurrent cell's step
+   * @param unchecked why the compiler could not trace the body, so that only the graph build checks
+   *     it; null when the processor traced it at compile time
    */
-  record TracedBody(String layer, String forward, boolean cell) {}
+  record TracedBody(String layer, String forward, boolean cell, String unchecked) {}
 }

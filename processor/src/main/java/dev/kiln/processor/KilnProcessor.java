@@ -151,7 +151,8 @@ public final class KilnProcessor extends AbstractProcessor {
                 processingEnv.getElementUtils(),
                 report,
                 symbols,
-                (s, r) -> new ModelChecker(r).check(s))
+                (s, r) -> new ModelChecker(r).check(s),
+                source)
             .read(model);
     if (spec == null || report.hasErrors()) {
       return;

@@ -34,6 +34,10 @@ import java.util.stream.Stream;
  *     processors; null when javac gives exactly what ecj gives
  * @param ecjWarns the beginning of a warning of ecj's own that ecj adds on the same mistake; null
  *     when ecj gives no warning
+ * @param ecjNote the note ({@code CustomBodyAtBuild}) that ecj gives instead (only its beginning
+ *     when {@code prefix}), on the line of the model's node, with the model generated: a mistake in
+ *     a custom layer's forward body, which only javac's trees show the processor; null when ecj
+ *     gives what javac gives
  */
 record BadCase(
     String source,
@@ -46,7 +50,8 @@ record BadCase(
     String line,
     List<String> generated,
     String javacAlso,
-    String ecjWarns) {
+    String ecjWarns,
+    EcjNote ecjNote) {
 
   /** What a mistake gives. */
   enum Kind {
@@ -61,10 +66,18 @@ record BadCase(
   }
 
   /**
+   * The note ecj gives instead of javac's error, on the model's line with {@code line}.
+   *
+   * @param line a part of the model's line the note is on
+   * @param message the note's exact text
+   */
+  record EcjNote(String line, String message) {}
+
+  /**
    * Sources compiled to class files before the case, as a library would be.
    *
    * @param sources their resource names
-   * @param removed the class file then deleted, relative to the class path root
+   * @param removed the class file then deleted, relative to the class path root; null for none
    */
   record Library(List<String> sources, String removed) {}
 
@@ -73,7 +86,18 @@ record BadCase(
   /** {@code source} must give the Kiln error {@code message} on the line with {@code line}. */
   static BadCase error(String source, String line, String message) {
     return new BadCase(
-        source, List.of(), null, Kind.ERROR, message, false, source, line, List.of(), null, null);
+        source,
+        List.of(),
+        null,
+        Kind.ERROR,
+        message,
+        false,
+        source,
+        line,
+        List.of(),
+        null,
+        null,
+        null);
   }
 
   /** {@code source} must give the Kiln warning {@code message} and still be generated. */
@@ -102,6 +126,7 @@ record BadCase(
         line,
         List.of(model + "Graph", model + "Model", model + "Exec"),
         null,
+        null,
         null);
   }
 
@@ -118,6 +143,7 @@ record BadCase(
         line,
         List.of(),
         null,
+        null,
         null);
   }
 
@@ -126,7 +152,8 @@ record BadCase(
     List<String> all = new ArrayList<>(others);
     all.addAll(List.of(more));
     return new BadCase(
-        source, all, library, kind, message, prefix, file, line, generated, javacAlso, ecjWarns);
+        source, all, library, kind, message, prefix, file, line, generated, javacAlso, ecjWarns,
+        ecjNote);
   }
 
   /** This case with {@code sources} compiled to the class path first, minus {@code removed}. */
@@ -142,20 +169,27 @@ record BadCase(
         line,
         generated,
         javacAlso,
-        ecjWarns);
+        ecjWarns,
+        ecjNote);
+  }
+
+  /** This case with {@code sources} compiled to the class path first, as a library of layers. */
+  BadCase fromLibrary(String... sources) {
+    return onClassPath(null, sources);
   }
 
   /** This case with the diagnostic in resource {@code inFile} instead of the model's file. */
   BadCase in(String inFile) {
     return new BadCase(
         source, others, library, kind, message, prefix, inFile, line, generated, javacAlso,
-        ecjWarns);
+        ecjWarns, ecjNote);
   }
 
   /** This case with {@code message} only the beginning of the text. */
   BadCase startingWith() {
     return new BadCase(
-        source, others, library, kind, message, true, file, line, generated, javacAlso, ecjWarns);
+        source, others, library, kind, message, true, file, line, generated, javacAlso, ecjWarns,
+        ecjNote);
   }
 
   /** This case, with {@code names} generated. */
@@ -171,19 +205,43 @@ record BadCase(
         line,
         List.of(names),
         javacAlso,
-        ecjWarns);
+        ecjWarns,
+        ecjNote);
   }
 
   /** This case, with javac also giving {@code kilnError} (it hides the annotation at fault). */
   BadCase butJavacAlso(String kilnError) {
     return new BadCase(
-        source, others, library, kind, message, prefix, file, line, generated, kilnError, ecjWarns);
+        source, others, library, kind, message, prefix, file, line, generated, kilnError, ecjWarns,
+        ecjNote);
   }
 
   /** This case, with ecj also warning, in words starting {@code warning}. */
   BadCase butEcjAlsoWarns(String warning) {
     return new BadCase(
-        source, others, library, kind, message, prefix, file, line, generated, javacAlso, warning);
+        source, others, library, kind, message, prefix, file, line, generated, javacAlso, warning,
+        ecjNote);
+  }
+
+  /**
+   * This case, with ecj giving the note {@code note} instead, on the model's line with {@code
+   * nodeLine}, and generating the model: the mistake is in a custom layer's forward body, which
+   * only javac's trees show.
+   */
+  BadCase butUnderEcjNotes(String nodeLine, String note) {
+    return new BadCase(
+        source,
+        others,
+        library,
+        kind,
+        message,
+        prefix,
+        file,
+        line,
+        generated,
+        javacAlso,
+        ecjWarns,
+        new EcjNote(nodeLine, note));
   }
 
   /** The Kiln id the case gives, or null for a compiler error. */
@@ -202,6 +260,25 @@ record BadCase(
 
   /** Compiles the case under {@code compiler} and asserts its one diagnostic. */
   void check(TestCompiler compiler) {
+    if (ecjNote != null && compiler == TestCompiler.ECJ) {
+      // A model under good/ has its folder below good/ as its package.
+      String model = (source.startsWith("good/") ? source.substring(5) : source).replace('/', '.');
+      new BadCase(
+              source,
+              others,
+              library,
+              Kind.NOTE,
+              ecjNote.message(),
+              prefix,
+              source,
+              ecjNote.line(),
+              List.of(model + "Graph", model + "Model", model + "Exec"),
+              null,
+              ecjWarns,
+              null)
+          .check(compiler);
+      return;
+    }
     List<Path> classPath = new ArrayList<>();
     Path lib = null;
     if (library != null) {
@@ -213,7 +290,9 @@ record BadCase(
         throw new UncheckedIOException(e);
       }
       compiler.compileLibrary(lib, library.sources().stream().map(TestCompiler::resource).toList());
-      delete(lib.resolve(library.removed()));
+      if (library.removed() != null) {
+        delete(lib.resolve(library.removed()));
+      }
       classPath.add(lib);
     }
     List<Path> sources =

@@ -399,22 +399,56 @@ final class BadCases {
 
           // --- Notes: the model is still generated ---
 
-          // A custom layer whose body does not fit its parameters (a vector weight where a matrix
-          // was meant): the compiler cannot see the body, so the note says where it is checked and
-          // with which shapes.
+          // A custom layer whose body the compiler does not trace (it calls a helper method): the
+          // note says why, where the body is checked and with which shapes.
+          BadCase.note(
+                  "good/custom/OpaqueWeightNet",
+                  "@OpaqueWeight(out = 10)",
+                  "[kiln:CustomBodyAtBuild] OpaqueWeightNet.scores(): the forward body of @OpaqueWeight "
+                      + "(OpaqueWeight.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (its body calls affine(x, weight, bias), "
+                      + "which is no operation of Sym): it reads [BATCH, 784] from pixels, with "
+                      + "parameters scores_weight [784] and scores_bias [10], and must return [BATCH, "
+                      + "10]")
+              .with("layers/OpaqueWeight")
+              .generating(
+                  "custom.OpaqueWeightNetGraph",
+                  "custom.OpaqueWeightNetModel",
+                  "custom.OpaqueWeightNetExec")
+              .butUnderEcjNotes(
+                  "@OpaqueWeight(out = 10)",
+                  "[kiln:CustomBodyAtBuild] OpaqueWeightNet.scores(): the forward body of @OpaqueWeight "
+                      + "(OpaqueWeight.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): it reads [BATCH, 784] from pixels, with "
+                      + "parameters scores_weight [784] and scores_bias [10], and must return [BATCH, "
+                      + "10]"),
+
+          // A layer from a library (a class file): the compiler shows no body, whatever the
+          // compiler, so the body's mistake is left to the graph build, and the note says why.
           BadCase.note(
                   "good/custom/VectorWeightNet",
                   "@VectorWeight(out = 10)",
                   "[kiln:CustomBodyAtBuild] VectorWeightNet.scores(): the forward body of @VectorWeight "
                       + "(VectorWeight.Forward.apply) is traced when the graph is built, in create() and "
-                      + "load(), not checked by the compiler: it reads [BATCH, 784] from pixels, with "
-                      + "parameters scores_weight [784] and scores_bias [10], and must return [BATCH, "
-                      + "10]")
-              .with("layers/VectorWeight")
+                      + "load(), not checked by the compiler (its forward method comes from a class "
+                      + "file, whose body the compiler does not show): it reads [BATCH, 784] from "
+                      + "pixels, with parameters ")
+              // The rest names the parameters, which a class file compiled without -parameters
+              // calls arg1 and arg2 (a separate matter from the body).
+              .startingWith()
+              .fromLibrary("layers/VectorWeight")
               .generating(
                   "custom.VectorWeightNetGraph",
                   "custom.VectorWeightNetModel",
-                  "custom.VectorWeightNetExec"),
+                  "custom.VectorWeightNetExec")
+              .butUnderEcjNotes(
+                  "@VectorWeight(out = 10)",
+                  "[kiln:CustomBodyAtBuild] VectorWeightNet.scores(): the forward body of @VectorWeight "
+                      + "(VectorWeight.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): it reads [BATCH, 784] from pixels, with "
+                      + "parameters "),
 
           // --- Failures inside the processor ---
 
@@ -1095,6 +1129,168 @@ final class BadCases {
                   "@Affine(out = 0)",
                   "[kiln:NonPositive] CustomNonPositiveDim.y() @Affine: out must be positive, got 0")
               .with("layers/Affine"),
+
+          // A misspelt dimension name in a @Param's shape: reported on the @Param, under both
+          // compilers, since it needs no body.
+          error(
+                  "bad/CustomParamDim",
+                  "@Param(shape = {\"chanels\", \"1\", \"1\"})",
+                  "[kiln:CustomParamDim] CustomParamDim.y() @MisspeltDim: parameter scale has "
+                      + "@Param(shape = {\"chanels\", \"1\", \"1\"}), whose 'chanels' is neither an "
+                      + "int element of @MisspeltDim nor a name of its input pattern [batch, channels, "
+                      + "h, w]; did you mean 'channels'?")
+              .with("layers/MisspeltDim")
+              .in("layers/MisspeltDim"),
+
+          // --- Custom layers' forward bodies, traced at compile time (javac's trees) ---
+
+          // A per-channel scale declared {"channels"} where {"channels", "1", "1"} was meant: MXNet
+          // lines it up with the image's last axis.
+          error(
+                  "bad/CustomParamRank",
+                  "@Param(shape = {\"channels\"})",
+                  "[kiln:CustomParamRank] CustomParamRank.y() @FlatScale: parameter scale, declared "
+                      + "@Param(shape = {\"channels\"}) ([16]), meets x [BATCH, 16, 24, 24] in "
+                      + "x.mul(scale); MXNet lines up the last axes of operands of different rank, so "
+                      + "channels (16) would meet axis 3 (w, 24); declare it @Param(shape = "
+                      + "{\"channels\", \"1\", \"1\"}) ([16, 1, 1]), which lines channels up with axis "
+                      + "1 of x")
+              .with("layers/FlatScale")
+              .in("layers/FlatScale")
+              .butUnderEcjNotes(
+                  "@FlatScale",
+                  "[kiln:CustomBodyAtBuild] CustomParamRank.y(): the forward body of @FlatScale "
+                      + "(FlatScale.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): it reads [BATCH, 16, 24, 24] from x, with "
+                      + "parameter y_scale [16], and must return [BATCH, 16, 24, 24]"),
+          // The same scale on four channels of 3x4 images: [4] meets w, also 4, and the broadcast
+          // would work, scaling columns; refused by the axes' names.
+          error(
+                  "bad/CustomParamRankByChance",
+                  "@Param(shape = {\"channels\"})",
+                  "[kiln:CustomParamRank] CustomParamRankByChance.y() @FlatScale: parameter scale, "
+                      + "declared @Param(shape = {\"channels\"}) ([4]), meets x [BATCH, 4, 3, 4] in "
+                      + "x.mul(scale); MXNet lines up the last axes of operands of different rank, so "
+                      + "channels (4) would meet axis 3 (w, 4), which broadcasts only because both are "
+                      + "4; declare it @Param(shape = {\"channels\", \"1\", \"1\"}) ([4, 1, 1]), which "
+                      + "lines channels up with axis 1 of x")
+              .with("layers/FlatScale")
+              .in("layers/FlatScale")
+              .butUnderEcjNotes(
+                  "@FlatScale",
+                  "[kiln:CustomBodyAtBuild] CustomParamRankByChance.y(): the forward body of "
+                      + "@FlatScale (FlatScale.Forward.apply) is traced when the graph is built, in "
+                      + "create() and load(), not checked by the compiler (this compiler shows "
+                      + "annotation processors no method bodies; javac does): it reads [BATCH, 4, 3, "
+                      + "4] from x, with parameter y_scale [4], and must return [BATCH, 4, 3, 4]"),
+          // A cell's step that returns [batch, in] where its new state [batch, hidden] was meant.
+          error(
+                  "bad/CellWrongState",
+                  "return x.add(h.dot(w));",
+                  "[kiln:CustomBodyShape] CellWrongState.states() @SummingCell(hidden = 2): in "
+                      + "SummingCell.Step.apply, the result x.add(h.dot(w)) of [BATCH, 3] does not "
+                      + "fit: @Layer declares state [batch, hidden], [BATCH, 2] here")
+              .with("layers/SummingCell")
+              .in("layers/SummingCell")
+              .butUnderEcjNotes(
+                  "@SummingCell(hidden = 2)",
+                  "[kiln:CustomBodyAtBuild] CellWrongState.states(): the step of @SummingCell "
+                      + "(SummingCell.Step.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): once per step; each step reads [BATCH, 3] of "
+                      + "[BATCH, 5, 3] from x and the previous state [BATCH, 2], with parameter "
+                      + "states_w [2, 3], and must return the new state [BATCH, 2]"),
+          // A weight declared [out, in], as PyTorch stores it, multiplied as x·W.
+          error(
+                  "bad/CustomDotInner",
+                  "Sym y = x.dot(weight);",
+                  "[kiln:CustomBodyShape] CustomDotInner.scores() @SwappedDot(out = 10): in "
+                      + "SwappedDot.Forward.apply, x.dot(weight) of [BATCH, 784] and [10, 784] does not "
+                      + "fit: the last dimension of the left must equal the first of the right; "
+                      + "x.dot(weight.transpose()) would give [BATCH, 10]")
+              .with("layers/SwappedDot")
+              .in("layers/SwappedDot")
+              .butUnderEcjNotes(
+                  "@SwappedDot(out = 10)",
+                  "[kiln:CustomBodyAtBuild] CustomDotInner.scores(): the forward body of @SwappedDot "
+                      + "(SwappedDot.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): it reads [BATCH, 784] from pixels, with "
+                      + "parameter scores_weight [10, 784], and must return [BATCH, 10]"),
+          // A weight declared a vector where a matrix was meant: x.dot(weight) is [BATCH], which
+          // the bias [10] does not broadcast with.
+          error(
+                  "good/custom/VectorWeightNet",
+                  "return x.dot(weight).add(bias);",
+                  "[kiln:CustomBodyShape] VectorWeightNet.scores() @VectorWeight(out = 10): in "
+                      + "VectorWeight.Forward.apply, x.dot(weight).add(bias) of [BATCH] and [10] does "
+                      + "not fit: each pair of trailing dimensions must be equal or 1, but axis 0 is "
+                      + "BATCH against 10")
+              .with("layers/VectorWeight")
+              .in("layers/VectorWeight")
+              .butUnderEcjNotes(
+                  "@VectorWeight(out = 10)",
+                  "[kiln:CustomBodyAtBuild] VectorWeightNet.scores(): the forward body of @VectorWeight "
+                      + "(VectorWeight.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): it reads [BATCH, 784] from pixels, with "
+                      + "parameters scores_weight [784] and scores_bias [10], and must return [BATCH, "
+                      + "10]"),
+          // Attention scores x·xᵀ written without transposing the keys.
+          error(
+                  "bad/CustomBatchDotInner",
+                  "Sym scores = x.batchDot(x, false);",
+                  "[kiln:CustomBodyShape] CustomBatchDotInner.scores() @SelfScores: in "
+                      + "SelfScores.Forward.apply, x.batchDot(x, false) of [BATCH, 5, 8] and [BATCH, 5, "
+                      + "8] does not fit: the last dimension of the left must equal the second last of "
+                      + "the right")
+              .with("layers/SelfScores")
+              .in("layers/SelfScores")
+              .butUnderEcjNotes(
+                  "@SelfScores",
+                  "[kiln:CustomBodyAtBuild] CustomBatchDotInner.scores(): the forward body of "
+                      + "@SelfScores (SelfScores.Forward.apply) is traced when the graph is built, in "
+                      + "create() and load(), not checked by the compiler (this compiler shows "
+                      + "annotation processors no method bodies; javac does): it reads [BATCH, 5, 8] "
+                      + "from x, with no parameters, and must return [BATCH, 5, 5]"),
+          // The layer's elements as a reshape's sizes, from the use site: 2 heads of 3 for 8
+          // values.
+          error(
+                  "bad/CustomHeadsMismatch",
+                  "Sym split = x.reshape(BATCH, heads, size);",
+                  "[kiln:CustomBodyShape] CustomHeadsMismatch.y() @Heads(heads = 2, size = 3): in "
+                      + "Heads.Forward.apply, x.reshape(BATCH, heads, size) of [BATCH, 8] does not fit: "
+                      + "cannot reshape to {BATCH, 2, 3}: the input has 8 × BATCH values, which the "
+                      + "other dimensions (6 values) do not divide for every batch size (input [BATCH, "
+                      + "8] from x (in the body))")
+              .with("layers/Heads")
+              .in("layers/Heads")
+              .butUnderEcjNotes(
+                  "@Heads(heads = 2, size = 3)",
+                  "[kiln:CustomBodyAtBuild] CustomHeadsMismatch.y(): the forward body of @Heads "
+                      + "(Heads.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): it reads [BATCH, 8] from x, with parameter "
+                      + "y_gain [2, 3], and must return [BATCH, 8]"),
+          // A reshape of 784 values into 28 rows of 27.
+          error(
+                  "bad/CustomReshapeCount",
+                  "return x.reshape(BATCH, 28, 27).exp();",
+                  "[kiln:CustomBodyShape] CustomReshapeCount.rows() @Regroup: in Regroup.Forward.apply, "
+                      + "x.reshape(BATCH, 28, 27) of [BATCH, 784] does not fit: cannot reshape to "
+                      + "{BATCH, 28, 27}: the input has 784 × BATCH values, which the other dimensions "
+                      + "(756 values) do not divide for every batch size (input [BATCH, 784] from x (in "
+                      + "the body))")
+              .with("layers/Regroup")
+              .in("layers/Regroup")
+              .butUnderEcjNotes(
+                  "@Regroup",
+                  "[kiln:CustomBodyAtBuild] CustomReshapeCount.rows(): the forward body of @Regroup "
+                      + "(Regroup.Forward.apply) is traced when the graph is built, in create() and "
+                      + "load(), not checked by the compiler (this compiler shows annotation processors "
+                      + "no method bodies; javac does): it reads [BATCH, 784] from pixels, with no "
+                      + "parameters, and must return [BATCH, 28, 28]"),
 
           // --- Custom recurrent cells ---
 

@@ -9,8 +9,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code @Block} beyond the golden ({@code blocks.TinyTransformer}): a block of a custom layer gets
- * the custom layer's note once, where the block is compiled, not once per copy; every copy has
- * parameters of its own; nothing generated is wider than 100 columns.
+ * the custom layer's note (where the compiler does not trace the body: under ecj) once, where the
+ * block is compiled, not once per copy; every copy has parameters of its own; nothing generated is
+ * wider than 100 columns.
  */
 class BlocksTest {
   @ParameterizedTest
@@ -20,8 +21,12 @@ class BlocksTest {
         compiler.compile("good/blocks/AffineStack", "good/blocks/AffineBlock", "layers/Affine");
     assertEquals(List.of(), r.errors(), r.diagnostics().toString());
     assertEquals(List.of(), r.warnings(), r.diagnostics().toString());
-    assertEquals(1, r.notes().size(), r.diagnostics().toString());
-    assertTrue(r.notes().get(0).message().contains("AffineBlock.affine()"), r.notes().toString());
+    // javac shows the processor the body, which is traced at compile time: no note.
+    int notes = compiler == TestCompiler.ECJ ? 1 : 0;
+    assertEquals(notes, r.notes().size(), r.diagnostics().toString());
+    if (notes == 1) {
+      assertTrue(r.notes().get(0).message().contains("AffineBlock.affine()"), r.notes().toString());
+    }
     String model = r.source("blocks.AffineStackModel");
     for (int copy = 0; copy < 3; copy++) {
       assertTrue(model.contains("public Parameter stack" + copy + "AffineWeight()"), model);

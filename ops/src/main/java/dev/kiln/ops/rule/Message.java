@@ -100,6 +100,15 @@ public enum Message {
       "CustomParamBatch",
       "%s: parameter %s of layer @%s would have shape %s; a parameter's dimensions must not "
           + "depend on BATCH"),
+  CUSTOM_PARAM_DIM(
+      "CustomParamDim",
+      "%s: parameter %s has @Param(shape = %s), whose '%s' is neither an int element of @%s nor a "
+          + "name of its input pattern %s%s"),
+  CUSTOM_PARAM_RANK(
+      "CustomParamRank",
+      "%s: parameter %s, declared @Param(shape = %s) (%s), meets %s in %s; MXNet lines up the last "
+          + "axes of operands of different rank, so %s; %s"),
+  CUSTOM_BODY_SHAPE("CustomBodyShape", "%s: in %s, %s of %s does not fit: %s"),
   CUSTOM_PARAM_INIT("CustomParamInit", "%s: parameter %s of layer @%s says @Param(%s): %s"),
   CELL_OUTPUT(
       "CellOutput",
@@ -282,7 +291,7 @@ public enum Message {
       "CustomBodyAtBuild",
       Kind.NOTE,
       "%s: the %s of @%s (%s) is traced when the graph is built, in create() and load(), not "
-          + "checked by the compiler: %s, with %s, and must return %s"),
+          + "checked by the compiler (%s): %s, with %s, and must return %s"),
   UNRESOLVED(
       "Unresolved",
       "%s: %s names %s, which the compiler cannot find, so Kiln generated nothing for %s; put "

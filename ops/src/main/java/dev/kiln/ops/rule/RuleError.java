@@ -25,4 +25,14 @@ public final class RuleError extends RuntimeException {
     this.attribute = attribute;
     this.args = args;
   }
+
+  /**
+   * The message's text without the node it names first ({@code Net.y(): } in {@code Net.y(): cannot
+   * reshape to ...}): the rule and what broke it, for a message that names the place its own way.
+   */
+  public String rule() {
+    String full = message.text(args);
+    String where = args.length == 0 ? "" : String.valueOf(args[0]) + ": ";
+    return full.startsWith(where) ? full.substring(where.length()) : full;
+  }
 }

@@ -10,6 +10,7 @@ import dev.kiln.ops.rule.Source;
 import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.BlockSpec;
+import dev.kiln.processor.model.BodyError;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.ModelSpec;
@@ -84,6 +85,8 @@ public final class ModelChecker {
         done.put(n.name(), new CheckedNode(n, r.shape(), params, aux, flops, false, false, null));
       } catch (RuleError e) {
         report.add(e.message, n.method(), n.mirror(), e.attribute, e.args);
+      } catch (BodyError e) {
+        e.reportTo(report);
       }
     }
     return done;

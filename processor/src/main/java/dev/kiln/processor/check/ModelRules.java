@@ -142,7 +142,11 @@ final class ModelRules {
     for (CheckedNode n : nodes) {
       // A block's custom layers get their note where the block is compiled, not once per copy.
       if (n.spec().inlined() == null) {
-        n.spec().layer().tracedBody().ifPresent(body -> noteBodyAtBuild(n, body, inferred));
+        n.spec()
+            .layer()
+            .tracedBody()
+            .filter(body -> body.unchecked() != null)
+            .ifPresent(body -> noteBodyAtBuild(n, body, inferred));
       }
     }
     nodes = planned(nodes, classifierHead, inferred);
@@ -243,8 +247,9 @@ final class ModelRules {
   }
 
   /**
-   * Notes, on a node of a custom layer, what the compiler cannot check (the forward body, which
-   * Kiln sees only when it traces it) and the shapes that body will meet.
+   * Notes, on a node of a custom layer whose forward body the compiler could not trace (not javac,
+   * a class file, or a body beyond a line of {@code Sym} operations), that only the graph build
+   * checks it, why, and the shapes that body will meet.
    */
   private void noteBodyAtBuild(CheckedNode n, Op.TracedBody c, Map<String, CheckedNode> inferred) {
     String source = n.spec().wires().get(0).source();
@@ -282,6 +287,7 @@ final class ModelRules {
         c.cell() ? "step" : "forward body",
         c.layer(),
         forward,
+        c.unchecked(),
         reads,
         withParams,
         c.cell() ? "the new state " + withoutSteps(n.shape()) : n.shape());

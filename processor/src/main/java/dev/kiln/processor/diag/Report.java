@@ -20,13 +20,19 @@ public final class Report {
       String text,
       Element element,
       AnnotationMirror mirror,
-      AnnotationValue value) {}
+      AnnotationValue value,
+      Spot spot) {}
 
   private final List<Item> items = new ArrayList<>();
 
   /** Reports {@code message} on {@code element}. */
   public void add(Message message, Element element, Object... args) {
-    add(new Item(message, message.format(args), element, null, null));
+    add(new Item(message, message.format(args), element, null, null, null));
+  }
+
+  /** Reports {@code message} at {@code spot}, a place in the source no element stands for. */
+  public void addAt(Message message, Spot spot, Object... args) {
+    add(new Item(message, message.format(args), null, null, null, spot));
   }
 
   /**
@@ -41,7 +47,8 @@ public final class Report {
             message.format(args),
             element,
             mirror,
-            attribute == null ? null : valueOf(mirror, attribute)));
+            attribute == null ? null : valueOf(mirror, attribute),
+            null));
   }
 
   /**
@@ -67,7 +74,9 @@ public final class Report {
   /** Prints every diagnostic, in the order found. */
   public void printTo(Messager messager) {
     for (Item i : items) {
-      if (i.value() != null) {
+      if (i.spot() != null) {
+        i.spot().print(messager, kind(i.message()), i.text());
+      } else if (i.value() != null) {
         messager.printMessage(kind(i.message()), i.text(), i.element(), i.mirror(), i.value());
       } else if (i.mirror() != null) {
         messager.printMessage(kind(i.message()), i.text(), i.element(), i.mirror());

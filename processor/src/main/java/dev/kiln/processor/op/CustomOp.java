@@ -12,14 +12,17 @@ import dev.kiln.ops.rule.ParamInfo;
 import dev.kiln.ops.rule.ShapeSite;
 import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.model.CustomCall;
+import dev.kiln.processor.model.ForwardBody;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
 
 /**
  * A custom layer: an annotation type annotated {@code @Layer}, used like a built-in, whose forward
@@ -35,6 +38,7 @@ import javax.lang.model.element.TypeElement;
  * @param dims the layer's int elements as written where it is used (dimension values)
  * @param params the layer's parameters, in the forward method's order
  * @param args the forward method's arguments after the input (and a cell's state), in order
+ * @param body the forward method's body as the compiler shows it, traced here where it can be
  */
 public record CustomOp(
     String layerName,
@@ -45,7 +49,8 @@ public record CustomOp(
     List<String> state,
     Map<String, Integer> dims,
     List<CustomParam> params,
-    List<CustomCall.ForwardArg> args)
+    List<CustomCall.ForwardArg> args,
+    ForwardBody body)
     implements Op {
   /** Copies the collections, keeping the order of {@code dims}. */
   public CustomOp {
@@ -55,6 +60,7 @@ public record CustomOp(
     dims = Collections.unmodifiableMap(new LinkedHashMap<>(dims));
     params = List.copyOf(params);
     args = List.copyOf(args);
+    java.util.Objects.requireNonNull(body, "body");
   }
 
   /**
@@ -66,9 +72,17 @@ public record CustomOp(
    * @param shape its shape pattern
    * @param init how it starts
    * @param value where it starts, with {@code init} {@code CONSTANT}
+   * @param element the forward method's parameter that declares it
+   * @param mirror its {@code @Param}
    */
   public record CustomParam(
-      String name, String role, List<String> shape, ParamInit init, double value) {
+      String name,
+      String role,
+      List<String> shape,
+      ParamInit init,
+      double value,
+      VariableElement element,
+      AnnotationMirror mirror) {
     /** Copies the pattern. */
     public CustomParam {
       shape = List.copyOf(shape);
@@ -100,13 +114,18 @@ public record CustomOp(
 
   @Override
   public Optional<TracedBody> tracedBody() {
+    return Optional.of(new TracedBody(layerName, forward(), cell(), body.unchecked()));
+  }
+
+  /** The forward method as source names it, e.g. {@code Affine.Forward.apply}. */
+  private String forward() {
     String forward = forwardType.getSimpleName() + "." + forwardMethod;
     for (Element e = forwardType.getEnclosingElement();
         e instanceof TypeElement t;
         e = t.getEnclosingElement()) {
       forward = t.getSimpleName() + "." + forward;
     }
-    return Optional.of(new TracedBody(layerName, forward, cell()));
+    return forward;
   }
 
   @Override
@@ -117,8 +136,10 @@ public record CustomOp(
   /**
    * A custom layer's contract: the input must match the layer's input pattern (numbers exactly,
    * each name consistently, names that are layer elements to their written values); the output and
-   * parameter shapes are the patterns with every name replaced by its value. The body itself is
-   * traced and checked against the output pattern when the graph is built.
+   * parameter shapes are the patterns with every name replaced by its value. Where the compiler
+   * shows the body ({@link ForwardBody#checked()}), it is traced here with those shapes ({@link
+   * BodyTrace}), and a broken rule is a {@link dev.kiln.processor.model.BodyError}; the graph build
+   * traces it again in any case.
    *
    * <p>A recurrent cell's input pattern is one step's: the node reads that pattern with the steps,
    * a constant or {@code STEPS}, inserted after its first dimension, and its output is the state
@@ -182,12 +203,25 @@ public record CustomOp(
       out = resolve(site, output, "its output", bound);
     }
     List<ParamInfo> made = new ArrayList<>();
+    List<TShape> paramShapes = new ArrayList<>();
     for (CustomParam p : params) {
       TShape shape = resolve(site, p.shape(), "parameter " + p.name(), bound);
       if (shape.hasBatch()) {
         throw site.fail(Message.CUSTOM_PARAM_BATCH, null, site.where(), p.name(), layerName, shape);
       }
       made.add(site.param(p.role(), shape));
+      paramShapes.add(shape);
+    }
+    if (body.checked()) {
+      TShape step = cell() ? withoutSteps(s) : s;
+      TShape stateShape = cell() ? withoutSteps(out) : null;
+      new BodyTrace(this, site, forward(), input, step, stateShape, paramShapes)
+          .run(
+              body,
+              cell() ? stateShape : out,
+              cell()
+                  ? "state [" + String.join(", ", state) + "]"
+                  : "output [" + String.join(", ", output) + "]");
     }
     return new Inferred(out, made, List.of());
   }
@@ -224,6 +258,13 @@ public record CustomOp(
                 + "of steps");
       }
     }
+  }
+
+  /** {@code [N, steps, d...]} without its steps: one step's {@code [N, d...]}. */
+  private static TShape withoutSteps(TShape s) {
+    List<Integer> dims = new ArrayList<>(s.dims());
+    dims.remove(1);
+    return new TShape(dims);
   }
 
   private TShape resolve(

@@ -37,18 +37,21 @@ final class BlockReader {
   private final SymbolSource symbols;
   private final ModelReader.Checker checker;
   private final Set<String> reading;
+  private final SourceAnnotations source;
 
   /**
    * A reader reporting to {@code report}, finding imported symbol files with {@code symbols},
    * checking blocks with {@code checker}, inside the models named in {@code reading} (outermost
-   * first), which no block may contain again.
+   * first), which no block may contain again, reading custom layers' bodies from {@code source}.
    */
   BlockReader(
       Elements elements,
       Report report,
       SymbolSource symbols,
       ModelReader.Checker checker,
-      Set<String> reading) {
+      Set<String> reading,
+      SourceAnnotations source) {
+    this.source = source;
     this.elements = elements;
     this.report = report;
     this.symbols = symbols;
@@ -160,7 +163,7 @@ final class BlockReader {
     Set<String> inside = new LinkedHashSet<>(reading);
     inside.add(qualified);
     Report own = new Report();
-    ModelSpec spec = new ModelReader(elements, own, symbols, checker, inside).read(type);
+    ModelSpec spec = new ModelReader(elements, own, symbols, checker, inside, source).read(type);
     CheckedModel checked = spec == null || own.hasErrors() ? null : checker.check(spec, own);
     if (checked == null) {
       return new Inlined(List.of(), null, true);

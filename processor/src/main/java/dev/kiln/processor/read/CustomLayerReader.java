@@ -3,6 +3,7 @@ package dev.kiln.processor.read;
 import dev.kiln.annotations.ParamInit;
 import dev.kiln.ops.rule.Message;
 import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.diag.Spelling;
 import dev.kiln.processor.model.CustomCall;
 import dev.kiln.processor.op.CustomOp;
 import java.util.ArrayList;
@@ -35,10 +36,12 @@ final class CustomLayerReader {
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*|[1-9][0-9]*");
 
   private final Report report;
+  private final SourceAnnotations source;
 
-  /** A reader that reports to {@code report}. */
-  CustomLayerReader(Report report) {
+  /** A reader that reports to {@code report} and reads forward bodies from {@code source}. */
+  CustomLayerReader(Report report, SourceAnnotations source) {
     this.report = report;
+    this.source = source;
   }
 
   /** Whether {@code mirror}'s type is a custom layer, an annotation type with {@code @Layer}. */
@@ -187,7 +190,8 @@ final class CustomLayerReader {
       AnnotationMirror pm = paramMirror(p);
       if (pm != null && p.asType().toString().equals(ModelReader.SYM)) {
         List<String> shape = strings(value(pm, "shape"));
-        if (!tokens(where, method, use, layerName, shape)) {
+        if (!tokens(where, method, use, layerName, shape)
+            || !boundNames(where + " @" + layerName, p, pm, n, shape, input, dims.keySet())) {
           return null;
         }
         String role = snakeCase(n);
@@ -216,7 +220,7 @@ final class CustomLayerReader {
             return null;
           }
         }
-        CustomOp.CustomParam param = initOf(where, method, use, layerName, n, role, shape, pm);
+        CustomOp.CustomParam param = initOf(where, method, use, layerName, n, role, shape, pm, p);
         if (param == null) {
           return null;
         }
@@ -248,6 +252,15 @@ final class CustomLayerReader {
         return null;
       }
     }
+    List<String> syms = new ArrayList<>();
+    java.util.Set<String> elements = new java.util.HashSet<>();
+    for (VariableElement p : ps) {
+      String n = p.getSimpleName().toString();
+      syms.add(p.asType().toString().equals(ModelReader.SYM) ? n : null);
+      if (dims.containsKey(n) && p.asType().getKind().isPrimitive()) {
+        elements.add(n);
+      }
+    }
     return new CustomOp(
         layerName,
         forwardType,
@@ -257,7 +270,45 @@ final class CustomLayerReader {
         state,
         dims,
         params,
-        args);
+        args,
+        source.forwardBody(fwd, syms, elements));
+  }
+
+  /**
+   * Whether every name in parameter {@code name}'s shape {@code shape} is bound: an int element of
+   * the layer ({@code elements}) or a name of its input pattern; reports the first that is not on
+   * the {@code @Param} ({@code pm} on {@code p}), with the bound name it most likely meant.
+   */
+  private boolean boundNames(
+      String where,
+      VariableElement p,
+      AnnotationMirror pm,
+      String name,
+      List<String> shape,
+      List<String> input,
+      java.util.Set<String> elements) {
+    List<String> known = new ArrayList<>(input);
+    known.addAll(elements);
+    for (String t : shape) {
+      if (Character.isDigit(t.charAt(0)) || known.contains(t)) {
+        continue;
+      }
+      String near = Spelling.closest(t, known);
+      report.add(
+          Message.CUSTOM_PARAM_DIM,
+          p,
+          pm,
+          "shape",
+          where,
+          name,
+          quoted(shape),
+          t,
+          where.substring(where.lastIndexOf('@') + 1),
+          pattern(input),
+          near == null ? "" : "; did you mean '" + near + "'?");
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -274,7 +325,8 @@ final class CustomLayerReader {
       String name,
       String role,
       List<String> shape,
-      AnnotationMirror pm) {
+      AnnotationMirror pm,
+      VariableElement declared) {
     AnnotationValue zerosValue = Report.valueOf(pm, "zeros");
     AnnotationValue initValue = Report.valueOf(pm, "init");
     AnnotationValue valueValue = Report.valueOf(pm, "value");
@@ -339,7 +391,8 @@ final class CustomLayerReader {
           problem);
       return null;
     }
-    return new CustomOp.CustomParam(name, role, shape, effective, value == null ? 0 : value);
+    return new CustomOp.CustomParam(
+        name, role, shape, effective, value == null ? 0 : value, declared, pm);
   }
 
   /** How a parameter of {@code init} starts, e.g. {@code at one}. */

@@ -54,6 +54,7 @@ public final class ModelReader {
   private final SymbolSource symbols;
   private final Checker checker;
   private final Set<String> reading;
+  private final SourceAnnotations source;
 
   /**
    * How a block is checked as the model it is, before its nodes are written into another: the check
@@ -70,7 +71,20 @@ public final class ModelReader {
    * checks each {@code @Block} with {@code checker}.
    */
   public ModelReader(Elements elements, Report report, SymbolSource symbols, Checker checker) {
-    this(elements, report, symbols, checker, Set.of());
+    this(elements, report, symbols, checker, SourceAnnotations.none());
+  }
+
+  /**
+   * As {@link #ModelReader(Elements, Report, SymbolSource, Checker)}, reading custom layers'
+   * forward bodies from {@code source} (javac's trees), so that they are traced at compile time.
+   */
+  public ModelReader(
+      Elements elements,
+      Report report,
+      SymbolSource symbols,
+      Checker checker,
+      SourceAnnotations source) {
+    this(elements, report, symbols, checker, Set.of(), source);
   }
 
   ModelReader(
@@ -78,7 +92,9 @@ public final class ModelReader {
       Report report,
       SymbolSource symbols,
       Checker checker,
-      Set<String> reading) {
+      Set<String> reading,
+      SourceAnnotations source) {
+    this.source = source;
     this.elements = elements;
     this.report = report;
     this.symbols = symbols;
@@ -117,7 +133,7 @@ public final class ModelReader {
       AnnotationMirror blockMirror = BlockReader.of(method);
       if (blockMirror != null && layerMirrors(method).isEmpty()) {
         BlockReader.Inlined b =
-            new BlockReader(elements, report, symbols, checker, inside)
+            new BlockReader(elements, report, symbols, checker, inside, source)
                 .inline(simpleName, method, blockMirror);
         if (b == null || b.silent()) {
           blockFailed |= b != null;
@@ -395,7 +411,7 @@ public final class ModelReader {
             ? Builtins.read(builtin, method)
             : ImportReader.isImport(mirror)
                 ? new Pending(method.getAnnotation(Imported.class))
-                : new CustomLayerReader(report).read(where, method, mirror);
+                : new CustomLayerReader(report, source).read(where, method, mirror);
     if (layer == null) {
       ok = false;
     } else {

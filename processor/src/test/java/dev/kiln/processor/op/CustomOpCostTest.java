@@ -21,7 +21,8 @@ class CustomOpCostTest {
             List.of(),
             Map.of(),
             List.of(),
-            List.of());
+            List.of(),
+            dev.kiln.processor.model.ForwardBody.unchecked("a test"));
     assertEquals(-1, affine.flops(List.of(TShape.of(-1)), TShape.of(-1)));
   }
 }

@@ -137,6 +137,11 @@ public class SymNode implements Sym {
   }
 
   @Override
+  public Sym reshape(int... shape) {
+    throw outsideTrace("reshape");
+  }
+
+  @Override
   public String toString() {
     return "Sym(" + name + ")";
   }

@@ -294,6 +294,54 @@ class GraphBuilderMessagesTest {
         e.getMessage().lines().findFirst().orElseThrow());
   }
 
+  /**
+   * A custom layer's reshape that changes the number of values: the {@code @Reshape} unit's rule
+   * (the processor's compile-time trace uses it too) refuses it when the graph is built, for a body
+   * the compiler could not trace.
+   */
+  @Test
+  void aReshapeToAnotherNumberOfValuesIsRefusedWithBothShapes() {
+    ModelException e =
+        assertThrows(
+            ModelException.class,
+            () ->
+                build(
+                    Shape.of(-1, 784),
+                    (b, x) ->
+                        b.custom(
+                            src("rows", "@Regroup"),
+                            "Regroup",
+                            List.of("n", "in"),
+                            Shape.of(-1, 784),
+                            Shape.of(-1, 28, 28),
+                            x,
+                            List.of(),
+                            (in, params) -> in.reshape(-1, 28, 27))));
+    assertEquals(
+        "Hand.rows() @Regroup: in layer Regroup, reshape of [BATCH, 784] to [BATCH, 28, 27] does "
+            + "not fit: cannot reshape to {BATCH, 28, 27}: the input has 784 × BATCH values, which "
+            + "the other dimensions (756 values) do not divide for every batch size (input [BATCH, "
+            + "784] from x (in the body of Regroup))",
+        e.getMessage().lines().findFirst().orElseThrow());
+  }
+
+  /** A reshape that keeps the number of values builds, its result of the inferred shape. */
+  @Test
+  void aReshapeThatKeepsTheValuesBuilds() {
+    build(
+        Shape.of(-1, 784),
+        (b, x) ->
+            b.custom(
+                src("rows", "@Regroup"),
+                "Regroup",
+                List.of("n", "in"),
+                Shape.of(-1, 784),
+                Shape.of(-1, 28, 28),
+                x,
+                List.of(),
+                (in, params) -> in.reshape(-1, 28, 28).exp()));
+  }
+
   @Test
   void aSymOperationOutsideAForwardPassNamesTheNode() {
     IllegalStateException e =

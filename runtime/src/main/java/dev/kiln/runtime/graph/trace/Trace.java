@@ -2,8 +2,14 @@ package dev.kiln.runtime.graph.trace;
 
 import dev.kiln.annotations.Sym;
 import dev.kiln.names.Broadcast;
+import dev.kiln.ops.MatMulOp;
+import dev.kiln.ops.ReshapeOp;
 import dev.kiln.ops.emit.Attrs;
 import dev.kiln.ops.emit.NodeSource;
+import dev.kiln.ops.rule.RuleError;
+import dev.kiln.ops.rule.ShapeSite;
+import dev.kiln.ops.rule.Source;
+import dev.kiln.ops.rule.TShape;
 import dev.kiln.runtime.graph.ModelException;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.graph.SymNode;
@@ -71,18 +77,13 @@ final class Trace {
   TracedSym dot(TracedSym a, TracedSym b) {
     Shape x = a.shape();
     Shape y = b.shape();
-    if (x.rank() < 1 || y.rank() < 1 || !fits(x.dim(x.rank() - 1), y.dim(0))) {
+    // MXNet's DotShape, the one home of the rule (the processor traces the body with it too).
+    TShape product = MatMulOp.dot(TShape.of(x.dims()), TShape.of(y.dims()));
+    if (product == null) {
       throw error(
           "dot",
           List.of(a, b),
           "the last dimension of the left must equal the " + "first of the right");
-    }
-    int[] out = new int[x.rank() - 1 + y.rank() - 1];
-    for (int i = 0; i < x.rank() - 1; i++) {
-      out[i] = x.dim(i);
-    }
-    for (int j = 1; j < y.rank(); j++) {
-      out[x.rank() - 2 + j] = y.dim(j);
     }
     List<String> axes = new ArrayList<>();
     for (int i = 0; i < x.rank() - 1; i++) {
@@ -91,7 +92,7 @@ final class Trace {
     for (int j = 1; j < y.rank(); j++) {
       axes.add(b.axis(j));
     }
-    return emit("dot", "dot", List.of("lhs", "rhs"), List.of(a, b), Shape.of(out), axes);
+    return emit("dot", "dot", List.of("lhs", "rhs"), List.of(a, b), Shape.of(product), axes);
   }
 
   /**
@@ -108,22 +109,30 @@ final class Trace {
           List.of(a, b),
           "both operands need one rank, 3 or more (a stack of matrices)");
     }
-    for (int i = 0; i < r - 2; i++) {
-      if (!fits(x.dim(i), y.dim(i))) {
-        throw error("batchDot", List.of(a, b), "the leading dimensions must be equal");
-      }
+    // The @MatMul unit's rule (MXNet's BatchDotShape) decides, as in the processor's trace.
+    List<Source> operands =
+        List.of(
+            new Source(TShape.of(x.dims()), a.label(), "in the body of " + layer),
+            new Source(TShape.of(y.dims()), b.label(), "in the body of " + layer));
+    TShape product;
+    try {
+      product =
+          new MatMulOp("batch_dot", false, transposeB)
+              .infer(new ShapeSite(prefix, prefix, "batchDot", operands))
+              .shape();
+    } catch (RuleError e) {
+      String why =
+          switch (e.message) {
+            case MATMUL_BATCH -> "the leading dimensions must be equal";
+            case MATMUL_INNER ->
+                "the last dimension of the left must equal the "
+                    + (transposeB ? "last" : "second last")
+                    + " of the right";
+            default -> e.rule();
+          };
+      throw error("batchDot", List.of(a, b), why);
     }
-    int inner = transposeB ? y.dim(r - 1) : y.dim(r - 2);
-    if (!fits(x.dim(r - 1), inner)) {
-      throw error(
-          "batchDot",
-          List.of(a, b),
-          "the last dimension of the left must equal the "
-              + (transposeB ? "last" : "second last")
-              + " of the right");
-    }
-    int[] out = x.dims().clone();
-    out[r - 1] = transposeB ? y.dim(r - 2) : y.dim(r - 1);
+    int[] out = Shape.of(product).dims();
     List<String> axes = new ArrayList<>();
     for (int i = 0; i < r - 1; i++) {
       axes.add(a.axis(i));
@@ -198,14 +207,7 @@ final class Trace {
               + Broadcast.MAX_RUNS);
     }
     int[] out = rule.shape();
-    String[] axes = new String[rank];
-    for (int i = 1; i <= rank; i++) {
-      int q = i <= y.rank() ? y.dim(y.rank() - i) : 1;
-      int p = i <= x.rank() ? x.dim(x.rank() - i) : 1;
-      String m = i <= x.rank() ? a.axis(x.rank() - i) : null;
-      String n = i <= y.rank() ? b.axis(y.rank() - i) : null;
-      axes[rank - i] = p == q || q == 1 ? (m != null || q == 1 ? m : n) : n;
-    }
+    String[] axes = Broadcast.names(x.dims(), names(a), y.dims(), names(b));
     if (x.rank() != y.rank()) {
       checkRanks(label, a, b);
     }
@@ -215,6 +217,15 @@ final class Trace {
     }
     return emit(
         op, label, List.of("lhs", "rhs"), List.of(a, b), Shape.of(out), Arrays.asList(axes));
+  }
+
+  /** The names of {@code s}'s axes, null where an axis has none. */
+  private static String[] names(TracedSym s) {
+    String[] names = new String[s.shape().rank()];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = s.axis(i);
+    }
+    return names;
   }
 
   /** {@code s}'s dimensions after enough leading 1s to make {@code rank} of them. */
@@ -238,54 +249,50 @@ final class Trace {
     TracedSym high = low == a ? b : a;
     int k = low.shape().rank();
     int n = high.shape().rank();
-    for (int j = 0; j < k; j++) {
+    // The rule is names.Broadcast's, which the processor's compile-time trace shares.
+    int j = Broadcast.misnamed(low.shape().dims(), names(low), high.shape().dims(), names(high));
+    if (j >= 0) {
       int h = n - k + j;
       int size = low.shape().dim(j);
       String mine = low.axis(j);
       String theirs = high.axis(h);
-      if (size > 1
-          && size == high.shape().dim(h)
-          && mine != null
-          && theirs != null
-          && !mine.equals(theirs)) {
-        steps
-            .append("\n    ")
-            .append(op)
-            .append('(')
-            .append(operands(List.of(a, b)))
-            .append(") lines up ")
-            .append(mine)
-            .append(" with ")
-            .append(theirs);
-        throw new ModelException(
-            src,
-            src
-                + ": in layer "
-                + layer
-                + ", "
-                + op
-                + " of "
-                + a.shape()
-                + " and "
-                + b.shape()
-                + " lines up axis "
-                + mine
-                + " of "
-                + low.label()
-                + " with axis "
-                + h
-                + " ("
-                + theirs
-                + ") of "
-                + high.label()
-                + " only because both are "
-                + size
-                + ": MXNet lines up the last axes of operands of different rank, so broadcasting "
-                + "in a custom layer needs equal rank (a leading BATCH aside); "
-                + rankFix(low, high)
-                + steps,
-            null);
-      }
+      steps
+          .append("\n    ")
+          .append(op)
+          .append('(')
+          .append(operands(List.of(a, b)))
+          .append(") lines up ")
+          .append(mine)
+          .append(" with ")
+          .append(theirs);
+      throw new ModelException(
+          src,
+          src
+              + ": in layer "
+              + layer
+              + ", "
+              + op
+              + " of "
+              + a.shape()
+              + " and "
+              + b.shape()
+              + " lines up axis "
+              + mine
+              + " of "
+              + low.label()
+              + " with axis "
+              + h
+              + " ("
+              + theirs
+              + ") of "
+              + high.label()
+              + " only because both are "
+              + size
+              + ": MXNet lines up the last axes of operands of different rank, so broadcasting "
+              + "in a custom layer needs equal rank (a leading BATCH aside); "
+              + rankFix(low, high)
+              + steps,
+          null);
     }
   }
 
@@ -293,32 +300,12 @@ final class Trace {
   private String rankFix(TracedSym low, TracedSym high) {
     int k = low.shape().rank();
     int n = high.shape().rank();
-    for (int at = 0; at < n - k; at++) {
-      boolean fits = true;
-      for (int j = 0; j < k && fits; j++) {
-        int size = low.shape().dim(j);
-        String name = low.axis(j);
-        fits =
-            size == 1
-                || size == high.shape().dim(at + j)
-                    && (name == null || name.equals(high.axis(at + j)));
-      }
-      if (!fits) {
-        continue;
-      }
-      int lead = 0;
-      while (lead < at && high.shape().dim(lead) < 0) {
-        lead++;
-      }
-      List<String> tokens = new ArrayList<>();
-      List<String> sizes = new ArrayList<>();
-      for (int t = lead; t < n; t++) {
-        boolean in = t >= at && t < at + k;
-        String name = in ? low.axis(t - at) : null;
-        int size = in ? low.shape().dim(t - at) : 1;
-        tokens.add('"' + (name == null ? Integer.toString(size) : name) + '"');
-        sizes.add(Integer.toString(size));
-      }
+    int at = Broadcast.lineUp(low.shape().dims(), names(low), high.shape().dims(), names(high));
+    if (at >= 0 && at < n - k) {
+      Broadcast.Widened w =
+          Broadcast.Widened.of(low.shape().dims(), names(low), high.shape().dims(), at);
+      List<String> tokens = w.tokens().stream().map(t -> '"' + t + '"').toList();
+      List<String> sizes = w.sizes().stream().map(String::valueOf).toList();
       String shape = "[" + String.join(", ", sizes) + "]";
       String where =
           ", which lines "
@@ -336,6 +323,60 @@ final class Trace {
         + " one axis per axis of "
         + high.shape()
         + " after its leading BATCH, 1 where it does not vary";
+  }
+
+  /**
+   * {@code Reshape} to {@code target}, sizes with at most one {@code BATCH} (-1) inferred: the rule
+   * is the {@code @Reshape} unit's ({@link ReshapeOp}), which the processor's compile-time trace
+   * uses too, so the number of values must stay the same for every batch size. The result's axes
+   * have no names.
+   */
+  TracedSym reshape(TracedSym a, int[] target) {
+    String written = Arrays.toString(target).replace("-1", "BATCH");
+    String why = null;
+    TShape out = null;
+    if (Arrays.stream(target).anyMatch(d -> d == 0 || d < -1)) {
+      why = "reshape takes sizes and BATCH (-1) only";
+    } else {
+      TShape in = TShape.of(a.shape().dims());
+      Source operand = new Source(in, a.label(), "in the body of " + layer);
+      ShapeSite site = new ShapeSite(prefix, prefix, "reshape", List.of(operand));
+      try {
+        out = ReshapeOp.of(target).infer(site).shape();
+      } catch (RuleError e) {
+        why = e.rule();
+      }
+    }
+    if (why != null) {
+      steps
+          .append("\n    reshape(")
+          .append(a.operand())
+          .append(", ")
+          .append(written)
+          .append(") does not fit");
+      throw new ModelException(
+          src,
+          src
+              + ": in layer "
+              + layer
+              + ", reshape of "
+              + a.shape()
+              + " to "
+              + written
+              + " does not fit: "
+              + why
+              + steps,
+          null);
+    }
+    return emit(
+        "Reshape",
+        "reshape",
+        List.of("data"),
+        List.of(a),
+        Shape.of(out),
+        null,
+        "shape",
+        Attrs.tuple(target));
   }
 
   TracedSym sum(TracedSym a, int axis) {
@@ -461,11 +502,6 @@ final class Trace {
             + operand
             + ", which is not a value of this forward pass; a body computes from its "
             + "input and its parameters only");
-  }
-
-  /** Dimensions fit when equal; BATCH only equals BATCH, since its size is not known yet. */
-  private boolean fits(int p, int q) {
-    return p == q;
   }
 
   private static String operands(List<TracedSym> args) {

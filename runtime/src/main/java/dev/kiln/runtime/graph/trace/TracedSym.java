@@ -151,6 +151,11 @@ final class TracedSym extends SymNode {
     return t.unary("softmax", "softmax", this, shape, axes, "axis", Integer.toString(axis));
   }
 
+  @Override
+  public Sym reshape(int... shape) {
+    return trace("reshape").reshape(this, shape.clone());
+  }
+
   /** {@code other} as an operand of {@code op} in this symbol's trace. */
   private TracedSym node(String op, Sym other) {
     if (!(other instanceof TracedSym s) || s.trace != trace) {
