@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Serve a checkpoint over HTTP with the Open Inference Protocol (KServe v2): GET"
           + " /v2/health/live, /v2/health/ready, /v2/models/NAME, POST /v2/models/NAME/infer, GET"
-          + " /metrics. SIGTERM or Ctrl-C drains the requests in flight and exits with 0.",
+          + " /metrics; with --grpc-port, also its gRPC service. SIGTERM or Ctrl-C drains the"
+          + " requests in flight (both protocols) and exits with 0.",
       "Example: curl -s localhost:8000/v2/models/lenet"
     })
 final class Serve implements Callable<Integer> {
@@ -50,6 +51,15 @@ final class Serve implements Callable<Integer> {
       defaultValue = "8000",
       description = "Port (default: ${DEFAULT-VALUE}; 0 for any free one).")
   int port;
+
+  @Option(
+      names = "--grpc-port",
+      paramLabel = "P",
+      description =
+          "Also serve the protocol's gRPC service (inference.GRPCInferenceService) on this port of"
+              + " the same host, over the same replicas and batches (0 for any free one; default:"
+              + " no gRPC).")
+  Integer grpcPort;
 
   @Option(
       names = "--replicas",
@@ -101,6 +111,19 @@ final class Serve implements Callable<Integer> {
     return false;
   }
 
+  /** Whether {@code host:port} can be listened on now (port 0 always can). */
+  private static boolean portFree(String host, int port) {
+    if (port == 0) {
+      return true;
+    }
+    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+      s.bind(new java.net.InetSocketAddress(host, port));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   private static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null) {
@@ -117,9 +140,20 @@ final class Serve implements Callable<Integer> {
     Values.atLeast(spec, "--max-delay-ms", maxDelayMs, 0);
     Values.atLeast(spec, "--max-queue", maxQueue, 1);
     Values.atLeast(spec, "--max-body-mb", maxBodyMb, 1);
+    if (grpcPort != null) {
+      Values.inRange(spec, "--grpc-port", grpcPort, 0, 65535);
+    }
     InferenceServer.Config config =
         new InferenceServer.Config(
-            host, port, replicas, maxBatch, maxDelayMs, maxQueue, (long) maxBodyMb << 20, 30_000);
+            host,
+            port,
+            replicas,
+            maxBatch,
+            maxDelayMs,
+            maxQueue,
+            (long) maxBodyMb << 20,
+            30_000,
+            grpcPort == null ? -1 : grpcPort);
     String name = model != null ? model : checkpoint.defaultName();
     if (!name.matches("[A-Za-z0-9_.-]+")) {
       throw Values.usage(
@@ -146,19 +180,28 @@ final class Serve implements Callable<Integer> {
         throw e;
       }
       // One line, no stack trace: the port is taken (or not ours to open), which --port fixes.
+      // With both ports asked for, the one that is still taken now (the server freed its own) is
+      // the one at fault.
+      boolean grpcBusy = grpcPort != null && portFree(host, port);
+      String which = grpcBusy ? "--grpc-port" : "--port";
+      int busy = grpcBusy ? grpcPort : port;
       spec.commandLine()
           .getErr()
           .println(
-              "--port "
-                  + port
+              which
+                  + " "
+                  + busy
                   + ": cannot listen on "
                   + host
                   + ":"
-                  + port
+                  + busy
                   + " ("
                   + rootMessage(e)
-                  + "; another server may hold it); give another --port, or --port 0 for any"
-                  + " free one");
+                  + "; another server may hold it); give another "
+                  + which
+                  + ", or "
+                  + which
+                  + " 0 for any free one");
       spec.commandLine().getErr().flush();
       return 2;
     }
@@ -199,6 +242,7 @@ final class Serve implements Callable<Integer> {
             + server.uri()
             + "/v2/models/"
             + name
+            + (server.grpcPort() >= 0 ? ", gRPC at " + host + ":" + server.grpcPort() : "")
             + "; SIGTERM or Ctrl-C drains and stops");
     System.out.flush();
     // Returns once the hook has drained the server; the hook then ends the process.

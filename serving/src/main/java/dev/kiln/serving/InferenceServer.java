@@ -2,10 +2,12 @@ package dev.kiln.serving;
 
 import dev.kiln.runtime.infer.Port;
 import dev.kiln.runtime.infer.Predictor;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -15,6 +17,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
@@ -32,7 +38,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * An HTTP server for one model that speaks the Open Inference Protocol (KServe v2): {@code GET
  * /v2/health/live}, {@code GET /v2/health/ready}, {@code GET /v2}, {@code GET /v2/models/NAME},
  * {@code GET /v2/models/NAME/ready}, {@code POST /v2/models/NAME/infer} and {@code GET /metrics}
- * (Prometheus text).
+ * (Prometheus text); with {@link Builder#grpcPort(int)}, also the protocol's gRPC service ({@code
+ * inference.GRPCInferenceService}, {@link GrpcService}) on a port of its own, over the same
+ * replicas, batching, limits and metrics.
  *
  * <p>Jetty (12, its core handlers, no servlets) does the HTTP; Gson the JSON ({@link Protocol});
  * the Prometheus client the metrics ({@link ServerMetrics}); {@link Batcher} the dynamic batching
@@ -53,9 +61,15 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * server.awaitShutdown();
  * }</pre>
  *
- * <p>{@link #shutdown()} (what SIGTERM runs in {@code kiln serve}) drains: readiness turns false,
- * the connector stops accepting, requests already read are answered (Jetty's graceful stop waits
- * for them, up to {@code drainMillis}), then the replicas are freed.
+ * <p>{@link #shutdown()} (what SIGTERM runs in {@code kiln serve}) drains both protocols at once:
+ * readiness turns false, the HTTP connector stops accepting and new gRPC calls get {@code
+ * UNAVAILABLE}, requests already read or called are answered (up to {@code drainMillis}), then the
+ * replicas are freed.
+ *
+ * <p>Threads: the builder and {@link #start()} on any one thread; {@link #shutdown()}, the counters
+ * and the accessors from any thread. HTTP requests are read on Jetty's pool, gRPC calls on a pool
+ * of four of the server's own; each replica runs on its own thread, and answers are written from
+ * Jetty's pool.
  */
 public final class InferenceServer implements AutoCloseable {
   /**
@@ -69,6 +83,8 @@ public final class InferenceServer implements AutoCloseable {
    * @param maxQueue the most requests that wait for a replica before the server answers 503
    * @param maxBodyBytes the largest request body read
    * @param drainMillis the longest {@link #shutdown()} waits for requests in flight
+   * @param grpcPort the port of the protocol's gRPC service on the same host, 0 for any free one,
+   *     -1 for none (HTTP only)
    */
   public record Config(
       String host,
@@ -78,7 +94,8 @@ public final class InferenceServer implements AutoCloseable {
       int maxDelayMs,
       int maxQueue,
       long maxBodyBytes,
-      long drainMillis) {
+      long drainMillis,
+      int grpcPort) {
     /** Checks every value. */
     public Config {
       if (replicas < 1 || maxBatch < 1 || maxDelayMs < 0 || maxQueue < 1 || maxBodyBytes < 1) {
@@ -90,11 +107,28 @@ public final class InferenceServer implements AutoCloseable {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port must be in 0..65535, got " + port);
       }
+      if (grpcPort < -1 || grpcPort > 65535) {
+        throw new IllegalArgumentException(
+            "gRPC port must be in 0..65535, or -1 for no gRPC, got " + grpcPort);
+      }
     }
 
-    /** Loopback, any free port, one replica, batches of up to 32 examples or 2 ms. */
+    /** The settings without gRPC (HTTP only). */
+    public Config(
+        String host,
+        int port,
+        int replicas,
+        int maxBatch,
+        int maxDelayMs,
+        int maxQueue,
+        long maxBodyBytes,
+        long drainMillis) {
+      this(host, port, replicas, maxBatch, maxDelayMs, maxQueue, maxBodyBytes, drainMillis, -1);
+    }
+
+    /** Loopback, any free port, one replica, batches of up to 32 examples or 2 ms, no gRPC. */
     public static Config defaults() {
-      return new Config("127.0.0.1", 0, 1, 32, 2, 256, 16L << 20, 30_000);
+      return new Config("127.0.0.1", 0, 1, 32, 2, 256, 16L << 20, 30_000, -1);
     }
   }
 
@@ -113,6 +147,7 @@ public final class InferenceServer implements AutoCloseable {
     private int maxQueue;
     private long maxBodyBytes;
     private long drainMillis;
+    private int grpcPort;
 
     private Builder() {
       config(Config.defaults());
@@ -153,6 +188,7 @@ public final class InferenceServer implements AutoCloseable {
       maxQueue = config.maxQueue();
       maxBodyBytes = config.maxBodyBytes();
       drainMillis = config.drainMillis();
+      grpcPort = config.grpcPort();
       return this;
     }
 
@@ -179,6 +215,23 @@ public final class InferenceServer implements AutoCloseable {
         throw new IllegalArgumentException("port must be in 0..65535, got " + port);
       }
       this.port = port;
+      return this;
+    }
+
+    /**
+     * Also serve the protocol's gRPC service ({@code inference.GRPCInferenceService}) on {@code
+     * port} of the same host, over the same replicas, batching, limits and metrics (default: no
+     * gRPC; {@link InferenceServer#grpcPort()} says which port).
+     *
+     * @param port 0 to 65535 (0: any free one), or -1 for no gRPC
+     * @return this builder
+     */
+    public Builder grpcPort(int port) {
+      if (port < -1 || port > 65535) {
+        throw new IllegalArgumentException(
+            "gRPC port must be in 0..65535, or -1 for no gRPC, got " + port);
+      }
+      this.grpcPort = port;
       return this;
     }
 
@@ -235,7 +288,15 @@ public final class InferenceServer implements AutoCloseable {
       }
       Config config =
           new Config(
-              host, port, replicas, maxBatch, maxDelayMs, maxQueue, maxBodyBytes, drainMillis);
+              host,
+              port,
+              replicas,
+              maxBatch,
+              maxDelayMs,
+              maxQueue,
+              maxBodyBytes,
+              drainMillis,
+              grpcPort);
       return new InferenceServer(model, predictor, config);
     }
   }
@@ -263,6 +324,8 @@ public final class InferenceServer implements AutoCloseable {
   private final ServerConnector connector;
   private final Batcher batcher;
   private final ServerMetrics metrics;
+  private final io.grpc.Server grpc;
+  private final ExecutorService grpcExecutor;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong completed = new AtomicLong();
@@ -306,6 +369,26 @@ public final class InferenceServer implements AutoCloseable {
     server.addConnector(connector);
     server.setHandler(new GracefulHandler(new Routes()));
     server.setStopTimeout(config.drainMillis());
+    if (config.grpcPort() >= 0) {
+      AtomicInteger threads = new AtomicInteger();
+      this.grpcExecutor =
+          Executors.newFixedThreadPool(
+              4,
+              r -> {
+                Thread t = new Thread(r, "kiln-serve-grpc-" + threads.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+              });
+      this.grpc =
+          NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.grpcPort()))
+              .executor(grpcExecutor)
+              .maxInboundMessageSize((int) Math.min(config.maxBodyBytes(), Integer.MAX_VALUE))
+              .addService(new GrpcService(this).definition())
+              .build();
+    } else {
+      this.grpcExecutor = null;
+      this.grpc = null;
+    }
   }
 
   /**
@@ -336,6 +419,9 @@ public final class InferenceServer implements AutoCloseable {
     try {
       batcher.warmUp();
       server.start();
+      if (grpc != null) {
+        grpc.start();
+      }
     } catch (Exception e) {
       close();
       if (e instanceof IOException io) {
@@ -368,6 +454,11 @@ public final class InferenceServer implements AutoCloseable {
     return connector.getLocalPort();
   }
 
+  /** The port of the gRPC service, or -1 when the server has none. */
+  public int grpcPort() {
+    return grpc == null ? -1 : grpc.getPort();
+  }
+
   /** The base address, e.g. {@code http://127.0.0.1:8000}. */
   public URI uri() {
     return URI.create("http://" + config.host() + ":" + port());
@@ -393,15 +484,77 @@ public final class InferenceServer implements AutoCloseable {
     }
     shutDown = true;
     ready = false;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainMillis());
+    // Both protocols drain at once: gRPC refuses new calls from here on (UNAVAILABLE) while the
+    // calls it has answer; Jetty stops accepting and waits for the requests it has read.
+    if (grpc != null) {
+      grpc.shutdown();
+    }
     try {
       server.stop();
     } catch (Exception e) {
       // The replicas are still freed below; the failure is Jetty's to report.
       System.err.println("kiln serving " + model + ": stopping the HTTP server: " + e);
     } finally {
-      batcher.close();
-      stopped.countDown();
+      try {
+        if (grpc != null) {
+          long left = Math.max(0, deadline - System.nanoTime());
+          if (!grpc.awaitTermination(left, TimeUnit.NANOSECONDS)) {
+            System.err.println(
+                "kiln serving "
+                    + model
+                    + ": gRPC calls still open after the drain limit; cancelling them");
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        // Answers every request still queued (on the replicas' own threads once the HTTP pool
+        // has stopped), then frees the replicas.
+        batcher.close();
+        if (grpc != null) {
+          grpc.shutdownNow();
+          grpcExecutor.shutdown();
+        }
+        stopped.countDown();
+      }
     }
+  }
+
+  /** Whether the server takes infer requests (false before start and from shutdown on). */
+  boolean isReady() {
+    return ready;
+  }
+
+  /** The model's inputs. */
+  List<Port> inputs() {
+    return inputs;
+  }
+
+  /** The model's outputs. */
+  List<Port> outputs() {
+    return outputs;
+  }
+
+  ServerMetrics metrics() {
+    return metrics;
+  }
+
+  int maxQueue() {
+    return config.maxQueue();
+  }
+
+  /** Queues a checked request for a replica; false when the queue is full or stopping. */
+  boolean offer(Batcher.Job job) {
+    return batcher.offer(job);
+  }
+
+  void countAccepted() {
+    accepted.incrementAndGet();
+  }
+
+  void countCompleted() {
+    completed.incrementAndGet();
   }
 
   /** Infer requests read, checked and queued so far. */

@@ -130,11 +130,11 @@ final class Protocol {
    *
    * @param binarySize its {@code binary_data_size} parameter, -1 if none (its data is JSON)
    */
-  private record Tensor(
+  record Tensor(
       String name, long[] shape, String datatype, float[] data, String bad, long binarySize) {}
 
   /** One output asked for by name, and whether its data is to be binary. */
-  private record Asked(String name, boolean binary) {}
+  record Asked(String name, boolean binary) {}
 
   /** The parameters the server reads; every other one is ignored. */
   private static final class Parameters {
@@ -470,7 +470,15 @@ final class Protocol {
     return names;
   }
 
-  private static InferRequest check(
+  /**
+   * Checks tensors read from either protocol against the model: every input once, by name, with the
+   * model's datatype and shape, finite values, one batch size; the outputs asked for by name.
+   *
+   * @param asked the outputs asked for, null for every one
+   * @param binaryOut whether outputs not asked for by name answer in binary
+   * @throws BadRequest (400) naming the input and what was expected and what came
+   */
+  static InferRequest check(
       String id,
       List<Tensor> tensors,
       List<Asked> asked,

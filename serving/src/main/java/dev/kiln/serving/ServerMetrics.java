@@ -16,10 +16,14 @@ import java.util.function.DoubleSupplier;
  * apart), written in Prometheus's text format for {@code GET /metrics}:
  *
  * <ul>
- *   <li>{@code kiln_requests_total{model, code}}: answered infer requests by HTTP status;
- *   <li>{@code kiln_request_errors_total{model, reason}}: refused or failed ones by reason ({@code
- *       bad_request}, {@code unknown_model}, {@code overloaded}, {@code failed});
- *   <li>{@code kiln_request_duration_seconds{model}}: from the request's arrival to its answer;
+ *   <li>{@code kiln_requests_total{model, protocol, code}}: answered infer requests by protocol
+ *       ({@code http} or {@code grpc}) and status (the HTTP status, or the gRPC status's name:
+ *       {@code OK}, {@code INVALID_ARGUMENT}, ...);
+ *   <li>{@code kiln_request_errors_total{model, protocol, reason}}: refused or failed ones by
+ *       reason ({@code bad_request}, {@code unknown_model}, {@code overloaded}, {@code failed},
+ *       {@code client_gone});
+ *   <li>{@code kiln_request_duration_seconds{model, protocol}}: from the request's arrival to its
+ *       answer;
  *   <li>{@code kiln_batch_size{model}}: examples per batch the model ran (before padding);
  *   <li>{@code kiln_queue_depth{model}}: requests waiting for a replica;
  *   <li>the Prometheus client's standard JVM and process metrics ({@code JvmMetrics}): among them
@@ -29,6 +33,11 @@ import java.util.function.DoubleSupplier;
  * </ul>
  */
 final class ServerMetrics {
+  /** The protocols' label values. */
+  static final String HTTP = "http";
+
+  static final String GRPC = "grpc";
+
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final Counter requests;
   private final Counter errors;
@@ -41,20 +50,20 @@ final class ServerMetrics {
     requests =
         Counter.builder()
             .name("kiln_requests_total")
-            .help("Infer requests answered, by HTTP status")
-            .labelNames("model", "code")
+            .help("Infer requests answered, by protocol and status")
+            .labelNames("model", "protocol", "code")
             .register(registry);
     errors =
         Counter.builder()
             .name("kiln_request_errors_total")
             .help("Infer requests refused or failed, by reason")
-            .labelNames("model", "reason")
+            .labelNames("model", "protocol", "reason")
             .register(registry);
     latency =
         Histogram.builder()
             .name("kiln_request_duration_seconds")
             .help("Time from an infer request's arrival to its answer")
-            .labelNames("model")
+            .labelNames("model", "protocol")
             .classicOnly()
             .classicUpperBounds(
                 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5)
@@ -88,13 +97,25 @@ final class ServerMetrics {
     return java.util.Arrays.stream(b).distinct().toArray();
   }
 
+  /** An HTTP infer request answered with {@code code}. */
   void answered(int code, long startNanos) {
-    requests.labelValues(model, Integer.toString(code)).inc();
-    latency.labelValues(model).observe((System.nanoTime() - startNanos) / 1e9);
+    answered(HTTP, Integer.toString(code), startNanos);
   }
 
+  /** An infer request of {@code protocol} answered with {@code code}. */
+  void answered(String protocol, String code, long startNanos) {
+    requests.labelValues(model, protocol, code).inc();
+    latency.labelValues(model, protocol).observe((System.nanoTime() - startNanos) / 1e9);
+  }
+
+  /** An HTTP infer request refused or failed. */
   void error(String reason) {
-    errors.labelValues(model, reason).inc();
+    error(HTTP, reason);
+  }
+
+  /** An infer request of {@code protocol} refused or failed. */
+  void error(String protocol, String reason) {
+    errors.labelValues(model, protocol, reason).inc();
   }
 
   void batch(int examples) {

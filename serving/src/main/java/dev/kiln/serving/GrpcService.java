@@ -1,0 +1,480 @@
+package dev.kiln.serving;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
+import dev.kiln.runtime.infer.Port;
+import dev.kiln.serving.grpc.GrpcInference.InferTensorContents;
+import dev.kiln.serving.grpc.GrpcInference.ModelInferRequest;
+import dev.kiln.serving.grpc.GrpcInference.ModelInferResponse;
+import dev.kiln.serving.grpc.GrpcInference.ModelMetadataRequest;
+import dev.kiln.serving.grpc.GrpcInference.ModelMetadataResponse;
+import dev.kiln.serving.grpc.GrpcInference.ModelReadyRequest;
+import dev.kiln.serving.grpc.GrpcInference.ModelReadyResponse;
+import dev.kiln.serving.grpc.GrpcInference.ServerLiveRequest;
+import dev.kiln.serving.grpc.GrpcInference.ServerLiveResponse;
+import dev.kiln.serving.grpc.GrpcInference.ServerMetadataRequest;
+import dev.kiln.serving.grpc.GrpcInference.ServerMetadataResponse;
+import dev.kiln.serving.grpc.GrpcInference.ServerReadyRequest;
+import dev.kiln.serving.grpc.GrpcInference.ServerReadyResponse;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Open Inference Protocol's gRPC service, {@code inference.GRPCInferenceService}: {@code
+ * ServerLive}, {@code ServerReady}, {@code ModelReady}, {@code ServerMetadata}, {@code
+ * ModelMetadata} and {@code ModelInfer}, over the same batcher, replicas and metrics as the HTTP
+ * routes of the {@link InferenceServer} it belongs to.
+ *
+ * <p>The service is bound with grpc-java's own API ({@link MethodDescriptor}, {@link
+ * ServerServiceDefinition}) over the messages protoc compiled from {@code grpc_inference.proto};
+ * the tests call it through grpc-java's generated stub of the same file. Requests arrive as bytes
+ * and are parsed here, so that a message that is not one answers {@code INVALID_ARGUMENT} naming
+ * the message, rather than grpc-java's generic error.
+ *
+ * <p>Status codes: {@code INVALID_ARGUMENT} naming the field at fault and what was expected and
+ * given; {@code NOT_FOUND} for another model or version; {@code RESOURCE_EXHAUSTED} when the queue
+ * is full (or a message is over the size limit); {@code UNAVAILABLE} while the server drains;
+ * {@code INTERNAL} if the model fails.
+ *
+ * <p>Threads: a call is parsed and checked on the gRPC server's executor, queued, and answered by
+ * the thread the batcher hands the outputs to; nothing here blocks.
+ */
+final class GrpcService {
+  /** The service's full name, the protocol's. */
+  static final String SERVICE = "inference.GRPCInferenceService";
+
+  private final InferenceServer server;
+
+  GrpcService(InferenceServer server) {
+    this.server = server;
+  }
+
+  /** The service, bound to this server. */
+  ServerServiceDefinition definition() {
+    ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(SERVICE);
+    add(
+        b,
+        "ServerLive",
+        ServerLiveRequest.parser(),
+        ServerLiveResponse.getDefaultInstance(),
+        (q, o) -> answer(o, ServerLiveResponse.newBuilder().setLive(true).build()));
+    add(
+        b,
+        "ServerReady",
+        ServerReadyRequest.parser(),
+        ServerReadyResponse.getDefaultInstance(),
+        (q, o) -> answer(o, ServerReadyResponse.newBuilder().setReady(server.isReady()).build()));
+    add(
+        b,
+        "ModelReady",
+        ModelReadyRequest.parser(),
+        ModelReadyResponse.getDefaultInstance(),
+        (q, o) -> {
+          requireModel(q.getName(), q.getVersion(), "name", "version");
+          answer(o, ModelReadyResponse.newBuilder().setReady(server.isReady()).build());
+        });
+    add(
+        b,
+        "ServerMetadata",
+        ServerMetadataRequest.parser(),
+        ServerMetadataResponse.getDefaultInstance(),
+        (q, o) ->
+            answer(
+                o,
+                ServerMetadataResponse.newBuilder()
+                    .setName("kiln")
+                    .setVersion(InferenceServer.version())
+                    .build()));
+    add(
+        b,
+        "ModelMetadata",
+        ModelMetadataRequest.parser(),
+        ModelMetadataResponse.getDefaultInstance(),
+        (q, o) -> {
+          requireModel(q.getName(), q.getVersion(), "name", "version");
+          ModelMetadataResponse.Builder m =
+              ModelMetadataResponse.newBuilder()
+                  .setName(server.model())
+                  .addVersions("1")
+                  .setPlatform("kiln_mxnet");
+          for (Port p : server.inputs()) {
+            m.addInputs(tensor(p));
+          }
+          for (Port p : server.outputs()) {
+            m.addOutputs(tensor(p));
+          }
+          answer(o, m.build());
+        });
+    add(
+        b,
+        "ModelInfer",
+        ModelInferRequest.parser(),
+        ModelInferResponse.getDefaultInstance(),
+        this::infer);
+    return b.build();
+  }
+
+  /** A unary call's work: answers through {@code out}, or throws the refusal. */
+  private interface Call<Q, A> {
+    void run(Q request, StreamObserver<A> out) throws BadRequest;
+  }
+
+  /** Passes a request's bytes through unparsed, for {@link #add} to parse and refuse by name. */
+  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw Status.INTERNAL
+                .withDescription("reading the request: " + e.getMessage())
+                .asRuntimeException();
+          }
+        }
+      };
+
+  private static <Q, A extends Message> void add(
+      ServerServiceDefinition.Builder b, String name, Parser<Q> parser, A answer, Call<Q, A> call) {
+    MethodDescriptor<byte[], A> method =
+        MethodDescriptor.<byte[], A>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, name))
+            .setRequestMarshaller(BYTES)
+            .setResponseMarshaller(ProtoUtils.marshaller(answer))
+            .build();
+    b.addMethod(
+        method,
+        ServerCalls.asyncUnaryCall(
+            (bytes, out) -> {
+              Q request;
+              try {
+                request = parser.parseFrom(bytes);
+              } catch (InvalidProtocolBufferException e) {
+                out.onError(
+                    Status.INVALID_ARGUMENT
+                        .withDescription(
+                            "the request is not a "
+                                + name
+                                + "Request message ("
+                                + bytes.length
+                                + " bytes): "
+                                + e.getMessage())
+                        .asRuntimeException());
+                return;
+              }
+              try {
+                call.run(request, out);
+              } catch (BadRequest e) {
+                out.onError(status(e, false).withDescription(e.getMessage()).asRuntimeException());
+              }
+            }));
+  }
+
+  private static <A> void answer(StreamObserver<A> out, A answer) {
+    out.onNext(answer);
+    out.onCompleted();
+  }
+
+  /**
+   * The gRPC status of a refusal: 400 is {@code INVALID_ARGUMENT}, 404 {@code NOT_FOUND}, 503
+   * {@code RESOURCE_EXHAUSTED} (a full queue) or {@code UNAVAILABLE} (a drain).
+   */
+  static Status status(BadRequest e, boolean draining) {
+    return switch (e.status) {
+      case 400 -> Status.INVALID_ARGUMENT;
+      case 404 -> Status.NOT_FOUND;
+      case 503 -> draining ? Status.UNAVAILABLE : Status.RESOURCE_EXHAUSTED;
+      default -> Status.INTERNAL;
+    };
+  }
+
+  private void requireModel(String name, String version, String nameField, String versionField)
+      throws BadRequest {
+    if (!name.equals(server.model())) {
+      throw new BadRequest(
+          404, nameField + " is '" + name + "'; this server serves model '" + server.model() + "'");
+    }
+    if (!version.isEmpty() && !version.equals("1")) {
+      throw new BadRequest(
+          404,
+          versionField
+              + " is '"
+              + version
+              + "'; model '"
+              + server.model()
+              + "' has version 1 (or give none)");
+    }
+  }
+
+  private static ModelMetadataResponse.TensorMetadata tensor(Port p) {
+    ModelMetadataResponse.TensorMetadata.Builder t =
+        ModelMetadataResponse.TensorMetadata.newBuilder()
+            .setName(p.name())
+            .setDatatype(Protocol.FP32);
+    for (int d : p.shape().dims()) {
+      t.addShape(d);
+    }
+    return t.build();
+  }
+
+  private void infer(ModelInferRequest q, StreamObserver<ModelInferResponse> out) {
+    long start = System.nanoTime();
+    ServerMetrics metrics = server.metrics();
+    InferRequest request;
+    try {
+      requireModel(q.getModelName(), q.getModelVersion(), "model_name", "model_version");
+      request = read(q, server.inputs(), server.outputs());
+    } catch (BadRequest e) {
+      refuse(out, e, start, false);
+      return;
+    }
+    boolean raw = q.getRawInputContentsCount() > 0;
+    Batcher.Job job =
+        new Batcher.Job(
+            request,
+            start,
+            (outputs, failure) -> {
+              server.countCompleted();
+              try {
+                if (failure != null) {
+                  boolean draining = failure instanceof IllegalStateException;
+                  Status s = draining ? Status.UNAVAILABLE : Status.INTERNAL;
+                  metrics.error(ServerMetrics.GRPC, draining ? "overloaded" : "failed");
+                  metrics.answered(ServerMetrics.GRPC, s.getCode().name(), start);
+                  out.onError(
+                      s.withDescription("the model failed: " + failure.getMessage())
+                          .asRuntimeException());
+                } else {
+                  ModelInferResponse a = answer(q.getId(), request, outputs, raw);
+                  metrics.answered(ServerMetrics.GRPC, "OK", start);
+                  answer(out, a);
+                }
+              } catch (RuntimeException e) {
+                // The client cancelled the call (or went away) before its answer: nothing to send.
+                metrics.error(ServerMetrics.GRPC, "client_gone");
+              }
+            });
+    if (server.offer(job)) {
+      server.countAccepted();
+    } else {
+      refuse(
+          out,
+          new BadRequest(
+              503,
+              server.isReady()
+                  ? "overloaded: "
+                      + server.maxQueue()
+                      + " requests are already waiting (--max-queue); retry later"
+                  : "the server is draining; it takes no more requests"),
+          start,
+          !server.isReady());
+    }
+  }
+
+  private void refuse(
+      StreamObserver<ModelInferResponse> out, BadRequest e, long start, boolean draining) {
+    ServerMetrics metrics = server.metrics();
+    Status s = status(e, draining);
+    metrics.error(
+        ServerMetrics.GRPC,
+        switch (e.status) {
+          case 404 -> "unknown_model";
+          case 503 -> "overloaded";
+          default -> "bad_request";
+        });
+    metrics.answered(ServerMetrics.GRPC, s.getCode().name(), start);
+    out.onError(s.withDescription(e.getMessage()).asRuntimeException());
+  }
+
+  /**
+   * Reads an infer request's tensors, from {@code raw_input_contents} (given for every input or for
+   * none) or from each input's typed {@code contents}, and checks them against the model as the
+   * HTTP routes do.
+   */
+  static InferRequest read(ModelInferRequest q, List<Port> inputs, List<Port> outputs)
+      throws BadRequest {
+    int raws = q.getRawInputContentsCount();
+    if (raws > 0 && raws != q.getInputsCount()) {
+      throw BadRequest.of(
+          "raw_input_contents holds "
+              + raws
+              + " entries for "
+              + q.getInputsCount()
+              + " inputs; give every input's data raw, in the inputs' order, or none");
+    }
+    List<Protocol.Tensor> tensors = new ArrayList<>();
+    for (int i = 0; i < q.getInputsCount(); i++) {
+      ModelInferRequest.InferInputTensor t = q.getInputs(i);
+      String where =
+          "inputs[" + i + "]" + (t.getName().isEmpty() ? "" : " ('" + t.getName() + "')");
+      if (t.getName().isEmpty()) {
+        throw BadRequest.of(where + " has no name");
+      }
+      if (t.getDatatype().isEmpty()) {
+        throw BadRequest.of(where + " has no datatype");
+      }
+      if (t.getShapeCount() > 32) {
+        throw BadRequest.of(where + ".shape has more than 32 dimensions");
+      }
+      long[] shape = new long[t.getShapeCount()];
+      for (int d = 0; d < shape.length; d++) {
+        long v = t.getShape(d);
+        if (v < 0 || v > Integer.MAX_VALUE) {
+          throw BadRequest.of(where + ".shape[" + d + "] is " + v + ", not a size");
+        }
+        shape[d] = v;
+      }
+      if (!t.getDatatype().equals(Protocol.FP32)) {
+        // Checked here, before the data: only then is it known which field holds the values.
+        throw BadRequest.of(
+            where + ".datatype is " + t.getDatatype() + "; expected " + Protocol.FP32);
+      }
+      float[] data;
+      if (raws > 0) {
+        if (hasContents(t.getContents())) {
+          throw BadRequest.of(
+              where + " has contents and raw_input_contents[" + i + "]; give its data once");
+        }
+        data = fp32(q.getRawInputContents(i), "raw_input_contents[" + i + "]", where);
+      } else {
+        InferTensorContents c = t.getContents();
+        if (c.getFp32ContentsCount() == 0 && hasContents(c)) {
+          throw BadRequest.of(
+              where + " is FP32; its values belong in contents.fp32_contents, got " + filled(c));
+        }
+        data = new float[c.getFp32ContentsCount()];
+        for (int k = 0; k < data.length; k++) {
+          data[k] = c.getFp32Contents(k);
+        }
+      }
+      String bad = null;
+      for (int k = 0; k < data.length && bad == null; k++) {
+        if (!Float.isFinite(data[k])) {
+          bad = data[k] + " at flat index " + k;
+        }
+      }
+      tensors.add(new Protocol.Tensor(t.getName(), shape, t.getDatatype(), data, bad, -1));
+    }
+    if (tensors.isEmpty()) {
+      throw BadRequest.of("the request has no inputs; expected " + Protocol.signature(inputs));
+    }
+    List<Protocol.Asked> asked = null;
+    if (q.getOutputsCount() > 0) {
+      asked = new ArrayList<>();
+      for (int k = 0; k < q.getOutputsCount(); k++) {
+        String name = q.getOutputs(k).getName();
+        if (name.isEmpty()) {
+          throw BadRequest.of("outputs[" + k + "] has no name");
+        }
+        asked.add(new Protocol.Asked(name, raws > 0));
+      }
+    }
+    String id = q.getId().isEmpty() ? null : q.getId();
+    return Protocol.check(id, tensors, asked, raws > 0, inputs, outputs);
+  }
+
+  private static float[] fp32(ByteString bytes, String field, String where) throws BadRequest {
+    if (bytes.size() % Float.BYTES != 0) {
+      throw BadRequest.of(
+          field
+              + " holds "
+              + bytes.size()
+              + " bytes for "
+              + where
+              + ", not a whole number of FP32 values (4 bytes each, little-endian)");
+    }
+    float[] data = new float[bytes.size() / Float.BYTES];
+    bytes.asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(data);
+    return data;
+  }
+
+  private static boolean hasContents(InferTensorContents c) {
+    return !filled(c).isEmpty();
+  }
+
+  /** The names of the contents' fields that hold values, e.g. {@code int64_contents}. */
+  private static String filled(InferTensorContents c) {
+    List<String> names = new ArrayList<>();
+    if (c.getBoolContentsCount() > 0) {
+      names.add("bool_contents");
+    }
+    if (c.getIntContentsCount() > 0) {
+      names.add("int_contents");
+    }
+    if (c.getInt64ContentsCount() > 0) {
+      names.add("int64_contents");
+    }
+    if (c.getUintContentsCount() > 0) {
+      names.add("uint_contents");
+    }
+    if (c.getUint64ContentsCount() > 0) {
+      names.add("uint64_contents");
+    }
+    if (c.getFp32ContentsCount() > 0) {
+      names.add("fp32_contents");
+    }
+    if (c.getFp64ContentsCount() > 0) {
+      names.add("fp64_contents");
+    }
+    if (c.getBytesContentsCount() > 0) {
+      names.add("bytes_contents");
+    }
+    return String.join(", ", names);
+  }
+
+  /**
+   * The answer: each output asked for, its data in {@code raw_output_contents} (little-endian) when
+   * the request gave its inputs raw, in {@code contents} otherwise.
+   */
+  private ModelInferResponse answer(String id, InferRequest request, float[][] out, boolean raw) {
+    ModelInferResponse.Builder a =
+        ModelInferResponse.newBuilder().setModelName(server.model()).setModelVersion("1");
+    if (!id.isEmpty()) {
+      a.setId(id);
+    }
+    List<Port> outputs = server.outputs();
+    for (int o : request.outputs()) {
+      Port p = outputs.get(o);
+      ModelInferResponse.InferOutputTensor.Builder t =
+          ModelInferResponse.InferOutputTensor.newBuilder()
+              .setName(p.name())
+              .setDatatype(Protocol.FP32);
+      for (int d : p.forBatch(request.batch()).dims()) {
+        t.addShape(d);
+      }
+      if (raw) {
+        ByteBuffer bytes =
+            ByteBuffer.allocate(out[o].length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asFloatBuffer().put(out[o]);
+        a.addRawOutputContents(ByteString.copyFrom(bytes));
+      } else {
+        InferTensorContents.Builder c = InferTensorContents.newBuilder();
+        for (float v : out[o]) {
+          c.addFp32Contents(v);
+        }
+        t.setContents(c);
+      }
+      a.addOutputs(t);
+    }
+    return a.build();
+  }
+}
