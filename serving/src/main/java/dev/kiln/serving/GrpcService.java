@@ -110,11 +110,12 @@ final class GrpcService {
                   .setName(server.model())
                   .addVersions("1")
                   .setPlatform("kiln_mxnet");
-          for (Port p : server.inputs()) {
-            m.addInputs(tensor(p));
+          Signature sig = server.signature();
+          for (int k = 0; k < sig.inputs().size(); k++) {
+            m.addInputs(tensor(sig.inputs().get(k), sig.datatypes().get(k)));
           }
-          for (Port p : server.outputs()) {
-            m.addOutputs(tensor(p));
+          for (Port p : sig.outputs()) {
+            m.addOutputs(tensor(p, Protocol.FP32));
           }
           answer(o, m.build());
         });
@@ -225,11 +226,9 @@ final class GrpcService {
     }
   }
 
-  private static ModelMetadataResponse.TensorMetadata tensor(Port p) {
+  private static ModelMetadataResponse.TensorMetadata tensor(Port p, String datatype) {
     ModelMetadataResponse.TensorMetadata.Builder t =
-        ModelMetadataResponse.TensorMetadata.newBuilder()
-            .setName(p.name())
-            .setDatatype(Protocol.FP32);
+        ModelMetadataResponse.TensorMetadata.newBuilder().setName(p.name()).setDatatype(datatype);
     for (int d : p.shape().dims()) {
       t.addShape(d);
     }
@@ -242,7 +241,7 @@ final class GrpcService {
     InferRequest request;
     try {
       requireModel(q.getModelName(), q.getModelVersion(), "model_name", "model_version");
-      request = read(q, server.inputs(), server.outputs());
+      request = read(q, server.signature());
     } catch (BadRequest e) {
       refuse(out, e, start, false);
       return;
@@ -310,8 +309,7 @@ final class GrpcService {
    * none) or from each input's typed {@code contents}, and checks them against the model as the
    * HTTP routes do.
    */
-  static InferRequest read(ModelInferRequest q, List<Port> inputs, List<Port> outputs)
-      throws BadRequest {
+  static InferRequest read(ModelInferRequest q, Signature model) throws BadRequest {
     int raws = q.getRawInputContentsCount();
     if (raws > 0 && raws != q.getInputsCount()) {
       throw BadRequest.of(
@@ -343,39 +341,33 @@ final class GrpcService {
         }
         shape[d] = v;
       }
-      if (!t.getDatatype().equals(Protocol.FP32)) {
-        // Checked here, before the data: only then is it known which field holds the values.
-        throw BadRequest.of(
-            where + ".datatype is " + t.getDatatype() + "; expected " + Protocol.FP32);
+      String datatype = t.getDatatype();
+      if (Protocol.width(datatype) == 0) {
+        // Checked here, before the data: the datatype says which field holds the values.
+        throw BadRequest.of(Protocol.datatypeRule(where, datatype));
       }
-      float[] data;
+      Protocol.Values values;
       if (raws > 0) {
         if (hasContents(t.getContents())) {
           throw BadRequest.of(
               where + " has contents and raw_input_contents[" + i + "]; give its data once");
         }
-        data = fp32(q.getRawInputContents(i), "raw_input_contents[" + i + "]", where);
+        ByteString bytes = q.getRawInputContents(i);
+        values =
+            Protocol.raw(
+                bytes.asReadOnlyByteBuffer(),
+                datatype,
+                "raw_input_contents[" + i + "] for " + where,
+                bytes.size() + " bytes");
       } else {
-        InferTensorContents c = t.getContents();
-        if (c.getFp32ContentsCount() == 0 && hasContents(c)) {
-          throw BadRequest.of(
-              where + " is FP32; its values belong in contents.fp32_contents, got " + filled(c));
-        }
-        data = new float[c.getFp32ContentsCount()];
-        for (int k = 0; k < data.length; k++) {
-          data[k] = c.getFp32Contents(k);
-        }
+        values = typed(t.getContents(), datatype, where);
       }
-      String bad = null;
-      for (int k = 0; k < data.length && bad == null; k++) {
-        if (!Float.isFinite(data[k])) {
-          bad = data[k] + " at flat index " + k;
-        }
-      }
-      tensors.add(new Protocol.Tensor(t.getName(), shape, t.getDatatype(), data, bad, -1));
+      tensors.add(
+          new Protocol.Tensor(
+              t.getName(), shape, datatype, values.data(), values.bad(), -1, values.inexact()));
     }
     if (tensors.isEmpty()) {
-      throw BadRequest.of("the request has no inputs; expected " + Protocol.signature(inputs));
+      throw BadRequest.of("the request has no inputs; expected " + Protocol.signature(model));
     }
     List<Protocol.Asked> asked = null;
     if (q.getOutputsCount() > 0) {
@@ -389,22 +381,61 @@ final class GrpcService {
       }
     }
     String id = q.getId().isEmpty() ? null : q.getId();
-    return Protocol.check(id, tensors, asked, raws > 0, inputs, outputs);
+    return Protocol.check(id, tensors, asked, raws > 0, model);
   }
 
-  private static float[] fp32(ByteString bytes, String field, String where) throws BadRequest {
-    if (bytes.size() % Float.BYTES != 0) {
-      throw BadRequest.of(
-          field
-              + " holds "
-              + bytes.size()
-              + " bytes for "
-              + where
-              + ", not a whole number of FP32 values (4 bytes each, little-endian)");
+  /** The values of a tensor of {@code datatype} (FP32, INT64 or INT32) in its typed field. */
+  private static Protocol.Values typed(InferTensorContents c, String datatype, String where)
+      throws BadRequest {
+    String field;
+    int count;
+    switch (datatype) {
+      case Protocol.FP32 -> {
+        field = "fp32_contents";
+        count = c.getFp32ContentsCount();
+      }
+      case Signature.INT64 -> {
+        field = "int64_contents";
+        count = c.getInt64ContentsCount();
+      }
+      default -> {
+        field = "int_contents";
+        count = c.getIntContentsCount();
+      }
     }
-    float[] data = new float[bytes.size() / Float.BYTES];
-    bytes.asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(data);
-    return data;
+    if (count == 0 && hasContents(c)) {
+      throw BadRequest.of(
+          where
+              + " is "
+              + datatype
+              + "; its values belong in contents."
+              + field
+              + ", got "
+              + filled(c));
+    }
+    switch (datatype) {
+      case Protocol.FP32 -> {
+        float[] data = new float[count];
+        for (int k = 0; k < count; k++) {
+          data[k] = c.getFp32Contents(k);
+        }
+        return Protocol.floats(data);
+      }
+      case Signature.INT64 -> {
+        long[] v = new long[count];
+        for (int k = 0; k < count; k++) {
+          v[k] = c.getInt64Contents(k);
+        }
+        return Protocol.whole(v);
+      }
+      default -> {
+        long[] v = new long[count];
+        for (int k = 0; k < count; k++) {
+          v[k] = c.getIntContents(k);
+        }
+        return Protocol.whole(v);
+      }
+    }
   }
 
   private static boolean hasContents(InferTensorContents c) {

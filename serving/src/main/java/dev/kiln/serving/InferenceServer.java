@@ -318,6 +318,7 @@ public final class InferenceServer implements AutoCloseable {
 
   private final String model;
   private final Config config;
+  private final Signature signature;
   private final List<Port> inputs;
   private final List<Port> outputs;
   private final Server server;
@@ -336,6 +337,7 @@ public final class InferenceServer implements AutoCloseable {
   private InferenceServer(String model, Predictor prototype, Config config) {
     this.model = model;
     this.config = config;
+    this.signature = Signature.of(prototype);
     this.inputs = prototype.inputs();
     this.outputs = prototype.outputs();
     List<Predictor> replicas = new ArrayList<>();
@@ -526,6 +528,11 @@ public final class InferenceServer implements AutoCloseable {
     return ready;
   }
 
+  /** The model's inputs and outputs, with their datatypes. */
+  Signature signature() {
+    return signature;
+  }
+
   /** The model's inputs. */
   List<Port> inputs() {
     return inputs;
@@ -647,7 +654,7 @@ public final class InferenceServer implements AutoCloseable {
       switch (what) {
         case "" -> {
           requireGet(method);
-          reply(response, cb, 200, Protocol.metadata(model, inputs, outputs));
+          reply(response, cb, 200, Protocol.metadata(model, signature));
         }
         case "ready" -> {
           requireGet(method);
@@ -730,7 +737,7 @@ public final class InferenceServer implements AutoCloseable {
                   + "'; expected the JSON header's length in bytes");
         }
       }
-      InferRequest parsed = Protocol.read(body, headerLength, inputs, outputs);
+      InferRequest parsed = Protocol.read(body, headerLength, signature);
       Batcher.Job job =
           new Batcher.Job(
               parsed,

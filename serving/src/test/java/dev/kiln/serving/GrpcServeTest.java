@@ -307,7 +307,7 @@ class GrpcServeTest {
             new Bad(
                 q -> withInput(q, t -> t.setDatatype("FP16")).build(),
                 Status.Code.INVALID_ARGUMENT,
-                "inputs[0] ('image').datatype is FP16; expected FP32"),
+                "inputs[0] ('image') has datatype FP16; this server takes FP32"),
             new Bad(
                 q -> withInput(q, t -> t.clearDatatype()).build(),
                 Status.Code.INVALID_ARGUMENT,
@@ -360,7 +360,7 @@ class GrpcServeTest {
                         .setRawInputContents(0, q.getRawInputContents(0).substring(0, 3134))
                         .build(),
                 Status.Code.INVALID_ARGUMENT,
-                "raw_input_contents[0] holds 3134 bytes for inputs[0] ('image'), not a whole"
+                "raw_input_contents[0] for inputs[0] ('image') has 3134 bytes, not a whole"
                     + " number of FP32 values"),
             new Bad(
                 q -> withInput(q, t -> t.setContents(typed.getInputs(0).getContents())).build(),
