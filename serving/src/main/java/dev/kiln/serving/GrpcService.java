@@ -83,7 +83,7 @@ final class GrpcService {
         ModelReadyRequest.parser(),
         ModelReadyResponse.getDefaultInstance(),
         (q, o) -> {
-          requireModel(q.getName(), q.getVersion(), "name", "version");
+          server.table().find(q.getName(), q.getVersion());
           answer(o, ModelReadyResponse.newBuilder().setReady(server.isReady()).build());
         });
     add(
@@ -104,13 +104,16 @@ final class GrpcService {
         ModelMetadataRequest.parser(),
         ModelMetadataResponse.getDefaultInstance(),
         (q, o) -> {
-          requireModel(q.getName(), q.getVersion(), "name", "version");
+          ServedModel served = server.table().find(q.getName(), q.getVersion());
           ModelMetadataResponse.Builder m =
               ModelMetadataResponse.newBuilder()
-                  .setName(server.model())
-                  .addVersions("1")
+                  .setName(served.name())
+                  .addAllVersions(
+                      q.getVersion().isEmpty()
+                          ? server.table().versionsOf(served.name())
+                          : List.of(served.version()))
                   .setPlatform("kiln_mxnet");
-          Signature sig = server.signature();
+          Signature sig = served.signature();
           for (int k = 0; k < sig.inputs().size(); k++) {
             m.addInputs(tensor(sig.inputs().get(k), sig.datatypes().get(k)));
           }
@@ -208,24 +211,6 @@ final class GrpcService {
     };
   }
 
-  private void requireModel(String name, String version, String nameField, String versionField)
-      throws BadRequest {
-    if (!name.equals(server.model())) {
-      throw new BadRequest(
-          404, nameField + " is '" + name + "'; this server serves model '" + server.model() + "'");
-    }
-    if (!version.isEmpty() && !version.equals("1")) {
-      throw new BadRequest(
-          404,
-          versionField
-              + " is '"
-              + version
-              + "'; model '"
-              + server.model()
-              + "' has version 1 (or give none)");
-    }
-  }
-
   private static ModelMetadataResponse.TensorMetadata tensor(Port p, String datatype) {
     ModelMetadataResponse.TensorMetadata.Builder t =
         ModelMetadataResponse.TensorMetadata.newBuilder().setName(p.name()).setDatatype(datatype);
@@ -239,11 +224,17 @@ final class GrpcService {
     long start = System.nanoTime();
     ServerMetrics metrics = server.metrics();
     InferRequest request;
+    ServedModel m;
     try {
-      requireModel(q.getModelName(), q.getModelVersion(), "model_name", "model_version");
-      request = read(q, server.signature());
+      m = server.table().find(q.getModelName(), q.getModelVersion());
     } catch (BadRequest e) {
-      refuse(out, e, start, false);
+      refuse(out, e, start, false, null);
+      return;
+    }
+    try {
+      request = read(q, m.signature());
+    } catch (BadRequest e) {
+      refuse(out, e, start, false, m);
       return;
     }
     boolean raw = q.getRawInputContentsCount() > 0;
@@ -253,26 +244,32 @@ final class GrpcService {
             start,
             (outputs, failure) -> {
               server.countCompleted();
+              m.stats().answered(failure == null, start);
               try {
                 if (failure != null) {
                   boolean draining = failure instanceof IllegalStateException;
                   Status s = draining ? Status.UNAVAILABLE : Status.INTERNAL;
-                  metrics.error(ServerMetrics.GRPC, draining ? "overloaded" : "failed");
-                  metrics.answered(ServerMetrics.GRPC, s.getCode().name(), start);
+                  metrics.error(
+                      m.name(),
+                      m.version(),
+                      ServerMetrics.GRPC,
+                      draining ? "overloaded" : "failed");
+                  metrics.answered(
+                      m.name(), m.version(), ServerMetrics.GRPC, s.getCode().name(), start);
                   out.onError(
                       s.withDescription("the model failed: " + failure.getMessage())
                           .asRuntimeException());
                 } else {
-                  ModelInferResponse a = answer(q.getId(), request, outputs, raw);
-                  metrics.answered(ServerMetrics.GRPC, "OK", start);
+                  ModelInferResponse a = answer(m, q.getId(), request, outputs, raw);
+                  metrics.answered(m.name(), m.version(), ServerMetrics.GRPC, "OK", start);
                   answer(out, a);
                 }
               } catch (RuntimeException e) {
                 // The client cancelled the call (or went away) before its answer: nothing to send.
-                metrics.error(ServerMetrics.GRPC, "client_gone");
+                metrics.error(m.name(), m.version(), ServerMetrics.GRPC, "client_gone");
               }
             });
-    if (server.offer(job)) {
+    if (m.offer(job)) {
       server.countAccepted();
     } else {
       refuse(
@@ -285,22 +282,34 @@ final class GrpcService {
                       + " requests are already waiting (--max-queue); retry later"
                   : "the server is draining; it takes no more requests"),
           start,
-          !server.isReady());
+          !server.isReady(),
+          m);
     }
   }
 
   private void refuse(
-      StreamObserver<ModelInferResponse> out, BadRequest e, long start, boolean draining) {
+      StreamObserver<ModelInferResponse> out,
+      BadRequest e,
+      long start,
+      boolean draining,
+      ServedModel m) {
     ServerMetrics metrics = server.metrics();
     Status s = status(e, draining);
+    String model = m == null ? "" : m.name();
+    String version = m == null ? "" : m.version();
+    if (m != null) {
+      m.stats().answered(false, start);
+    }
     metrics.error(
+        model,
+        version,
         ServerMetrics.GRPC,
         switch (e.status) {
           case 404 -> "unknown_model";
           case 503 -> "overloaded";
           default -> "bad_request";
         });
-    metrics.answered(ServerMetrics.GRPC, s.getCode().name(), start);
+    metrics.answered(model, version, ServerMetrics.GRPC, s.getCode().name(), start);
     out.onError(s.withDescription(e.getMessage()).asRuntimeException());
   }
 
@@ -476,13 +485,14 @@ final class GrpcService {
    * The answer: each output asked for, its data in {@code raw_output_contents} (little-endian) when
    * the request gave its inputs raw, in {@code contents} otherwise.
    */
-  private ModelInferResponse answer(String id, InferRequest request, float[][] out, boolean raw) {
+  private static ModelInferResponse answer(
+      ServedModel m, String id, InferRequest request, float[][] out, boolean raw) {
     ModelInferResponse.Builder a =
-        ModelInferResponse.newBuilder().setModelName(server.model()).setModelVersion("1");
+        ModelInferResponse.newBuilder().setModelName(m.name()).setModelVersion(m.version());
     if (!id.isEmpty()) {
       a.setId(id);
     }
-    List<Port> outputs = server.outputs();
+    List<Port> outputs = m.signature().outputs();
     for (int o : request.outputs()) {
       Port p = outputs.get(o);
       ModelInferResponse.InferOutputTensor.Builder t =

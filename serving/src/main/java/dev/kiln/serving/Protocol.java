@@ -828,13 +828,14 @@ final class Protocol {
   record Answer(byte[] body, int headerLength) {}
 
   /** The answer to {@code request}: the outputs it asked for, {@code out[o]} for output o. */
-  static Answer answer(String model, InferRequest request, List<Port> outputs, float[][] out) {
+  static Answer answer(
+      String model, String version, InferRequest request, List<Port> outputs, float[][] out) {
     byte[] json =
         write(
             w -> {
               w.beginObject();
               w.name("model_name").value(model);
-              w.name("model_version").value("1");
+              w.name("model_version").value(version);
               if (request.id() != null) {
                 w.name("id").value(request.id());
               }
@@ -890,12 +891,16 @@ final class Protocol {
   }
 
   /** The model's metadata: name, versions, platform, inputs and outputs. */
-  static byte[] metadata(String model, Signature signature) {
+  static byte[] metadata(String model, List<String> versions, Signature signature) {
     return write(
         w -> {
           w.beginObject();
           w.name("name").value(model);
-          w.name("versions").beginArray().value("1").endArray();
+          w.name("versions").beginArray();
+          for (String v : versions) {
+            w.value(v);
+          }
+          w.endArray();
           w.name("platform").value("kiln_mxnet");
           w.name("inputs");
           ports(w, signature.inputs(), signature.datatypes());

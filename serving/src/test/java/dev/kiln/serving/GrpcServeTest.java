@@ -252,11 +252,11 @@ class GrpcServeTest {
         String metrics = http(base, "metrics", null).body();
         assertTrue(
             metrics.contains(
-                "kiln_requests_total{code=\"OK\",model=\"lenet\",protocol=\"grpc\"} 6"),
+                "kiln_requests_total{code=\"OK\",model=\"lenet\",protocol=\"grpc\",version=\"1\"} 6"),
             metrics);
         assertTrue(
             metrics.contains(
-                "kiln_requests_total{code=\"200\",model=\"lenet\",protocol=\"http\"} 6"),
+                "kiln_requests_total{code=\"200\",model=\"lenet\",protocol=\"http\",version=\"1\"} 6"),
             metrics);
       } finally {
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -282,11 +282,11 @@ class GrpcServeTest {
             new Bad(
                 q -> q.toBuilder().setModelName("resnet").build(),
                 Status.Code.NOT_FOUND,
-                "model_name is 'resnet'; this server serves model 'lenet'"),
+                "unknown model 'resnet'; this server serves 'lenet' (version 1)"),
             new Bad(
                 q -> q.toBuilder().setModelVersion("2").build(),
                 Status.Code.NOT_FOUND,
-                "model_version is '2'; model 'lenet' has version 1"),
+                "model 'lenet' has no version '2'; it has version 1"),
             new Bad(
                 q -> withInput(q, t -> t.setName("pixels")).build(),
                 Status.Code.INVALID_ARGUMENT,
@@ -414,7 +414,7 @@ class GrpcServeTest {
         String metrics = http(URI.create(server.uri() + "/"), "metrics", null).body();
         assertTrue(
             metrics.contains(
-                "kiln_request_errors_total{model=\"lenet\",protocol=\"grpc\",reason=\"bad_request\"}"),
+                "kiln_request_errors_total{model=\"lenet\",protocol=\"grpc\",reason=\"bad_request\",version=\"1\"}"),
             metrics);
       } finally {
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

@@ -266,13 +266,14 @@ class ServeTest {
       String metrics = get(base, "metrics").body();
       assertTrue(
           metrics.contains(
-              "kiln_requests_total{code=\"200\",model=\"lenet\",protocol=\"http\"} " + good.get()),
+              "kiln_requests_total{code=\"200\",model=\"lenet\",protocol=\"http\",version=\"1\"} "
+                  + good.get()),
           metrics);
       assertTrue(metrics.contains("kiln_batch_size_bucket"), metrics);
       assertTrue(metrics.contains("kiln_request_duration_seconds_bucket"), metrics);
       assertTrue(
           metrics.contains(
-              "kiln_request_errors_total{model=\"lenet\",protocol=\"http\",reason=\"bad_request\"}"),
+              "kiln_request_errors_total{model=\"lenet\",protocol=\"http\",reason=\"bad_request\",version=\"1\"}"),
           metrics);
       // The process's CPU, which loadtest reads around its run: this JVM's, so at least what this
       // thread alone has used by now.
@@ -505,7 +506,7 @@ class ServeTest {
       String metrics = get(base, "metrics").body();
       assertTrue(
           metrics.contains(
-              "kiln_request_errors_total{model=\"lenet\",protocol=\"http\",reason=\"client_gone\"}"),
+              "kiln_request_errors_total{model=\"lenet\",protocol=\"http\",reason=\"client_gone\",version=\"1\"}"),
           metrics);
     }
   }
