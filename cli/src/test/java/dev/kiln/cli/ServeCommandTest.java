@@ -272,4 +272,103 @@ class ServeCommandTest {
       m.close();
     }
   }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void aRepositoryUnderExplicitControlLoadsAndUnloadsAndDrainsOnSigterm(@TempDir Path dir)
+      throws Exception {
+    float[] x = new float[784];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = (i % 17) / 17f;
+    }
+    float[][] expected = new float[2][];
+    for (int v = 1; v <= 2; v++) {
+      try (FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 10 + v);
+          dev.kiln.runtime.infer.Predictor p = m.predictor()) {
+        p.save(dir.resolve("repo/mlp/" + v + "/mlp"));
+        expected[v - 1] = p.predict(1, x)[0];
+      }
+    }
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-Dai.djl.offline=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Kiln.class.getName(),
+                "serve",
+                "--repository",
+                dir.resolve("repo").toString(),
+                "--model-control",
+                "explicit",
+                "--port",
+                "0")
+            .redirectErrorStream(true)
+            .start();
+    List<String> lines = new ArrayList<>();
+    try {
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      URI base = null;
+      Pattern at =
+          Pattern.compile(
+              "serving repository .*repo \\(explicit\\) \\(0 models, .* at"
+                  + " (http://127\\.0\\.0\\.1:\\d+)/v2/models/");
+      for (String line; base == null && (line = out.readLine()) != null; ) {
+        lines.add(line);
+        Matcher matcher = at.matcher(line);
+        if (matcher.find()) {
+          base = URI.create(matcher.group(1) + "/");
+        }
+      }
+      assertTrue(base != null, "no serving line in " + lines);
+      HttpClient http = HttpClient.newHttpClient();
+      URI root = base;
+      java.util.function.BiFunction<String, String, HttpResponse<String>> post =
+          (path, body) -> {
+            try {
+              return http.send(
+                  HttpRequest.newBuilder(root.resolve(path))
+                      .timeout(Duration.ofSeconds(30))
+                      .POST(HttpRequest.BodyPublishers.ofString(body))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+            } catch (IOException | InterruptedException e) {
+              throw new AssertionError(e);
+            }
+          };
+      assertEquals(404, post.apply("v2/models/mlp/infer", body(1, x)).statusCode());
+      HttpResponse<String> load = post.apply("v2/repository/models/mlp/load", "");
+      assertEquals(200, load.statusCode(), load.body());
+      for (String path : List.of("v2/models/mlp/infer", "v2/models/mlp/versions/1/infer")) {
+        HttpResponse<String> r = post.apply(path, body(1, x));
+        assertEquals(200, r.statusCode(), r.body());
+        JsonArray data =
+            JsonParser.parseString(r.body())
+                .getAsJsonObject()
+                .getAsJsonArray("outputs")
+                .get(0)
+                .getAsJsonObject()
+                .getAsJsonArray("data");
+        float[] want = path.contains("versions/1") ? expected[0] : expected[1];
+        for (int i = 0; i < want.length; i++) {
+          assertEquals(want[i], data.get(i).getAsFloat(), 1e-5f * Math.abs(want[i]) + 1e-6f);
+        }
+      }
+      assertEquals(200, post.apply("v2/repository/models/mlp/unload", "").statusCode());
+      assertEquals(404, post.apply("v2/models/mlp/infer", body(1, x)).statusCode());
+      p.toHandle().destroy();
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "serve did not stop 30 s after SIGTERM");
+      for (String line; (line = out.readLine()) != null; ) {
+        lines.add(line);
+      }
+      assertEquals(0, p.exitValue(), String.join("\n", lines));
+      assertTrue(
+          String.join("\n", lines).contains("stopped: 2 infer requests accepted, 2 answered"),
+          String.join("\n", lines));
+    } finally {
+      p.destroyForcibly();
+    }
+  }
 }

@@ -92,9 +92,17 @@ final class Batcher implements AutoCloseable {
     }
   }
 
-  /** Queues {@code job}; false when the queue is full or the batcher is stopping. */
-  boolean offer(Job job) {
+  /**
+   * Queues {@code job}; false when the queue is full or the batcher is stopping. Atomic with {@link
+   * #close()}'s start: a job queued here is one the workers will run before they stop.
+   */
+  synchronized boolean offer(Job job) {
     return !stopping && queue.offer(job);
+  }
+
+  /** Whether {@link #close()} has begun: no job is taken from then on. */
+  boolean isStopping() {
+    return stopping;
   }
 
   /** Requests waiting now. */
@@ -270,7 +278,9 @@ final class Batcher implements AutoCloseable {
   /** Stops taking requests, lets the workers answer every queued one, then frees the replicas. */
   @Override
   public void close() {
-    stopping = true;
+    synchronized (this) {
+      stopping = true;
+    }
     for (Thread t : workers) {
       try {
         t.join();

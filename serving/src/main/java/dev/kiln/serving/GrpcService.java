@@ -271,6 +271,20 @@ final class GrpcService {
             });
     if (m.offer(job)) {
       server.countAccepted();
+    } else if (m.isClosing() && server.isReady()) {
+      refuse(
+          out,
+          new BadRequest(
+              404,
+              "unknown model '"
+                  + m.name()
+                  + "': version "
+                  + m.version()
+                  + " was unloaded while this request was read; this server serves "
+                  + server.table().describe()),
+          start,
+          false,
+          m);
     } else {
       refuse(
           out,

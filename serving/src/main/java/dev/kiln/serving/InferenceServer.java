@@ -1097,6 +1097,15 @@ public final class InferenceServer implements AutoCloseable {
               });
       if (m.offer(job)) {
         accepted.incrementAndGet();
+      } else if (m.isClosing() && ready) {
+        throw new BadRequest(
+            404,
+            "unknown model '"
+                + m.name()
+                + "': version "
+                + m.version()
+                + " was unloaded while this request was read; this server serves "
+                + table.describe());
       } else {
         throw new BadRequest(
             503,

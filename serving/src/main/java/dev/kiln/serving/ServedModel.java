@@ -90,6 +90,11 @@ final class ServedModel implements AutoCloseable {
     return batcher.offer(job);
   }
 
+  /** Whether it is being unloaded (or the server stops): it takes no more requests. */
+  boolean isClosing() {
+    return batcher.isStopping();
+  }
+
   /** Requests waiting for a replica. */
   int depth() {
     return batcher.depth();
