@@ -5,6 +5,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import dev.kiln.runtime.infer.Port;
+import dev.kiln.serving.grpc.GrpcInference.InferBatchStatistics;
+import dev.kiln.serving.grpc.GrpcInference.InferStatistics;
 import dev.kiln.serving.grpc.GrpcInference.InferTensorContents;
 import dev.kiln.serving.grpc.GrpcInference.ModelInferRequest;
 import dev.kiln.serving.grpc.GrpcInference.ModelInferResponse;
@@ -12,12 +14,22 @@ import dev.kiln.serving.grpc.GrpcInference.ModelMetadataRequest;
 import dev.kiln.serving.grpc.GrpcInference.ModelMetadataResponse;
 import dev.kiln.serving.grpc.GrpcInference.ModelReadyRequest;
 import dev.kiln.serving.grpc.GrpcInference.ModelReadyResponse;
+import dev.kiln.serving.grpc.GrpcInference.ModelStatistics;
+import dev.kiln.serving.grpc.GrpcInference.ModelStatisticsRequest;
+import dev.kiln.serving.grpc.GrpcInference.ModelStatisticsResponse;
+import dev.kiln.serving.grpc.GrpcInference.RepositoryIndexRequest;
+import dev.kiln.serving.grpc.GrpcInference.RepositoryIndexResponse;
+import dev.kiln.serving.grpc.GrpcInference.RepositoryModelLoadRequest;
+import dev.kiln.serving.grpc.GrpcInference.RepositoryModelLoadResponse;
+import dev.kiln.serving.grpc.GrpcInference.RepositoryModelUnloadRequest;
+import dev.kiln.serving.grpc.GrpcInference.RepositoryModelUnloadResponse;
 import dev.kiln.serving.grpc.GrpcInference.ServerLiveRequest;
 import dev.kiln.serving.grpc.GrpcInference.ServerLiveResponse;
 import dev.kiln.serving.grpc.GrpcInference.ServerMetadataRequest;
 import dev.kiln.serving.grpc.GrpcInference.ServerMetadataResponse;
 import dev.kiln.serving.grpc.GrpcInference.ServerReadyRequest;
 import dev.kiln.serving.grpc.GrpcInference.ServerReadyResponse;
+import dev.kiln.serving.grpc.GrpcInference.StatisticDuration;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
@@ -35,8 +47,10 @@ import java.util.List;
 /**
  * The Open Inference Protocol's gRPC service, {@code inference.GRPCInferenceService}: {@code
  * ServerLive}, {@code ServerReady}, {@code ModelReady}, {@code ServerMetadata}, {@code
- * ModelMetadata} and {@code ModelInfer}, over the same batcher, replicas and metrics as the HTTP
- * routes of the {@link InferenceServer} it belongs to.
+ * ModelMetadata} and {@code ModelInfer}, with the statistics extension's {@code ModelStatistics}
+ * and the repository extension's {@code RepositoryIndex}, {@code RepositoryModelLoad} and {@code
+ * RepositoryModelUnload}, over the same models, batchers, replicas and metrics as the HTTP routes
+ * of the {@link InferenceServer} it belongs to.
  *
  * <p>The service is bound with grpc-java's own API ({@link MethodDescriptor}, {@link
  * ServerServiceDefinition}) over the messages protoc compiled from {@code grpc_inference.proto};
@@ -45,9 +59,10 @@ import java.util.List;
  * the message, rather than grpc-java's generic error.
  *
  * <p>Status codes: {@code INVALID_ARGUMENT} naming the field at fault and what was expected and
- * given; {@code NOT_FOUND} for another model or version; {@code RESOURCE_EXHAUSTED} when the queue
- * is full (or a message is over the size limit); {@code UNAVAILABLE} while the server drains;
- * {@code INTERNAL} if the model fails.
+ * given; {@code NOT_FOUND} for another model or version; {@code FAILED_PRECONDITION} for a load or
+ * unload the model control mode refuses; {@code RESOURCE_EXHAUSTED} when the queue is full (or a
+ * message is over the size limit); {@code UNAVAILABLE} while the server drains; {@code INTERNAL} if
+ * the model fails.
  *
  * <p>Threads: a call is parsed and checked on the gRPC server's executor, queued, and answered by
  * the thread the batcher hands the outputs to; nothing here blocks.
@@ -128,7 +143,105 @@ final class GrpcService {
         ModelInferRequest.parser(),
         ModelInferResponse.getDefaultInstance(),
         this::infer);
+    add(
+        b,
+        "ModelStatistics",
+        ModelStatisticsRequest.parser(),
+        ModelStatisticsResponse.getDefaultInstance(),
+        (q, o) -> answer(o, statistics(q)));
+    add(
+        b,
+        "RepositoryIndex",
+        RepositoryIndexRequest.parser(),
+        RepositoryIndexResponse.getDefaultInstance(),
+        (q, o) -> {
+          RepositoryIndexResponse.Builder r = RepositoryIndexResponse.newBuilder();
+          for (Repository.Entry e : server.index()) {
+            if (!q.getReady() || e.state().equals("READY")) {
+              r.addModels(
+                  RepositoryIndexResponse.ModelIndex.newBuilder()
+                      .setName(e.name())
+                      .setVersion(e.version())
+                      .setState(e.state())
+                      .setReason(e.reason()));
+            }
+          }
+          answer(o, r.build());
+        });
+    add(
+        b,
+        "RepositoryModelLoad",
+        RepositoryModelLoadRequest.parser(),
+        RepositoryModelLoadResponse.getDefaultInstance(),
+        (q, o) -> {
+          repository(() -> server.load(q.getModelName()));
+          answer(o, RepositoryModelLoadResponse.getDefaultInstance());
+        });
+    add(
+        b,
+        "RepositoryModelUnload",
+        RepositoryModelUnloadRequest.parser(),
+        RepositoryModelUnloadResponse.getDefaultInstance(),
+        (q, o) -> {
+          repository(() -> server.unload(q.getModelName()));
+          answer(o, RepositoryModelUnloadResponse.getDefaultInstance());
+        });
     return b.build();
+  }
+
+  /** Runs a load or unload; what it refuses is {@code FAILED_PRECONDITION} or the argument's. */
+  private static void repository(Runnable action) throws BadRequest {
+    try {
+      action.run();
+    } catch (IllegalStateException e) {
+      throw new BadRequest(412, e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw BadRequest.of(e.getMessage());
+    }
+  }
+
+  private ModelStatisticsResponse statistics(ModelStatisticsRequest q) throws BadRequest {
+    List<ServedModel> which = new ArrayList<>();
+    if (q.getName().isEmpty()) {
+      which.addAll(server.table().all());
+    } else if (q.getVersion().isEmpty()) {
+      server.table().find(q.getName(), ""); // 404 naming what is served
+      for (String v : server.table().versionsOf(q.getName())) {
+        which.add(server.table().find(q.getName(), v));
+      }
+    } else {
+      which.add(server.table().find(q.getName(), q.getVersion()));
+    }
+    ModelStatisticsResponse.Builder r = ModelStatisticsResponse.newBuilder();
+    for (ServedModel m : which) {
+      ModelStats.Snapshot s = m.stats().snapshot();
+      ModelStatistics.Builder ms =
+          ModelStatistics.newBuilder()
+              .setName(m.name())
+              .setVersion(m.version())
+              .setLastInference(s.lastInferenceMs())
+              .setInferenceCount(s.inferenceCount())
+              .setExecutionCount(s.executionCount())
+              .setInferenceStats(
+                  InferStatistics.newBuilder()
+                      .setSuccess(duration(s.success()))
+                      .setFail(duration(s.fail()))
+                      .setQueue(duration(s.queue()))
+                      .setComputeInfer(duration(s.computeInfer())));
+      s.batches()
+          .forEach(
+              (size, d) ->
+                  ms.addBatchStats(
+                      InferBatchStatistics.newBuilder()
+                          .setBatchSize(size)
+                          .setComputeInfer(duration(d))));
+      r.addModelStats(ms);
+    }
+    return r.build();
+  }
+
+  private static StatisticDuration duration(ModelStats.Duration d) {
+    return StatisticDuration.newBuilder().setCount(d.count()).setNs(d.ns()).build();
   }
 
   /** A unary call's work: answers through {@code out}, or throws the refusal. */
@@ -206,6 +319,7 @@ final class GrpcService {
     return switch (e.status) {
       case 400 -> Status.INVALID_ARGUMENT;
       case 404 -> Status.NOT_FOUND;
+      case 412 -> Status.FAILED_PRECONDITION;
       case 503 -> draining ? Status.UNAVAILABLE : Status.RESOURCE_EXHAUSTED;
       default -> Status.INTERNAL;
     };

@@ -38,12 +38,16 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * An HTTP server for one model that speaks the Open Inference Protocol (KServe v2): {@code GET
- * /v2/health/live}, {@code GET /v2/health/ready}, {@code GET /v2}, {@code GET /v2/models/NAME},
- * {@code GET /v2/models/NAME/ready}, {@code POST /v2/models/NAME/infer} and {@code GET /metrics}
- * (Prometheus text); with {@link Builder#grpcPort(int)}, also the protocol's gRPC service ({@code
- * inference.GRPCInferenceService}, {@link GrpcService}) on a port of its own, over the same
- * replicas, batching, limits and metrics.
+ * A server of models and their versions that speaks the Open Inference Protocol (KServe v2) over
+ * HTTP: {@code GET /v2/health/live}, {@code GET /v2/health/ready}, {@code GET /v2}, {@code GET
+ * /v2/models/NAME[/versions/V]}, {@code .../ready}, {@code POST .../infer}, {@code GET .../stats}
+ * and {@code GET /v2/models/stats} (the statistics extension, {@link Statistics}), {@code POST
+ * /v2/repository/index} and {@code POST /v2/repository/models/NAME/load|unload} (the repository
+ * extension, {@link Repository}), and {@code GET /metrics} (Prometheus text); with {@link
+ * Builder#grpcPort(int)}, also the protocol's gRPC service ({@code inference.GRPCInferenceService},
+ * {@link GrpcService}) on a port of its own, over the same models, replicas, batching, limits and
+ * metrics. Each model version ({@link ServedModel}) has its own replicas and batcher; a request
+ * without a version goes to the highest one served.
  *
  * <p>Jetty (12, its core handlers, no servlets) does the HTTP; Gson the JSON ({@link Protocol});
  * the Prometheus client the metrics ({@link ServerMetrics}); {@link Batcher} the dynamic batching
@@ -69,10 +73,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * UNAVAILABLE}, requests already read or called are answered (up to {@code drainMillis}), then the
  * replicas are freed.
  *
- * <p>Threads: the builder and {@link #start()} on any one thread; {@link #shutdown()}, the counters
- * and the accessors from any thread. HTTP requests are read on Jetty's pool, gRPC calls on a pool
- * of four of the server's own; each replica runs on its own thread, and answers are written from
- * Jetty's pool.
+ * <p>Threads: the builder and {@link #start()} on any one thread; {@link #shutdown()}, {@link
+ * #load}, {@link #unload}, the counters and the accessors from any thread (loads and unloads run
+ * one at a time). HTTP requests are read on Jetty's pool, gRPC calls on a pool of four of the
+ * server's own; each replica runs on its own thread, and answers are written from Jetty's pool.
  */
 public final class InferenceServer implements AutoCloseable {
   /**

@@ -17,6 +17,12 @@ import dev.kiln.serving.grpc.GRPCInferenceServiceGrpc;
 import dev.kiln.serving.grpc.GrpcInference.InferTensorContents;
 import dev.kiln.serving.grpc.GrpcInference.ModelInferRequest;
 import dev.kiln.serving.grpc.GrpcInference.ModelInferResponse;
+import dev.kiln.serving.grpc.GrpcInference.ModelStatisticsRequest;
+import dev.kiln.serving.grpc.GrpcInference.ModelStatisticsResponse;
+import dev.kiln.serving.grpc.GrpcInference.RepositoryIndexRequest;
+import dev.kiln.serving.grpc.GrpcInference.RepositoryIndexResponse;
+import dev.kiln.serving.grpc.GrpcInference.RepositoryModelLoadRequest;
+import dev.kiln.serving.grpc.GrpcInference.RepositoryModelUnloadRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.io.IOException;
@@ -347,6 +353,31 @@ class RepositoryTest {
               .getAsJsonObject()
               .getAsJsonArray("model_stats")
               .size());
+      // The same statistics and index over gRPC.
+      ModelStatisticsResponse grpcStats =
+          GRPCInferenceServiceGrpc.newBlockingStub(channel)
+              .withDeadlineAfter(30, TimeUnit.SECONDS)
+              .modelStatistics(
+                  ModelStatisticsRequest.newBuilder().setName("mlp").setVersion("2").build());
+      assertEquals(1, grpcStats.getModelStatsCount());
+      assertEquals(success, grpcStats.getModelStats(0).getInferenceStats().getSuccess().getCount());
+      assertEquals(
+          stats.get("execution_count").getAsLong(), grpcStats.getModelStats(0).getExecutionCount());
+      RepositoryIndexResponse grpcIndex =
+          GRPCInferenceServiceGrpc.newBlockingStub(channel)
+              .withDeadlineAfter(30, TimeUnit.SECONDS)
+              .repositoryIndex(RepositoryIndexRequest.newBuilder().setReady(true).build());
+      assertEquals(4, grpcIndex.getModelsCount(), grpcIndex.toString());
+      io.grpc.StatusRuntimeException noModel =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              io.grpc.StatusRuntimeException.class,
+              () ->
+                  GRPCInferenceServiceGrpc.newBlockingStub(channel)
+                      .withDeadlineAfter(30, TimeUnit.SECONDS)
+                      .repositoryModelLoad(
+                          RepositoryModelLoadRequest.newBuilder().setModelName("nothing").build()));
+      assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, noModel.getStatus().getCode());
+      assertTrue(noModel.getStatus().getDescription().contains("has no model 'nothing'"));
       String metrics = http(base, "GET", "metrics", null).body();
       assertTrue(
           metrics.contains(
@@ -378,6 +409,17 @@ class RepositoryTest {
           http(base, "POST", "v2/models/mlp/infer", mlpBody(images(new Random(1), 1), 1));
       assertEquals(404, gone.statusCode());
       assertTrue(gone.body().contains("this server serves 'tokens' (versions 1, 2)"), gone.body());
+      // Unload and load again over gRPC.
+      GRPCInferenceServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(30, TimeUnit.SECONDS)
+          .repositoryModelUnload(
+              RepositoryModelUnloadRequest.newBuilder().setModelName("tokens").build());
+      assertEquals(List.of(), server.models());
+      GRPCInferenceServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(30, TimeUnit.SECONDS)
+          .repositoryModelLoad(RepositoryModelLoadRequest.newBuilder().setModelName("mlp").build());
+      assertEquals(List.of("1", "2"), server.versions("mlp"));
+      assertEquals(200, http(base, "POST", "v2/repository/models/mlp/unload", "").statusCode());
       HttpResponse<String> again = http(base, "POST", "v2/repository/models/mlp/unload", "");
       assertEquals(400, again.statusCode());
       assertTrue(again.body().contains("model 'mlp' is not loaded"), again.body());
@@ -428,9 +470,26 @@ class RepositoryTest {
         InferenceServer.builder()
             .repository(dir2, ModelControl.NONE)
             .checkpoints(InferenceOptions.unfused(), List.of())
+            .grpcPort(0)
             .build()
             .start()) {
       assertEquals(List.of("1", "2"), server.versions("mlp"));
+      ManagedChannel channel =
+          ManagedChannelBuilder.forAddress("127.0.0.1", server.grpcPort()).usePlaintext().build();
+      try {
+        io.grpc.StatusRuntimeException e =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                io.grpc.StatusRuntimeException.class,
+                () ->
+                    GRPCInferenceServiceGrpc.newBlockingStub(channel)
+                        .withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .repositoryModelUnload(
+                            RepositoryModelUnloadRequest.newBuilder().setModelName("mlp").build()));
+        assertEquals(io.grpc.Status.Code.FAILED_PRECONDITION, e.getStatus().getCode());
+        assertTrue(e.getStatus().getDescription().contains("this server runs under none"));
+      } finally {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
       HttpResponse<String> r =
           http(URI.create(server.uri() + "/"), "POST", "v2/repository/models/mlp/unload", "");
       assertEquals(400, r.statusCode());
