@@ -763,9 +763,14 @@ public final class InferenceServer implements AutoCloseable {
       } finally {
         // Answers every request still queued (on the replicas' own threads once the HTTP pool
         // has stopped), then frees the replicas.
-        for (ServedModel m : table.all()) {
-          table.remove(m.name(), m.version());
-          m.close();
+        // A poll already under way finishes its load first (loads hold the repository), so that
+        // no version is put into the table after it was emptied.
+        Object loads = repository != null ? repository : table;
+        synchronized (loads) {
+          for (ServedModel m : table.all()) {
+            table.remove(m.name(), m.version());
+            m.close();
+          }
         }
         for (Given g : given) {
           if (!g.predictor().isClosed() && !started) {
