@@ -966,6 +966,27 @@ public final class InferenceServer implements AutoCloseable {
         m = table.find(name, version);
       } catch (BadRequest e) {
         if (what.equals("infer")) {
+          // The body is read and dropped first (up to the limit), so that the connection stays
+          // usable: one closed with the request unread can lose the client's next request.
+          if (request.getLength() <= config.maxBodyBytes()) {
+            try (InputStream in = Request.asInputStream(request)) {
+              byte[] chunk = new byte[8192];
+              long read = 0;
+              for (int n; (n = in.read(chunk)) > 0; ) {
+                read += n;
+                if (read > config.maxBodyBytes()) {
+                  response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                  break;
+                }
+              }
+            } catch (IOException io) {
+              metrics.error("", "", ServerMetrics.HTTP, "client_gone");
+              cb.failed(io);
+              return;
+            }
+          } else {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+          }
           refuse(response, cb, e, start, true, null);
           return;
         }

@@ -393,7 +393,6 @@ class RepositoryTest {
       AtomicInteger notFound = new AtomicInteger();
       runs = clients(pool, base, "v2/models/mlp/infer", 4, stop, during, notFound);
       waitFor(during, "2", 10);
-      long before = server.completed();
       HttpResponse<String> unload = http(base, "POST", "v2/repository/models/mlp/unload", "");
       assertEquals(200, unload.statusCode(), unload.body());
       while (notFound.get() < 4) {
@@ -402,7 +401,6 @@ class RepositoryTest {
       stop.set(true);
       await(runs);
       System.out.println("unload under load: " + during + " answered, " + notFound + " got 404");
-      assertTrue(server.completed() > before);
       assertEquals(server.accepted(), server.completed(), "every accepted request was answered");
       assertEquals(List.of("tokens"), server.models());
       HttpResponse<String> gone =
