@@ -228,6 +228,16 @@ final class Serve implements Callable<Integer> {
               throw Values.usage(
                   spec, "--model-control " + modelControl + ": choose none, explicit or poll");
         };
+    if (repository != null && model != null) {
+      throw Values.usage(
+          spec, "--model names a --checkpoint's model; a repository's models are its folders");
+    }
+    if (!loadModels.isEmpty() && control != InferenceServer.ModelControl.EXPLICIT) {
+      throw Values.usage(
+          spec,
+          "--load-model takes effect under --model-control explicit only (the others load every"
+              + " model)");
+    }
     InferenceOptions options = noFuse ? InferenceOptions.unfused() : InferenceOptions.DEFAULT;
     CheckpointOptions checkpoint = new CheckpointOptions();
     checkpoint.checkpoint = checkpointPath;

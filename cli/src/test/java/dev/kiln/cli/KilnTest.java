@@ -117,6 +117,12 @@ class KilnTest {
     assertTrue(
         mode.err().startsWith("--model-control sometimes: choose none, explicit or poll"),
         mode.err());
+    Run named = run("serve", "--repository", dir.toString(), "--model", "m");
+    assertEquals(2, named.code(), named.err());
+    assertTrue(named.err().startsWith("--model names a --checkpoint's model"), named.err());
+    Run loadNone = run("serve", "--repository", dir.toString(), "--load-model", "m");
+    assertEquals(2, loadNone.code(), loadNone.err());
+    assertTrue(loadNone.err().startsWith("--load-model takes effect under"), loadNone.err());
     Run missing = run("serve", "--repository", dir.resolve("nowhere").toString());
     assertTrue(missing.code() != 0, missing.err());
     assertTrue(missing.err().contains("there is no folder there"), missing.err());
