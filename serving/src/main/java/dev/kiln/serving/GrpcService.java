@@ -112,6 +112,7 @@ final class GrpcService {
                 ServerMetadataResponse.newBuilder()
                     .setName("kiln")
                     .setVersion(InferenceServer.version())
+                    .addAllExtensions(InferenceServer.EXTENSIONS)
                     .build()));
     add(
         b,

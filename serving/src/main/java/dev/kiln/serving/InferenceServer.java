@@ -431,6 +431,10 @@ public final class InferenceServer implements AutoCloseable {
    */
   static final String INFERENCE_HEADER = "Inference-Header-Content-Length";
 
+  /** The protocol's extensions this server has, as {@code GET /v2} and gRPC list them. */
+  static final List<String> EXTENSIONS =
+      List.of("binary_tensor_data", "model_repository", "statistics");
+
   private final Config config;
   private final List<Given> given;
   private final ModelTable table = new ModelTable();
@@ -863,7 +867,7 @@ public final class InferenceServer implements AutoCloseable {
           Map<String, Object> meta = new LinkedHashMap<>();
           meta.put("name", "kiln");
           meta.put("version", version());
-          meta.put("extensions", List.of("binary_tensor_data", "model_repository", "statistics"));
+          meta.put("extensions", EXTENSIONS);
           reply(response, callback, 200, Protocol.object(meta));
         } else if (path.equals("/metrics")) {
           requireGet(method);

@@ -214,6 +214,9 @@ class GrpcServeTest {
         ServerMetadataResponse meta = s.serverMetadata(ServerMetadataRequest.getDefaultInstance());
         assertEquals("kiln", meta.getName());
         assertEquals(InferenceServer.version(), meta.getVersion());
+        assertEquals(
+            List.of("binary_tensor_data", "model_repository", "statistics"),
+            meta.getExtensionsList());
         ModelMetadataResponse m =
             s.modelMetadata(ModelMetadataRequest.newBuilder().setName("lenet").build());
         assertEquals("lenet", m.getName());
