@@ -7,17 +7,22 @@ import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.serving.InferenceServer;
 import java.io.IOException;
 import java.net.BindException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code serve}: a checkpoint behind an Open Inference Protocol (KServe v2) HTTP server, until
- * SIGTERM or SIGINT, which drain the requests in flight and exit with 0. A thin layer over {@link
- * InferenceServer} (module {@code kiln-serving}), which a program of one's own can start itself.
+ * {@code serve}: a checkpoint, or a model repository, behind an Open Inference Protocol (KServe v2)
+ * HTTP server (and its gRPC service with {@code --grpc-port}), until SIGTERM or SIGINT, which drain
+ * the requests in flight and exit with 0. A thin layer over {@link InferenceServer} (module {@code
+ * kiln-serving}), which a program of one's own can start itself.
  */
 @Command(
     name = "serve",
@@ -25,11 +30,64 @@ import picocli.CommandLine.Spec;
     description = {
       "Serve a checkpoint over HTTP with the Open Inference Protocol (KServe v2): GET"
           + " /v2/health/live, /v2/health/ready, /v2/models/NAME, POST /v2/models/NAME/infer, GET"
-          + " /metrics. SIGTERM or Ctrl-C drains the requests in flight and exits with 0.",
+          + " /metrics; with --grpc-port, also its gRPC service. One checkpoint (--checkpoint) or"
+          + " a model repository (--repository, Triton's layout, with /v2/repository/index,"
+          + " /models/M/load and /unload under --model-control explicit). SIGTERM or Ctrl-C"
+          + " drains the requests in flight (both protocols) and exits with 0.",
       "Example: curl -s localhost:8000/v2/models/lenet"
     })
 final class Serve implements Callable<Integer> {
-  @Mixin CheckpointOptions checkpoint;
+  @Option(
+      names = "--checkpoint",
+      paramLabel = "PREFIX",
+      description =
+          "MXNet checkpoint to serve as version 1 of one model: a prefix (out/lenet for"
+              + " out/lenet-symbol.json and out/lenet-0000.params) or one of its files. Give it or"
+              + " --repository.")
+  Path checkpointPath;
+
+  @Option(
+      names = "--input",
+      paramLabel = "NAME=DIMS",
+      description =
+          "A data input and its shape, BATCH for the batch dimension, e.g. image=BATCH,1,28,28;"
+              + " one per input. Needed for a checkpoint that records no input shapes (a model's"
+              + " save); one that quantize or Predictor.save wrote records them. With"
+              + " --repository, it applies to every checkpoint that records none.")
+  List<String> inputs = new ArrayList<>();
+
+  @Option(
+      names = "--repository",
+      paramLabel = "DIR",
+      description =
+          "A model repository in Triton's layout: DIR/<model>/<version>/ holds one checkpoint"
+              + " each (version folders 1, 2, ...). Give it or --checkpoint.")
+  Path repository;
+
+  @Option(
+      names = "--model-control",
+      paramLabel = "MODE",
+      defaultValue = "none",
+      description =
+          "With --repository: none (every model at start, no loads or unloads), explicit (the"
+              + " --load-model models at start, then POST /v2/repository/models/M/load and"
+              + " /unload) or poll (every model at start, then the folder's changes every"
+              + " --poll-seconds). Default: ${DEFAULT-VALUE}.")
+  String modelControl;
+
+  @Option(
+      names = "--load-model",
+      paramLabel = "NAME",
+      description = "With --model-control explicit: a model to load at start (repeatable).")
+  List<String> loadModels = new ArrayList<>();
+
+  @Option(
+      names = "--poll-seconds",
+      defaultValue = "15",
+      description =
+          "With --model-control poll: seconds between reads of the repository (default:"
+              + " ${DEFAULT-VALUE}).")
+  int pollSeconds;
 
   @Spec CommandSpec spec;
 
@@ -50,6 +108,15 @@ final class Serve implements Callable<Integer> {
       defaultValue = "8000",
       description = "Port (default: ${DEFAULT-VALUE}; 0 for any free one).")
   int port;
+
+  @Option(
+      names = "--grpc-port",
+      paramLabel = "P",
+      description =
+          "Also serve the protocol's gRPC service (inference.GRPCInferenceService) on this port of"
+              + " the same host, over the same replicas and batches (0 for any free one; default:"
+              + " no gRPC).")
+  Integer grpcPort;
 
   @Option(
       names = "--replicas",
@@ -101,6 +168,19 @@ final class Serve implements Callable<Integer> {
     return false;
   }
 
+  /** Whether {@code host:port} can be listened on now (port 0 always can). */
+  private static boolean portFree(String host, int port) {
+    if (port == 0) {
+      return true;
+    }
+    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+      s.bind(new java.net.InetSocketAddress(host, port));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   private static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null) {
@@ -117,48 +197,117 @@ final class Serve implements Callable<Integer> {
     Values.atLeast(spec, "--max-delay-ms", maxDelayMs, 0);
     Values.atLeast(spec, "--max-queue", maxQueue, 1);
     Values.atLeast(spec, "--max-body-mb", maxBodyMb, 1);
+    if (grpcPort != null) {
+      Values.inRange(spec, "--grpc-port", grpcPort, 0, 65535);
+    }
     InferenceServer.Config config =
         new InferenceServer.Config(
-            host, port, replicas, maxBatch, maxDelayMs, maxQueue, (long) maxBodyMb << 20, 30_000);
-    String name = model != null ? model : checkpoint.defaultName();
-    if (!name.matches("[A-Za-z0-9_.-]+")) {
+            host,
+            port,
+            replicas,
+            maxBatch,
+            maxDelayMs,
+            maxQueue,
+            (long) maxBodyMb << 20,
+            30_000,
+            grpcPort == null ? -1 : grpcPort);
+    Values.atLeast(spec, "--poll-seconds", pollSeconds, 1);
+    if ((checkpointPath == null) == (repository == null)) {
       throw Values.usage(
-          spec, "--model " + name + ": a model name takes letters, digits, '_', '.' and '-' only");
+          spec,
+          checkpointPath == null
+              ? "give --checkpoint PREFIX (one model) or --repository DIR (a model repository)"
+              : "give --checkpoint or --repository, not both");
     }
-    Predictor predictor =
-        checkpoint.load(
-            spec.commandLine(), noFuse ? InferenceOptions.unfused() : InferenceOptions.DEFAULT);
-    for (PaddedConvolution c : predictor.padding()) {
-      System.out.println("padded " + c);
+    InferenceServer.ModelControl control =
+        switch (modelControl) {
+          case "none" -> InferenceServer.ModelControl.NONE;
+          case "explicit" -> InferenceServer.ModelControl.EXPLICIT;
+          case "poll" -> InferenceServer.ModelControl.POLL;
+          default ->
+              throw Values.usage(
+                  spec, "--model-control " + modelControl + ": choose none, explicit or poll");
+        };
+    if (repository != null && model != null) {
+      throw Values.usage(
+          spec, "--model names a --checkpoint's model; a repository's models are its folders");
     }
-    for (FusedNode f : predictor.fusion()) {
-      System.out.println("fused " + f);
+    if (!loadModels.isEmpty() && control != InferenceServer.ModelControl.EXPLICIT) {
+      throw Values.usage(
+          spec,
+          "--load-model takes effect under --model-control explicit only (the others load every"
+              + " model)");
     }
-    if (predictor.fusionRefusal() != null) {
-      System.out.println(
-          "running unfused: MXNet cannot run the fused graph: " + predictor.fusionRefusal());
+    InferenceOptions options = noFuse ? InferenceOptions.unfused() : InferenceOptions.DEFAULT;
+    CheckpointOptions checkpoint = new CheckpointOptions();
+    checkpoint.checkpoint = checkpointPath;
+    checkpoint.inputs = inputs;
+    InferenceServer.Builder builder = InferenceServer.builder().config(config);
+    String name;
+    Predictor predictor = null;
+    if (repository != null) {
+      if (!Files.isDirectory(repository)) {
+        throw new IllegalArgumentException(
+            "--repository "
+                + repository
+                + ": there is no folder there; a repository holds DIR/<model>/<version>/");
+      }
+      name = repository.toString();
+      builder
+          .repository(repository, control)
+          .pollSeconds(pollSeconds)
+          .loadAtStart(loadModels.toArray(String[]::new))
+          .checkpoints(options, checkpoint.ports(spec.commandLine()));
+    } else {
+      name = model != null ? model : checkpoint.defaultName();
+      if (!name.matches("[A-Za-z0-9_.-]+")) {
+        throw Values.usage(
+            spec,
+            "--model " + name + ": a model name takes letters, digits, '_', '.' and '-' only");
+      }
+      predictor = checkpoint.load(spec.commandLine(), options);
+      for (PaddedConvolution c : predictor.padding()) {
+        System.out.println("padded " + c);
+      }
+      for (FusedNode f : predictor.fusion()) {
+        System.out.println("fused " + f);
+      }
+      if (predictor.fusionRefusal() != null) {
+        System.out.println(
+            "running unfused: MXNet cannot run the fused graph: " + predictor.fusionRefusal());
+      }
+      builder.model(name, predictor);
     }
     InferenceServer server;
     try {
-      server = InferenceServer.builder().model(name, predictor).config(config).build().start();
+      server = builder.build().start();
     } catch (IOException e) {
       if (!bindFailure(e)) {
         throw e;
       }
       // One line, no stack trace: the port is taken (or not ours to open), which --port fixes.
+      // With both ports asked for, the one that is still taken now (the server freed its own) is
+      // the one at fault.
+      boolean grpcBusy = grpcPort != null && portFree(host, port);
+      String which = grpcBusy ? "--grpc-port" : "--port";
+      int busy = grpcBusy ? grpcPort : port;
       spec.commandLine()
           .getErr()
           .println(
-              "--port "
-                  + port
+              which
+                  + " "
+                  + busy
                   + ": cannot listen on "
                   + host
                   + ":"
-                  + port
+                  + busy
                   + " ("
                   + rootMessage(e)
-                  + "; another server may hold it); give another --port, or --port 0 for any"
-                  + " free one");
+                  + "; another server may hold it); give another "
+                  + which
+                  + ", or "
+                  + which
+                  + " 0 for any free one");
       spec.commandLine().getErr().flush();
       return 2;
     }
@@ -183,11 +332,21 @@ final class Serve implements Callable<Integer> {
                   Runtime.getRuntime().halt(0);
                 },
                 "kiln-serve-drain"));
+    String what =
+        predictor != null
+            ? name
+            : "repository " + name + " (" + control.name().toLowerCase(Locale.ROOT) + ")";
+    String where =
+        predictor != null
+            ? server.uri() + "/v2/models/" + name
+            : server.uri() + "/v2/models/{" + String.join(",", server.models()) + "}";
     System.out.println(
         "serving "
-            + name
+            + what
             + " ("
-            + (predictor.isFused() ? "fused" : "unfused")
+            + (predictor == null
+                ? server.models().size() + (server.models().size() == 1 ? " model" : " models")
+                : predictor.isFused() ? "fused" : "unfused")
             + ", "
             + replicas
             + (replicas == 1 ? " replica" : " replicas")
@@ -196,9 +355,8 @@ final class Serve implements Callable<Integer> {
             + " or "
             + maxDelayMs
             + " ms) at "
-            + server.uri()
-            + "/v2/models/"
-            + name
+            + where
+            + (server.grpcPort() >= 0 ? ", gRPC at " + host + ":" + server.grpcPort() : "")
             + "; SIGTERM or Ctrl-C drains and stops");
     System.out.flush();
     // Returns once the hook has drained the server; the hook then ends the process.

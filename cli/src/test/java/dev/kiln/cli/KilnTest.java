@@ -102,6 +102,33 @@ class KilnTest {
   }
 
   @Test
+  void serveTakesACheckpointOrARepositoryAndAKnownControlMode() {
+    Run neither = run("serve", "--port", "0");
+    assertEquals(2, neither.code(), neither.err());
+    assertTrue(
+        neither.err().startsWith("give --checkpoint PREFIX (one model) or --repository DIR"),
+        neither.err());
+    Run both =
+        run("serve", "--checkpoint", dir.resolve("a").toString(), "--repository", dir.toString());
+    assertEquals(2, both.code(), both.err());
+    assertTrue(both.err().startsWith("give --checkpoint or --repository, not both"), both.err());
+    Run mode = run("serve", "--repository", dir.toString(), "--model-control", "sometimes");
+    assertEquals(2, mode.code(), mode.err());
+    assertTrue(
+        mode.err().startsWith("--model-control sometimes: choose none, explicit or poll"),
+        mode.err());
+    Run named = run("serve", "--repository", dir.toString(), "--model", "m");
+    assertEquals(2, named.code(), named.err());
+    assertTrue(named.err().startsWith("--model names a --checkpoint's model"), named.err());
+    Run loadNone = run("serve", "--repository", dir.toString(), "--load-model", "m");
+    assertEquals(2, loadNone.code(), loadNone.err());
+    assertTrue(loadNone.err().startsWith("--load-model takes effect under"), loadNone.err());
+    Run missing = run("serve", "--repository", dir.resolve("nowhere").toString());
+    assertTrue(missing.code() != 0, missing.err());
+    assertTrue(missing.err().contains("there is no folder there"), missing.err());
+  }
+
+  @Test
   void everyValueOutOfRangeIsAUsageMistakeWithTheUsageLine() {
     String none = dir.resolve("none").toString();
     String[][] cases = {

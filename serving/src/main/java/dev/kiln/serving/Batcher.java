@@ -26,6 +26,20 @@ import java.util.function.BiConsumer;
  * replicas.
  */
 final class Batcher implements AutoCloseable {
+  /** What hears of every batch a replica ran (on the replica's thread). */
+  interface Ran {
+    /**
+     * A batch ran.
+     *
+     * @param jobs the requests it held
+     * @param examples their examples (before padding)
+     * @param startNanos when the model started the batch ({@link System#nanoTime()})
+     * @param endNanos when it finished
+     * @param failed whether the model failed
+     */
+    void batch(List<Job> jobs, int examples, long startNanos, long endNanos, boolean failed);
+  }
+
   /** One request waiting for a replica; {@code done} gets the outputs or the failure. */
   record Job(
       InferRequest request, long arrivalNanos, BiConsumer<float[][], RuntimeException> done) {}
@@ -38,7 +52,7 @@ final class Batcher implements AutoCloseable {
   private final boolean concatenates;
   private final int[] inSizes;
   private final int[] outSizes;
-  private final ServerMetrics metrics;
+  private final Ran ran;
   private final Executor answers;
   private volatile boolean stopping;
 
@@ -53,13 +67,13 @@ final class Batcher implements AutoCloseable {
       int maxBatch,
       int maxDelayMs,
       int maxQueue,
-      ServerMetrics metrics,
+      Ran ran,
       Executor answers) {
     this.replicas = List.copyOf(replicas);
     this.queue = new ArrayBlockingQueue<>(maxQueue);
     this.maxBatch = maxBatch;
     this.maxDelayNanos = TimeUnit.MILLISECONDS.toNanos(maxDelayMs);
-    this.metrics = metrics;
+    this.ran = ran;
     this.answers = answers;
     Predictor p = replicas.get(0);
     // Requests are stacked along the first dimension; a model whose batch is elsewhere runs each
@@ -78,9 +92,17 @@ final class Batcher implements AutoCloseable {
     }
   }
 
-  /** Queues {@code job}; false when the queue is full or the batcher is stopping. */
-  boolean offer(Job job) {
+  /**
+   * Queues {@code job}; false when the queue is full or the batcher is stopping. Atomic with {@link
+   * #close()}'s start: a job queued here is one the workers will run before they stop.
+   */
+  synchronized boolean offer(Job job) {
     return !stopping && queue.offer(job);
+  }
+
+  /** Whether {@link #close()} has begun: no job is taken from then on. */
+  boolean isStopping() {
+    return stopping;
   }
 
   /** Requests waiting now. */
@@ -196,7 +218,7 @@ final class Batcher implements AutoCloseable {
   }
 
   private void run(Predictor replica, List<Job> jobs, int n) {
-    metrics.batch(n);
+    long t0 = System.nanoTime();
     float[][] out;
     int padded = concatenates ? bucket(n) : n;
     boolean whole = jobs.size() == 1 && padded == n;
@@ -217,9 +239,11 @@ final class Batcher implements AutoCloseable {
       }
       out = replica.predict(padded, in);
     } catch (RuntimeException e) {
+      ran.batch(jobs, n, t0, System.nanoTime(), true);
       answer(() -> jobs.forEach(j -> j.done().accept(null, e)));
       return;
     }
+    ran.batch(jobs, n, t0, System.nanoTime(), false);
     float[][] result = out;
     // The replica goes on to its next batch; writing the answers (JSON, the socket) is another
     // thread's work.
@@ -254,7 +278,9 @@ final class Batcher implements AutoCloseable {
   /** Stops taking requests, lets the workers answer every queued one, then frees the replicas. */
   @Override
   public void close() {
-    stopping = true;
+    synchronized (this) {
+      stopping = true;
+    }
     for (Thread t : workers) {
       try {
         t.join();

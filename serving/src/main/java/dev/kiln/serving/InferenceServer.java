@@ -1,13 +1,17 @@
 package dev.kiln.serving;
 
+import dev.kiln.runtime.infer.InferenceOptions;
 import dev.kiln.runtime.infer.Port;
 import dev.kiln.runtime.infer.Predictor;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +19,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
@@ -29,10 +38,16 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * An HTTP server for one model that speaks the Open Inference Protocol (KServe v2): {@code GET
- * /v2/health/live}, {@code GET /v2/health/ready}, {@code GET /v2}, {@code GET /v2/models/NAME},
- * {@code GET /v2/models/NAME/ready}, {@code POST /v2/models/NAME/infer} and {@code GET /metrics}
- * (Prometheus text).
+ * A server of models and their versions that speaks the Open Inference Protocol (KServe v2) over
+ * HTTP: {@code GET /v2/health/live}, {@code GET /v2/health/ready}, {@code GET /v2}, {@code GET
+ * /v2/models/NAME[/versions/V]}, {@code .../ready}, {@code POST .../infer}, {@code GET .../stats}
+ * and {@code GET /v2/models/stats} (the statistics extension, {@link Statistics}), {@code POST
+ * /v2/repository/index} and {@code POST /v2/repository/models/NAME/load|unload} (the repository
+ * extension, {@link Repository}), and {@code GET /metrics} (Prometheus text); with {@link
+ * Builder#grpcPort(int)}, also the protocol's gRPC service ({@code inference.GRPCInferenceService},
+ * {@link GrpcService}) on a port of its own, over the same models, replicas, batching, limits and
+ * metrics. Each model version ({@link ServedModel}) has its own replicas and batcher; a request
+ * without a version goes to the highest one served.
  *
  * <p>Jetty (12, its core handlers, no servlets) does the HTTP; Gson the JSON ({@link Protocol});
  * the Prometheus client the metrics ({@link ServerMetrics}); {@link Batcher} the dynamic batching
@@ -53,9 +68,15 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * server.awaitShutdown();
  * }</pre>
  *
- * <p>{@link #shutdown()} (what SIGTERM runs in {@code kiln serve}) drains: readiness turns false,
- * the connector stops accepting, requests already read are answered (Jetty's graceful stop waits
- * for them, up to {@code drainMillis}), then the replicas are freed.
+ * <p>{@link #shutdown()} (what SIGTERM runs in {@code kiln serve}) drains both protocols at once:
+ * readiness turns false, the HTTP connector stops accepting and new gRPC calls get {@code
+ * UNAVAILABLE}, requests already read or called are answered (up to {@code drainMillis}), then the
+ * replicas are freed.
+ *
+ * <p>Threads: the builder and {@link #start()} on any one thread; {@link #shutdown()}, {@link
+ * #load}, {@link #unload}, the counters and the accessors from any thread (loads and unloads run
+ * one at a time). HTTP requests are read on Jetty's pool, gRPC calls on a pool of four of the
+ * server's own; each replica runs on its own thread, and answers are written from Jetty's pool.
  */
 public final class InferenceServer implements AutoCloseable {
   /**
@@ -69,6 +90,8 @@ public final class InferenceServer implements AutoCloseable {
    * @param maxQueue the most requests that wait for a replica before the server answers 503
    * @param maxBodyBytes the largest request body read
    * @param drainMillis the longest {@link #shutdown()} waits for requests in flight
+   * @param grpcPort the port of the protocol's gRPC service on the same host, 0 for any free one,
+   *     -1 for none (HTTP only)
    */
   public record Config(
       String host,
@@ -78,7 +101,8 @@ public final class InferenceServer implements AutoCloseable {
       int maxDelayMs,
       int maxQueue,
       long maxBodyBytes,
-      long drainMillis) {
+      long drainMillis,
+      int grpcPort) {
     /** Checks every value. */
     public Config {
       if (replicas < 1 || maxBatch < 1 || maxDelayMs < 0 || maxQueue < 1 || maxBodyBytes < 1) {
@@ -90,11 +114,28 @@ public final class InferenceServer implements AutoCloseable {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port must be in 0..65535, got " + port);
       }
+      if (grpcPort < -1 || grpcPort > 65535) {
+        throw new IllegalArgumentException(
+            "gRPC port must be in 0..65535, or -1 for no gRPC, got " + grpcPort);
+      }
     }
 
-    /** Loopback, any free port, one replica, batches of up to 32 examples or 2 ms. */
+    /** The settings without gRPC (HTTP only). */
+    public Config(
+        String host,
+        int port,
+        int replicas,
+        int maxBatch,
+        int maxDelayMs,
+        int maxQueue,
+        long maxBodyBytes,
+        long drainMillis) {
+      this(host, port, replicas, maxBatch, maxDelayMs, maxQueue, maxBodyBytes, drainMillis, -1);
+    }
+
+    /** Loopback, any free port, one replica, batches of up to 32 examples or 2 ms, no gRPC. */
     public static Config defaults() {
-      return new Config("127.0.0.1", 0, 1, 32, 2, 256, 16L << 20, 30_000);
+      return new Config("127.0.0.1", 0, 1, 32, 2, 256, 16L << 20, 30_000, -1);
     }
   }
 
@@ -103,8 +144,13 @@ public final class InferenceServer implements AutoCloseable {
    * model is required. Each setter returns this builder.
    */
   public static final class Builder {
-    private String model;
-    private Predictor predictor;
+    private final List<Given> models = new ArrayList<>();
+    private Path repository;
+    private ModelControl control = ModelControl.NONE;
+    private int pollSeconds = 15;
+    private final List<String> loadAtStart = new ArrayList<>();
+    private InferenceOptions options = InferenceOptions.DEFAULT;
+    private List<Port> checkpointInputs = List.of();
     private String host;
     private int port;
     private int replicas;
@@ -113,6 +159,7 @@ public final class InferenceServer implements AutoCloseable {
     private int maxQueue;
     private long maxBodyBytes;
     private long drainMillis;
+    private int grpcPort;
 
     private Builder() {
       config(Config.defaults());
@@ -128,13 +175,94 @@ public final class InferenceServer implements AutoCloseable {
      * @return this builder
      */
     public Builder model(String name, Predictor predictor) {
+      return model(name, 1, predictor);
+    }
+
+    /**
+     * A version of a model to serve: {@code predictor}, which the server takes over, as version
+     * {@code version} of {@code name} ({@code /v2/models/NAME/versions/VERSION}; requests that give
+     * no version go to the highest). Call once per version and per model.
+     *
+     * @param name letters, digits, {@code _}, {@code .} and {@code -}
+     * @param version a whole number from 1
+     * @param predictor the model, inference only
+     * @return this builder
+     */
+    public Builder model(String name, long version, Predictor predictor) {
       Objects.requireNonNull(name, "name");
       if (!name.matches("[A-Za-z0-9_.-]+")) {
         throw new IllegalArgumentException(
             "model name " + name + ": a model name takes letters, digits, '_', '.' and '-' only");
       }
-      this.model = name;
-      this.predictor = Objects.requireNonNull(predictor, "predictor");
+      if (version < 1) {
+        throw new IllegalArgumentException(
+            "model " + name + ": a version is a whole number from 1, got " + version);
+      }
+      for (Given g : models) {
+        if (g.name().equals(name) && g.version() == version) {
+          throw new IllegalArgumentException(
+              "model " + name + " version " + version + " is given twice");
+        }
+      }
+      models.add(new Given(name, version, Objects.requireNonNull(predictor, "predictor")));
+      return this;
+    }
+
+    /**
+     * Also serve the models of a repository in Triton's layout, {@code dir/<model>/<version>/},
+     * each version folder holding one checkpoint ({@code PREFIX-symbol.json} and {@code
+     * PREFIX-0000.params}); {@code control} says which are loaded when ({@link ModelControl}).
+     *
+     * @param dir the repository
+     * @param control {@code NONE}: every model at start, the repository API refuses to load or
+     *     unload; {@code EXPLICIT}: the models of {@link #loadAtStart} at start, then whatever the
+     *     API loads and unloads; {@code POLL}: every model at start, then the folder is read again
+     *     every {@link #pollSeconds} (new versions loaded, removed ones unloaded)
+     * @return this builder
+     */
+    public Builder repository(Path dir, ModelControl control) {
+      this.repository = Objects.requireNonNull(dir, "dir");
+      this.control = Objects.requireNonNull(control, "control");
+      return this;
+    }
+
+    /**
+     * How often {@link ModelControl#POLL} reads the repository again (default 15 s).
+     *
+     * @param seconds at least 1
+     * @return this builder
+     */
+    public Builder pollSeconds(int seconds) {
+      if (seconds < 1) {
+        throw new IllegalArgumentException("poll interval must be at least 1 s, got " + seconds);
+      }
+      this.pollSeconds = seconds;
+      return this;
+    }
+
+    /**
+     * Models of the repository that {@link ModelControl#EXPLICIT} loads at start.
+     *
+     * @param names model folders of the repository
+     * @return this builder
+     */
+    public Builder loadAtStart(String... names) {
+      loadAtStart.addAll(List.of(names));
+      return this;
+    }
+
+    /**
+     * How the repository's checkpoints are loaded: {@code options} (fused or not), and the shapes
+     * of inputs a checkpoint does not record (a model's {@code save} records none; one that {@code
+     * Predictor.save} or {@code quantize} wrote does).
+     *
+     * @param options how to run them
+     * @param inputs data inputs by name, each with its batch dimension; may be empty
+     * @return this builder
+     */
+    public Builder checkpoints(InferenceOptions options, List<Port> inputs) {
+      this.options = Objects.requireNonNull(options, "options");
+      this.checkpointInputs = List.copyOf(inputs);
       return this;
     }
 
@@ -153,6 +281,7 @@ public final class InferenceServer implements AutoCloseable {
       maxQueue = config.maxQueue();
       maxBodyBytes = config.maxBodyBytes();
       drainMillis = config.drainMillis();
+      grpcPort = config.grpcPort();
       return this;
     }
 
@@ -179,6 +308,23 @@ public final class InferenceServer implements AutoCloseable {
         throw new IllegalArgumentException("port must be in 0..65535, got " + port);
       }
       this.port = port;
+      return this;
+    }
+
+    /**
+     * Also serve the protocol's gRPC service ({@code inference.GRPCInferenceService}) on {@code
+     * port} of the same host, over the same replicas, batching, limits and metrics (default: no
+     * gRPC; {@link InferenceServer#grpcPort()} says which port).
+     *
+     * @param port 0 to 65535 (0: any free one), or -1 for no gRPC
+     * @return this builder
+     */
+    public Builder grpcPort(int port) {
+      if (port < -1 || port > 65535) {
+        throw new IllegalArgumentException(
+            "gRPC port must be in 0..65535, or -1 for no gRPC, got " + port);
+      }
+      this.grpcPort = port;
       return this;
     }
 
@@ -230,14 +376,44 @@ public final class InferenceServer implements AutoCloseable {
      * @throws IllegalArgumentException if a setting is out of its range ({@link Config})
      */
     public InferenceServer build() {
-      if (predictor == null) {
-        throw new IllegalStateException("no model to serve: call model(name, predictor) first");
+      if (models.isEmpty() && repository == null) {
+        throw new IllegalStateException(
+            "no model to serve: call model(name, predictor) or repository(dir, control) first");
       }
       Config config =
           new Config(
-              host, port, replicas, maxBatch, maxDelayMs, maxQueue, maxBodyBytes, drainMillis);
-      return new InferenceServer(model, predictor, config);
+              host,
+              port,
+              replicas,
+              maxBatch,
+              maxDelayMs,
+              maxQueue,
+              maxBodyBytes,
+              drainMillis,
+              grpcPort);
+      return new InferenceServer(
+          List.copyOf(models),
+          repository,
+          control,
+          pollSeconds,
+          List.copyOf(loadAtStart),
+          options,
+          checkpointInputs,
+          config);
     }
+  }
+
+  /** A model version given to the builder. */
+  private record Given(String name, long version, Predictor predictor) {}
+
+  /** Which models of a repository are loaded, and when. */
+  public enum ModelControl {
+    /** Every model at start; the repository API refuses to load or unload. */
+    NONE,
+    /** The models named at start; then what {@code POST /v2/repository/models/M/load} asks. */
+    EXPLICIT,
+    /** Every model at start, then the repository's changes every poll interval. */
+    POLL
   }
 
   /**
@@ -255,14 +431,24 @@ public final class InferenceServer implements AutoCloseable {
    */
   static final String INFERENCE_HEADER = "Inference-Header-Content-Length";
 
-  private final String model;
+  /** The protocol's extensions this server has, as {@code GET /v2} and gRPC list them. */
+  static final List<String> EXTENSIONS =
+      List.of("binary_tensor_data", "model_repository", "statistics");
+
   private final Config config;
-  private final List<Port> inputs;
-  private final List<Port> outputs;
+  private final List<Given> given;
+  private final ModelTable table = new ModelTable();
+  private final Repository repository;
+  private final ModelControl control;
+  private final int pollSeconds;
+  private final List<String> loadAtStart;
+  private final QueuedThreadPool pool;
   private final Server server;
   private final ServerConnector connector;
-  private final Batcher batcher;
   private final ServerMetrics metrics;
+  private final io.grpc.Server grpc;
+  private final ExecutorService grpcExecutor;
+  private ScheduledExecutorService poller;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong completed = new AtomicLong();
@@ -270,32 +456,34 @@ public final class InferenceServer implements AutoCloseable {
   private boolean started;
   private boolean shutDown;
 
-  private InferenceServer(String model, Predictor prototype, Config config) {
-    this.model = model;
+  private InferenceServer(
+      List<Given> given,
+      Path repositoryDir,
+      ModelControl control,
+      int pollSeconds,
+      List<String> loadAtStart,
+      InferenceOptions options,
+      List<Port> checkpointInputs,
+      Config config) {
     this.config = config;
-    this.inputs = prototype.inputs();
-    this.outputs = prototype.outputs();
-    List<Predictor> replicas = new ArrayList<>();
-    replicas.add(prototype);
-    try {
-      for (int r = 1; r < config.replicas(); r++) {
-        replicas.add(prototype.copy());
-      }
-    } catch (RuntimeException e) {
-      replicas.forEach(Predictor::close);
-      throw e;
-    }
-    QueuedThreadPool pool = new QueuedThreadPool(64, 4);
+    this.given = given;
+    this.control = control;
+    this.pollSeconds = pollSeconds;
+    this.loadAtStart = loadAtStart;
+    this.pool = new QueuedThreadPool(64, 4);
     pool.setName("kiln-serve-http");
     pool.setDaemon(true);
-    Batcher[] holder = new Batcher[1];
-    this.metrics =
-        new ServerMetrics(
-            model, config.maxBatch(), () -> holder[0] == null ? 0 : holder[0].depth());
-    this.batcher =
-        new Batcher(
-            replicas, config.maxBatch(), config.maxDelayMs(), config.maxQueue(), metrics, pool);
-    holder[0] = batcher;
+    this.metrics = new ServerMetrics(config.maxBatch(), table);
+    this.repository =
+        repositoryDir == null
+            ? null
+            : new Repository(
+                repositoryDir,
+                table,
+                options,
+                checkpointInputs,
+                (name, version, predictor) ->
+                    new ServedModel(name, version, predictor, config, metrics, pool));
     this.server = new Server(pool);
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
@@ -306,6 +494,26 @@ public final class InferenceServer implements AutoCloseable {
     server.addConnector(connector);
     server.setHandler(new GracefulHandler(new Routes()));
     server.setStopTimeout(config.drainMillis());
+    if (config.grpcPort() >= 0) {
+      AtomicInteger threads = new AtomicInteger();
+      this.grpcExecutor =
+          Executors.newFixedThreadPool(
+              4,
+              r -> {
+                Thread t = new Thread(r, "kiln-serve-grpc-" + threads.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+              });
+      this.grpc =
+          NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.grpcPort()))
+              .executor(grpcExecutor)
+              .maxInboundMessageSize((int) Math.min(config.maxBodyBytes(), Integer.MAX_VALUE))
+              .addService(new GrpcService(this).definition())
+              .build();
+    } else {
+      this.grpcExecutor = null;
+      this.grpc = null;
+    }
   }
 
   /**
@@ -316,26 +524,71 @@ public final class InferenceServer implements AutoCloseable {
    */
   public static InferenceServer start(String model, Predictor prototype, Config config)
       throws IOException {
-    return new InferenceServer(model, prototype, config).start();
+    return builder().model(model, prototype).config(config).build().start();
   }
 
   /**
-   * Starts serving: binds each replica's executors, then opens the port. On failure the server is
-   * shut down (its replicas freed).
+   * Starts serving: loads the models (the builder's, and the repository's that {@link ModelControl}
+   * loads at start), binds each replica's executors, then opens the port(s). On failure the server
+   * is shut down (its replicas freed).
    *
    * @return this server, serving
-   * @throws IOException if the port cannot be opened
+   * @throws IOException if a port cannot be opened
+   * @throws IllegalArgumentException if a model fails to load (the message says which and why)
    * @throws IllegalStateException if it was started or shut down before
    */
   public synchronized InferenceServer start() throws IOException {
     if (started || shutDown) {
       throw new IllegalStateException(
-          "server of " + model + " was already " + (shutDown ? "shut down" : "started"));
+          "server of " + model() + " was already " + (shutDown ? "shut down" : "started"));
     }
     started = true;
     try {
-      batcher.warmUp();
+      List<Given> left = new ArrayList<>(given);
+      while (!left.isEmpty()) {
+        Given g = left.remove(0);
+        ServedModel m;
+        try {
+          m =
+              new ServedModel(
+                  g.name(), String.valueOf(g.version()), g.predictor(), config, metrics, pool);
+        } catch (RuntimeException e) {
+          left.forEach(x -> x.predictor().close());
+          throw e;
+        }
+        try {
+          m.warmUp();
+        } catch (RuntimeException e) {
+          left.forEach(x -> x.predictor().close());
+          throw e;
+        }
+        table.put(m);
+      }
+      if (repository != null) {
+        List<String> names =
+            control == ModelControl.EXPLICIT ? loadAtStart : repository.modelsOnDisk();
+        for (String name : names) {
+          Map<String, String> failed = repository.load(name);
+          if (!failed.isEmpty()) {
+            throw new IllegalArgumentException(
+                "model '" + name + "' failed to load: " + describe(failed));
+          }
+        }
+        if (control == ModelControl.POLL) {
+          poller =
+              Executors.newSingleThreadScheduledExecutor(
+                  r -> {
+                    Thread t = new Thread(r, "kiln-serve-repository-poll");
+                    t.setDaemon(true);
+                    return t;
+                  });
+          poller.scheduleWithFixedDelay(this::poll, pollSeconds, pollSeconds, TimeUnit.SECONDS);
+        }
+      }
       server.start();
+      if (grpc != null) {
+        grpc.start();
+      }
     } catch (Exception e) {
       close();
       if (e instanceof IOException io) {
@@ -348,6 +601,23 @@ public final class InferenceServer implements AutoCloseable {
     }
     ready = true;
     return this;
+  }
+
+  private static String describe(Map<String, String> failed) {
+    List<String> parts = new ArrayList<>();
+    failed.forEach((v, reason) -> parts.add("version " + v + ": " + reason));
+    return String.join("; ", parts);
+  }
+
+  private void poll() {
+    try {
+      Map<String, String> failed = repository.poll();
+      failed.forEach(
+          (which, reason) ->
+              System.err.println("kiln serving: " + which + " failed to load: " + reason));
+    } catch (RuntimeException e) {
+      System.err.println("kiln serving: reading the repository " + repository.dir() + ": " + e);
+    }
   }
 
   /** This build's version, e.g. {@code 0.1.0-SNAPSHOT} (what {@code GET /v2} reports). */
@@ -368,24 +638,100 @@ public final class InferenceServer implements AutoCloseable {
     return connector.getLocalPort();
   }
 
+  /** The port of the gRPC service, or -1 when the server has none. */
+  public int grpcPort() {
+    return grpc == null ? -1 : grpc.getPort();
+  }
+
   /** The base address, e.g. {@code http://127.0.0.1:8000}. */
   public URI uri() {
     return URI.create("http://" + config.host() + ":" + port());
   }
 
-  /** The model's name in the protocol's paths. */
+  /**
+   * The name of the first model given to the builder (the one model of a server of one), or of the
+   * first model served when none was given.
+   */
   public String model() {
-    return model;
+    if (!given.isEmpty()) {
+      return given.get(0).name();
+    }
+    List<ServedModel> all = table.all();
+    return all.isEmpty() ? "" : all.get(0).name();
+  }
+
+  /** The names of the models served now, sorted. */
+  public List<String> models() {
+    return table.all().stream().map(ServedModel::name).distinct().toList();
+  }
+
+  /** The versions of model {@code name} served now, lowest first (empty if none). */
+  public List<String> versions(String name) {
+    return table.versionsOf(name);
   }
 
   /** The batch size a batch of {@code n} examples runs at (padded to a power of two). */
   public int bucket(int n) {
-    return batcher.bucket(n);
+    int b = 1;
+    while (b < n) {
+      b <<= 1;
+    }
+    return n <= config.maxBatch() ? Math.min(b, config.maxBatch()) : b;
   }
 
   /**
-   * Drains and stops: not ready from now on, no new connections, every request already read
-   * answered (for up to {@link Config#drainMillis()}), then the replicas freed. Idempotent.
+   * Loads (or reloads) model {@code name} from the repository: each of its versions on disk not
+   * served yet, each bound and warmed before it serves, while the versions already served go on
+   * serving; served versions gone from disk are unloaded (drained). A version that fails is not
+   * served.
+   *
+   * @throws IllegalStateException without a repository, or when {@link ModelControl} is not {@code
+   *     EXPLICIT}
+   * @throws IllegalArgumentException if the repository has no such model, or a version failed (the
+   *     others are served)
+   */
+  public void load(String name) {
+    requireExplicit("load");
+    Map<String, String> failed = repository.load(name);
+    if (!failed.isEmpty()) {
+      throw new IllegalArgumentException(
+          "model '" + name + "' failed to load: " + describe(failed));
+    }
+  }
+
+  /**
+   * Unloads every version of model {@code name}: new requests for it get 404 at once; the requests
+   * it accepted are answered; then its replicas are freed.
+   *
+   * @throws IllegalStateException without a repository, or when {@link ModelControl} is not {@code
+   *     EXPLICIT}
+   * @throws IllegalArgumentException if no version of {@code name} is served
+   */
+  public void unload(String name) {
+    requireExplicit("unload");
+    if (!repository.unload(name)) {
+      throw new IllegalArgumentException(
+          "model '" + name + "' is not loaded; this server serves " + table.describe());
+    }
+  }
+
+  private void requireExplicit(String what) {
+    if (repository == null) {
+      throw new IllegalStateException(
+          "this server has no model repository to " + what + " from (--repository DIR)");
+    }
+    if (control != ModelControl.EXPLICIT) {
+      throw new IllegalStateException(
+          "models are "
+              + what
+              + "ed only under --model-control explicit; this server runs under "
+              + control.name().toLowerCase(java.util.Locale.ROOT));
+    }
+  }
+
+  /**
+   * Drains and stops: not ready from now on, no new connections or calls, every request already
+   * read answered (for up to {@link Config#drainMillis()}), then the replicas freed. Idempotent.
    */
   public synchronized void shutdown() {
     if (shutDown) {
@@ -393,15 +739,81 @@ public final class InferenceServer implements AutoCloseable {
     }
     shutDown = true;
     ready = false;
+    if (poller != null) {
+      poller.shutdownNow();
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.drainMillis());
+    // Both protocols drain at once: gRPC refuses new calls from here on (UNAVAILABLE) while the
+    // calls it has answer; Jetty stops accepting and waits for the requests it has read.
+    if (grpc != null) {
+      grpc.shutdown();
+    }
     try {
       server.stop();
     } catch (Exception e) {
       // The replicas are still freed below; the failure is Jetty's to report.
-      System.err.println("kiln serving " + model + ": stopping the HTTP server: " + e);
+      System.err.println("kiln serving " + model() + ": stopping the HTTP server: " + e);
     } finally {
-      batcher.close();
-      stopped.countDown();
+      try {
+        if (grpc != null) {
+          long left = Math.max(0, deadline - System.nanoTime());
+          if (!grpc.awaitTermination(left, TimeUnit.NANOSECONDS)) {
+            System.err.println(
+                "kiln serving: gRPC calls still open after the drain limit; cancelling them");
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        // Answers every request still queued (on the replicas' own threads once the HTTP pool
+        // has stopped), then frees the replicas.
+        // A poll already under way finishes its load first (loads hold the repository), so that
+        // no version is put into the table after it was emptied.
+        Object loads = repository != null ? repository : table;
+        synchronized (loads) {
+          for (ServedModel m : table.all()) {
+            table.remove(m.name(), m.version());
+            m.close();
+          }
+        }
+        for (Given g : given) {
+          if (!g.predictor().isClosed() && !started) {
+            g.predictor().close();
+          }
+        }
+        if (grpc != null) {
+          grpc.shutdownNow();
+          grpcExecutor.shutdown();
+        }
+        stopped.countDown();
+      }
     }
+  }
+
+  /** Whether the server takes infer requests (false before start and from shutdown on). */
+  boolean isReady() {
+    return ready;
+  }
+
+  /** The model versions served now. */
+  ModelTable table() {
+    return table;
+  }
+
+  ServerMetrics metrics() {
+    return metrics;
+  }
+
+  int maxQueue() {
+    return config.maxQueue();
+  }
+
+  void countAccepted() {
+    accepted.incrementAndGet();
+  }
+
+  void countCompleted() {
+    completed.incrementAndGet();
   }
 
   /** Infer requests read, checked and queued so far. */
@@ -424,6 +836,18 @@ public final class InferenceServer implements AutoCloseable {
     shutdown();
   }
 
+  /** The repository's index: every model version on disk or served, with its state. */
+  List<Repository.Entry> index() {
+    if (repository != null) {
+      return repository.index();
+    }
+    List<Repository.Entry> out = new ArrayList<>();
+    for (ServedModel m : table.all()) {
+      out.add(new Repository.Entry(m.name(), m.version(), "READY", ""));
+    }
+    return out;
+  }
+
   /** The protocol's routes. */
   private final class Routes extends Handler.Abstract {
     @Override
@@ -443,30 +867,71 @@ public final class InferenceServer implements AutoCloseable {
           Map<String, Object> meta = new LinkedHashMap<>();
           meta.put("name", "kiln");
           meta.put("version", version());
-          meta.put("extensions", List.of("binary_tensor_data"));
+          meta.put("extensions", EXTENSIONS);
           reply(response, callback, 200, Protocol.object(meta));
         } else if (path.equals("/metrics")) {
           requireGet(method);
           response.setStatus(200);
           response.getHeaders().put(HttpHeader.CONTENT_TYPE, ServerMetrics.contentType());
           response.write(true, ByteBuffer.wrap(metrics.scrape()), callback);
+        } else if (path.equals("/v2/models/stats")) {
+          requireGet(method);
+          reply(response, callback, 200, Statistics.json(table.all()));
         } else if (path.startsWith("/v2/models/")) {
           model(path.substring("/v2/models/".length()), method, request, response, callback, start);
+        } else if (path.startsWith("/v2/repository/")) {
+          repository(path.substring("/v2/repository/".length()), method, response, callback);
         } else {
           throw new BadRequest(
               404,
               "no such path: "
                   + path
-                  + "; this server answers /v2/health/live, /v2/health/ready, /v2/models/"
-                  + model
-                  + ", /v2/models/"
-                  + model
-                  + "/infer and /metrics");
+                  + "; this server answers /v2/health/live, /v2/health/ready, /v2/models/NAME["
+                  + "/versions/V][/ready|/infer|/stats], /v2/models/stats, /v2/repository/index,"
+                  + " /v2/repository/models/NAME/load|unload and /metrics; it serves "
+                  + table.describe());
         }
       } catch (BadRequest e) {
-        refuse(response, callback, e, start, path.endsWith("/infer"));
+        refuse(response, callback, e, start, path.endsWith("/infer"), null);
       }
       return true;
+    }
+
+    private void repository(String rest, String method, Response response, Callback cb)
+        throws BadRequest {
+      if (!method.equals("POST")) {
+        throw new BadRequest(405, "the repository extension takes POST, got " + method);
+      }
+      if (rest.equals("index")) {
+        reply(response, cb, 200, Statistics.index(index()));
+        return;
+      }
+      String[] parts = rest.split("/", -1);
+      if (parts.length != 3
+          || !parts[0].equals("models")
+          || !(parts[2].equals("load") || parts[2].equals("unload"))) {
+        throw new BadRequest(
+            404,
+            "no such path: /v2/repository/"
+                + rest
+                + "; the repository extension answers /v2/repository/index and"
+                + " /v2/repository/models/NAME/load or /unload");
+      }
+      String name = parts[1];
+      try {
+        if (parts[2].equals("load")) {
+          load(name);
+        } else {
+          unload(name);
+        }
+      } catch (IllegalStateException e) {
+        throw new BadRequest(400, e.getMessage());
+      } catch (IllegalArgumentException e) {
+        throw new BadRequest(400, e.getMessage());
+      } catch (RuntimeException e) {
+        throw new BadRequest(500, parts[2] + " of model '" + name + "' failed: " + e);
+      }
+      reply(response, cb, 200, Protocol.object(Map.of()));
     }
 
     private void model(
@@ -474,32 +939,79 @@ public final class InferenceServer implements AutoCloseable {
         throws BadRequest {
       String[] parts = rest.split("/", -1);
       String name = parts[0];
-      if (!name.equals(model)) {
-        throw new BadRequest(
-            404, "unknown model '" + name + "'; this server serves '" + model + "'");
-      }
+      String version = "";
       int at = 1;
-      // /v2/models/NAME/versions/1/...: the one version there is.
       if (parts.length > 2 && parts[1].equals("versions")) {
-        if (!parts[2].equals("1")) {
-          throw new BadRequest(
-              404, "model '" + model + "' has no version '" + parts[2] + "'; it has version 1");
-        }
+        version = parts[2];
         at = 3;
       }
       String what = parts.length > at ? parts[at] : "";
       if (parts.length > at + 1) {
-        throw new BadRequest(404, "no such path under /v2/models/" + model + ": /" + rest);
+        throw new BadRequest(404, "no such path under /v2/models/" + name + ": /" + rest);
+      }
+      if (what.equals("stats")) {
+        requireGet(method);
+        List<ServedModel> which = new ArrayList<>();
+        if (version.isEmpty()) {
+          for (String v : table.versionsOf(name)) {
+            which.add(table.find(name, v));
+          }
+          if (which.isEmpty()) {
+            table.find(name, ""); // 404 naming what is served
+          }
+        } else {
+          which.add(table.find(name, version));
+        }
+        reply(response, cb, 200, Statistics.json(which));
+        return;
+      }
+      ServedModel m;
+      try {
+        m = table.find(name, version);
+      } catch (BadRequest e) {
+        if (what.equals("infer")) {
+          // The body is read and dropped first (up to the limit), so that the connection stays
+          // usable: one closed with the request unread can lose the client's next request.
+          if (request.getLength() <= config.maxBodyBytes()) {
+            try (InputStream in = Request.asInputStream(request)) {
+              byte[] chunk = new byte[8192];
+              long read = 0;
+              for (int n; (n = in.read(chunk)) > 0; ) {
+                read += n;
+                if (read > config.maxBodyBytes()) {
+                  response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                  break;
+                }
+              }
+            } catch (IOException io) {
+              metrics.error("", "", ServerMetrics.HTTP, "client_gone");
+              cb.failed(io);
+              return;
+            }
+          } else {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+          }
+          refuse(response, cb, e, start, true, null);
+          return;
+        }
+        throw e;
       }
       switch (what) {
         case "" -> {
           requireGet(method);
-          reply(response, cb, 200, Protocol.metadata(model, inputs, outputs));
+          reply(
+              response,
+              cb,
+              200,
+              Protocol.metadata(
+                  name,
+                  version.isEmpty() ? table.versionsOf(name) : List.of(m.version()),
+                  m.signature()));
         }
         case "ready" -> {
           requireGet(method);
           Map<String, Object> body = new LinkedHashMap<>();
-          body.put("name", model);
+          body.put("name", name);
           body.put("ready", ready);
           reply(response, cb, ready ? 200 : 503, Protocol.object(body));
         }
@@ -507,14 +1019,18 @@ public final class InferenceServer implements AutoCloseable {
           if (!method.equals("POST")) {
             throw new BadRequest(405, "infer takes POST, got " + method);
           }
-          infer(request, response, cb, start);
+          try {
+            infer(m, request, response, cb, start);
+          } catch (BadRequest e) {
+            refuse(response, cb, e, start, true, m);
+          }
         }
         default ->
-            throw new BadRequest(404, "no such path under /v2/models/" + model + ": /" + rest);
+            throw new BadRequest(404, "no such path under /v2/models/" + name + ": /" + rest);
       }
     }
 
-    private void infer(Request request, Response response, Callback cb, long start)
+    private void infer(ServedModel m, Request request, Response response, Callback cb, long start)
         throws BadRequest {
       long length = request.getLength();
       long max = config.maxBodyBytes();
@@ -532,7 +1048,7 @@ public final class InferenceServer implements AutoCloseable {
           try (InputStream in = Request.asInputStream(request)) {
             in.transferTo(OutputStream.nullOutputStream());
           } catch (IOException e) {
-            metrics.error("client_gone");
+            metrics.error(m.name(), m.version(), ServerMetrics.HTTP, "client_gone");
             cb.failed(e);
             return;
           }
@@ -548,7 +1064,7 @@ public final class InferenceServer implements AutoCloseable {
         body = in.readNBytes((int) Math.min(max + 1, Integer.MAX_VALUE - 8));
       } catch (IOException e) {
         // The client went away mid-body: nothing to answer.
-        metrics.error("client_gone");
+        metrics.error(m.name(), m.version(), ServerMetrics.HTTP, "client_gone");
         cb.failed(e);
         return;
       }
@@ -577,25 +1093,32 @@ public final class InferenceServer implements AutoCloseable {
                   + "'; expected the JSON header's length in bytes");
         }
       }
-      InferRequest parsed = Protocol.read(body, headerLength, inputs, outputs);
+      InferRequest parsed = Protocol.read(body, headerLength, m.signature());
       Batcher.Job job =
           new Batcher.Job(
               parsed,
               start,
               (out, failure) -> {
                 completed.incrementAndGet();
+                m.stats().answered(failure == null, start);
                 if (failure != null) {
                   boolean draining = failure instanceof IllegalStateException;
-                  metrics.error(draining ? "overloaded" : "failed");
-                  metrics.answered(draining ? 503 : 500, start);
+                  metrics.error(
+                      m.name(),
+                      m.version(),
+                      ServerMetrics.HTTP,
+                      draining ? "overloaded" : "failed");
+                  metrics.answered(
+                      m.name(), m.version(), ServerMetrics.HTTP, draining ? "503" : "500", start);
                   reply(
                       response,
                       cb,
                       draining ? 503 : 500,
                       Protocol.error("the model failed: " + failure.getMessage()));
                 } else {
-                  metrics.answered(200, start);
-                  Protocol.Answer a = Protocol.answer(model, parsed, outputs, out);
+                  metrics.answered(m.name(), m.version(), ServerMetrics.HTTP, "200", start);
+                  Protocol.Answer a =
+                      Protocol.answer(m.name(), m.version(), parsed, m.signature().outputs(), out);
                   if (a.headerLength() >= 0) {
                     response.setStatus(200);
                     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
@@ -606,8 +1129,17 @@ public final class InferenceServer implements AutoCloseable {
                   }
                 }
               });
-      if (batcher.offer(job)) {
+      if (m.offer(job)) {
         accepted.incrementAndGet();
+      } else if (m.isClosing() && ready) {
+        throw new BadRequest(
+            404,
+            "unknown model '"
+                + m.name()
+                + "': version "
+                + m.version()
+                + " was unloaded while this request was read; this server serves "
+                + table.describe());
       } else {
         throw new BadRequest(
             503,
@@ -624,15 +1156,24 @@ public final class InferenceServer implements AutoCloseable {
     }
   }
 
-  private void refuse(Response response, Callback cb, BadRequest e, long start, boolean infer) {
+  private void refuse(
+      Response response, Callback cb, BadRequest e, long start, boolean infer, ServedModel m) {
     if (infer) {
+      String model = m == null ? "" : m.name();
+      String version = m == null ? "" : m.version();
       metrics.error(
+          model,
+          version,
+          ServerMetrics.HTTP,
           switch (e.status) {
             case 404 -> "unknown_model";
             case 503 -> "overloaded";
             default -> "bad_request";
           });
-      metrics.answered(e.status, start);
+      metrics.answered(model, version, ServerMetrics.HTTP, String.valueOf(e.status), start);
+      if (m != null) {
+        m.stats().answered(false, start);
+      }
     }
     if (e.status == 503) {
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");

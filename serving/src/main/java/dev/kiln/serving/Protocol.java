@@ -37,8 +37,8 @@ final class Protocol {
    *
    * @throws BadRequest if the body is not JSON, is not an infer request, or does not fit the model
    */
-  static InferRequest read(byte[] body, List<Port> inputs, List<Port> outputs) throws BadRequest {
-    return read(body, -1, inputs, outputs);
+  static InferRequest read(byte[] body, Signature model) throws BadRequest {
+    return read(body, -1, model);
   }
 
   /**
@@ -49,8 +49,7 @@ final class Protocol {
    *
    * @throws BadRequest if the body is not JSON, is not an infer request, or does not fit the model
    */
-  static InferRequest read(byte[] body, long headerLength, List<Port> inputs, List<Port> outputs)
-      throws BadRequest {
+  static InferRequest read(byte[] body, long headerLength, Signature model) throws BadRequest {
     if (headerLength > body.length) {
       throw BadRequest.of(
           "Inference-Header-Content-Length is "
@@ -66,7 +65,7 @@ final class Protocol {
       // Lenient only so that NaN and Infinity (which Python's json module writes) are read and
       // then refused by name; the shape of the request is checked below.
       r.setStrictness(Strictness.LENIENT);
-      return read(r, body, headerLength, inputs, outputs);
+      return read(r, body, headerLength, model);
     } catch (MalformedJsonException | java.io.EOFException e) {
       throw BadRequest.of("the body is not JSON: " + e.getMessage());
     } catch (IllegalStateException | NumberFormatException e) {
@@ -76,8 +75,7 @@ final class Protocol {
     }
   }
 
-  private static InferRequest read(
-      JsonReader r, byte[] body, long headerLength, List<Port> ports, List<Port> outputPorts)
+  private static InferRequest read(JsonReader r, byte[] body, long headerLength, Signature model)
       throws IOException, BadRequest {
     if (r.peek() != JsonToken.BEGIN_OBJECT) {
       throw BadRequest.of(
@@ -117,12 +115,12 @@ final class Protocol {
     if (tensors == null) {
       throw BadRequest.of(
           "the request has no \"inputs\"; expected "
-              + signature(ports)
+              + signature(model)
               + " (Open Inference"
               + " Protocol: {\"inputs\": [{\"name\", \"shape\", \"datatype\", \"data\"}]})");
     }
     tensors = readBinary(tensors, body, headerLength);
-    return check(id, tensors, asked, binaryOut, ports, outputPorts);
+    return check(id, tensors, asked, binaryOut, model);
   }
 
   /**
@@ -130,11 +128,17 @@ final class Protocol {
    *
    * @param binarySize its {@code binary_data_size} parameter, -1 if none (its data is JSON)
    */
-  private record Tensor(
-      String name, long[] shape, String datatype, float[] data, String bad, long binarySize) {}
+  record Tensor(
+      String name,
+      long[] shape,
+      String datatype,
+      float[] data,
+      String bad,
+      long binarySize,
+      String inexact) {}
 
   /** One output asked for by name, and whether its data is to be binary. */
-  private record Asked(String name, boolean binary) {}
+  record Asked(String name, boolean binary) {}
 
   /** The parameters the server reads; every other one is ignored. */
   private static final class Parameters {
@@ -204,27 +208,16 @@ final class Protocol {
                 + (body.length - at)
                 + " more bytes");
       }
-      if (t.binarySize() % Float.BYTES != 0) {
-        throw BadRequest.of(
-            "input '"
-                + t.name()
-                + "' has binary_data_size "
-                + t.binarySize()
-                + ", not a whole number of FP32 values (4 bytes each)");
-      }
-      float[] data = new float[(int) (t.binarySize() / Float.BYTES)];
-      ByteBuffer.wrap(body, (int) at, (int) t.binarySize())
-          .order(ByteOrder.LITTLE_ENDIAN)
-          .asFloatBuffer()
-          .get(data);
+      Values v =
+          raw(
+              ByteBuffer.wrap(body, (int) at, (int) t.binarySize()),
+              t.datatype(),
+              "input '" + t.name() + "'",
+              "binary_data_size " + t.binarySize());
       at += t.binarySize();
-      String bad = null;
-      for (int i = 0; i < data.length && bad == null; i++) {
-        if (!Float.isFinite(data[i])) {
-          bad = data[i] + " at flat index " + i;
-        }
-      }
-      out.add(new Tensor(t.name(), t.shape(), t.datatype(), data, bad, t.binarySize()));
+      out.add(
+          new Tensor(
+              t.name(), t.shape(), t.datatype(), v.data(), v.bad(), t.binarySize(), v.inexact()));
     }
     if (headerLength >= 0 && at != body.length) {
       throw BadRequest.of(
@@ -236,6 +229,109 @@ final class Protocol {
               + (at - headerLength));
     }
     return out;
+  }
+
+  /**
+   * A tensor's values as FP32, with the first that is not finite ({@code bad}) and the first that
+   * FP32 does not hold exactly ({@code inexact}), each as "VALUE at flat index I", or null.
+   */
+  record Values(float[] data, String bad, String inexact) {}
+
+  /** FP32 values, with the first that is not finite. */
+  static Values floats(float[] data) {
+    String bad = null;
+    for (int i = 0; i < data.length && bad == null; i++) {
+      if (!Float.isFinite(data[i])) {
+        bad = data[i] + " at flat index " + i;
+      }
+    }
+    return new Values(data, bad, null);
+  }
+
+  /** Whole numbers as FP32, with the first that FP32 does not hold exactly. */
+  static Values whole(long[] values) {
+    float[] data = new float[values.length];
+    String inexact = null;
+    for (int i = 0; i < values.length; i++) {
+      data[i] = values[i];
+      if (inexact == null && (long) data[i] != values[i]) {
+        inexact = values[i] + " at flat index " + i;
+      }
+    }
+    return new Values(data, null, inexact);
+  }
+
+  /** The bytes one value of {@code datatype} takes in raw data, 0 for a datatype not read raw. */
+  static int width(String datatype) {
+    return switch (datatype) {
+      case FP32, Signature.INT32 -> 4;
+      case Signature.INT64 -> 8;
+      default -> 0;
+    };
+  }
+
+  /**
+   * Raw little-endian values of {@code datatype} (FP32, INT64 or INT32), row-major, as FP32.
+   *
+   * @param where the tensor, for messages ("input 'image'")
+   * @param field where its bytes came from, for messages ("binary_data_size 3136")
+   */
+  static Values raw(ByteBuffer bytes, String datatype, String where, String field)
+      throws BadRequest {
+    int width = width(datatype);
+    if (width == 0) {
+      throw BadRequest.of(datatypeRule(where, datatype));
+    }
+    int size = bytes.remaining();
+    if (size % width != 0) {
+      throw BadRequest.of(
+          where
+              + " has "
+              + field
+              + ", not a whole number of "
+              + datatype
+              + " values ("
+              + width
+              + " bytes each)");
+    }
+    ByteBuffer b = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
+    int n = size / width;
+    switch (datatype) {
+      case FP32 -> {
+        float[] data = new float[n];
+        b.asFloatBuffer().get(data);
+        return floats(data);
+      }
+      case Signature.INT64 -> {
+        long[] values = new long[n];
+        b.asLongBuffer().get(values);
+        return whole(values);
+      }
+      default -> {
+        long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = b.getInt(i * 4);
+        }
+        return whole(values);
+      }
+    }
+  }
+
+  /** Why a datatype the server does not read is refused. */
+  static String datatypeRule(String where, String datatype) {
+    if (datatype.equals("FP16") || datatype.equals("BF16")) {
+      return where
+          + " has datatype "
+          + datatype
+          + "; this server takes FP32 (and INT64 or INT32 token ids): the model computes in FP32,"
+          + " so send "
+          + datatype
+          + " values as FP32, which holds every one of them exactly";
+    }
+    return where
+        + " has datatype "
+        + datatype
+        + "; this server takes FP32, and INT64 or INT32 for token ids";
   }
 
   private static List<Tensor> readInputs(JsonReader r) throws IOException, BadRequest {
@@ -288,8 +384,9 @@ final class Protocol {
       }
       out.add(
           data == null
-              ? new Tensor(name, shape, datatype, null, null, binarySize)
-              : new Tensor(name, shape, datatype, data.toArray(), data.nonFinite, -1));
+              ? new Tensor(name, shape, datatype, null, null, binarySize, null)
+              : new Tensor(
+                  name, shape, datatype, data.toArray(), data.nonFinite, -1, data.inexact));
     }
     r.endArray();
     return out;
@@ -328,10 +425,14 @@ final class Protocol {
       if (t == JsonToken.BEGIN_ARRAY) {
         readData(r, into, where, depth + 1);
       } else if (t == JsonToken.NUMBER) {
-        double d = number(r.nextString());
+        String literal = r.nextString();
+        double d = number(literal);
         float f = (float) d;
         if (!Float.isFinite(f) && into.nonFinite == null) {
           into.nonFinite = d + " (beyond FP32) at flat index " + into.size;
+        }
+        if (f != d && into.inexact == null) {
+          into.inexact = literal + " at flat index " + into.size;
         }
         into.add(f);
       } else if (t == JsonToken.STRING) {
@@ -470,29 +571,48 @@ final class Protocol {
     return names;
   }
 
-  private static InferRequest check(
-      String id,
-      List<Tensor> tensors,
-      List<Asked> asked,
-      boolean binaryOut,
-      List<Port> ports,
-      List<Port> outs)
+  /**
+   * Checks tensors read from either protocol against the model: every input once, by name, with the
+   * model's datatype and shape, finite values, one batch size; the outputs asked for by name.
+   *
+   * @param asked the outputs asked for, null for every one
+   * @param binaryOut whether outputs not asked for by name answer in binary
+   * @throws BadRequest (400) naming the input and what was expected and what came
+   */
+  static InferRequest check(
+      String id, List<Tensor> tensors, List<Asked> asked, boolean binaryOut, Signature model)
       throws BadRequest {
+    List<Port> ports = model.inputs();
+    List<Port> outs = model.outputs();
     float[][] values = new float[ports.size()][];
     int batch = -1;
     for (Tensor t : tensors) {
       int i = indexOf(ports, t.name());
       if (i < 0) {
         throw BadRequest.of(
-            "unknown input '" + t.name() + "'; the model takes " + signature(ports));
+            "unknown input '" + t.name() + "'; the model takes " + signature(model));
       }
       if (values[i] != null) {
         throw BadRequest.of("input '" + t.name() + "' is given twice");
       }
       Port p = ports.get(i);
-      if (!t.datatype().equals(FP32)) {
+      boolean ids = model.ids(i);
+      String dt = t.datatype();
+      if (dt.equals("FP16") || dt.equals("BF16")) {
+        throw BadRequest.of(datatypeRule("input '" + t.name() + "'", dt));
+      }
+      if (!ids && !dt.equals(FP32)) {
+        throw BadRequest.of("input '" + t.name() + "' has datatype " + dt + "; expected " + FP32);
+      }
+      if (ids && !dt.equals(Signature.INT64) && !dt.equals(Signature.INT32) && !dt.equals(FP32)) {
         throw BadRequest.of(
-            "input '" + t.name() + "' has datatype " + t.datatype() + "; expected " + FP32);
+            "input '"
+                + t.name()
+                + "' has datatype "
+                + dt
+                + "; expected INT64 token ids for embedding '"
+                + model.tables().get(i)
+                + "' (INT32, and FP32 whole numbers, are taken too)");
       }
       int[] want = p.shape().dims();
       if (!fits(want, t.shape())) {
@@ -524,6 +644,9 @@ final class Protocol {
         throw BadRequest.of(
             "input '" + t.name() + "' holds " + t.bad() + "; every value must be finite");
       }
+      if (ids) {
+        checkIds(t, model.rows()[i], model.tables().get(i));
+      }
       int b = (int) t.shape()[p.batchAxis()];
       if (batch >= 0 && b != batch) {
         throw BadRequest.of(
@@ -535,7 +658,7 @@ final class Protocol {
     for (int i = 0; i < ports.size(); i++) {
       if (values[i] == null) {
         throw BadRequest.of(
-            "input '" + ports.get(i).name() + "' is missing; the model takes " + signature(ports));
+            "input '" + ports.get(i).name() + "' is missing; the model takes " + signature(model));
       }
     }
     List<Integer> wanted = new ArrayList<>();
@@ -559,6 +682,59 @@ final class Protocol {
     return new InferRequest(id, batch, values, List.copyOf(wanted), List.copyOf(binary));
   }
 
+  /**
+   * Token ids go to MXNet's {@code Embedding} as FP32, which it would clip into the table: each
+   * must be a whole number that FP32 holds exactly (below 2^24), from 0 to the table's rows - 1.
+   */
+  private static void checkIds(Tensor t, long rows, String table) throws BadRequest {
+    String input = "input '" + t.name() + "'";
+    if (t.inexact() != null) {
+      throw BadRequest.of(
+          input
+              + " holds "
+              + t.inexact()
+              + ", which FP32 cannot hold exactly; token ids are whole numbers below 2^24 = "
+              + Signature.EXACT
+              + " (MXNet's Embedding reads them as FP32), and embedding '"
+              + table
+              + "' takes 0 to "
+              + (rows - 1));
+    }
+    float[] data = t.data();
+    for (int k = 0; k < data.length; k++) {
+      float f = data[k];
+      if (f != Math.rint(f)) {
+        throw BadRequest.of(
+            input + " holds " + f + " at flat index " + k + "; token ids are whole numbers");
+      }
+      if (f < 0 || f >= rows) {
+        throw BadRequest.of(
+            input
+                + " holds id "
+                + (long) f
+                + " at flat index "
+                + k
+                + "; embedding '"
+                + table
+                + "' has "
+                + rows
+                + " rows: ids 0 to "
+                + (rows - 1));
+      }
+      if (f >= Signature.EXACT) {
+        throw BadRequest.of(
+            input
+                + " holds id "
+                + (long) f
+                + " at flat index "
+                + k
+                + "; token ids must be below 2^24 = "
+                + Signature.EXACT
+                + ", the whole numbers FP32 holds exactly (MXNet's Embedding reads them as FP32)");
+      }
+    }
+  }
+
   private static boolean fits(int[] want, long[] got) {
     if (want.length != got.length) {
       return false;
@@ -580,7 +756,23 @@ final class Protocol {
     return -1;
   }
 
-  /** E.g. {@code 'image' FP32 [-1, 1, 28, 28]}. */
+  /** The inputs, e.g. {@code 'image' FP32 [-1, 1, 28, 28]}, {@code 'tokens' INT64 [-1, 6]}. */
+  static String signature(Signature model) {
+    List<String> parts = new ArrayList<>();
+    for (int i = 0; i < model.inputs().size(); i++) {
+      Port p = model.inputs().get(i);
+      parts.add(
+          "'"
+              + p.name()
+              + "' "
+              + model.datatypes().get(i)
+              + " "
+              + Arrays.toString(p.shape().dims()));
+    }
+    return String.join(", ", parts);
+  }
+
+  /** FP32 ports (outputs), e.g. {@code 'probs' FP32 [-1, 10]}. */
   static String signature(List<Port> ports) {
     List<String> parts = new ArrayList<>();
     for (Port p : ports) {
@@ -615,6 +807,7 @@ final class Protocol {
     float[] values = new float[1024];
     int size;
     String nonFinite;
+    String inexact;
 
     void add(float v) {
       if (size == values.length) {
@@ -635,13 +828,14 @@ final class Protocol {
   record Answer(byte[] body, int headerLength) {}
 
   /** The answer to {@code request}: the outputs it asked for, {@code out[o]} for output o. */
-  static Answer answer(String model, InferRequest request, List<Port> outputs, float[][] out) {
+  static Answer answer(
+      String model, String version, InferRequest request, List<Port> outputs, float[][] out) {
     byte[] json =
         write(
             w -> {
               w.beginObject();
               w.name("model_name").value(model);
-              w.name("model_version").value("1");
+              w.name("model_version").value(version);
               if (request.id() != null) {
                 w.name("id").value(request.id());
               }
@@ -697,27 +891,33 @@ final class Protocol {
   }
 
   /** The model's metadata: name, versions, platform, inputs and outputs. */
-  static byte[] metadata(String model, List<Port> inputs, List<Port> outputs) {
+  static byte[] metadata(String model, List<String> versions, Signature signature) {
     return write(
         w -> {
           w.beginObject();
           w.name("name").value(model);
-          w.name("versions").beginArray().value("1").endArray();
+          w.name("versions").beginArray();
+          for (String v : versions) {
+            w.value(v);
+          }
+          w.endArray();
           w.name("platform").value("kiln_mxnet");
           w.name("inputs");
-          ports(w, inputs);
+          ports(w, signature.inputs(), signature.datatypes());
           w.name("outputs");
-          ports(w, outputs);
+          ports(w, signature.outputs(), null);
           w.endObject();
         });
   }
 
-  private static void ports(JsonWriter w, List<Port> ports) throws IOException {
+  private static void ports(JsonWriter w, List<Port> ports, List<String> datatypes)
+      throws IOException {
     w.beginArray();
-    for (Port p : ports) {
+    for (int i = 0; i < ports.size(); i++) {
+      Port p = ports.get(i);
       w.beginObject();
       w.name("name").value(p.name());
-      w.name("datatype").value(FP32);
+      w.name("datatype").value(datatypes == null ? FP32 : datatypes.get(i));
       w.name("shape").beginArray();
       for (int d : p.shape().dims()) {
         w.value(d);

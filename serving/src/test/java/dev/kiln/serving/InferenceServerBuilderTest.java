@@ -101,6 +101,62 @@ class InferenceServerBuilderTest {
   }
 
   @Test
+  void twoModelsOfTwoVersionsEachAnswerAsTheirOwnPredictors() throws Exception {
+    float[] x = new float[784];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = (i % 13) / 13f;
+    }
+    java.util.Map<String, float[]> expected = new java.util.HashMap<>();
+    InferenceServer.Builder builder = InferenceServer.builder().batching(4, 1);
+    for (String name : java.util.List.of("a", "b")) {
+      for (int v = 1; v <= 2; v++) {
+        try (FashionMlpModel m = FashionMlpModel.create(Init.xavier(), name.hashCode() + v)) {
+          Predictor p = m.predictor();
+          expected.put(name + "/" + v, p.predict(1, x)[0]);
+          builder.model(name, v, p);
+        }
+      }
+    }
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> InferenceServer.builder().model("a", 0, null),
+        "version 0");
+    try (InferenceServer server = builder.build().start()) {
+      assertEquals(java.util.List.of("a", "b"), server.models());
+      assertEquals(java.util.List.of("1", "2"), server.versions("b"));
+      StringBuilder body =
+          new StringBuilder(
+              "{\"inputs\":[{\"name\":\"pixels\",\"shape\":[1,784],\"datatype\":\"FP32\",\"data\":[");
+      for (int i = 0; i < x.length; i++) {
+        body.append(i == 0 ? "" : ",").append(x[i]);
+      }
+      body.append("]}]}");
+      for (String path :
+          java.util.List.of(
+              "a/versions/1", "a/versions/2", "a", "b/versions/1", "b/versions/2", "b")) {
+        HttpResponse<String> r =
+            HTTP.send(
+                HttpRequest.newBuilder(server.uri().resolve("/v2/models/" + path + "/infer"))
+                    .timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        JsonObject o = JsonParser.parseString(r.body()).getAsJsonObject();
+        String key = o.get("model_name").getAsString() + "/" + o.get("model_version").getAsString();
+        assertEquals(path.contains("versions/1") ? 1 : 2, Integer.parseInt(key.split("/")[1]));
+        JsonArray data =
+            o.getAsJsonArray("outputs").get(0).getAsJsonObject().getAsJsonArray("data");
+        float[] want = expected.get(key);
+        for (int i = 0; i < want.length; i++) {
+          assertEquals(want[i], data.get(i).getAsFloat(), 1e-5f, key + " output " + i);
+        }
+      }
+      assertEquals(404, get(server.uri(), "/v2/models/a/versions/3").statusCode());
+    }
+  }
+
+  @Test
   void aServerNeedsAModelWithAUsableName() {
     assertThrows(IllegalStateException.class, () -> InferenceServer.builder().port(0).build());
     try (FashionMlpModel model = FashionMlpModel.create(Init.xavier(), 5);

@@ -265,12 +265,15 @@ class ServeTest {
       assertEquals(clients * perClient * 3 / 4, good.get());
       String metrics = get(base, "metrics").body();
       assertTrue(
-          metrics.contains("kiln_requests_total{code=\"200\",model=\"lenet\"} " + good.get()),
+          metrics.contains(
+              "kiln_requests_total{code=\"200\",model=\"lenet\",protocol=\"http\",version=\"1\"} "
+                  + good.get()),
           metrics);
       assertTrue(metrics.contains("kiln_batch_size_bucket"), metrics);
       assertTrue(metrics.contains("kiln_request_duration_seconds_bucket"), metrics);
       assertTrue(
-          metrics.contains("kiln_request_errors_total{model=\"lenet\",reason=\"bad_request\"}"),
+          metrics.contains(
+              "kiln_request_errors_total{model=\"lenet\",protocol=\"http\",reason=\"bad_request\",version=\"1\"}"),
           metrics);
       // The process's CPU, which loadtest reads around its run: this JVM's, so at least what this
       // thread alone has used by now.
@@ -502,7 +505,8 @@ class ServeTest {
       assertEquals(server.accepted(), server.completed());
       String metrics = get(base, "metrics").body();
       assertTrue(
-          metrics.contains("kiln_request_errors_total{model=\"lenet\",reason=\"client_gone\"}"),
+          metrics.contains(
+              "kiln_request_errors_total{model=\"lenet\",protocol=\"http\",reason=\"client_gone\",version=\"1\"}"),
           metrics);
     }
   }
