@@ -390,8 +390,10 @@ public final class InferenceBench implements Callable<Integer> {
                 + " client threads in this JVM on loopback, every answer checked), against the"
                 + " predictor in process at batch %d on one thread; CPU in ms per example, by"
                 + " thread (server: Jetty, JSON, batching; model: MXNet's engine; clients: the"
-                + " JDK's HttpClient and the senders; JVM: JIT and GC); the tensors as JSON"
-                + " numbers, or binary both ways (the protocol's binary tensor data extension):%n%n",
+                + " JDK's HttpClient or gRPC's and the senders; JVM: JIT and GC); the tensors as"
+                + " JSON numbers, binary both ways (the protocol's binary tensor data extension),"
+                + " or over gRPC in raw_input_contents and raw_output_contents (gRPC's Netty I/O"
+                + " threads, which client and server share in one JVM, count as clients):%n%n",
             maxBatch,
             clients,
             maxBatch));
@@ -422,28 +424,42 @@ public final class InferenceBench implements Callable<Integer> {
           InferenceServer.start(
               "lenet",
               reference.copy(),
-              new InferenceServer.Config("127.0.0.1", 0, 1, maxBatch, 2, 4096, 16L << 20, 10_000));
+              new InferenceServer.Config(
+                  "127.0.0.1", 0, 1, maxBatch, 2, 4096, 16L << 20, 10_000, 0));
       try {
-        for (int run = 0; run < 4; run++) {
+        // HTTP with JSON, HTTP binary, gRPC with raw contents; one image a request, then eight.
+        for (int run = 0; run < 6; run++) {
           int per = run % 2 == 0 ? 1 : 8;
-          boolean binary = run >= 2;
+          String data = run < 2 ? "JSON" : run < 4 ? "binary" : "gRPC, raw";
           int requests = (quick ? 200 : 2000) / per;
+          java.util.function.Function<Runnable, LoadTest.Result> load =
+              clock ->
+                  data.startsWith("gRPC")
+                      ? LoadTest.runGrpc(
+                          "127.0.0.1",
+                          s.grpcPort(),
+                          "lenet",
+                          reference,
+                          images,
+                          requests,
+                          clients,
+                          per,
+                          clock)
+                      : LoadTest.run(
+                          s.uri(),
+                          "lenet",
+                          reference,
+                          images,
+                          requests,
+                          clients,
+                          per,
+                          data.equals("binary"),
+                          clock);
           // The JIT compiles for seconds: warm up on as many requests as are measured.
-          LoadTest.run(
-              s.uri(), "lenet", reference, images, requests, clients, per, binary, () -> {});
+          load.apply(() -> {});
           ThreadCpu[] cpu = new ThreadCpu[2];
           int[] marks = {0};
-          LoadTest.Result r =
-              LoadTest.run(
-                  s.uri(),
-                  "lenet",
-                  reference,
-                  images,
-                  requests,
-                  clients,
-                  per,
-                  binary,
-                  () -> cpu[marks[0]++] = ThreadCpu.now());
+          LoadTest.Result r = load.apply(() -> cpu[marks[0]++] = ThreadCpu.now());
           ThreadCpu before = cpu[0];
           ThreadCpu after = cpu[1];
           int n = r.examples();
@@ -454,7 +470,7 @@ public final class InferenceBench implements Callable<Integer> {
                   Locale.ROOT,
                   "| %s | %d | %.0f | %.0f | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.1f |"
                       + " %.1f | %d | %d |%n",
-                  binary ? "binary" : "JSON",
+                  data,
                   per,
                   r.examplesPerSecond(),
                   local,

@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.kiln.runtime.infer.Port;
 import dev.kiln.runtime.infer.Predictor;
+import dev.kiln.serving.grpc.GrpcInference;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,10 +24,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A bounded load test of an Open Inference Protocol server: {@code clients} threads send {@code
- * requests} infer requests in all (bodies made before the clock starts, from the given examples),
- * then every answer is checked against an in-process predictor of the same model. Reports the
- * latency percentiles and the throughput.
+ * A bounded load test of an Open Inference Protocol server, over HTTP or gRPC: {@code clients}
+ * threads send {@code requests} infer requests in all (bodies made before the clock starts, from
+ * the given examples), then every answer is checked against an in-process predictor of the same
+ * model. Reports the latency percentiles and the throughput.
  */
 public final class LoadTest {
   /**
@@ -178,12 +179,150 @@ public final class LoadTest {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     clock.run();
+    float[][] got = new float[requests][];
+    for (int r = 0; r < requests; r++) {
+      if (status[r] == 200) {
+        got[r] = outputData(answers[r], answerHeaders[r]);
+      }
+    }
+    return checked(reference, perRequest, inputs, got, latency, seconds);
+  }
+
+  /**
+   * As {@link #run(URI, String, Predictor, float[], int, int, int, boolean, Runnable)}, over the
+   * protocol's gRPC service at {@code host}:{@code port} ({@code ModelInfer} with the inputs in
+   * {@code raw_input_contents}, as a client sends tensors it has as arrays).
+   */
+  public static Result runGrpc(
+      String host,
+      int port,
+      String model,
+      Predictor reference,
+      float[] examples,
+      int requests,
+      int clients,
+      int perRequest,
+      Runnable clock) {
+    Port in = reference.inputs().get(0);
+    int size = in.exampleSize();
+    int rows = examples.length / size;
+    int distinct = Math.min(requests, Math.max(1, rows / perRequest));
+    GrpcInference.ModelInferRequest[] bodies = new GrpcInference.ModelInferRequest[distinct];
+    float[][] inputs = new float[distinct][];
+    for (int r = 0; r < distinct; r++) {
+      float[] x = new float[perRequest * size];
+      for (int i = 0; i < perRequest; i++) {
+        System.arraycopy(examples, ((r * perRequest + i) % rows) * size, x, i * size, size);
+      }
+      inputs[r] = x;
+      ByteBuffer raw = ByteBuffer.allocate(x.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+      raw.asFloatBuffer().put(x);
+      GrpcInference.ModelInferRequest.InferInputTensor.Builder t =
+          GrpcInference.ModelInferRequest.InferInputTensor.newBuilder()
+              .setName(in.name())
+              .setDatatype(Protocol.FP32);
+      for (int d : in.forBatch(perRequest).dims()) {
+        t.addShape(d);
+      }
+      bodies[r] =
+          GrpcInference.ModelInferRequest.newBuilder()
+              .setModelName(model)
+              .addInputs(t)
+              .addRawInputContents(com.google.protobuf.ByteString.copyFrom(raw.array()))
+              .build();
+    }
+    io.grpc.MethodDescriptor<GrpcInference.ModelInferRequest, GrpcInference.ModelInferResponse>
+        infer =
+            io.grpc.MethodDescriptor
+                .<GrpcInference.ModelInferRequest, GrpcInference.ModelInferResponse>newBuilder()
+                .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+                .setFullMethodName(
+                    io.grpc.MethodDescriptor.generateFullMethodName(
+                        GrpcService.SERVICE, "ModelInfer"))
+                .setRequestMarshaller(
+                    io.grpc.protobuf.ProtoUtils.marshaller(
+                        GrpcInference.ModelInferRequest.getDefaultInstance()))
+                .setResponseMarshaller(
+                    io.grpc.protobuf.ProtoUtils.marshaller(
+                        GrpcInference.ModelInferResponse.getDefaultInstance()))
+                .build();
+    io.grpc.ManagedChannel channel =
+        io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder.forAddress(host, port)
+            .usePlaintext()
+            .maxInboundMessageSize(64 << 20)
+            .build();
+    long[] latency = new long[requests];
+    float[][] got = new float[requests][];
+    AtomicInteger next = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    try {
+      clock.run();
+      long t0 = System.nanoTime();
+      List<Future<?>> runs = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        runs.add(
+            pool.submit(
+                () -> {
+                  for (int r; (r = next.getAndIncrement()) < requests; ) {
+                    long s = System.nanoTime();
+                    try {
+                      GrpcInference.ModelInferResponse a =
+                          io.grpc.stub.ClientCalls.blockingUnaryCall(
+                              channel,
+                              infer,
+                              io.grpc.CallOptions.DEFAULT.withDeadlineAfter(
+                                  60, java.util.concurrent.TimeUnit.SECONDS),
+                              bodies[r % distinct]);
+                      ByteBuffer b =
+                          a.getRawOutputContents(0)
+                              .asReadOnlyByteBuffer()
+                              .order(ByteOrder.LITTLE_ENDIAN);
+                      float[] out = new float[b.remaining() / Float.BYTES];
+                      b.asFloatBuffer().get(out);
+                      got[r] = out;
+                    } catch (io.grpc.StatusRuntimeException | IndexOutOfBoundsException e) {
+                      got[r] = null;
+                    }
+                    latency[r] = System.nanoTime() - s;
+                  }
+                }));
+      }
+      for (Future<?> f : runs) {
+        f.get();
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      clock.run();
+      return checked(reference, perRequest, inputs, got, latency, seconds);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("gRPC load test interrupted", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("gRPC load test client failed: " + e, e);
+    } finally {
+      pool.shutdownNow();
+      channel.shutdownNow();
+    }
+  }
+
+  /**
+   * The result of answers {@code got} (null: failed) to requests cycling over {@code inputs}, each
+   * answer checked against {@code reference} within 1e-4 relative plus 1e-5.
+   */
+  private static Result checked(
+      Predictor reference,
+      int perRequest,
+      float[][] inputs,
+      float[][] got,
+      long[] latency,
+      double seconds) {
+    int requests = got.length;
+    int distinct = inputs.length;
     int failed = 0;
     int wrong = 0;
     double maxDiff = 0;
     float[][] expected = new float[distinct][];
     for (int r = 0; r < requests; r++) {
-      if (status[r] != 200) {
+      if (got[r] == null) {
         failed++;
         continue;
       }
@@ -191,10 +330,9 @@ public final class LoadTest {
       if (expected[k] == null) {
         expected[k] = reference.predict(perRequest, inputs[k])[0];
       }
-      float[] got = outputData(answers[r], answerHeaders[r]);
-      boolean ok = got.length == expected[k].length;
+      boolean ok = got[r].length == expected[k].length;
       for (int i = 0; ok && i < expected[k].length; i++) {
-        double d = Math.abs(got[i] - expected[k][i]);
+        double d = Math.abs(got[r][i] - expected[k][i]);
         maxDiff = Math.max(maxDiff, d);
         ok = d <= 1e-4 * Math.abs(expected[k][i]) + 1e-5;
       }

@@ -196,6 +196,32 @@ class GrpcServeTest {
     return b.append("]}]}").toString();
   }
 
+  /** The load test's gRPC client (what {@code bench inference} measures): every answer right. */
+  @Test
+  void theLoadTestOverGrpcGetsEveryAnswerRight() throws Exception {
+    float[] images = new float[12 * 784];
+    java.util.Random rng = new java.util.Random(4);
+    for (int i = 0; i < images.length; i++) {
+      images[i] = rng.nextFloat();
+    }
+    try (InferenceServer server = start(1, 8, 64);
+        dev.kiln.runtime.infer.Predictor reference = model.predictor()) {
+      for (int per : new int[] {1, 3}) {
+        LoadTest.Result r =
+            LoadTest.runGrpc(
+                "127.0.0.1", server.grpcPort(), "lenet", reference, images, 40, 4, per, () -> {});
+        assertEquals(40, r.requests());
+        assertEquals(40 * per, r.examples());
+        assertEquals(0, r.failed(), r.toString());
+        assertEquals(0, r.wrong(), r.toString());
+      }
+      LoadTest.Result unknown =
+          LoadTest.runGrpc(
+              "127.0.0.1", server.grpcPort(), "nope", reference, images, 5, 1, 1, () -> {});
+      assertEquals(5, unknown.failed(), unknown.toString());
+    }
+  }
+
   @Test
   void everyRpcAnswersAndInferenceEqualsTheModelInProcessOverBothProtocols() throws Exception {
     try (InferenceServer server = start(2, 8, 64)) {
