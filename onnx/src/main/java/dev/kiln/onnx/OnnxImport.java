@@ -26,8 +26,10 @@ import dev.kiln.ops.EmbeddingOp;
 import dev.kiln.ops.FlattenOp;
 import dev.kiln.ops.GlobalPoolOp;
 import dev.kiln.ops.LayerNormOp;
+import dev.kiln.ops.LogSoftmaxOp;
 import dev.kiln.ops.LrnOp;
 import dev.kiln.ops.MatMulOp;
+import dev.kiln.ops.MathOp;
 import dev.kiln.ops.Op;
 import dev.kiln.ops.PReluOp;
 import dev.kiln.ops.PoolOp;
@@ -87,6 +89,7 @@ public final class OnnxImport {
   public static final Set<String> OPERATORS =
       new TreeSet<>(
           List.of(
+              "Abs",
               "Add",
               "AveragePool",
               "BatchNormalization",
@@ -100,23 +103,34 @@ public final class OnnxImport {
               "Div",
               "Dropout",
               "Elu",
+              "Erf",
+              "Exp",
               "Flatten",
               "Gather",
               "Gelu",
               "Gemm",
               "GlobalAveragePool",
               "GlobalMaxPool",
+              "HardSigmoid",
               "Identity",
               "LayerNormalization",
               "LeakyRelu",
+              "Log",
+              "LogSoftmax",
               "LRN",
               "MatMul",
               "Max",
               "MaxPool",
+              "Mean",
               "Min",
               "Mul",
+              "Neg",
+              "Pow",
               "PRelu",
+              "ReduceMax",
               "ReduceMean",
+              "ReduceMin",
+              "ReduceProd",
               "ReduceSum",
               "Relu",
               "Reshape",
@@ -128,8 +142,10 @@ public final class OnnxImport {
               "Softmax",
               "Softplus",
               "Softsign",
+              "Sqrt",
               "Squeeze",
               "Sub",
+              "Sum",
               "Tanh",
               "Transpose",
               "Unsqueeze",
@@ -369,7 +385,19 @@ public final class OnnxImport {
       case "Reshape" -> reshape();
       case "Transpose" -> transpose();
       case "Concat" -> concat();
-      case "Softmax" -> softmax();
+      case "Softmax" -> softmax(false);
+      case "LogSoftmax" -> softmax(true);
+      case "Sqrt" -> unary(MathOp.sqrt(), Math::sqrt);
+      case "Exp" -> unary(MathOp.exp(), Math::exp);
+      case "Log" -> unary(MathOp.log(), Math::log);
+      case "Neg" -> unary(MathOp.negate(), x -> -x);
+      case "Abs" -> unary(MathOp.abs(), Math::abs);
+      case "Erf" -> unary(MathOp.erf(), null);
+      case "Pow" -> pow();
+      case "HardSigmoid" ->
+          emitTo(0, MathOp.hardSigmoid(f("alpha", 0.2), f("beta", 0.5)), tensor(0));
+      case "Sum" -> variadic(false);
+      case "Mean" -> variadic(true);
       case "Clip" -> clip();
       case "Squeeze" -> squeeze(false);
       case "Unsqueeze" -> squeeze(true);
@@ -377,6 +405,9 @@ public final class OnnxImport {
       case "Slice" -> slice();
       case "ReduceMean" -> reduce(ReduceOp.Kind.MEAN, 18);
       case "ReduceSum" -> reduce(ReduceOp.Kind.SUM, 13);
+      case "ReduceMax" -> reduce(ReduceOp.Kind.MAX, 18);
+      case "ReduceMin" -> reduce(ReduceOp.Kind.MIN, 18);
+      case "ReduceProd" -> reduce(ReduceOp.Kind.PROD, 18);
       case "LRN" ->
           emitTo(
               0,
@@ -975,38 +1006,86 @@ public final class OnnxImport {
     emitTo(0, op, List.of(x), roles);
   }
 
-  /** {@code Y = alpha · A' · B' + beta · C}: a dense layer over an initializer {@code B}. */
+  /**
+   * {@code Y = alpha · A' · B' + beta · C}: a dense layer over an initializer {@code B} (with
+   * {@code C} as its bias when both scales are 1), else a matrix product of two tensors; {@code
+   * alpha} and {@code beta} scale the product and {@code C} ({@code MathOp.scale}), and {@code C}
+   * broadcasts as NumPy does.
+   */
   private void gemm() {
+    double alpha = f("alpha", 1);
+    double beta = f("beta", 1);
+    boolean transB = i("transB", 0) != 0;
     Tensor a = tensor(0);
     if (i("transA", 0) != 0) {
-      throw fail("transA = 1: Kiln's dense layer reads examples as rows");
+      if (a.shape().hasBatch()) {
+        throw fail(
+            "transA = 1 over A "
+                + a.shape()
+                + " would sum over the batch; Kiln transposes an A whose sizes are fixed");
+      }
+      a = emit(fresh("transposedA"), TransposeOp.axes(1, 0), List.of(a), Map.of(), false);
     }
-    if (f("alpha", 1) != 1 || f("beta", 1) != 1) {
-      throw fail("alpha and beta must be 1, got " + f("alpha", 1) + " and " + f("beta", 1));
-    }
-    if (!(value(1) instanceof Const)) {
-      throw fail("B is computed by the graph; Kiln imports a Gemm over an initializer B");
-    }
-    Const b = initializer(1, "B");
-    boolean transB = i("transB", 0) != 0;
-    int units = (int) (transB ? b.dims()[0] : b.dims()[1]);
-    Map<String, Const> roles = new LinkedHashMap<>();
-    roles.put(ParamRole.WEIGHT.role(), b);
-    if (!transB) {
-      transposedRoles.add(ParamRole.WEIGHT.role());
-    }
-    DenseOp op = DenseOp.units(units);
-    Value c = has(2) ? value(2) : null;
-    if (c instanceof Const cc && cc.count() == units && cc.initializer() != null) {
-      roles.put(ParamRole.BIAS.role(), cc);
-      emitTo(0, op, List.of(a), roles);
-    } else if (c == null) {
-      emitTo(0, op.withoutBias(), List.of(a), roles);
+    Value c = has(2) && beta != 0 ? value(2) : null;
+    Value bv = value(1);
+    Tensor y;
+    if (bv instanceof Const b && b.initializer() != null && b.dims().length == 2) {
+      int units = (int) (transB ? b.dims()[0] : b.dims()[1]);
+      Map<String, Const> roles = new LinkedHashMap<>();
+      roles.put(ParamRole.WEIGHT.role(), b);
+      if (!transB) {
+        transposedRoles.add(ParamRole.WEIGHT.role());
+      }
+      DenseOp op = DenseOp.units(units);
+      boolean last = c == null && alpha == 1;
+      if (c instanceof Const cc
+          && cc.count() == units
+          && cc.initializer() != null
+          && alpha == 1
+          && beta == 1) {
+        roles.put(ParamRole.BIAS.role(), cc);
+        emitTo(0, op, List.of(a), roles);
+        return;
+      }
+      if (last) {
+        emitTo(0, op.withoutBias(), List.of(a), roles);
+        return;
+      }
+      y = emit(fresh("product"), op.withoutBias(), List.of(a), roles, false);
     } else {
-      Tensor y = emit(fresh("product"), op.withoutBias(), List.of(a), roles, false);
-      Tensor bias = c instanceof Tensor t ? t : broadcastView(2, (Const) c, y.shape().rank());
-      emitTo(0, BroadcastOp.add(), List.of(y, bias), Map.of());
+      Tensor b = tensor(1);
+      MatMulOp op = transB ? MatMulOp.matrices().transposeB() : MatMulOp.matrices();
+      if (c == null && alpha == 1) {
+        emitTo(0, op, a, b);
+        return;
+      }
+      y = emit(fresh("product"), op, List.of(a, b), Map.of(), false);
     }
+    if (alpha != 1) {
+      if (c == null) {
+        emitTo(0, MathOp.scale(alpha), y);
+        return;
+      }
+      y = emit(fresh("alpha"), MathOp.scale(alpha), List.of(y), Map.of(), false);
+    }
+    Tensor bias;
+    if (c instanceof Tensor t) {
+      bias = rankUp(t, y.shape().rank());
+    } else if (beta != 1 && ((Const) c).initializer() == null && ((Const) c).numbers() != null) {
+      Const cc = (Const) c;
+      double[] scaled = cc.numbers().clone();
+      for (int k = 0; k < scaled.length; k++) {
+        scaled[k] *= beta;
+      }
+      bias = broadcastView(2, new Const(cc.dims(), scaled, null), y.shape().rank());
+      beta = 1;
+    } else {
+      bias = broadcastView(2, (Const) c, y.shape().rank());
+    }
+    if (beta != 1) {
+      bias = emit(fresh("beta"), MathOp.scale(beta), List.of(bias), Map.of(), false);
+    }
+    emitTo(0, BroadcastOp.add(), List.of(y, bias), Map.of());
   }
 
   /** A product: a dense layer over an initializer on the right, or a matrix product of two. */
@@ -1321,7 +1400,8 @@ public final class OnnxImport {
     emitTo(0, new ConcatOp(axis), tensors, Map.of());
   }
 
-  private void softmax() {
+  /** {@code Softmax} or, with {@code log}, {@code LogSoftmax}. */
+  private void softmax(boolean log) {
     Tensor x = tensor(0);
     int rank = x.shape().rank();
     if (opset < 13) {
@@ -1335,9 +1415,86 @@ public final class OnnxImport {
                 + x.shape()
                 + " is not one axis; Kiln's softmax is over one axis");
       }
-      emitTo(0, SoftmaxOp.axis(-1), x);
+      emitTo(0, log ? LogSoftmaxOp.axis(-1) : SoftmaxOp.axis(-1), x);
     } else {
-      emitTo(0, SoftmaxOp.axis(i("axis", -1)), x);
+      int axis = i("axis", -1);
+      emitTo(0, log ? LogSoftmaxOp.axis(axis) : SoftmaxOp.axis(axis), x);
+    }
+  }
+
+  /**
+   * An element-wise function of one input: folded on a constant when {@code fold} computes it, else
+   * {@code op}.
+   */
+  private void unary(MathOp op, java.util.function.DoubleUnaryOperator fold) {
+    Value v = value(0);
+    if (fold != null && v instanceof Const c && c.numbers() != null) {
+      double[] out = new double[c.count()];
+      for (int k = 0; k < out.length; k++) {
+        out[k] = fold.applyAsDouble(c.numbers()[k]);
+      }
+      define(0, new Const(c.dims(), out, null));
+      return;
+    }
+    emitTo(0, op, tensor(0));
+  }
+
+  /** {@code Pow} by one constant exponent. */
+  private void pow() {
+    Value e = value(1);
+    if (!(e instanceof Const c) || c.numbers() == null || c.count() != 1) {
+      throw fail(
+          "its exponent "
+              + node.getInput(1)
+              + (e instanceof Const c2 && c2.numbers() != null
+                  ? " holds " + c2.count() + " values"
+                  : " is computed by the graph")
+              + "; Kiln raises to one constant exponent");
+    }
+    double exponent = c.numbers()[0];
+    unary(MathOp.power(exponent), x -> Math.pow(x, exponent));
+  }
+
+  /**
+   * {@code Sum} or {@code Mean} of any number of inputs, broadcasting as NumPy does: a chain of
+   * additions, the mean's scaled by one over the count.
+   */
+  private void variadic(boolean mean) {
+    List<Integer> present = new ArrayList<>();
+    for (int k = 0; k < node.getInputCount(); k++) {
+      if (has(k)) {
+        present.add(k);
+      }
+    }
+    if (present.isEmpty()) {
+      throw fail("it has no inputs");
+    }
+    int rank = 0;
+    for (int k : present) {
+      Value v = value(k);
+      rank = Math.max(rank, v instanceof Tensor t ? t.shape().rank() : ((Const) v).dims().length);
+    }
+    Tensor acc = null;
+    for (int j = 0; j < present.size(); j++) {
+      int k = present.get(j);
+      Value v = value(k);
+      Tensor t = v instanceof Tensor x ? rankUp(x, rank) : broadcastView(k, (Const) v, rank);
+      if (acc == null) {
+        acc = t;
+        continue;
+      }
+      Op add = acc.shape().equals(t.shape()) ? new AddOp() : BroadcastOp.add();
+      if (j == present.size() - 1 && !mean) {
+        emitTo(0, add, List.of(acc, t), Map.of());
+        return;
+      }
+      acc = emit(fresh("sum" + j), add, List.of(acc, t), Map.of(), false);
+    }
+    if (mean && present.size() > 1) {
+      emitTo(0, MathOp.scale(1.0 / present.size()), acc);
+    } else {
+      define(0, acc);
+      valueNodes.put(node.getOutput(0), acc.node());
     }
   }
 

@@ -180,6 +180,61 @@ class OnnxImportTest {
   }
 
   @Test
+  void aGemmTransposingABatchedAIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 3)
+            .random("w", new Random(4), 0.1, 4, 5)
+            .node("Gemm", List.of("x", "w"), List.of("y"), i("transA", 1))
+            .output("y", 3, 5)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("gemm_0"), text(e));
+    assertTrue(text(e).contains("transA = 1 over A [BATCH, 3] would sum over the batch"), text(e));
+  }
+
+  @Test
+  void gemmScalesBecomeScaleNodesAndAComputedBAMatrixProduct() {
+    Random rng = new Random(5);
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 4)
+            .random("w", rng, 0.1, 3, 4)
+            .random("c", rng, 0.1, 3)
+            .node("Sigmoid", List.of("w"), List.of("b"))
+            .node(
+                "Gemm",
+                List.of("x", "b", "c"),
+                List.of("y"),
+                i("transB", 1),
+                OnnxBuilder.f("alpha", 2f),
+                OnnxBuilder.f("beta", 0.5f))
+            .output("y", "N", 3)
+            .build();
+    OnnxGraph g = translate(m);
+    List<dev.kiln.ops.Op> ops = g.nodes().stream().map(OnnxGraph.Node::op).toList();
+    assertTrue(ops.contains(dev.kiln.ops.MatMulOp.matrices().transposeB()), ops.toString());
+    assertTrue(ops.contains(dev.kiln.ops.MathOp.scale(2)), ops.toString());
+    assertTrue(ops.contains(dev.kiln.ops.MathOp.scale(0.5)), ops.toString());
+    assertEquals(TShape.of(-1, 3), g.nodes().get(g.nodes().size() - 1).shape());
+  }
+
+  @Test
+  void aPowerByATensorIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 4)
+            .node("Pow", List.of("x", "x"), List.of("y"))
+            .output("y", "N", 4)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("pow_0"), text(e));
+    assertTrue(text(e).contains("its exponent x is computed by the graph"), text(e));
+  }
+
+  @Test
   void aTruncatedOrForeignFileNamesWhereItBreaks() {
     byte[] whole =
         new OnnxBuilder(13)

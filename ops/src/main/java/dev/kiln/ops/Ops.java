@@ -47,6 +47,8 @@ public final class Ops {
           ReduceOp.UNIT,
           SplitOp.UNIT,
           SwapOp.UNIT,
+          MathOp.UNIT,
+          LogSoftmaxOp.UNIT,
           ValueOp.UNIT);
 
   /** Every built-in layer's reader, in the order the annotations are documented. */

@@ -276,6 +276,117 @@ class OnnxAgreementTest {
                   .output("y", "N", 4),
               Map.of("x", new OnnxPeer.Input(ids, new long[] {2, 3}, true)));
         });
+    CASES.put(
+        "gemmTransAAlphaBetaOverFixedSizes",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", 4, 3)
+                    .random("w", rng, 0.4, 4, 5)
+                    .random("c", rng, 0.3, 5)
+                    .node(
+                        "Gemm",
+                        List.of("x", "w", "c"),
+                        List.of("y"),
+                        i("transA", 1),
+                        f("alpha", 0.5f),
+                        f("beta", 2f))
+                    .output("y", 3, 5),
+                random(rng, 4, 3)));
+    CASES.put(
+        "gemmAndMatMulWithComputedBAndBroadcastC",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 6)
+                    .random("w", rng, 0.5, 3, 6)
+                    .random("v", rng, 0.5, 3, 4)
+                    .random("c", rng, 0.3, 1, 3)
+                    .random("d", rng, 0.3, 3)
+                    .node("Tanh", List.of("w"), List.of("b"))
+                    .node(
+                        "Gemm",
+                        List.of("x", "b", "c"),
+                        List.of("g"),
+                        i("transB", 1),
+                        f("alpha", 1.5f),
+                        f("beta", 0.5f))
+                    .node("Sigmoid", List.of("v"), List.of("sv"))
+                    .node("MatMul", List.of("g", "sv"), List.of("m"))
+                    .node("Gemm", List.of("m", "sv", "d"), List.of("y"), i("transB", 1))
+                    .output("y", "N", 3),
+                random(rng, 3, 6)));
+    CASES.put(
+        "unaryMathAndSumAndMean",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 3, 4)
+                    .initializer("two", new float[] {2f}, new long[0])
+                    .random("row", rng, 1, 4)
+                    .node("Abs", List.of("x"), List.of("a"))
+                    .node("Sqrt", List.of("a"), List.of("s"))
+                    .node("Neg", List.of("s"), List.of("ns"))
+                    .node("Exp", List.of("ns"), List.of("e"))
+                    .node("Log", List.of("e"), List.of("l"))
+                    .node("Pow", List.of("x", "two"), List.of("p"))
+                    .node("Erf", List.of("x"), List.of("er"))
+                    .node(
+                        "HardSigmoid",
+                        List.of("x"),
+                        List.of("h"),
+                        f("alpha", 0.3f),
+                        f("beta", 0.4f))
+                    .node("Sum", List.of("s", "e", "p", "row"), List.of("sum"))
+                    .node("Mean", List.of("er", "h", "l"), List.of("mean"))
+                    .node("Sum", List.of("sum", "mean"), List.of("y"))
+                    .output("y", "N", 3, 4),
+                random(rng, 2, 3, 4)));
+    CASES.put(
+        "logSoftmaxBeforeAndFromSet13",
+        () ->
+            one(
+                new OnnxBuilder(11)
+                    .input("x", "N", 5)
+                    .node("LogSoftmax", List.of("x"), List.of("y"), i("axis", 1))
+                    .output("y", "N", 5),
+                random(rng, 3, 5)));
+    CASES.put(
+        "logSoftmaxAlongAnAxis",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 4, 3)
+                    .node("LogSoftmax", List.of("x"), List.of("y"), i("axis", 1))
+                    .output("y", "N", 4, 3),
+                random(rng, 2, 4, 3)));
+    CASES.put(
+        "reduceMaxMinProdWithAxesAttributes",
+        () ->
+            one(
+                new OnnxBuilder(12)
+                    .input("x", "N", 3, 4)
+                    .node("ReduceMax", List.of("x"), List.of("a"), ints("axes", 2))
+                    .node("ReduceMin", List.of("x"), List.of("b"), ints("axes", -1))
+                    .node(
+                        "ReduceProd", List.of("x"), List.of("c"), ints("axes", 2), i("keepdims", 0))
+                    .node("Unsqueeze", List.of("c"), List.of("c1"), ints("axes", 2))
+                    .node("Concat", List.of("a", "b", "c1"), List.of("y"), i("axis", 2))
+                    .output("y", "N", 3, 3),
+                random(rng, 2, 3, 4)));
+    CASES.put(
+        "reduceMaxMinProdWithAxesInputs",
+        () ->
+            one(
+                new OnnxBuilder(18)
+                    .input("x", "N", 3, 4)
+                    .int64("last", new long[] {2}, 1)
+                    .node("ReduceMax", List.of("x", "last"), List.of("a"), i("keepdims", 0))
+                    .node("ReduceMin", List.of("x", "last"), List.of("b"), i("keepdims", 0))
+                    .node("ReduceProd", List.of("x", "last"), List.of("c"), i("keepdims", 0))
+                    .node("Sum", List.of("a", "b", "c"), List.of("y"))
+                    .output("y", "N", 3),
+                random(rng, 2, 3, 4)));
   }
 
   /** Every check, by name. */
