@@ -101,6 +101,7 @@ public final class OnnxImport {
               "Conv",
               "ConvTranspose",
               "Div",
+              "DepthToSpace",
               "Dropout",
               "Elu",
               "Erf",
@@ -142,6 +143,7 @@ public final class OnnxImport {
               "Softmax",
               "Softplus",
               "Softsign",
+              "Split",
               "Sqrt",
               "Squeeze",
               "Sub",
@@ -403,6 +405,8 @@ public final class OnnxImport {
       case "Unsqueeze" -> squeeze(true);
       case "Gather" -> gather();
       case "Slice" -> slice();
+      case "Split" -> split();
+      case "DepthToSpace" -> depthToSpace();
       case "ReduceMean" -> reduce(ReduceOp.Kind.MEAN, 18);
       case "ReduceSum" -> reduce(ReduceOp.Kind.SUM, 13);
       case "ReduceMax" -> reduce(ReduceOp.Kind.MAX, 18);
@@ -1583,19 +1587,60 @@ public final class OnnxImport {
     Value data = value(0);
     Value indices = value(1);
     if (data instanceof Const c && indices instanceof Const idx && c.numbers() != null) {
-      if (c.dims().length != 1 || axis != 0) {
-        throw fail("it gathers from a constant of rank " + c.dims().length + "; Kiln folds rank 1");
-      }
-      long[] at = idx.longs();
-      double[] out = new double[at.length];
-      for (int k = 0; k < at.length; k++) {
-        long a = at[k] < 0 ? at[k] + c.count() : at[k];
-        if (a < 0 || a >= c.count()) {
-          throw fail("index " + at[k] + " is outside the " + c.count() + " values");
+      define(0, gatherConst(c, idx, axis));
+      return;
+    }
+    if (data instanceof Tensor x
+        && indices instanceof Const idx
+        && idx.dims().length == 1
+        && idx.count() > 1) {
+      // x[..., [i, j, ...], ...]: one slice per index, concatenated along the axis.
+      int rank = x.shape().rank();
+      int a = axis < 0 ? axis + rank : axis;
+      int size = x.shape().dim(a);
+      List<Tensor> parts = new ArrayList<>();
+      for (long i0 : idx.longs()) {
+        long at = size > 0 && i0 < 0 ? i0 + size : i0;
+        if (at < 0 || size > 0 && at >= size) {
+          throw fail("index " + i0 + " is outside axis " + a + " of " + x.shape());
         }
-        out[k] = c.numbers()[(int) a];
+        parts.add(
+            emit(
+                fresh("index" + at),
+                SliceOp.axis(a).begin((int) at).end((int) at + 1),
+                List.of(x),
+                Map.of(),
+                false));
       }
-      define(0, new Const(idx.dims(), out, null));
+      emitTo(0, new ConcatOp(a), parts, Map.of());
+      return;
+    }
+    if (data instanceof Tensor x && indices instanceof Const idx && idx.count() == 1) {
+      // x[..., i, ...]: a slice of one index along the axis, dropped for a scalar index.
+      int rank = x.shape().rank();
+      int a = axis < 0 ? axis + rank : axis;
+      int size = x.shape().dim(a);
+      long at = idx.longs()[0];
+      if (size > 0 && at < 0) {
+        at += size;
+      }
+      if (at < 0 || size > 0 && at >= size) {
+        throw fail("index " + idx.longs()[0] + " is outside axis " + a + " of " + x.shape());
+      }
+      SliceOp op = SliceOp.axis(a).begin((int) at).end((int) at + 1);
+      if (idx.dims().length == 1) {
+        emitTo(0, op, x);
+        return;
+      }
+      Tensor one = emit(fresh("slice"), op, List.of(x), Map.of(), false);
+      int[] target = new int[rank - 1];
+      for (int k = 0, j = 0; k < rank; k++) {
+        if (k != a) {
+          int d = x.shape().dim(k);
+          target[j++] = d == TShape.BATCH ? 0 : d;
+        }
+      }
+      emitTo(0, ReshapeOp.of(target), one);
       return;
     }
     if (data instanceof Const table
@@ -1608,8 +1653,168 @@ public final class OnnxImport {
       return;
     }
     throw fail(
-        "Kiln imports a Gather from a constant (folded) or from an initializer table [rows, columns]"
-            + " along axis 0 (an embedding)");
+        "Kiln imports a Gather from a constant (folded), of one constant index from a tensor (a"
+            + " slice), or from an initializer table [rows, columns] along axis 0 (an embedding)");
+  }
+
+  /** {@code Gather} of constant indices {@code idx} from constant {@code c} along {@code axis}. */
+  private Const gatherConst(Const c, Const idx, int axis) {
+    long[] dims = c.dims();
+    int rank = dims.length;
+    if (rank == 0) {
+      throw fail("it gathers from a scalar");
+    }
+    int a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank) {
+      throw fail("axis " + axis + " is outside the rank " + rank + " of its data");
+    }
+    long outer = 1;
+    for (int k = 0; k < a; k++) {
+      outer *= dims[k];
+    }
+    long inner = 1;
+    for (int k = a + 1; k < rank; k++) {
+      inner *= dims[k];
+    }
+    long[] at = idx.longs();
+    double[] out = new double[Math.toIntExact(outer * at.length * inner)];
+    int w = 0;
+    for (long o = 0; o < outer; o++) {
+      for (long i0 : at) {
+        long i = i0 < 0 ? i0 + dims[a] : i0;
+        if (i < 0 || i >= dims[a]) {
+          throw fail("index " + i0 + " is outside the " + dims[a] + " values of axis " + a);
+        }
+        int from = Math.toIntExact((o * dims[a] + i) * inner);
+        System.arraycopy(c.numbers(), from, out, w, (int) inner);
+        w += (int) inner;
+      }
+    }
+    long[] outDims = new long[rank - 1 + idx.dims().length];
+    int j = 0;
+    for (int k = 0; k < a; k++) {
+      outDims[j++] = dims[k];
+    }
+    for (long d : idx.dims()) {
+      outDims[j++] = d;
+    }
+    for (int k = a + 1; k < rank; k++) {
+      outDims[j++] = dims[k];
+    }
+    return new Const(outDims, out, null);
+  }
+
+  /**
+   * {@code Split}: each output a slice of the axis, the sizes from the {@code split} attribute
+   * (before set 13) or input, else equal parts ({@code num_outputs} from set 18, the last one
+   * smaller where the size does not divide).
+   */
+  private void split() {
+    Tensor x = tensor(0);
+    int rank = x.shape().rank();
+    int axis = i("axis", 0);
+    int a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank) {
+      throw fail("axis " + axis + " is outside the rank of " + x.shape());
+    }
+    int size = x.shape().dim(a);
+    if (size < 0) {
+      throw fail("it splits axis " + a + " of " + x.shape() + ", whose size is not fixed");
+    }
+    int parts = node.getOutputCount();
+    List<Integer> sizes;
+    if (opset < 13) {
+      sizes = ints("split");
+    } else {
+      sizes = has(1) ? toList(constant(1, "split").longs()) : null;
+    }
+    if (sizes == null || sizes.isEmpty()) {
+      int n = opset >= 18 && attr("num_outputs") != null ? i("num_outputs", parts) : parts;
+      if (n != parts) {
+        throw fail("num_outputs = " + n + " but it has " + parts + " outputs");
+      }
+      int chunk = opset >= 18 ? (size + n - 1) / n : size / n;
+      if (opset < 18 && size % n != 0) {
+        throw fail("axis " + a + " of size " + size + " does not split into " + n + " equal parts");
+      }
+      sizes = new ArrayList<>();
+      for (int k = 0, left = size; k < n; k++) {
+        sizes.add(Math.min(chunk, left));
+        left -= Math.min(chunk, left);
+      }
+    }
+    if (sizes.size() != parts || sizes.stream().mapToInt(Integer::intValue).sum() != size) {
+      throw fail(
+          "its parts "
+              + sizes
+              + " do not cover axis "
+              + a
+              + " of size "
+              + size
+              + " in "
+              + parts
+              + " outputs");
+    }
+    int begin = 0;
+    for (int k = 0; k < parts; k++) {
+      int end = begin + sizes.get(k);
+      if (sizes.get(k) <= 0) {
+        throw fail("its part " + k + " is empty; Kiln's slices are not");
+      }
+      if (!node.getOutput(k).isEmpty()) {
+        Tensor t =
+            emit(
+                fresh("output" + k),
+                SliceOp.axis(a).begin(begin).end(end),
+                List.of(x),
+                Map.of(),
+                false);
+        define(k, t);
+        valueNodes.put(node.getOutput(k), t.node());
+      }
+      begin = end;
+    }
+  }
+
+  /**
+   * {@code DepthToSpace}: a reshape, a transpose and a reshape, channels read depth-column-row
+   * ({@code DCR}, MXNet's {@code depth_to_space}) or column-row-depth ({@code CRD}).
+   */
+  private void depthToSpace() {
+    Tensor x = tensor(0);
+    if (x.shape().rank() != 4) {
+      throw fail("Kiln moves depth to space in images [N, C, H, W], the input is " + x.shape());
+    }
+    int b = i("blocksize", 0);
+    int c = x.shape().dim(1);
+    int h = x.shape().dim(2);
+    int w = x.shape().dim(3);
+    if (b < 1 || c < 0 || h < 0 || w < 0 || c % (b * b) != 0) {
+      throw fail(
+          "blocksize "
+              + b
+              + " does not divide the channels of "
+              + x.shape()
+              + " into blocksize² parts");
+    }
+    int n = x.shape().dim(0) == TShape.BATCH ? 0 : x.shape().dim(0);
+    String mode = s("mode", "DCR");
+    int[] split;
+    int[] perm;
+    switch (mode) {
+      case "DCR" -> {
+        split = new int[] {n, b, b, c / (b * b), h, w};
+        perm = new int[] {0, 3, 4, 1, 5, 2};
+      }
+      case "CRD" -> {
+        split = new int[] {n, c / (b * b), b, b, h, w};
+        perm = new int[] {0, 1, 4, 2, 5, 3};
+      }
+      default -> throw fail("mode " + mode + " is neither DCR nor CRD");
+    }
+    Tensor blocks = emit(fresh("blocks"), ReshapeOp.of(split), List.of(x), Map.of(), false);
+    Tensor moved = emit(fresh("moved"), TransposeOp.axes(perm), List.of(blocks), Map.of(), false);
+    emitTo(0, ReshapeOp.of(n, c / (b * b), h * b, w * b), moved);
   }
 
   private void slice() {

@@ -235,6 +235,35 @@ class OnnxImportTest {
   }
 
   @Test
+  void aSplitIntoUnequalPartsWithoutSizesIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 7)
+            .node("Split", List.of("x"), List.of("a", "b"), i("axis", 1))
+            .output("a", "N", 4)
+            .output("b", "N", 3)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("split_0"), text(e));
+    assertTrue(text(e).contains("axis 1 of size 7 does not split into 2 equal parts"), text(e));
+  }
+
+  @Test
+  void aDepthToSpaceWhoseBlockDoesNotDivideTheChannelsIsRefused() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 6, 2, 2)
+            .node("DepthToSpace", List.of("x"), List.of("y"), i("blocksize", 2))
+            .output("y", "N", 1, 4, 4)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("depthtospace_0"), text(e));
+    assertTrue(text(e).contains("blocksize 2 does not divide the channels"), text(e));
+  }
+
+  @Test
   void aTruncatedOrForeignFileNamesWhereItBreaks() {
     byte[] whole =
         new OnnxBuilder(13)

@@ -387,6 +387,77 @@ class OnnxAgreementTest {
                     .node("Sum", List.of("a", "b", "c"), List.of("y"))
                     .output("y", "N", 3),
                 random(rng, 2, 3, 4)));
+
+    CASES.put(
+        "depthToSpaceBothModes",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 8, 2, 3)
+                    .node("DepthToSpace", List.of("x"), List.of("d"), i("blocksize", 2))
+                    .node(
+                        "DepthToSpace",
+                        List.of("x"),
+                        List.of("c"),
+                        i("blocksize", 2),
+                        s("mode", "CRD"))
+                    .node("Sub", List.of("d", "c"), List.of("y"))
+                    .output("y", "N", 2, 4, 6),
+                random(rng, 2, 8, 2, 3)));
+    CASES.put(
+        "splitByAttributeAndIntoEqualParts",
+        () ->
+            one(
+                new OnnxBuilder(11)
+                    .input("x", "N", 6, 2)
+                    .node(
+                        "Split",
+                        List.of("x"),
+                        List.of("a", "b", "c"),
+                        i("axis", 1),
+                        ints("split", 1, 2, 3))
+                    .node("Split", List.of("x"), List.of("p", "q"), i("axis", -2))
+                    .node("Concat", List.of("c", "a", "b"), List.of("y"), i("axis", 1))
+                    .node("Sub", List.of("p", "q"), List.of("z"))
+                    .output("y", "N", 6, 2)
+                    .output("z", "N", 3, 2),
+                random(rng, 2, 6, 2)));
+    CASES.put(
+        "splitByInputAndByNumOutputs",
+        () ->
+            one(
+                new OnnxBuilder(18)
+                    .input("x", "N", 7)
+                    .int64("parts", new long[] {4, 3}, 2)
+                    .node("Split", List.of("x", "parts"), List.of("a", "b"), i("axis", 1))
+                    .node(
+                        "Split",
+                        List.of("x"),
+                        List.of("p", "q", "r"),
+                        i("axis", 1),
+                        i("num_outputs", 3))
+                    .node("Concat", List.of("r", "b", "q", "a", "p"), List.of("y"), i("axis", 1))
+                    .output("y", "N", 14),
+                random(rng, 2, 7)));
+    CASES.put(
+        "gatherOneIndexAndFromAConstantOfRankTwo",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 3, 4)
+                    .random("table", rng, 1, 3, 4)
+                    .int64("one", new long[] {1})
+                    .int64("rows", new long[] {2, 0}, 2)
+                    .node("Gather", List.of("x", "one"), List.of("g"), i("axis", 1))
+                    .node("Gather", List.of("table", "rows"), List.of("t"), i("axis", 0))
+                    .node("Gather", List.of("table", "rows"), List.of("t1"), i("axis", 1))
+                    .node("Gather", List.of("t", "one"), List.of("t0"), i("axis", 0))
+                    .node("Add", List.of("g", "t0"), List.of("y"))
+                    .node("Gather", List.of("x", "rows"), List.of("z0"), i("axis", 2))
+                    .node("Mul", List.of("z0", "t1"), List.of("z"))
+                    .output("y", "N", 4)
+                    .output("z", "N", 3, 2),
+                random(rng, 2, 3, 4)));
   }
 
   /** Every check, by name. */
