@@ -25,6 +25,7 @@ import dev.kiln.ops.DropoutOp;
 import dev.kiln.ops.EmbeddingOp;
 import dev.kiln.ops.FlattenOp;
 import dev.kiln.ops.GlobalPoolOp;
+import dev.kiln.ops.InstanceNormOp;
 import dev.kiln.ops.LayerNormOp;
 import dev.kiln.ops.LogSoftmaxOp;
 import dev.kiln.ops.LrnOp;
@@ -32,11 +33,13 @@ import dev.kiln.ops.MatMulOp;
 import dev.kiln.ops.MathOp;
 import dev.kiln.ops.Op;
 import dev.kiln.ops.PReluOp;
+import dev.kiln.ops.PadOp;
 import dev.kiln.ops.PoolOp;
 import dev.kiln.ops.ReduceOp;
 import dev.kiln.ops.ReshapeOp;
 import dev.kiln.ops.SliceOp;
 import dev.kiln.ops.SoftmaxOp;
+import dev.kiln.ops.TileOp;
 import dev.kiln.ops.TransposeOp;
 import dev.kiln.ops.UpsampleOp;
 import dev.kiln.ops.ValueOp;
@@ -106,6 +109,7 @@ public final class OnnxImport {
               "Elu",
               "Erf",
               "Exp",
+              "Expand",
               "Flatten",
               "Gather",
               "Gelu",
@@ -114,6 +118,7 @@ public final class OnnxImport {
               "GlobalMaxPool",
               "HardSigmoid",
               "Identity",
+              "InstanceNormalization",
               "LayerNormalization",
               "LeakyRelu",
               "Log",
@@ -126,6 +131,7 @@ public final class OnnxImport {
               "Min",
               "Mul",
               "Neg",
+              "Pad",
               "Pow",
               "PRelu",
               "ReduceMax",
@@ -149,6 +155,7 @@ public final class OnnxImport {
               "Sub",
               "Sum",
               "Tanh",
+              "Tile",
               "Transpose",
               "Unsqueeze",
               "Upsample"));
@@ -407,6 +414,10 @@ public final class OnnxImport {
       case "Slice" -> slice();
       case "Split" -> split();
       case "DepthToSpace" -> depthToSpace();
+      case "Tile" -> tile();
+      case "Expand" -> expand();
+      case "Pad" -> pad();
+      case "InstanceNormalization" -> instanceNorm();
       case "ReduceMean" -> reduce(ReduceOp.Kind.MEAN, 18);
       case "ReduceSum" -> reduce(ReduceOp.Kind.SUM, 13);
       case "ReduceMax" -> reduce(ReduceOp.Kind.MAX, 18);
@@ -1965,6 +1976,136 @@ public final class OnnxImport {
               + transform
               + ": Kiln upsamples by nearest, or linear with align_corners");
     }
+  }
+
+  /** {@code Tile} by constant repeats, one per axis. */
+  private void tile() {
+    Tensor x = tensor(0);
+    long[] reps = constant(1, "repeats").longs();
+    if (reps.length != x.shape().rank()) {
+      throw fail("its repeats " + Arrays.toString(reps) + " are not one per axis of " + x.shape());
+    }
+    for (int k = 0; k < reps.length; k++) {
+      if (reps[k] != 1 && x.shape().dim(k) == TShape.BATCH) {
+        throw fail("it repeats the batch (axis " + k + ") " + reps[k] + " times; Kiln keeps it");
+      }
+    }
+    emitTo(0, TileOp.repeat(toInts(reps)), x);
+  }
+
+  /**
+   * {@code Expand} to a constant shape, broadcasting both ways as NumPy does: axes of size 1 grow
+   * to the shape's, axes the shape gives as 1 keep theirs.
+   */
+  private void expand() {
+    long[] target = constant(1, "shape").longs();
+    Value v = value(0);
+    int rank =
+        Math.max(
+            target.length, v instanceof Tensor t ? t.shape().rank() : ((Const) v).dims().length);
+    Tensor x = v instanceof Tensor t ? rankUp(t, rank) : broadcastView(0, (Const) v, rank);
+    int[] sizes = new int[rank];
+    boolean grows = false;
+    for (int k = 0; k < rank; k++) {
+      int j = k - (rank - target.length);
+      long want = j < 0 ? 1 : target[j];
+      int have = x.shape().dim(k);
+      if (want == 1 || want == BATCH_SIZE && have == TShape.BATCH || want == have) {
+        sizes[k] = 0;
+      } else if (have == 1 && want > 1 && want <= Integer.MAX_VALUE) {
+        sizes[k] = (int) want;
+        grows = true;
+      } else {
+        throw fail(
+            "axis "
+                + k
+                + " of "
+                + x.shape()
+                + " cannot grow to "
+                + (want == BATCH_SIZE ? "the batch" : Long.toString(want))
+                + " of shape "
+                + Arrays.toString(target));
+      }
+    }
+    if (!grows) {
+      define(0, x);
+      valueNodes.put(node.getOutput(0), x.node());
+      return;
+    }
+    emitTo(0, TileOp.expand(sizes), x);
+  }
+
+  /**
+   * {@code Pad} of the spatial axes of images and volumes (MXNet's {@code Pad}): constant, edge or
+   * reflect; pads as attribute (before set 11) or input, {@code axes} from set 18.
+   */
+  private void pad() {
+    Tensor x = tensor(0);
+    int rank = x.shape().rank();
+    String mode = s("mode", "constant");
+    long[] pads;
+    double fill = 0;
+    List<Integer> axes = null;
+    if (opset < 11) {
+      List<Integer> p = ints(opset < 2 ? "paddings" : "pads");
+      pads = p == null ? new long[0] : p.stream().mapToLong(Integer::longValue).toArray();
+      fill = f("value", 0);
+    } else {
+      pads = constant(1, "pads").longs();
+      if (has(2)) {
+        Const c = constant(2, "constant_value");
+        fill = c.count() == 0 ? 0 : c.numbers()[0];
+      }
+      if (has(3)) {
+        axes = toList(constant(3, "axes").longs());
+      }
+    }
+    if (axes == null) {
+      axes = new ArrayList<>();
+      for (int k = 0; k < pads.length / 2; k++) {
+        axes.add(k);
+      }
+    }
+    if (pads.length != 2 * axes.size()) {
+      throw fail("its pads " + Arrays.toString(pads) + " are not two per axis of " + x.shape());
+    }
+    int[] widths = new int[2 * rank];
+    for (int k = 0; k < axes.size(); k++) {
+      int a = axes.get(k) < 0 ? axes.get(k) + rank : axes.get(k);
+      long before = pads[k];
+      long after = pads[k + axes.size()];
+      if (before < 0 || after < 0) {
+        throw fail("its pads " + Arrays.toString(pads) + " crop (negative); Kiln pads only");
+      }
+      widths[2 * a] = Math.toIntExact(before);
+      widths[2 * a + 1] = Math.toIntExact(after);
+    }
+    if (rank != 4 && rank != 5) {
+      throw fail(
+          "MXNet pads images [N, C, H, W] and volumes [N, C, D, H, W], the input is " + x.shape());
+    }
+    if (widths[0] != 0 || widths[1] != 0 || widths[2] != 0 || widths[3] != 0) {
+      throw fail(
+          "its pads "
+              + Arrays.toString(pads)
+              + " pad the batch or channel axis; MXNet pads the spatial axes only");
+    }
+    PadOp op =
+        switch (mode) {
+          case "constant" -> PadOp.constant(fill, widths);
+          case "edge" -> PadOp.edge(widths);
+          case "reflect" -> PadOp.reflect(widths);
+          default -> throw fail("mode " + mode + ": Kiln pads with constant, edge or reflect");
+        };
+    emitTo(0, op, x);
+  }
+
+  private void instanceNorm() {
+    Tensor x = tensor(0);
+    Map<String, Const> roles = new LinkedHashMap<>();
+    roles.put(ParamRole.GAMMA.role(), initializer(1, "scale"));
+    roles.put(ParamRole.BETA.role(), initializer(2, "bias"));
+    emitTo(0, InstanceNormOp.eps(f("epsilon", 1e-5)), List.of(x), roles);
   }
 
   private double[] floats(String name) {

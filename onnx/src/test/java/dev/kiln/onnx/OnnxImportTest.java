@@ -264,6 +264,54 @@ class OnnxImportTest {
   }
 
   @Test
+  void padsMxnetCannotMakeAreRefusedNamingTheNode() {
+    ModelProto channels =
+        new OnnxBuilder(13)
+            .input("x", "N", 2, 4, 4)
+            .int64("pads", new long[] {0, 1, 0, 0, 0, 1, 0, 0}, 8)
+            .node("Pad", List.of("x", "pads"), List.of("y"))
+            .output("y", "N", 4, 4, 4)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(channels));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("pad_0"), text(e));
+    assertTrue(text(e).contains("MXNet pads the spatial axes only"), text(e));
+    ModelProto rows =
+        new OnnxBuilder(13)
+            .input("x", "N", 4, 4)
+            .int64("pads", new long[] {0, 0, 1, 1, 0, 0}, 6)
+            .node("Pad", List.of("x", "pads"), List.of("y"))
+            .output("y", "N", 5, 5)
+            .build();
+    e = assertThrows(RuleError.class, () -> translate(rows));
+    assertTrue(text(e).contains("MXNet pads images [N, C, H, W] and volumes"), text(e));
+    ModelProto wrap =
+        new OnnxBuilder(19)
+            .input("x", "N", 1, 4, 4)
+            .int64("pads", new long[] {0, 0, 1, 1, 0, 0, 1, 1}, 8)
+            .node("Pad", List.of("x", "pads"), List.of("y"), s("mode", "wrap"))
+            .output("y", "N", 1, 6, 6)
+            .build();
+    e = assertThrows(RuleError.class, () -> translate(wrap));
+    assertTrue(text(e).contains("mode wrap"), text(e));
+  }
+
+  @Test
+  void aTileOfTheBatchIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 3)
+            .int64("reps", new long[] {2, 1}, 2)
+            .node("Tile", List.of("x", "reps"), List.of("y"))
+            .output("y", "N", 3)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("tile_0"), text(e));
+    assertTrue(text(e).contains("it repeats the batch (axis 0) 2 times"), text(e));
+  }
+
+  @Test
   void aTruncatedOrForeignFileNamesWhereItBreaks() {
     byte[] whole =
         new OnnxBuilder(13)

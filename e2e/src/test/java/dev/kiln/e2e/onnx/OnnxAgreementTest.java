@@ -458,6 +458,80 @@ class OnnxAgreementTest {
                     .output("y", "N", 4)
                     .output("z", "N", 3, 2),
                 random(rng, 2, 3, 4)));
+
+    CASES.put(
+        "tileAndExpand",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 1, 3)
+                    .random("row", rng, 1, 3)
+                    .int64("reps", new long[] {1, 2, 1}, 3)
+                    .int64("to", new long[] {2, 1}, 2)
+                    .int64("plane", new long[] {2, 3}, 2)
+                    .node("Tile", List.of("x", "reps"), List.of("t"))
+                    .node("Expand", List.of("x", "to"), List.of("e"))
+                    .node("Expand", List.of("row", "plane"), List.of("r"))
+                    .node("Mul", List.of("t", "e"), List.of("te"))
+                    .node("Add", List.of("te", "r"), List.of("y"))
+                    .output("y", "N", 2, 3),
+                random(rng, 2, 1, 3)));
+    CASES.put(
+        "padConstantReflectAndEdge",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 2, 4, 5)
+                    .int64("uneven", new long[] {0, 0, 1, 2, 0, 0, 2, 1}, 8)
+                    .int64("even", new long[] {0, 0, 1, 2, 0, 0, 1, 2}, 8)
+                    .initializer("half", new float[] {0.5f}, new long[0])
+                    .node("Pad", List.of("x", "uneven", "half"), List.of("c"))
+                    .node("Pad", List.of("x", "even"), List.of("r"), s("mode", "reflect"))
+                    .node("Pad", List.of("x", "even"), List.of("e"), s("mode", "edge"))
+                    .node("Sub", List.of("r", "e"), List.of("re"))
+                    .output("c", "N", 2, 7, 8)
+                    .output("re", "N", 2, 6, 9),
+                random(rng, 2, 2, 4, 5)));
+    CASES.put(
+        "padByAttributesAndByAxesOnVolumes",
+        () ->
+            one(
+                new OnnxBuilder(18)
+                    .input("x", "N", 1, 2, 3, 3)
+                    .int64("pads", new long[] {1, 1, 0, 2}, 4)
+                    .int64("axes", new long[] {3, -1}, 2)
+                    .node("Pad", List.of("x", "pads", "", "axes"), List.of("y"))
+                    .output("y", "N", 1, 2, 4, 6),
+                random(rng, 2, 1, 2, 3, 3)));
+    CASES.put(
+        "padOpset6Attributes",
+        () ->
+            one(
+                new OnnxBuilder(6)
+                    .input("x", "N", 1, 3, 3)
+                    .node(
+                        "Pad",
+                        List.of("x"),
+                        List.of("y"),
+                        ints("pads", 0, 0, 2, 1, 0, 0, 0, 1),
+                        f("value", -1f))
+                    .output("y", "N", 1, 5, 5),
+                random(rng, 2, 1, 3, 3)));
+    CASES.put(
+        "instanceNormalization",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 3, 4, 5)
+                    .random("g", rng, 0.5, 3)
+                    .random("b", rng, 0.5, 3)
+                    .node(
+                        "InstanceNormalization",
+                        List.of("x", "g", "b"),
+                        List.of("y"),
+                        f("epsilon", 1e-4f))
+                    .output("y", "N", 3, 4, 5),
+                random(rng, 2, 3, 4, 5)));
   }
 
   /** Every check, by name. */
