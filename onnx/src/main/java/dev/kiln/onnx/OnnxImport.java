@@ -891,8 +891,8 @@ public final class OnnxImport {
     Tensor x = tensor(0);
     Const w = initializer(1, "weight");
     int spatial = x.shape().rank() - 2;
-    if (spatial < 1 || spatial > 2) {
-      throw fail("Kiln imports 1-D and 2-D convolutions, the input is " + x.shape());
+    if (spatial < 1 || spatial > 3) {
+      throw fail("Kiln imports 1-D, 2-D and 3-D convolutions, the input is " + x.shape());
     }
     List<Integer> kernel = ints("kernel_shape");
     if (kernel == null) {
@@ -1238,8 +1238,8 @@ public final class OnnxImport {
     onlyFirstOutput();
     Tensor x = tensor(0);
     int spatial = x.shape().rank() - 2;
-    if (spatial < 1 || spatial > 2) {
-      throw fail("Kiln imports 1-D and 2-D pooling, the input is " + x.shape());
+    if (spatial < 1 || spatial > 3) {
+      throw fail("Kiln imports 1-D, 2-D and 3-D pooling, the input is " + x.shape());
     }
     List<Integer> kernel = ints("kernel_shape");
     if (kernel == null) {

@@ -312,6 +312,21 @@ class OnnxImportTest {
   }
 
   @Test
+  void aConvolutionBeyondThreeDimensionsIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 1, 3, 3, 3, 3)
+            .random("w", new Random(6), 0.1, 2, 1, 2, 2, 2, 2)
+            .node("Conv", List.of("x", "w"), List.of("y"))
+            .output("y", "N", 2, 2, 2, 2, 2)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("conv_0"), text(e));
+    assertTrue(text(e).contains("Kiln imports 1-D, 2-D and 3-D convolutions"), text(e));
+  }
+
+  @Test
   void aTruncatedOrForeignFileNamesWhereItBreaks() {
     byte[] whole =
         new OnnxBuilder(13)

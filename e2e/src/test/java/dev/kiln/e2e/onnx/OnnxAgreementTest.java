@@ -532,6 +532,55 @@ class OnnxAgreementTest {
                         f("epsilon", 1e-4f))
                     .output("y", "N", 3, 4, 5),
                 random(rng, 2, 3, 4, 5)));
+
+    CASES.put(
+        "conv3dAndPooling3d",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 2, 5, 6, 6)
+                    .random("w", rng, 0.3, 3, 2, 3, 3, 3)
+                    .random("b", rng, 0.1, 3)
+                    .node("Conv", List.of("x", "w", "b"), List.of("c"), s("auto_pad", "SAME_UPPER"))
+                    .node(
+                        "MaxPool",
+                        List.of("c"),
+                        List.of("m"),
+                        ints("kernel_shape", 2, 2, 2),
+                        ints("strides", 1, 2, 2))
+                    .node(
+                        "AveragePool",
+                        List.of("m"),
+                        List.of("y"),
+                        ints("kernel_shape", 3, 3, 3),
+                        ints("pads", 1, 1, 1, 1, 1, 1),
+                        i("count_include_pad", 1))
+                    .output("y", "N", 3, 4, 3, 3),
+                random(rng, 2, 2, 5, 6, 6)));
+    CASES.put(
+        "conv3dStridedAndPooling1d",
+        () ->
+            new Case(
+                new OnnxBuilder(11)
+                    .input("x", "N", 1, 4, 4, 4)
+                    .input("s", "N", 2, 9)
+                    .random("w", rng, 0.3, 2, 1, 2, 2, 2)
+                    .node(
+                        "Conv",
+                        List.of("x", "w"),
+                        List.of("y"),
+                        ints("strides", 2, 2, 2),
+                        ints("dilations", 1, 1, 1))
+                    .node(
+                        "MaxPool",
+                        List.of("s"),
+                        List.of("z"),
+                        ints("kernel_shape", 3),
+                        ints("strides", 2),
+                        s("auto_pad", "SAME_UPPER"))
+                    .output("y", "N", 2, 2, 2, 2)
+                    .output("z", "N", 2, 5),
+                Map.of("x", random(rng, 2, 1, 4, 4, 4), "s", random(rng, 2, 2, 9))));
   }
 
   /** Every check, by name. */
