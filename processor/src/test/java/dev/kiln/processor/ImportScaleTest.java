@@ -2,6 +2,7 @@ package dev.kiln.processor;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kiln.onnx.OnnxBuilder;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import java.util.Set;
 import javax.annotation.processing.Completion;
 import javax.annotation.processing.ProcessingEnvironment;
@@ -30,10 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An imported file of 1,000 operator nodes (250 residual blocks of convolution, batch norm, ReLU
- * and addition): the processor reads, checks and writes it within two seconds of processor time
- * (CPU time of the compiling thread inside Kiln's processor, which a busy machine does not inflate
- * as it does wall time), and javac compiles what it wrote, no method or constant over the JVM's
- * limits.
+ * and addition), once as an MXNet symbol file and once as an ONNX file: the processor reads, checks
+ * and writes it within two seconds of processor time (CPU time of the compiling thread inside
+ * Kiln's processor, which a busy machine does not inflate as it does wall time), and javac compiles
+ * what it wrote, no method or constant over the JVM's limits.
  */
 class ImportScaleTest {
   /** Residual blocks of four operator nodes each. */
@@ -100,10 +102,72 @@ class ImportScaleTest {
         + "]}";
   }
 
+  /**
+   * The ONNX file: 250 residual blocks of {@code Conv} (weight and bias initializers), {@code
+   * BatchNormalization}, {@code Relu} and {@code Add}, as an exporter writes them.
+   */
+  static byte[] bigOnnx(int blocks) {
+    Random rng = new Random(1000);
+    OnnxBuilder b = new OnnxBuilder(13).input("data", "N", 8, 8, 8);
+    String x = "data";
+    for (int k = 0; k < blocks; k++) {
+      String p = "stage" + (k / 50) + ".block" + (k % 50) + ".";
+      b.random(p + "conv.weight", rng, 0.1, 8, 8, 3, 3)
+          .random(p + "conv.bias", rng, 0.1, 8)
+          .random(p + "bn.weight", rng, 0.1, 8)
+          .random(p + "bn.bias", rng, 0.1, 8)
+          .random(p + "bn.running_mean", rng, 0.1, 8)
+          .initializer(p + "bn.running_var", ones(8), 8)
+          .node(
+              "Conv",
+              List.of(x, p + "conv.weight", p + "conv.bias"),
+              List.of(p + "conv"),
+              OnnxBuilder.ints("pads", 1, 1, 1, 1))
+          .node(
+              "BatchNormalization",
+              List.of(
+                  p + "conv",
+                  p + "bn.weight",
+                  p + "bn.bias",
+                  p + "bn.running_mean",
+                  p + "bn.running_var"),
+              List.of(p + "bn"))
+          .node("Relu", List.of(p + "bn"), List.of(p + "relu"))
+          .node("Add", List.of(p + "relu", x), List.of(p + "add"));
+      x = p + "add";
+    }
+    return b.output(x, "N", 8, 8, 8).build().toByteArray();
+  }
+
+  private static float[] ones(int n) {
+    float[] v = new float[n];
+    java.util.Arrays.fill(v, 1f);
+    return v;
+  }
+
   @Test
   void aThousandNodesAreCheckedWithinTwoSecondsAndCompile() throws IOException {
     Path resources = Files.createDirectories(dir.resolve("resources/good/imported"));
     Files.writeString(resources.resolve("big-symbol.json"), bigSymbol(BLOCKS));
+    String graph = compileTimed("BigNet", "a symbol file");
+    assertTrue(graph.contains("private void netPart10() {"), "parts of 100 nodes");
+    assertTrue(graph.lines().allMatch(l -> l.length() <= 100), "lines of at most 100 columns");
+  }
+
+  @Test
+  void aThousandOnnxNodesAreCheckedWithinTwoSecondsAndCompile() throws IOException {
+    Path resources = Files.createDirectories(dir.resolve("resources/good/imported"));
+    Files.write(resources.resolve("big.onnx"), bigOnnx(BLOCKS));
+    String graph = compileTimed("BigOnnxNet", "an ONNX file");
+    assertTrue(graph.contains("private void netPart10() {"), "parts of 100 nodes");
+    assertTrue(graph.lines().allMatch(l -> l.length() <= 100), "lines of at most 100 columns");
+  }
+
+  /**
+   * Compiles {@code good/imported/<model>} with Kiln's processor timed, asserts the processor took
+   * under two seconds of CPU time, and returns the generated graph class's source.
+   */
+  private String compileTimed(String model, String what) throws IOException {
     Path gen = Files.createDirectories(dir.resolve("gen"));
     Path classes = Files.createDirectories(dir.resolve("classes"));
     Timed kiln = new Timed(new KilnProcessor());
@@ -126,7 +190,7 @@ class ImportScaleTest {
                       + File.pathSeparator
                       + System.getProperty("java.class.path")),
               null,
-              files.getJavaFileObjects(TestCompiler.resource("good/imported/BigNet")));
+              files.getJavaFileObjects(TestCompiler.resource("good/imported/" + model)));
       task.setProcessors(List.of(kiln));
       long start = System.nanoTime();
       boolean ok = task.call();
@@ -134,15 +198,15 @@ class ImportScaleTest {
       assertTrue(ok, diagnostics.getDiagnostics().toString());
       System.out.printf(
           Locale.ROOT,
-          "ImportScaleTest: %d operator nodes: processor %.2f s CPU, javac in all %.2f s%n",
+          "ImportScaleTest: %d operator nodes from %s: processor %.2f s CPU, javac in all %.2f"
+              + " s%n",
           4 * BLOCKS,
+          what,
           kiln.nanos / 1e9,
           total / 1e9);
       assertTrue(kiln.nanos < 2_000_000_000L, "the processor took " + kiln.nanos / 1e6 + " ms");
     }
-    String graph = Files.readString(gen.resolve("good/imported/BigNetGraph.java"));
-    assertTrue(graph.contains("private void netPart10() {"), "parts of 100 nodes");
-    assertTrue(graph.lines().allMatch(l -> l.length() <= 100), "lines of at most 100 columns");
+    return Files.readString(gen.resolve("good/imported/" + model + "Graph.java"));
   }
 
   /** The CPU time of the current thread, in nanoseconds. */
