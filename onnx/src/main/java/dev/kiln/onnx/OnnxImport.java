@@ -35,8 +35,10 @@ import dev.kiln.ops.Op;
 import dev.kiln.ops.PReluOp;
 import dev.kiln.ops.PadOp;
 import dev.kiln.ops.PoolOp;
+import dev.kiln.ops.RecurrentOp;
 import dev.kiln.ops.ReduceOp;
 import dev.kiln.ops.ReshapeOp;
+import dev.kiln.ops.RnnLayout;
 import dev.kiln.ops.SliceOp;
 import dev.kiln.ops.SoftmaxOp;
 import dev.kiln.ops.TileOp;
@@ -116,6 +118,7 @@ public final class OnnxImport {
               "Gemm",
               "GlobalAveragePool",
               "GlobalMaxPool",
+              "GRU",
               "HardSigmoid",
               "Identity",
               "InstanceNormalization",
@@ -124,6 +127,7 @@ public final class OnnxImport {
               "Log",
               "LogSoftmax",
               "LRN",
+              "LSTM",
               "MatMul",
               "Max",
               "MaxPool",
@@ -142,6 +146,7 @@ public final class OnnxImport {
               "Relu",
               "Reshape",
               "Resize",
+              "RNN",
               "Selu",
               "Shape",
               "Sigmoid",
@@ -299,13 +304,28 @@ public final class OnnxImport {
       TensorShapeProto.Dimension d = dims.get(i);
       if (d.hasDimValue() && d.getDimValue() > 0 && d.getDimValue() <= Integer.MAX_VALUE) {
         out[i] = (int) d.getDimValue();
-      } else if (i == 0) {
+      } else if (i == 0 || i == 1 && out[0] > 0 && timeMajorSequence(in.getName())) {
         out[i] = TShape.BATCH;
       } else {
         throw symbolic(in.getName(), describe(dims));
       }
     }
     return TShape.of(out);
+  }
+
+  /**
+   * Whether input {@code name} is the time-major sequence ({@code layout = 0}) of a recurrent node,
+   * whose batch is its second axis.
+   */
+  private boolean timeMajorSequence(String name) {
+    for (NodeProto n : graph.getNodeList()) {
+      boolean rnn = Set.of("LSTM", "GRU", "RNN").contains(n.getOpType());
+      if (rnn && n.getInputCount() > 0 && n.getInput(0).equals(name)) {
+        return n.getAttributeList().stream()
+            .noneMatch(a -> a.getName().equals("layout") && a.getI() == 1);
+      }
+    }
+    return false;
   }
 
   private RuleError symbolic(String input, String shape) {
@@ -418,6 +438,7 @@ public final class OnnxImport {
       case "Expand" -> expand();
       case "Pad" -> pad();
       case "InstanceNormalization" -> instanceNorm();
+      case "LSTM", "GRU", "RNN" -> recurrent();
       case "ReduceMean" -> reduce(ReduceOp.Kind.MEAN, 18);
       case "ReduceSum" -> reduce(ReduceOp.Kind.SUM, 13);
       case "ReduceMax" -> reduce(ReduceOp.Kind.MAX, 18);
@@ -637,6 +658,17 @@ public final class OnnxImport {
       if (c == null) {
         continue;
       }
+      if (recurrent != null && role.equals(ParamRole.PARAMETERS.role())) {
+        params.put(
+            p.name(),
+            new OnnxGraph.Param(
+                p.name(),
+                List.of(Math.toIntExact(p.shape().perExample())),
+                false,
+                null,
+                recurrent));
+        continue;
+      }
       boolean transposed = transposedRoles.contains(role);
       long[] fileDims = c.dims();
       long want = p.shape().perExample();
@@ -664,6 +696,7 @@ public final class OnnxImport {
               c.initializer() == null ? toFloats(c.numbers()) : null));
     }
     transposedRoles.clear();
+    recurrent = null;
     nodes.add(
         new OnnxGraph.Node(
             name,
@@ -679,6 +712,9 @@ public final class OnnxImport {
   }
 
   private final Set<String> transposedRoles = new HashSet<>();
+
+  /** The fused vector the next emitted recurrent node reads, made of the file's W, R and B. */
+  private OnnxRecurrent recurrent;
 
   private static String roleOf(String node, String param, Map<String, String> roleNames) {
     for (Map.Entry<String, String> e : roleNames.entrySet()) {
@@ -2098,6 +2134,150 @@ public final class OnnxImport {
           default -> throw fail("mode " + mode + ": Kiln pads with constant, edge or reflect");
         };
     emitTo(0, op, x);
+  }
+
+  /**
+   * {@code LSTM}, {@code GRU} or {@code RNN}: MXNet's fused {@code RNN} of one layer, its flat
+   * vector made of W, R and B ({@link OnnxRecurrent}); time-major ({@code layout = 0}) as MXNet
+   * runs it, batch-first ({@code layout = 1}, set 14) through Kiln's wrapper; {@code Y} reshaped
+   * (and for time-major transposed) into ONNX's {@code [.., dirs, .., units]}.
+   */
+  private void recurrent() {
+    onlyFirstOutput();
+    String op = node.getOpType();
+    int units = i("hidden_size", 0);
+    if (units < 1) {
+      throw fail("its hidden_size is " + units + "; Kiln needs it positive");
+    }
+    String direction = s("direction", "forward");
+    if (!direction.equals("forward") && !direction.equals("bidirectional")) {
+      throw fail("direction " + direction + ": Kiln runs forward or bidirectional");
+    }
+    if (attr("clip") != null) {
+      throw fail("clip: MXNet 1.9.1 clips no recurrent cell on CPU");
+    }
+    if (i("input_forget", 0) != 0) {
+      throw fail("input_forget = 1 couples the gates; MXNet's LSTM does not");
+    }
+    for (int k = 4; k < node.getInputCount(); k++) {
+      if (!has(k)) {
+        continue;
+      }
+      String what =
+          switch (k) {
+            case 4 -> "sequence_lens";
+            case 5 -> "initial_h";
+            case 6 -> "initial_c";
+            default -> "P (peepholes)";
+          };
+      Value v = value(k);
+      boolean zeros =
+          k != 4
+              && v instanceof Const c
+              && c.numbers() != null
+              && Arrays.stream(c.numbers()).allMatch(d -> d == 0);
+      if (!zeros) {
+        throw fail(
+            "its "
+                + what
+                + " ("
+                + node.getInput(k)
+                + ") is given; Kiln's recurrent layers start at zeros and run every step"
+                + (k == 4 ? " (MXNet 1.9.1 ignores lengths on CPU)" : ""));
+      }
+    }
+    RecurrentOp cell;
+    List<String> acts = strings("activations");
+    switch (op) {
+      case "LSTM" -> {
+        requireActivations(acts, List.of("Sigmoid", "Tanh", "Tanh"));
+        cell = RecurrentOp.lstm(units);
+      }
+      case "GRU" -> {
+        requireActivations(acts, List.of("Sigmoid", "Tanh"));
+        if (i("linear_before_reset", 0) != 1) {
+          throw fail(
+              "linear_before_reset = 0 applies the reset gate before the recurrent weights;"
+                  + " MXNet's (cuDNN's) GRU applies it after: export with linear_before_reset = 1");
+        }
+        cell = RecurrentOp.gru(units);
+      }
+      default -> {
+        String a = acts == null || acts.isEmpty() ? "Tanh" : acts.get(0);
+        if (acts != null && acts.stream().anyMatch(x -> !x.equals(a))) {
+          throw fail("its activations " + acts + " differ by direction; MXNet's do not");
+        }
+        cell =
+            switch (a) {
+              case "Tanh" -> RecurrentOp.tanh(units);
+              case "Relu" -> RecurrentOp.relu(units);
+              default -> throw fail("activation " + a + ": MXNet's RNN is Tanh or Relu");
+            };
+      }
+    }
+    boolean both = direction.equals("bidirectional");
+    if (both) {
+      cell = cell.inBothDirections();
+    }
+    int dirs = both ? 2 : 1;
+    Tensor x = tensor(0);
+    if (x.shape().rank() != 3) {
+      throw fail("its input is " + x.shape() + "; ONNX's sequences are rank 3");
+    }
+    boolean batchFirst = opset >= 14 && i("layout", 0) == 1;
+    int steps = x.shape().dim(batchFirst ? 1 : 0);
+    int batch = x.shape().dim(batchFirst ? 0 : 1);
+    int features = x.shape().dim(2);
+    if (steps < 0 || features < 0) {
+      throw fail("its input " + x.shape() + " has no fixed number of steps or features");
+    }
+    Const w = initializer(1, "W");
+    initializer(2, "R");
+    String bias = has(3) ? initializer(3, "B").initializer() : null;
+    RnnLayout layout = new RnnLayout(cell.mode(), features, units, 1, both);
+    recurrent = new OnnxRecurrent(layout, w.initializer(), node.getInput(2), bias);
+    Map<String, Const> roles =
+        Map.of(ParamRole.PARAMETERS.role(), new Const(new long[] {layout.size()}, null, null));
+    if (batchFirst) {
+      cell = cell.over(batch, steps, features);
+      Tensor y = emit(fresh("sequence"), cell, List.of(x), roles, false);
+      emitTo(0, ReshapeOp.of(batch < 0 ? 0 : batch, steps, dirs, units), y);
+    } else {
+      cell = cell.overTimeMajor(batch, features);
+      Tensor y = emit(fresh("sequence"), cell, List.of(x), roles, false);
+      Tensor split =
+          emit(
+              fresh("directions"),
+              ReshapeOp.of(steps, batch < 0 ? 0 : batch, dirs, units),
+              List.of(y),
+              Map.of(),
+              false);
+      emitTo(0, TransposeOp.axes(0, 2, 1, 3), split);
+    }
+  }
+
+  private List<String> strings(String name) {
+    AttributeProto a = attr(name);
+    return a == null
+        ? null
+        : a.getStringsList().stream().map(b -> b.toString(StandardCharsets.UTF_8)).toList();
+  }
+
+  /** The activations, if written, are ONNX's defaults for each direction. */
+  private void requireActivations(List<String> acts, List<String> defaults) {
+    if (acts == null || acts.isEmpty()) {
+      return;
+    }
+    for (int k = 0; k < acts.size(); k++) {
+      if (!acts.get(k).equals(defaults.get(k % defaults.size()))) {
+        throw fail(
+            "its activations "
+                + acts
+                + " are not "
+                + defaults
+                + " per direction; MXNet's cells have these only");
+      }
+    }
   }
 
   private void instanceNorm() {

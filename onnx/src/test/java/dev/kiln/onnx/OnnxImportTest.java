@@ -326,6 +326,83 @@ class OnnxImportTest {
     assertTrue(text(e).contains("Kiln imports 1-D, 2-D and 3-D convolutions"), text(e));
   }
 
+  private static OnnxBuilder gru(int opset) {
+    Random rng = new Random(8);
+    return new OnnxBuilder(opset)
+        .input("x", 4, "N", 3)
+        .random("w", rng, 0.1, 1, 6, 3)
+        .random("r", rng, 0.1, 1, 6, 2)
+        .int64("lengths", new long[] {4, 4}, 2);
+  }
+
+  @Test
+  void aGruResettingBeforeItsRecurrentWeightsIsRefusedNamingTheNode() {
+    ModelProto m =
+        gru(13)
+            .node("GRU", List.of("x", "w", "r"), List.of("y"), i("hidden_size", 2))
+            .output("y", 4, 1, "N", 2)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("gru_0"), text(e));
+    assertTrue(text(e).contains("export with linear_before_reset = 1"), text(e));
+  }
+
+  @Test
+  void sequenceLengthsAndAReadFinalStateAreRefusedNamingTheNode() {
+    ModelProto lengths =
+        gru(13)
+            .node(
+                "GRU",
+                List.of("x", "w", "r", "", "lengths"),
+                List.of("y"),
+                i("hidden_size", 2),
+                i("linear_before_reset", 1))
+            .output("y", 4, 1, "N", 2)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(lengths));
+    assertTrue(text(e).contains("its sequence_lens (lengths) is given"), text(e));
+    ModelProto state =
+        gru(13)
+            .node(
+                "GRU",
+                List.of("x", "w", "r"),
+                List.of("y", "h"),
+                i("hidden_size", 2),
+                i("linear_before_reset", 1))
+            .output("h", 1, "N", 2)
+            .build();
+    e = assertThrows(RuleError.class, () -> translate(state));
+    assertTrue(text(e).contains("its output 1 (h) is read"), text(e));
+  }
+
+  @Test
+  void aRecurrentLayersWeightsBecomeOneFusedVectorInMxnetsGateOrder() {
+    // LSTM, one unit, one feature: ONNX rows i, o, f, c; MXNet's i, f, c, o.
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", 2, "N", 1)
+            .initializer("w", new float[] {1, 2, 3, 4}, 1, 4, 1)
+            .initializer("r", new float[] {5, 6, 7, 8}, 1, 4, 1)
+            .initializer("b", new float[] {9, 10, 11, 12, 13, 14, 15, 16}, 1, 8)
+            .node("LSTM", List.of("x", "w", "r", "b"), List.of("y"), i("hidden_size", 1))
+            .output("y", 2, 1, "N", 1)
+            .build();
+    OnnxGraph g = translate(m);
+    OnnxGraph.Param p =
+        g.params().values().stream().filter(q -> q.recurrent() != null).findFirst().orElseThrow();
+    float[] flat =
+        p.recurrent()
+            .flatten(
+                new float[] {1, 2, 3, 4},
+                new float[] {5, 6, 7, 8},
+                new float[] {9, 10, 11, 12, 13, 14, 15, 16});
+    assertEquals(
+        Arrays.toString(new float[] {1, 3, 4, 2, 5, 7, 8, 6, 9, 11, 12, 10, 13, 15, 16, 14}),
+        Arrays.toString(flat));
+    assertEquals("w", p.recurrent().w());
+  }
+
   @Test
   void aTruncatedOrForeignFileNamesWhereItBreaks() {
     byte[] whole =
