@@ -1246,6 +1246,7 @@ public final class OnnxImport {
                         : x / y);
             case MAXIMUM -> Math.max(x, y);
             case MINIMUM -> Math.min(x, y);
+            case POWER -> Math.pow(x, y);
           };
     }
     return new Const(a.count() >= b.count() ? a.dims() : b.dims(), out, null);
@@ -1490,20 +1491,18 @@ public final class OnnxImport {
     emitTo(0, op, tensor(0));
   }
 
-  /** {@code Pow} by one constant exponent. */
+  /**
+   * {@code Pow}: by one constant exponent MXNet's {@code _power_scalar}, else (a tensor exponent,
+   * or several) its {@code broadcast_power}, broadcasting as NumPy does.
+   */
   private void pow() {
     Value e = value(1);
-    if (!(e instanceof Const c) || c.numbers() == null || c.count() != 1) {
-      throw fail(
-          "its exponent "
-              + node.getInput(1)
-              + (e instanceof Const c2 && c2.numbers() != null
-                  ? " holds " + c2.count() + " values"
-                  : " is computed by the graph")
-              + "; Kiln raises to one constant exponent");
+    if (e instanceof Const c && c.numbers() != null && c.count() == 1) {
+      double exponent = c.numbers()[0];
+      unary(MathOp.power(exponent), x -> Math.pow(x, exponent));
+      return;
     }
-    double exponent = c.numbers()[0];
-    unary(MathOp.power(exponent), x -> Math.pow(x, exponent));
+    binary(BroadcastOp.power());
   }
 
   /**

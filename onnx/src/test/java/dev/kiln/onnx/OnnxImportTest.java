@@ -221,20 +221,6 @@ class OnnxImportTest {
   }
 
   @Test
-  void aPowerByATensorIsRefusedNamingTheNode() {
-    ModelProto m =
-        new OnnxBuilder(13)
-            .input("x", "N", 4)
-            .node("Pow", List.of("x", "x"), List.of("y"))
-            .output("y", "N", 4)
-            .build();
-    RuleError e = assertThrows(RuleError.class, () -> translate(m));
-    assertEquals("OnnxNode", e.message.id());
-    assertTrue(text(e).contains("pow_0"), text(e));
-    assertTrue(text(e).contains("its exponent x is computed by the graph"), text(e));
-  }
-
-  @Test
   void aSplitIntoUnequalPartsWithoutSizesIsRefusedNamingTheNode() {
     ModelProto m =
         new OnnxBuilder(13)

@@ -652,6 +652,21 @@ class OnnxAgreementTest {
                     .output("y", 4, 1, "N", 5)
                     .output("z", 4, 2, "N", 2),
                 random(rng, 4, 2, 3)));
+
+    CASES.put(
+        "powByATensorExponent",
+        () ->
+            one(
+                new OnnxBuilder(13)
+                    .input("x", "N", 2, 3)
+                    .random("e", rng, 1, 3)
+                    .node("Sigmoid", List.of("x"), List.of("a"))
+                    .node("Exp", List.of("e"), List.of("base"))
+                    .node("Pow", List.of("a", "e"), List.of("p"))
+                    .node("Pow", List.of("base", "x"), List.of("q"))
+                    .node("Add", List.of("p", "q"), List.of("y"))
+                    .output("y", "N", 2, 3),
+                random(rng, 2, 2, 3)));
   }
 
   /** The GRU weights of the batch-first case, [2 directions, 3 gates · 4 units, 3 or 4]. */
