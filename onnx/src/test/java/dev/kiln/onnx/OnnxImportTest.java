@@ -390,6 +390,80 @@ class OnnxImportTest {
   }
 
   @Test
+  void zeroInitialStatesAreTheDefaultAndOthersAreRefused() {
+    ModelProto zeros =
+        gru(13)
+            .initializer("h0", new float[4], 1, 2, 2)
+            .node(
+                "GRU",
+                List.of("x", "w", "r", "", "", "h0"),
+                List.of("y"),
+                i("hidden_size", 2),
+                i("linear_before_reset", 1))
+            .output("y", 4, 1, "N", 2)
+            .build();
+    OnnxGraph g = translate(zeros);
+    assertEquals(TShape.of(4, 1, -1, 2), g.nodes().get(g.nodes().size() - 1).shape());
+    ModelProto ones =
+        gru(13)
+            .initializer("h0", new float[] {1, 1, 1, 1}, 1, 2, 2)
+            .node(
+                "GRU",
+                List.of("x", "w", "r", "", "", "h0"),
+                List.of("y"),
+                i("hidden_size", 2),
+                i("linear_before_reset", 1))
+            .output("y", 4, 1, "N", 2)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(ones));
+    assertTrue(text(e).contains("its initial_h (h0) is given"), text(e));
+  }
+
+  @Test
+  void anExpandOfAnAxisLargerThanOneIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 2, 3)
+            .int64("shape", new long[] {4, 3}, 2)
+            .node("Expand", List.of("x", "shape"), List.of("y"))
+            .output("y", "N", 4, 3)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("expand_0"), text(e));
+    assertTrue(text(e).contains("axis 1 of [BATCH, 2, 3] cannot grow to 4"), text(e));
+  }
+
+  @Test
+  void aGatherFromAConstantFoldsAlongAnyAxis() {
+    OnnxBuilder b =
+        new OnnxBuilder(13)
+            .input("x", "N", 2, 2)
+            .initializer("table", new float[] {1, 2, 3, 4, 5, 6}, 2, 3)
+            .int64("cols", new long[] {2, 0}, 2)
+            .int64("bad", new long[] {3});
+    ModelProto m =
+        b.node("Gather", List.of("table", "cols"), List.of("t"), i("axis", 1))
+            .node("Add", List.of("x", "t"), List.of("y"))
+            .output("y", "N", 2, 2)
+            .build();
+    OnnxGraph g = translate(m);
+    float[] folded =
+        g.params().values().stream()
+            .filter(p -> p.values() != null)
+            .findFirst()
+            .orElseThrow()
+            .values();
+    assertEquals(Arrays.toString(new float[] {3, 1, 6, 4}), Arrays.toString(folded));
+    ModelProto bad =
+        b.node("Gather", List.of("table", "bad"), List.of("z"), i("axis", 1))
+            .output("z", 2)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(bad));
+    assertTrue(text(e).contains("index 3 is outside the 3 values of axis 1"), text(e));
+  }
+
+  @Test
   void aTruncatedOrForeignFileNamesWhereItBreaks() {
     byte[] whole =
         new OnnxBuilder(13)
