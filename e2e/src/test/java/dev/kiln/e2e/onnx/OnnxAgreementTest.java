@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * ONNX files written here, operator by operator and opset variant by variant, run by ONNX Runtime
  * and imported into Kiln on MXNet: every output within 1e-5 relative, with oneDNN on and, in a
- * child JVM, off.
+ * child JVM, off (recurrent layers with oneDNN only, as the runtime requires). While debugging,
+ * {@code -Dkiln.onnxCase=lstm} runs the in-process test on the cases whose names contain it.
  */
 class OnnxAgreementTest {
   /**
