@@ -607,17 +607,22 @@ public final class OnnxImport {
 
   /** No output past the first may be read (a dropout's mask, a pool's indices). */
   private void onlyFirstOutput() {
-    Set<String> read = new HashSet<>();
-    for (NodeProto n : graph.getNodeList()) {
-      read.addAll(n.getInputList());
-    }
-    graph.getOutputList().forEach(o -> read.add(o.getName()));
     for (int k = 1; k < node.getOutputCount(); k++) {
-      if (!node.getOutput(k).isEmpty() && read.contains(node.getOutput(k))) {
+      if (reads(k)) {
         throw fail(
             "its output " + k + " (" + node.getOutput(k) + ") is read; Kiln computes the first");
       }
     }
+  }
+
+  /** Whether another node or the graph's outputs read the node's output {@code k}. */
+  private boolean reads(int k) {
+    if (node.getOutputCount() <= k || node.getOutput(k).isEmpty()) {
+      return false;
+    }
+    String name = node.getOutput(k);
+    return graph.getNodeList().stream().anyMatch(n -> n.getInputList().contains(name))
+        || graph.getOutputList().stream().anyMatch(o -> o.getName().equals(name));
   }
 
   // --- emitting
@@ -2142,7 +2147,13 @@ public final class OnnxImport {
    * (and for time-major transposed) into ONNX's {@code [.., dirs, .., units]}.
    */
   private void recurrent() {
-    onlyFirstOutput();
+    if (reads(2)) {
+      throw fail(
+          "its output 2, the final cell state ("
+              + node.getOutput(2)
+              + "), is read; Kiln's fused layer gives the sequence, and the final hidden state"
+              + " taken from it, not the cell state");
+    }
     String op = node.getOpType();
     int units = i("hidden_size", 0);
     if (units < 1) {
@@ -2237,22 +2248,66 @@ public final class OnnxImport {
     recurrent = new OnnxRecurrent(layout, w.initializer(), node.getInput(2), bias);
     Map<String, Const> roles =
         Map.of(ParamRole.PARAMETERS.role(), new Const(new long[] {layout.size()}, null, null));
+    Tensor out;
+    int n = batch < 0 ? 0 : batch;
     if (batchFirst) {
       cell = cell.over(batch, steps, features);
       Tensor y = emit(fresh("sequence"), cell, List.of(x), roles, false);
-      emitTo(0, ReshapeOp.of(batch < 0 ? 0 : batch, steps, dirs, units), y);
+      out = emit(fresh(""), ReshapeOp.of(n, steps, dirs, units), List.of(y), Map.of(), false);
     } else {
       cell = cell.overTimeMajor(batch, features);
       Tensor y = emit(fresh("sequence"), cell, List.of(x), roles, false);
       Tensor split =
           emit(
               fresh("directions"),
-              ReshapeOp.of(steps, batch < 0 ? 0 : batch, dirs, units),
+              ReshapeOp.of(steps, n, dirs, units),
               List.of(y),
               Map.of(),
               false);
-      emitTo(0, TransposeOp.axes(0, 2, 1, 3), split);
+      out = emit(fresh(""), TransposeOp.axes(0, 2, 1, 3), List.of(split), Map.of(), false);
     }
+    define(0, out);
+    valueNodes.put(node.getOutput(0), out.node());
+    if (reads(1)) {
+      finalHidden(out, batchFirst, steps, dirs, units, n);
+    }
+  }
+
+  /**
+   * {@code Y_h} taken from {@code Y}: the forward direction's last step and the reverse direction's
+   * first, {@code [dirs, batch, units]} ({@code [batch, dirs, units]} batch-first).
+   */
+  private void finalHidden(Tensor y, boolean batchFirst, int steps, int dirs, int units, int n) {
+    int stepAxis = batchFirst ? 1 : 0;
+    int dirAxis = batchFirst ? 2 : 1;
+    List<Tensor> parts = new ArrayList<>();
+    for (int d = 0; d < dirs; d++) {
+      int step = d == 0 ? steps - 1 : 0;
+      Tensor at =
+          emit(
+              fresh("step" + step),
+              SliceOp.axis(stepAxis).begin(step).end(step + 1),
+              List.of(y),
+              Map.of(),
+              false);
+      parts.add(
+          dirs == 1
+              ? at
+              : emit(
+                  fresh("direction" + d),
+                  SliceOp.axis(dirAxis).begin(d).end(d + 1),
+                  List.of(at),
+                  Map.of(),
+                  false));
+    }
+    Tensor both =
+        parts.size() == 1
+            ? parts.get(0)
+            : emit(fresh("final"), new ConcatOp(dirAxis), parts, Map.of(), false);
+    // 0 copies the batch where it stays (axis 0 batch-first); time-major it moves, so -1 infers it.
+    int[] shape =
+        batchFirst ? new int[] {n, dirs, units} : new int[] {dirs, n == 0 ? -1 : n, units};
+    emitTo(1, ReshapeOp.of(shape), both);
   }
 
   private List<String> strings(String name) {

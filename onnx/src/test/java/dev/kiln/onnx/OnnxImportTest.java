@@ -358,8 +358,17 @@ class OnnxImportTest {
                 i("linear_before_reset", 1))
             .output("h", 1, "N", 2)
             .build();
-    e = assertThrows(RuleError.class, () -> translate(state));
-    assertTrue(text(e).contains("its output 1 (h) is read"), text(e));
+    assertEquals(TShape.of(1, -1, 2), translate(state).nodes().get(4).shape());
+    ModelProto cell =
+        new OnnxBuilder(13)
+            .input("x", 4, "N", 3)
+            .random("w", new Random(9), 0.1, 1, 8, 3)
+            .random("r", new Random(9), 0.1, 1, 8, 2)
+            .node("LSTM", List.of("x", "w", "r"), List.of("y", "h", "c"), i("hidden_size", 2))
+            .output("c", 1, "N", 2)
+            .build();
+    e = assertThrows(RuleError.class, () -> translate(cell));
+    assertTrue(text(e).contains("its output 2, the final cell state (c), is read"), text(e));
   }
 
   @Test

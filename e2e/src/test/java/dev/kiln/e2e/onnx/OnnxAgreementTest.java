@@ -614,18 +614,24 @@ class OnnxAgreementTest {
           OnnxBuilder batchFirst =
               weights(new OnnxBuilder(14).input("x", "N", 5, 3), new Random(seed))
                   .node(
-                      "GRU", List.of("x", "w", "r", "b"), List.of("y"), concat(gru, i("layout", 1)))
-                  .output("y", "N", 5, 2, 4);
+                      "GRU",
+                      List.of("x", "w", "r", "b"),
+                      List.of("y", "yh"),
+                      concat(gru, i("layout", 1)))
+                  .output("y", "N", 5, 2, 4)
+                  .output("yh", "N", 2, 4);
           OnnxBuilder timeMajor =
               weights(new OnnxBuilder(14).input("x", "N", 5, 3), new Random(seed))
                   .node("Transpose", List.of("x"), List.of("t"), ints("perm", 1, 0, 2))
                   .node(
                       "GRU",
                       List.of("t", "w", "r", "b"),
-                      List.of("s"),
+                      List.of("s", "sh"),
                       gru.toArray(dev.kiln.onnx.proto.Onnx.AttributeProto[]::new))
                   .node("Transpose", List.of("s"), List.of("y"), ints("perm", 2, 0, 1, 3))
-                  .output("y", "N", 5, 2, 4);
+                  .node("Transpose", List.of("sh"), List.of("yh"), ints("perm", 1, 0, 2))
+                  .output("y", "N", 5, 2, 4)
+                  .output("yh", "N", 2, 4);
           return new Case(batchFirst, Map.of("x", random(rng, 2, 5, 3)), timeMajor);
         });
     CASES.put(
@@ -647,11 +653,12 @@ class OnnxAgreementTest {
                     .node(
                         "LSTM",
                         List.of("x", "lw", "lr"),
-                        List.of("z", "", ""),
+                        List.of("z", "zh", ""),
                         i("hidden_size", 2),
                         s("direction", "bidirectional"))
                     .output("y", 4, 1, "N", 5)
-                    .output("z", 4, 2, "N", 2),
+                    .output("z", 4, 2, "N", 2)
+                    .output("zh", 2, "N", 2),
                 random(rng, 4, 2, 3)));
 
     CASES.put(
