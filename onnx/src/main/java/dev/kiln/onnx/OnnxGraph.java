@@ -93,11 +93,23 @@ public record OnnxGraph(
    *     layer's weight {@code [out, in]})
    * @param values the values of a constant the file computes (a {@code Constant} node's, or a
    *     folded one's); null for an initializer, read from the file when the model loads it
+   * @param recurrent for a recurrent layer's fused vector, the initializers it is made of and how;
+   *     else null
    */
-  public record Param(String name, List<Integer> fileShape, boolean transposed, float[] values) {
+  public record Param(
+      String name,
+      List<Integer> fileShape,
+      boolean transposed,
+      float[] values,
+      OnnxRecurrent recurrent) {
     /** Copies the shape. */
     public Param {
       fileShape = List.copyOf(fileShape);
+    }
+
+    /** A parameter read from one initializer or constant. */
+    public Param(String name, List<Integer> fileShape, boolean transposed, float[] values) {
+      this(name, fileShape, transposed, values, null);
     }
   }
 }

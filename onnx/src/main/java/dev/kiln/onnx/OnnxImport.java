@@ -25,16 +25,23 @@ import dev.kiln.ops.DropoutOp;
 import dev.kiln.ops.EmbeddingOp;
 import dev.kiln.ops.FlattenOp;
 import dev.kiln.ops.GlobalPoolOp;
+import dev.kiln.ops.InstanceNormOp;
 import dev.kiln.ops.LayerNormOp;
+import dev.kiln.ops.LogSoftmaxOp;
 import dev.kiln.ops.LrnOp;
 import dev.kiln.ops.MatMulOp;
+import dev.kiln.ops.MathOp;
 import dev.kiln.ops.Op;
 import dev.kiln.ops.PReluOp;
+import dev.kiln.ops.PadOp;
 import dev.kiln.ops.PoolOp;
+import dev.kiln.ops.RecurrentOp;
 import dev.kiln.ops.ReduceOp;
 import dev.kiln.ops.ReshapeOp;
+import dev.kiln.ops.RnnLayout;
 import dev.kiln.ops.SliceOp;
 import dev.kiln.ops.SoftmaxOp;
+import dev.kiln.ops.TileOp;
 import dev.kiln.ops.TransposeOp;
 import dev.kiln.ops.UpsampleOp;
 import dev.kiln.ops.ValueOp;
@@ -87,6 +94,7 @@ public final class OnnxImport {
   public static final Set<String> OPERATORS =
       new TreeSet<>(
           List.of(
+              "Abs",
               "Add",
               "AveragePool",
               "BatchNormalization",
@@ -98,29 +106,47 @@ public final class OnnxImport {
               "Conv",
               "ConvTranspose",
               "Div",
+              "DepthToSpace",
               "Dropout",
               "Elu",
+              "Erf",
+              "Exp",
+              "Expand",
               "Flatten",
               "Gather",
               "Gelu",
               "Gemm",
               "GlobalAveragePool",
               "GlobalMaxPool",
+              "GRU",
+              "HardSigmoid",
               "Identity",
+              "InstanceNormalization",
               "LayerNormalization",
               "LeakyRelu",
+              "Log",
+              "LogSoftmax",
               "LRN",
+              "LSTM",
               "MatMul",
               "Max",
               "MaxPool",
+              "Mean",
               "Min",
               "Mul",
+              "Neg",
+              "Pad",
+              "Pow",
               "PRelu",
+              "ReduceMax",
               "ReduceMean",
+              "ReduceMin",
+              "ReduceProd",
               "ReduceSum",
               "Relu",
               "Reshape",
               "Resize",
+              "RNN",
               "Selu",
               "Shape",
               "Sigmoid",
@@ -128,9 +154,13 @@ public final class OnnxImport {
               "Softmax",
               "Softplus",
               "Softsign",
+              "Split",
+              "Sqrt",
               "Squeeze",
               "Sub",
+              "Sum",
               "Tanh",
+              "Tile",
               "Transpose",
               "Unsqueeze",
               "Upsample"));
@@ -294,13 +324,28 @@ public final class OnnxImport {
       TensorShapeProto.Dimension d = dims.get(i);
       if (d.hasDimValue() && d.getDimValue() > 0 && d.getDimValue() <= Integer.MAX_VALUE) {
         out[i] = (int) d.getDimValue();
-      } else if (i == 0) {
+      } else if (i == 0 || i == 1 && out[0] > 0 && timeMajorSequence(in.getName())) {
         out[i] = TShape.BATCH;
       } else {
         throw symbolic(in.getName(), describe(dims));
       }
     }
     return TShape.of(out);
+  }
+
+  /**
+   * Whether input {@code name} is the time-major sequence ({@code layout = 0}) of a recurrent node,
+   * whose batch is its second axis.
+   */
+  private boolean timeMajorSequence(String name) {
+    for (NodeProto n : graph.getNodeList()) {
+      boolean rnn = Set.of("LSTM", "GRU", "RNN").contains(n.getOpType());
+      if (rnn && n.getInputCount() > 0 && n.getInput(0).equals(name)) {
+        return n.getAttributeList().stream()
+            .noneMatch(a -> a.getName().equals("layout") && a.getI() == 1);
+      }
+    }
+    return false;
   }
 
   private RuleError symbolic(String input, String shape) {
@@ -389,14 +434,36 @@ public final class OnnxImport {
       case "Reshape" -> reshape();
       case "Transpose" -> transpose();
       case "Concat" -> concat();
-      case "Softmax" -> softmax();
+      case "Softmax" -> softmax(false);
+      case "LogSoftmax" -> softmax(true);
+      case "Sqrt" -> unary(MathOp.sqrt(), Math::sqrt);
+      case "Exp" -> unary(MathOp.exp(), Math::exp);
+      case "Log" -> unary(MathOp.log(), Math::log);
+      case "Neg" -> unary(MathOp.negate(), x -> -x);
+      case "Abs" -> unary(MathOp.abs(), Math::abs);
+      case "Erf" -> unary(MathOp.erf(), null);
+      case "Pow" -> pow();
+      case "HardSigmoid" ->
+          emitTo(0, MathOp.hardSigmoid(f("alpha", 0.2), f("beta", 0.5)), tensor(0));
+      case "Sum" -> variadic(false);
+      case "Mean" -> variadic(true);
       case "Clip" -> clip();
       case "Squeeze" -> squeeze(false);
       case "Unsqueeze" -> squeeze(true);
       case "Gather" -> gather();
       case "Slice" -> slice();
+      case "Split" -> split();
+      case "DepthToSpace" -> depthToSpace();
+      case "Tile" -> tile();
+      case "Expand" -> expand();
+      case "Pad" -> pad();
+      case "InstanceNormalization" -> instanceNorm();
+      case "LSTM", "GRU", "RNN" -> recurrent();
       case "ReduceMean" -> reduce(ReduceOp.Kind.MEAN, 18);
       case "ReduceSum" -> reduce(ReduceOp.Kind.SUM, 13);
+      case "ReduceMax" -> reduce(ReduceOp.Kind.MAX, 18);
+      case "ReduceMin" -> reduce(ReduceOp.Kind.MIN, 18);
+      case "ReduceProd" -> reduce(ReduceOp.Kind.PROD, 18);
       case "LRN" ->
           emitTo(
               0,
@@ -560,17 +627,22 @@ public final class OnnxImport {
 
   /** No output past the first may be read (a dropout's mask, a pool's indices). */
   private void onlyFirstOutput() {
-    Set<String> read = new HashSet<>();
-    for (NodeProto n : graph.getNodeList()) {
-      read.addAll(n.getInputList());
-    }
-    graph.getOutputList().forEach(o -> read.add(o.getName()));
     for (int k = 1; k < node.getOutputCount(); k++) {
-      if (!node.getOutput(k).isEmpty() && read.contains(node.getOutput(k))) {
+      if (reads(k)) {
         throw fail(
             "its output " + k + " (" + node.getOutput(k) + ") is read; Kiln computes the first");
       }
     }
+  }
+
+  /** Whether another node or the graph's outputs read the node's output {@code k}. */
+  private boolean reads(int k) {
+    if (node.getOutputCount() <= k || node.getOutput(k).isEmpty()) {
+      return false;
+    }
+    String name = node.getOutput(k);
+    return graph.getNodeList().stream().anyMatch(n -> n.getInputList().contains(name))
+        || graph.getOutputList().stream().anyMatch(o -> o.getName().equals(name));
   }
 
   // --- emitting
@@ -611,6 +683,17 @@ public final class OnnxImport {
       if (c == null) {
         continue;
       }
+      if (recurrent != null && role.equals(ParamRole.PARAMETERS.role())) {
+        params.put(
+            p.name(),
+            new OnnxGraph.Param(
+                p.name(),
+                List.of(Math.toIntExact(p.shape().perExample())),
+                false,
+                null,
+                recurrent));
+        continue;
+      }
       boolean transposed = transposedRoles.contains(role);
       long[] fileDims = c.dims();
       long want = p.shape().perExample();
@@ -638,6 +721,7 @@ public final class OnnxImport {
               c.initializer() == null ? toFloats(c.numbers()) : null));
     }
     transposedRoles.clear();
+    recurrent = null;
     nodes.add(
         new OnnxGraph.Node(
             name,
@@ -653,6 +737,9 @@ public final class OnnxImport {
   }
 
   private final Set<String> transposedRoles = new HashSet<>();
+
+  /** The fused vector the next emitted recurrent node reads, made of the file's W, R and B. */
+  private OnnxRecurrent recurrent;
 
   private static String roleOf(String node, String param, Map<String, String> roleNames) {
     for (Map.Entry<String, String> e : roleNames.entrySet()) {
@@ -865,8 +952,8 @@ public final class OnnxImport {
     Tensor x = tensor(0);
     Const w = initializer(1, "weight");
     int spatial = x.shape().rank() - 2;
-    if (spatial < 1 || spatial > 2) {
-      throw fail("Kiln imports 1-D and 2-D convolutions, the input is " + x.shape());
+    if (spatial < 1 || spatial > 3) {
+      throw fail("Kiln imports 1-D, 2-D and 3-D convolutions, the input is " + x.shape());
     }
     List<Integer> kernel = ints("kernel_shape");
     if (kernel == null) {
@@ -995,38 +1082,86 @@ public final class OnnxImport {
     emitTo(0, op, List.of(x), roles);
   }
 
-  /** {@code Y = alpha · A' · B' + beta · C}: a dense layer over an initializer {@code B}. */
+  /**
+   * {@code Y = alpha · A' · B' + beta · C}: a dense layer over an initializer {@code B} (with
+   * {@code C} as its bias when both scales are 1), else a matrix product of two tensors; {@code
+   * alpha} and {@code beta} scale the product and {@code C} ({@code MathOp.scale}), and {@code C}
+   * broadcasts as NumPy does.
+   */
   private void gemm() {
+    double alpha = f("alpha", 1);
+    double beta = f("beta", 1);
+    boolean transB = i("transB", 0) != 0;
     Tensor a = tensor(0);
     if (i("transA", 0) != 0) {
-      throw fail("transA = 1: Kiln's dense layer reads examples as rows");
+      if (a.shape().hasBatch()) {
+        throw fail(
+            "transA = 1 over A "
+                + a.shape()
+                + " would sum over the batch; Kiln transposes an A whose sizes are fixed");
+      }
+      a = emit(fresh("transposedA"), TransposeOp.axes(1, 0), List.of(a), Map.of(), false);
     }
-    if (f("alpha", 1) != 1 || f("beta", 1) != 1) {
-      throw fail("alpha and beta must be 1, got " + f("alpha", 1) + " and " + f("beta", 1));
-    }
-    if (!(value(1) instanceof Const)) {
-      throw fail("B is computed by the graph; Kiln imports a Gemm over an initializer B");
-    }
-    Const b = initializer(1, "B");
-    boolean transB = i("transB", 0) != 0;
-    int units = (int) (transB ? b.dims()[0] : b.dims()[1]);
-    Map<String, Const> roles = new LinkedHashMap<>();
-    roles.put(ParamRole.WEIGHT.role(), b);
-    if (!transB) {
-      transposedRoles.add(ParamRole.WEIGHT.role());
-    }
-    DenseOp op = DenseOp.units(units);
-    Value c = has(2) ? value(2) : null;
-    if (c instanceof Const cc && cc.count() == units && cc.initializer() != null) {
-      roles.put(ParamRole.BIAS.role(), cc);
-      emitTo(0, op, List.of(a), roles);
-    } else if (c == null) {
-      emitTo(0, op.withoutBias(), List.of(a), roles);
+    Value c = has(2) && beta != 0 ? value(2) : null;
+    Value bv = value(1);
+    Tensor y;
+    if (bv instanceof Const b && b.initializer() != null && b.dims().length == 2) {
+      int units = (int) (transB ? b.dims()[0] : b.dims()[1]);
+      Map<String, Const> roles = new LinkedHashMap<>();
+      roles.put(ParamRole.WEIGHT.role(), b);
+      if (!transB) {
+        transposedRoles.add(ParamRole.WEIGHT.role());
+      }
+      DenseOp op = DenseOp.units(units);
+      boolean last = c == null && alpha == 1;
+      if (c instanceof Const cc
+          && cc.count() == units
+          && cc.initializer() != null
+          && alpha == 1
+          && beta == 1) {
+        roles.put(ParamRole.BIAS.role(), cc);
+        emitTo(0, op, List.of(a), roles);
+        return;
+      }
+      if (last) {
+        emitTo(0, op.withoutBias(), List.of(a), roles);
+        return;
+      }
+      y = emit(fresh("product"), op.withoutBias(), List.of(a), roles, false);
     } else {
-      Tensor y = emit(fresh("product"), op.withoutBias(), List.of(a), roles, false);
-      Tensor bias = c instanceof Tensor t ? t : broadcastView(2, (Const) c, y.shape().rank());
-      emitTo(0, BroadcastOp.add(), List.of(y, bias), Map.of());
+      Tensor b = tensor(1);
+      MatMulOp op = transB ? MatMulOp.matrices().transposeB() : MatMulOp.matrices();
+      if (c == null && alpha == 1) {
+        emitTo(0, op, a, b);
+        return;
+      }
+      y = emit(fresh("product"), op, List.of(a, b), Map.of(), false);
     }
+    if (alpha != 1) {
+      if (c == null) {
+        emitTo(0, MathOp.scale(alpha), y);
+        return;
+      }
+      y = emit(fresh("alpha"), MathOp.scale(alpha), List.of(y), Map.of(), false);
+    }
+    Tensor bias;
+    if (c instanceof Tensor t) {
+      bias = rankUp(t, y.shape().rank());
+    } else if (beta != 1 && ((Const) c).initializer() == null && ((Const) c).numbers() != null) {
+      Const cc = (Const) c;
+      double[] scaled = cc.numbers().clone();
+      for (int k = 0; k < scaled.length; k++) {
+        scaled[k] *= beta;
+      }
+      bias = broadcastView(2, new Const(cc.dims(), scaled, null), y.shape().rank());
+      beta = 1;
+    } else {
+      bias = broadcastView(2, (Const) c, y.shape().rank());
+    }
+    if (beta != 1) {
+      bias = emit(fresh("beta"), MathOp.scale(beta), List.of(bias), Map.of(), false);
+    }
+    emitTo(0, BroadcastOp.add(), List.of(y, bias), Map.of());
   }
 
   /** A product: a dense layer over an initializer on the right, or a matrix product of two. */
@@ -1136,6 +1271,7 @@ public final class OnnxImport {
                         : x / y);
             case MAXIMUM -> Math.max(x, y);
             case MINIMUM -> Math.min(x, y);
+            case POWER -> Math.pow(x, y);
           };
     }
     return new Const(a.count() >= b.count() ? a.dims() : b.dims(), out, null);
@@ -1164,8 +1300,8 @@ public final class OnnxImport {
     onlyFirstOutput();
     Tensor x = tensor(0);
     int spatial = x.shape().rank() - 2;
-    if (spatial < 1 || spatial > 2) {
-      throw fail("Kiln imports 1-D and 2-D pooling, the input is " + x.shape());
+    if (spatial < 1 || spatial > 3) {
+      throw fail("Kiln imports 1-D, 2-D and 3-D pooling, the input is " + x.shape());
     }
     List<Integer> kernel = ints("kernel_shape");
     if (kernel == null) {
@@ -1341,7 +1477,8 @@ public final class OnnxImport {
     emitTo(0, new ConcatOp(axis), tensors, Map.of());
   }
 
-  private void softmax() {
+  /** {@code Softmax} or, with {@code log}, {@code LogSoftmax}. */
+  private void softmax(boolean log) {
     Tensor x = tensor(0);
     int rank = x.shape().rank();
     if (opset < 13) {
@@ -1355,9 +1492,84 @@ public final class OnnxImport {
                 + x.shape()
                 + " is not one axis; Kiln's softmax is over one axis");
       }
-      emitTo(0, SoftmaxOp.axis(-1), x);
+      emitTo(0, log ? LogSoftmaxOp.axis(-1) : SoftmaxOp.axis(-1), x);
     } else {
-      emitTo(0, SoftmaxOp.axis(i("axis", -1)), x);
+      int axis = i("axis", -1);
+      emitTo(0, log ? LogSoftmaxOp.axis(axis) : SoftmaxOp.axis(axis), x);
+    }
+  }
+
+  /**
+   * An element-wise function of one input: folded on a constant when {@code fold} computes it, else
+   * {@code op}.
+   */
+  private void unary(MathOp op, java.util.function.DoubleUnaryOperator fold) {
+    Value v = value(0);
+    if (fold != null && v instanceof Const c && c.numbers() != null) {
+      double[] out = new double[c.count()];
+      for (int k = 0; k < out.length; k++) {
+        out[k] = fold.applyAsDouble(c.numbers()[k]);
+      }
+      define(0, new Const(c.dims(), out, null));
+      return;
+    }
+    emitTo(0, op, tensor(0));
+  }
+
+  /**
+   * {@code Pow}: by one constant exponent MXNet's {@code _power_scalar}, else (a tensor exponent,
+   * or several) its {@code broadcast_power}, broadcasting as NumPy does.
+   */
+  private void pow() {
+    Value e = value(1);
+    if (e instanceof Const c && c.numbers() != null && c.count() == 1) {
+      double exponent = c.numbers()[0];
+      unary(MathOp.power(exponent), x -> Math.pow(x, exponent));
+      return;
+    }
+    binary(BroadcastOp.power());
+  }
+
+  /**
+   * {@code Sum} or {@code Mean} of any number of inputs, broadcasting as NumPy does: a chain of
+   * additions, the mean's scaled by one over the count.
+   */
+  private void variadic(boolean mean) {
+    List<Integer> present = new ArrayList<>();
+    for (int k = 0; k < node.getInputCount(); k++) {
+      if (has(k)) {
+        present.add(k);
+      }
+    }
+    if (present.isEmpty()) {
+      throw fail("it has no inputs");
+    }
+    int rank = 0;
+    for (int k : present) {
+      Value v = value(k);
+      rank = Math.max(rank, v instanceof Tensor t ? t.shape().rank() : ((Const) v).dims().length);
+    }
+    Tensor acc = null;
+    for (int j = 0; j < present.size(); j++) {
+      int k = present.get(j);
+      Value v = value(k);
+      Tensor t = v instanceof Tensor x ? rankUp(x, rank) : broadcastView(k, (Const) v, rank);
+      if (acc == null) {
+        acc = t;
+        continue;
+      }
+      Op add = acc.shape().equals(t.shape()) ? new AddOp() : BroadcastOp.add();
+      if (j == present.size() - 1 && !mean) {
+        emitTo(0, add, List.of(acc, t), Map.of());
+        return;
+      }
+      acc = emit(fresh("sum" + j), add, List.of(acc, t), Map.of(), false);
+    }
+    if (mean && present.size() > 1) {
+      emitTo(0, MathOp.scale(1.0 / present.size()), acc);
+    } else {
+      define(0, acc);
+      valueNodes.put(node.getOutput(0), acc.node());
     }
   }
 
@@ -1446,19 +1658,60 @@ public final class OnnxImport {
     Value data = value(0);
     Value indices = value(1);
     if (data instanceof Const c && indices instanceof Const idx && c.numbers() != null) {
-      if (c.dims().length != 1 || axis != 0) {
-        throw fail("it gathers from a constant of rank " + c.dims().length + "; Kiln folds rank 1");
-      }
-      long[] at = idx.longs();
-      double[] out = new double[at.length];
-      for (int k = 0; k < at.length; k++) {
-        long a = at[k] < 0 ? at[k] + c.count() : at[k];
-        if (a < 0 || a >= c.count()) {
-          throw fail("index " + at[k] + " is outside the " + c.count() + " values");
+      define(0, gatherConst(c, idx, axis));
+      return;
+    }
+    if (data instanceof Tensor x
+        && indices instanceof Const idx
+        && idx.dims().length == 1
+        && idx.count() > 1) {
+      // x[..., [i, j, ...], ...]: one slice per index, concatenated along the axis.
+      int rank = x.shape().rank();
+      int a = axis < 0 ? axis + rank : axis;
+      int size = x.shape().dim(a);
+      List<Tensor> parts = new ArrayList<>();
+      for (long i0 : idx.longs()) {
+        long at = size > 0 && i0 < 0 ? i0 + size : i0;
+        if (at < 0 || size > 0 && at >= size) {
+          throw fail("index " + i0 + " is outside axis " + a + " of " + x.shape());
         }
-        out[k] = c.numbers()[(int) a];
+        parts.add(
+            emit(
+                fresh("index" + at),
+                SliceOp.axis(a).begin((int) at).end((int) at + 1),
+                List.of(x),
+                Map.of(),
+                false));
       }
-      define(0, new Const(idx.dims(), out, null));
+      emitTo(0, new ConcatOp(a), parts, Map.of());
+      return;
+    }
+    if (data instanceof Tensor x && indices instanceof Const idx && idx.count() == 1) {
+      // x[..., i, ...]: a slice of one index along the axis, dropped for a scalar index.
+      int rank = x.shape().rank();
+      int a = axis < 0 ? axis + rank : axis;
+      int size = x.shape().dim(a);
+      long at = idx.longs()[0];
+      if (size > 0 && at < 0) {
+        at += size;
+      }
+      if (at < 0 || size > 0 && at >= size) {
+        throw fail("index " + idx.longs()[0] + " is outside axis " + a + " of " + x.shape());
+      }
+      SliceOp op = SliceOp.axis(a).begin((int) at).end((int) at + 1);
+      if (idx.dims().length == 1) {
+        emitTo(0, op, x);
+        return;
+      }
+      Tensor one = emit(fresh("slice"), op, List.of(x), Map.of(), false);
+      int[] target = new int[rank - 1];
+      for (int k = 0, j = 0; k < rank; k++) {
+        if (k != a) {
+          int d = x.shape().dim(k);
+          target[j++] = d == TShape.BATCH ? 0 : d;
+        }
+      }
+      emitTo(0, ReshapeOp.of(target), one);
       return;
     }
     if (data instanceof Const table
@@ -1471,8 +1724,168 @@ public final class OnnxImport {
       return;
     }
     throw fail(
-        "Kiln imports a Gather from a constant (folded) or from an initializer table [rows, columns]"
-            + " along axis 0 (an embedding)");
+        "Kiln imports a Gather from a constant (folded), of one constant index from a tensor (a"
+            + " slice), or from an initializer table [rows, columns] along axis 0 (an embedding)");
+  }
+
+  /** {@code Gather} of constant indices {@code idx} from constant {@code c} along {@code axis}. */
+  private Const gatherConst(Const c, Const idx, int axis) {
+    long[] dims = c.dims();
+    int rank = dims.length;
+    if (rank == 0) {
+      throw fail("it gathers from a scalar");
+    }
+    int a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank) {
+      throw fail("axis " + axis + " is outside the rank " + rank + " of its data");
+    }
+    long outer = 1;
+    for (int k = 0; k < a; k++) {
+      outer *= dims[k];
+    }
+    long inner = 1;
+    for (int k = a + 1; k < rank; k++) {
+      inner *= dims[k];
+    }
+    long[] at = idx.longs();
+    double[] out = new double[Math.toIntExact(outer * at.length * inner)];
+    int w = 0;
+    for (long o = 0; o < outer; o++) {
+      for (long i0 : at) {
+        long i = i0 < 0 ? i0 + dims[a] : i0;
+        if (i < 0 || i >= dims[a]) {
+          throw fail("index " + i0 + " is outside the " + dims[a] + " values of axis " + a);
+        }
+        int from = Math.toIntExact((o * dims[a] + i) * inner);
+        System.arraycopy(c.numbers(), from, out, w, (int) inner);
+        w += (int) inner;
+      }
+    }
+    long[] outDims = new long[rank - 1 + idx.dims().length];
+    int j = 0;
+    for (int k = 0; k < a; k++) {
+      outDims[j++] = dims[k];
+    }
+    for (long d : idx.dims()) {
+      outDims[j++] = d;
+    }
+    for (int k = a + 1; k < rank; k++) {
+      outDims[j++] = dims[k];
+    }
+    return new Const(outDims, out, null);
+  }
+
+  /**
+   * {@code Split}: each output a slice of the axis, the sizes from the {@code split} attribute
+   * (before set 13) or input, else equal parts ({@code num_outputs} from set 18, the last one
+   * smaller where the size does not divide).
+   */
+  private void split() {
+    Tensor x = tensor(0);
+    int rank = x.shape().rank();
+    int axis = i("axis", 0);
+    int a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank) {
+      throw fail("axis " + axis + " is outside the rank of " + x.shape());
+    }
+    int size = x.shape().dim(a);
+    if (size < 0) {
+      throw fail("it splits axis " + a + " of " + x.shape() + ", whose size is not fixed");
+    }
+    int parts = node.getOutputCount();
+    List<Integer> sizes;
+    if (opset < 13) {
+      sizes = ints("split");
+    } else {
+      sizes = has(1) ? toList(constant(1, "split").longs()) : null;
+    }
+    if (sizes == null || sizes.isEmpty()) {
+      int n = opset >= 18 && attr("num_outputs") != null ? i("num_outputs", parts) : parts;
+      if (n != parts) {
+        throw fail("num_outputs = " + n + " but it has " + parts + " outputs");
+      }
+      int chunk = opset >= 18 ? (size + n - 1) / n : size / n;
+      if (opset < 18 && size % n != 0) {
+        throw fail("axis " + a + " of size " + size + " does not split into " + n + " equal parts");
+      }
+      sizes = new ArrayList<>();
+      for (int k = 0, left = size; k < n; k++) {
+        sizes.add(Math.min(chunk, left));
+        left -= Math.min(chunk, left);
+      }
+    }
+    if (sizes.size() != parts || sizes.stream().mapToInt(Integer::intValue).sum() != size) {
+      throw fail(
+          "its parts "
+              + sizes
+              + " do not cover axis "
+              + a
+              + " of size "
+              + size
+              + " in "
+              + parts
+              + " outputs");
+    }
+    int begin = 0;
+    for (int k = 0; k < parts; k++) {
+      int end = begin + sizes.get(k);
+      if (sizes.get(k) <= 0) {
+        throw fail("its part " + k + " is empty; Kiln's slices are not");
+      }
+      if (!node.getOutput(k).isEmpty()) {
+        Tensor t =
+            emit(
+                fresh("output" + k),
+                SliceOp.axis(a).begin(begin).end(end),
+                List.of(x),
+                Map.of(),
+                false);
+        define(k, t);
+        valueNodes.put(node.getOutput(k), t.node());
+      }
+      begin = end;
+    }
+  }
+
+  /**
+   * {@code DepthToSpace}: a reshape, a transpose and a reshape, channels read depth-column-row
+   * ({@code DCR}, MXNet's {@code depth_to_space}) or column-row-depth ({@code CRD}).
+   */
+  private void depthToSpace() {
+    Tensor x = tensor(0);
+    if (x.shape().rank() != 4) {
+      throw fail("Kiln moves depth to space in images [N, C, H, W], the input is " + x.shape());
+    }
+    int b = i("blocksize", 0);
+    int c = x.shape().dim(1);
+    int h = x.shape().dim(2);
+    int w = x.shape().dim(3);
+    if (b < 1 || c < 0 || h < 0 || w < 0 || c % (b * b) != 0) {
+      throw fail(
+          "blocksize "
+              + b
+              + " does not divide the channels of "
+              + x.shape()
+              + " into blocksize² parts");
+    }
+    int n = x.shape().dim(0) == TShape.BATCH ? 0 : x.shape().dim(0);
+    String mode = s("mode", "DCR");
+    int[] split;
+    int[] perm;
+    switch (mode) {
+      case "DCR" -> {
+        split = new int[] {n, b, b, c / (b * b), h, w};
+        perm = new int[] {0, 3, 4, 1, 5, 2};
+      }
+      case "CRD" -> {
+        split = new int[] {n, c / (b * b), b, b, h, w};
+        perm = new int[] {0, 1, 4, 2, 5, 3};
+      }
+      default -> throw fail("mode " + mode + " is neither DCR nor CRD");
+    }
+    Tensor blocks = emit(fresh("blocks"), ReshapeOp.of(split), List.of(x), Map.of(), false);
+    Tensor moved = emit(fresh("moved"), TransposeOp.axes(perm), List.of(blocks), Map.of(), false);
+    emitTo(0, ReshapeOp.of(n, c / (b * b), h * b, w * b), moved);
   }
 
   private void slice() {
@@ -1623,6 +2036,330 @@ public final class OnnxImport {
               + transform
               + ": Kiln upsamples by nearest, or linear with align_corners");
     }
+  }
+
+  /** {@code Tile} by constant repeats, one per axis. */
+  private void tile() {
+    Tensor x = tensor(0);
+    long[] reps = constant(1, "repeats").longs();
+    if (reps.length != x.shape().rank()) {
+      throw fail("its repeats " + Arrays.toString(reps) + " are not one per axis of " + x.shape());
+    }
+    for (int k = 0; k < reps.length; k++) {
+      if (reps[k] != 1 && x.shape().dim(k) == TShape.BATCH) {
+        throw fail("it repeats the batch (axis " + k + ") " + reps[k] + " times; Kiln keeps it");
+      }
+    }
+    emitTo(0, TileOp.repeat(toInts(reps)), x);
+  }
+
+  /**
+   * {@code Expand} to a constant shape, broadcasting both ways as NumPy does: axes of size 1 grow
+   * to the shape's, axes the shape gives as 1 keep theirs.
+   */
+  private void expand() {
+    long[] target = constant(1, "shape").longs();
+    Value v = value(0);
+    int rank =
+        Math.max(
+            target.length, v instanceof Tensor t ? t.shape().rank() : ((Const) v).dims().length);
+    Tensor x = v instanceof Tensor t ? rankUp(t, rank) : broadcastView(0, (Const) v, rank);
+    int[] sizes = new int[rank];
+    boolean grows = false;
+    for (int k = 0; k < rank; k++) {
+      int j = k - (rank - target.length);
+      long want = j < 0 ? 1 : target[j];
+      int have = x.shape().dim(k);
+      if (want == 1 || want == BATCH_SIZE && have == TShape.BATCH || want == have) {
+        sizes[k] = 0;
+      } else if (have == 1 && want > 1 && want <= Integer.MAX_VALUE) {
+        sizes[k] = (int) want;
+        grows = true;
+      } else {
+        throw fail(
+            "axis "
+                + k
+                + " of "
+                + x.shape()
+                + " cannot grow to "
+                + (want == BATCH_SIZE ? "the batch" : Long.toString(want))
+                + " of shape "
+                + Arrays.toString(target));
+      }
+    }
+    if (!grows) {
+      define(0, x);
+      valueNodes.put(node.getOutput(0), x.node());
+      return;
+    }
+    emitTo(0, TileOp.expand(sizes), x);
+  }
+
+  /**
+   * {@code Pad} of the spatial axes of images and volumes (MXNet's {@code Pad}): constant, edge or
+   * reflect; pads as attribute (before set 11) or input, {@code axes} from set 18.
+   */
+  private void pad() {
+    Tensor x = tensor(0);
+    int rank = x.shape().rank();
+    String mode = s("mode", "constant");
+    long[] pads;
+    double fill = 0;
+    List<Integer> axes = null;
+    if (opset < 11) {
+      List<Integer> p = ints(opset < 2 ? "paddings" : "pads");
+      pads = p == null ? new long[0] : p.stream().mapToLong(Integer::longValue).toArray();
+      fill = f("value", 0);
+    } else {
+      pads = constant(1, "pads").longs();
+      if (has(2)) {
+        Const c = constant(2, "constant_value");
+        fill = c.count() == 0 ? 0 : c.numbers()[0];
+      }
+      if (has(3)) {
+        axes = toList(constant(3, "axes").longs());
+      }
+    }
+    if (axes == null) {
+      axes = new ArrayList<>();
+      for (int k = 0; k < pads.length / 2; k++) {
+        axes.add(k);
+      }
+    }
+    if (pads.length != 2 * axes.size()) {
+      throw fail("its pads " + Arrays.toString(pads) + " are not two per axis of " + x.shape());
+    }
+    int[] widths = new int[2 * rank];
+    for (int k = 0; k < axes.size(); k++) {
+      int a = axes.get(k) < 0 ? axes.get(k) + rank : axes.get(k);
+      long before = pads[k];
+      long after = pads[k + axes.size()];
+      if (before < 0 || after < 0) {
+        throw fail("its pads " + Arrays.toString(pads) + " crop (negative); Kiln pads only");
+      }
+      widths[2 * a] = Math.toIntExact(before);
+      widths[2 * a + 1] = Math.toIntExact(after);
+    }
+    if (rank != 4 && rank != 5) {
+      throw fail(
+          "MXNet pads images [N, C, H, W] and volumes [N, C, D, H, W], the input is " + x.shape());
+    }
+    if (widths[0] != 0 || widths[1] != 0 || widths[2] != 0 || widths[3] != 0) {
+      throw fail(
+          "its pads "
+              + Arrays.toString(pads)
+              + " pad the batch or channel axis; MXNet pads the spatial axes only");
+    }
+    PadOp op =
+        switch (mode) {
+          case "constant" -> PadOp.constant(fill, widths);
+          case "edge" -> PadOp.edge(widths);
+          case "reflect" -> PadOp.reflect(widths);
+          default -> throw fail("mode " + mode + ": Kiln pads with constant, edge or reflect");
+        };
+    emitTo(0, op, x);
+  }
+
+  /**
+   * {@code LSTM}, {@code GRU} or {@code RNN}: MXNet's fused {@code RNN} of one layer, its flat
+   * vector made of W, R and B ({@link OnnxRecurrent}); time-major ({@code layout = 0}) as MXNet
+   * runs it, batch-first ({@code layout = 1}, set 14) through Kiln's wrapper; {@code Y} reshaped
+   * (and for time-major transposed) into ONNX's {@code [.., dirs, .., units]}.
+   */
+  private void recurrent() {
+    if (reads(2)) {
+      throw fail(
+          "its output 2, the final cell state ("
+              + node.getOutput(2)
+              + "), is read; Kiln's fused layer gives the sequence, and the final hidden state"
+              + " taken from it, not the cell state");
+    }
+    String op = node.getOpType();
+    int units = i("hidden_size", 0);
+    if (units < 1) {
+      throw fail("its hidden_size is " + units + "; Kiln needs it positive");
+    }
+    String direction = s("direction", "forward");
+    if (!direction.equals("forward") && !direction.equals("bidirectional")) {
+      throw fail("direction " + direction + ": Kiln runs forward or bidirectional");
+    }
+    if (attr("clip") != null) {
+      throw fail("clip: MXNet 1.9.1 clips no recurrent cell on CPU");
+    }
+    if (i("input_forget", 0) != 0) {
+      throw fail("input_forget = 1 couples the gates; MXNet's LSTM does not");
+    }
+    for (int k = 4; k < node.getInputCount(); k++) {
+      if (!has(k)) {
+        continue;
+      }
+      String what =
+          switch (k) {
+            case 4 -> "sequence_lens";
+            case 5 -> "initial_h";
+            case 6 -> "initial_c";
+            default -> "P (peepholes)";
+          };
+      Value v = value(k);
+      boolean zeros =
+          k != 4
+              && v instanceof Const c
+              && c.numbers() != null
+              && Arrays.stream(c.numbers()).allMatch(d -> d == 0);
+      if (!zeros) {
+        throw fail(
+            "its "
+                + what
+                + " ("
+                + node.getInput(k)
+                + ") is given; Kiln's recurrent layers start at zeros and run every step"
+                + (k == 4 ? " (MXNet 1.9.1 ignores lengths on CPU)" : ""));
+      }
+    }
+    RecurrentOp cell;
+    List<String> acts = strings("activations");
+    switch (op) {
+      case "LSTM" -> {
+        requireActivations(acts, List.of("Sigmoid", "Tanh", "Tanh"));
+        cell = RecurrentOp.lstm(units);
+      }
+      case "GRU" -> {
+        requireActivations(acts, List.of("Sigmoid", "Tanh"));
+        if (i("linear_before_reset", 0) != 1) {
+          throw fail(
+              "linear_before_reset = 0 applies the reset gate before the recurrent weights;"
+                  + " MXNet's (cuDNN's) GRU applies it after: export with linear_before_reset = 1");
+        }
+        cell = RecurrentOp.gru(units);
+      }
+      default -> {
+        String a = acts == null || acts.isEmpty() ? "Tanh" : acts.get(0);
+        if (acts != null && acts.stream().anyMatch(x -> !x.equals(a))) {
+          throw fail("its activations " + acts + " differ by direction; MXNet's do not");
+        }
+        cell =
+            switch (a) {
+              case "Tanh" -> RecurrentOp.tanh(units);
+              case "Relu" -> RecurrentOp.relu(units);
+              default -> throw fail("activation " + a + ": MXNet's RNN is Tanh or Relu");
+            };
+      }
+    }
+    boolean both = direction.equals("bidirectional");
+    if (both) {
+      cell = cell.inBothDirections();
+    }
+    int dirs = both ? 2 : 1;
+    Tensor x = tensor(0);
+    if (x.shape().rank() != 3) {
+      throw fail("its input is " + x.shape() + "; ONNX's sequences are rank 3");
+    }
+    boolean batchFirst = opset >= 14 && i("layout", 0) == 1;
+    int steps = x.shape().dim(batchFirst ? 1 : 0);
+    int batch = x.shape().dim(batchFirst ? 0 : 1);
+    int features = x.shape().dim(2);
+    if (steps < 0 || features < 0) {
+      throw fail("its input " + x.shape() + " has no fixed number of steps or features");
+    }
+    Const w = initializer(1, "W");
+    initializer(2, "R");
+    String bias = has(3) ? initializer(3, "B").initializer() : null;
+    RnnLayout layout = new RnnLayout(cell.mode(), features, units, 1, both);
+    recurrent = new OnnxRecurrent(layout, w.initializer(), node.getInput(2), bias);
+    Map<String, Const> roles =
+        Map.of(ParamRole.PARAMETERS.role(), new Const(new long[] {layout.size()}, null, null));
+    Tensor out;
+    int n = batch < 0 ? 0 : batch;
+    if (batchFirst) {
+      cell = cell.over(batch, steps, features);
+      Tensor y = emit(fresh("sequence"), cell, List.of(x), roles, false);
+      out = emit(fresh(""), ReshapeOp.of(n, steps, dirs, units), List.of(y), Map.of(), false);
+    } else {
+      cell = cell.overTimeMajor(batch, features);
+      Tensor y = emit(fresh("sequence"), cell, List.of(x), roles, false);
+      Tensor split =
+          emit(
+              fresh("directions"),
+              ReshapeOp.of(steps, n, dirs, units),
+              List.of(y),
+              Map.of(),
+              false);
+      out = emit(fresh(""), TransposeOp.axes(0, 2, 1, 3), List.of(split), Map.of(), false);
+    }
+    define(0, out);
+    valueNodes.put(node.getOutput(0), out.node());
+    if (reads(1)) {
+      finalHidden(out, batchFirst, steps, dirs, units, n);
+    }
+  }
+
+  /**
+   * {@code Y_h} taken from {@code Y}: the forward direction's last step and the reverse direction's
+   * first, {@code [dirs, batch, units]} ({@code [batch, dirs, units]} batch-first).
+   */
+  private void finalHidden(Tensor y, boolean batchFirst, int steps, int dirs, int units, int n) {
+    int stepAxis = batchFirst ? 1 : 0;
+    int dirAxis = batchFirst ? 2 : 1;
+    List<Tensor> parts = new ArrayList<>();
+    for (int d = 0; d < dirs; d++) {
+      int step = d == 0 ? steps - 1 : 0;
+      Tensor at =
+          emit(
+              fresh("step" + step),
+              SliceOp.axis(stepAxis).begin(step).end(step + 1),
+              List.of(y),
+              Map.of(),
+              false);
+      parts.add(
+          dirs == 1
+              ? at
+              : emit(
+                  fresh("direction" + d),
+                  SliceOp.axis(dirAxis).begin(d).end(d + 1),
+                  List.of(at),
+                  Map.of(),
+                  false));
+    }
+    Tensor both =
+        parts.size() == 1
+            ? parts.get(0)
+            : emit(fresh("final"), new ConcatOp(dirAxis), parts, Map.of(), false);
+    // 0 copies the batch where it stays (axis 0 batch-first); time-major it moves, so -1 infers it.
+    int[] shape =
+        batchFirst ? new int[] {n, dirs, units} : new int[] {dirs, n == 0 ? -1 : n, units};
+    emitTo(1, ReshapeOp.of(shape), both);
+  }
+
+  private List<String> strings(String name) {
+    AttributeProto a = attr(name);
+    return a == null
+        ? null
+        : a.getStringsList().stream().map(b -> b.toString(StandardCharsets.UTF_8)).toList();
+  }
+
+  /** The activations, if written, are ONNX's defaults for each direction. */
+  private void requireActivations(List<String> acts, List<String> defaults) {
+    if (acts == null || acts.isEmpty()) {
+      return;
+    }
+    for (int k = 0; k < acts.size(); k++) {
+      if (!acts.get(k).equals(defaults.get(k % defaults.size()))) {
+        throw fail(
+            "its activations "
+                + acts
+                + " are not "
+                + defaults
+                + " per direction; MXNet's cells have these only");
+      }
+    }
+  }
+
+  private void instanceNorm() {
+    Tensor x = tensor(0);
+    Map<String, Const> roles = new LinkedHashMap<>();
+    roles.put(ParamRole.GAMMA.role(), initializer(1, "scale"));
+    roles.put(ParamRole.BETA.role(), initializer(2, "bias"));
+    emitTo(0, InstanceNormOp.eps(f("epsilon", 1e-5)), List.of(x), roles);
   }
 
   private double[] floats(String name) {

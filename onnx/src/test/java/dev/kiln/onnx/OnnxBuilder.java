@@ -188,6 +188,16 @@ public final class OnnxBuilder {
         .build();
   }
 
+  /** A strings attribute. */
+  public static AttributeProto strings(String name, String... values) {
+    AttributeProto.Builder a =
+        AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.STRINGS);
+    for (String v : values) {
+      a.addStrings(ByteString.copyFromUtf8(v));
+    }
+    return a.build();
+  }
+
   /** A floats attribute. */
   public static AttributeProto floats(String name, float... values) {
     AttributeProto.Builder a =

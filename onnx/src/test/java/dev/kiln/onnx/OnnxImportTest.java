@@ -180,6 +180,299 @@ class OnnxImportTest {
   }
 
   @Test
+  void aGemmTransposingABatchedAIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 3)
+            .random("w", new Random(4), 0.1, 4, 5)
+            .node("Gemm", List.of("x", "w"), List.of("y"), i("transA", 1))
+            .output("y", 3, 5)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("gemm_0"), text(e));
+    assertTrue(text(e).contains("transA = 1 over A [BATCH, 3] would sum over the batch"), text(e));
+  }
+
+  @Test
+  void gemmScalesBecomeScaleNodesAndAComputedBAMatrixProduct() {
+    Random rng = new Random(5);
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 4)
+            .random("w", rng, 0.1, 3, 4)
+            .random("c", rng, 0.1, 3)
+            .node("Sigmoid", List.of("w"), List.of("b"))
+            .node(
+                "Gemm",
+                List.of("x", "b", "c"),
+                List.of("y"),
+                i("transB", 1),
+                OnnxBuilder.f("alpha", 2f),
+                OnnxBuilder.f("beta", 0.5f))
+            .output("y", "N", 3)
+            .build();
+    OnnxGraph g = translate(m);
+    List<dev.kiln.ops.Op> ops = g.nodes().stream().map(OnnxGraph.Node::op).toList();
+    assertTrue(ops.contains(dev.kiln.ops.MatMulOp.matrices().transposeB()), ops.toString());
+    assertTrue(ops.contains(dev.kiln.ops.MathOp.scale(2)), ops.toString());
+    assertTrue(ops.contains(dev.kiln.ops.MathOp.scale(0.5)), ops.toString());
+    assertEquals(TShape.of(-1, 3), g.nodes().get(g.nodes().size() - 1).shape());
+  }
+
+  @Test
+  void aSplitIntoUnequalPartsWithoutSizesIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 7)
+            .node("Split", List.of("x"), List.of("a", "b"), i("axis", 1))
+            .output("a", "N", 4)
+            .output("b", "N", 3)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("split_0"), text(e));
+    assertTrue(text(e).contains("axis 1 of size 7 does not split into 2 equal parts"), text(e));
+  }
+
+  @Test
+  void aDepthToSpaceWhoseBlockDoesNotDivideTheChannelsIsRefused() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 6, 2, 2)
+            .node("DepthToSpace", List.of("x"), List.of("y"), i("blocksize", 2))
+            .output("y", "N", 1, 4, 4)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("depthtospace_0"), text(e));
+    assertTrue(text(e).contains("blocksize 2 does not divide the channels"), text(e));
+  }
+
+  @Test
+  void padsMxnetCannotMakeAreRefusedNamingTheNode() {
+    ModelProto channels =
+        new OnnxBuilder(13)
+            .input("x", "N", 2, 4, 4)
+            .int64("pads", new long[] {0, 1, 0, 0, 0, 1, 0, 0}, 8)
+            .node("Pad", List.of("x", "pads"), List.of("y"))
+            .output("y", "N", 4, 4, 4)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(channels));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("pad_0"), text(e));
+    assertTrue(text(e).contains("MXNet pads the spatial axes only"), text(e));
+    ModelProto rows =
+        new OnnxBuilder(13)
+            .input("x", "N", 4, 4)
+            .int64("pads", new long[] {0, 0, 1, 1, 0, 0}, 6)
+            .node("Pad", List.of("x", "pads"), List.of("y"))
+            .output("y", "N", 5, 5)
+            .build();
+    e = assertThrows(RuleError.class, () -> translate(rows));
+    assertTrue(text(e).contains("MXNet pads images [N, C, H, W] and volumes"), text(e));
+    ModelProto wrap =
+        new OnnxBuilder(19)
+            .input("x", "N", 1, 4, 4)
+            .int64("pads", new long[] {0, 0, 1, 1, 0, 0, 1, 1}, 8)
+            .node("Pad", List.of("x", "pads"), List.of("y"), s("mode", "wrap"))
+            .output("y", "N", 1, 6, 6)
+            .build();
+    e = assertThrows(RuleError.class, () -> translate(wrap));
+    assertTrue(text(e).contains("mode wrap"), text(e));
+  }
+
+  @Test
+  void aTileOfTheBatchIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 3)
+            .int64("reps", new long[] {2, 1}, 2)
+            .node("Tile", List.of("x", "reps"), List.of("y"))
+            .output("y", "N", 3)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("tile_0"), text(e));
+    assertTrue(text(e).contains("it repeats the batch (axis 0) 2 times"), text(e));
+  }
+
+  @Test
+  void aConvolutionBeyondThreeDimensionsIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 1, 3, 3, 3, 3)
+            .random("w", new Random(6), 0.1, 2, 1, 2, 2, 2, 2)
+            .node("Conv", List.of("x", "w"), List.of("y"))
+            .output("y", "N", 2, 2, 2, 2, 2)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("conv_0"), text(e));
+    assertTrue(text(e).contains("Kiln imports 1-D, 2-D and 3-D convolutions"), text(e));
+  }
+
+  private static OnnxBuilder gru(int opset) {
+    Random rng = new Random(8);
+    return new OnnxBuilder(opset)
+        .input("x", 4, "N", 3)
+        .random("w", rng, 0.1, 1, 6, 3)
+        .random("r", rng, 0.1, 1, 6, 2)
+        .int64("lengths", new long[] {4, 4}, 2);
+  }
+
+  @Test
+  void aGruResettingBeforeItsRecurrentWeightsIsRefusedNamingTheNode() {
+    ModelProto m =
+        gru(13)
+            .node("GRU", List.of("x", "w", "r"), List.of("y"), i("hidden_size", 2))
+            .output("y", 4, 1, "N", 2)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("gru_0"), text(e));
+    assertTrue(text(e).contains("export with linear_before_reset = 1"), text(e));
+  }
+
+  @Test
+  void sequenceLengthsAndAReadFinalStateAreRefusedNamingTheNode() {
+    ModelProto lengths =
+        gru(13)
+            .node(
+                "GRU",
+                List.of("x", "w", "r", "", "lengths"),
+                List.of("y"),
+                i("hidden_size", 2),
+                i("linear_before_reset", 1))
+            .output("y", 4, 1, "N", 2)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(lengths));
+    assertTrue(text(e).contains("its sequence_lens (lengths) is given"), text(e));
+    ModelProto state =
+        gru(13)
+            .node(
+                "GRU",
+                List.of("x", "w", "r"),
+                List.of("y", "h"),
+                i("hidden_size", 2),
+                i("linear_before_reset", 1))
+            .output("h", 1, "N", 2)
+            .build();
+    assertEquals(TShape.of(1, -1, 2), translate(state).nodes().get(4).shape());
+    ModelProto cell =
+        new OnnxBuilder(13)
+            .input("x", 4, "N", 3)
+            .random("w", new Random(9), 0.1, 1, 8, 3)
+            .random("r", new Random(9), 0.1, 1, 8, 2)
+            .node("LSTM", List.of("x", "w", "r"), List.of("y", "h", "c"), i("hidden_size", 2))
+            .output("c", 1, "N", 2)
+            .build();
+    e = assertThrows(RuleError.class, () -> translate(cell));
+    assertTrue(text(e).contains("its output 2, the final cell state (c), is read"), text(e));
+  }
+
+  @Test
+  void aRecurrentLayersWeightsBecomeOneFusedVectorInMxnetsGateOrder() {
+    // LSTM, one unit, one feature: ONNX rows i, o, f, c; MXNet's i, f, c, o.
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", 2, "N", 1)
+            .initializer("w", new float[] {1, 2, 3, 4}, 1, 4, 1)
+            .initializer("r", new float[] {5, 6, 7, 8}, 1, 4, 1)
+            .initializer("b", new float[] {9, 10, 11, 12, 13, 14, 15, 16}, 1, 8)
+            .node("LSTM", List.of("x", "w", "r", "b"), List.of("y"), i("hidden_size", 1))
+            .output("y", 2, 1, "N", 1)
+            .build();
+    OnnxGraph g = translate(m);
+    OnnxGraph.Param p =
+        g.params().values().stream().filter(q -> q.recurrent() != null).findFirst().orElseThrow();
+    float[] flat =
+        p.recurrent()
+            .flatten(
+                new float[] {1, 2, 3, 4},
+                new float[] {5, 6, 7, 8},
+                new float[] {9, 10, 11, 12, 13, 14, 15, 16});
+    assertEquals(
+        Arrays.toString(new float[] {1, 3, 4, 2, 5, 7, 8, 6, 9, 11, 12, 10, 13, 15, 16, 14}),
+        Arrays.toString(flat));
+    assertEquals("w", p.recurrent().w());
+  }
+
+  @Test
+  void zeroInitialStatesAreTheDefaultAndOthersAreRefused() {
+    ModelProto zeros =
+        gru(13)
+            .initializer("h0", new float[4], 1, 2, 2)
+            .node(
+                "GRU",
+                List.of("x", "w", "r", "", "", "h0"),
+                List.of("y"),
+                i("hidden_size", 2),
+                i("linear_before_reset", 1))
+            .output("y", 4, 1, "N", 2)
+            .build();
+    OnnxGraph g = translate(zeros);
+    assertEquals(TShape.of(4, 1, -1, 2), g.nodes().get(g.nodes().size() - 1).shape());
+    ModelProto ones =
+        gru(13)
+            .initializer("h0", new float[] {1, 1, 1, 1}, 1, 2, 2)
+            .node(
+                "GRU",
+                List.of("x", "w", "r", "", "", "h0"),
+                List.of("y"),
+                i("hidden_size", 2),
+                i("linear_before_reset", 1))
+            .output("y", 4, 1, "N", 2)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(ones));
+    assertTrue(text(e).contains("its initial_h (h0) is given"), text(e));
+  }
+
+  @Test
+  void anExpandOfAnAxisLargerThanOneIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 2, 3)
+            .int64("shape", new long[] {4, 3}, 2)
+            .node("Expand", List.of("x", "shape"), List.of("y"))
+            .output("y", "N", 4, 3)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(m));
+    assertEquals("OnnxNode", e.message.id());
+    assertTrue(text(e).contains("expand_0"), text(e));
+    assertTrue(text(e).contains("axis 1 of [BATCH, 2, 3] cannot grow to 4"), text(e));
+  }
+
+  @Test
+  void aGatherFromAConstantFoldsAlongAnyAxis() {
+    OnnxBuilder b =
+        new OnnxBuilder(13)
+            .input("x", "N", 2, 2)
+            .initializer("table", new float[] {1, 2, 3, 4, 5, 6}, 2, 3)
+            .int64("cols", new long[] {2, 0}, 2)
+            .int64("bad", new long[] {3});
+    ModelProto m =
+        b.node("Gather", List.of("table", "cols"), List.of("t"), i("axis", 1))
+            .node("Add", List.of("x", "t"), List.of("y"))
+            .output("y", "N", 2, 2)
+            .build();
+    OnnxGraph g = translate(m);
+    float[] folded =
+        g.params().values().stream()
+            .filter(p -> p.values() != null)
+            .findFirst()
+            .orElseThrow()
+            .values();
+    assertEquals(Arrays.toString(new float[] {3, 1, 6, 4}), Arrays.toString(folded));
+    ModelProto bad =
+        b.node("Gather", List.of("table", "bad"), List.of("z"), i("axis", 1))
+            .output("z", 2)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translate(bad));
+    assertTrue(text(e).contains("index 3 is outside the 3 values of axis 1"), text(e));
+  }
+
+  @Test
   void aTruncatedOrForeignFileNamesWhereItBreaks() {
     byte[] whole =
         new OnnxBuilder(13)

@@ -49,7 +49,9 @@ public record BroadcastOp(Kind kind) implements LayerOp {
     /** {@code @Maximum}. */
     MAXIMUM("Maximum", "broadcast_maximum", "maximum"),
     /** The smaller of the two (imports only). */
-    MINIMUM("Minimum", "broadcast_minimum", "minimum");
+    MINIMUM("Minimum", "broadcast_minimum", "minimum"),
+    /** The first to the power of the second (imports only: an ONNX {@code Pow} by a tensor). */
+    POWER("Power", "broadcast_power", "power");
 
     final String annotation;
     final String mxnet;
@@ -263,6 +265,11 @@ public record BroadcastOp(Kind kind) implements LayerOp {
   /** The smaller of the two. */
   public static BroadcastOp minimum() {
     return new BroadcastOp(Kind.MINIMUM);
+  }
+
+  /** The first input to the power of the second. */
+  public static BroadcastOp power() {
+    return new BroadcastOp(Kind.POWER);
   }
 
   /** MXNet's broadcasting operator, the first input on the left. */

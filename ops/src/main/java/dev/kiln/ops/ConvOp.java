@@ -43,10 +43,11 @@ import java.util.List;
  * differential suite).
  *
  * <p>At compile time: {@code @Conv1D} and {@code @Conv2D}: MXNet's {@code Convolution} over {@code
- * [N, C, spatial...]} (one or two spatial dimensions), then the activation unless {@code Act.NONE}.
- * Window attributes hold one value (for every spatial dimension) or one per dimension, as written.
+ * [N, C, spatial...]} (one or two spatial dimensions; three for an imported ONNX {@code Conv}),
+ * then the activation unless {@code Act.NONE}. Window attributes hold one value (for every spatial
+ * dimension) or one per dimension, as written.
  *
- * @param spatial the spatial dimensions: 1 or 2
+ * @param spatial the spatial dimensions: 1 or 2, or 3 (imports only)
  * @param filters output channels
  * @param kernel window size
  * @param stride window step
@@ -127,7 +128,7 @@ public record ConvOp(
 
   @Override
   public String annotation() {
-    return spatial == 1 ? "Conv1D" : "Conv2D";
+    return spatial == 1 ? "Conv1D" : spatial == 2 ? "Conv2D" : "Conv3D";
   }
 
   @Override
@@ -160,7 +161,10 @@ public record ConvOp(
   public Inferred infer(ShapeSite site) {
     TShape s = site.shape();
     String layer = "@" + annotation();
-    site.requireRank(layer, 2 + spatial, spatial == 1 ? "[N, C, W]" : "[N, C, H, W]");
+    site.requireRank(
+        layer,
+        2 + spatial,
+        spatial == 1 ? "[N, C, W]" : spatial == 2 ? "[N, C, H, W]" : "[N, C, D, H, W]");
     int channels = Window.channels(site, layer, groups, filters);
     int[] k = Window.expand(kernel, spatial);
     int[] st = Window.expand(stride, spatial);

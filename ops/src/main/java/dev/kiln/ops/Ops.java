@@ -34,6 +34,7 @@ public final class Ops {
           DropoutOp.UNIT,
           BatchNormOp.UNIT,
           LayerNormOp.UNIT,
+          InstanceNormOp.UNIT,
           LrnOp.UNIT,
           EmbeddingOp.UNIT,
           RecurrentOp.UNIT,
@@ -51,6 +52,10 @@ public final class Ops {
           CropOp.UNIT,
           CastOp.UNIT,
           SoftmaxActivationOp.UNIT,
+          MathOp.UNIT,
+          LogSoftmaxOp.UNIT,
+          TileOp.UNIT,
+          PadOp.UNIT,
           ValueOp.UNIT);
 
   /** Every built-in layer's reader, in the order the annotations are documented. */

@@ -133,6 +133,14 @@ public record PoolOp(
     return Window.expand(stride.isEmpty() ? kernel : stride, spatial);
   }
 
+  /**
+   * Whether a window attribute was written with three values, {@code {depth, height, width}}: a
+   * volume {@code [N, C, D, H, W]}, which only imports pool (MXNet pools 3-D too).
+   */
+  private boolean triples() {
+    return kernel.size() == 3 || stride.size() == 3 || pad.size() == 3;
+  }
+
   /** Whether a window attribute was written with two values, {@code {height, width}}. */
   private boolean pairs() {
     return kernel.size() == 2 || stride.size() == 2 || pad.size() == 2;
@@ -145,12 +153,13 @@ public record PoolOp(
 
   @Override
   public void checkAttributes(AttributeSite site) {
-    site.window("kernel", kernel, SPATIAL, true);
+    int dims = triples() ? 3 : SPATIAL;
+    site.window("kernel", kernel, dims, true);
     if (!stride.isEmpty()) {
-      site.window("stride", stride, SPATIAL, true);
+      site.window("stride", stride, dims, true);
     }
-    site.window("pad", pad, SPATIAL, false);
-    if (pairs()) {
+    site.window("pad", pad, dims, false);
+    if (pairs() && !triples()) {
       int axis = padTooLarge(SPATIAL);
       if (axis >= 0) {
         throw site.fail(Message.PAD_TOO_LARGE, "pad", padArgs(site.prefix(), axis, SPATIAL));
@@ -194,7 +203,9 @@ public record PoolOp(
   public Inferred infer(ShapeSite site) {
     TShape s = site.shape();
     String layer = "@" + annotation();
-    if (pairs() && s.rank() == 3) {
+    if (triples()) {
+      site.requireRank(layer, 5, "[N, C, D, H, W]");
+    } else if (pairs() && s.rank() == 3) {
       throw site.fail(
           Message.WRONG_RANK,
           null,

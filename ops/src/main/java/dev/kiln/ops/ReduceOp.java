@@ -21,9 +21,10 @@ import java.util.stream.Collectors;
 
 /**
  * A mean or sum over some axes ({@code @Mean}, {@code @Sum}): MXNet's {@code mean} or {@code sum}
- * with {@code axis} and {@code keepdims}. The processor writes the axes it reduces explicitly
- * (never MXNet's empty axis, which would reduce the batch too). Generated code writes {@code
- * ReduceOp.mean(1, 2).keepDims()}.
+ * with {@code axis} and {@code keepdims}; imports also make the greatest, least and product ({@code
+ * max}, {@code min}, {@code prod}), which no annotation declares. The processor writes the axes it
+ * reduces explicitly (never MXNet's empty axis, which would reduce the batch too). Generated code
+ * writes {@code ReduceOp.mean(1, 2).keepDims()}.
  *
  * <p>At compile time: {@code @Mean} or {@code @Sum}: MXNet's {@code mean} or {@code sum} over the
  * axes given, or, when none are, over every axis but the batch (MXNet's empty axis would reduce the
@@ -39,7 +40,13 @@ public record ReduceOp(Kind kind, List<Integer> axes, boolean keptDims) implemen
     /** {@code @Mean}. */
     MEAN("Mean", "mean", "average over"),
     /** {@code @Sum}. */
-    SUM("Sum", "sum", "sum over");
+    SUM("Sum", "sum", "sum over"),
+    /** The greatest value, read only from imports (ONNX {@code ReduceMax}). */
+    MAX("Max", "max", "take the greatest over"),
+    /** The least value, read only from imports (ONNX {@code ReduceMin}). */
+    MIN("Min", "min", "take the least over"),
+    /** The product, read only from imports (ONNX {@code ReduceProd}). */
+    PROD("Prod", "prod", "multiply over");
 
     final String annotation;
 
@@ -207,6 +214,21 @@ public record ReduceOp(Kind kind, List<Integer> axes, boolean keptDims) implemen
   /** The sum over {@code axes}. */
   public static ReduceOp sum(int... axes) {
     return new ReduceOp(Kind.SUM, list(axes), false);
+  }
+
+  /** The greatest value over {@code axes}. */
+  public static ReduceOp max(int... axes) {
+    return new ReduceOp(Kind.MAX, list(axes), false);
+  }
+
+  /** The least value over {@code axes}. */
+  public static ReduceOp min(int... axes) {
+    return new ReduceOp(Kind.MIN, list(axes), false);
+  }
+
+  /** The product over {@code axes}. */
+  public static ReduceOp prod(int... axes) {
+    return new ReduceOp(Kind.PROD, list(axes), false);
   }
 
   /** This reduction with the reduced axes kept, of size 1. */

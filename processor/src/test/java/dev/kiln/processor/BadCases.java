@@ -505,7 +505,7 @@ final class BadCases {
                   "@Imported(onnx = \"unknown.onnx\")",
                   "[kiln:OnnxUnknownOps] OnnxUnknownOps.net(): unknown.onnx uses ONNX operators Kiln does not "
                       + "import: Hardmax (node hardmax_0), Einsum (node einsum_2) in operator set 13; it "
-                      + "imports Add, AveragePool, BatchNormalization")
+                      + "imports Abs, Add, AveragePool, BatchNormalization")
               .startingWith(),
           // A node whose attributes no unit computes.
           error(

@@ -2,6 +2,7 @@ package dev.kiln.runtime;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,13 +55,21 @@ public final class TestJvm {
           }
         });
     pb.redirectErrorStream(true);
-    Process p = pb.start();
-    boolean finished = p.waitFor(seconds, TimeUnit.SECONDS);
-    if (!finished) {
-      p.destroyForcibly();
-      p.waitFor(30, TimeUnit.SECONDS);
+    // Into a file, not a pipe: a child that prints more than the pipe holds (MXNet's warnings)
+    // would block on a full pipe that nobody reads until it exits.
+    Path log = Files.createTempFile("kiln-child", ".log");
+    pb.redirectOutput(log.toFile());
+    try {
+      Process p = pb.start();
+      boolean finished = p.waitFor(seconds, TimeUnit.SECONDS);
+      if (!finished) {
+        p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+      }
+      String out = new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+      return new Outcome(finished, finished ? p.exitValue() : -1, out);
+    } finally {
+      Files.deleteIfExists(log);
     }
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    return new Outcome(finished, finished ? p.exitValue() : -1, out);
   }
 }

@@ -92,9 +92,49 @@ public final class OnnxFixtures {
         .toByteArray();
   }
 
+  /**
+   * A sequence classifier as PyTorch's exporter writes an {@code nn.LSTM} over batch-first input: a
+   * transpose to time-major, a bidirectional LSTM of 4 units (W, R, B initializers, gates {@code
+   * iofc}), {@code Y [steps, dirs, batch, units]} back to batch-first, flattened, and a {@code
+   * Gemm} to 3 classes.
+   */
+  static byte[] lstm() {
+    Random rng = new Random(2027);
+    return new OnnxBuilder(13)
+        .input("x", "batch", 6, 3)
+        .random("lstm.weight", rng, 0.4, 2, 16, 3)
+        .random("lstm.recurrence", rng, 0.4, 2, 16, 4)
+        .random("lstm.bias", rng, 0.2, 2, 32)
+        .random("fc.weight", rng, 0.2, 3, 48)
+        .random("fc.bias", rng, 0.05, 3)
+        .int64("flat", new long[] {0, 48}, 2)
+        .node("Transpose", List.of("x"), List.of("/Transpose_output_0"), ints("perm", 1, 0, 2))
+        .node(
+            "LSTM",
+            List.of("/Transpose_output_0", "lstm.weight", "lstm.recurrence", "lstm.bias"),
+            List.of("/lstm/LSTM_output_0", "", ""),
+            i("hidden_size", 4),
+            OnnxBuilder.s("direction", "bidirectional"))
+        .node(
+            "Transpose",
+            List.of("/lstm/LSTM_output_0"),
+            List.of("/Transpose_1_output_0"),
+            ints("perm", 2, 0, 1, 3))
+        .node("Reshape", List.of("/Transpose_1_output_0", "flat"), List.of("/Reshape_output_0"))
+        .node(
+            "Gemm",
+            List.of("/Reshape_output_0", "fc.weight", "fc.bias"),
+            List.of("logits"),
+            i("transB", 1))
+        .output("logits", "batch", 3)
+        .build()
+        .toByteArray();
+  }
+
   /** Writes the files into {@link #DIR}. */
   public static void main(String[] args) throws IOException {
     Files.createDirectories(DIR);
     Files.write(DIR.resolve("lenet.onnx"), lenet());
+    Files.write(DIR.resolve("lstm.onnx"), lstm());
   }
 }

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class OnnxModelTest {
   private static final Path FILE = OnnxFixtures.DIR.resolve("lenet.onnx");
+  private static final Path LSTM = OnnxFixtures.DIR.resolve("lstm.onnx");
 
   @Test
   void theFileIsWhatTheFixturesWrite() throws IOException {
@@ -45,6 +46,26 @@ class OnnxModelTest {
       assertArrayEquals(expected.get(0), actual, 1e-5f);
       assertArrayEquals(
           OnnxImportValues.initializer(FILE, "conv1.weight"), m.params().conv1Weight().get());
+    }
+  }
+
+  @Test
+  void theLstmFileIsWhatTheFixturesWrite() throws IOException {
+    assertArrayEquals(OnnxFixtures.lstm(), Files.readAllBytes(LSTM));
+  }
+
+  @Test
+  void anImportedLstmComputesWhatOnnxRuntimeDoes() throws Exception {
+    Random rng = new Random(6);
+    OnnxPeer.Input x = OnnxPeer.random(rng, 4, 6, 3);
+    List<float[]> expected = OnnxPeer.onnxRuntime(LSTM, Map.of("x", x));
+    try (OnnxSequenceModel m = OnnxSequenceModel.create(Init.xavier(), 3);
+        NDManager nd = NDManager.newBaseManager()) {
+      // The reshape's shape is folded when the model compiles; no node reads it as a tensor.
+      assertEquals(List.of("flat"), m.loadImported(LSTM));
+      float[] actual =
+          m.forward(nd.create(x.values(), new ai.djl.ndarray.types.Shape(4, 6, 3))).toFloatArray();
+      assertArrayEquals(expected.get(0), actual, 1e-5f);
     }
   }
 

@@ -432,6 +432,13 @@ public final class GraphBuilder implements AutoCloseable {
 
     /** The name of {@code s}'s output in MXNet's list of internal outputs. */
     private String outputName(Sym s) {
+      if (s instanceof SymNode n && n.handle() != null && !d.sources.containsKey(s.name())) {
+        // One output of a multi-output operator (an RNN's sequence): MXNet names it itself.
+        List<String> names = n.handle().outputs();
+        if (names.size() == 1) {
+          return names.get(0);
+        }
+      }
       return d.sources.containsKey(s.name()) && !d.isVariable(s.name())
           ? s.name() + "_output"
           : s.name();

@@ -4,6 +4,7 @@ import dev.kiln.onnx.OnnxFile;
 import dev.kiln.onnx.OnnxFormatException;
 import dev.kiln.onnx.OnnxGraph;
 import dev.kiln.onnx.OnnxImport;
+import dev.kiln.onnx.OnnxRecurrent;
 import dev.kiln.onnx.Tensors;
 import dev.kiln.onnx.proto.Onnx.ModelProto;
 import dev.kiln.onnx.proto.Onnx.TensorProto;
@@ -15,9 +16,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads the parameters of a model imported from an ONNX file ({@code @Imported(onnx = ...)}) from
@@ -76,9 +79,22 @@ public final class OnnxParams {
       }
       float[] v;
       try {
-        v = p.values() != null ? p.values() : Tensors.floats(initializers.get(name), dir);
-      } catch (OnnxFormatException e) {
-        throw new CheckpointException(file, e.getMessage(), e);
+        if (p.recurrent() != null) {
+          OnnxRecurrent r = p.recurrent();
+          v =
+              r.flatten(
+                  Tensors.floats(initializers.get(r.w()), dir),
+                  Tensors.floats(initializers.get(r.r()), dir),
+                  r.b() == null ? null : Tensors.floats(initializers.get(r.b()), dir));
+        } else {
+          v = p.values() != null ? p.values() : Tensors.floats(initializers.get(name), dir);
+        }
+      } catch (IllegalArgumentException e) {
+        // An OnnxFormatException names the tensor itself; a recurrent vector's sizes do not.
+        throw new CheckpointException(
+            file,
+            e instanceof OnnxFormatException ? e.getMessage() : name + ": " + e.getMessage(),
+            e);
       }
       if (p.transposed()) {
         v = transpose(v, p.fileShape().get(0), p.fileShape().get(1));
@@ -97,9 +113,20 @@ public final class OnnxParams {
       values.put(target, v);
     }
     values.forEach(Tensor::copyFrom);
+    Set<String> read = new HashSet<>(wanted);
+    for (String name : wanted) {
+      OnnxRecurrent r = graph.params().get(name).recurrent();
+      if (r != null) {
+        read.add(r.w());
+        read.add(r.r());
+        if (r.b() != null) {
+          read.add(r.b());
+        }
+      }
+    }
     List<String> unread = new ArrayList<>();
     for (String name : initializers.keySet()) {
-      if (!wanted.contains(name)) {
+      if (!read.contains(name)) {
         unread.add(name);
       }
     }
