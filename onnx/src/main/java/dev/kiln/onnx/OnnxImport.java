@@ -27,6 +27,7 @@ import dev.kiln.ops.FlattenOp;
 import dev.kiln.ops.GlobalPoolOp;
 import dev.kiln.ops.InstanceNormOp;
 import dev.kiln.ops.LayerNormOp;
+import dev.kiln.ops.LayerOp;
 import dev.kiln.ops.LogSoftmaxOp;
 import dev.kiln.ops.LrnOp;
 import dev.kiln.ops.MatMulOp;
@@ -39,6 +40,7 @@ import dev.kiln.ops.RecurrentOp;
 import dev.kiln.ops.ReduceOp;
 import dev.kiln.ops.ReshapeOp;
 import dev.kiln.ops.RnnLayout;
+import dev.kiln.ops.ScalarOp;
 import dev.kiln.ops.SliceOp;
 import dev.kiln.ops.SoftmaxOp;
 import dev.kiln.ops.TileOp;
@@ -1085,7 +1087,7 @@ public final class OnnxImport {
   /**
    * {@code Y = alpha · A' · B' + beta · C}: a dense layer over an initializer {@code B} (with
    * {@code C} as its bias when both scales are 1), else a matrix product of two tensors; {@code
-   * alpha} and {@code beta} scale the product and {@code C} ({@code MathOp.scale}), and {@code C}
+   * alpha} and {@code beta} scale the product and {@code C} ({@code ScalarOp.times}), and {@code C}
    * broadcasts as NumPy does.
    */
   private void gemm() {
@@ -1139,10 +1141,10 @@ public final class OnnxImport {
     }
     if (alpha != 1) {
       if (c == null) {
-        emitTo(0, MathOp.scale(alpha), y);
+        emitTo(0, ScalarOp.times(alpha), y);
         return;
       }
-      y = emit(fresh("alpha"), MathOp.scale(alpha), List.of(y), Map.of(), false);
+      y = emit(fresh("alpha"), ScalarOp.times(alpha), List.of(y), Map.of(), false);
     }
     Tensor bias;
     if (c instanceof Tensor t) {
@@ -1159,7 +1161,7 @@ public final class OnnxImport {
       bias = broadcastView(2, (Const) c, y.shape().rank());
     }
     if (beta != 1) {
-      bias = emit(fresh("beta"), MathOp.scale(beta), List.of(bias), Map.of(), false);
+      bias = emit(fresh("beta"), ScalarOp.times(beta), List.of(bias), Map.of(), false);
     }
     emitTo(0, BroadcastOp.add(), List.of(y, bias), Map.of());
   }
@@ -1503,7 +1505,7 @@ public final class OnnxImport {
    * An element-wise function of one input: folded on a constant when {@code fold} computes it, else
    * {@code op}.
    */
-  private void unary(MathOp op, java.util.function.DoubleUnaryOperator fold) {
+  private void unary(LayerOp op, java.util.function.DoubleUnaryOperator fold) {
     Value v = value(0);
     if (fold != null && v instanceof Const c && c.numbers() != null) {
       double[] out = new double[c.count()];
@@ -1524,7 +1526,7 @@ public final class OnnxImport {
     Value e = value(1);
     if (e instanceof Const c && c.numbers() != null && c.count() == 1) {
       double exponent = c.numbers()[0];
-      unary(MathOp.power(exponent), x -> Math.pow(x, exponent));
+      unary(ScalarOp.power(exponent), x -> Math.pow(x, exponent));
       return;
     }
     binary(BroadcastOp.power());
@@ -1566,7 +1568,7 @@ public final class OnnxImport {
       acc = emit(fresh("sum" + j), add, List.of(acc, t), Map.of(), false);
     }
     if (mean && present.size() > 1) {
-      emitTo(0, MathOp.scale(1.0 / present.size()), acc);
+      emitTo(0, ScalarOp.times(1.0 / present.size()), acc);
     } else {
       define(0, acc);
       valueNodes.put(node.getOutput(0), acc.node());

@@ -215,8 +215,8 @@ class OnnxImportTest {
     OnnxGraph g = translate(m);
     List<dev.kiln.ops.Op> ops = g.nodes().stream().map(OnnxGraph.Node::op).toList();
     assertTrue(ops.contains(dev.kiln.ops.MatMulOp.matrices().transposeB()), ops.toString());
-    assertTrue(ops.contains(dev.kiln.ops.MathOp.scale(2)), ops.toString());
-    assertTrue(ops.contains(dev.kiln.ops.MathOp.scale(0.5)), ops.toString());
+    assertTrue(ops.contains(dev.kiln.ops.ScalarOp.times(2)), ops.toString());
+    assertTrue(ops.contains(dev.kiln.ops.ScalarOp.times(0.5)), ops.toString());
     assertEquals(TShape.of(-1, 3), g.nodes().get(g.nodes().size() - 1).shape());
   }
 

@@ -19,14 +19,14 @@ import java.util.List;
 
 /**
  * One element-wise function of one tensor, with up to two constant numbers: MXNet's unary math
- * operators ({@code sqrt}, {@code exp}, {@code log}, {@code negative}, {@code abs}, {@code erf}),
- * its scalar ones ({@code _mul_scalar} for a scale, {@code _power_scalar} for a constant exponent)
- * and {@code hard_sigmoid}. Only imports make it (an ONNX {@code Sqrt}, {@code Pow} by a constant,
- * a {@code Gemm}'s {@code alpha}); no annotation declares it. Generated code writes {@code
- * MathOp.sqrt()}, {@code MathOp.power(2.0)} or {@code MathOp.hardSigmoid(0.2, 0.5)}.
+ * operators ({@code sqrt}, {@code exp}, {@code log}, {@code negative}, {@code abs}, {@code erf})
+ * and {@code hard_sigmoid}. Only imports make it (an ONNX {@code Sqrt}, {@code HardSigmoid}); no
+ * annotation declares it. (Arithmetic with one number, a scale or a constant exponent, is {@link
+ * ScalarOp}'s.) Generated code writes {@code MathOp.sqrt()} or {@code MathOp.hardSigmoid(0.2,
+ * 0.5)}.
  *
  * @param fn the function
- * @param a its first number (the scale, the exponent, the hard sigmoid's slope), else 0
+ * @param a its first number (the hard sigmoid's slope), else 0
  * @param b its second number (the hard sigmoid's offset), else 0
  */
 public record MathOp(Fn fn, double a, double b) implements LayerOp {
@@ -44,10 +44,6 @@ public record MathOp(Fn fn, double a, double b) implements LayerOp {
     ABS("abs", "abs", 0),
     /** The error function, MXNet {@code erf}. */
     ERF("erf", "erf", 0),
-    /** a·x, MXNet {@code _mul_scalar}. */
-    SCALE("_mul_scalar", "scale", 1),
-    /** xᵃ, MXNet {@code _power_scalar}. */
-    POWER("_power_scalar", "power", 1),
     /** max(0, min(1, a·x + b)), MXNet {@code hard_sigmoid}. */
     HARD_SIGMOID("hard_sigmoid", "hardSigmoid", 2);
 
@@ -104,7 +100,6 @@ public record MathOp(Fn fn, double a, double b) implements LayerOp {
     Arg[] numbers =
         switch (fn.numbers) {
           case 0 -> new Arg[0];
-          case 1 -> new Arg[] {d(a)};
           default -> new Arg[] {d(a), d(b)};
         };
     return NodeCall.Builder.of("node", chain(MathOp.class, fn.factory, numbers).build(), x());
@@ -114,7 +109,6 @@ public record MathOp(Fn fn, double a, double b) implements LayerOp {
   public Sym build(NodeScope scope, List<Sym> inputs) {
     Attrs attrs =
         switch (fn) {
-          case SCALE, POWER -> Attrs.of("scalar", a);
           case HARD_SIGMOID -> Attrs.of("alpha", a, "beta", b);
           default -> Attrs.of();
         };
@@ -149,16 +143,6 @@ public record MathOp(Fn fn, double a, double b) implements LayerOp {
   /** The error function. */
   public static MathOp erf() {
     return new MathOp(Fn.ERF, 0, 0);
-  }
-
-  /** {@code factor}·x. */
-  public static MathOp scale(double factor) {
-    return new MathOp(Fn.SCALE, factor, 0);
-  }
-
-  /** x to the power {@code exponent}. */
-  public static MathOp power(double exponent) {
-    return new MathOp(Fn.POWER, exponent, 0);
   }
 
   /** max(0, min(1, {@code alpha}·x + {@code beta})). */
