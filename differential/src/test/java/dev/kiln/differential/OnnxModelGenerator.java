@@ -14,11 +14,13 @@ import java.util.Random;
  * Random ONNX models, one per seed, imported whole by a {@code @Model} interface (package {@value
  * ModelGenerator#PACKAGE}, named {@code Onnx<seed>}): an image input {@code x} of {@code [N, C, H,
  * W]} through 2 to 6 image operators (Conv with or without bias, padding and stride,
- * BatchNormalization, the activations, MaxPool and AveragePool, Add and Mul of a per-channel
- * constant or of two branches, Concat of two branches), then Flatten or GlobalAveragePool and 1 to
- * 3 row operators (Gemm with B transposed or not, MatMul, activations, Softmax), in an operator set
- * drawn from 11, 13, 15 and 17. The file is a resource of the model, and the case gets the suite's
- * usual checks plus check 10: ONNX Runtime on the same file.
+ * BatchNormalization, InstanceNormalization, the activations (HardSigmoid, Erf and Abs among them),
+ * MaxPool and AveragePool, Pad (constant, edge, reflect), DepthToSpace (DCR, CRD), Add and Mul of a
+ * per-channel constant or of two branches, Concat of two branches), then Flatten or
+ * GlobalAveragePool and 1 to 3 row operators (Gemm with B transposed or not, MatMul, activations,
+ * Softmax or LogSoftmax), in an operator set drawn from 11, 13, 15 and 17. The file is a resource
+ * of the model, and the case gets the suite's usual checks plus check 10: ONNX Runtime on the same
+ * file.
  */
 final class OnnxModelGenerator {
   private static final int[] OPSETS = {11, 13, 15, 17};
@@ -126,7 +128,9 @@ final class OnnxModelGenerator {
   }
 
   private void activation() {
-    String[] ops = {"Relu", "Sigmoid", "Tanh", "LeakyRelu", "Elu", "Softsign"};
+    String[] ops = {
+      "Relu", "Sigmoid", "Tanh", "LeakyRelu", "Elu", "Softsign", "HardSigmoid", "Erf", "Abs"
+    };
     String op = ops[rng.nextInt(ops.length)];
     features.add(op);
     emit(op, List.of(x), shape);
@@ -136,7 +140,7 @@ final class OnnxModelGenerator {
     long c = shape[1];
     long h = shape[2];
     long w = shape[3];
-    switch (rng.nextInt(7)) {
+    switch (rng.nextInt(10)) {
       case 0, 1 -> {
         long filters = 1 + rng.nextInt(8);
         int k = 1 + rng.nextInt(3);
@@ -198,6 +202,42 @@ final class OnnxModelGenerator {
         features.add(op + "Constant");
         emit(op, List.of(x, k), shape);
       }
+      case 6 -> {
+        String scale = param("in.weight", 0.3, c);
+        String shift = param("in.bias", 0.3, c);
+        features.add("InstanceNormalization");
+        emit("InstanceNormalization", List.of(x, scale, shift), shape, f("epsilon", 1e-3f));
+      }
+      case 7 -> {
+        if (h > 14 || w > 14) {
+          activation();
+          return;
+        }
+        String[] modes = {"constant", "edge", "reflect"};
+        String mode = modes[rng.nextInt(modes.length)];
+        String pads = "pads_" + names++;
+        b.int64(pads, new long[] {0, 0, 1, 1, 0, 0, 1, 1}, 8);
+        features.add("Pad" + mode);
+        emit(
+            "Pad",
+            List.of(x, pads),
+            new long[] {-1, c, h + 2, w + 2},
+            dev.kiln.onnx.OnnxBuilder.s("mode", mode));
+      }
+      case 8 -> {
+        if (c % 4 != 0 || h > 10 || w > 10) {
+          activation();
+          return;
+        }
+        String mode = rng.nextBoolean() ? "DCR" : "CRD";
+        features.add("DepthToSpace" + mode);
+        emit(
+            "DepthToSpace",
+            List.of(x),
+            new long[] {-1, c / 4, 2 * h, 2 * w},
+            i("blocksize", 2),
+            dev.kiln.onnx.OnnxBuilder.s("mode", mode));
+      }
       default -> {
         // Two branches of the same input, added or concatenated along the channels.
         String in = x;
@@ -250,8 +290,9 @@ final class OnnxModelGenerator {
       default -> activation();
     }
     if (last && rng.nextBoolean()) {
-      features.add("Softmax");
-      emit("Softmax", List.of(x), shape, i("axis", 1));
+      String op = rng.nextBoolean() ? "Softmax" : "LogSoftmax";
+      features.add(op);
+      emit(op, List.of(x), shape, i("axis", 1));
     }
   }
 }

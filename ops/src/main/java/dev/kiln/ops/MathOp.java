@@ -20,7 +20,7 @@ import java.util.List;
 /**
  * One element-wise function of one tensor, with up to two constant numbers: MXNet's unary math
  * operators ({@code sqrt}, {@code exp}, {@code log}, {@code negative}, {@code abs}, {@code erf})
- * and {@code hard_sigmoid}. Only imports make it (an ONNX {@code Sqrt}, {@code HardSigmoid}); no
+ * and the hard sigmoid. Only imports make it (an ONNX {@code Sqrt}, {@code HardSigmoid}); no
  * annotation declares it. (Arithmetic with one number, a scale or a constant exponent, is {@link
  * ScalarOp}'s.) Generated code writes {@code MathOp.sqrt()} or {@code MathOp.hardSigmoid(0.2,
  * 0.5)}.
@@ -44,8 +44,12 @@ public record MathOp(Fn fn, double a, double b) implements LayerOp {
     ABS("abs", "abs", 0),
     /** The error function, MXNet {@code erf}. */
     ERF("erf", "erf", 0),
-    /** max(0, min(1, a·x + b)), MXNet {@code hard_sigmoid}. */
-    HARD_SIGMOID("hard_sigmoid", "hardSigmoid", 2);
+    /**
+     * max(0, min(1, a·x + b)): MXNet's {@code _mul_scalar}, {@code _plus_scalar} and {@code clip},
+     * not its {@code hard_sigmoid}, whose gradient MXNet 1.9.1 gets wrong (a third of the true one,
+     * oneDNN on and off) when another node reads the same input too (a residual branch).
+     */
+    HARD_SIGMOID("clip", "hardSigmoid", 2);
 
     final String mxnet;
     final String factory;
@@ -107,12 +111,25 @@ public record MathOp(Fn fn, double a, double b) implements LayerOp {
 
   @Override
   public Sym build(NodeScope scope, List<Sym> inputs) {
-    Attrs attrs =
-        switch (fn) {
-          case HARD_SIGMOID -> Attrs.of("alpha", a, "beta", b);
-          default -> Attrs.of();
-        };
-    return scope.op(fn.mxnet, attrs, inputs.get(0));
+    Sym x = inputs.get(0);
+    if (fn == Fn.HARD_SIGMOID) {
+      Sym scaled =
+          scope.op(
+              "_mul_scalar",
+              scope.node() + "_scale",
+              Attrs.of("scalar", a),
+              List.of("data"),
+              List.of(x));
+      Sym shifted =
+          scope.op(
+              "_plus_scalar",
+              scope.node() + "_shift",
+              Attrs.of("scalar", b),
+              List.of("data"),
+              List.of(scaled));
+      return scope.op("clip", Attrs.of("a_min", 0.0, "a_max", 1.0), shifted);
+    }
+    return scope.op(fn.mxnet, Attrs.of(), x);
   }
 
   /** √x. */
