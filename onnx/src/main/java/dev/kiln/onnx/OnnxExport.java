@@ -1,0 +1,1080 @@
+package dev.kiln.onnx;
+
+import com.google.protobuf.ByteString;
+import dev.kiln.onnx.proto.Onnx.AttributeProto;
+import dev.kiln.onnx.proto.Onnx.GraphProto;
+import dev.kiln.onnx.proto.Onnx.ModelProto;
+import dev.kiln.onnx.proto.Onnx.NodeProto;
+import dev.kiln.onnx.proto.Onnx.OperatorSetIdProto;
+import dev.kiln.onnx.proto.Onnx.TensorProto;
+import dev.kiln.onnx.proto.Onnx.TensorShapeProto;
+import dev.kiln.onnx.proto.Onnx.TypeProto;
+import dev.kiln.onnx.proto.Onnx.ValueInfoProto;
+import dev.kiln.ops.file.SymbolFile;
+import dev.kiln.ops.file.SymbolFile.Entry;
+import dev.kiln.ops.file.SymbolFile.Node;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Kiln's one mapping of MXNet operators to ONNX: an MXNet symbol (the inference graph every Kiln
+ * model builds, whatever its layers: built-in units, {@code @Imported} files and custom layers all
+ * become MXNet operators) with its parameters becomes an ONNX model whose initializers are the
+ * weights. Each MXNet operator has one rule in {@link #OPERATORS}; a node none maps, or whose
+ * attributes ONNX cannot express, is refused with {@link OnnxExportException} naming it, before
+ * anything is written. The graph made is checked against the rules ONNX states for a graph (every
+ * value defined once, before it is read; inputs, initializers and outputs named once).
+ */
+public final class OnnxExport {
+  /** The opset written unless another is asked for. */
+  public static final int DEFAULT_OPSET = 17;
+
+  /** The lowest opset written. */
+  public static final int MIN_OPSET = 13;
+
+  /** The highest opset written. */
+  public static final int MAX_OPSET = 21;
+
+  /** The symbolic name of the batch dimension. */
+  public static final String BATCH = "batch";
+
+  /**
+   * One input of the model.
+   *
+   * @param name its name
+   * @param dims its dimensions; a negative one is the batch ({@code batch})
+   */
+  public record Input(String name, long[] dims) {}
+
+  /**
+   * One parameter or auxiliary state.
+   *
+   * @param dims its shape
+   * @param data its values, row-major
+   */
+  public record Array(long[] dims, float[] data) {}
+
+  /** One MXNet operator's translation into ONNX nodes. */
+  @FunctionalInterface
+  interface Rule {
+    /** Emits {@code node} into {@code g}; returns the ONNX names of its outputs. */
+    List<String> emit(Builder g, Node node, List<String> in);
+  }
+
+  /** The MXNet operators exported, each with what it becomes in ONNX (for the docs). */
+  public static final Map<String, String> OPERATORS;
+
+  private static final Map<String, Rule> RULES = new HashMap<>();
+
+  static {
+    Map<String, String> doc = new TreeMap<>();
+    rule(doc, "FullyConnected", "Gemm (Flatten first), or MatMul and Add", OnnxExport::dense);
+    rule(doc, "Convolution", "Conv", OnnxExport::conv);
+    rule(doc, "Deconvolution", "ConvTranspose", OnnxExport::deconv);
+    rule(
+        doc, "Pooling", "MaxPool, AveragePool, GlobalMaxPool, GlobalAveragePool", OnnxExport::pool);
+    rule(doc, "BatchNorm", "BatchNormalization (inference form)", OnnxExport::batchNorm);
+    rule(doc, "LayerNorm", "LayerNormalization", OnnxExport::layerNorm);
+    rule(doc, "Activation", "Relu, Sigmoid, Tanh, Softplus, Softsign", OnnxExport::activation);
+    rule(doc, "LeakyReLU", "LeakyRelu, Elu, Selu, PRelu, Gelu as Erf", OnnxExport::leaky);
+    rule(doc, "Dropout", "Identity (removed in inference)", OnnxExport::identity);
+    rule(doc, "BlockGrad", "Identity", OnnxExport::identity);
+    rule(doc, "_copy", "Identity", OnnxExport::identity);
+    rule(doc, "Cast", "Identity (float32 only)", OnnxExport::cast);
+    rule(doc, "Flatten", "Flatten", (g, n, in) -> g.node("Flatten", n, in, g.i("axis", 1)));
+    rule(doc, "Reshape", "Reshape", OnnxExport::reshape);
+    rule(doc, "softmax", "Softmax", OnnxExport::softmax);
+    rule(
+        doc, "SoftmaxOutput", "Softmax (the loss head's inference output)", OnnxExport::softmaxOut);
+    rule(
+        doc,
+        "LinearRegressionOutput",
+        "Identity (the loss head's inference output)",
+        OnnxExport::head);
+    rule(
+        doc,
+        "MAERegressionOutput",
+        "Identity (the loss head's inference output)",
+        OnnxExport::head);
+    rule(
+        doc,
+        "LogisticRegressionOutput",
+        "Sigmoid (the loss head's inference output)",
+        (g, n, in) -> g.node("Sigmoid", n, in.subList(0, 1)));
+    for (String[] b :
+        new String[][] {
+          {"elemwise_add", "Add"},
+          {"elemwise_sub", "Sub"},
+          {"elemwise_mul", "Mul"},
+          {"elemwise_div", "Div"},
+          {"_plus", "Add"},
+          {"_minus", "Sub"},
+          {"_mul", "Mul"},
+          {"_div", "Div"},
+          {"_add", "Add"},
+          {"_sub", "Sub"},
+          {"broadcast_add", "Add"},
+          {"broadcast_plus", "Add"},
+          {"broadcast_sub", "Sub"},
+          {"broadcast_minus", "Sub"},
+          {"broadcast_mul", "Mul"},
+          {"broadcast_div", "Div"},
+          {"broadcast_maximum", "Max"},
+          {"broadcast_minimum", "Min"},
+          {"_maximum", "Max"},
+          {"_minimum", "Min"}
+        }) {
+      String onnx = b[1];
+      rule(doc, b[0], onnx, (g, n, in) -> g.node(onnx, n, in));
+    }
+    for (String[] s :
+        new String[][] {
+          {"_plus_scalar", "Add"},
+          {"_minus_scalar", "Sub"},
+          {"_mul_scalar", "Mul"},
+          {"_div_scalar", "Div"},
+          {"_maximum_scalar", "Max"},
+          {"_minimum_scalar", "Min"},
+          {"_power_scalar", "Pow"},
+          {"_rminus_scalar", "Sub (scalar first)"},
+          {"_rdiv_scalar", "Div (scalar first)"}
+        }) {
+      String onnx = s[1].split(" ")[0];
+      boolean reversed = s[0].startsWith("_r");
+      rule(doc, s[0], s[1] + " with a constant", (g, n, in) -> scalar(g, n, in, onnx, reversed));
+    }
+    rule(doc, "add_n", "Sum", (g, n, in) -> g.node("Sum", n, in));
+    rule(doc, "ElementWiseSum", "Sum", (g, n, in) -> g.node("Sum", n, in));
+    rule(doc, "Concat", "Concat", OnnxExport::concat);
+    rule(doc, "concat", "Concat", OnnxExport::concat);
+    rule(doc, "transpose", "Transpose", OnnxExport::transpose);
+    rule(doc, "SwapAxis", "Transpose", OnnxExport::swapAxis);
+    rule(doc, "swapaxes", "Transpose", OnnxExport::swapAxis);
+    rule(doc, "clip", "Clip", OnnxExport::clip);
+    rule(doc, "Embedding", "Cast to int64, Gather", OnnxExport::embedding);
+    rule(doc, "slice_axis", "Slice", OnnxExport::sliceAxis);
+    rule(doc, "SliceChannel", "Split (Squeeze)", OnnxExport::split);
+    rule(doc, "split", "Split (Squeeze)", OnnxExport::split);
+    rule(doc, "squeeze", "Squeeze", OnnxExport::squeeze);
+    rule(doc, "sum", "ReduceSum", (g, n, in) -> reduce(g, n, in, "ReduceSum"));
+    rule(doc, "mean", "ReduceMean", (g, n, in) -> reduce(g, n, in, "ReduceMean"));
+    rule(doc, "dot", "MatMul (Transpose)", OnnxExport::dot);
+    rule(doc, "batch_dot", "MatMul (Transpose)", OnnxExport::batchDot);
+    rule(doc, "UpSampling", "Resize (nearest)", OnnxExport::upsampling);
+    rule(doc, "LRN", "LRN", OnnxExport::lrn);
+    OPERATORS = java.util.Collections.unmodifiableMap(doc);
+  }
+
+  private static void rule(Map<String, String> doc, String mxnet, String onnx, Rule rule) {
+    doc.put(mxnet, onnx);
+    RULES.put(mxnet, rule);
+  }
+
+  private OnnxExport() {}
+
+  /**
+   * The ONNX model of {@code symbol} with {@code params} (parameters and auxiliary states by MXNet
+   * name) as initializers, {@code inputs} as its inputs and the symbol's heads as {@code outputs},
+   * in {@code opset}.
+   *
+   * @throws OnnxExportException naming the node, its operator and why, when a node cannot be
+   *     expressed in ONNX; or when the opset is out of range
+   */
+  public static ModelProto export(
+      String graphName,
+      SymbolFile symbol,
+      List<Input> inputs,
+      List<String> outputs,
+      Map<String, Array> params,
+      int opset) {
+    if (opset < MIN_OPSET || opset > MAX_OPSET) {
+      throw new OnnxExportException(
+          "opset " + opset + " is not written: choose " + MIN_OPSET + " to " + MAX_OPSET);
+    }
+    if (outputs.size() != symbol.heads().size()) {
+      throw new OnnxExportException(
+          "the symbol has " + symbol.heads().size() + " outputs, named " + outputs);
+    }
+    refuseQuantised(symbol);
+    Builder g = new Builder(opset, params);
+    for (Input in : inputs) {
+      g.graph.addInput(valueInfo(in.name(), in.dims()));
+      g.define(in.name(), in.dims().length);
+    }
+    Set<String> inputNames = new HashSet<>();
+    inputs.forEach(i -> inputNames.add(i.name()));
+    // which nodes the heads need: loss heads read only their data
+    boolean[] needed = new boolean[symbol.nodes().size()];
+    for (Entry h : symbol.heads()) {
+      mark(symbol, h.node(), needed);
+    }
+    Map<Integer, List<String>> values = new HashMap<>();
+    for (Node n : symbol.nodes()) {
+      if (!needed[n.id()]) {
+        continue;
+      }
+      if (n.isVariable()) {
+        if (inputNames.contains(n.name())) {
+          values.put(n.id(), List.of(n.name()));
+        } else if (params.containsKey(n.name())) {
+          values.put(n.id(), List.of(g.initializer(n.name())));
+        } else {
+          throw new OnnxExportException(
+              "variable '"
+                  + n.name()
+                  + "' is neither an input ("
+                  + inputNames
+                  + ") nor a parameter of the model");
+        }
+        continue;
+      }
+      Rule rule = RULES.get(n.op());
+      if (rule == null) {
+        throw new OnnxExportException(
+            "node '"
+                + n.name()
+                + "' ("
+                + n.op()
+                + "): no ONNX mapping for MXNet operator "
+                + n.op()
+                + "; exported operators: "
+                + OPERATORS.keySet());
+      }
+      List<String> in = new ArrayList<>();
+      for (Entry e : inputsRead(n)) {
+        in.add(values.get(e.node()).get(e.index()));
+      }
+      try {
+        values.put(n.id(), rule.emit(g, n, in));
+      } catch (OnnxExportException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw new OnnxExportException(
+            "node '" + n.name() + "' (" + n.op() + "): cannot be expressed in ONNX: " + e);
+      }
+    }
+    for (int k = 0; k < outputs.size(); k++) {
+      Entry h = symbol.heads().get(k);
+      String value = values.get(h.node()).get(h.index());
+      String name = outputs.get(k);
+      if (!value.equals(name)) {
+        g.add(g.nodeProto("Identity", "output_" + name, List.of(value), List.of(name)));
+      }
+      g.graph.addOutput(
+          ValueInfoProto.newBuilder()
+              .setName(name)
+              .setType(
+                  TypeProto.newBuilder()
+                      .setTensorType(
+                          TypeProto.Tensor.newBuilder()
+                              .setElemType(TensorProto.DataType.FLOAT_VALUE))));
+    }
+    g.graph.setName(graphName);
+    GraphProto graph = g.graph.build();
+    check(graph);
+    return ModelProto.newBuilder()
+        .setIrVersion(irVersion(opset))
+        .setProducerName("kiln")
+        .setProducerVersion("0.1.0")
+        .setGraph(graph)
+        .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset))
+        .build();
+  }
+
+  /** The IR version that goes with {@code opset} (ONNX's own table). */
+  static int irVersion(int opset) {
+    if (opset <= 15) {
+      return 8;
+    }
+    if (opset <= 18) {
+      return 8;
+    }
+    if (opset <= 20) {
+      return 9;
+    }
+    return 10;
+  }
+
+  private static void refuseQuantised(SymbolFile symbol) {
+    for (Node n : symbol.nodes()) {
+      String op = n.op();
+      if (op.contains("quantize") || op.startsWith("_sg_") || op.contains("quantized")) {
+        throw new OnnxExportException(
+            "node '"
+                + n.name()
+                + "' ("
+                + op
+                + "): int8 (quantised) and fused models are not exported to ONNX; "
+                + "export the float32 model it was made from");
+      }
+    }
+  }
+
+  private static void mark(SymbolFile s, int id, boolean[] needed) {
+    if (needed[id]) {
+      return;
+    }
+    needed[id] = true;
+    for (Entry e : inputsRead(s.nodes().get(id))) {
+      mark(s, e.node(), needed);
+    }
+  }
+
+  /** What a node reads in inference: a loss head only its prediction. */
+  private static List<Entry> inputsRead(Node n) {
+    return switch (n.op()) {
+      case "SoftmaxOutput",
+          "LinearRegressionOutput",
+          "MAERegressionOutput",
+          "LogisticRegressionOutput" ->
+          n.inputs().subList(0, 1);
+      default -> n.inputs();
+    };
+  }
+
+  /**
+   * Checks {@code graph} against ONNX's rules for a graph: every value is defined once (an input,
+   * an initializer or a node's output), before any node reads it; every output is defined.
+   *
+   * @throws OnnxExportException saying which rule fails
+   */
+  static void check(GraphProto graph) {
+    Set<String> defined = new HashSet<>();
+    for (ValueInfoProto in : graph.getInputList()) {
+      defineOnce(defined, in.getName(), "input");
+    }
+    for (TensorProto t : graph.getInitializerList()) {
+      defineOnce(defined, t.getName(), "initializer");
+      long count = 1;
+      for (long d : t.getDimsList()) {
+        count *= d;
+      }
+      int stored =
+          t.getDataType() == TensorProto.DataType.INT64_VALUE
+              ? t.getInt64DataCount()
+              : t.getRawData().size() / 4;
+      if (stored != count) {
+        throw new OnnxExportException(
+            "initializer '" + t.getName() + "' holds " + stored + " values, its shape " + count);
+      }
+    }
+    Set<String> nodeNames = new HashSet<>();
+    for (NodeProto n : graph.getNodeList()) {
+      if (!nodeNames.add(n.getName())) {
+        throw new OnnxExportException("two nodes are named '" + n.getName() + "'");
+      }
+      for (String in : n.getInputList()) {
+        if (!in.isEmpty() && !defined.contains(in)) {
+          throw new OnnxExportException(
+              "node '" + n.getName() + "' reads '" + in + "' before it is defined");
+        }
+      }
+      for (String out : n.getOutputList()) {
+        defineOnce(defined, out, "output of node '" + n.getName() + "'");
+      }
+    }
+    for (ValueInfoProto out : graph.getOutputList()) {
+      if (!defined.contains(out.getName())) {
+        throw new OnnxExportException("output '" + out.getName() + "' is never defined");
+      }
+    }
+  }
+
+  private static void defineOnce(Set<String> defined, String name, String what) {
+    if (!defined.add(name)) {
+      throw new OnnxExportException("'" + name + "' is defined twice (again as " + what + ")");
+    }
+  }
+
+  private static ValueInfoProto valueInfo(String name, long[] dims) {
+    TensorShapeProto.Builder shape = TensorShapeProto.newBuilder();
+    for (long d : dims) {
+      shape.addDim(
+          d < 0
+              ? TensorShapeProto.Dimension.newBuilder().setDimParam(BATCH)
+              : TensorShapeProto.Dimension.newBuilder().setDimValue(d));
+    }
+    return ValueInfoProto.newBuilder()
+        .setName(name)
+        .setType(
+            TypeProto.newBuilder()
+                .setTensorType(
+                    TypeProto.Tensor.newBuilder()
+                        .setElemType(TensorProto.DataType.FLOAT_VALUE)
+                        .setShape(shape)))
+        .build();
+  }
+
+  // ---- the rules ----
+
+  private static List<String> identity(Builder g, Node n, List<String> in) {
+    return g.node("Identity", n, in.subList(0, 1));
+  }
+
+  private static List<String> head(Builder g, Node n, List<String> in) {
+    return g.node("Identity", n, in.subList(0, 1));
+  }
+
+  private static List<String> cast(Builder g, Node n, List<String> in) {
+    String dtype = n.attrs().getOrDefault("dtype", "float32");
+    if (!dtype.equals("float32")) {
+      throw refuse(n, "casts to " + dtype + "; only float32 is exported");
+    }
+    return identity(g, n, in);
+  }
+
+  private static List<String> dense(Builder g, Node n, List<String> in) {
+    boolean flatten = bool(n, "flatten", true);
+    boolean noBias = bool(n, "no_bias", false);
+    String x = in.get(0);
+    int rank = g.rank(x);
+    if (flatten || rank == 2) {
+      if (rank != 2) {
+        x = g.node1("Flatten", n.name() + "_flatten", List.of(x), 2, g.i("axis", 1));
+      }
+      List<String> args = noBias ? List.of(x, in.get(1)) : List.of(x, in.get(1), in.get(2));
+      return List.of(g.node1("Gemm", n.name(), args, 2, g.i("transB", 1)));
+    }
+    String wt =
+        g.node1("Transpose", n.name() + "_weight_t", List.of(in.get(1)), 2, g.ints("perm", 1, 0));
+    String mm = g.node1("MatMul", n.name() + (noBias ? "" : "_matmul"), List.of(x, wt), rank);
+    if (noBias) {
+      return List.of(mm);
+    }
+    return List.of(g.node1("Add", n.name(), List.of(mm, in.get(2)), rank));
+  }
+
+  private static void checkLayout(Node n) {
+    String layout = n.attrs().getOrDefault("layout", "None");
+    if (!layout.equals("None") && !layout.startsWith("NC")) {
+      throw refuse(n, "layout " + layout + "; ONNX convolutions are channels-first");
+    }
+  }
+
+  private static List<String> conv(Builder g, Node n, List<String> in) {
+    checkLayout(n);
+    long[] kernel = tuple(n, "kernel", null);
+    int k = kernel.length;
+    List<AttributeProto> a = new ArrayList<>();
+    a.add(g.ints("kernel_shape", kernel));
+    a.add(g.ints("strides", tuple(n, "stride", ones(k))));
+    a.add(g.ints("dilations", tuple(n, "dilate", ones(k))));
+    a.add(g.ints("pads", twice(tuple(n, "pad", new long[k]))));
+    a.add(g.i("group", Long.parseLong(n.attrs().getOrDefault("num_group", "1"))));
+    List<String> args = bool(n, "no_bias", false) ? in.subList(0, 2) : in.subList(0, 3);
+    return List.of(g.node1("Conv", n.name(), args, k + 2, a.toArray(AttributeProto[]::new)));
+  }
+
+  private static List<String> deconv(Builder g, Node n, List<String> in) {
+    checkLayout(n);
+    long[] kernel = tuple(n, "kernel", null);
+    int k = kernel.length;
+    long[] target = tuple(n, "target_shape", new long[0]);
+    if (Arrays.stream(target).anyMatch(t -> t != 0)) {
+      throw refuse(n, "sets target_shape; give pad and adj instead");
+    }
+    List<AttributeProto> a = new ArrayList<>();
+    a.add(g.ints("kernel_shape", kernel));
+    a.add(g.ints("strides", tuple(n, "stride", ones(k))));
+    a.add(g.ints("dilations", tuple(n, "dilate", ones(k))));
+    a.add(g.ints("pads", twice(tuple(n, "pad", new long[k]))));
+    a.add(g.ints("output_padding", tuple(n, "adj", new long[k])));
+    a.add(g.i("group", Long.parseLong(n.attrs().getOrDefault("num_group", "1"))));
+    List<String> args = bool(n, "no_bias", true) ? in.subList(0, 2) : in.subList(0, 3);
+    return List.of(
+        g.node1("ConvTranspose", n.name(), args, k + 2, a.toArray(AttributeProto[]::new)));
+  }
+
+  private static List<String> pool(Builder g, Node n, List<String> in) {
+    checkLayout(n);
+    String type = n.attrs().getOrDefault("pool_type", "max");
+    int rank = g.rank(in.get(0));
+    if (bool(n, "global_pool", false)) {
+      String op =
+          switch (type) {
+            case "max" -> "GlobalMaxPool";
+            case "avg" -> "GlobalAveragePool";
+            default -> throw refuse(n, "pools by " + type + "; ONNX pools by max or avg");
+          };
+      return List.of(g.node1(op, n.name(), in, rank));
+    }
+    long[] kernel = tuple(n, "kernel", null);
+    int k = kernel.length;
+    List<AttributeProto> a = new ArrayList<>();
+    a.add(g.ints("kernel_shape", kernel));
+    a.add(g.ints("strides", tuple(n, "stride", ones(k))));
+    a.add(g.ints("pads", twice(tuple(n, "pad", new long[k]))));
+    String convention = n.attrs().getOrDefault("pooling_convention", "valid");
+    if (convention.equals("full")) {
+      a.add(g.i("ceil_mode", 1));
+    } else if (!convention.equals("valid")) {
+      throw refuse(n, "uses pooling_convention " + convention);
+    }
+    String op;
+    switch (type) {
+      case "max" -> op = "MaxPool";
+      case "avg" -> {
+        op = "AveragePool";
+        a.add(g.i("count_include_pad", bool(n, "count_include_pad", true) ? 1 : 0));
+      }
+      default -> throw refuse(n, "pools by " + type + "; ONNX pools by max or avg");
+    }
+    return List.of(g.node1(op, n.name(), in, rank, a.toArray(AttributeProto[]::new)));
+  }
+
+  private static List<String> batchNorm(Builder g, Node n, List<String> in) {
+    int axis = Integer.parseInt(n.attrs().getOrDefault("axis", "1"));
+    int rank = g.rank(in.get(0));
+    if (axis != 1 && !(rank > 0 && axis == 1 - rank)) {
+      throw refuse(n, "normalises axis " + axis + "; ONNX BatchNormalization normalises axis 1");
+    }
+    if (bool(n, "output_mean_var", false)) {
+      throw refuse(n, "outputs its mean and variance");
+    }
+    String gamma = in.get(1);
+    if (bool(n, "fix_gamma", true)) {
+      long[] dims = g.dims(gamma);
+      float[] one = new float[(int) dims[0]];
+      Arrays.fill(one, 1f);
+      gamma = g.constant(n.name() + "_fixed_gamma", dims, one);
+    }
+    float eps = Float.parseFloat(n.attrs().getOrDefault("eps", "0.001"));
+    return List.of(
+        g.node1(
+            "BatchNormalization",
+            n.name(),
+            List.of(in.get(0), gamma, in.get(2), in.get(3), in.get(4)),
+            rank,
+            g.f("epsilon", eps)));
+  }
+
+  private static List<String> layerNorm(Builder g, Node n, List<String> in) {
+    if (g.opset < 17) {
+      throw refuse(n, "LayerNormalization needs opset 17 or later; export with --opset 17");
+    }
+    if (bool(n, "output_mean_var", false)) {
+      throw refuse(n, "outputs its mean and variance");
+    }
+    int rank = g.rank(in.get(0));
+    long axis = Long.parseLong(n.attrs().getOrDefault("axis", "-1"));
+    if (axis != -1 && axis != rank - 1) {
+      throw refuse(n, "normalises axis " + axis + ", not the last");
+    }
+    float eps = Float.parseFloat(n.attrs().getOrDefault("eps", "1e-5"));
+    return List.of(
+        g.node1(
+            "LayerNormalization",
+            n.name(),
+            in.subList(0, 3),
+            rank,
+            g.i("axis", -1),
+            g.f("epsilon", eps)));
+  }
+
+  private static List<String> activation(Builder g, Node n, List<String> in) {
+    String type = n.attrs().getOrDefault("act_type", "relu");
+    String op =
+        switch (type) {
+          case "relu" -> "Relu";
+          case "sigmoid" -> "Sigmoid";
+          case "tanh" -> "Tanh";
+          case "softrelu" -> "Softplus";
+          case "softsign" -> "Softsign";
+          default -> throw refuse(n, "activation " + type + " has no ONNX operator here");
+        };
+    return g.node(op, n, in);
+  }
+
+  private static List<String> leaky(Builder g, Node n, List<String> in) {
+    String type = n.attrs().getOrDefault("act_type", "leaky");
+    float slope = Float.parseFloat(n.attrs().getOrDefault("slope", "0.25"));
+    String x = in.get(0);
+    int rank = g.rank(x);
+    switch (type) {
+      case "leaky":
+        return List.of(g.node1("LeakyRelu", n.name(), List.of(x), rank, g.f("alpha", slope)));
+      case "elu":
+        return List.of(g.node1("Elu", n.name(), List.of(x), rank, g.f("alpha", slope)));
+      case "selu":
+        return List.of(g.node1("Selu", n.name(), List.of(x), rank));
+      case "prelu":
+        {
+          String gamma = in.get(1);
+          long[] dims = g.dims(gamma);
+          String slopes = gamma;
+          if (rank > 2) {
+            long[] shaped = new long[rank - 1];
+            Arrays.fill(shaped, 1);
+            shaped[0] = dims[0];
+            slopes = g.constant(n.name() + "_slopes", shaped, g.values(gamma));
+          }
+          return List.of(g.node1("PRelu", n.name(), List.of(x, slopes), rank));
+        }
+      case "gelu":
+        {
+          String root2 = g.constant(n.name() + "_sqrt2", new long[0], new float[] {1.4142135f});
+          String one = g.constant(n.name() + "_one", new long[0], new float[] {1f});
+          String half = g.constant(n.name() + "_half", new long[0], new float[] {0.5f});
+          String d = g.node1("Div", n.name() + "_div", List.of(x, root2), rank);
+          String e = g.node1("Erf", n.name() + "_erf", List.of(d), rank);
+          String p = g.node1("Add", n.name() + "_add", List.of(e, one), rank);
+          String m = g.node1("Mul", n.name() + "_mul", List.of(x, p), rank);
+          return List.of(g.node1("Mul", n.name(), List.of(m, half), rank));
+        }
+      default:
+        throw refuse(n, "LeakyReLU act_type " + type + " has no ONNX form here");
+    }
+  }
+
+  private static List<String> reshape(Builder g, Node n, List<String> in) {
+    if (bool(n, "reverse", false)) {
+      throw refuse(n, "reshapes in reverse");
+    }
+    long[] shape = tuple(n, "shape", null);
+    for (long d : shape) {
+      if (d < -1) {
+        throw refuse(n, "uses MXNet's special reshape code " + d + " (ONNX knows 0 and -1)");
+      }
+    }
+    String s = g.longs(n.name() + "_shape", shape);
+    return List.of(g.node1("Reshape", n.name(), List.of(in.get(0), s), shape.length));
+  }
+
+  private static List<String> softmax(Builder g, Node n, List<String> in) {
+    if (bool(n, "use_length", false)) {
+      throw refuse(n, "uses lengths");
+    }
+    String t = n.attrs().getOrDefault("temperature", "None");
+    if (!t.equals("None") && Float.parseFloat(t) != 1f) {
+      throw refuse(n, "has temperature " + t);
+    }
+    long axis = Long.parseLong(n.attrs().getOrDefault("axis", "-1"));
+    return List.of(
+        g.node1("Softmax", n.name(), in.subList(0, 1), g.rank(in.get(0)), g.i("axis", axis)));
+  }
+
+  private static List<String> softmaxOut(Builder g, Node n, List<String> in) {
+    int rank = g.rank(in.get(0));
+    if (bool(n, "multi_output", false)) {
+      return List.of(g.node1("Softmax", n.name(), in.subList(0, 1), rank, g.i("axis", 1)));
+    }
+    if (rank != 2) {
+      throw refuse(n, "is a SoftmaxOutput over rank " + rank + " without multi_output");
+    }
+    return List.of(g.node1("Softmax", n.name(), in.subList(0, 1), rank, g.i("axis", 1)));
+  }
+
+  private static List<String> scalar(
+      Builder g, Node n, List<String> in, String op, boolean reversed) {
+    float v = Float.parseFloat(n.attrs().getOrDefault("scalar", "1"));
+    String c = g.constant(n.name() + "_scalar", new long[0], new float[] {v});
+    List<String> args = reversed ? List.of(c, in.get(0)) : List.of(in.get(0), c);
+    return List.of(g.node1(op, n.name(), args, g.rank(in.get(0))));
+  }
+
+  private static List<String> concat(Builder g, Node n, List<String> in) {
+    long dim = Long.parseLong(n.attrs().getOrDefault("dim", "1"));
+    return List.of(g.node1("Concat", n.name(), in, g.rank(in.get(0)), g.i("axis", dim)));
+  }
+
+  private static List<String> transpose(Builder g, Node n, List<String> in) {
+    int rank = g.rank(in.get(0));
+    long[] axes = tuple(n, "axes", new long[0]);
+    if (axes.length == 0) {
+      if (rank < 0) {
+        throw refuse(n, "reverses axes of an input of unknown rank");
+      }
+      axes = new long[rank];
+      for (int i = 0; i < rank; i++) {
+        axes[i] = rank - 1 - i;
+      }
+    }
+    return List.of(g.node1("Transpose", n.name(), in, axes.length, g.ints("perm", axes)));
+  }
+
+  private static List<String> swapAxis(Builder g, Node n, List<String> in) {
+    int rank = g.rank(in.get(0));
+    if (rank < 0) {
+      throw refuse(n, "swaps axes of an input of unknown rank");
+    }
+    int a = Math.floorMod(Integer.parseInt(n.attrs().getOrDefault("dim1", "0")), rank);
+    int b = Math.floorMod(Integer.parseInt(n.attrs().getOrDefault("dim2", "0")), rank);
+    long[] perm = new long[rank];
+    for (int i = 0; i < rank; i++) {
+      perm[i] = i == a ? b : i == b ? a : i;
+    }
+    return List.of(g.node1("Transpose", n.name(), in, rank, g.ints("perm", perm)));
+  }
+
+  private static List<String> clip(Builder g, Node n, List<String> in) {
+    float lo = Float.parseFloat(n.attrs().get("a_min"));
+    float hi = Float.parseFloat(n.attrs().get("a_max"));
+    String min = g.constant(n.name() + "_min", new long[0], new float[] {lo});
+    String max = g.constant(n.name() + "_max", new long[0], new float[] {hi});
+    return List.of(g.node1("Clip", n.name(), List.of(in.get(0), min, max), g.rank(in.get(0))));
+  }
+
+  private static List<String> embedding(Builder g, Node n, List<String> in) {
+    int rank = g.rank(in.get(0));
+    String ids =
+        g.node1(
+            "Cast",
+            n.name() + "_ids",
+            List.of(in.get(0)),
+            rank,
+            g.i("to", TensorProto.DataType.INT64_VALUE));
+    return List.of(g.node1("Gather", n.name(), List.of(in.get(1), ids), rank + 1, g.i("axis", 0)));
+  }
+
+  private static List<String> sliceAxis(Builder g, Node n, List<String> in) {
+    long axis = Long.parseLong(n.attrs().get("axis"));
+    long begin = Long.parseLong(n.attrs().get("begin"));
+    String endText = n.attrs().getOrDefault("end", "None");
+    long end = endText.equals("None") ? Long.MAX_VALUE : Long.parseLong(endText);
+    List<String> args =
+        List.of(
+            in.get(0),
+            g.longs(n.name() + "_starts", new long[] {begin}),
+            g.longs(n.name() + "_ends", new long[] {end}),
+            g.longs(n.name() + "_axes", new long[] {axis}));
+    return List.of(g.node1("Slice", n.name(), args, g.rank(in.get(0))));
+  }
+
+  private static List<String> split(Builder g, Node n, List<String> in) {
+    int parts = Integer.parseInt(n.attrs().get("num_outputs"));
+    long axis = Long.parseLong(n.attrs().getOrDefault("axis", "1"));
+    boolean squeeze = bool(n, "squeeze_axis", false);
+    int rank = g.rank(in.get(0));
+    List<String> outs = new ArrayList<>();
+    for (int i = 0; i < parts; i++) {
+      outs.add(n.name() + (squeeze ? "_part" : "_") + i);
+    }
+    AttributeProto[] a =
+        g.opset >= 18
+            ? new AttributeProto[] {g.i("axis", axis), g.i("num_outputs", parts)}
+            : new AttributeProto[] {g.i("axis", axis)};
+    g.add(g.nodeProto("Split", n.name(), in.subList(0, 1), outs).addAllAttribute(Arrays.asList(a)));
+    if (!squeeze) {
+      outs.forEach(o -> g.define(o, rank));
+      return outs;
+    }
+    String axes = g.longs(n.name() + "_axes", new long[] {axis});
+    List<String> squeezed = new ArrayList<>();
+    for (int i = 0; i < parts; i++) {
+      g.define(outs.get(i), rank);
+      squeezed.add(g.node1("Squeeze", n.name() + "_" + i, List.of(outs.get(i), axes), rank - 1));
+    }
+    return squeezed;
+  }
+
+  private static List<String> squeeze(Builder g, Node n, List<String> in) {
+    long[] axes = tuple(n, "axis", new long[0]);
+    int rank = g.rank(in.get(0));
+    if (axes.length == 0) {
+      throw refuse(n, "squeezes every axis of size one, which depends on the shape");
+    }
+    return List.of(
+        g.node1(
+            "Squeeze",
+            n.name(),
+            List.of(in.get(0), g.longs(n.name() + "_axes", axes)),
+            rank - axes.length));
+  }
+
+  private static List<String> reduce(Builder g, Node n, List<String> in, String op) {
+    if (bool(n, "exclude", false)) {
+      throw refuse(n, "reduces every axis but the ones given");
+    }
+    long[] axes = tuple(n, "axis", new long[0]);
+    boolean keep = bool(n, "keepdims", false);
+    int rank = g.rank(in.get(0));
+    if (axes.length == 0) {
+      axes = new long[rank];
+      for (int i = 0; i < rank; i++) {
+        axes[i] = i;
+      }
+    }
+    int outRank = keep ? rank : rank - axes.length;
+    boolean axesAsInput = op.equals("ReduceSum") || g.opset >= 18;
+    if (axesAsInput) {
+      return List.of(
+          g.node1(
+              op,
+              n.name(),
+              List.of(in.get(0), g.longs(n.name() + "_axes", axes)),
+              outRank,
+              g.i("keepdims", keep ? 1 : 0)));
+    }
+    return List.of(
+        g.node1(op, n.name(), in, outRank, g.ints("axes", axes), g.i("keepdims", keep ? 1 : 0)));
+  }
+
+  private static List<String> dot(Builder g, Node n, List<String> in) {
+    String a = in.get(0);
+    String b = in.get(1);
+    if (g.rank(a) != 2 || g.rank(b) != 2) {
+      throw refuse(n, "dot of ranks other than 2 and 2 (MXNet's flattening product)");
+    }
+    if (bool(n, "transpose_a", false)) {
+      a = g.node1("Transpose", n.name() + "_a", List.of(a), 2, g.ints("perm", 1, 0));
+    }
+    if (bool(n, "transpose_b", false)) {
+      b = g.node1("Transpose", n.name() + "_b", List.of(b), 2, g.ints("perm", 1, 0));
+    }
+    return List.of(g.node1("MatMul", n.name(), List.of(a, b), 2));
+  }
+
+  private static List<String> batchDot(Builder g, Node n, List<String> in) {
+    String a = in.get(0);
+    String b = in.get(1);
+    int rank = g.rank(a);
+    if (rank != 3 || g.rank(b) != 3) {
+      throw refuse(n, "batch_dot of ranks other than 3");
+    }
+    if (bool(n, "transpose_a", false)) {
+      a = g.node1("Transpose", n.name() + "_a", List.of(a), 3, g.ints("perm", 0, 2, 1));
+    }
+    if (bool(n, "transpose_b", false)) {
+      b = g.node1("Transpose", n.name() + "_b", List.of(b), 3, g.ints("perm", 0, 2, 1));
+    }
+    return List.of(g.node1("MatMul", n.name(), List.of(a, b), 3));
+  }
+
+  private static List<String> upsampling(Builder g, Node n, List<String> in) {
+    String type = n.attrs().getOrDefault("sample_type", "nearest");
+    if (!type.equals("nearest")) {
+      throw refuse(
+          n, "upsamples by " + type + " (a learned deconvolution); only nearest is exported");
+    }
+    if (in.size() != 1) {
+      throw refuse(n, "upsamples several inputs at once");
+    }
+    float scale = Float.parseFloat(n.attrs().get("scale"));
+    int rank = g.rank(in.get(0));
+    float[] scales = new float[rank];
+    Arrays.fill(scales, 1f);
+    for (int i = 2; i < rank; i++) {
+      scales[i] = scale;
+    }
+    String s = g.constant(n.name() + "_scales", new long[] {rank}, scales);
+    return List.of(
+        g.node1(
+            "Resize",
+            n.name(),
+            List.of(in.get(0), "", s),
+            rank,
+            g.s("mode", "nearest"),
+            g.s("nearest_mode", "floor"),
+            g.s("coordinate_transformation_mode", "asymmetric")));
+  }
+
+  private static List<String> lrn(Builder g, Node n, List<String> in) {
+    return List.of(
+        g.node1(
+            "LRN",
+            n.name(),
+            in,
+            g.rank(in.get(0)),
+            g.i("size", Long.parseLong(n.attrs().get("nsize"))),
+            g.f("alpha", Float.parseFloat(n.attrs().getOrDefault("alpha", "0.0001"))),
+            g.f("beta", Float.parseFloat(n.attrs().getOrDefault("beta", "0.75"))),
+            g.f("bias", Float.parseFloat(n.attrs().getOrDefault("knorm", "2")))));
+  }
+
+  // ---- attributes ----
+
+  private static OnnxExportException refuse(Node n, String why) {
+    return new OnnxExportException("node '" + n.name() + "' (" + n.op() + "): " + why);
+  }
+
+  private static boolean bool(Node n, String key, boolean otherwise) {
+    String v = n.attrs().get(key);
+    if (v == null) {
+      return otherwise;
+    }
+    return v.equalsIgnoreCase("true") || v.equals("1");
+  }
+
+  /** An MXNet tuple attribute such as {@code (3, 3)}; {@code otherwise} when absent. */
+  private static long[] tuple(Node n, String key, long[] otherwise) {
+    String v = n.attrs().get(key);
+    if (v == null || v.equals("None")) {
+      if (otherwise == null) {
+        throw refuse(n, "has no " + key);
+      }
+      return otherwise;
+    }
+    String body = v.replaceAll("[()\\[\\]\\s]", "");
+    if (body.isEmpty()) {
+      return new long[0];
+    }
+    return Arrays.stream(body.split(","))
+        .filter(s -> !s.isEmpty())
+        .mapToLong(
+            s -> {
+              String t = s.toLowerCase(Locale.ROOT);
+              return t.equals("none") ? 0 : Long.parseLong(t.replace("l", ""));
+            })
+        .toArray();
+  }
+
+  private static long[] ones(int k) {
+    long[] o = new long[k];
+    Arrays.fill(o, 1);
+    return o;
+  }
+
+  private static long[] twice(long[] pads) {
+    long[] both = new long[pads.length * 2];
+    System.arraycopy(pads, 0, both, 0, pads.length);
+    System.arraycopy(pads, 0, both, pads.length, pads.length);
+    return both;
+  }
+
+  /** The graph under construction, with the rank of each value and the initializers used. */
+  static final class Builder {
+    final int opset;
+    final GraphProto.Builder graph = GraphProto.newBuilder();
+    private final Map<String, Array> params;
+    private final Map<String, Integer> ranks = new LinkedHashMap<>();
+    private final Map<String, Array> constants = new HashMap<>();
+
+    Builder(int opset, Map<String, Array> params) {
+      this.opset = opset;
+      this.params = params;
+    }
+
+    void define(String name, int rank) {
+      ranks.put(name, rank);
+    }
+
+    int rank(String value) {
+      Integer r = ranks.get(value);
+      return r == null ? -1 : r;
+    }
+
+    long[] dims(String value) {
+      Array a = params.containsKey(value) ? params.get(value) : constants.get(value);
+      if (a == null) {
+        throw new IllegalStateException("'" + value + "' is no parameter");
+      }
+      return a.dims();
+    }
+
+    float[] values(String value) {
+      Array a = params.containsKey(value) ? params.get(value) : constants.get(value);
+      return a.data();
+    }
+
+    String initializer(String name) {
+      Array a = params.get(name);
+      graph.addInitializer(floats(name, a.dims(), a.data()));
+      define(name, a.dims().length);
+      return name;
+    }
+
+    String constant(String name, long[] dims, float[] data) {
+      constants.put(name, new Array(dims, data));
+      graph.addInitializer(floats(name, dims, data));
+      define(name, dims.length);
+      return name;
+    }
+
+    String longs(String name, long[] data) {
+      TensorProto.Builder t =
+          TensorProto.newBuilder()
+              .setName(name)
+              .setDataType(TensorProto.DataType.INT64_VALUE)
+              .addDims(data.length);
+      for (long v : data) {
+        t.addInt64Data(v);
+      }
+      graph.addInitializer(t);
+      define(name, 1);
+      return name;
+    }
+
+    private static TensorProto floats(String name, long[] dims, float[] data) {
+      ByteBuffer b = ByteBuffer.allocate(data.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+      b.asFloatBuffer().put(data);
+      TensorProto.Builder t =
+          TensorProto.newBuilder()
+              .setName(name)
+              .setDataType(TensorProto.DataType.FLOAT_VALUE)
+              .setRawData(ByteString.copyFrom(b.array()));
+      for (long d : dims) {
+        t.addDims(d);
+      }
+      return t.build();
+    }
+
+    NodeProto.Builder nodeProto(String op, String name, List<String> in, List<String> out) {
+      return NodeProto.newBuilder().setOpType(op).setName(name).addAllInput(in).addAllOutput(out);
+    }
+
+    void add(NodeProto.Builder n) {
+      graph.addNode(n);
+    }
+
+    /** One node {@code name} with one output of the same name, of rank {@code rank}. */
+    String node1(String op, String name, List<String> in, int rank, AttributeProto... attrs) {
+      NodeProto.Builder n = nodeProto(op, name, in, List.of(name));
+      n.addAllAttribute(Arrays.asList(attrs));
+      add(n);
+      define(name, rank);
+      return name;
+    }
+
+    /** The node of MXNet node {@code n} as ONNX {@code op}, keeping the rank of its input. */
+    List<String> node(String op, Node n, List<String> in, AttributeProto... attrs) {
+      int rank = -1;
+      for (String i : in) {
+        rank = Math.max(rank, rank(i));
+      }
+      return List.of(node1(op, n.name(), in, rank, attrs));
+    }
+
+    AttributeProto i(String name, long v) {
+      return AttributeProto.newBuilder()
+          .setName(name)
+          .setType(AttributeProto.AttributeType.INT)
+          .setI(v)
+          .build();
+    }
+
+    AttributeProto f(String name, float v) {
+      return AttributeProto.newBuilder()
+          .setName(name)
+          .setType(AttributeProto.AttributeType.FLOAT)
+          .setF(v)
+          .build();
+    }
+
+    AttributeProto s(String name, String v) {
+      return AttributeProto.newBuilder()
+          .setName(name)
+          .setType(AttributeProto.AttributeType.STRING)
+          .setS(ByteString.copyFromUtf8(v))
+          .build();
+    }
+
+    AttributeProto ints(String name, long... v) {
+      AttributeProto.Builder a =
+          AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.INTS);
+      for (long x : v) {
+        a.addInts(x);
+      }
+      return a.build();
+    }
+  }
+}
