@@ -218,6 +218,19 @@ public final class OnnxExport {
     for (Entry h : symbol.heads()) {
       mark(symbol, h.node(), needed);
     }
+    for (Node n : symbol.nodes()) {
+      if (needed[n.id()] && !n.isVariable() && !RULES.containsKey(n.op())) {
+        throw new OnnxExportException(
+            "node '"
+                + n.name()
+                + "' ("
+                + n.op()
+                + "): no ONNX mapping for MXNet operator "
+                + n.op()
+                + "; exported operators: "
+                + OPERATORS.keySet());
+      }
+    }
     Map<Integer, List<String>> values = new HashMap<>();
     for (Node n : symbol.nodes()) {
       if (!needed[n.id()]) {
@@ -548,7 +561,7 @@ public final class OnnxExport {
       Arrays.fill(one, 1f);
       gamma = g.constant(n.name() + "_fixed_gamma", dims, one);
     }
-    float eps = Float.parseFloat(n.attrs().getOrDefault("eps", "0.001"));
+    float eps = number(n.attrs().getOrDefault("eps", "0.001"));
     return List.of(
         g.node1(
             "BatchNormalization",
@@ -570,7 +583,7 @@ public final class OnnxExport {
     if (axis != -1 && axis != rank - 1) {
       throw refuse(n, "normalises axis " + axis + ", not the last");
     }
-    float eps = Float.parseFloat(n.attrs().getOrDefault("eps", "1e-5"));
+    float eps = number(n.attrs().getOrDefault("eps", "1e-5"));
     return List.of(
         g.node1(
             "LayerNormalization",
@@ -597,7 +610,7 @@ public final class OnnxExport {
 
   private static List<String> leaky(Builder g, Node n, List<String> in) {
     String type = n.attrs().getOrDefault("act_type", "leaky");
-    float slope = Float.parseFloat(n.attrs().getOrDefault("slope", "0.25"));
+    float slope = number(n.attrs().getOrDefault("slope", "0.25"));
     String x = in.get(0);
     int rank = g.rank(x);
     switch (type) {
@@ -609,14 +622,13 @@ public final class OnnxExport {
         return List.of(g.node1("Selu", n.name(), List.of(x), rank));
       case "prelu":
         {
-          String gamma = in.get(1);
-          long[] dims = g.dims(gamma);
-          String slopes = gamma;
+          String slopes = in.get(1);
           if (rank > 2) {
             long[] shaped = new long[rank - 1];
             Arrays.fill(shaped, 1);
-            shaped[0] = dims[0];
-            slopes = g.constant(n.name() + "_slopes", shaped, g.values(gamma));
+            shaped[0] = -1;
+            String to = g.longs(n.name() + "_slopes_shape", shaped);
+            slopes = g.node1("Reshape", n.name() + "_slopes", List.of(slopes, to), rank - 1);
           }
           return List.of(g.node1("PRelu", n.name(), List.of(x, slopes), rank));
         }
@@ -655,7 +667,7 @@ public final class OnnxExport {
       throw refuse(n, "uses lengths");
     }
     String t = n.attrs().getOrDefault("temperature", "None");
-    if (!t.equals("None") && Float.parseFloat(t) != 1f) {
+    if (!t.equals("None") && number(t) != 1f) {
       throw refuse(n, "has temperature " + t);
     }
     long axis = Long.parseLong(n.attrs().getOrDefault("axis", "-1"));
@@ -676,7 +688,7 @@ public final class OnnxExport {
 
   private static List<String> scalar(
       Builder g, Node n, List<String> in, String op, boolean reversed) {
-    float v = Float.parseFloat(n.attrs().getOrDefault("scalar", "1"));
+    float v = number(n.attrs().getOrDefault("scalar", "1"));
     String c = g.constant(n.name() + "_scalar", new long[0], new float[] {v});
     List<String> args = reversed ? List.of(c, in.get(0)) : List.of(in.get(0), c);
     return List.of(g.node1(op, n.name(), args, g.rank(in.get(0))));
@@ -717,8 +729,8 @@ public final class OnnxExport {
   }
 
   private static List<String> clip(Builder g, Node n, List<String> in) {
-    float lo = Float.parseFloat(n.attrs().get("a_min"));
-    float hi = Float.parseFloat(n.attrs().get("a_max"));
+    float lo = number(n.attrs().get("a_min"));
+    float hi = number(n.attrs().get("a_max"));
     String min = g.constant(n.name() + "_min", new long[0], new float[] {lo});
     String max = g.constant(n.name() + "_max", new long[0], new float[] {hi});
     return List.of(g.node1("Clip", n.name(), List.of(in.get(0), min, max), g.rank(in.get(0))));
@@ -859,7 +871,7 @@ public final class OnnxExport {
     if (in.size() != 1) {
       throw refuse(n, "upsamples several inputs at once");
     }
-    float scale = Float.parseFloat(n.attrs().get("scale"));
+    float scale = number(n.attrs().get("scale"));
     int rank = g.rank(in.get(0));
     float[] scales = new float[rank];
     Arrays.fill(scales, 1f);
@@ -886,15 +898,25 @@ public final class OnnxExport {
             in,
             g.rank(in.get(0)),
             g.i("size", Long.parseLong(n.attrs().get("nsize"))),
-            g.f("alpha", Float.parseFloat(n.attrs().getOrDefault("alpha", "0.0001"))),
-            g.f("beta", Float.parseFloat(n.attrs().getOrDefault("beta", "0.75"))),
-            g.f("bias", Float.parseFloat(n.attrs().getOrDefault("knorm", "2")))));
+            g.f("alpha", number(n.attrs().getOrDefault("alpha", "0.0001"))),
+            g.f("beta", number(n.attrs().getOrDefault("beta", "0.75"))),
+            g.f("bias", number(n.attrs().getOrDefault("knorm", "2")))));
   }
 
   // ---- attributes ----
 
   private static OnnxExportException refuse(Node n, String why) {
     return new OnnxExportException("node '" + n.name() + "' (" + n.op() + "): " + why);
+  }
+
+  /** An MXNet float attribute, {@code inf}, {@code -inf} and {@code nan} included. */
+  private static float number(String text) {
+    return switch (text.trim().toLowerCase(Locale.ROOT)) {
+      case "inf", "+inf", "infinity" -> Float.POSITIVE_INFINITY;
+      case "-inf", "-infinity" -> Float.NEGATIVE_INFINITY;
+      case "nan" -> Float.NaN;
+      default -> Float.parseFloat(text);
+    };
   }
 
   private static boolean bool(Node n, String key, boolean otherwise) {
@@ -969,11 +991,6 @@ public final class OnnxExport {
         throw new IllegalStateException("'" + value + "' is no parameter");
       }
       return a.dims();
-    }
-
-    float[] values(String value) {
-      Array a = params.containsKey(value) ? params.get(value) : constants.get(value);
-      return a.data();
     }
 
     String initializer(String name) {
