@@ -1,4 +1,4 @@
-package dev.kiln.e2e.export;
+package dev.kiln.e2e.onnx;
 
 import static dev.kiln.annotations.Dim.BATCH;
 
