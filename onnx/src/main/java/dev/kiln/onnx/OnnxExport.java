@@ -172,6 +172,9 @@ public final class OnnxExport {
     rule(doc, "batch_dot", "MatMul (Transpose)", OnnxExport::batchDot);
     rule(doc, "UpSampling", "Resize (nearest)", OnnxExport::upsampling);
     rule(doc, "LRN", "LRN", OnnxExport::lrn);
+    rule(
+        doc, "_contrib_BilinearResize2D", "Resize (linear, corners aligned)", OnnxExport::bilinear);
+    rule(doc, "RNN", "RNN, GRU, LSTM per layer (gates reordered)", OnnxExport::rnn);
     OPERATORS = java.util.Collections.unmodifiableMap(doc);
   }
 
@@ -241,6 +244,8 @@ public final class OnnxExport {
           values.put(n.id(), List.of(n.name()));
         } else if (params.containsKey(n.name())) {
           values.put(n.id(), List.of(g.initializer(n.name())));
+        } else if (readOnlyAsRnnState(symbol, n.id(), needed)) {
+          values.put(n.id(), List.of(g.state(n.name())));
         } else {
           throw new OnnxExportException(
               "variable '"
@@ -331,6 +336,29 @@ public final class OnnxExport {
                 + "export the float32 model it was made from");
       }
     }
+  }
+
+  /**
+   * Whether variable {@code id} is read only as an initial state of {@code RNN} nodes (a model's
+   * recurrent state, zeros at the start of a sequence, which ONNX's recurrent operators default).
+   */
+  private static boolean readOnlyAsRnnState(SymbolFile s, int id, boolean[] needed) {
+    boolean read = false;
+    for (Node n : s.nodes()) {
+      if (!needed[n.id()] || n.isVariable()) {
+        continue;
+      }
+      List<Entry> in = inputsRead(n);
+      for (int k = 0; k < in.size(); k++) {
+        if (in.get(k).node() == id) {
+          if (!n.op().equals("RNN") || k < 2) {
+            return false;
+          }
+          read = true;
+        }
+      }
+    }
+    return read;
   }
 
   private static void mark(SymbolFile s, int id, boolean[] needed) {
@@ -649,17 +677,240 @@ public final class OnnxExport {
   }
 
   private static List<String> reshape(Builder g, Node n, List<String> in) {
-    if (bool(n, "reverse", false)) {
-      throw refuse(n, "reshapes in reverse");
-    }
     long[] shape = tuple(n, "shape", null);
     for (long d : shape) {
       if (d < -1) {
         throw refuse(n, "uses MXNet's special reshape code " + d + " (ONNX knows 0 and -1)");
       }
     }
-    String s = g.longs(n.name() + "_shape", shape);
-    return List.of(g.node1("Reshape", n.name(), List.of(in.get(0), s), shape.length));
+    int rank = g.rank(in.get(0));
+    int m = shape.length;
+    boolean copies = Arrays.stream(shape).anyMatch(d -> d == 0);
+    if (!bool(n, "reverse", false) || !copies || rank == m) {
+      // MXNet's reverse only changes where a 0 copies from; aligned ranks make it the same
+      String s = g.longs(n.name() + "_shape", shape);
+      return List.of(g.node1("Reshape", n.name(), List.of(in.get(0), s), m));
+    }
+    if (rank < 0) {
+      throw refuse(n, "reshapes in reverse an input of unknown rank");
+    }
+    // a 0 at position j copies input axis j + rank - m: read it from the input's shape
+    String whole = g.node1("Shape", n.name() + "_input_shape", List.of(in.get(0)), 1);
+    List<String> pieces = new ArrayList<>();
+    for (int j = 0; j < m; j++) {
+      if (shape[j] != 0) {
+        pieces.add(g.longs(n.name() + "_dim" + j, new long[] {shape[j]}));
+        continue;
+      }
+      long axis = j + rank - m;
+      if (axis < 0) {
+        throw refuse(n, "copies an axis its input lacks");
+      }
+      pieces.add(
+          g.node1(
+              "Slice",
+              n.name() + "_dim" + j,
+              List.of(
+                  whole,
+                  g.longs(n.name() + "_dim" + j + "_from", new long[] {axis}),
+                  g.longs(n.name() + "_dim" + j + "_to", new long[] {axis + 1})),
+              1));
+    }
+    String target = g.node1("Concat", n.name() + "_target", pieces, 1, g.i("axis", 0));
+    return List.of(g.node1("Reshape", n.name(), List.of(in.get(0), target), m));
+  }
+
+  /**
+   * MXNet's fused {@code RNN} as one ONNX {@code RNN}, {@code GRU} or {@code LSTM} per layer: the
+   * flat parameter vector (every layer's and direction's input and hidden weights, then their
+   * biases) cut into ONNX's W, R and B, the gates reordered (LSTM: MXNet ifgo to ONNX iofc; GRU:
+   * MXNet rzn to ONNX zrh, linear_before_reset), the outputs reshaped to MXNet's.
+   */
+  private static List<String> rnn(Builder g, Node n, List<String> in) {
+    String mode = n.attrs().getOrDefault("mode", "lstm");
+    int h = Integer.parseInt(n.attrs().get("state_size"));
+    int layers = Integer.parseInt(n.attrs().getOrDefault("num_layers", "1"));
+    int dirs = bool(n, "bidirectional", false) ? 2 : 1;
+    if (!n.attrs().getOrDefault("projection_size", "None").equals("None")) {
+      throw refuse(n, "projects its state (projection_size)");
+    }
+    if (bool(n, "use_sequence_length", false)) {
+      throw refuse(n, "reads sequence lengths");
+    }
+    String op;
+    int gates;
+    int[] order;
+    switch (mode) {
+      case "lstm" -> {
+        op = "LSTM";
+        gates = 4;
+        order = new int[] {0, 3, 1, 2};
+      }
+      case "gru" -> {
+        op = "GRU";
+        gates = 3;
+        order = new int[] {1, 0, 2};
+      }
+      case "rnn_tanh", "rnn_relu" -> {
+        op = "RNN";
+        gates = 1;
+        order = new int[] {0};
+      }
+      default -> throw refuse(n, "mode " + mode);
+    }
+    float[] flat = g.paramValues(in.get(1));
+    if (flat == null) {
+      throw refuse(n, "its parameters are computed, not stored; ONNX needs them as weights");
+    }
+    long gh = (long) gates * h;
+    // total = dirs*gh*(in0 + h) + (layers-1)*dirs*gh*(dirs*h + h) + layers*dirs*2*gh
+    long rest =
+        flat.length
+            - (long) (layers - 1) * dirs * gh * (dirs * h + h)
+            - (long) layers * dirs * 2 * gh;
+    long in0 = rest / (dirs * gh) - h;
+    if (in0 <= 0 || rest % (dirs * gh) != 0) {
+      throw refuse(n, "has " + flat.length + " parameters, which fit no input size");
+    }
+    int rank = g.rank(in.get(0));
+    boolean lstm = op.equals("LSTM");
+    String x = in.get(0);
+    int at = 0;
+    float[][][] wx = new float[layers][][];
+    float[][][] wh = new float[layers][][];
+    for (int l = 0; l < layers; l++) {
+      long inL = l == 0 ? in0 : (long) dirs * h;
+      wx[l] = new float[dirs][];
+      wh[l] = new float[dirs][];
+      for (int d = 0; d < dirs; d++) {
+        wx[l][d] = reorder(flat, at, gates, h, (int) inL, order);
+        at += (int) (gh * inL);
+        wh[l][d] = reorder(flat, at, gates, h, h, order);
+        at += (int) (gh * h);
+      }
+    }
+    float[][][] bx = new float[layers][dirs][];
+    float[][][] bh = new float[layers][dirs][];
+    for (int l = 0; l < layers; l++) {
+      for (int d = 0; d < dirs; d++) {
+        bx[l][d] = reorder(flat, at, gates, h, 1, order);
+        at += (int) gh;
+        bh[l][d] = reorder(flat, at, gates, h, 1, order);
+        at += (int) gh;
+      }
+    }
+    boolean[] stateGiven = new boolean[2];
+    for (int k = 0; k < 2 && 2 + k < in.size(); k++) {
+      stateGiven[k] = !g.isState(in.get(2 + k));
+    }
+    List<String> hs = new ArrayList<>();
+    List<String> cs = new ArrayList<>();
+    for (int l = 0; l < layers; l++) {
+      long inL = l == 0 ? in0 : (long) dirs * h;
+      String p = n.name() + "_l" + l;
+      String w = g.constant(p + "_W", new long[] {dirs, gh, inL}, concat(wx[l]));
+      String r = g.constant(p + "_R", new long[] {dirs, gh, h}, concat(wh[l]));
+      float[][] b = new float[dirs * 2][];
+      for (int d = 0; d < dirs; d++) {
+        b[2 * d] = bx[l][d];
+        b[2 * d + 1] = bh[l][d];
+      }
+      String bias = g.constant(p + "_B", new long[] {dirs, 2 * gh}, concat(b));
+      List<String> args = new ArrayList<>(List.of(x, w, r, bias, ""));
+      for (int k = 0; k < (lstm ? 2 : 1); k++) {
+        if (stateGiven[k]) {
+          String slice =
+              g.node1(
+                  "Slice",
+                  p + "_initial" + k,
+                  List.of(
+                      in.get(2 + k),
+                      g.longs(p + "_initial" + k + "_from", new long[] {(long) l * dirs}),
+                      g.longs(p + "_initial" + k + "_to", new long[] {(long) (l + 1) * dirs}),
+                      g.longs(p + "_initial" + k + "_axes", new long[] {0})),
+                  3);
+          args.add(slice);
+        } else {
+          args.add("");
+        }
+      }
+      while (args.get(args.size() - 1).isEmpty()) {
+        args.remove(args.size() - 1);
+      }
+      List<String> outs = new ArrayList<>(List.of(p + "_Y", p + "_Yh"));
+      if (lstm) {
+        outs.add(p + "_Yc");
+      }
+      NodeProto.Builder node = g.nodeProto(op, p, args, outs);
+      node.addAttribute(g.i("hidden_size", h));
+      node.addAttribute(g.s("direction", dirs == 2 ? "bidirectional" : "forward"));
+      if (op.equals("GRU")) {
+        node.addAttribute(g.i("linear_before_reset", 1));
+      }
+      if (mode.equals("rnn_relu")) {
+        AttributeProto.Builder acts =
+            AttributeProto.newBuilder()
+                .setName("activations")
+                .setType(AttributeProto.AttributeType.STRINGS);
+        for (int d = 0; d < dirs; d++) {
+          acts.addStrings(ByteString.copyFromUtf8("Relu"));
+        }
+        node.addAttribute(acts);
+      }
+      g.add(node);
+      g.define(p + "_Y", 4);
+      g.define(p + "_Yh", 3);
+      g.define(p + "_Yc", 3);
+      String t =
+          g.node1("Transpose", p + "_tndh", List.of(p + "_Y"), 4, g.ints("perm", 0, 2, 1, 3));
+      x =
+          g.node1(
+              "Reshape",
+              layers == l + 1 ? n.name() : p + "_out",
+              List.of(t, g.longs(p + "_out_shape", new long[] {0, 0, -1})),
+              3);
+      hs.add(p + "_Yh");
+      cs.add(p + "_Yc");
+    }
+    List<String> outputs = new ArrayList<>(List.of(x));
+    if (bool(n, "state_outputs", false)) {
+      outputs.add(
+          layers == 1 ? hs.get(0) : g.node1("Concat", n.name() + "_state", hs, 3, g.i("axis", 0)));
+      if (lstm) {
+        outputs.add(
+            layers == 1
+                ? cs.get(0)
+                : g.node1("Concat", n.name() + "_state_cell", cs, 3, g.i("axis", 0)));
+      }
+    }
+    if (rank != 3 && rank >= 0) {
+      throw refuse(n, "reads a sequence of rank " + rank + ", not (steps, batch, features)");
+    }
+    return outputs;
+  }
+
+  /** One matrix of {@code gates} blocks of {@code h} rows of {@code cols}, blocks in ONNX order. */
+  private static float[] reorder(float[] flat, int at, int gates, int h, int cols, int[] order) {
+    float[] out = new float[gates * h * cols];
+    int block = h * cols;
+    for (int k = 0; k < gates; k++) {
+      System.arraycopy(flat, at + order[k] * block, out, k * block, block);
+    }
+    return out;
+  }
+
+  private static float[] concat(float[]... parts) {
+    int size = 0;
+    for (float[] p : parts) {
+      size += p.length;
+    }
+    float[] out = new float[size];
+    int at = 0;
+    for (float[] p : parts) {
+      System.arraycopy(p, 0, out, at, p.length);
+      at += p.length;
+    }
+    return out;
   }
 
   private static List<String> softmax(Builder g, Node n, List<String> in) {
@@ -890,6 +1141,26 @@ public final class OnnxExport {
             g.s("coordinate_transformation_mode", "asymmetric")));
   }
 
+  private static List<String> bilinear(Builder g, Node n, List<String> in) {
+    String sh = n.attrs().get("scale_height");
+    String sw = n.attrs().get("scale_width");
+    String mode = n.attrs().getOrDefault("mode", "size");
+    if (sh == null || sw == null || !mode.equals("size") || in.size() != 1) {
+      throw refuse(n, "resizes to a size given otherwise than by scale_height and scale_width");
+    }
+    String s =
+        g.constant(
+            n.name() + "_scales", new long[] {4}, new float[] {1, 1, number(sh), number(sw)});
+    return List.of(
+        g.node1(
+            "Resize",
+            n.name(),
+            List.of(in.get(0), "", s),
+            4,
+            g.s("mode", "linear"),
+            g.s("coordinate_transformation_mode", "align_corners")));
+  }
+
   private static List<String> lrn(Builder g, Node n, List<String> in) {
     return List.of(
         g.node1(
@@ -991,6 +1262,24 @@ public final class OnnxExport {
         throw new IllegalStateException("'" + value + "' is no parameter");
       }
       return a.dims();
+    }
+
+    private final Set<String> states = new HashSet<>();
+
+    /** A recurrent state variable: zeros, left out of the graph. */
+    String state(String name) {
+      states.add(name);
+      return name;
+    }
+
+    boolean isState(String value) {
+      return states.contains(value);
+    }
+
+    /** The values of parameter {@code value}, or null if it is no parameter. */
+    float[] paramValues(String value) {
+      Array a = params.get(value);
+      return a == null ? null : a.data();
     }
 
     String initializer(String name) {

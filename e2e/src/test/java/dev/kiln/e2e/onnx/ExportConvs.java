@@ -54,9 +54,13 @@ public interface ExportConvs {
   @Upsample(scale = 2)
   Sym near(Sym avg);
 
+  /** Bilinear upsampling, corners aligned. */
+  @Upsample(scale = 2, mode = Upsample.Mode.BILINEAR)
+  Sym smooth(Sym near);
+
   /** Max over 3x3 windows, stride 2. */
   @MaxPool(kernel = 3, stride = 2)
-  Sym max(Sym near);
+  Sym max(Sym smooth);
 
   /** Each channel's mean. */
   @GlobalAvgPool
