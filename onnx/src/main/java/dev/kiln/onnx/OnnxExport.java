@@ -93,7 +93,7 @@ public final class OnnxExport {
     rule(doc, "Cast", "Identity (float32 only)", OnnxExport::cast);
     rule(doc, "Flatten", "Flatten", (g, n, in) -> g.node("Flatten", n, in, g.i("axis", 1)));
     rule(doc, "Reshape", "Reshape", OnnxExport::reshape);
-    rule(doc, "softmax", "Softmax", OnnxExport::softmax);
+    rule(doc, "softmax", "Softmax (Div by the temperature)", OnnxExport::softmax);
     rule(
         doc, "SoftmaxOutput", "Softmax (the loss head's inference output)", OnnxExport::softmaxOut);
     rule(
@@ -210,6 +210,11 @@ public final class OnnxExport {
     }
     refuseQuantised(symbol);
     Builder g = new Builder(opset, params);
+    for (int k = 0; k < outputs.size(); k++) {
+      if (!symbol.node(symbol.heads().get(k)).name().equals(outputs.get(k))) {
+        g.reserved.add(outputs.get(k));
+      }
+    }
     for (Input in : inputs) {
       g.graph.addInput(valueInfo(in.name(), in.dims()));
       g.define(in.name(), in.dims().length);
@@ -298,6 +303,7 @@ public final class OnnxExport {
                               .setElemType(TensorProto.DataType.FLOAT_VALUE))));
     }
     g.graph.setName(graphName);
+    dropUnread(g.graph);
     GraphProto graph = g.graph.build();
     check(graph);
     return ModelProto.newBuilder()
@@ -321,6 +327,21 @@ public final class OnnxExport {
       return 9;
     }
     return 10;
+  }
+
+  /** Removes the initializers no node reads (a recurrent layer's flat vector, cut into others). */
+  private static void dropUnread(GraphProto.Builder graph) {
+    Set<String> read = new HashSet<>();
+    for (NodeProto n : graph.getNodeList()) {
+      read.addAll(n.getInputList());
+    }
+    List<TensorProto> kept = new ArrayList<>();
+    for (TensorProto t : graph.getInitializerList()) {
+      if (read.contains(t.getName())) {
+        kept.add(t);
+      }
+    }
+    graph.clearInitializer().addAllInitializer(kept);
   }
 
   private static void refuseQuantised(SymbolFile symbol) {
@@ -918,12 +939,14 @@ public final class OnnxExport {
       throw refuse(n, "uses lengths");
     }
     String t = n.attrs().getOrDefault("temperature", "None");
-    if (!t.equals("None") && number(t) != 1f) {
-      throw refuse(n, "has temperature " + t);
-    }
     long axis = Long.parseLong(n.attrs().getOrDefault("axis", "-1"));
-    return List.of(
-        g.node1("Softmax", n.name(), in.subList(0, 1), g.rank(in.get(0)), g.i("axis", axis)));
+    int rank = g.rank(in.get(0));
+    String x = in.get(0);
+    if (!t.equals("None") && number(t) != 1f) {
+      String c = g.constant(n.name() + "_temperature", new long[0], new float[] {number(t)});
+      x = g.node1("Div", n.name() + "_scaled", List.of(x, c), rank);
+    }
+    return List.of(g.node1("Softmax", n.name(), List.of(x), rank, g.i("axis", axis)));
   }
 
   private static List<String> softmaxOut(Builder g, Node n, List<String> in) {
@@ -1332,8 +1355,17 @@ public final class OnnxExport {
       graph.addNode(n);
     }
 
-    /** One node {@code name} with one output of the same name, of rank {@code rank}. */
+    /** The outputs' names, which no other value may take. */
+    final Set<String> reserved = new HashSet<>();
+
+    /**
+     * One node {@code name} with one output of the same name (or, if an output of the model that is
+     * another value has it, with {@code _value} added), of rank {@code rank}.
+     */
     String node1(String op, String name, List<String> in, int rank, AttributeProto... attrs) {
+      while (reserved.contains(name)) {
+        name = name + "_value";
+      }
       NodeProto.Builder n = nodeProto(op, name, in, List.of(name));
       n.addAllAttribute(Arrays.asList(attrs));
       add(n);

@@ -577,6 +577,14 @@ public final class ModelRuntime implements AutoCloseable {
    * @throws UncheckedIOException if the file cannot be written
    */
   public void exportOnnx(Path file, int opset) {
+    exportOnnx(file, opset, graph().outputs());
+  }
+
+  /**
+   * As {@link #exportOnnx(Path, int)}, the outputs named {@code outputNames} (one per output, e.g.
+   * the model's declared names, {@code KilnModel.outputs()}).
+   */
+  public void exportOnnx(Path file, int opset, List<String> outputNames) {
     try (CallGuard.Scope call = guard().enter("exportOnnx")) {
       Map<String, NamedArray> arrays = new LinkedHashMap<>();
       for (ParameterStore.Slot s : slots()) {
@@ -591,7 +599,7 @@ public final class ModelRuntime implements AutoCloseable {
                 Checkpoint.auxKey(a.name()), a.value().shape(), auxState(a.name()).get()));
       }
       Graph g = graph();
-      OnnxFiles.write(file, modelName(), symbolJson(), g.inputs(), g.outputs(), arrays, opset);
+      OnnxFiles.write(file, modelName(), symbolJson(), g.inputs(), outputNames, arrays, opset);
     } catch (IOException e) {
       throw new UncheckedIOException(
           modelName() + ": cannot write ONNX file " + file + ": " + describe(e), e);

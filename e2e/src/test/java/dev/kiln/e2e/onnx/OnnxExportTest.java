@@ -57,6 +57,16 @@ class OnnxExportTest {
     return m;
   }
 
+  /**
+   * The models that run with oneDNN off: Kiln refuses recurrent layers there (MXNet's native RNN
+   * kernel is wrong in 1.9.1, see recurrent.md).
+   */
+  private static Map<String, Supplier<KilnModel>> withoutOneDnn() {
+    Map<String, Supplier<KilnModel>> m = models();
+    m.keySet().removeAll(java.util.Set.of("ExportRecurrent", "FashionLstm"));
+    return m;
+  }
+
   /** Exports {@code model}, runs both and compares; returns the file. */
   static Path agree(String name, KilnModel model, int opset) throws Exception {
     Random rng = new Random(name.hashCode());
@@ -159,7 +169,7 @@ class OnnxExportTest {
 
   /** Runs every model and prints {@code PASSED <name>} after each (with oneDNN off, in a child). */
   public static void main(String[] args) throws Exception {
-    for (Map.Entry<String, Supplier<KilnModel>> e : models().entrySet()) {
+    for (Map.Entry<String, Supplier<KilnModel>> e : withoutOneDnn().entrySet()) {
       try (KilnModel m = e.getValue().get()) {
         agree(e.getKey(), m, 17);
       }
@@ -202,7 +212,7 @@ class OnnxExportTest {
     assertTrue(child.finished(), out);
     assertEquals(0, child.exitValue(), out);
     assertEquals(
-        models().size(),
+        withoutOneDnn().size(),
         Arrays.stream(out.split("\n")).filter(l -> l.startsWith("PASSED")).count(),
         out);
   }
