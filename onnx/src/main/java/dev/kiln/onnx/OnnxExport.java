@@ -90,10 +90,26 @@ public final class OnnxExport {
     rule(doc, "Dropout", "Identity (removed in inference)", OnnxExport::identity);
     rule(doc, "BlockGrad", "Identity", OnnxExport::identity);
     rule(doc, "_copy", "Identity", OnnxExport::identity);
-    rule(doc, "Cast", "Identity (float32 only)", OnnxExport::cast);
+    rule(doc, "Cast", "Cast (float32, int32, int64)", OnnxExport::cast);
     rule(doc, "Flatten", "Flatten", (g, n, in) -> g.node("Flatten", n, in, g.i("axis", 1)));
     rule(doc, "Reshape", "Reshape", OnnxExport::reshape);
-    rule(doc, "softmax", "Softmax (Div by the temperature)", OnnxExport::softmax);
+    rule(
+        doc,
+        "softmax",
+        "Softmax (Div by the temperature; lengths as a mask: Range, Less, Where)",
+        OnnxExport::softmax);
+    rule(
+        doc,
+        "ones_like",
+        "Expand of 1 to the shape read by Shape",
+        (g, n, in) -> filled(g, n, in, 1));
+    rule(
+        doc,
+        "zeros_like",
+        "Expand of 0 to the shape read by Shape",
+        (g, n, in) -> filled(g, n, in, 0));
+    rule(doc, "_contrib_arange_like", "Range over a size read by Shape", OnnxExport::arangeLike);
+    rule(doc, "broadcast_like", "Expand to sizes read by Shape", OnnxExport::broadcastLike);
     rule(
         doc, "SoftmaxOutput", "Softmax (the loss head's inference output)", OnnxExport::softmaxOut);
     rule(
@@ -489,10 +505,14 @@ public final class OnnxExport {
 
   private static List<String> cast(Builder g, Node n, List<String> in) {
     String dtype = n.attrs().getOrDefault("dtype", "float32");
-    if (!dtype.equals("float32")) {
-      throw refuse(n, "casts to " + dtype + "; only float32 is exported");
-    }
-    return identity(g, n, in);
+    int to =
+        switch (dtype) {
+          case "float32" -> TensorProto.DataType.FLOAT_VALUE;
+          case "int32" -> TensorProto.DataType.INT32_VALUE;
+          case "int64" -> TensorProto.DataType.INT64_VALUE;
+          default -> throw refuse(n, "casts to " + dtype);
+        };
+    return List.of(g.node1("Cast", n.name(), in.subList(0, 1), g.rank(in.get(0)), g.i("to", to)));
   }
 
   private static List<String> dense(Builder g, Node n, List<String> in) {
@@ -935,9 +955,6 @@ public final class OnnxExport {
   }
 
   private static List<String> softmax(Builder g, Node n, List<String> in) {
-    if (bool(n, "use_length", false)) {
-      throw refuse(n, "uses lengths");
-    }
     String t = n.attrs().getOrDefault("temperature", "None");
     long axis = Long.parseLong(n.attrs().getOrDefault("axis", "-1"));
     int rank = g.rank(in.get(0));
@@ -946,7 +963,50 @@ public final class OnnxExport {
       String c = g.constant(n.name() + "_temperature", new long[0], new float[] {number(t)});
       x = g.node1("Div", n.name() + "_scaled", List.of(x, c), rank);
     }
-    return List.of(g.node1("Softmax", n.name(), List.of(x), rank, g.i("axis", axis)));
+    if (!bool(n, "use_length", false)) {
+      return List.of(g.node1("Softmax", n.name(), List.of(x), rank, g.i("axis", axis)));
+    }
+    if (axis != -1 && axis != rank - 1) {
+      throw refuse(n, "uses lengths along axis " + axis + ", not the last");
+    }
+    // positions at or past a row's length get no weight: mask = arange(last axis) < length
+    String p = n.name();
+    String shape = g.node1("Shape", p + "_data_shape", List.of(x), 1);
+    String last =
+        g.node1(
+            "Slice",
+            p + "_last",
+            List.of(
+                shape,
+                g.longs(p + "_last_from", new long[] {-1}),
+                g.longs(p + "_last_to", new long[] {Long.MAX_VALUE})),
+            1);
+    String size = g.node1("Squeeze", p + "_size", List.of(last), 0);
+    String positions =
+        g.node1(
+            "Range",
+            p + "_positions",
+            List.of(g.scalarLong(p + "_zero", 0), size, g.scalarLong(p + "_one", 1)),
+            1);
+    String lengths =
+        g.node1(
+            "Cast",
+            p + "_lengths",
+            List.of(in.get(1)),
+            rank - 1,
+            g.i("to", TensorProto.DataType.INT64_VALUE));
+    String column =
+        g.node1(
+            "Unsqueeze",
+            p + "_lengths_column",
+            List.of(lengths, g.longs(p + "_lengths_axis", new long[] {-1})),
+            rank);
+    String mask = g.node1("Less", p + "_mask", List.of(positions, column), rank);
+    String none = g.constant(p + "_none", new long[0], new float[] {Float.NEGATIVE_INFINITY});
+    String masked = g.node1("Where", p + "_masked", List.of(mask, x, none), rank);
+    String soft = g.node1("Softmax", p + "_soft", List.of(masked), rank, g.i("axis", -1));
+    String zero = g.constant(p + "_zero_weight", new long[0], new float[] {0f});
+    return List.of(g.node1("Where", p, List.of(mask, soft, zero), rank));
   }
 
   private static List<String> softmaxOut(Builder g, Node n, List<String> in) {
@@ -1184,6 +1244,84 @@ public final class OnnxExport {
             g.s("coordinate_transformation_mode", "align_corners")));
   }
 
+  private static List<String> filled(Builder g, Node n, List<String> in, float value) {
+    String shape = g.node1("Shape", n.name() + "_like_shape", List.of(in.get(0)), 1);
+    String v = g.constant(n.name() + "_value", new long[0], new float[] {value});
+    return List.of(g.node1("Expand", n.name(), List.of(v, shape), g.rank(in.get(0))));
+  }
+
+  private static List<String> arangeLike(Builder g, Node n, List<String> in) {
+    String axisText = n.attrs().getOrDefault("axis", "None");
+    if (axisText.equals("None")) {
+      throw refuse(n, "ranges over every element (no axis)");
+    }
+    if (!n.attrs().getOrDefault("repeat", "1").equals("1")) {
+      throw refuse(n, "repeats its values");
+    }
+    long axis = Long.parseLong(axisText);
+    float start = number(n.attrs().getOrDefault("start", "0"));
+    float step = number(n.attrs().getOrDefault("step", "1"));
+    String p = n.name();
+    String shape = g.node1("Shape", p + "_data_shape", List.of(in.get(0)), 1);
+    String dim =
+        g.node1(
+            "Slice",
+            p + "_dim",
+            List.of(
+                shape,
+                g.longs(p + "_dim_from", new long[] {axis}),
+                g.longs(p + "_dim_to", new long[] {axis == -1 ? Long.MAX_VALUE : axis + 1})),
+            1);
+    String count = g.node1("Squeeze", p + "_count", List.of(dim), 0);
+    String real =
+        g.node1(
+            "Cast", p + "_count_f", List.of(count), 0, g.i("to", TensorProto.DataType.FLOAT_VALUE));
+    String first = g.constant(p + "_start", new long[0], new float[] {start});
+    String delta = g.constant(p + "_step", new long[0], new float[] {step});
+    String span = g.node1("Mul", p + "_span", List.of(real, delta), 0);
+    String limit = g.node1("Add", p + "_limit", List.of(span, first), 0);
+    return List.of(g.node1("Range", p, List.of(first, limit, delta), 1));
+  }
+
+  private static List<String> broadcastLike(Builder g, Node n, List<String> in) {
+    String p = n.name();
+    String other = g.node1("Shape", p + "_like_shape", List.of(in.get(1)), 1);
+    long[] lhsAxes = tuple(n, "lhs_axes", new long[0]);
+    long[] rhsAxes = tuple(n, "rhs_axes", new long[0]);
+    int rank = g.rank(in.get(0));
+    if (lhsAxes.length == 0) {
+      return List.of(g.node1("Expand", p, List.of(in.get(0), other), g.rank(in.get(1))));
+    }
+    if (rank < 0 || lhsAxes.length != rhsAxes.length) {
+      throw refuse(n, "broadcasts axes it cannot pair");
+    }
+    List<String> pieces = new ArrayList<>();
+    for (int i = 0; i < rank; i++) {
+      int k = -1;
+      for (int j = 0; j < lhsAxes.length; j++) {
+        if (Math.floorMod(lhsAxes[j], rank) == i) {
+          k = j;
+        }
+      }
+      if (k < 0) {
+        pieces.add(g.longs(p + "_dim" + i, new long[] {1}));
+      } else {
+        long r = rhsAxes[k];
+        pieces.add(
+            g.node1(
+                "Slice",
+                p + "_dim" + i,
+                List.of(
+                    other,
+                    g.longs(p + "_dim" + i + "_from", new long[] {r}),
+                    g.longs(p + "_dim" + i + "_to", new long[] {r == -1 ? Long.MAX_VALUE : r + 1})),
+                1));
+      }
+    }
+    String target = g.node1("Concat", p + "_target", pieces, 1, g.i("axis", 0));
+    return List.of(g.node1("Expand", p, List.of(in.get(0), target), rank));
+  }
+
   private static List<String> lrn(Builder g, Node n, List<String> in) {
     return List.of(
         g.node1(
@@ -1316,6 +1454,17 @@ public final class OnnxExport {
       constants.put(name, new Array(dims, data));
       graph.addInitializer(floats(name, dims, data));
       define(name, dims.length);
+      return name;
+    }
+
+    /** A scalar int64 constant. */
+    String scalarLong(String name, long value) {
+      graph.addInitializer(
+          TensorProto.newBuilder()
+              .setName(name)
+              .setDataType(TensorProto.DataType.INT64_VALUE)
+              .addInt64Data(value));
+      define(name, 0);
       return name;
     }
 

@@ -51,9 +51,20 @@ class OnnxExportTest {
     m.put("ExportConvs", () -> ExportConvsModel.create(Init.xavier(), 5));
     m.put("ExportTensors", () -> ExportTensorsModel.create(Init.xavier(), 6));
     m.put("ExportTokens", () -> ExportTokensModel.create(Init.xavier(), 7));
+    m.put("ExportAttention", () -> ExportAttentionModel.create(Init.xavier(), 16));
     m.put("ExportRecurrent", () -> ExportRecurrentModel.create(Init.xavier(), 8));
     m.put("FashionLstm", () -> FashionLstmModel.create(Init.xavier(), 9));
     m.put("FashionVit", () -> FashionVitModel.create(Init.xavier(), 10));
+    // custom @Layers, whose Sym operations are MXNet operators
+    m.put("CustomNet", () -> dev.kiln.e2e.models.CustomNetModel.create(Init.xavier(), 11));
+    m.put("GatedSave", () -> dev.kiln.e2e.models.GatedSaveModel.create(Init.xavier(), 12));
+    m.put(
+        "ChannelScaleNet",
+        () -> dev.kiln.e2e.models.ChannelScaleNetModel.create(Init.xavier(), 13));
+    // imported models: an MXNet symbol file and an ONNX file, exported again
+    m.put(
+        "ImportedLeNet", () -> dev.kiln.e2e.imported.ImportedLeNetModel.create(Init.xavier(), 14));
+    m.put("OnnxLeNet", () -> OnnxLeNetModel.create(Init.xavier(), 15));
     return m;
   }
 
