@@ -333,9 +333,6 @@ public final class OnnxExport {
 
   /** The IR version that goes with {@code opset} (ONNX's own table). */
   static int irVersion(int opset) {
-    if (opset <= 15) {
-      return 8;
-    }
     if (opset <= 18) {
       return 8;
     }
