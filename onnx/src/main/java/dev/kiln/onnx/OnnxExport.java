@@ -85,7 +85,11 @@ public final class OnnxExport {
         doc, "Pooling", "MaxPool, AveragePool, GlobalMaxPool, GlobalAveragePool", OnnxExport::pool);
     rule(doc, "BatchNorm", "BatchNormalization (inference form)", OnnxExport::batchNorm);
     rule(doc, "LayerNorm", "LayerNormalization", OnnxExport::layerNorm);
-    rule(doc, "Activation", "Relu, Sigmoid, Tanh, Softplus, Softsign", OnnxExport::activation);
+    rule(
+        doc,
+        "Activation",
+        "Relu, Sigmoid, Tanh, Softplus, Softsign; mish as Softplus, Tanh, Mul; log_sigmoid as Log",
+        OnnxExport::activation);
     rule(doc, "LeakyReLU", "LeakyRelu, Elu, Selu, PRelu, Gelu as Erf", OnnxExport::leaky);
     rule(doc, "Dropout", "Identity (removed in inference)", OnnxExport::identity);
     rule(doc, "BlockGrad", "Identity", OnnxExport::identity);
@@ -669,9 +673,21 @@ public final class OnnxExport {
           case "tanh" -> "Tanh";
           case "softrelu" -> "Softplus";
           case "softsign" -> "Softsign";
+          case "mish", "log_sigmoid" -> null;
           default -> throw refuse(n, "activation " + type + " has no ONNX operator here");
         };
-    return g.node(op, n, in);
+    if (op != null) {
+      return g.node(op, n, in);
+    }
+    String x = in.get(0);
+    int rank = g.rank(x);
+    if (type.equals("log_sigmoid")) {
+      String sig = g.node1("Sigmoid", n.name() + "_sigmoid", List.of(x), rank);
+      return List.of(g.node1("Log", n.name(), List.of(sig), rank));
+    }
+    String soft = g.node1("Softplus", n.name() + "_softplus", List.of(x), rank);
+    String tanh = g.node1("Tanh", n.name() + "_tanh", List.of(soft), rank);
+    return List.of(g.node1("Mul", n.name(), List.of(x, tanh), rank));
   }
 
   private static List<String> leaky(Builder g, Node n, List<String> in) {

@@ -57,9 +57,17 @@ public interface ExportTensors {
   @Activation(Act.SOFTRELU)
   Sym softplus(Sym leaky);
 
+  /** SiLU. */
+  @Activation(Act.SILU)
+  Sym silu(Sym softplus);
+
+  /** Mish. */
+  @Activation(Act.MISH)
+  Sym mish(Sym silu);
+
   /** Softsign. */
   @Activation(Act.SOFTSIGN)
-  Sym softsign(Sym softplus);
+  Sym softsign(Sym mish);
 
   /** Learned slopes. */
   @PRelu

@@ -203,6 +203,12 @@ class OnnxExportTest {
       try (KilnModel m = ExportConvsModel.create(Init.xavier(), 5)) {
         agree("ExportConvs", m, opset);
       }
+      try (KilnModel m = ExportRecurrentModel.create(Init.xavier(), 8)) {
+        agree("ExportRecurrent", m, opset);
+      }
+      try (KilnModel m = ExportAttentionModel.create(Init.xavier(), 16)) {
+        agree("ExportAttention", m, opset);
+      }
       if (opset >= 17) {
         try (KilnModel m = ExportTensorsModel.create(Init.xavier(), 6)) {
           agree("ExportTensors", m, opset);
