@@ -68,9 +68,9 @@ class OnnxExportRulesTest {
   void anUnexpressibleAttributeIsRefusedWithWhy() {
     OnnxExportException e =
         assertThrows(
-            OnnxExportException.class, () -> export("Activation", "\"act_type\":\"mish\"", 17));
+            OnnxExportException.class, () -> export("Activation", "\"act_type\":\"swish\"", 17));
     assertEquals(
-        "node 'out' (Activation): activation mish has no ONNX operator here", e.getMessage());
+        "node 'out' (Activation): activation swish has no ONNX operator here", e.getMessage());
   }
 
   @Test
