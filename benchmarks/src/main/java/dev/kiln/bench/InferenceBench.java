@@ -31,14 +31,16 @@ import picocli.CommandLine.Option;
 /**
  * {@code bench inference}: inference speed in one JVM, implementations interleaved round by round:
  * Kiln's fused predictor against Kiln unfused and DJL's {@code Predictor} (MXNet's CachedOp on the
- * checkpoint Kiln saved) at batch 1 and 64 on the LeNet and a residual CNN; Kiln's int8 predictor
- * against its float32 one at batch 64; the HTTP server's throughput at saturation against the same
- * predictor in process. Ratios are taken round by round; medians (min–max).
+ * checkpoint Kiln saved) and ONNX Runtime (on the file Kiln exported) at batch 1 and 64 on the
+ * LeNet and a residual CNN; Kiln's int8 predictor against its float32 one at batch 64; the HTTP
+ * server's throughput at saturation against the same predictor in process. Ratios are taken round
+ * by round; medians (min–max).
  */
 @Command(
     name = "inference",
     mixinStandardHelpOptions = true,
-    description = "Inference speed: fused, unfused, DJL, int8, and the server (one JVM).")
+    description =
+        "Inference speed: fused, unfused, DJL, ONNX Runtime, int8, and the server (one JVM).")
 public final class InferenceBench implements Callable<Integer> {
   @Option(names = "--quick", description = "A smoke run: short rounds, two of them.")
   boolean quick;
@@ -82,8 +84,9 @@ public final class InferenceBench implements Callable<Integer> {
         "Batches per second, median (min–max) over rounds, and ratios taken round by"
             + " round:\n\n");
     out.append(
-        "| model | batch | kiln fused | kiln unfused | djl | int8 | fused/djl |"
-            + " fused/unfused | int8/fused |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        "| model | batch | kiln fused | kiln unfused | djl | onnxruntime | int8 | fused/djl |"
+            + " fused/onnxruntime | fused/unfused | int8/fused |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     Path dir = Files.createTempDirectory("kiln-inference-bench");
     List<String> fusion = new ArrayList<>();
     StringBuilder arithmetic = new StringBuilder();
@@ -92,6 +95,8 @@ public final class InferenceBench implements Callable<Integer> {
         try (KilnModel m = model(name)) {
           Path prefix = dir.resolve(name);
           m.save(prefix);
+          Path onnx = dir.resolve(name + ".onnx");
+          m.exportOnnx(onnx);
           try (dev.kiln.runtime.infer.Predictor fp = m.predictor()) {
             fp.padding().forEach(c -> fusion.add(name + " fp32: padded " + c));
             for (FusedNode f : fp.fusion()) {
@@ -104,6 +109,7 @@ public final class InferenceBench implements Callable<Integer> {
             impls.put("fused", () -> kiln(m, InferenceOptions.DEFAULT, batch, x));
             impls.put("unfused", () -> kiln(m, InferenceOptions.unfused(), batch, x));
             impls.put("djl", () -> djl(prefix, batch, x));
+            impls.put("ort", () -> onnxRuntime(onnx, batch, x));
             if (batch == 64) {
               impls.put("int8", () -> int8(m, images, batch, x, fusion, name));
               impls.put("probe", InferenceBench::probe);
@@ -112,14 +118,16 @@ public final class InferenceBench implements Callable<Integer> {
             out.append(
                 String.format(
                     Locale.ROOT,
-                    "| %s | %d | %s | %s | %s | %s | %s | %s | %s |%n",
+                    "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                     name,
                     batch,
                     cell(rate.get("fused")),
                     cell(rate.get("unfused")),
                     cell(rate.get("djl")),
+                    cell(rate.get("ort")),
                     rate.containsKey("int8") ? cell(rate.get("int8")) : "–",
                     ratio(rate.get("fused"), rate.get("djl")),
+                    ratio(rate.get("fused"), rate.get("ort")),
                     ratio(rate.get("fused"), rate.get("unfused")),
                     rate.containsKey("int8") ? ratio(rate.get("int8"), rate.get("fused")) : "–"));
             if (batch == 64) {
@@ -281,6 +289,49 @@ public final class InferenceBench implements Callable<Integer> {
       }
     }
     return predicting(p, batch, x);
+  }
+
+  /**
+   * ONNX Runtime 1.20 (CPU) on the file {@code KilnModel.exportOnnx} wrote, with as many intra-op
+   * threads as MXNet's OpenMP has ({@code OMP_NUM_THREADS}, 1 if unset), all graph optimisations.
+   */
+  private static Impl onnxRuntime(Path file, int batch, float[] x) {
+    ai.onnxruntime.OrtEnvironment env = ai.onnxruntime.OrtEnvironment.getEnvironment();
+    String omp = System.getenv("OMP_NUM_THREADS");
+    try {
+      ai.onnxruntime.OrtSession.SessionOptions options =
+          new ai.onnxruntime.OrtSession.SessionOptions();
+      options.setIntraOpNumThreads(omp == null ? 1 : Integer.parseInt(omp.trim()));
+      options.setInterOpNumThreads(1);
+      options.setOptimizationLevel(ai.onnxruntime.OrtSession.SessionOptions.OptLevel.ALL_OPT);
+      ai.onnxruntime.OrtSession session = env.createSession(file.toString(), options);
+      String input = session.getInputNames().iterator().next();
+      long[] shape = {batch, 1, 28, 28};
+      return new Impl() {
+        @Override
+        public void run() {
+          try (ai.onnxruntime.OnnxTensor t =
+                  ai.onnxruntime.OnnxTensor.createTensor(env, java.nio.FloatBuffer.wrap(x), shape);
+              ai.onnxruntime.OrtSession.Result r = session.run(Map.of(input, t))) {
+            ((ai.onnxruntime.OnnxTensor) r.get(0)).getFloatBuffer();
+          } catch (ai.onnxruntime.OrtException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+
+        @Override
+        public void close() {
+          try {
+            session.close();
+            options.close();
+          } catch (ai.onnxruntime.OrtException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      };
+    } catch (ai.onnxruntime.OrtException e) {
+      throw new IllegalStateException("ONNX Runtime cannot load " + file + ": " + e, e);
+    }
   }
 
   private static Impl djl(Path prefix, int batch, float[] x) {

@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       Inspect.class,
       ImportSymbol.class,
+      ExportOnnx.class,
       Quantize.class,
       Serve.class,
       LoadTestCommand.class,

@@ -49,10 +49,11 @@ class KilnTest {
     Run r = run("--help");
     assertEquals(0, r.code(), r.err());
     for (String command :
-        List.of("inspect", "import", "quantize", "serve", "loadtest", "launch", "bench")) {
+        List.of(
+            "inspect", "import", "export", "quantize", "serve", "loadtest", "launch", "bench")) {
       assertTrue(r.out().contains("\n  " + command + " "), command + " in " + r.out());
     }
-    for (String sample : List.of("train", "eval", "predict", "export", "summary")) {
+    for (String sample : List.of("train", "eval", "predict", "summary")) {
       assertFalse(
           r.out().contains("\n  " + sample + " "), "the sample's " + sample + ": " + r.out());
     }

@@ -83,6 +83,11 @@ final class DiffModel implements AutoCloseable {
     }
   }
 
+  /** Writes the model as an ONNX file ({@code exportOnnx}). */
+  void exportOnnx(Path file) {
+    model.exportOnnx(file);
+  }
+
   /** Seeds MXNet's own random generators (dropout masks). */
   static void seedMxnet(int seed) {
     Mx.seed(seed);

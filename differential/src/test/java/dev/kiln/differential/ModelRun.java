@@ -149,12 +149,14 @@ final class ModelRun implements AutoCloseable {
   /**
    * Check 10, for a model that imports an ONNX file: with the file's own weights loaded ({@code
    * loadImported}), Kiln's inference outputs equal ONNX Runtime's on the same file and inputs,
-   * within 1e-5 relative to the output's largest value.
+   * within 1e-5 relative to the output's largest value; and the model exported again ({@code
+   * exportOnnx}) computes them in ONNX Runtime too.
    */
   private void ort() {
     String check = "10 ONNX Runtime";
     String resource = c.onnxResource();
     Path file = dir.resolve(Path.of(resource).getFileName());
+    Path exported = dir.resolve("exported.onnx");
     try {
       Files.createDirectories(dir);
       Files.write(file, c.resources().get(resource));
@@ -163,6 +165,17 @@ final class ModelRun implements AutoCloseable {
     }
     model.loadImported(file);
     Feeds.Arrays expected = infer(model, big);
+    compareWithOrt(check, "the file", file, expected);
+    try {
+      model.exportOnnx(exported);
+    } catch (RuntimeException e) {
+      throw failure(check, "exportOnnx refused the imported model: " + e.getMessage(), e);
+    }
+    compareWithOrt(check, "the file exportOnnx wrote", exported, expected);
+  }
+
+  /** ONNX Runtime on {@code file} with this run's inputs gives {@code expected}, else a failure. */
+  private void compareWithOrt(String check, String what, Path file, Feeds.Arrays expected) {
     List<String> names = model.inputNames();
     try (ai.onnxruntime.OrtEnvironment env = ai.onnxruntime.OrtEnvironment.getEnvironment();
         ai.onnxruntime.OrtSession.SessionOptions options =
@@ -182,7 +195,12 @@ final class ModelRun implements AutoCloseable {
             if (out.size() != expected.count()) {
               throw failure(
                   check,
-                  "ONNX Runtime returned " + out.size() + " outputs, Kiln " + expected.count(),
+                  "ONNX Runtime on "
+                      + what
+                      + " returned "
+                      + out.size()
+                      + " outputs, Kiln "
+                      + expected.count(),
                   null);
             }
             for (int k = 0; k < expected.count(); k++) {
@@ -192,7 +210,9 @@ final class ModelRun implements AutoCloseable {
               String diff = Compare.close(actual, expected.values()[k], 1e-5, 1e-5);
               if (diff != null) {
                 throw failure(
-                    check, "output " + output(k) + " differs from ONNX Runtime's: " + diff, null);
+                    check,
+                    "output " + output(k) + " differs from ONNX Runtime's on " + what + ": " + diff,
+                    null);
               }
             }
           }
@@ -201,7 +221,7 @@ final class ModelRun implements AutoCloseable {
         }
       }
     } catch (ai.onnxruntime.OrtException e) {
-      throw failure(check, "ONNX Runtime rejects the file or its inputs: " + e, e);
+      throw failure(check, "ONNX Runtime rejects " + what + " or its inputs: " + e, e);
     }
   }
 

@@ -64,6 +64,26 @@ public interface KilnModel extends AutoCloseable {
   /** Writes an MXNet checkpoint, {@code prefix-symbol.json} and {@code prefix-0000.params}. */
   void save(Path prefix);
 
+  /**
+   * Writes this model as an ONNX file (opset 17) that ONNX Runtime and other ONNX tools run: the
+   * inference graph (dropout removed, batch norm in its inference form, a loss head as its
+   * prediction), the trained weights as initializers, the inputs with {@code BATCH} as the symbolic
+   * dimension {@code batch}, the outputs under the names of {@link #outputs()}. Written atomically;
+   * see docs/export.md.
+   *
+   * @throws dev.kiln.onnx.OnnxExportException naming the node and why, when a node cannot be
+   *     expressed in ONNX; nothing is written then
+   * @throws java.io.UncheckedIOException if the file cannot be written
+   */
+  default void exportOnnx(Path file) {
+    exportOnnx(file, dev.kiln.onnx.OnnxExport.DEFAULT_OPSET);
+  }
+
+  /** As {@link #exportOnnx(Path)}, in {@code opset} (13 to 21). */
+  default void exportOnnx(Path file, int opset) {
+    runtime().exportOnnx(file, opset, outputs());
+  }
+
   /** Whether {@link #classifier()} is available: the last node is a softmax over classes. */
   boolean isClassifier();
 

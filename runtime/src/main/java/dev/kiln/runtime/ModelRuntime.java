@@ -25,6 +25,8 @@ import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.io.CheckpointException;
 import dev.kiln.runtime.io.ImportedParams;
+import dev.kiln.runtime.io.NamedArray;
+import dev.kiln.runtime.io.OnnxFiles;
 import dev.kiln.runtime.io.OnnxParams;
 import dev.kiln.runtime.optim.CheckedStep;
 import dev.kiln.runtime.optim.Optimizer;
@@ -561,6 +563,46 @@ public final class ModelRuntime implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(
           modelName() + ": cannot write checkpoint " + prefix + ": " + describe(e), e);
+    }
+  }
+
+  /**
+   * Writes the model as ONNX to {@code file} in {@code opset} (see {@link OnnxFiles}): the
+   * inference graph of {@link #symbolJson()}, the inputs with {@code BATCH} as the symbolic {@code
+   * batch}, the outputs by name and every parameter and auxiliary state as an initializer. The file
+   * is written atomically.
+   *
+   * @throws dev.kiln.onnx.OnnxExportException naming the node and why, when the model cannot be
+   *     expressed in ONNX; nothing is written then
+   * @throws UncheckedIOException if the file cannot be written
+   */
+  public void exportOnnx(Path file, int opset) {
+    exportOnnx(file, opset, graph().outputs());
+  }
+
+  /**
+   * As {@link #exportOnnx(Path, int)}, the outputs named {@code outputNames} (one per output, e.g.
+   * the model's declared names, {@code KilnModel.outputs()}).
+   */
+  public void exportOnnx(Path file, int opset, List<String> outputNames) {
+    try (CallGuard.Scope call = guard().enter("exportOnnx")) {
+      Map<String, NamedArray> arrays = new LinkedHashMap<>();
+      for (ParameterStore.Slot s : slots()) {
+        arrays.put(
+            s.name(),
+            new NamedArray(Checkpoint.argKey(s.name()), s.weight().shape(), param(s.name()).get()));
+      }
+      for (ParameterStore.AuxSlot a : auxSlots()) {
+        arrays.put(
+            a.name(),
+            new NamedArray(
+                Checkpoint.auxKey(a.name()), a.value().shape(), auxState(a.name()).get()));
+      }
+      Graph g = graph();
+      OnnxFiles.write(file, modelName(), symbolJson(), g.inputs(), outputNames, arrays, opset);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          modelName() + ": cannot write ONNX file " + file + ": " + describe(e), e);
     }
   }
 
