@@ -3,7 +3,6 @@ package dev.kiln.differential;
 import dev.kiln.onnx.OnnxBuilder;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -30,26 +29,13 @@ class HardSigmoidBranchTest {
             .node("Flatten", List.of("g"), List.of("f"))
             .node("MatMul", List.of("f", "w"), List.of("y"))
             .output("y", "N", 3);
-    String file = name.toLowerCase(java.util.Locale.ROOT) + ".onnx";
-    String source =
-        "package gen;\n\n"
-            + "import static dev.kiln.annotations.Dim.BATCH;\n\n"
-            + "import dev.kiln.annotations.*;\n\n"
-            + "@Model\npublic interface "
-            + name
-            + " {\n  @Input(shape = {BATCH, 2, 4, 7})\n  Sym x();\n\n"
-            + "  @Imported(onnx = \""
-            + file
-            + "\")\n  Sym y(Sym x);\n}\n";
-    return new ModelCase(
+    return OnnxModelGenerator.importing(
         name,
-        "gen." + name,
         5,
         true,
-        "xavier",
-        Map.of("gen." + name, source),
-        List.of("HardSigmoid", "AddBranches"),
-        Map.of("gen/" + file, b.build().toByteArray()));
+        new long[] {2, 4, 7},
+        b.build().toByteArray(),
+        List.of("HardSigmoid", "AddBranches"));
   }
 
   private static void check(ModelCase c) {

@@ -74,29 +74,43 @@ final class OnnxModelGenerator {
     for (int k = 0; k < rowOps; k++) {
       rowOp(k == rowOps - 1);
     }
-    String out = x;
-    b.output(out, "N", shape[1]);
-    String name = "Onnx" + seed;
+    b.output(x, "N", shape[1]);
+    return importing(
+        "Onnx" + seed, seed, false, new long[] {c, h, w}, b.build().toByteArray(), features);
+  }
+
+  /**
+   * The model {@code name} that imports the ONNX model {@code onnx} whole, from its one input
+   * {@code x} of {@code [BATCH, example...]} ({@code @Imported(onnx = "<name>.onnx") Sym y(Sym
+   * x)}), the file a class-path resource beside it; {@code features} name what it holds.
+   */
+  static ModelCase importing(
+      String name,
+      long seed,
+      boolean regression,
+      long[] example,
+      byte[] onnx,
+      List<String> features) {
     String file = name.toLowerCase(java.util.Locale.ROOT) + ".onnx";
+    StringBuilder dims = new StringBuilder("BATCH");
+    for (long d : example) {
+      dims.append(", ").append(d);
+    }
     String source =
         "package "
             + ModelGenerator.PACKAGE
             + ";\n\n"
             + "import static dev.kiln.annotations.Dim.BATCH;\n\n"
             + "import dev.kiln.annotations.*;\n\n"
-            + "/** A random ONNX model ("
+            + "/** An ONNX model ("
             + String.join(", ", features)
             + "), imported whole. */\n"
             + "@Model\n"
             + "public interface "
             + name
             + " {\n"
-            + "  @Input(shape = {BATCH, "
-            + c
-            + ", "
-            + h
-            + ", "
-            + w
+            + "  @Input(shape = {"
+            + dims
             + "})\n"
             + "  Sym x();\n\n"
             + "  @Imported(onnx = \""
@@ -109,11 +123,11 @@ final class OnnxModelGenerator {
         name,
         qualified,
         seed,
-        false,
+        regression,
         "xavier",
         Map.of(qualified, source),
         features,
-        Map.of(ModelGenerator.PACKAGE + "/" + file, b.build().toByteArray()));
+        Map.of(ModelGenerator.PACKAGE + "/" + file, onnx));
   }
 
   private void emit(

@@ -98,18 +98,12 @@ public final class LoadTest {
       boolean binary,
       Runnable clock) {
     Port in = reference.inputs().get(0);
-    int size = in.exampleSize();
-    int rows = examples.length / size;
-    int distinct = Math.min(requests, Math.max(1, rows / perRequest));
+    float[][] inputs = requestInputs(in, examples, requests, perRequest);
+    int distinct = inputs.length;
     byte[][] bodies = new byte[distinct][];
     String[] headers = new String[distinct];
-    float[][] inputs = new float[distinct][];
     for (int r = 0; r < distinct; r++) {
-      float[] x = new float[perRequest * size];
-      for (int i = 0; i < perRequest; i++) {
-        System.arraycopy(examples, ((r * perRequest + i) % rows) * size, x, i * size, size);
-      }
-      inputs[r] = x;
+      float[] x = inputs[r];
       if (binary) {
         byte[] json = binaryHeader(in, perRequest).getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(json.length + x.length * Float.BYTES);
@@ -204,17 +198,11 @@ public final class LoadTest {
       int perRequest,
       Runnable clock) {
     Port in = reference.inputs().get(0);
-    int size = in.exampleSize();
-    int rows = examples.length / size;
-    int distinct = Math.min(requests, Math.max(1, rows / perRequest));
+    float[][] inputs = requestInputs(in, examples, requests, perRequest);
+    int distinct = inputs.length;
     GrpcInference.ModelInferRequest[] bodies = new GrpcInference.ModelInferRequest[distinct];
-    float[][] inputs = new float[distinct][];
     for (int r = 0; r < distinct; r++) {
-      float[] x = new float[perRequest * size];
-      for (int i = 0; i < perRequest; i++) {
-        System.arraycopy(examples, ((r * perRequest + i) % rows) * size, x, i * size, size);
-      }
-      inputs[r] = x;
+      float[] x = inputs[r];
       ByteBuffer raw = ByteBuffer.allocate(x.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
       raw.asFloatBuffer().put(x);
       GrpcInference.ModelInferRequest.InferInputTensor.Builder t =
@@ -302,6 +290,27 @@ public final class LoadTest {
       pool.shutdownNow();
       channel.shutdownNow();
     }
+  }
+
+  /**
+   * The distinct inputs of {@code requests} requests of {@code perRequest} examples each, cycling
+   * over the rows of {@code examples} (rows of input {@code in}): request {@code r} sends those at
+   * {@code index r % inputs.length}, and example {@code i} of input {@code k} is row {@code (k *
+   * perRequest + i) % rows}.
+   */
+  private static float[][] requestInputs(Port in, float[] examples, int requests, int perRequest) {
+    int size = in.exampleSize();
+    int rows = examples.length / size;
+    int distinct = Math.min(requests, Math.max(1, rows / perRequest));
+    float[][] inputs = new float[distinct][];
+    for (int r = 0; r < distinct; r++) {
+      float[] x = new float[perRequest * size];
+      for (int i = 0; i < perRequest; i++) {
+        System.arraycopy(examples, ((r * perRequest + i) % rows) * size, x, i * size, size);
+      }
+      inputs[r] = x;
+    }
+    return inputs;
   }
 
   /**
