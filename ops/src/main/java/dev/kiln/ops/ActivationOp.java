@@ -58,6 +58,12 @@ public record ActivationOp(Act activation, double slope) implements LayerOp {
     }
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet {@code Activation}: element-wise, the input's shape. */
   @Override
   public Inferred infer(ShapeSite site) {

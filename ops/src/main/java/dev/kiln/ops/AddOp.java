@@ -47,12 +47,23 @@ public record AddOp() implements LayerOp {
     // No attributes.
   }
 
+  /** Free dimensions pass through, and must be the same expressions in every input. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet {@code elemwise_add} and {@code add_n}: every input has the same shape. */
   @Override
   public Inferred infer(ShapeSite site) {
     TShape first = site.shape();
     for (Source s : site.in()) {
       if (!s.shape().equals(first)) {
+        for (int i = 0; s.shape().rank() == first.rank() && i < first.rank(); i++) {
+          if (ShapeSite.sameFree(first.dim(i), s.shape().dim(i)) == Boolean.FALSE) {
+            throw site.unequal("@Add", "equal shapes", i, site.x(), s);
+          }
+        }
         throw site.fail(
             Message.SHAPE_MISMATCH,
             null,

@@ -140,6 +140,15 @@ public record AttentionOp(
   }
 
   /**
+   * Free dimensions pass through: the query's and the key's numbers of steps may be free (and
+   * differ, in cross-attention); the widths must be constants.
+   */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
+  /**
    * The query {@code [N, steps, width]} gives the output's shape; keys and values {@code [N,
    * keySteps, kvWidth]} (the query itself in self-attention) shape the key and value projections;
    * the lengths, when given, are {@code [N]}.

@@ -68,6 +68,12 @@ public record BatchNormOp(int axis, double eps, double momentum, boolean gammaFi
     site.momentum(momentum);
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code BatchNormShape}: the input's shape; gamma and beta and the moving averages are
    * {@code [C]} for the size C of the channel axis.

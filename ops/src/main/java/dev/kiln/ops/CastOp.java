@@ -40,6 +40,12 @@ public record CastOp() implements LayerOp {
     // float32 only, checked when the file is read.
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet {@code Cast} ({@code ElemwiseShape}): the input's shape. */
   @Override
   public Inferred infer(ShapeSite site) {

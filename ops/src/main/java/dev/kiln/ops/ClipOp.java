@@ -60,6 +60,12 @@ public record ClipOp(double min, double max) implements LayerOp {
     }
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet {@code clip} ({@code ElemwiseShape}): the input's shape. */
   @Override
   public Inferred infer(ShapeSite site) {

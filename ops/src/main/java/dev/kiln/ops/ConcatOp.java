@@ -13,6 +13,7 @@ import dev.kiln.ops.rule.CallSite;
 import dev.kiln.ops.rule.Inferred;
 import dev.kiln.ops.rule.Message;
 import dev.kiln.ops.rule.ShapeSite;
+import dev.kiln.ops.rule.SizeExpr;
 import dev.kiln.ops.rule.Source;
 import dev.kiln.ops.rule.TShape;
 import java.util.ArrayList;
@@ -59,6 +60,12 @@ public record ConcatOp(int axis) implements LayerOp {
    * an executor is bound, the sum is none of the model's {@code BATCH} sizes: refused ({@code
    * ConcatBatch}) unless every size there is fixed.
    */
+  /** Free dimensions pass through; along the axis, sizes add up as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   @Override
   public Inferred infer(ShapeSite site) {
     TShape first = site.shape();
@@ -80,17 +87,25 @@ public record ConcatOp(int axis) implements LayerOp {
     }
     List<Integer> out = new ArrayList<>(first.dims());
     int sum = 0;
+    SizeExpr free = SizeExpr.constant(0);
+    boolean anyFree = false;
     for (Source s : site.in()) {
       for (int i = 0; i < first.rank(); i++) {
         if (i != a && s.shape().dim(i) != first.dim(i)) {
+          if (ShapeSite.sameFree(first.dim(i), s.shape().dim(i)) == Boolean.FALSE) {
+            throw site.unequal(
+                "@Concat(axis = " + axis + ")", "every axis but " + a + " equal", i, site.x(), s);
+          }
           throw site.fail(
               Message.CONCAT_MISMATCH, null, site.where(), axis, a, Source.describeAll(site.in()));
         }
       }
       int d = s.shape().dim(a);
+      anyFree |= TShape.isFree(d);
+      free = free.plus(s.shape().size(a));
       sum = sum < 0 || d < 0 ? TShape.BATCH : sum + d;
     }
-    out.set(a, sum);
+    out.set(a, anyFree ? TShape.size(free) : sum);
     return Inferred.of(new TShape(out));
   }
 

@@ -151,6 +151,12 @@ public record ConvOp(
     site.positive("groups", groups);
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code ConvolutionShape} (channels first): weight {@code [filters, C, k...]}, bias {@code
    * [filters]}, output {@code [N, filters, out...]} with {@code out = (size + 2p - (d(k-1)+1)) / s

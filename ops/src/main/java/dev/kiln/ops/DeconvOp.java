@@ -20,7 +20,9 @@ import dev.kiln.ops.rule.CallSite;
 import dev.kiln.ops.rule.Inferred;
 import dev.kiln.ops.rule.Message;
 import dev.kiln.ops.rule.ParamInfo;
+import dev.kiln.ops.rule.Requirement;
 import dev.kiln.ops.rule.ShapeSite;
+import dev.kiln.ops.rule.SizeExpr;
 import dev.kiln.ops.rule.TShape;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,6 +153,12 @@ public record DeconvOp(
     }
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code DeconvolutionShape}: weight {@code [C, filters / groups, kh, kw]}, bias {@code
    * [filters]}, output {@code [N, filters, H', W']} with {@code H' = s(H - 1) + d(k - 1) + 1 - 2p +
@@ -171,6 +179,18 @@ public record DeconvOp(
     for (int axis = 0; axis < SPATIAL; axis++) {
       int size = s.dim(2 + axis);
       weight.add(k[axis]);
+      if (TShape.isFree(size)) {
+        int span = d[axis] * (k[axis] - 1) + 1;
+        SizeExpr o =
+            s.size(2 + axis).plus(-1).times(st[axis]).plus((long) span - 2L * p[axis] + adj[axis]);
+        site.require(
+            o,
+            Requirement.Relation.AT_LEAST,
+            SizeExpr.constant(1),
+            "the output's " + Window.axisName(axis, SPATIAL) + " must not be empty");
+        out.add(TShape.size(o));
+        continue;
+      }
       if (size < 0) {
         out.add(TShape.BATCH);
         continue;

@@ -70,6 +70,12 @@ public record DenseOp(int units, Act activation, boolean noBias, boolean flatten
     }
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code FullyConnectedShape}: with {@code flatten} the input is {@code [N, rest...]} read
    * as {@code [N, prod(rest)]} and the output is {@code [N, units]}; without, the last dimension is

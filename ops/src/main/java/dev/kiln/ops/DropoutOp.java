@@ -53,6 +53,12 @@ public record DropoutOp(double rate) implements LayerOp {
     }
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet {@code Dropout}: the input's shape. */
   @Override
   public Inferred infer(ShapeSite site) {

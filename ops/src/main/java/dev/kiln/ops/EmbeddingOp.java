@@ -57,6 +57,12 @@ public record EmbeddingOp(int inputDim, int outputDim) implements LayerOp {
     site.positive("outputDim", outputDim);
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code EmbeddingOpShape}: one vector of {@code outputDim} per index, weight {@code
    * [inputDim, outputDim]}.

@@ -13,6 +13,7 @@ import dev.kiln.ops.rule.AttributeSite;
 import dev.kiln.ops.rule.CallSite;
 import dev.kiln.ops.rule.Inferred;
 import dev.kiln.ops.rule.ShapeSite;
+import dev.kiln.ops.rule.SizeExpr;
 import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
@@ -43,10 +44,23 @@ public record FlattenOp() implements LayerOp {
     // No attributes.
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet {@code FlattenShape}: {@code [d0, prod(d1...)]}. */
   @Override
   public Inferred infer(ShapeSite site) {
     TShape s = site.shape();
+    if (s.hasFree()) {
+      SizeExpr product = SizeExpr.constant(1);
+      for (int i = 1; i < s.rank(); i++) {
+        product = product.times(s.size(i));
+      }
+      return Inferred.of(TShape.of(s.dim(0), TShape.size(product)));
+    }
     return Inferred.of(TShape.of(s.dim(0), s.rank() == 1 ? 1 : s.product(1)));
   }
 

@@ -54,6 +54,12 @@ public record GlobalPoolOp(String type) implements LayerOp {
     // No attributes.
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code PoolingShape} with {@code global_pool} (channels first): rank 3 to 5, every
    * dimension after the channels becomes 1.

@@ -35,6 +35,11 @@ public record InputOp(TShape shape) implements Op {
   }
 
   @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
+  @Override
   public boolean isInput() {
     return true;
   }
@@ -46,7 +51,7 @@ public record InputOp(TShape shape) implements Op {
     }
     for (int i = 0; i < shape.rank(); i++) {
       int d = shape.dim(i);
-      if (d == 0 || d < 0 && d != TShape.BATCH && d != TShape.STEPS) {
+      if (d == 0 || d < 0 && d != TShape.BATCH && d != TShape.STEPS && !TShape.isPlaceholder(d)) {
         throw site.fail(Message.BAD_INPUT_DIM, "shape", site.name(), i, d);
       }
     }

@@ -49,6 +49,12 @@ public record InstanceNormOp(double eps) implements LayerOp {
     site.eps(eps);
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code InstanceNormShape}: rank 3 or more; the input's shape; gamma and beta of the
    * channels (axis 1), which must be known.

@@ -49,6 +49,12 @@ public record LayerNormOp(int axis, double eps) implements LayerOp {
     site.eps(eps);
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet {@code LayerNormShape}: the input's shape; gamma and beta {@code [C]} of the axis. */
   @Override
   public Inferred infer(ShapeSite site) {

@@ -43,6 +43,12 @@ public record LogSoftmaxOp(int axis) implements LayerOp {
     // The axis is checked against the input's rank.
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet {@code log_softmax}: the input's shape, along an axis the input has. */
   @Override
   public Inferred infer(ShapeSite site) {

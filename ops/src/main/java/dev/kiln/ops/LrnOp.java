@@ -87,6 +87,12 @@ public record LrnOp(int size, double alpha, double beta, double k) implements La
     }
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code LRNShape}: the input's shape. Its kernels add what the shape function leaves out:
    * rank 4 (without oneDNN, {@code Tensor<cpu, 4>}) and no more channels in a window than there are

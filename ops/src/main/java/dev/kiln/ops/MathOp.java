@@ -88,6 +88,12 @@ public record MathOp(Fn fn, double a, double b) implements LayerOp {
     }
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet's element-wise shape rule: the input's shape. */
   @Override
   public Inferred infer(ShapeSite site) {

@@ -57,6 +57,16 @@ public interface Op {
   /** The call of the runtime's graph builder that emits the node, as data for the writers. */
   NodeCall call(CallSite site);
 
+  /**
+   * Whether this op's rules work on sizes written in free dimensions ({@link
+   * dev.kiln.ops.rule.SizeExpr}): they read such a size with {@code TShape.size(i)}, never as an
+   * int, compare with {@code ShapeSite.sameFree} and record what they need with {@code
+   * ShapeSite.require}. The checker refuses a node whose op does not while its input has one.
+   */
+  default boolean takesFreeDims() {
+    return false;
+  }
+
   /** Whether the node is one of the model's inputs. */
   default boolean isInput() {
     return false;

@@ -56,6 +56,12 @@ public record PReluOp() implements LayerOp {
     // No attributes.
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code LeakyReLUShape} for {@code prelu}: the input's shape, and {@code gamma} of shape
    * {@code [C]}, {@code C} the size of axis 1, which must exist and be known.

@@ -13,7 +13,9 @@ import dev.kiln.ops.rule.AttributeSite;
 import dev.kiln.ops.rule.CallSite;
 import dev.kiln.ops.rule.Inferred;
 import dev.kiln.ops.rule.Message;
+import dev.kiln.ops.rule.Requirement;
 import dev.kiln.ops.rule.ShapeSite;
+import dev.kiln.ops.rule.SizeExpr;
 import dev.kiln.ops.rule.TShape;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +82,12 @@ public record PadOp(Mode mode, List<Integer> widths, double value) implements La
     }
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code PadShape}: rank 4 or 5, two widths per axis, none on the batch and channel axes,
    * each spatial axis grown by its widths; a mirror narrower than its axis.
@@ -120,6 +128,17 @@ public record PadOp(Mode mode, List<Integer> widths, double value) implements La
     for (int k = 0; k < s.rank(); k++) {
       int d = s.dim(k);
       int grow = widths.get(2 * k) + widths.get(2 * k + 1);
+      if (k >= 2 && TShape.isFree(d)) {
+        if (mode == Mode.REFLECT) {
+          site.require(
+              s.size(k),
+              Requirement.Relation.AT_LEAST,
+              SizeExpr.constant(Math.max(widths.get(2 * k), widths.get(2 * k + 1)) + 1L),
+              "a reflection needs the axis longer than its width");
+        }
+        out.add(TShape.size(s.size(k).plus(grow)));
+        continue;
+      }
       if (k >= 2 && d < 0) {
         throw site.fail(
             Message.OUT_OF_RANGE,

@@ -17,7 +17,9 @@ import dev.kiln.ops.rule.AttributeSite;
 import dev.kiln.ops.rule.CallSite;
 import dev.kiln.ops.rule.Inferred;
 import dev.kiln.ops.rule.Message;
+import dev.kiln.ops.rule.Requirement;
 import dev.kiln.ops.rule.ShapeSite;
+import dev.kiln.ops.rule.SizeExpr;
 import dev.kiln.ops.rule.TShape;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -192,6 +194,12 @@ public record PoolOp(
     };
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code PoolingShape} (channels first): a rank-3 input pools along its width, a rank-4 one
    * along its height and width; output {@code [N, C, out...]} with {@code out = 1 + (size + 2p - k)
@@ -251,6 +259,22 @@ public record PoolOp(
    */
   private static int full(ShapeSite site, int axis, int spatial, int[] k, int[] s, int[] p) {
     int size = site.shape().dim(2 + axis);
+    if (TShape.isFree(size)) {
+      // out = 1 + ceil((size + 2p - k) / s). The last window starts at (out - 1) * s - p, which
+      // is at most size + p - k + s - 1: always inside the input when s <= k - p, else a need.
+      SizeExpr in = site.shape().size(2 + axis);
+      SizeExpr steps = in.plus(2L * p[axis] - k[axis] + s[axis] - 1).div(s[axis]);
+      if (s[axis] + p[axis] > k[axis]) {
+        site.require(
+            steps.times(s[axis]).plus(-p[axis]),
+            Requirement.Relation.AT_MOST,
+            in.plus(-1),
+            "the last window along the "
+                + Window.axisName(axis, spatial)
+                + " must start inside the input, not in its padding");
+      }
+      return TShape.size(steps.plus(1));
+    }
     if (size < 0) {
       return TShape.BATCH;
     }

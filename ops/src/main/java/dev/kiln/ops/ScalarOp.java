@@ -85,6 +85,12 @@ public record ScalarOp(Kind kind, double scalar) implements LayerOp {
     }
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet's {@code BinaryScalarOp} ({@code ElemwiseShape}): the input's shape. */
   @Override
   public Inferred infer(ShapeSite site) {

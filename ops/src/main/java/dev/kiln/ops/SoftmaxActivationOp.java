@@ -44,6 +44,12 @@ public record SoftmaxActivationOp(boolean channel) implements LayerOp {
     // The mode is checked when the file is read; the rank with the input.
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code SoftmaxActivationProp::InferShape}: the input's shape; channel mode needs a rank
    * of at least 3 ({@code [N, C, ...]}).

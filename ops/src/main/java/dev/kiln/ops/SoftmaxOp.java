@@ -61,6 +61,12 @@ public record SoftmaxOp(int axis, boolean head) implements LayerOp {
     // The axis is checked against the input's rank.
   }
 
+  /** Free dimensions pass through: the rule reads none of them. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /** MXNet {@code softmax}: the input's shape, along an axis the input has. */
   @Override
   public Inferred infer(ShapeSite site) {

@@ -41,6 +41,12 @@ public record SwapOp(int dim1, int dim2) implements Op {
     // The axes are checked against the input's rank.
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code SwapAxisShape}: both axes in range (negative from the end); the input's shape with
    * the two exchanged.

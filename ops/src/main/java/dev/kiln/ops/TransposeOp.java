@@ -57,6 +57,12 @@ public record TransposeOp(List<Integer> axes) implements LayerOp {
     // The axes are checked against the input's rank.
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code TransposeShape}: rank at most 6; output axis {@code i} is input axis {@code
    * axes[i]}, the axes a permutation (MXNet checks only the count and the upper bound, and reads a

@@ -60,6 +60,12 @@ public record UpsampleOp(int scale, Upsample.Mode mode) implements LayerOp {
     site.positive("scale", scale);
   }
 
+  /** Free dimensions pass through or follow the rule's arithmetic as expressions. */
+  @Override
+  public boolean takesFreeDims() {
+    return true;
+  }
+
   /**
    * MXNet {@code UpSamplingShape} and {@code BilinearSampleOpInferShape}: rank 4, height and width
    * times {@code scale} (unknown where the input's are).
@@ -72,6 +78,9 @@ public record UpsampleOp(int scale, Upsample.Mode mode) implements LayerOp {
   }
 
   private int times(int size) {
+    if (TShape.isFree(size)) {
+      return TShape.size(TShape.expression(size).times(scale));
+    }
     return size < 0 ? size : size * scale;
   }
 

@@ -2,7 +2,9 @@ package dev.kiln.ops;
 
 import dev.kiln.ops.emit.Attrs;
 import dev.kiln.ops.rule.Message;
+import dev.kiln.ops.rule.Requirement.Relation;
 import dev.kiln.ops.rule.ShapeSite;
+import dev.kiln.ops.rule.SizeExpr;
 import dev.kiln.ops.rule.TShape;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -117,6 +119,20 @@ final class Window {
    */
   static int out(ShapeSite site, int axis, int spatial, int span, String how, int stride, int pad) {
     int size = site.shape().dim(2 + axis);
+    if (TShape.isFree(size)) {
+      SizeExpr padded = site.shape().size(2 + axis).plus(2L * pad);
+      site.require(
+          padded,
+          Relation.AT_LEAST,
+          SizeExpr.constant(span),
+          "its window ("
+              + how
+              + (how.contains("dilated") ? ", " + span + " wide" : "")
+              + ") must fit the "
+              + axisName(axis, spatial)
+              + (pad == 0 ? "" : " padded by " + pad + " on each side"));
+      return TShape.size(padded.minus(SizeExpr.constant(span)).div(stride).plus(1));
+    }
     if (size < 0) {
       return TShape.BATCH;
     }

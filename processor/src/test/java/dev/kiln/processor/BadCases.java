@@ -1549,7 +1549,7 @@ final class BadCases {
               .with("bad/blocks/ZeroUnits")
               .in("bad/blocks/ZeroUnits"));
 
-  /** Every case: these and {@link TensorOpBadCases#ALL}. */
+  /** Every case: these, {@link TensorOpBadCases#ALL} and {@link FreeDimBadCases#ALL}. */
   static final List<BadCase> ALL =
-      Stream.concat(EARLIER.stream(), TensorOpBadCases.ALL.stream()).toList();
+      Stream.of(EARLIER, TensorOpBadCases.ALL, FreeDimBadCases.ALL).flatMap(List::stream).toList();
 }

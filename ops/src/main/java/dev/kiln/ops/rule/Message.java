@@ -45,6 +45,29 @@ public enum Message {
   CYCLE("Cycle", "the nodes of %s form a cycle: %s; a node cannot depend on its own output"),
   INPUT_COUNT("InputCount", "%s: %s takes %s, but %s declares %d (%s)"),
   SHAPE_MISMATCH("ShapeMismatch", "%s: %s needs equal shapes, got %s; %s"),
+  FREE_DIM_VALUE(
+      "FreeDimValue",
+      "%s: free dimension %s is %d; its value is a placeholder from -10 to -999 that no other "
+          + "dimension of the model uses%s"),
+  FREE_DIM_DECLARATION("FreeDimDeclaration", "%s: @FreeDim on %s: %s"),
+  FREE_DIM_UNDECLARED(
+      "FreeDimUndeclared",
+      "input %s: dimension %d is %d, which no @FreeDim constant of %s declares; declare the free "
+          + "dimension (@FreeDim int %s = %3$d;), or give a positive size, BATCH or STEPS"),
+  FREE_DIM_UNUSED(
+      "FreeDimUnused",
+      "%s: free dimension %s is declared but no @Input's shape has it, so no call could give its "
+          + "size; use it in an input's shape, or remove it"),
+  FREE_DIM_UNSUPPORTED(
+      "FreeDimUnsupported",
+      "%s: %s does not take free dimensions, got %s from %s; give those dimensions constant sizes "
+          + "before this node (the layers in docs/dimensions.md take free dimensions)"),
+  FREE_DIM_UNEQUAL(
+      "FreeDimUnequal", "%s: %s needs %s, but axis %d is %s in %s and %s in %s, which %s"),
+  FREE_DIM_IMPOSSIBLE(
+      "FreeDimImpossible",
+      "%s: needs %s (%s), which no size the declarations allow meets (%s); change the layer or the "
+          + "declared bounds"),
   CONCAT_MISMATCH(
       "ConcatMismatch", "%s: @Concat(axis = %d) needs every dimension but axis %d equal, got %s"),
   CONCAT_BATCH(

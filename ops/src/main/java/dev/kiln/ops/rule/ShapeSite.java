@@ -4,6 +4,7 @@ import dev.kiln.names.AuxRole;
 import dev.kiln.names.NodeNames;
 import dev.kiln.names.ParamRole;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -19,6 +20,8 @@ import java.util.function.UnaryOperator;
  * @param names the MXNet name of the node's parameter or auxiliary state of a role: {@code
  *     <node>_<role>}, or an imported file's own name for it
  * @param in its inputs, in wiring order
+ * @param needs takes what the rule needs of the free dimensions' sizes and could not settle on its
+ *     own ({@link #require}); the processor proves, refutes or keeps each
  */
 public record ShapeSite(
     String where,
@@ -26,11 +29,103 @@ public record ShapeSite(
     String annotationText,
     List<String> parameterNames,
     UnaryOperator<String> names,
-    List<Source> in) {
+    List<Source> in,
+    Consumer<Requirement> needs) {
   /** Copies the lists. */
   public ShapeSite {
     parameterNames = List.copyOf(parameterNames);
     in = List.copyOf(in);
+  }
+
+  /** A site whose inputs have no free dimensions, so that its rules need nothing of them. */
+  public ShapeSite(
+      String where,
+      String node,
+      String annotationText,
+      List<String> parameterNames,
+      UnaryOperator<String> names,
+      List<Source> in) {
+    this(
+        where,
+        node,
+        annotationText,
+        parameterNames,
+        names,
+        in,
+        r -> {
+          throw new IllegalStateException("a free dimension reached " + where + ": " + r);
+        });
+  }
+
+  /** This site with its needs taken by {@code needs}. */
+  public ShapeSite withNeeds(Consumer<Requirement> needs) {
+    return new ShapeSite(where, node, annotationText, parameterNames, names, in, needs);
+  }
+
+  /**
+   * Records that this node's rule needs {@code left relation right} of the free dimensions: nothing
+   * when both sides are constants (the rule checked those itself) or written in {@code BATCH} or
+   * {@code STEPS} (fixed at bind time, checked by MXNet as before).
+   */
+  public void require(SizeExpr left, Requirement.Relation relation, SizeExpr right, String why) {
+    SizeExpr diff = left.minus(right);
+    if (diff.isConstant() || diff.dims().contains("BATCH") || diff.dims().contains("STEPS")) {
+      return;
+    }
+    needs.accept(Requirement.simplified(left, relation, right, node, annotationText + ": " + why));
+  }
+
+  /**
+   * The error for axis {@code axis} of inputs {@code a} and {@code b}, whose sizes {@code rule}
+   * needs equal and which are different expressions in the free dimensions ({@link
+   * Message#FREE_DIM_UNEQUAL}), with the declaration that would make them equal.
+   */
+  public RuleError unequal(String layer, String rule, int axis, Source a, Source b) {
+    SizeExpr p = a.shape().size(axis);
+    SizeExpr q = b.shape().size(axis);
+    SizeExpr diff = p.minus(q);
+    String dim = diff.dims().isEmpty() ? "H" : diff.dims().iterator().next();
+    String value = q.toString();
+    for (String d : diff.dims()) {
+      SizeExpr rest = diff.minus(SizeExpr.dim(d));
+      if (!rest.dims().contains(d)) {
+        dim = d;
+        value = rest.times(-1).toString();
+        break;
+      }
+      rest = diff.plus(SizeExpr.dim(d));
+      if (!rest.dims().contains(d)) {
+        dim = d;
+        value = rest.toString();
+        break;
+      }
+    }
+    String which =
+        diff.isConstant()
+            ? "differ by "
+                + Math.abs(diff.constant())
+                + " for every size; crop or pad one of them, or change the layers that make them"
+            : "differ for some sizes of the free dimensions; if they are always equal, declare it "
+                + "(e.g. @FreeDim(equals = \""
+                + value
+                + "\") on "
+                + dim
+                + "), else change the layers that make them";
+    return fail(
+        Message.FREE_DIM_UNEQUAL, null, where, layer, rule, axis, p, a.node(), q, b.node(), which);
+  }
+
+  /**
+   * Whether sizes {@code a} and {@code b} are equal for every size of the free dimensions: true
+   * when they are the same expression; false when they differ and one of them is written in a free
+   * dimension (the caller reports {@link Message#FREE_DIM_UNEQUAL}); for constants, {@code BATCH}
+   * and {@code STEPS}, the caller's own comparison stands ({@code null}).
+   */
+  public static Boolean sameFree(int a, int b) {
+    if (a == b) {
+      return true;
+    }
+    return TShape.isFree(a) || TShape.isFree(b) ? Boolean.FALSE : null;
   }
 
   /** A site whose parameters are named {@code <node>_<role>}. */

@@ -2,12 +2,22 @@ package dev.kiln.ops.rule;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
  * A shape as the processor knows it: {@code -1} ({@code BATCH}) or {@code -5} ({@code STEPS}) for a
  * dimension fixed only when an executor is bound; every rule treats both as unknown, and shapes
  * compare them as different.
+ *
+ * <p><b>Free dimensions.</b> A size written in a model's declared free dimensions ({@code H},
+ * {@code W - 4}, {@code H / 2 * W}) is a {@link SizeExpr}; in a shape it stands as a <i>handle</i>,
+ * a number at or below {@link #FREE_HANDLES} that {@link #size(SizeExpr)} gives each distinct
+ * expression once (expressions are canonical, so equal sizes have equal handles and shapes compare
+ * as before). {@link #size(int)} reads any dimension back as an expression. Rules that have not
+ * learnt free dimensions never see one: the checker refuses their nodes first ({@code
+ * FreeDimUnsupported}), so a handle is never mistaken for an unknown batch.
  *
  * @param dims the dimensions, outermost first
  */
@@ -17,6 +27,89 @@ public record TShape(List<Integer> dims) {
 
   /** The value of a number of steps fixed at bind time, {@code Dim.STEPS}. */
   public static final int STEPS = -5;
+
+  /**
+   * The greatest placeholder a model's {@code @FreeDim} constant may be: its value stands for the
+   * dimension in annotations, from this down to {@link #PLACEHOLDER_LAST}.
+   */
+  public static final int PLACEHOLDER_FIRST = -10;
+
+  /** The least placeholder of a free dimension. */
+  public static final int PLACEHOLDER_LAST = -999;
+
+  /** Whether {@code d} is in the range of free dimensions' placeholders. */
+  public static boolean isPlaceholder(int d) {
+    return d <= PLACEHOLDER_FIRST && d >= PLACEHOLDER_LAST;
+  }
+
+  /** Handles of free sizes are this number and below. */
+  public static final int FREE_HANDLES = -1000;
+
+  private static final Map<SizeExpr, Integer> HANDLES = new ConcurrentHashMap<>();
+  private static final Map<Integer, SizeExpr> EXPRESSIONS = new ConcurrentHashMap<>();
+
+  /**
+   * The dimension value of {@code size}: the number when it is a constant, {@link #BATCH} when it
+   * is written in {@code BATCH} or {@code STEPS} beyond being one of them (an unknown, as rules
+   * always made it), {@link #STEPS} for {@code STEPS}, else the handle of the expression.
+   */
+  public static int size(SizeExpr size) {
+    if (size.isConstant()) {
+      return Math.toIntExact(size.constant());
+    }
+    String name = size.dimName();
+    if ("BATCH".equals(name)) {
+      return BATCH;
+    }
+    if ("STEPS".equals(name)) {
+      return STEPS;
+    }
+    if (size.dims().contains("BATCH") || size.dims().contains("STEPS")) {
+      return BATCH;
+    }
+    synchronized (HANDLES) {
+      return HANDLES.computeIfAbsent(
+          size,
+          s -> {
+            int h = FREE_HANDLES - EXPRESSIONS.size();
+            EXPRESSIONS.put(h, s);
+            return h;
+          });
+    }
+  }
+
+  /** Whether dimension value {@code d} is the handle of a free size. */
+  public static boolean isFree(int d) {
+    return d <= FREE_HANDLES;
+  }
+
+  /** Dimension value {@code d} as an expression: {@code BATCH} and {@code STEPS} by name. */
+  public static SizeExpr expression(int d) {
+    if (d >= 0) {
+      return SizeExpr.constant(d);
+    }
+    if (d == BATCH) {
+      return SizeExpr.dim("BATCH");
+    }
+    if (d == STEPS) {
+      return SizeExpr.dim("STEPS");
+    }
+    SizeExpr e = EXPRESSIONS.get(d);
+    if (e == null) {
+      throw new IllegalArgumentException("no free size has handle " + d);
+    }
+    return e;
+  }
+
+  /** Dimension {@code i} as an expression (see {@link #expression(int)}). */
+  public SizeExpr size(int i) {
+    return expression(dims.get(i));
+  }
+
+  /** Whether some dimension is a free size. */
+  public boolean hasFree() {
+    return dims.stream().anyMatch(TShape::isFree);
+  }
 
   /** Copies {@code dims}. */
   public TShape {
@@ -76,6 +169,8 @@ public record TShape(List<Integer> dims) {
   }
 
   private static String dimension(int d) {
-    return d == STEPS ? "STEPS" : d < 0 ? "BATCH" : Integer.toString(d);
+    return isFree(d)
+        ? expression(d).toString()
+        : d == STEPS ? "STEPS" : d < 0 ? "BATCH" : Integer.toString(d);
   }
 }

@@ -40,15 +40,20 @@ public final class ModelChecker {
   /** The checked model, or null when an error was reported. */
   public CheckedModel check(ModelSpec spec) {
     Wiring wiring = Wiring.resolve(spec, report);
-    Map<String, CheckedNode> inferred = infer(spec, wiring);
-    return new ModelRules(spec, report).check(inferred);
+    FreeDims dims = new FreeDims(spec, report);
+    Map<String, CheckedNode> inferred = infer(spec, wiring, dims);
+    if (!dims.checkUsed(inferred)) {
+      return null;
+    }
+    CheckedModel checked = new ModelRules(spec, report).check(inferred);
+    return checked == null ? null : checked.withRequirements(dims.requirements());
   }
 
   /**
    * Every node whose inputs are known, in wiring order, with its shape rule applied. A node whose
    * rule fails is reported and left out, and so are the nodes that read it, silently.
    */
-  private Map<String, CheckedNode> infer(ModelSpec spec, Wiring wiring) {
+  private Map<String, CheckedNode> infer(ModelSpec spec, Wiring wiring, FreeDims dims) {
     Map<String, CheckedNode> done = new LinkedHashMap<>();
     Set<String> refusedBlocks = new HashSet<>();
     Map<String, ParamInfo> declared = new LinkedHashMap<>();
@@ -64,8 +69,21 @@ public final class ModelChecker {
               .map(w -> source(done.get(w.source()).shape(), wiring.node(w.source())))
               .toList();
       String where = n.declaration(spec.simpleName());
+      if (!n.layer().isInput() && !dims.accepts(n, where, in)) {
+        continue;
+      }
       try {
-        Inferred r = n.layer().infer(site(where, n, in));
+        List<dev.kiln.ops.rule.Requirement> needs = new ArrayList<>();
+        Inferred r = n.layer().infer(site(where, n, in).withNeeds(needs::add));
+        if (n.layer().isInput()) {
+          r = dims.declared(n, r);
+          if (r == null) {
+            continue;
+          }
+        }
+        if (!dims.keep(n, needs)) {
+          continue;
+        }
         if (n.frozen() && r.params().isEmpty() && n.origin() == null) {
           report.add(
               Message.FROZEN_WITHOUT_PARAMS,

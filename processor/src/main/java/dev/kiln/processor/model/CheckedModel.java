@@ -2,6 +2,7 @@ package dev.kiln.processor.model;
 
 import dev.kiln.ops.LossOp;
 import dev.kiln.ops.rule.ParamInfo;
+import dev.kiln.ops.rule.Requirement;
 import dev.kiln.ops.rule.TShape;
 import java.util.List;
 
@@ -24,6 +25,8 @@ import java.util.List;
  * @param lossHead the loss head ({@code @L2Loss}, ...), the model's only output, whose training
  *     graph the model's trainer runs; null when the model has none
  * @param imports how the nodes expanded from imported symbol files are emitted
+ * @param requirements what the model needs of its free dimensions' sizes, checked before an
+ *     executor is bound: the declared constraints, then each layer rule not proved for every size
  */
 public record CheckedModel(
     ModelSpec spec,
@@ -34,13 +37,57 @@ public record CheckedModel(
     CheckedNode classifierHead,
     String notClassifier,
     CheckedNode lossHead,
-    ImportPlan imports) {
+    ImportPlan imports,
+    List<Requirement> requirements) {
   /** Copies the lists. */
   public CheckedModel {
+    requirements = List.copyOf(requirements);
     nodes = List.copyOf(nodes);
     order = List.copyOf(order);
     inputs = List.copyOf(inputs);
     outputs = List.copyOf(outputs);
+  }
+
+  /** A model without free dimensions. */
+  public CheckedModel(
+      ModelSpec spec,
+      List<CheckedNode> nodes,
+      List<CheckedNode> order,
+      List<CheckedNode> inputs,
+      List<CheckedNode> outputs,
+      CheckedNode classifierHead,
+      String notClassifier,
+      CheckedNode lossHead,
+      ImportPlan imports) {
+    this(
+        spec,
+        nodes,
+        order,
+        inputs,
+        outputs,
+        classifierHead,
+        notClassifier,
+        lossHead,
+        imports,
+        List.of());
+  }
+
+  /**
+   * This model with {@code requirements}: what it needs of its free dimensions' sizes, declared and
+   * found by the layers' rules, in that order.
+   */
+  public CheckedModel withRequirements(List<Requirement> requirements) {
+    return new CheckedModel(
+        spec,
+        nodes,
+        order,
+        inputs,
+        outputs,
+        classifierHead,
+        notClassifier,
+        lossHead,
+        imports,
+        requirements);
   }
 
   /** Which loss the loss head computes; only for a model with one ({@link #lossHead()}). */

@@ -14,6 +14,7 @@ import javax.lang.model.element.TypeElement;
  * @param mirror the {@code @Model} annotation
  * @param nodes the nodes in declaration order, a {@code @Block}'s inlined in its place
  * @param blocks the {@code @Block} nodes, in declaration order
+ * @param dims the free dimensions it declares ({@code @FreeDim}), in declaration order
  */
 public record ModelSpec(
     TypeElement element,
@@ -22,11 +23,25 @@ public record ModelSpec(
     boolean classifier,
     AnnotationMirror mirror,
     List<NodeSpec> nodes,
-    List<BlockSpec> blocks) {
+    List<BlockSpec> blocks,
+    List<FreeDimSpec> dims) {
   /** Copies the nodes. */
   public ModelSpec {
     nodes = List.copyOf(nodes);
     blocks = List.copyOf(blocks);
+    dims = List.copyOf(dims);
+  }
+
+  /** A model without free dimensions. */
+  public ModelSpec(
+      TypeElement element,
+      String packageName,
+      String simpleName,
+      boolean classifier,
+      AnnotationMirror mirror,
+      List<NodeSpec> nodes,
+      List<BlockSpec> blocks) {
+    this(element, packageName, simpleName, classifier, mirror, nodes, blocks, List.of());
   }
 
   /** A model without blocks. */

@@ -17,6 +17,7 @@ import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.BlockSpec;
 import dev.kiln.processor.model.CheckedModel;
+import dev.kiln.processor.model.FreeDimSpec;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
 import java.util.ArrayList;
@@ -118,6 +119,10 @@ public final class ModelReader {
       report.add(Message.MODEL_GENERIC, type, simpleName);
       return null;
     }
+    List<FreeDimSpec> dims = FreeDimReader.read(type, report);
+    if (dims == null) {
+      return null; // the other nodes' placeholders would be reported again
+    }
     String pkg = elements.getPackageOf(type).getQualifiedName().toString();
     Set<String> methodNames = new HashSet<>();
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
@@ -163,7 +168,7 @@ public final class ModelReader {
       nodes.add(node);
     }
     nodes = expandImports(simpleName, pkg, nodes, methodNames);
-    if (blockFailed) {
+    if (blockFailed || dims == null) {
       return null; // a block's own mistakes, reported where it is compiled
     }
     if (nodes.isEmpty() && !report.hasErrors()) {
@@ -176,7 +181,8 @@ public final class ModelReader {
         type.getAnnotation(Model.class).classifier(),
         mirror(type.getAnnotationMirrors(), Model.class.getCanonicalName()),
         throughBlocks(nodes, blocks),
-        throughBlocks(blocks));
+        throughBlocks(blocks),
+        dims);
   }
 
   /** The nodes with every wire to a block node led to the block's output. */

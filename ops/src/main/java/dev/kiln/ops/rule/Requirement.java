@@ -1,0 +1,110 @@
+package dev.kiln.ops.rule;
+
+import java.util.Map;
+
+/**
+ * What a model needs of its free dimensions' sizes: {@code H >= 12}, {@code H % 8 == 0}, {@code H
+ * == W}, {@code H / 2 - 6 >= 0}. A declared constraint ({@link dev.kiln.annotations.FreeDim}) or a
+ * layer's rule that the compiler could not prove for every size becomes one; the generated model
+ * lists them and checks each before it binds an executor for a new shape.
+ *
+ * @param left the left side
+ * @param relation how the sides compare
+ * @param right the right side
+ * @param node the node whose rule needs it, or {@code ""} for a declared constraint
+ * @param why the rule in words, e.g. {@code @Conv2D(kernel = 5): the kernel, 5 wide, must fit the
+ *     height}, or the declaration, e.g. {@code @FreeDim(min = 12) int H}
+ */
+public record Requirement(
+    SizeExpr left, Relation relation, SizeExpr right, String node, String why) {
+  /** How the two sides of a requirement compare. */
+  public enum Relation {
+    /** {@code left >= right}. */
+    AT_LEAST(">="),
+    /** {@code left <= right}. */
+    AT_MOST("<="),
+    /** {@code left == right}. */
+    EQUALS("==");
+
+    private final String symbol;
+
+    Relation(String symbol) {
+      this.symbol = symbol;
+    }
+
+    /** {@code >=}, {@code <=} or {@code ==}. */
+    public String symbol() {
+      return symbol;
+    }
+  }
+
+  /**
+   * Reads {@code text}, as {@link #text()} writes it ({@code H / 2 - 6 >= 0}), the requirement of
+   * {@code node} for reason {@code why}.
+   */
+  public static Requirement of(String text, String node, String why) {
+    for (Relation r : Relation.values()) {
+      int at = text.indexOf(r.symbol);
+      if (at > 0) {
+        return new Requirement(
+            SizeExpr.parse(text.substring(0, at)),
+            r,
+            SizeExpr.parse(text.substring(at + r.symbol.length())),
+            node,
+            why);
+      }
+    }
+    throw new IllegalArgumentException(
+        "a requirement compares two sizes with >=, <= or ==, got \"" + text + "\"");
+  }
+
+  /**
+   * {@code left} {@code relation} {@code right} written as simply as it goes: one dimension times a
+   * positive number against a constant is the dimension alone ({@code H - 4 >= 1} is {@code H >=
+   * 5}); anything else is everything else on the left against the constant term.
+   */
+  public static Requirement simplified(
+      SizeExpr left, Relation relation, SizeExpr right, String node, String why) {
+    SizeExpr diff = left.minus(right);
+    long k = diff.constantTerm();
+    SizeExpr variable = diff.plus(-k);
+    String dim = variable.dimName();
+    if (dim == null && variable.dims().size() == 1) {
+      String only = variable.dims().iterator().next();
+      long c = variable.substitute(d -> SizeExpr.constant(1)).constant();
+      if (c > 0 && variable.equals(SizeExpr.dim(only).times(c))) {
+        long bound =
+            switch (relation) {
+              case AT_LEAST -> Math.floorDiv(-k + c - 1, c);
+              case AT_MOST -> Math.floorDiv(-k, c);
+              case EQUALS -> -k % c == 0 ? -k / c : Long.MIN_VALUE;
+            };
+        if (bound != Long.MIN_VALUE) {
+          return new Requirement(SizeExpr.dim(only), relation, SizeExpr.constant(bound), node, why);
+        }
+      }
+    }
+    return new Requirement(variable, relation, SizeExpr.constant(-k), node, why);
+  }
+
+  /** {@code H >= 12}: how generated code and messages write it. */
+  public String text() {
+    return left + " " + relation.symbol + " " + right;
+  }
+
+  /** Whether it holds for the dimensions' {@code sizes}. */
+  public boolean holds(Map<String, Long> sizes) {
+    long l = left.eval(sizes);
+    long r = right.eval(sizes);
+    return switch (relation) {
+      case AT_LEAST -> l >= r;
+      case AT_MOST -> l <= r;
+      case EQUALS -> l == r;
+    };
+  }
+
+  @Override
+  public String toString() {
+    return text() + (node.isEmpty() ? "" : " (" + node + ")") + ": " + why;
+  }
+}

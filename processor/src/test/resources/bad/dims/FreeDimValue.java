@@ -1,0 +1,14 @@
+package bad.dims;
+
+import static dev.kiln.annotations.Dim.BATCH;
+
+import dev.kiln.annotations.*;
+
+@Model
+public interface FreeDimValue {
+  @FreeDim
+  int H = -3;
+
+  @Input(shape = {BATCH, 3, H, H}) Sym image();
+  @Conv2D(filters = 8, kernel = 3) Sym conv(Sym image);
+}
