@@ -57,6 +57,9 @@ public final class ModelReader {
   private final Set<String> reading;
   private final SourceAnnotations source;
 
+  /** The free dimensions of the model being read, whose names inputs' texts show. */
+  private List<FreeDimSpec> freeDims = List.of();
+
   /**
    * How a block is checked as the model it is, before its nodes are written into another: the check
    * phase, which the reader does not know, handed to it by the processor.
@@ -123,6 +126,7 @@ public final class ModelReader {
     if (dims == null) {
       return null; // the other nodes' placeholders would be reported again
     }
+    freeDims = dims;
     String pkg = elements.getPackageOf(type).getQualifiedName().toString();
     Set<String> methodNames = new HashSet<>();
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
@@ -386,6 +390,11 @@ public final class ModelReader {
     }
     AnnotationMirror mirror = layers.get(0);
     String text = AnnotationText.render(mirror);
+    if (Builtins.isInput(mirror)) {
+      for (FreeDimSpec d : freeDims) {
+        text = text.replaceAll("(?<=[{ ])" + d.placeholder() + "(?=[,}])", d.name());
+      }
+    }
     if (!isAbstract) {
       report.add(Message.NODE_NOT_ABSTRACT, method, name, text);
       return null;

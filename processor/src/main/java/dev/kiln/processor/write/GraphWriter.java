@@ -7,11 +7,14 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.TypeSpec;
+import dev.kiln.ops.InputOp;
 import dev.kiln.ops.rule.ParamInfo;
+import dev.kiln.ops.rule.Requirement;
 import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.model.BlockSpec;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.FreeDimSpec;
 import dev.kiln.processor.model.NodeSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,7 +44,8 @@ final class GraphWriter {
       if (n.spec().importedInner()) {
         continue; // an imported file's node: its shapes are in the layer table
       }
-      t.addField(shapeField(names.shape(n.name()), n.shape(), shapeDoc(n)));
+      TShape shape = n.spec().layer() instanceof InputOp in ? in.shape() : n.shape();
+      t.addField(shapeField(names.shape(n.name()), shape, shapeDoc(n)));
       if (n.spec().origin() != null) {
         continue;
       }
@@ -71,6 +75,9 @@ final class GraphWriter {
                   Modifier.FINAL)
               .initializer(sourceOf(n))
               .build());
+    }
+    if (!m.spec().dims().isEmpty()) {
+      t.addField(dimensionsField());
     }
     t.addField(Names.GRAPH_BUILDER, "builder", Modifier.PRIVATE, Modifier.FINAL);
     if (ImportWriter.imports(m)) {
@@ -201,18 +208,91 @@ final class GraphWriter {
   private FieldSpec shapeField(String name, TShape shape, String doc) {
     return FieldSpec.builder(Names.SHAPE, name, Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
         .addJavadoc("$L", Javadoc.member().paragraph(doc).build())
-        .initializer("$Z$T.of($L)", Names.SHAPE, dims(shape))
+        .initializer("$Z$T.of($L)$L", Names.SHAPE, dims(shape), labels(shape))
         .build();
   }
 
-  /** {@code BATCH, 784}: the arguments of {@code Shape.of}, each a wrapping point. */
+  /**
+   * {@code BATCH, 784}: the arguments of {@code Shape.of}, each a wrapping point; a free dimension
+   * by its constant ({@code H}), a size computed from free dimensions as {@code Shape.FREE}.
+   */
   private CodeBlock dims(TShape shape) {
     CodeBlock.Builder b = CodeBlock.builder();
     for (int i = 0; i < shape.rank(); i++) {
       int d = shape.dim(i);
-      b.add(i == 0 ? "$L" : ",$W$L", d == TShape.BATCH ? names.batch : Integer.toString(d));
+      String dim = freeName(d);
+      b.add(
+          i == 0 ? "$L" : ",$W$L",
+          d == TShape.BATCH
+              ? names.batch
+              : dim != null ? dim : TShape.isFree(d) ? "Shape.FREE" : Integer.toString(d));
     }
     return b.build();
+  }
+
+  /** {@code .free("H - 4", "W - 4")}: the labels of the free entries, or nothing. */
+  private CodeBlock labels(TShape shape) {
+    CodeBlock.Builder b = CodeBlock.builder();
+    boolean first = true;
+    for (int i = 0; i < shape.rank(); i++) {
+      int d = shape.dim(i);
+      String label =
+          freeName(d) != null ? freeName(d) : TShape.isFree(d) ? shape.size(i).toString() : null;
+      if (label != null) {
+        b.add(first ? "$Z.free($S" : ",$W$S", label);
+        first = false;
+      }
+    }
+    return first ? b.build() : b.add(")").build();
+  }
+
+  /** The free dimension whose placeholder is {@code d}, or null. */
+  private String freeName(int d) {
+    return m.spec().dims().stream()
+        .filter(f -> f.placeholder() == d)
+        .map(FreeDimSpec::name)
+        .findFirst()
+        .orElse(null);
+  }
+
+  /**
+   * {@code DIMENSIONS}: the model's free dimensions and its requirements, which {@link #build}
+   * gives the builder.
+   */
+  private FieldSpec dimensionsField() {
+    CodeBlock.Builder init = CodeBlock.builder().add("$T.of(", Names.DIMENSIONS);
+    boolean first = true;
+    for (FreeDimSpec d : m.spec().dims()) {
+      init.add(
+          first ? "$Znew $T($S, $L)" : ",$Wnew $T($S, $L)", Names.DIMENSION, d.name(), d.name());
+      first = false;
+    }
+    init.add(")");
+    StringBuilder doc = new StringBuilder();
+    for (Requirement r : m.requirements()) {
+      init.add("$Z.require($S, $S,$W$S)", r.text(), r.node(), r.why());
+      doc.append("<li>{@code ")
+          .append(r.text())
+          .append("}: ")
+          .append(r.node().isEmpty() ? "declared, " : "node {@code " + r.node() + "}, ")
+          .append("{@code ")
+          .append(r.why().replace("@", "&#64;"))
+          .append("}\n");
+    }
+    return FieldSpec.builder(
+            Names.DIMENSIONS, "DIMENSIONS", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc(
+            "$L",
+            Javadoc.member()
+                .paragraph(
+                    "The free dimensions of {@code "
+                        + m.name()
+                        + "} and what it needs of their sizes, checked before an executor is "
+                        + "bound for a new shape:")
+                .build())
+        .addJavadoc("<ul>\n$L</ul>\n", doc.length() == 0 ? "<li>nothing more\n" : doc)
+        .initializer(init.build())
+        .build();
   }
 
   private MethodSpec build() {
@@ -264,6 +344,9 @@ final class GraphWriter {
             .addParameter(Names.GRAPH_BUILDER, "builder")
             .addJavadoc("$L", doc.build())
             .addStatement("$T graph = new $T(builder)", names.graph, names.graph);
+    if (!m.spec().dims().isEmpty()) {
+      b.addStatement("builder.dimensions(DIMENSIONS)");
+    }
     for (CheckedNode n : m.order()) {
       if (n.spec().importedInner()) {
         continue; // emitted by the method of the import's output

@@ -23,6 +23,8 @@ final class Names {
   static final ClassName GRAPH_BUILDER = ClassName.get(RUNTIME + ".graph", "GraphBuilder");
   static final ClassName NODE_SOURCE = ClassName.get(NodeSource.class);
   static final ClassName SHAPE = ClassName.get(RUNTIME + ".graph", "Shape");
+  static final ClassName DIMENSIONS = ClassName.get(RUNTIME + ".graph", "Dimensions");
+  static final ClassName DIMENSION = DIMENSIONS.nestedClass("Dim");
   static final ClassName INPUT_SPEC = ClassName.get(RUNTIME + ".graph", "InputSpec");
   static final ClassName RECURRENT_PARAMETER =
       ClassName.get(RUNTIME + ".exec", "RecurrentParameter");

@@ -383,7 +383,8 @@ public final class ExecutorCache implements AutoCloseable {
             modelName
                 + " input '"
                 + specs.get(i).name()
-                + "': an executor needs a complete shape, with a size for every BATCH and STEPS, got "
+                + "': an executor needs a complete shape, with a size for every BATCH, STEPS and "
+                + "free dimension, got "
                 + s
                 + "; for example "
                 + declared.withBatch(32).withSteps(10));
@@ -402,6 +403,7 @@ public final class ExecutorCache implements AutoCloseable {
     checkBatchAgrees(inputShapes);
     BoundExecutor exec = executors.get(inputShapes);
     if (exec == null) {
+      graph.dimensions().sizes(modelName, specs, inputShapes);
       Graph bound = graph.unrolledSteps() == 0 ? graph : graph(steps(inputShapes));
       exec = new BoundExecutor(bound, inputShapes, List.of(), params, GradReq.ADD, GradReq.WRITE);
       executors.put(List.copyOf(inputShapes), exec);

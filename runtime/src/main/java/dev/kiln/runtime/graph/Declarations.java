@@ -32,6 +32,7 @@ final class Declarations {
   final List<Sym> stateOutputs = new ArrayList<>();
   final List<AxisCheck> axisChecks = new ArrayList<>();
   final List<String> unrolledCells = new ArrayList<>();
+  Dimensions dimensions = Dimensions.NONE;
 
   /** Parameter {@code name} of {@code node}, initialised as {@code kind} says. */
   void param(String name, String node, ParamSpec.Kind kind) {

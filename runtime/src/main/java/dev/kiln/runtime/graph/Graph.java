@@ -238,6 +238,11 @@ public final class Graph implements AutoCloseable {
     }
   }
 
+  /** The model's free dimensions and what it needs of their sizes ({@link Dimensions#NONE}). */
+  public Dimensions dimensions() {
+    return parts.dimensions();
+  }
+
   /** The label variables of a classifier graph ({@code <node>_label}); empty otherwise. */
   public List<String> labels() {
     return parts.labels();

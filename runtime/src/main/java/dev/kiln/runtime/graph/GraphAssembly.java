@@ -91,7 +91,8 @@ final class GraphAssembly {
               d.rnnLayouts,
               unrolled ? steps : 0,
               d.unrolledCells,
-              unrolled ? rebuild : null);
+              unrolled ? rebuild : null,
+              d.dimensions);
       Graph graph = new Graph(group, parts);
       group = null;
       Set<String> reordered = new LinkedHashSet<>(arena.reorderedWeights());
@@ -111,16 +112,24 @@ final class GraphAssembly {
 
   /**
    * The shapes Kiln knows of the graph's variables: the inputs with every {@code BATCH} 1 (and
-   * every {@code STEPS} 1 unless cells are unrolled over a number of steps), the parameters and
+   * every {@code STEPS} 1 unless cells are unrolled over a number of steps, and every free
+   * dimension the least size its requirements allow, {@link Dimensions#probe}), the parameters and
    * states it shaped itself. Labels are left for MXNet to infer from what they are compared with.
    */
   private Map<String, int[]> knownShapes() {
     Map<String, int[]> known = new LinkedHashMap<>();
+    Map<String, Long> probe = d.dimensions.probe();
     for (InputSpec in : d.inputs) {
       known.put(
           in.name(),
           Arrays.stream(in.shape().dims())
-              .map(x -> x == Shape.STEPS && steps > 0 ? steps : x < 0 ? 1 : x)
+              .map(
+                  x ->
+                      x == Shape.STEPS && steps > 0
+                          ? steps
+                          : d.dimensions.nameOf(x) != null
+                              ? Math.toIntExact(probe.get(d.dimensions.nameOf(x)))
+                              : x < 0 ? 1 : x)
               .toArray());
     }
     d.knownShapes.forEach((name, shape) -> known.put(name, shape.dims()));

@@ -303,6 +303,17 @@ public final class GraphBuilder implements AutoCloseable {
   }
 
   /**
+   * Declares the model's free dimensions and what it needs of their sizes: the graph checks them
+   * before an executor is bound ({@link Graph#dimensions()}), and shape inference while building
+   * runs at the least sizes they allow. Generated code calls it first, for a model with
+   * {@code @FreeDim} constants.
+   */
+  public void dimensions(Dimensions dimensions) {
+    checkOpen();
+    d.dimensions = dimensions;
+  }
+
+  /**
    * Freezes every parameter of the node declared at {@code src} (a {@code @Frozen} node): the graph
    * reports them through {@link Graph#isFrozen}, executors bind them without gradients and updates
    * skip them. Call it before or after the node's layer method.

@@ -43,7 +43,8 @@ record GraphParts(
     Map<String, RnnLayout> rnnLayouts,
     int unrolledSteps,
     List<String> unrolledCells,
-    IntFunction<Graph> rebuild) {
+    IntFunction<Graph> rebuild,
+    Dimensions dimensions) {
   /** Copies the collections. */
   GraphParts {
     inputs = List.copyOf(inputs);
@@ -78,6 +79,7 @@ record GraphParts(
         rnnLayouts,
         unrolledSteps,
         unrolledCells,
-        other);
+        other,
+        dimensions);
   }
 }

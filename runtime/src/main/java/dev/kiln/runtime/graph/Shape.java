@@ -5,7 +5,11 @@ import java.util.Arrays;
 
 /**
  * An immutable tensor shape. A dimension of {@link dev.kiln.annotations.Dim#BATCH} (-1) or {@link
- * dev.kiln.annotations.Dim#STEPS} (-5) is fixed only when an executor is bound.
+ * dev.kiln.annotations.Dim#STEPS} (-5) is fixed only when an executor is bound, and so is a free
+ * dimension: a model's {@link dev.kiln.annotations.FreeDim} placeholder ({@code -10} to {@code
+ * -999}) in a declared input, or {@link #FREE} for a size computed from free dimensions. Free
+ * entries may carry labels, their names or expressions ({@link #free}), which {@link #toString}
+ * writes.
  */
 public final class Shape {
   /** The placeholder of a batch dimension, {@link dev.kiln.annotations.Dim#BATCH}. */
@@ -14,28 +18,80 @@ public final class Shape {
   /** The placeholder of a number of steps, {@link dev.kiln.annotations.Dim#STEPS}. */
   public static final int STEPS = -5;
 
-  private final int[] dims;
+  /** A size computed from free dimensions, known when an executor is bound. */
+  public static final int FREE = -9;
 
-  private Shape(int[] dims) {
+  private final int[] dims;
+  private final String[] labels;
+
+  private Shape(int[] dims, String[] labels) {
     this.dims = dims;
+    this.labels = labels;
   }
 
   /** A shape with the given dimensions (copied). */
   public static Shape of(int... dims) {
     for (int d : dims) {
-      if (d <= 0 && d != BATCH && d != STEPS) {
+      if (d <= 0 && d != BATCH && d != STEPS && !isFree(d)) {
         throw new IllegalArgumentException(
-            "a dimension must be positive, BATCH (-1) or STEPS "
-                + "(-5), got "
+            "a dimension must be positive, BATCH (-1), STEPS (-5) or free (-9 to -999), got "
                 + Arrays.toString(dims));
       }
     }
-    return new Shape(dims.clone());
+    return new Shape(dims.clone(), null);
+  }
+
+  /**
+   * Whether {@code d} is a free dimension: {@link #FREE} or a {@link dev.kiln.annotations.FreeDim}
+   * placeholder.
+   */
+  public static boolean isFree(int d) {
+    return d <= FREE && d >= dev.kiln.ops.rule.TShape.PLACEHOLDER_LAST;
+  }
+
+  /**
+   * This shape with its free entries labelled, in order: {@code Shape.of(BATCH, 3, H, W).free("H",
+   * "W")}, {@code Shape.of(BATCH, 8, FREE, FREE).free("H - 4", "W - 4")}.
+   *
+   * @throws IllegalArgumentException unless there is one label per free entry
+   */
+  public Shape free(String... names) {
+    int free = 0;
+    String[] l = new String[dims.length];
+    for (int i = 0; i < dims.length; i++) {
+      if (isFree(dims[i])) {
+        if (free >= names.length) {
+          break;
+        }
+        l[i] = names[free++];
+      }
+    }
+    if (free != names.length || Arrays.stream(dims).filter(Shape::isFree).count() != free) {
+      throw new IllegalArgumentException(
+          "shape "
+              + Arrays.toString(dims)
+              + " has "
+              + Arrays.stream(dims).filter(Shape::isFree).count()
+              + " free dimensions, got "
+              + names.length
+              + " labels");
+    }
+    return new Shape(dims, l);
   }
 
   /** The shape an operator unit's rules wrote, {@code BATCH} and {@code STEPS} kept. */
   public static Shape of(TShape shape) {
-    return of(shape.dims().stream().mapToInt(Integer::intValue).toArray());
+    int[] d = shape.dims().stream().mapToInt(Integer::intValue).toArray();
+    String[] l = new String[d.length];
+    boolean free = false;
+    for (int i = 0; i < d.length; i++) {
+      if (dev.kiln.ops.rule.TShape.isFree(d[i])) {
+        l[i] = dev.kiln.ops.rule.TShape.expression(d[i]).toString();
+        d[i] = FREE;
+        free = true;
+      }
+    }
+    return free ? new Shape(of(d).dims, l) : of(d);
   }
 
   /** This shape with every {@code BATCH} dimension set to {@code batch}. */
@@ -46,7 +102,7 @@ public final class Shape {
         d[i] = batch;
       }
     }
-    return of(d);
+    return new Shape(of(d).dims, labels);
   }
 
   /** This shape with every {@code STEPS} dimension set to {@code steps}. */
@@ -57,7 +113,7 @@ public final class Shape {
         d[i] = steps;
       }
     }
-    return of(d);
+    return new Shape(of(d).dims, labels);
   }
 
   /** Number of dimensions. */
@@ -146,7 +202,14 @@ public final class Shape {
       if (i > 0) {
         b.append(", ");
       }
-      b.append(dims[i] == BATCH ? "BATCH" : dims[i] == STEPS ? "STEPS" : Integer.toString(dims[i]));
+      b.append(
+          labels != null && labels[i] != null
+              ? labels[i]
+              : dims[i] == BATCH
+                  ? "BATCH"
+                  : dims[i] == STEPS
+                      ? "STEPS"
+                      : dims[i] == FREE ? "FREE" : Integer.toString(dims[i]));
     }
     return b.append(']').toString();
   }
