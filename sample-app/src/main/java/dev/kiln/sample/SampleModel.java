@@ -5,6 +5,7 @@ import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.data.Dataset;
 import dev.kiln.sample.models.FashionAutoencoderModel;
 import dev.kiln.sample.models.FashionConv1dModel;
+import dev.kiln.sample.models.FashionFcnModel;
 import dev.kiln.sample.models.FashionLeNetModel;
 import dev.kiln.sample.models.FashionLstmModel;
 import dev.kiln.sample.models.FashionMlpModel;
@@ -12,6 +13,7 @@ import dev.kiln.sample.models.FashionVitModel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * One of the sample app's models, behind the interface every generated model implements, so that
@@ -52,7 +54,13 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
      * learned position each, four encoder blocks of 4-head self-attention and a GELU feed-forward
      * network, the mean token classified; AdamW (weight decay 0.05) with a cosine decay, 10 epochs.
      */
-    VIT("vit", 10, 64, "adamw", "cosine", 0.05f);
+    VIT("vit", 10, 64, "adamw", "cosine", 0.05f),
+    /**
+     * {@code FashionFcn}: fully convolutional over images of any size (free dimensions {@code H},
+     * {@code W}): three 3x3 convolutions with batch norm, two max poolings, one score map per class
+     * averaged over the image; trained and measured at 28x28; Adam with a cosine decay, 8 epochs.
+     */
+    FCN("fcn", 8, 64, "adam", "cosine", 0);
 
     final String cliName;
     final int epochs;
@@ -87,6 +95,7 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
             case CONV1D -> FashionConv1dModel.create(Init.xavier(), seed);
             case AUTOENCODER -> FashionAutoencoderModel.create(Init.xavier(), seed);
             case VIT -> FashionVitModel.create(Init.xavier(), seed);
+            case FCN -> at28(FashionFcnModel.create(Init.xavier(), seed));
           });
     }
 
@@ -101,6 +110,7 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
             case CONV1D -> FashionConv1dModel.load(prefix);
             case AUTOENCODER -> FashionAutoencoderModel.load(prefix);
             case VIT -> FashionVitModel.load(prefix);
+            case FCN -> at28(FashionFcnModel.load(prefix));
           });
     }
 
@@ -113,7 +123,17 @@ record SampleModel(String name, KilnModel model) implements AutoCloseable {
         case CONV1D -> FashionConv1dModel.SUMMARY;
         case AUTOENCODER -> FashionAutoencoderModel.SUMMARY;
         case VIT -> FashionVitModel.SUMMARY;
+        case FCN -> FashionFcnModel.SUMMARY;
       };
+    }
+
+    /**
+     * {@code fcn} with its classifier fixed at the 28x28 images the commands train, measure and
+     * predict on; its {@code forward} still takes any size.
+     */
+    private static FashionFcnModel at28(FashionFcnModel fcn) {
+      fcn.classifier().fixSizes(Map.of("H", 28, "W", 28));
+      return fcn;
     }
 
     /** Whether the model learns to reproduce its input rather than to classify it. */

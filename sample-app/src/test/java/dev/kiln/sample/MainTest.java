@@ -10,6 +10,7 @@ import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.data.IdxFiles;
 import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.runtime.infer.QuantizeOptions;
+import dev.kiln.sample.models.FashionFcnModel;
 import dev.kiln.sample.models.FashionMlpModel;
 import dev.kiln.sample.models.FashionVitModel;
 import java.io.ByteArrayOutputStream;
@@ -249,6 +250,49 @@ class MainTest {
   }
 
   @Test
+  void theFullyConvolutionalModelTrainsAt28AndItsCheckpointTakesOtherSizes() throws Exception {
+    Path data = data();
+    Path out = dir.resolve("out");
+    Run train =
+        run(
+            "train",
+            "--model",
+            "fcn",
+            "--data",
+            data.toString(),
+            "--epochs",
+            "1",
+            "--batch-size",
+            "8",
+            "--out",
+            out.toString());
+    assertEquals(0, train.code(), train.err());
+    List<String> lines = train.out().lines().toList();
+    assertTrue(lines.get(lines.size() - 1).startsWith("test accuracy "), train.out());
+    Run eval =
+        run(
+            "eval",
+            "--model",
+            "fcn",
+            "--data",
+            data.toString(),
+            "--checkpoint",
+            out.resolve("fcn").toString());
+    assertEquals(0, eval.code(), eval.err());
+    try (FashionFcnModel kiln = FashionFcnModel.load(out.resolve("fcn"));
+        ai.djl.ndarray.NDManager nd = ai.djl.ndarray.NDManager.newBaseManager()) {
+      for (int side : new int[] {28, 40, 13}) {
+        ai.djl.ndarray.NDArray x =
+            nd.randomUniform(0, 1, new ai.djl.ndarray.types.Shape(2, 1, side, side + 3));
+        assertArrayEquals(new long[] {2, 10}, kiln.forward(x).getShape().getShape());
+      }
+    }
+    Run summary = run("summary", "--model", "fcn");
+    assertEquals(0, summary.code(), summary.err());
+    assertTrue(summary.out().contains("H >= 4  pool2"), summary.out());
+  }
+
+  @Test
   void aMissingCheckpointNamesTheOptionTheFileAndTheFix() throws Exception {
     Path data = data();
     Run r = run("eval", "--data", data.toString(), "--checkpoint", dir.resolve("nope").toString());
@@ -462,7 +506,7 @@ class MainTest {
     assertEquals(2, r.code());
     assertEquals(
         "Invalid value for option '--model': unknown model 'resnet'; choose mlp, lenet, lstm, "
-            + "conv1d, autoencoder, vit\n"
+            + "conv1d, autoencoder, vit, fcn\n"
             + "Usage: kiln-sample train [OPTIONS]; `kiln-sample train --help` lists them\n",
         r.err());
   }

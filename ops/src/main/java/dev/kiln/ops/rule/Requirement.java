@@ -84,7 +84,25 @@ public record Requirement(
         }
       }
     }
+    java.util.regex.Matcher q =
+        java.util.regex.Pattern.compile("([A-Za-z_$][\\w$]*) / (\\d+)")
+            .matcher(variable.toString());
+    if (q.matches() && relation != Relation.EQUALS) {
+      // floor(H / d) >= c exactly when H >= d c; floor(H / d) <= c when H <= d c + d - 1.
+      long d = Long.parseLong(q.group(2));
+      long bound = relation == Relation.AT_LEAST ? -k * d : -k * d + d - 1;
+      return new Requirement(
+          SizeExpr.dim(q.group(1)), relation, SizeExpr.constant(bound), node, why);
+    }
     return new Requirement(variable, relation, SizeExpr.constant(-k), node, why);
+  }
+
+  /**
+   * The dimension this bounds from below ({@code H >= 12}: {@code H}), or null when it is not a
+   * single dimension at least a constant.
+   */
+  public String lowerBoundOf() {
+    return relation == Relation.AT_LEAST && right.isConstant() ? left.dimName() : null;
   }
 
   /** {@code H >= 12}: how generated code and messages write it. */

@@ -181,6 +181,22 @@ public final class SizeExpr {
     if (divisor == 1) {
       return this;
     }
+    // floor((floor(R / k) + Q) / d) = floor((R + k Q) / (k d)) for integer Q: nested quotients
+    // become one, so that pooling twice by 2 is H / 4.
+    List<Term> quotients =
+        terms.keySet().stream()
+            .filter(t -> t.atoms().stream().anyMatch(a -> a instanceof Quotient))
+            .toList();
+    if (quotients.size() == 1
+        && quotients.get(0).atoms().size() == 1
+        && terms.get(quotients.get(0)) == 1) {
+      Quotient q = (Quotient) quotients.get(0).atoms().get(0);
+      TreeMap<Term, Long> rest = new TreeMap<>(terms);
+      rest.remove(quotients.get(0));
+      return q.numerator()
+          .plus(new SizeExpr(rest).times(q.divisor()))
+          .div(Math.multiplyExact(q.divisor(), divisor));
+    }
     TreeMap<Term, Long> whole = new TreeMap<>(ORDER);
     TreeMap<Term, Long> rest = new TreeMap<>(ORDER);
     terms.forEach(

@@ -35,6 +35,9 @@ final class FreeDims {
   private final Map<String, Requirement> kept = new LinkedHashMap<>();
   private final Set<String> used = new LinkedHashSet<>();
 
+  /** Lower bounds that kept requirements put on dimensions beyond their declarations. */
+  private final Map<String, Long> lower = new HashMap<>();
+
   FreeDims(ModelSpec spec, Report report) {
     this.spec = spec;
     this.report = report;
@@ -149,6 +152,12 @@ final class FreeDims {
         return false;
       }
       if (!proved) {
+        String dim = r.lowerBoundOf();
+        if (dim != null) {
+          // H >= n replaces a weaker H >= m kept before, and bounds H from now on.
+          kept.values().removeIf(o -> dim.equals(o.lowerBoundOf()));
+          lower.put(dim, r.right().constant());
+        }
         kept.putIfAbsent(r.text(), r);
       }
     }
@@ -174,9 +183,9 @@ final class FreeDims {
   private long[] range(String name) {
     FreeDimSpec d = byName.get(name);
     if (d == null) {
-      return new long[] {1, Long.MAX_VALUE};
+      return new long[] {lower.getOrDefault(name, 1L), Long.MAX_VALUE};
     }
-    long min = ceilTo(d.min(), d.multipleOf());
+    long min = ceilTo(Math.max(d.min(), lower.getOrDefault(name, 1L)), d.multipleOf());
     return new long[] {min, d.max() == Integer.MAX_VALUE ? Long.MAX_VALUE : d.max()};
   }
 

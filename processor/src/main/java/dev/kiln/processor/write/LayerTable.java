@@ -1,7 +1,9 @@
 package dev.kiln.processor.write;
 
+import dev.kiln.ops.rule.Requirement;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.FreeDimSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -106,6 +108,24 @@ public final class LayerTable {
       }
       if (w.layer() == 0) {
         for (String line : layers) {
+          b.append("  ").append(line).append('\n');
+        }
+      }
+    }
+    if (!m.spec().dims().isEmpty()) {
+      String names = String.join(", ", m.spec().dims().stream().map(FreeDimSpec::name).toList());
+      for (String line :
+          wrap(
+              "free dimensions "
+                  + names
+                  + " (the per-example figures count each free size as 1); the model needs:",
+              WIDTH,
+              "  ")) {
+        b.append(line).append('\n');
+      }
+      for (Requirement r : m.requirements()) {
+        String why = (r.node().isEmpty() ? "declared: " : r.node() + ": ") + r.why();
+        for (String line : wrap(r.text() + "  " + why, WIDTH - 2, "    ")) {
           b.append("  ").append(line).append('\n');
         }
       }

@@ -11,6 +11,7 @@ import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.optim.Optimizer;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -61,7 +62,7 @@ public final class Classifier implements Fitter {
     ClassHead head = new ClassHead();
     this.core = new Supervised(modelName, "classifier", store, graph, head);
     Shape out;
-    try (BoundExecutor probe = core.bind(1)) {
+    try (BoundExecutor probe = core.bindProbe(1)) {
       out = probe.output(0).shape();
     }
     if (out.rank() != 2) {
@@ -81,6 +82,19 @@ public final class Classifier implements Fitter {
   /** Number of classes (the softmax's width). */
   public int classes() {
     return classes;
+  }
+
+  /**
+   * Fixes the sizes of the model's free dimensions in the examples this trains on and evaluates,
+   * e.g. {@code Map.of("H", 28, "W", 28)} (see {@link Supervised#fixSizes}).
+   *
+   * @return this classifier
+   */
+  public Classifier fixSizes(Map<String, Integer> sizes) {
+    try (CallGuard.Scope call = core.store().guard().enter("classifier.fixSizes")) {
+      core.fixSizes(sizes);
+    }
+    return this;
   }
 
   /** The shared training machinery, for trainers over several replicas. */

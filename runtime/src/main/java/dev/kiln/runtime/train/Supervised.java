@@ -9,6 +9,7 @@ import dev.kiln.runtime.exec.CallGuard;
 import dev.kiln.runtime.exec.FiniteCheck;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.Dimensions;
 import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
@@ -68,6 +69,12 @@ public final class Supervised implements AutoCloseable {
   private final Map<Integer, BoundExecutor> executors = new HashMap<>();
   private final Map<Integer, BoundExecutor[]> trainingExecutors = new HashMap<>();
   private boolean closed;
+
+  /**
+   * The sizes of the model's free dimensions in the examples it trains on ({@link #fixSizes}), or
+   * null while none are fixed.
+   */
+  private Map<String, Long> sizes;
 
   /**
    * Training of the model called {@code modelName} whose parameters are in {@code store}, through
@@ -383,10 +390,46 @@ public final class Supervised implements AutoCloseable {
     head.checkDataset(data);
   }
 
+  /**
+   * Fixes the sizes of the model's free dimensions ({@code @FreeDim}) in the examples this trains
+   * on, e.g. {@code Map.of("H", 28, "W", 28)}: examples are flat floats of the input's shape at
+   * those sizes. Executors bound at other sizes are freed.
+   *
+   * @throws IllegalArgumentException unless {@code given} names every free dimension and nothing
+   *     else, at sizes the model's requirements allow (naming the rule and the node)
+   */
+  public void fixSizes(Map<String, Integer> given) {
+    Dimensions dims = graph.dimensions();
+    Map<String, Long> s = new java.util.LinkedHashMap<>();
+    for (Dimensions.Dim d : dims.dims()) {
+      Integer v = given.get(d.name());
+      if (v == null) {
+        throw new IllegalArgumentException(
+            modelName + ": no size for free dimension " + d.name() + " in " + given);
+      }
+      s.put(d.name(), (long) v);
+    }
+    if (given.size() != s.size()) {
+      throw new IllegalArgumentException(
+          modelName
+              + " has free dimensions "
+              + dims.dims().stream().map(Dimensions.Dim::name).toList()
+              + ", got sizes for "
+              + given.keySet());
+    }
+    List<Shape> shapes = graph.inputs().stream().map(in -> dims.fix(in.shape(), s, 1)).toList();
+    dims.sizes(modelName, graph.inputs(), shapes);
+    freeExecutors();
+    sizes = s;
+  }
+
   /** The floats of one example's input. */
   int featureSize() {
     int n = 1;
     Shape input = graph.inputs().get(0).shape();
+    if (!graph.dimensions().isEmpty()) {
+      input = graph.dimensions().fix(input, fixedSizes(), 1);
+    }
     for (int d : input.dims()) {
       if (d == Shape.STEPS) {
         throw new IllegalStateException(
@@ -447,6 +490,47 @@ public final class Supervised implements AutoCloseable {
     }
   }
 
+  /**
+   * The sizes fixed for the free dimensions.
+   *
+   * @throws IllegalStateException when the model has free dimensions and none are fixed
+   */
+  private Map<String, Long> fixedSizes() {
+    if (sizes == null) {
+      List<String> names = graph.dimensions().dims().stream().map(Dimensions.Dim::name).toList();
+      throw new IllegalStateException(
+          modelName
+              + ": the "
+              + role
+              + " trains on examples of one shape, but input '"
+              + graph.inputs().get(0).name()
+              + "' "
+              + graph.inputs().get(0).shape()
+              + " has free dimensions "
+              + String.join(", ", names)
+              + "; fix their sizes first, e.g. "
+              + role
+              + "().fixSizes(Map.of("
+              + String.join(", ", names.stream().map(n -> "\"" + n + "\", 28").toList())
+              + "))");
+    }
+    return sizes;
+  }
+
+  /**
+   * A new executor for {@code batch} examples at the least sizes the model's free dimensions allow,
+   * to learn the output's shape before any size is fixed (the caller owns it).
+   */
+  BoundExecutor bindProbe(int batch) {
+    Map<String, Long> fixed = sizes;
+    sizes = graph.dimensions().probe();
+    try {
+      return bind(batch);
+    } finally {
+      sizes = fixed;
+    }
+  }
+
   /** A new executor for {@code batch} examples (the caller owns it). */
   BoundExecutor bind(int batch) {
     List<Shape> shapes = graph.inputs().stream().map(in -> withBatch(in, batch)).toList();
@@ -468,6 +552,9 @@ public final class Supervised implements AutoCloseable {
   }
 
   private Shape withBatch(InputSpec in, int batch) {
+    if (!graph.dimensions().isEmpty()) {
+      return graph.dimensions().fix(in.shape(), fixedSizes(), batch);
+    }
     int[] dims = in.shape().dims();
     for (int i = 0; i < dims.length; i++) {
       if (dims[i] < 0) {
@@ -502,15 +589,20 @@ public final class Supervised implements AutoCloseable {
     return closed;
   }
 
+  private void freeExecutors() {
+    java.util.Set<BoundExecutor> all = new java.util.HashSet<>(executors.values());
+    trainingExecutors.values().forEach(pair -> all.addAll(List.of(pair)));
+    all.forEach(BoundExecutor::close);
+    executors.clear();
+    trainingExecutors.clear();
+  }
+
   /** Frees the executors and the graph (not the model's parameters). Idempotent. */
   @Override
   public void close() {
     if (!closed) {
       closed = true;
-      executors.values().forEach(BoundExecutor::close);
-      executors.clear();
-      trainingExecutors.values().forEach(pair -> List.of(pair).forEach(BoundExecutor::close));
-      trainingExecutors.clear();
+      freeExecutors();
       graph.close();
     }
   }
