@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Compiles six models that between them use every kind of generated code (a dense MLP; a LeNet with
  * convolutions, pooling and batch norm's auxiliary states; a custom layer; several inputs and
  * outputs with a frozen node and no classifier; a custom recurrent cell over a constant number of
- * steps, and one over {@code STEPS}, whose graph is built per number of steps, in a classifier) and
+ * steps, and one over {@code STEPS}, whose graph is built per number of steps, in a classifier;
+ * MTCNN's PNet over free dimensions {@code H} and {@code W}) and
  * compares the generated files with the goldens under {@code src/test/resources/golden}, byte for
  * byte, under javac and ecj. Set {@code KILN_UPDATE_GOLDEN} to any non-empty value to rewrite the
  * goldens from javac's output instead; never edit them by hand.
@@ -64,6 +65,7 @@ class GoldenTest {
           new Golden(List.of("good/loss/Denoiser"), "loss.Denoiser"),
           new Golden(List.of("good/cells/GruNet", "layers/GruCell"), "cells.GruNet"),
           new Golden(List.of("good/cells/AnyStepsNet", "layers/GruCell"), "cells.AnyStepsNet"),
+          new Golden(List.of("good/dims/Pnet"), "dims.Pnet"),
           new Golden(
               List.of("good/blocks/TinyTransformer", "good/blocks/EncoderBlock"),
               "blocks.TinyTransformer",
