@@ -103,7 +103,15 @@ final class ExportOnnx implements Callable<Integer> {
       outputs.add(h.index() == 0 ? name : name + "_output" + h.index());
     }
     try {
-      OnnxFiles.write(onnx, prefix.getFileName().toString(), json, inputs, outputs, arrays, opset);
+      OnnxFiles.write(
+          onnx,
+          prefix.getFileName().toString(),
+          json,
+          inputs,
+          dev.kiln.runtime.graph.Dimensions.NONE,
+          outputs,
+          arrays,
+          opset);
     } catch (OnnxExportException e) {
       throw new IllegalArgumentException(
           "--checkpoint " + checkpoint.checkpoint + " cannot be exported: " + e.getMessage(), e);

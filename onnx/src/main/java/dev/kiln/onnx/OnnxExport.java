@@ -52,9 +52,16 @@ public final class OnnxExport {
    * One input of the model.
    *
    * @param name its name
-   * @param dims its dimensions; a negative one is the batch ({@code batch})
+   * @param dims its dimensions; a negative one is symbolic
+   * @param dimParams the symbolic name of each negative dimension ({@code batch}, {@code H}); ""
+   *     for the others
    */
-  public record Input(String name, long[] dims) {}
+  public record Input(String name, long[] dims, List<String> dimParams) {
+    /** An input whose only unknown dimensions are the batch. */
+    public Input(String name, long[] dims) {
+      this(name, dims, java.util.Arrays.stream(dims).mapToObj(d -> d < 0 ? BATCH : "").toList());
+    }
+  }
 
   /**
    * One parameter or auxiliary state.
@@ -256,7 +263,7 @@ public final class OnnxExport {
       }
     }
     for (Input in : inputs) {
-      g.graph.addInput(valueInfo(in.name(), in.dims()));
+      g.graph.addInput(valueInfo(in.name(), in.dims(), in.dimParams()));
       g.define(in.name(), in.dims().length);
     }
     Set<String> inputNames = new HashSet<>();
@@ -496,12 +503,18 @@ public final class OnnxExport {
   }
 
   private static ValueInfoProto valueInfo(String name, long[] dims) {
+    return valueInfo(
+        name, dims, java.util.Arrays.stream(dims).mapToObj(d -> d < 0 ? BATCH : "").toList());
+  }
+
+  /** A float tensor's value info; a negative dimension is the symbolic {@code dimParams[i]}. */
+  private static ValueInfoProto valueInfo(String name, long[] dims, List<String> dimParams) {
     TensorShapeProto.Builder shape = TensorShapeProto.newBuilder();
-    for (long d : dims) {
+    for (int i = 0; i < dims.length; i++) {
       shape.addDim(
-          d < 0
-              ? TensorShapeProto.Dimension.newBuilder().setDimParam(BATCH)
-              : TensorShapeProto.Dimension.newBuilder().setDimValue(d));
+          dims[i] < 0
+              ? TensorShapeProto.Dimension.newBuilder().setDimParam(dimParams.get(i))
+              : TensorShapeProto.Dimension.newBuilder().setDimValue(dims[i]));
     }
     return ValueInfoProto.newBuilder()
         .setName(name)

@@ -18,10 +18,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * convolutions, pooling and batch norm's auxiliary states; a custom layer; several inputs and
  * outputs with a frozen node and no classifier; a custom recurrent cell over a constant number of
  * steps, and one over {@code STEPS}, whose graph is built per number of steps, in a classifier;
- * MTCNN's PNet over free dimensions {@code H} and {@code W}) and
- * compares the generated files with the goldens under {@code src/test/resources/golden}, byte for
- * byte, under javac and ecj. Set {@code KILN_UPDATE_GOLDEN} to any non-empty value to rewrite the
- * goldens from javac's output instead; never edit them by hand.
+ * MTCNN's PNet over free dimensions {@code H} and {@code W}) and compares the generated files with
+ * the goldens under {@code src/test/resources/golden}, byte for byte, under javac and ecj. Set
+ * {@code KILN_UPDATE_GOLDEN} to any non-empty value to rewrite the goldens from javac's output
+ * instead; never edit them by hand.
  */
 class GoldenTest {
   private static final Path GOLDEN = Path.of("src/test/resources/golden");

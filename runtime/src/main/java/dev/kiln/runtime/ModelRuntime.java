@@ -599,7 +599,8 @@ public final class ModelRuntime implements AutoCloseable {
                 Checkpoint.auxKey(a.name()), a.value().shape(), auxState(a.name()).get()));
       }
       Graph g = graph();
-      OnnxFiles.write(file, modelName(), symbolJson(), g.inputs(), outputNames, arrays, opset);
+      OnnxFiles.write(
+          file, modelName(), symbolJson(), g.inputs(), g.dimensions(), outputNames, arrays, opset);
     } catch (IOException e) {
       throw new UncheckedIOException(
           modelName() + ": cannot write ONNX file " + file + ": " + describe(e), e);

@@ -4,6 +4,7 @@ import dev.kiln.onnx.OnnxExport;
 import dev.kiln.onnx.OnnxExportException;
 import dev.kiln.onnx.proto.Onnx.ModelProto;
 import dev.kiln.ops.file.SymbolFile;
+import dev.kiln.runtime.graph.Dimensions;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import java.io.IOException;
@@ -37,6 +38,7 @@ public final class OnnxFiles {
       String graphName,
       String symbolJson,
       List<InputSpec> inputs,
+      Dimensions dimensions,
       List<String> outputs,
       Map<String, NamedArray> arrays,
       int opset)
@@ -44,15 +46,18 @@ public final class OnnxFiles {
     List<OnnxExport.Input> in = new ArrayList<>();
     for (InputSpec s : inputs) {
       long[] dims = new long[s.shape().rank()];
+      List<String> names = new ArrayList<>();
       for (int i = 0; i < dims.length; i++) {
         int d = s.shape().dim(i);
-        if (d < 0 && d != Shape.BATCH) {
+        String free = dimensions.nameOf(d);
+        if (d < 0 && d != Shape.BATCH && free == null) {
           throw new OnnxExportException(
-              "input '" + s.name() + "' has a free dimension other than BATCH: " + s.shape());
+              "input '" + s.name() + "' has a free dimension ONNX cannot name: " + s.shape());
         }
         dims[i] = d;
+        names.add(d == Shape.BATCH ? OnnxExport.BATCH : free != null ? free : "");
       }
-      in.add(new OnnxExport.Input(s.name(), dims));
+      in.add(new OnnxExport.Input(s.name(), dims, names));
     }
     Map<String, OnnxExport.Array> params = new LinkedHashMap<>();
     for (NamedArray a : arrays.values()) {
