@@ -63,6 +63,14 @@ final class FreeDimBadCases {
               "[kiln:FreeDimUnsupported] FreeDimUnsupported.grid(): @Reshape does not take free "
                   + "dimensions, got [BATCH, T, 16] from tokens; give those dimensions constant "
                   + "sizes before this node (the layers in docs/dimensions.md take free dimensions)"),
+          // A model width as a free dimension: the weights would change shape with it.
+          error(
+              "bad/dims/FreeDimAttribute",
+              "@Dense(units = D, flatten = false)",
+              "[kiln:FreeDimAttribute] FreeDimAttribute.hidden() @Dense(units = D, flatten = "
+                  + "false): units is free dimension D, but a layer's attributes are the same at "
+                  + "every size (its parameters are shared by all of them); give it a constant, or "
+                  + "compute the size with the layers"),
           // A kernel of 5 over images declared at most 4 high.
           error(
               "bad/dims/FreeDimImpossible",

@@ -54,6 +54,11 @@ public enum Message {
       "FreeDimUndeclared",
       "input %s: dimension %d is %d, which no @FreeDim constant of %s declares; declare the free "
           + "dimension (@FreeDim int %s = %3$d;), or give a positive size, BATCH or STEPS"),
+  FREE_DIM_ATTRIBUTE(
+      "FreeDimAttribute",
+      "%s %s: %s is free dimension %s, but a layer's attributes are the same at every size (its "
+          + "parameters are shared by all of them); give it a constant, or compute the size with "
+          + "the layers"),
   FREE_DIM_UNUSED(
       "FreeDimUnused",
       "%s: free dimension %s is declared but no @Input's shape has it, so no call could give its "

@@ -390,10 +390,11 @@ public final class ModelReader {
     }
     AnnotationMirror mirror = layers.get(0);
     String text = AnnotationText.render(mirror);
-    if (Builtins.isInput(mirror)) {
-      for (FreeDimSpec d : freeDims) {
-        text = text.replaceAll("(?<=[{ ])" + d.placeholder() + "(?=[,}])", d.name());
-      }
+    for (FreeDimSpec d : freeDims) {
+      text = text.replaceAll("(?<=[{ ])" + d.placeholder() + "(?=[,})])", d.name());
+    }
+    if (!Builtins.isInput(mirror) && !freeAttribute(model, method, mirror, text)) {
+      return null;
     }
     if (!isAbstract) {
       report.add(Message.NODE_NOT_ABSTRACT, method, name, text);
@@ -449,6 +450,41 @@ public final class ModelReader {
         text,
         method.getAnnotation(Output.class) != null,
         mirror(method.getAnnotationMirrors(), FROZEN));
+  }
+
+  /**
+   * Whether no attribute of layer {@code mirror} on {@code method} is a free dimension's
+   * placeholder; reports the first that is ({@code FreeDimAttribute}): a layer's attributes are the
+   * same at every size.
+   */
+  private boolean freeAttribute(
+      String model, ExecutableElement method, AnnotationMirror mirror, String text) {
+    for (var e : mirror.getElementValues().entrySet()) {
+      List<Object> values = new ArrayList<>();
+      Object raw = e.getValue().getValue();
+      if (raw instanceof List<?> list) {
+        list.forEach(v -> values.add(((javax.lang.model.element.AnnotationValue) v).getValue()));
+      } else {
+        values.add(raw);
+      }
+      for (Object v : values) {
+        for (FreeDimSpec d : freeDims) {
+          if (v instanceof Integer i && i == d.placeholder()) {
+            report.add(
+                Message.FREE_DIM_ATTRIBUTE,
+                method,
+                mirror,
+                e.getKey().getSimpleName().toString(),
+                model + "." + method.getSimpleName() + "()",
+                text,
+                e.getKey().getSimpleName(),
+                d.name());
+            return false;
+          }
+        }
+      }
+    }
+    return true;
   }
 
   private static AnnotationMirror mirror(
