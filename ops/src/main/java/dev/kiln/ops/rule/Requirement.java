@@ -105,8 +105,17 @@ public record Requirement(
     return relation == Relation.AT_LEAST && right.isConstant() ? left.dimName() : null;
   }
 
-  /** {@code H >= 12}: how generated code and messages write it. */
+  /**
+   * {@code H >= 12}, {@code H % 8 == 0}: how generated code and messages write it ({@link #of}
+   * reads it back).
+   */
   public String text() {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("-(\\d+) \\* \\(([A-Za-z_$][\\w$]*) / \\1\\) \\+ \\2")
+            .matcher(left.toString());
+    if (relation == Relation.EQUALS && m.matches() && right.equals(SizeExpr.constant(0))) {
+      return m.group(2) + " % " + m.group(1) + " == 0"; // H - 8 * (H / 8) == 0
+    }
     return left + " " + relation.symbol + " " + right;
   }
 
