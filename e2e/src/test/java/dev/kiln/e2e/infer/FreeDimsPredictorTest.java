@@ -15,6 +15,7 @@ import dev.kiln.runtime.infer.InferenceOptions;
 import dev.kiln.runtime.infer.Prediction;
 import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.runtime.infer.QuantizeOptions;
+import dev.kiln.runtime.mxnet.HandleCounter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
@@ -171,6 +172,29 @@ class FreeDimsPredictorTest {
         }
         assertEquals(SIZES.length, loaded.runtime().executorCount());
       }
+    }
+  }
+
+  /**
+   * Each size binds its own executor once (a size seen before makes no handle), and closing the
+   * predictor frees every one of them with its weights and symbol.
+   */
+  @Test
+  void closeFreesTheExecutorsOfEverySize() {
+    assertTrue(HandleCounter.enabled(), "tests run with -Dkiln.mx.countHandles=true");
+    Random rng = new Random(4);
+    try (PnetModel pnet = PnetModel.create(Init.xavier(), 9)) {
+      long before = HandleCounter.live();
+      Predictor p = pnet.predictor();
+      for (int[] hw : new int[][] {{12, 12}, {20, 13}, {33, 40}}) {
+        predict(p, image(rng, 1, hw[0], hw[1]), 1, hw[0], hw[1]);
+      }
+      long created = HandleCounter.created();
+      predict(p, image(rng, 1, 20, 13), 1, 20, 13);
+      assertEquals(created, HandleCounter.created(), "a size seen before binds nothing");
+      assertTrue(HandleCounter.live() > before, "the predictor holds handles while open");
+      p.close();
+      assertEquals(before, HandleCounter.live(), "live MXNet handles after close");
     }
   }
 
