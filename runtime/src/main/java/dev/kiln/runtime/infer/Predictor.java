@@ -81,6 +81,7 @@ public final class Predictor implements AutoCloseable {
   private final List<Port> inputs;
   private final Dimensions dimensions;
   private final List<InputSpec> specs;
+  private final boolean free;
   private List<Port> outputs;
   private List<String> arguments;
   private List<String> auxNames;
@@ -218,6 +219,7 @@ public final class Predictor implements AutoCloseable {
     this.inputs = List.copyOf(inputs);
     this.dimensions = dimensions;
     this.specs = this.inputs.stream().map(p -> new InputSpec(p.name(), p.shape())).toList();
+    this.free = this.inputs.stream().anyMatch(Port::hasFree);
     this.zeroArgs = Map.copyOf(zeroArgs);
     this.params = new LinkedHashMap<>();
     // Fused, a GEMM convolution gets zero filters up to a multiple of 16 (ChannelPadding), and a
@@ -412,7 +414,7 @@ public final class Predictor implements AutoCloseable {
 
   /** Whether some input has a free dimension: {@link #predict(List, float[][])} takes its shape. */
   public boolean hasFreeDimensions() {
-    return inputs.stream().anyMatch(Port::hasFree);
+    return free;
   }
 
   /** The outputs, in the order {@link #predict} returns them. */
