@@ -371,7 +371,9 @@ public final class ModelRuntime implements AutoCloseable {
    * An inference-only copy of this model as it is now (see {@link Predictor}): its own weights,
    * executors bound without gradients, fused by MXNet's oneDNN pass unless {@code options} say
    * otherwise. Later training does not change it. Every input must have one {@code BATCH}
-   * dimension; a loss head's labels are inputs too; recurrent states start at zeros.
+   * dimension; a loss head's labels are inputs too; recurrent states start at zeros. Free
+   * dimensions ({@code @FreeDim}) stay free: the predictor takes each call's input shapes, checks
+   * them against the model's {@link Graph#dimensions()} and binds per set of shapes.
    *
    * @throws UnsupportedOperationException for a model with cells over {@code Dim.STEPS} (a symbol
    *     per number of steps) or an input without exactly one {@code BATCH} dimension
@@ -411,7 +413,8 @@ public final class ModelRuntime implements AutoCloseable {
       for (StateSpec s : g.states()) {
         zeros.put(s.name(), s.batch() > 0 ? s.shape(s.batch()) : s.pattern());
       }
-      return Predictor.create(modelName(), g.toJson(), ports, g.outputs(), arrays, zeros, options);
+      return Predictor.create(
+          modelName(), g.toJson(), ports, g.outputs(), arrays, zeros, g.dimensions(), options);
     }
   }
 

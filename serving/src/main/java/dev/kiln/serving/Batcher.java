@@ -1,6 +1,8 @@
 package dev.kiln.serving;
 
+import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.infer.Port;
+import dev.kiln.runtime.infer.Prediction;
 import dev.kiln.runtime.infer.Predictor;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,6 +23,11 @@ import java.util.function.BiConsumer;
  * grow by more than a quarter is cut to a power of two instead) and hands each request its rows of
  * the outputs on another thread.
  *
+ * <p>A model with free dimensions takes requests of several example shapes: only requests of one
+ * shape are batched together. A worker gathering a batch sets aside requests of other shapes, which
+ * lead its next batches in their order of arrival; executors bind per shape at the first request of
+ * that shape (the predictor keeps the most recently used ones).
+ *
  * <p>A full queue refuses ({@link #offer} returns false): the server answers 503 rather than queue
  * without bound. {@link #close()} lets the workers finish every queued request, then frees the
  * replicas.
@@ -40,9 +47,12 @@ final class Batcher implements AutoCloseable {
     void batch(List<Job> jobs, int examples, long startNanos, long endNanos, boolean failed);
   }
 
-  /** One request waiting for a replica; {@code done} gets the outputs or the failure. */
+  /**
+   * One request waiting for a replica; {@code done} gets its outputs (its rows of the batch, with
+   * their shapes) or the failure.
+   */
   record Job(
-      InferRequest request, long arrivalNanos, BiConsumer<float[][], RuntimeException> done) {}
+      InferRequest request, long arrivalNanos, BiConsumer<Prediction, RuntimeException> done) {}
 
   private final BlockingQueue<Job> queue;
   private final List<Predictor> replicas;
@@ -50,8 +60,9 @@ final class Batcher implements AutoCloseable {
   private final int maxBatch;
   private final long maxDelayNanos;
   private final boolean concatenates;
-  private final int[] inSizes;
-  private final int[] outSizes;
+  private final boolean free;
+  private final int[] inAxes;
+  private final int[] outAxes;
   private final Ran ran;
   private final Executor answers;
   private volatile boolean stopping;
@@ -81,8 +92,9 @@ final class Batcher implements AutoCloseable {
     this.concatenates =
         p.inputs().stream().allMatch(x -> x.batchAxis() == 0)
             && p.outputs().stream().allMatch(x -> x.batchAxis() == 0);
-    this.inSizes = p.inputs().stream().mapToInt(Port::exampleSize).toArray();
-    this.outSizes = p.outputs().stream().mapToInt(Port::exampleSize).toArray();
+    this.free = p.hasFreeDimensions();
+    this.inAxes = p.inputs().stream().mapToInt(Port::batchAxis).toArray();
+    this.outAxes = p.outputs().stream().mapToInt(Port::batchAxis).toArray();
     for (int r = 0; r < replicas.size(); r++) {
       Predictor replica = replicas.get(r);
       Thread t = new Thread(() -> work(replica), "kiln-serve-replica-" + r);
@@ -119,14 +131,21 @@ final class Batcher implements AutoCloseable {
     return n <= maxBatch ? Math.min(b, maxBatch) : b;
   }
 
-  /** Binds each replica's executors for every batch size it will run, before the first request. */
+  /**
+   * Binds each replica's executors for every batch size it will run, before the first request; a
+   * model with free dimensions binds per shape as requests come (which shapes they bring is not
+   * known).
+   */
   void warmUp() {
+    if (free) {
+      return;
+    }
     for (Predictor p : replicas) {
       for (int b = 1; ; b <<= 1) {
         int size = Math.min(b, maxBatch);
-        float[][] zeros = new float[inSizes.length][];
+        float[][] zeros = new float[inAxes.length][];
         for (int i = 0; i < zeros.length; i++) {
-          zeros[i] = new float[size * inSizes[i]];
+          zeros[i] = new float[size * p.inputs().get(i).exampleSize()];
         }
         p.predict(size, zeros);
         if (size == maxBatch || !concatenates) {
@@ -157,6 +176,8 @@ final class Batcher implements AutoCloseable {
       jobs.add(first);
       int n = first.request().batch();
       if (concatenates) {
+        // Requests of another example shape, set aside in order for the batches after this one.
+        List<Job> aside = new ArrayList<>();
         long deadline = first.arrivalNanos() + maxDelayNanos;
         while (n < maxBatch) {
           long wait = deadline - System.nanoTime();
@@ -173,6 +194,10 @@ final class Batcher implements AutoCloseable {
           if (next == null) {
             break;
           }
+          if (free && !sameExamples(first.request(), next.request())) {
+            aside.add(next);
+            continue;
+          }
           if (n + next.request().batch() > maxBatch) {
             pending.addFirst(next);
             break;
@@ -181,6 +206,9 @@ final class Batcher implements AutoCloseable {
           n += next.request().batch();
         }
         n = cut(jobs, n, pending);
+        for (int k = aside.size() - 1; k >= 0; k--) {
+          pending.addFirst(aside.get(k));
+        }
       }
       run(replica, jobs, n);
     }
@@ -217,18 +245,44 @@ final class Batcher implements AutoCloseable {
     return sum;
   }
 
+  /** Whether two requests' examples have one shape (every input's, but for the batch size). */
+  private boolean sameExamples(InferRequest a, InferRequest b) {
+    for (int i = 0; i < inAxes.length; i++) {
+      int[] x = a.shapes().get(i).dims();
+      int[] y = b.shapes().get(i).dims();
+      x[inAxes[i]] = 1;
+      y[inAxes[i]] = 1;
+      if (!Arrays.equals(x, y)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code shape} with its dimension {@code axis} set to {@code size}. */
+  private static Shape resized(Shape shape, int axis, int size) {
+    int[] d = shape.dims();
+    d[axis] = size;
+    return Shape.of(d);
+  }
+
   private void run(Predictor replica, List<Job> jobs, int n) {
     long t0 = System.nanoTime();
-    float[][] out;
+    Prediction out;
     int padded = concatenates ? bucket(n) : n;
     boolean whole = jobs.size() == 1 && padded == n;
+    InferRequest lead = jobs.get(0).request();
     try {
-      float[][] in = new float[inSizes.length][];
+      float[][] in = new float[inAxes.length][];
+      List<Shape> shapes = new ArrayList<>();
+      for (int i = 0; i < in.length; i++) {
+        shapes.add(resized(lead.shapes().get(i), inAxes[i], padded));
+      }
       if (whole) {
-        in = jobs.get(0).request().inputs();
+        in = lead.inputs();
       } else {
         for (int i = 0; i < in.length; i++) {
-          in[i] = new float[padded * inSizes[i]];
+          in[i] = new float[padded * (lead.inputs()[i].length / lead.batch())];
           int at = 0;
           for (Job j : jobs) {
             float[] v = j.request().inputs()[i];
@@ -237,14 +291,15 @@ final class Batcher implements AutoCloseable {
           }
         }
       }
-      out = replica.predict(padded, in);
+      out = replica.predict(shapes, in);
     } catch (RuntimeException e) {
       ran.batch(jobs, n, t0, System.nanoTime(), true);
       answer(() -> jobs.forEach(j -> j.done().accept(null, e)));
       return;
     }
     ran.batch(jobs, n, t0, System.nanoTime(), false);
-    float[][] result = out;
+    float[][] result = out.values();
+    List<Shape> shapes = out.shapes();
     // The replica goes on to its next batch; writing the answers (JSON, the socket) is another
     // thread's work.
     answer(
@@ -253,15 +308,19 @@ final class Batcher implements AutoCloseable {
           for (Job j : jobs) {
             int b = j.request().batch();
             float[][] mine = new float[result.length][];
+            List<Shape> mineShapes = new ArrayList<>();
             for (int o = 0; o < result.length; o++) {
               if (whole) {
                 mine[o] = result[o];
+                mineShapes.add(shapes.get(o));
               } else {
-                mine[o] = Arrays.copyOfRange(result[o], row * outSizes[o], (row + b) * outSizes[o]);
+                int size = result[o].length / padded;
+                mine[o] = Arrays.copyOfRange(result[o], row * size, (row + b) * size);
+                mineShapes.add(resized(shapes.get(o), outAxes[o], b));
               }
             }
             row += b;
-            j.done().accept(mine, null);
+            j.done().accept(new Prediction(mineShapes, mine), null);
           }
         });
   }

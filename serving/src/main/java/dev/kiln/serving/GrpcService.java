@@ -5,6 +5,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import dev.kiln.runtime.infer.Port;
+import dev.kiln.runtime.infer.Prediction;
 import dev.kiln.serving.grpc.GrpcInference.InferBatchStatistics;
 import dev.kiln.serving.grpc.GrpcInference.InferStatistics;
 import dev.kiln.serving.grpc.GrpcInference.InferTensorContents;
@@ -329,7 +330,7 @@ final class GrpcService {
   private static ModelMetadataResponse.TensorMetadata tensor(Port p, String datatype) {
     ModelMetadataResponse.TensorMetadata.Builder t =
         ModelMetadataResponse.TensorMetadata.newBuilder().setName(p.name()).setDatatype(datatype);
-    for (int d : p.shape().dims()) {
+    for (int d : p.openDims()) {
       t.addShape(d);
     }
     return t.build();
@@ -611,11 +612,13 @@ final class GrpcService {
   }
 
   /**
-   * The answer: each output asked for, its data in {@code raw_output_contents} (little-endian) when
-   * the request gave its inputs raw, in {@code contents} otherwise.
+   * The answer: each output asked for, with its shape (free sizes as the request fixed them), its
+   * data in {@code raw_output_contents} (little-endian) when the request gave its inputs raw, in
+   * {@code contents} otherwise.
    */
   private static ModelInferResponse answer(
-      ServedModel m, String id, InferRequest request, float[][] out, boolean raw) {
+      ServedModel m, String id, InferRequest request, Prediction prediction, boolean raw) {
+    float[][] out = prediction.values();
     ModelInferResponse.Builder a =
         ModelInferResponse.newBuilder().setModelName(m.name()).setModelVersion(m.version());
     if (!id.isEmpty()) {
@@ -628,7 +631,7 @@ final class GrpcService {
           ModelInferResponse.InferOutputTensor.newBuilder()
               .setName(p.name())
               .setDatatype(Protocol.FP32);
-      for (int d : p.forBatch(request.batch()).dims()) {
+      for (int d : prediction.shapes().get(o).dims()) {
         t.addShape(d);
       }
       if (raw) {

@@ -5,7 +5,9 @@ import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.JsonWriter;
 import com.google.gson.stream.MalformedJsonException;
+import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.infer.Port;
+import dev.kiln.runtime.infer.Prediction;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -585,6 +587,7 @@ final class Protocol {
     List<Port> ports = model.inputs();
     List<Port> outs = model.outputs();
     float[][] values = new float[ports.size()][];
+    Shape[] shapes = new Shape[ports.size()];
     int batch = -1;
     for (Tensor t : tensors) {
       int i = indexOf(ports, t.name());
@@ -622,8 +625,10 @@ final class Protocol {
                 + "' has shape "
                 + Arrays.toString(t.shape())
                 + "; expected "
-                + Arrays.toString(want)
-                + " (-1: any batch size from 1)");
+                + model.describe(p)
+                + " (-1: any batch size from 1"
+                + (p.hasFree() ? "; " + freeNames(p, model) + ": free sizes from 1" : "")
+                + ")");
       }
       long n = 1;
       for (long d : t.shape()) {
@@ -654,11 +659,23 @@ final class Protocol {
       }
       batch = b;
       values[i] = t.data();
+      shapes[i] = Shape.of(Arrays.stream(t.shape()).mapToInt(Math::toIntExact).toArray());
     }
     for (int i = 0; i < ports.size(); i++) {
       if (values[i] == null) {
         throw BadRequest.of(
             "input '" + ports.get(i).name() + "' is missing; the model takes " + signature(model));
+      }
+    }
+    if (model.hasFree()) {
+      List<String> given = new ArrayList<>();
+      for (int i = 0; i < ports.size(); i++) {
+        given.add("'" + ports.get(i).name() + "' " + Arrays.toString(shapes[i].dims()));
+      }
+      try {
+        model.dimensions().sizes(String.join(", ", given), model.specs(), Arrays.asList(shapes));
+      } catch (IllegalArgumentException e) {
+        throw BadRequest.of(e.getMessage());
       }
     }
     List<Integer> wanted = new ArrayList<>();
@@ -679,7 +696,8 @@ final class Protocol {
         binary.add(a.binary() || binaryOut);
       }
     }
-    return new InferRequest(id, batch, values, List.copyOf(wanted), List.copyOf(binary));
+    return new InferRequest(
+        id, batch, Arrays.asList(shapes), values, List.copyOf(wanted), List.copyOf(binary));
   }
 
   /**
@@ -735,6 +753,18 @@ final class Protocol {
     }
   }
 
+  /** The names of port {@code p}'s free dimensions, {@code H, W}. */
+  private static String freeNames(Port p, Signature model) {
+    List<String> names = new ArrayList<>();
+    for (int d : p.shape().dims()) {
+      String n = Shape.isFree(d) ? model.dimensions().nameOf(d) : null;
+      if (n != null && !names.contains(n)) {
+        names.add(n);
+      }
+    }
+    return String.join(", ", names);
+  }
+
   private static boolean fits(int[] want, long[] got) {
     if (want.length != got.length) {
       return false;
@@ -761,13 +791,7 @@ final class Protocol {
     List<String> parts = new ArrayList<>();
     for (int i = 0; i < model.inputs().size(); i++) {
       Port p = model.inputs().get(i);
-      parts.add(
-          "'"
-              + p.name()
-              + "' "
-              + model.datatypes().get(i)
-              + " "
-              + Arrays.toString(p.shape().dims()));
+      parts.add("'" + p.name() + "' " + model.datatypes().get(i) + " " + model.describe(p));
     }
     return String.join(", ", parts);
   }
@@ -776,7 +800,7 @@ final class Protocol {
   static String signature(List<Port> ports) {
     List<String> parts = new ArrayList<>();
     for (Port p : ports) {
-      parts.add("'" + p.name() + "' " + FP32 + " " + Arrays.toString(p.shape().dims()));
+      parts.add("'" + p.name() + "' " + FP32 + " " + Arrays.toString(p.openDims()));
     }
     return String.join(", ", parts);
   }
@@ -827,9 +851,17 @@ final class Protocol {
    */
   record Answer(byte[] body, int headerLength) {}
 
-  /** The answer to {@code request}: the outputs it asked for, {@code out[o]} for output o. */
+  /**
+   * The answer to {@code request}: the outputs it asked for, with output o's shape and values from
+   * {@code prediction} (its rows of the batch it ran in).
+   */
   static Answer answer(
-      String model, String version, InferRequest request, List<Port> outputs, float[][] out) {
+      String model,
+      String version,
+      InferRequest request,
+      List<Port> outputs,
+      Prediction prediction) {
+    float[][] out = prediction.values();
     byte[] json =
         write(
             w -> {
@@ -847,7 +879,7 @@ final class Protocol {
                 w.name("name").value(p.name());
                 w.name("datatype").value(FP32);
                 w.name("shape").beginArray();
-                for (int d : p.forBatch(request.batch()).dims()) {
+                for (int d : prediction.shapes().get(o).dims()) {
                   w.value(d);
                 }
                 w.endArray();
@@ -919,7 +951,7 @@ final class Protocol {
       w.name("name").value(p.name());
       w.name("datatype").value(datatypes == null ? FP32 : datatypes.get(i));
       w.name("shape").beginArray();
-      for (int d : p.shape().dims()) {
+      for (int d : p.openDims()) {
         w.value(d);
       }
       w.endArray();

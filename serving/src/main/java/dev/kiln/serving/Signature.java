@@ -1,6 +1,9 @@
 package dev.kiln.serving;
 
 import dev.kiln.ops.file.SymbolFile;
+import dev.kiln.runtime.graph.Dimensions;
+import dev.kiln.runtime.graph.InputSpec;
+import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.infer.Port;
 import dev.kiln.runtime.infer.Predictor;
 import java.util.ArrayList;
@@ -24,13 +27,16 @@ import java.util.Set;
  * @param datatypes each input's datatype in the protocol ({@code FP32} or {@code INT64})
  * @param rows for each input of token ids, the rows of the smallest table it indexes; -1 for others
  * @param tables for each input of token ids, the name of that table's {@code Embedding} node
+ * @param dimensions the model's free dimensions and what it needs of their sizes: the protocol
+ *     shows each free size as -1, and a request's sizes are checked against the requirements
  */
 record Signature(
     List<Port> inputs,
     List<Port> outputs,
     List<String> datatypes,
     long[] rows,
-    List<String> tables) {
+    List<String> tables,
+    Dimensions dimensions) {
   /** The datatype of token ids. */
   static final String INT64 = "INT64";
 
@@ -62,7 +68,8 @@ record Signature(
         outputs,
         inputs.stream().map(p -> Protocol.FP32).toList(),
         none,
-        inputs.stream().map(p -> "").toList());
+        inputs.stream().map(p -> "").toList(),
+        Dimensions.NONE);
   }
 
   /**
@@ -105,7 +112,32 @@ record Signature(
         }
       }
     }
-    return new Signature(inputs, predictor.outputs(), types, rows, tables);
+    return new Signature(inputs, predictor.outputs(), types, rows, tables, predictor.dimensions());
+  }
+
+  /**
+   * Whether some input has a free size: requests of different shapes are never batched together.
+   */
+  boolean hasFree() {
+    return inputs.stream().anyMatch(Port::hasFree);
+  }
+
+  /** The inputs as {@link Dimensions#sizes} reads them. */
+  List<InputSpec> specs() {
+    return inputs.stream().map(p -> new InputSpec(p.name(), p.shape())).toList();
+  }
+
+  /**
+   * Port {@code p}'s shape as messages write it: -1 for the batch and for a size computed from free
+   * dimensions, the name of a free dimension ({@code [-1, 3, H, W]}), and every other size.
+   */
+  String describe(Port p) {
+    List<String> parts = new ArrayList<>();
+    for (int d : p.shape().dims()) {
+      String name = Shape.isFree(d) ? dimensions.nameOf(d) : null;
+      parts.add(name != null ? name : d < 0 ? "-1" : Integer.toString(d));
+    }
+    return "[" + String.join(", ", parts) + "]";
   }
 
   /** Whether input {@code i} takes token ids. */

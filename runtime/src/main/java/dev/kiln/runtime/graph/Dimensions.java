@@ -135,11 +135,21 @@ public record Dimensions(List<Dim> dims, List<Requirement> requirements) {
    * @throws IllegalStateException when no size up to 4096 meets them
    */
   public Map<String, Long> probe() {
+    return probe(1);
+  }
+
+  /**
+   * As {@link #probe()}, with every dimension at least {@code least} (but one a requirement
+   * defines): the least common size from {@code least} to {@code least + 4095} that meets them.
+   *
+   * @throws IllegalStateException when none does
+   */
+  public Map<String, Long> probe(long least) {
     Map<String, Long> sizes = new LinkedHashMap<>();
     if (dims.isEmpty()) {
       return sizes;
     }
-    for (long s = 1; s <= 4096; s++) {
+    for (long s = least; s < least + 4096; s++) {
       sizes.clear();
       for (Dim d : dims) {
         sizes.put(d.name, s);
@@ -155,7 +165,12 @@ public record Dimensions(List<Dim> dims, List<Requirement> requirements) {
       }
     }
     throw new IllegalStateException(
-        "no sizes up to 4096 meet the free dimensions' requirements " + requirements);
+        "no sizes from "
+            + least
+            + " to "
+            + (least + 4095)
+            + " meet the free dimensions' requirements "
+            + requirements);
   }
 
   /** {@code H = 10, W = 12}. */

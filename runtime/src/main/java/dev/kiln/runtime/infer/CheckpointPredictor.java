@@ -1,6 +1,7 @@
 package dev.kiln.runtime.infer;
 
 import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.Dimensions;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.io.NamedArray;
@@ -34,6 +35,7 @@ final class CheckpointPredictor {
       throw new UncheckedIOException("cannot read checkpoint " + prefix + ": " + e.getMessage(), e);
     }
     Map<String, Shape> shapes = new LinkedHashMap<>(SymbolAttrs.shapes(json));
+    Dimensions dims = SymbolAttrs.dimensions(json);
     List<String> arguments;
     try (SymbolHandle sym = SymbolHandle.fromJson(json)) {
       arguments = sym.arguments();
@@ -88,15 +90,32 @@ final class CheckpointPredictor {
                   + Predictor.SHAPE_ATTR
                   + "), so it is neither a parameter nor a known input");
         }
-        inputs.add(new Port(a, s));
+        inputs.add(new Port(a, labelled(s, dims)));
       }
       String name = prefix.getFileName().toString();
       return Predictor.create(
-          name, json, inputs, SymbolAttrs.headNames(json), arrays, Map.of(), options);
+          name, json, inputs, SymbolAttrs.headNames(json), arrays, Map.of(), dims, options);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read checkpoint " + prefix + ": " + e.getMessage(), e);
     } finally {
       Predictor.closeAll(arrays.values().toArray(Tensor[]::new));
     }
+  }
+
+  /**
+   * {@code shape} with each free dimension labelled by its name in {@code dims}, where it has one.
+   */
+  private static Shape labelled(Shape shape, Dimensions dims) {
+    List<String> names = new ArrayList<>();
+    for (int d : shape.dims()) {
+      if (Shape.isFree(d)) {
+        String n = dims.nameOf(d);
+        if (n == null) {
+          return shape;
+        }
+        names.add(n);
+      }
+    }
+    return names.isEmpty() ? shape : shape.free(names.toArray(String[]::new));
   }
 }

@@ -2,6 +2,8 @@ package dev.kiln.runtime.infer;
 
 import dev.kiln.runtime.exec.FencedArrays;
 import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.Dimensions;
+import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.io.Checkpoint;
 import dev.kiln.runtime.mxnet.ExecutorHandle;
@@ -40,11 +42,20 @@ import java.util.Map;
  * weight) at their first pass and do not see a later change to them; a predictor's weights never
  * change, so that is safe here, and is why a model's own inference executors stay unfused.
  *
+ * <p>A model with free dimensions ({@code @FreeDim}) has free entries in its ports' shapes; {@link
+ * #predict(List, float[][])} takes each input's complete shape, checks it against the model's
+ * {@link Dimensions} (the same {@link IllegalArgumentException}, naming the dimension, the rule and
+ * the node, as a model's own {@code forward}) and binds an executor per set of input shapes, every
+ * one over the one copy of the weights.
+ *
  * <p>Not thread-safe beyond one call at a time: calls are serialised. Serve concurrent requests
  * with one predictor per thread ({@link #copy()}). {@link #close()} frees every native handle.
  */
 public final class Predictor implements AutoCloseable {
-  /** The most executors (batch sizes) kept bound; the least recently used one goes first. */
+  /**
+   * The most executors (sets of input shapes: batch sizes, and free sizes) kept bound; the least
+   * recently used one goes first.
+   */
   static final int MAX_EXECUTORS = 16;
 
   /**
@@ -52,6 +63,13 @@ public final class Predictor implements AutoCloseable {
    * the symbols {@link #save} writes, so that {@link #load} knows the inputs.
    */
   public static final String SHAPE_ATTR = "__kiln_shape__";
+
+  /**
+   * The variable attribute that records a model's free dimensions and their requirements on its
+   * first data input, in the symbols {@link #save} writes (one line per dimension, {@code
+   * dim<TAB>H<TAB>-10}, and per requirement, {@code require<TAB>H >= 12<TAB>node<TAB>why}).
+   */
+  public static final String DIMS_ATTR = "__kiln_dims__";
 
   private final String name;
   private final String sourceJson;
@@ -61,6 +79,9 @@ public final class Predictor implements AutoCloseable {
   private boolean fused;
   private String fusionRefusal;
   private final List<Port> inputs;
+  private final Dimensions dimensions;
+  private final List<InputSpec> specs;
+  private final boolean free;
   private List<Port> outputs;
   private List<String> arguments;
   private List<String> auxNames;
@@ -75,18 +96,17 @@ public final class Predictor implements AutoCloseable {
   private final List<PaddedConvolution> padding;
 
   private final Map<String, Shape> zeroArgs;
-  private final Map<Integer, Bound> bound = new LinkedHashMap<>(16, 0.75f, true);
-  private int[] exampleSizes;
+  private final Map<List<Shape>, Bound> bound = new LinkedHashMap<>(16, 0.75f, true);
   private boolean closed;
 
-  /** One executor for one batch size and the arrays it owns. */
+  /** One executor for one set of input shapes and the arrays it owns. */
   private static final class Bound {
-    final int batch;
     final Tensor[] inputs;
     final Tensor[] inputGrads;
     final Tensor[] zeros;
     final ExecutorHandle exec;
     final Tensor[] outputs;
+    final List<Shape> outputShapes;
 
     /**
      * The inputs, with the {@link dev.kiln.runtime.mxnet.WriteFence} queued after each forward
@@ -96,18 +116,22 @@ public final class Predictor implements AutoCloseable {
     final FencedArrays loads;
 
     Bound(
-        int batch,
         Tensor[] inputs,
         Tensor[] inputGrads,
         Tensor[] zeros,
         ExecutorHandle exec,
-        Tensor[] outputs) {
-      this.batch = batch;
+        Tensor[] outputs,
+        int predicted) {
       this.inputs = inputs;
       this.inputGrads = inputGrads;
       this.zeros = zeros;
       this.exec = exec;
       this.outputs = outputs;
+      List<Shape> shapes = new ArrayList<>();
+      for (int o = 0; o < predicted; o++) {
+        shapes.add(outputs[o].shape());
+      }
+      this.outputShapes = List.copyOf(shapes);
       this.loads = new FencedArrays(inputs);
     }
 
@@ -140,7 +164,44 @@ public final class Predictor implements AutoCloseable {
       Map<String, Tensor> params,
       Map<String, Shape> zeroArgs,
       InferenceOptions options) {
-    return new Predictor(name, symbolJson, inputs, outputs, params, zeroArgs, options);
+    return create(name, symbolJson, inputs, outputs, params, zeroArgs, Dimensions.NONE, options);
+  }
+
+  /**
+   * As {@link #create(String, String, List, List, Map, Map, InferenceOptions)}, for a model with
+   * free dimensions: {@code dimensions} names every placeholder in the inputs' shapes and says what
+   * the model needs of their sizes ({@code Graph.dimensions()}).
+   *
+   * @throws IllegalArgumentException also if an input's free dimension is not one of {@code
+   *     dimensions}
+   */
+  public static Predictor create(
+      String name,
+      String symbolJson,
+      List<Port> inputs,
+      List<String> outputs,
+      Map<String, Tensor> params,
+      Map<String, Shape> zeroArgs,
+      Dimensions dimensions,
+      InferenceOptions options) {
+    for (Port p : inputs) {
+      for (int d : p.shape().dims()) {
+        if (Shape.isFree(d) && dimensions.nameOf(d) == null) {
+          throw new IllegalArgumentException(
+              name
+                  + ": input '"
+                  + p.name()
+                  + "' of shape "
+                  + p.shape()
+                  + " has free dimension "
+                  + d
+                  + ", which none of the model's dimensions "
+                  + dimensions.dims()
+                  + " is");
+        }
+      }
+    }
+    return new Predictor(name, symbolJson, inputs, outputs, params, zeroArgs, dimensions, options);
   }
 
   private Predictor(
@@ -150,11 +211,15 @@ public final class Predictor implements AutoCloseable {
       List<String> outputNames,
       Map<String, Tensor> source,
       Map<String, Shape> zeroArgs,
+      Dimensions dimensions,
       InferenceOptions options) {
     this.name = name;
     this.sourceJson = sourceJson;
     this.options = options;
     this.inputs = List.copyOf(inputs);
+    this.dimensions = dimensions;
+    this.specs = this.inputs.stream().map(p -> new InputSpec(p.name(), p.shape())).toList();
+    this.free = this.inputs.stream().anyMatch(Port::hasFree);
     this.zeroArgs = Map.copyOf(zeroArgs);
     this.params = new LinkedHashMap<>();
     // Fused, a GEMM convolution gets zero filters up to a multiple of 16 (ChannelPadding), and a
@@ -182,7 +247,6 @@ public final class Predictor implements AutoCloseable {
       parsed.close();
       throw e;
     }
-    this.exampleSizes = this.inputs.stream().mapToInt(Port::exampleSize).toArray();
     this.fused = options.fused();
     String selfAdd = fused ? SymbolAttrs.selfAdd(sourceJson) : null;
     if (selfAdd != null) {
@@ -193,18 +257,19 @@ public final class Predictor implements AutoCloseable {
               + "'; fully connected + sum fusion): running unfused";
     }
     if (fused) {
-      // MXNet fuses at bind, with the shapes known; binding batch 1 now finds out whether it can
-      // (and what it fused) before the first call.
+      // MXNet fuses at bind, with the shapes known; binding batch 1 (at the least free sizes) now
+      // finds out whether it can (and what it fused) before the first call.
+      List<Shape> one = shapesAt(1, dimensions.probe());
       try {
-        Bound first = bind(1);
-        bound.put(1, first);
+        Bound first = bind(one);
+        bound.put(one, first);
         try (SymbolHandle optimized = first.exec.optimizedSymbol()) {
           this.json = optimized.toJson();
         }
         first.exec.forward(false);
         first.outputs[0].toFloatArray();
       } catch (MxException | IllegalArgumentException e) {
-        Bound b = bound.remove(1);
+        Bound b = bound.remove(one);
         if (b != null) {
           b.close();
         }
@@ -261,12 +326,15 @@ public final class Predictor implements AutoCloseable {
   }
 
   /**
-   * The outputs' shapes, from MXNet's shape inference at two batch sizes: the dimension that
-   * follows the batch is the output's batch dimension.
+   * The outputs' shapes, from MXNet's shape inference at two batch sizes and, with free dimensions,
+   * two sets of free sizes: the dimension that follows the batch is the output's batch dimension,
+   * one that follows the free sizes is {@link Shape#FREE}.
    */
   private List<Port> outputPorts(List<String> names) {
-    int[][] two = inferOutputs(2);
-    int[][] three = inferOutputs(3);
+    Map<String, Long> least = dimensions.probe();
+    int[][] two = inferOutputs(2, least);
+    int[][] three = inferOutputs(3, least);
+    int[][] wide = dimensions.isEmpty() ? two : inferOutputs(2, wider(least));
     if (names.size() > two.length) {
       throw new IllegalArgumentException(
           name + ": " + names.size() + " outputs named, the symbol has " + two.length);
@@ -277,6 +345,8 @@ public final class Predictor implements AutoCloseable {
       for (int i = 0; i < d.length; i++) {
         if (two[o][i] != three[o][i]) {
           d[i] = Shape.BATCH;
+        } else if (two[o][i] != wide[o][i]) {
+          d[i] = Shape.FREE;
         }
       }
       out.add(new Port(names.get(o), Shape.of(d)));
@@ -284,10 +354,33 @@ public final class Predictor implements AutoCloseable {
     return List.copyOf(out);
   }
 
-  private int[][] inferOutputs(int batch) {
+  /**
+   * Free sizes other than {@code least}: each at least 1024 more where the requirements allow (an
+   * output size that is a floor quotient of a free size by a divisor up to 1024 differs), else the
+   * next that meets them, else {@code least} itself (the requirements fix every size).
+   */
+  private Map<String, Long> wider(Map<String, Long> least) {
+    long most = least.values().stream().mapToLong(Long::longValue).max().orElse(1);
+    for (long jump : new long[] {1024, 1}) {
+      try {
+        return dimensions.probe(most + jump);
+      } catch (IllegalStateException e) {
+        // the requirements bound the sizes from above: try a smaller step
+      }
+    }
+    return least;
+  }
+
+  /** Each input's complete shape for {@code batch} examples at free sizes {@code sizes}. */
+  private List<Shape> shapesAt(int batch, Map<String, Long> sizes) {
+    return inputs.stream().map(p -> dimensions.fix(p.shape(), sizes, batch)).toList();
+  }
+
+  private int[][] inferOutputs(int batch, Map<String, Long> sizes) {
     Map<String, int[]> known = new LinkedHashMap<>();
-    for (Port p : inputs) {
-      known.put(p.name(), p.forBatch(batch).dims());
+    List<Shape> shapes = shapesAt(batch, sizes);
+    for (int i = 0; i < inputs.size(); i++) {
+      known.put(inputs.get(i).name(), shapes.get(i).dims());
     }
     for (Map.Entry<String, Shape> z : zeroArgs.entrySet()) {
       known.put(z.getKey(), z.getValue().withBatch(batch).dims());
@@ -297,8 +390,8 @@ public final class Predictor implements AutoCloseable {
         known.put(p, bindArray(p).shape().dims());
       }
     }
-    ShapeInference shapes = symbol.inferShapes(known);
-    return shapes.outputs();
+    ShapeInference inferred = symbol.inferShapes(known);
+    return inferred.outputs();
   }
 
   /** The model's name. */
@@ -309,6 +402,19 @@ public final class Predictor implements AutoCloseable {
   /** The data inputs, in the order {@link #predict} takes them. */
   public List<Port> inputs() {
     return inputs;
+  }
+
+  /**
+   * The model's free dimensions and what it needs of their sizes ({@link Dimensions#NONE} for a
+   * model without any).
+   */
+  public Dimensions dimensions() {
+    return dimensions;
+  }
+
+  /** Whether some input has a free dimension: {@link #predict(List, float[][])} takes its shape. */
+  public boolean hasFreeDimensions() {
+    return free;
   }
 
   /** The outputs, in the order {@link #predict} returns them. */
@@ -358,12 +464,44 @@ public final class Predictor implements AutoCloseable {
    * Port#forBatch} shape); returns one row-major array per output.
    *
    * @throws IllegalArgumentException if the count or length of the inputs is wrong, or a value is
-   *     NaN or infinite (naming the input and the position)
+   *     NaN or infinite (naming the input and the position), or the model has free dimensions
+   *     (whose sizes {@link #predict(List, float[][])} takes)
    */
   public synchronized float[][] predict(int batch, float[]... values) {
     checkOpen();
+    if (hasFreeDimensions()) {
+      throw new IllegalArgumentException(
+          name
+              + " has free dimensions "
+              + dimensions.dims().stream().map(Dimensions.Dim::name).toList()
+              + " in its inputs "
+              + inputs.stream().map(p -> "'" + p.name() + "' " + p.shape()).toList()
+              + ": give each input's shape, predict(shapes, values)");
+    }
     check(batch, values);
-    Bound b = executor(batch);
+    return run(shapesAt(batch, Map.of()), values).values();
+  }
+
+  /**
+   * Runs the model on inputs of complete shapes {@code shapes} ({@link #inputs()} order, one
+   * row-major array of {@code shapes.get(i).size()} values each); returns each output's shape and
+   * values. For a model with free dimensions the shapes choose their sizes: before an executor is
+   * bound for a new set of shapes every dimension's size is read from them and every requirement of
+   * the model is checked.
+   *
+   * @throws IllegalArgumentException if the count, shape or length of the inputs is wrong (a fixed
+   *     size differs, the batch sizes differ), a value is NaN or infinite, two inputs give a free
+   *     dimension different sizes or a requirement fails (naming the dimension, the rule and the
+   *     node, as {@link Dimensions#sizes} does)
+   */
+  public synchronized Prediction predict(List<Shape> shapes, float[]... values) {
+    checkOpen();
+    check(shapes, values);
+    return run(shapes, values);
+  }
+
+  private Prediction run(List<Shape> shapes, float[][] values) {
+    Bound b = executor(shapes);
     for (int i = 0; i < values.length; i++) {
       b.loads.copyInto(i, values[i]);
     }
@@ -374,14 +512,54 @@ public final class Predictor implements AutoCloseable {
     for (int o = 0; o < out.length; o++) {
       out[o] = b.outputs[o].toFloatArray();
     }
-    return out;
+    return new Prediction(b.outputShapes, out);
   }
 
-  private void check(int batch, float[][] values) {
-    if (batch < 1) {
+  private void check(List<Shape> shapes, float[][] values) {
+    checkCount(values);
+    if (shapes == null || shapes.size() != inputs.size()) {
       throw new IllegalArgumentException(
-          name + ": the batch size must be at least 1, got " + batch);
+          name
+              + " takes "
+              + inputs.size()
+              + " input shapes "
+              + inputs.stream().map(p -> "'" + p.name() + "' " + p.shape()).toList()
+              + ", got "
+              + (shapes == null ? 0 : shapes.size()));
     }
+    int batch = -1;
+    for (int i = 0; i < values.length; i++) {
+      Port p = inputs.get(i);
+      Shape s = shapes.get(i);
+      if (!p.accepts(s)) {
+        throw new IllegalArgumentException(
+            name
+                + ": input '"
+                + p.name()
+                + "' has shape "
+                + p.shape()
+                + " (BATCH and free sizes from 1), got "
+                + s);
+      }
+      int b = s.dim(p.batchAxis());
+      if (batch >= 0 && b != batch) {
+        throw new IllegalArgumentException(
+            name
+                + ": input '"
+                + p.name()
+                + "' holds "
+                + b
+                + " examples, input '"
+                + inputs.get(0).name()
+                + "' "
+                + batch);
+      }
+      batch = b;
+      checkValues(i, s, values[i]);
+    }
+  }
+
+  private void checkCount(float[][] values) {
     if (values == null || values.length != inputs.size()) {
       throw new IllegalArgumentException(
           name
@@ -392,51 +570,66 @@ public final class Predictor implements AutoCloseable {
               + ", got "
               + (values == null ? 0 : values.length));
     }
-    for (int i = 0; i < values.length; i++) {
-      long expected = (long) batch * exampleSizes[i];
-      if (values[i] == null || values[i].length != expected) {
+  }
+
+  /** Input {@code i}'s values: {@code shape.size()} of them, every one finite. */
+  private void checkValues(int i, Shape shape, float[] v) {
+    long expected = shape.size();
+    if (v == null || v.length != expected) {
+      throw new IllegalArgumentException(
+          name
+              + ": input '"
+              + inputs.get(i).name()
+              + "' of shape "
+              + shape
+              + " takes "
+              + expected
+              + " values, got "
+              + (v == null ? "null" : v.length));
+    }
+    for (int k = 0; k < v.length; k++) {
+      if (!Float.isFinite(v[k])) {
         throw new IllegalArgumentException(
             name
                 + ": input '"
                 + inputs.get(i).name()
-                + "' of shape "
-                + inputs.get(i).forBatch(batch)
-                + " takes "
-                + expected
-                + " values, got "
-                + (values[i] == null ? "null" : values[i].length));
-      }
-      float[] v = values[i];
-      for (int k = 0; k < v.length; k++) {
-        if (!Float.isFinite(v[k])) {
-          throw new IllegalArgumentException(
-              name
-                  + ": input '"
-                  + inputs.get(i).name()
-                  + "' holds "
-                  + v[k]
-                  + " at flat index "
-                  + k
-                  + "; inputs must be finite");
-        }
+                + "' holds "
+                + v[k]
+                + " at flat index "
+                + k
+                + "; inputs must be finite");
       }
     }
   }
 
-  private Bound executor(int batch) {
-    Bound b = bound.get(batch);
+  private void check(int batch, float[][] values) {
+    if (batch < 1) {
+      throw new IllegalArgumentException(
+          name + ": the batch size must be at least 1, got " + batch);
+    }
+    checkCount(values);
+    for (int i = 0; i < values.length; i++) {
+      checkValues(i, inputs.get(i).forBatch(batch), values[i]);
+    }
+  }
+
+  private Bound executor(List<Shape> shapes) {
+    Bound b = bound.get(shapes);
     if (b == null) {
+      // Free sizes the model cannot take are refused here, by rule, before MXNet sees them.
+      dimensions.sizes(name, specs, shapes);
       if (bound.size() >= MAX_EXECUTORS) {
-        Integer eldest = bound.keySet().iterator().next();
+        List<Shape> eldest = bound.keySet().iterator().next();
         bound.remove(eldest).close();
       }
-      b = bind(batch);
-      bound.put(batch, b);
+      b = bind(shapes);
+      bound.put(List.copyOf(shapes), b);
     }
     return b;
   }
 
-  private Bound bind(int batch) {
+  private Bound bind(List<Shape> shapes) {
+    int batch = shapes.get(0).dim(inputs.get(0).batchAxis());
     Tensor[] in = new Tensor[inputs.size()];
     Tensor[] grads = new Tensor[inputs.size()];
     List<Tensor> zeros = new ArrayList<>();
@@ -445,7 +638,7 @@ public final class Predictor implements AutoCloseable {
     int[] reqs = new int[arguments.size()];
     try {
       for (int i = 0; i < in.length; i++) {
-        in[i] = Tensor.zeros(inputs.get(i).forBatch(batch), 0);
+        in[i] = Tensor.zeros(shapes.get(i), 0);
       }
       for (int a = 0; a < args.length; a++) {
         String arg = arguments.get(a);
@@ -454,7 +647,7 @@ public final class Predictor implements AutoCloseable {
           args[a] = in[input].handle();
           // Unfused: one input gradient keeps MXNet's inference-only oneDNN pass off at bind.
           if (!fused && input == 0) {
-            grads[0] = Tensor.zeros(inputs.get(0).forBatch(batch), 0);
+            grads[0] = Tensor.zeros(shapes.get(0), 0);
             gradHandles[a] = grads[0].handle();
             reqs[a] = 1;
           }
@@ -476,13 +669,17 @@ public final class Predictor implements AutoCloseable {
       for (int i = 0; i < outs.length; i++) {
         outTensors[i] = Tensor.wrapOwned(outs[i]);
       }
-      return new Bound(batch, in, grads, zeros.toArray(Tensor[]::new), exec, outTensors);
+      return new Bound(in, grads, zeros.toArray(Tensor[]::new), exec, outTensors, outputs.size());
     } catch (MxException e) {
       closeAll(in);
       closeAll(grads);
       closeAll(zeros.toArray(Tensor[]::new));
       throw new IllegalArgumentException(
-          name + ": MXNet cannot bind the model for a batch of " + batch + ": " + e.getMessage(),
+          name
+              + ": MXNet cannot bind the model for "
+              + (hasFreeDimensions() ? "inputs of shapes " + shapes : "a batch of " + batch)
+              + ": "
+              + e.getMessage(),
           e);
     } catch (RuntimeException e) {
       closeAll(in);
@@ -526,7 +723,7 @@ public final class Predictor implements AutoCloseable {
     return Quantizer.quantize(this, data, options);
   }
 
-  /** How many executors (batch sizes) are bound now. */
+  /** How many executors (sets of input shapes) are bound now. */
   public synchronized int executorCount() {
     return bound.size();
   }
@@ -538,15 +735,16 @@ public final class Predictor implements AutoCloseable {
   public synchronized Predictor copy() {
     checkOpen();
     List<String> outNames = outputs.stream().map(Port::name).toList();
-    return new Predictor(name, sourceJson, inputs, outNames, params, zeroArgs, options);
+    return new Predictor(name, sourceJson, inputs, outNames, params, zeroArgs, dimensions, options);
   }
 
   /**
    * Writes the predictor as an MXNet checkpoint ({@code prefix-symbol.json}, {@code
    * prefix-0000.params} and its SHA-256): the symbol before the oneDNN pass (MXNet applies the pass
    * again when it binds for inference), each data input's shape recorded as its variable's {@value
-   * #SHAPE_ATTR} attribute, and the weights as {@code arg:} and {@code aux:} arrays. {@link #load}
-   * reads it back; so does any MXNet 1.9.1 program.
+   * #SHAPE_ATTR} attribute (free dimensions as their placeholders, and the dimensions with their
+   * requirements as the first input's {@value #DIMS_ATTR}), and the weights as {@code arg:} and
+   * {@code aux:} arrays. {@link #load} reads it back; so does any MXNet 1.9.1 program.
    *
    * @throws UncheckedIOException if a file cannot be written
    */
@@ -561,7 +759,7 @@ public final class Predictor implements AutoCloseable {
       arrays.put(key, p.getValue());
     }
     try {
-      Checkpoint.save(prefix, SymbolAttrs.withShapes(sourceJson, inputs), arrays);
+      Checkpoint.save(prefix, SymbolAttrs.withShapes(sourceJson, inputs, dimensions), arrays);
     } catch (IOException e) {
       throw new UncheckedIOException(name + ": cannot write checkpoint " + prefix, e);
     }

@@ -46,6 +46,18 @@ public final class Quantizer {
               + fp32.inputs().stream().map(Port::name).toList());
     }
     Port in = fp32.inputs().get(0);
+    if (in.hasFree()) {
+      // Calibration measures each quantised output's range over batches of one example shape, and
+      // a Dataset's examples all have one size: ranges measured at one image size are not known to
+      // hold at another, so int8 is refused rather than calibrated at a size the user did not pick.
+      throw new IllegalArgumentException(
+          fp32.name()
+              + ": cannot quantise a model with free dimensions (input '"
+              + in.name()
+              + "' "
+              + in.shape()
+              + "): int8 calibration measures ranges at one example shape; predict in float32");
+    }
     if (data.featureSize() != in.exampleSize()) {
       throw new IllegalArgumentException(
           fp32.name()

@@ -2,6 +2,8 @@ package dev.kiln.runtime.infer;
 
 import dev.kiln.ops.file.SymbolEdit;
 import dev.kiln.ops.file.SymbolFile;
+import dev.kiln.ops.rule.Requirement;
+import dev.kiln.runtime.graph.Dimensions;
 import dev.kiln.runtime.graph.Shape;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,8 +14,8 @@ import java.util.Set;
 
 /**
  * What the inference passes read from a symbol's JSON (through {@link SymbolFile}), and the
- * input-shape attribute ({@link Predictor#SHAPE_ATTR}) they write into it (through {@link
- * SymbolEdit}).
+ * input-shape and free-dimension attributes ({@link Predictor#SHAPE_ATTR}, {@link
+ * Predictor#DIMS_ATTR}) they write into it (through {@link SymbolEdit}).
  */
 final class SymbolAttrs {
   private SymbolAttrs() {}
@@ -23,8 +25,11 @@ final class SymbolAttrs {
     return Set.copyOf(symbol.heads().stream().map(SymbolFile.Entry::node).toList());
   }
 
-  /** {@code json} with each input's shape recorded on its variable node. */
-  static String withShapes(String json, List<Port> inputs) {
+  /**
+   * {@code json} with each input's shape recorded on its variable node, and {@code dimensions} (if
+   * any) on the first input's.
+   */
+  static String withShapes(String json, List<Port> inputs, Dimensions dimensions) {
     SymbolEdit edit = SymbolEdit.of(json);
     for (SymbolFile.Node n : edit.file().nodes()) {
       if (!n.isVariable()) {
@@ -33,10 +38,66 @@ final class SymbolAttrs {
       for (Port p : inputs) {
         if (p.name().equals(n.name())) {
           edit.setAttr(n.id(), Predictor.SHAPE_ATTR, p.shape().toMxnet());
+          if (!dimensions.isEmpty() && p == inputs.get(0)) {
+            edit.setAttr(n.id(), Predictor.DIMS_ATTR, writeDims(dimensions));
+          }
         }
       }
     }
     return edit.toJson();
+  }
+
+  /** The free dimensions recorded in {@code json}; {@link Dimensions#NONE} when none is. */
+  static Dimensions dimensions(String json) {
+    for (SymbolFile.Node n : SymbolFile.parse(json).nodes()) {
+      String dims = n.hidden().get(Predictor.DIMS_ATTR);
+      if (n.isVariable() && dims != null) {
+        return readDims(dims);
+      }
+    }
+    return Dimensions.NONE;
+  }
+
+  /** {@link Predictor#DIMS_ATTR}'s text: a line per dimension, then per requirement. */
+  static String writeDims(Dimensions dimensions) {
+    List<String> lines = new ArrayList<>();
+    for (Dimensions.Dim d : dimensions.dims()) {
+      lines.add(String.join("\t", "dim", d.name(), Integer.toString(d.placeholder())));
+    }
+    for (Requirement r : dimensions.requirements()) {
+      lines.add(String.join("\t", "require", r.text(), oneLine(r.node()), oneLine(r.why())));
+    }
+    return String.join("\n", lines);
+  }
+
+  private static String oneLine(String text) {
+    return text.replaceAll("[\t\n\r]", " ");
+  }
+
+  /** Reads what {@link #writeDims} wrote. */
+  static Dimensions readDims(String text) {
+    List<Dimensions.Dim> dims = new ArrayList<>();
+    List<String[]> requires = new ArrayList<>();
+    for (String line : text.split("\n")) {
+      String[] f = line.split("\t", -1);
+      if (f[0].equals("dim") && f.length == 3) {
+        dims.add(new Dimensions.Dim(f[1], Integer.parseInt(f[2].trim())));
+      } else if (f[0].equals("require") && f.length == 4) {
+        requires.add(f);
+      } else {
+        throw new IllegalArgumentException(
+            Predictor.DIMS_ATTR
+                + " holds '"
+                + line
+                + "'; expected dim<TAB>name<TAB>placeholder or"
+                + " require<TAB>rule<TAB>node<TAB>why");
+      }
+    }
+    Dimensions out = new Dimensions(dims, List.of());
+    for (String[] r : requires) {
+      out = out.require(r[1], r[2], r[3]);
+    }
+    return out;
   }
 
   /** The inputs recorded in {@code json}: variable name to shape, in node order. */
