@@ -146,8 +146,8 @@ class ServeFreeDimsCommandTest {
             JsonParser.parseString(refused.body()).getAsJsonObject().get("error").getAsString();
         // multipleOf = 4 as the compiler writes it: H minus four times the floor of H / 4.
         assertEquals(
-            "'image' [1, 1, 6, 8]: H = 6, W = 8 breaks -4 * (H / 4) + H == 0, declared by"
-                + " @FreeDim(min = 4, multipleOf = 4) int H (at -4 * (H / 4) + H = 2)",
+            "'image' [1, 1, 6, 8]: H = 6, W = 8 breaks H % 4 == 0, declared by"
+                + " @FreeDim(min = 4, multipleOf = 4) int H (at H % 4 = 2)",
             error);
       } finally {
         p.toHandle().destroy();

@@ -119,6 +119,12 @@ public record Requirement(
     return left + " " + relation.symbol + " " + right;
   }
 
+  /** The left side as {@link #text()} writes it: {@code H % 8}, {@code H / 2 - 6}. */
+  public String leftText() {
+    String t = text();
+    return t.substring(0, t.lastIndexOf(" " + relation.symbol + " "));
+  }
+
   /** Whether it holds for the dimensions' {@code sizes}. */
   public boolean holds(Map<String, Long> sizes) {
     long l = left.eval(sizes);

@@ -117,7 +117,7 @@ public record Dimensions(List<Dim> dims, List<Requirement> requirements) {
                 + (r.node().isEmpty() ? ", declared by " : ", which node " + r.node() + " needs: ")
                 + r.why()
                 + " (at "
-                + r.left()
+                + r.leftText()
                 + " = "
                 + r.left().eval(sizes)
                 + (r.right().isConstant() ? "" : ", " + r.right() + " = " + r.right().eval(sizes))
