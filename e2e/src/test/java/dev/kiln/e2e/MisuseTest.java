@@ -220,7 +220,8 @@ class MisuseTest {
               () -> m.exec(dev.kiln.runtime.graph.Shape.of(-1, 784)));
       assertEquals(
           "FashionMlpModel input 'pixels': an executor needs a complete shape, with a "
-              + "size for every BATCH and STEPS, got [BATCH, 784]; for example [32, 784]",
+              + "size for every BATCH, STEPS and free dimension, got [BATCH, 784]; for example "
+              + "[32, 784]",
           e.getMessage());
     }
   }
