@@ -95,6 +95,7 @@ public final class Bench implements Callable<Integer> {
     HANDLES,
     RSS,
     COMPILE,
+    FREE_DIMS,
     DATA_PARALLEL,
     INFERENCE,
     PROFILE
@@ -193,6 +194,7 @@ public final class Bench implements Callable<Integer> {
             case HANDLES -> handles(child);
             case RSS -> rss(child);
             case COMPILE -> compile(classpath);
+            case FREE_DIMS -> freeDims(classpath);
             case DATA_PARALLEL -> dataParallel();
             case INFERENCE -> inference(classpath);
             case PROFILE -> profile(child);
@@ -628,6 +630,14 @@ public final class Bench implements Callable<Integer> {
         new CompileTimer(classpath, System.err).measure(quick ? 30 : 300, quick ? 1 : 5);
     return "### Annotation processor compile time (javac in one JVM, after one warm-up compile "
         + "of each variant)\n\n"
+        + CompileTimer.format(r);
+  }
+
+  private String freeDims(String classpath) {
+    CompileTimer.FreeDimResult r =
+        new CompileTimer(classpath, System.err).measureFreeDims(quick ? 30 : 300, quick ? 1 : reps);
+    return "### Processor time with free dimensions (javac -proc:only in one JVM, after one "
+        + "warm-up run of each model; rounds alternate their order)\n\n"
         + CompileTimer.format(r);
   }
 

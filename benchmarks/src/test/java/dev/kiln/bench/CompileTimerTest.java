@@ -31,4 +31,32 @@ class CompileTimerTest {
     }
     assertTrue(CompileTimer.format(r).contains("The processor adds"));
   }
+
+  @Test
+  void freeAndFixedModelsDifferOnlyInTheirSizes() {
+    String free = FreeDimModelSource.source(300, true);
+    String fixed = FreeDimModelSource.source(300, false);
+    assertEquals(300, free.lines().filter(l -> l.matches("  Sym n\\d+\\(.*\\);")).count());
+    assertTrue(free.contains("@FreeDim(min = " + FreeDimModelSource.SIZE + ")\n  int H = -10;"));
+    assertTrue(fixed.contains("  int H = " + FreeDimModelSource.SIZE + ";"), fixed);
+    assertEquals(3, free.split("@MaxPool", -1).length, "a pool after blocks 10 and 20");
+    assertTrue(
+        layers(free).equals(layers(fixed)), "the same layers, only the sizes' declarations differ");
+  }
+
+  private static java.util.List<String> layers(String src) {
+    return src.lines()
+        .filter(l -> (l.startsWith("  @") && !l.startsWith("  @FreeDim")) || l.startsWith("  Sym"))
+        .toList();
+  }
+
+  @Test
+  void theProcessorAcceptsBothModels() {
+    PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+    CompileTimer.FreeDimResult r =
+        new CompileTimer(System.getProperty("java.class.path"), quiet).measureFreeDims(120, 1);
+    assertEquals(3, r.generatedFiles(), "Graph, Model and Exec of the free model");
+    assertEquals(1, r.ratios().size());
+    assertTrue(CompileTimer.format(r).contains("Target: at most 1.5"));
+  }
 }

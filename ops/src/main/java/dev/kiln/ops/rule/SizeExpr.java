@@ -460,6 +460,8 @@ public final class SizeExpr {
     for (Map.Entry<Term, Long> e : terms.entrySet()) {
       long c = e.getValue();
       List<Atom> atoms = e.getKey().atoms();
+      // A leading minus binds tighter than '/': -(H / 2), not -H / 2, which reads (-H) / 2.
+      boolean negativeFirst = c < 0 && b.length() == 0;
       String factors =
           String.join(
               " * ",
@@ -467,7 +469,7 @@ public final class SizeExpr {
                   .map(
                       a ->
                           a instanceof Quotient q
-                              ? quotient(q, atoms.size() > 1 || Math.abs(c) != 1)
+                              ? quotient(q, atoms.size() > 1 || Math.abs(c) != 1 || negativeFirst)
                               : a.key())
                   .toList());
       long abs = Math.abs(c);
