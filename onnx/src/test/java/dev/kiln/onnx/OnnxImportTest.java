@@ -628,7 +628,8 @@ class OnnxImportTest {
     assertTrue(
         text(e)
             .startsWith(
-                "[kiln:OnnxFreeDim] Net.net(): node shape_0 of m.onnx (Shape, operator set 13) computes with size H"
+                "[kiln:OnnxFreeDim] Net.net(): node shape_0 of m.onnx (Shape, operator set 13)"
+                    + " computes with size H"
                     + " of x [BATCH, 2, H, W], a free dimension"),
         text(e));
     // The batch and fixed sizes still fold: Shape's start and end keep to them.
@@ -673,7 +674,8 @@ class OnnxImportTest {
     assertTrue(
         text(e)
             .startsWith(
-                "[kiln:FreeDimUnsupported] Net.net() mul_0: @Multiply (ONNX Mul) does not take free"),
+                "[kiln:FreeDimUnsupported] Net.net() mul_0: @Multiply (ONNX Mul)"
+                    + " does not take free"),
         text(e));
   }
 }
