@@ -52,14 +52,15 @@ final class CheckpointOptions {
     List<Port> ports = new ArrayList<>();
     for (String in : inputs) {
       InputShape s = InputShape.parse(cmd, in);
+      int[] dims = s.sizes(cmd, in);
       int batches = 0;
-      for (int d : s.dims()) {
+      for (int d : dims) {
         batches += d == Shape.BATCH ? 1 : 0;
       }
       if (batches != 1) {
         throw InputShape.usage(cmd, in, "exactly one dimension must be BATCH");
       }
-      ports.add(new Port(s.name(), Shape.of(s.dims())));
+      ports.add(new Port(s.name(), Shape.of(dims)));
     }
     return ports;
   }

@@ -1,5 +1,6 @@
 package dev.kiln.cli;
 
+import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.Inspector;
 import dev.kiln.processor.read.DeclaredModel;
 import java.io.IOException;
@@ -8,8 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -35,8 +38,10 @@ final class SymbolOptions {
       paramLabel = "NAME=DIMS",
       description =
           "An input of the file and its shape, e.g. data=BATCH,3,224,224 (BATCH for the batch "
-              + "dimension); one per input. Required for --symbol; for --onnx, the default is the "
-              + "file's inputs as it declares them, a symbolic first dimension read as BATCH.")
+              + "dimension, a name such as H for a free size: data=BATCH,3,H,W); one per input. "
+              + "Required for --symbol; for --onnx, the default is the file's inputs as it "
+              + "declares them, a symbolic first dimension read as BATCH and each named size "
+              + "past it a free dimension.")
   List<String> inputs = new ArrayList<>();
 
   @Option(
@@ -45,14 +50,23 @@ final class SymbolOptions {
       description = "A node of the file to cut the graph at (default: the file's one output).")
   List<String> outputs = new ArrayList<>();
 
-  /** The inputs as declared, or a usage error of {@code cmd}. */
-  List<DeclaredModel.Input> declaredInputs(CommandLine cmd) {
+  /**
+   * The inputs as declared, with the free dimensions they name (placeholders from -10 down, in the
+   * order the names first appear), or a usage error of {@code cmd}.
+   */
+  DeclaredModel.Inputs declaredInputs(CommandLine cmd) {
     List<DeclaredModel.Input> out = new ArrayList<>();
+    Map<String, Integer> free = new LinkedHashMap<>();
     for (String in : inputs) {
       InputShape shape = InputShape.parse(cmd, in);
-      out.add(new DeclaredModel.Input(shape.name(), shape.dims()));
+      out.add(new DeclaredModel.Input(shape.name(), shape.dims(free)));
     }
-    return out;
+    if (free.size() > TShape.PLACEHOLDER_FIRST - TShape.PLACEHOLDER_LAST + 1) {
+      throw InputShape.usage(cmd, String.join(" ", inputs), "too many free dimensions");
+    }
+    List<DeclaredModel.Dim> dims = new ArrayList<>();
+    free.forEach((name, placeholder) -> dims.add(new DeclaredModel.Dim(name, placeholder)));
+    return new DeclaredModel.Inputs(out, dims);
   }
 
   /** The file given, {@code --symbol} or {@code --onnx}: exactly one, or a usage error. */
@@ -106,13 +120,19 @@ final class SymbolOptions {
   /** The processor's check of the model {@code type} in {@code pkg}. */
   Inspector.Inspection inspect(CommandLine cmd, String type, String pkg) {
     Path file = file(cmd);
-    List<DeclaredModel.Input> declared = declaredInputs(cmd);
+    DeclaredModel.Inputs declared = declaredInputs(cmd);
     byte[] bytes = bytes(file);
     String name = fileName(cmd);
     return file == onnx
-        ? Inspector.inspectOnnx(type, pkg, name, bytes, declared, outputs)
+        ? Inspector.inspectOnnx(type, pkg, name, bytes, declared.inputs(), declared.dims(), outputs)
         : Inspector.inspect(
-            type, pkg, name, new String(bytes, StandardCharsets.UTF_8), declared, outputs);
+            type,
+            pkg,
+            name,
+            new String(bytes, StandardCharsets.UTF_8),
+            declared.inputs(),
+            declared.dims(),
+            outputs);
   }
 
   /** Fails with the check's errors, one per line, when there are any. */

@@ -79,14 +79,18 @@ class ImportCommandTest {
 
   @Test
   void aBadInputIsAUsageError() {
-    Run r = run("inspect", "--symbol", LENET.toString(), "--input", "data=BATCH,1,28,x");
+    Run r = run("inspect", "--symbol", LENET.toString(), "--input", "data=BATCH,1,28,2x");
     assertEquals(2, r.code());
     assertTrue(
         r.err()
             .startsWith(
-                "Invalid value for option '--input': 'data=BATCH,1,28,x': dimension 'x' is "
-                    + "neither BATCH nor a positive whole number"),
+                "Invalid value for option '--input': 'data=BATCH,1,28,2x': dimension '2x' is "
+                    + "neither BATCH, STEPS, a positive whole number nor the name of a free "
+                    + "dimension (a Java identifier, e.g. H)"),
         r.err());
+    Run zero = run("inspect", "--symbol", LENET.toString(), "--input", "data=BATCH,1,0,28");
+    assertEquals(2, zero.code());
+    assertTrue(zero.err().contains("dimension '0' is neither BATCH, STEPS"), zero.err());
     Run unknown = run("inspect", "--symbol", LENET.toString(), "--input", "pixels=BATCH,1,28,28");
     assertEquals(1, unknown.code());
     assertTrue(
@@ -304,5 +308,169 @@ class ImportCommandTest {
         assertTrue(model.contains(line.replace("\\", "\\\\")), line);
       }
     }
+  }
+
+  private static final Path FCN =
+      Path.of("../e2e/src/test/resources/dev/kiln/e2e/imported/fcn-symbol.json");
+
+  private static final Path ONNX_FCN =
+      Path.of("../e2e/src/test/resources/dev/kiln/e2e/onnx/fcn.onnx");
+
+  /**
+   * Names in {@code --input} are free dimensions: each a {@code @FreeDim} constant (placeholders
+   * from -10, in the order the names first appear) used in the {@code @Input}; the interface
+   * compiles to the table printed, its graph names the dimensions and keeps the pooling's rule.
+   */
+  @Test
+  void namesInTheInputAreFreeDimensions() throws Exception {
+    Path src = dir.resolve("src");
+    Run r =
+        run(
+            "import",
+            "--symbol",
+            FCN.toString(),
+            "--input",
+            "data=BATCH,3,H,W",
+            "--package",
+            "com.example",
+            "--out",
+            src.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("[BATCH, 8, H / 2, W / 2]"), r.out());
+    Path source = src.resolve("com/example/Fcn.java");
+    String text = Files.readString(source);
+    assertEquals(
+        """
+        package com.example;
+
+        import static dev.kiln.annotations.Dim.BATCH;
+
+        import dev.kiln.annotations.FreeDim;
+        import dev.kiln.annotations.Imported;
+        import dev.kiln.annotations.Input;
+        import dev.kiln.annotations.Model;
+        import dev.kiln.annotations.Sym;
+        """,
+        text.substring(0, text.indexOf("\n\n/**") + 1));
+    assertEquals(
+        """
+        @Model
+        public interface Fcn {
+          @FreeDim int H = -10;
+          @FreeDim int W = -11;
+
+          @Input(shape = {BATCH, 3, H, W})
+          Sym data();
+
+          @Imported(symbol = "fcn-symbol.json")
+          Sym score(Sym data);
+        }
+        """,
+        text.substring(text.indexOf("\n@Model") + 1));
+    Path gen = compile(src, source);
+    String model = Files.readString(gen.resolve("com/example/FcnModel.java"));
+    for (String line : r.out().lines().toList()) {
+      if (!line.startsWith("wrote ") && !line.isBlank()) {
+        assertTrue(model.contains(line.replace("\\", "\\\\")), line);
+      }
+    }
+    String graph = Files.readString(gen.resolve("com/example/FcnGraph.java"));
+    assertTrue(graph.contains(".free(\"H\", \"W\")"), graph);
+    assertTrue(graph.contains("H >= 2"), graph);
+  }
+
+  /** Two inputs naming the same size share one dimension; the first names come first. */
+  @Test
+  void oneNameIsOneDimensionAcrossInputs() {
+    Path pair = dir.resolve("pair-symbol.json");
+    try {
+      Files.writeString(
+          pair,
+          """
+          {"nodes": [
+            {"op": "null", "name": "a", "inputs": []},
+            {"op": "null", "name": "b", "inputs": []},
+            {"op": "elemwise_add", "name": "sum", "inputs": [[0, 0, 0], [1, 0, 0]]}],
+           "arg_nodes": [0, 1], "heads": [[2, 0, 0]]}
+          """);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    Run r =
+        run(
+            "import",
+            "--symbol",
+            pair.toString(),
+            "--input",
+            "a=BATCH,T,D",
+            "--input",
+            "b=batch,T,D",
+            "--out",
+            dir.resolve("src").toString());
+    assertEquals(0, r.code(), r.err());
+    Run swapped =
+        run(
+            "inspect",
+            "--symbol",
+            pair.toString(),
+            "--input",
+            "a=BATCH,T,D",
+            "--input",
+            "b=BATCH,D,T");
+    assertEquals(1, swapped.code());
+    assertTrue(swapped.err().startsWith("[kiln:FreeDimUnequal] "), swapped.err());
+  }
+
+  /** A layer that cannot take a free size says so, naming the file's node. */
+  @Test
+  void aFreeSizeReachingADenseLayerIsRefusedNamingTheNode() {
+    Run r = run("inspect", "--symbol", LENET.toString(), "--input", "data=BATCH,1,H,W");
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("[kiln:UnknownFeatures] Lenet.softmax() fc1: "), r.err());
+  }
+
+  /**
+   * Without {@code --input}, an ONNX file's named sizes past the batch ({@code dim_param}s {@code
+   * height}, {@code width}) are the free dimensions {@code HEIGHT} and {@code WIDTH}; the interface
+   * compiles to the table printed.
+   */
+  @Test
+  void anOnnxFilesNamedSizesAreFreeDimensions() throws Exception {
+    Path src = dir.resolve("src");
+    Run r = run("import", "--onnx", ONNX_FCN.toString(), "--out", src.toString());
+    assertEquals(0, r.code(), r.err());
+    Path source = src.resolve("Fcn.java");
+    String text = Files.readString(source);
+    assertEquals(
+        """
+        @Model
+        public interface Fcn {
+          @FreeDim int HEIGHT = -10;
+          @FreeDim int WIDTH = -11;
+
+          @Input(shape = {BATCH, 3, HEIGHT, WIDTH})
+          Sym input();
+
+          @Imported(onnx = "fcn.onnx")
+          Sym scores(Sym input);
+        }
+        """,
+        text.substring(text.indexOf("\n@Model") + 1));
+    Path gen = compile(src, source);
+    String model = Files.readString(gen.resolve("FcnModel.java"));
+    for (String line : r.out().lines().toList()) {
+      if (!line.startsWith("wrote ") && !line.isBlank()) {
+        assertTrue(model.contains(line.replace("\\", "\\\\")), line);
+      }
+    }
+    // loadImported reads the file again with the same free sizes.
+    assertTrue(
+        model.contains(
+            "Shape.of(Dim.BATCH, 3, Shape.FREE, Shape.FREE).free(\"HEIGHT\", \"WIDTH\")"),
+        model);
+    // --input names its own dimensions instead of the file's.
+    Run named = run("inspect", "--onnx", ONNX_FCN.toString(), "--input", "input=BATCH,3,H,W");
+    assertEquals(0, named.code(), named.err());
+    assertTrue(named.out().contains("[BATCH, 3, H, W]"), named.out());
   }
 }

@@ -33,7 +33,9 @@ class DocSnippetsTest {
           "demo/lenet-symbol.json",
           ROOT.resolve("cli/src/test/resources/dev/kiln/cli/lenet-symbol.json"),
           "demo/lenet.onnx",
-          ROOT.resolve("e2e/src/test/resources/dev/kiln/e2e/onnx/lenet.onnx"));
+          ROOT.resolve("e2e/src/test/resources/dev/kiln/e2e/onnx/lenet.onnx"),
+          "demo/fcn-symbol.json",
+          ROOT.resolve("e2e/src/test/resources/dev/kiln/e2e/imported/fcn-symbol.json"));
 
   @TempDir Path dir;
 

@@ -232,23 +232,74 @@ public final class OnnxImport {
   }
 
   /**
-   * The shapes of {@code model}'s data inputs (those no initializer feeds), in the file's order, as
-   * the file declares them and {@link #translate} reads them when no shape is given: a symbolic or
-   * missing first dimension is {@code BATCH}.
+   * The data inputs of a file as it declares them, with its symbolic sizes as free dimensions.
    *
-   * @throws RuleError ({@code OnnxSymbolic}) for a size beyond the first that is not fixed
+   * @param shapes each data input's shape, by ONNX name, in the file's order: a symbolic or missing
+   *     first dimension is {@code BATCH}, a symbolic size past the first the placeholder of its
+   *     free dimension
+   * @param dims the free dimensions, by name ({@link #dimName}), each with its placeholder, from
+   *     {@link TShape#PLACEHOLDER_FIRST} down in the order their {@code dim_param}s first appear
    */
-  public static Map<String, TShape> inputShapes(ModelProto model, String file, String where) {
+  public record DeclaredInputs(Map<String, TShape> shapes, Map<String, Integer> dims) {
+    /** Copies the maps, keeping their order. */
+    public DeclaredInputs {
+      shapes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(shapes));
+      dims = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(dims));
+    }
+  }
+
+  /**
+   * The shapes of {@code model}'s data inputs (those no initializer feeds), in the file's order, as
+   * the file declares them: a symbolic or missing first dimension is {@code BATCH}, and each {@code
+   * dim_param} past the first is a free dimension named after it ({@link #dimName}); one {@code
+   * dim_param} is one dimension wherever it appears.
+   *
+   * @throws RuleError ({@code OnnxSymbolic}) for a size past the first that is neither fixed nor
+   *     named, or named as a first one is (the batch)
+   */
+  public static DeclaredInputs inputShapes(ModelProto model, String file, String where) {
     OnnxImport t = new OnnxImport(file, where, model);
     Set<String> initialized = new HashSet<>();
     model.getGraph().getInitializerList().forEach(i -> initialized.add(i.getName()));
     Map<String, TShape> out = new LinkedHashMap<>();
+    Map<String, Integer> byParam = new LinkedHashMap<>();
+    Map<String, Integer> dims = new LinkedHashMap<>();
     for (ValueInfoProto in : model.getGraph().getInputList()) {
       if (!initialized.contains(in.getName())) {
-        out.put(in.getName(), t.shapeOf(in));
+        out.put(in.getName(), t.shapeOf(in, byParam, dims));
       }
     }
-    return out;
+    return new DeclaredInputs(out, dims);
+  }
+
+  /**
+   * The Java name of the free dimension that {@code dim_param} {@code param} is: upper case, each
+   * character that cannot be in an identifier an underscore, an underscore first where the first
+   * cannot start one ({@code height} is {@code HEIGHT}, {@code image-size} {@code IMAGE_SIZE},
+   * {@code 2d} {@code _2D}); a name already taken, or {@code BATCH} or {@code STEPS}, gets {@code
+   * _2}, {@code _3}, ... ({@code h} beside {@code H} is {@code H_2}).
+   */
+  public static String dimName(String param, Set<String> taken) {
+    String upper = param.toUpperCase(java.util.Locale.ROOT);
+    StringBuilder b = new StringBuilder();
+    for (int k = 0; k < upper.length(); k++) {
+      char c = upper.charAt(k);
+      b.append(Character.isJavaIdentifierPart(c) && c != '$' ? c : '_');
+    }
+    if (b.isEmpty() || !Character.isJavaIdentifierStart(b.charAt(0))) {
+      b.insert(0, '_');
+    }
+    String base = b.toString();
+    String name = base;
+    for (int k = 2;
+        taken.contains(name)
+            || name.equals("BATCH")
+            || name.equals("STEPS")
+            || javax.lang.model.SourceVersion.isKeyword(name);
+        k++) {
+      name = base + "_" + k;
+    }
+    return name;
   }
 
   private OnnxGraph run(Map<String, TShape> shapes) {
@@ -280,7 +331,8 @@ public final class OnnxImport {
       if (initializers.containsKey(in.getName())) {
         continue;
       }
-      TShape shape = shapes.containsKey(in.getName()) ? shapes.get(in.getName()) : shapeOf(in);
+      TShape shape =
+          shapes.containsKey(in.getName()) ? shapes.get(in.getName()) : shapeOf(in, null, null);
       int elem = in.getType().getTensorType().getElemType();
       boolean integer =
           elem == TensorProto.DataType.INT64_VALUE || elem == TensorProto.DataType.INT32_VALUE;
@@ -315,8 +367,13 @@ public final class OnnxImport {
   // ---------------------------------------------------------------------------------------------
   // Shapes of inputs and values.
 
-  /** An input's declared shape: a symbolic or missing first dimension is {@code BATCH}. */
-  private TShape shapeOf(ValueInfoProto in) {
+  /**
+   * An input's declared shape: a symbolic or missing first dimension is {@code BATCH}; with {@code
+   * names} (else such a size is refused), a {@code dim_param} past the first is the placeholder of
+   * a free dimension, that {@code byParam} keeps by {@code dim_param} and {@code names} by name.
+   */
+  private TShape shapeOf(
+      ValueInfoProto in, Map<String, Integer> byParam, Map<String, Integer> names) {
     if (!in.getType().hasTensorType() || !in.getType().getTensorType().hasShape()) {
       throw symbolic(in.getName(), "unknown");
     }
@@ -328,11 +385,37 @@ public final class OnnxImport {
         out[i] = (int) d.getDimValue();
       } else if (i == 0 || i == 1 && out[0] > 0 && timeMajorSequence(in.getName())) {
         out[i] = TShape.BATCH;
+        if (names != null && d.hasDimParam()) {
+          byParam.putIfAbsent(d.getDimParam(), TShape.BATCH);
+        }
+      } else if (names != null && d.hasDimParam() && !d.getDimParam().isEmpty()) {
+        out[i] = placeholder(d.getDimParam(), byParam, names);
+        if (out[i] == TShape.BATCH) {
+          throw symbolic(in.getName(), describe(dims));
+        }
       } else {
         throw symbolic(in.getName(), describe(dims));
       }
     }
     return TShape.of(out);
+  }
+
+  /**
+   * The placeholder of the free dimension {@code dim_param} {@code param} is, new ones from {@link
+   * TShape#PLACEHOLDER_FIRST} down; {@code BATCH} when it names a batch.
+   */
+  private int placeholder(String param, Map<String, Integer> byParam, Map<String, Integer> names) {
+    Integer known = byParam.get(param);
+    if (known != null) {
+      return known;
+    }
+    int p = TShape.PLACEHOLDER_FIRST - names.size();
+    if (p < TShape.PLACEHOLDER_LAST) {
+      throw symbolic(param, "more named sizes than Kiln's placeholders");
+    }
+    names.put(dimName(param, names.keySet()), p);
+    byParam.put(param, p);
+    return p;
   }
 
   /**
@@ -657,6 +740,9 @@ public final class OnnxImport {
       String name, Op op, List<Tensor> in, Map<String, Const> roles, boolean constant) {
     String text = text();
     String site = where + " " + name;
+    for (Tensor t : in) {
+      refuseFree(op, site, t);
+    }
     op.checkAttributes(new AttributeSite(name, site, text));
     List<Source> sources = new ArrayList<>();
     for (Tensor t : in) {
@@ -673,12 +759,15 @@ public final class OnnxImport {
     Inferred inferred =
         op.infer(
             new ShapeSite(
-                site,
-                name,
-                text,
-                in.stream().map(Tensor::node).toList(),
-                role -> roleNames.getOrDefault(role, name + "_" + role),
-                sources));
+                    site,
+                    name,
+                    text,
+                    in.stream().map(Tensor::node).toList(),
+                    role -> roleNames.getOrDefault(role, name + "_" + role),
+                    sources)
+                // What the rules need of free sizes is collected when the processor checks the
+                // model's nodes, which are these units again.
+                .withNeeds(r -> {}));
     for (ParamInfo p : concat(inferred.params(), inferred.aux())) {
       String role = roleOf(name, p.name(), roleNames);
       Const c = role == null ? null : roles.get(role);
@@ -739,6 +828,48 @@ public final class OnnxImport {
   }
 
   private final Set<String> transposedRoles = new HashSet<>();
+
+  /**
+   * Refuses {@code t} at {@code site} when it has a free size and {@code op}'s rules do not take
+   * free dimensions ({@code FreeDimUnsupported}, as the processor refuses such a node).
+   */
+  private void refuseFree(Op op, String site, Tensor t) {
+    if (!op.takesFreeDims() && t.shape().hasFree()) {
+      throw new RuleError(
+          Message.FREE_DIM_UNSUPPORTED,
+          "onnx",
+          site,
+          "@" + op.annotation() + " (ONNX " + node.getOpType() + ")",
+          t.shape(),
+          t.node());
+    }
+  }
+
+  /**
+   * Size {@code k} of {@code x}, input {@code i} of the node, which the translation computes with;
+   * refused when it is free ({@code OnnxFreeDim}), never folded as a number.
+   */
+  private int size(int i, Tensor x, int k) {
+    return size(i, x.shape(), k);
+  }
+
+  private int size(int i, TShape shape, int k) {
+    int d = shape.dim(k);
+    if (TShape.isFree(d)) {
+      throw new RuleError(
+          Message.ONNX_FREE_DIM,
+          "onnx",
+          where,
+          nodeName(node),
+          file,
+          node.getOpType(),
+          opset,
+          shape.size(k),
+          node.getInput(i),
+          shape);
+    }
+    return d;
+  }
 
   /** The fused vector the next emitted recurrent node reads, made of the file's W, R and B. */
   private OnnxRecurrent recurrent;
@@ -878,20 +1009,21 @@ public final class OnnxImport {
 
   private void shape() {
     Value v = value(0);
+    int rank = v instanceof Tensor t ? t.shape().rank() : ((Const) v).dims().length;
+    int start = i("start", 0);
+    int end = i("end", rank);
+    start = start < 0 ? Math.max(0, start + rank) : Math.min(start, rank);
+    end = end < 0 ? Math.max(0, end + rank) : Math.min(end, rank);
     long[] dims;
     if (v instanceof Tensor t) {
-      dims = new long[t.shape().rank()];
+      dims = new long[rank];
       for (int k = 0; k < dims.length; k++) {
-        int d = t.shape().dim(k);
+        int d = k >= start && k < end ? size(0, t, k) : t.shape().dim(k);
         dims[k] = d < 0 ? BATCH_SIZE : d;
       }
     } else {
       dims = ((Const) v).dims();
     }
-    int start = i("start", 0);
-    int end = i("end", dims.length);
-    start = start < 0 ? Math.max(0, start + dims.length) : Math.min(start, dims.length);
-    end = end < 0 ? Math.max(0, end + dims.length) : Math.min(end, dims.length);
     long[] part = Arrays.copyOfRange(dims, start, Math.max(start, end));
     double[] numbers = new double[part.length];
     for (int k = 0; k < part.length; k++) {
@@ -931,7 +1063,7 @@ public final class OnnxImport {
     Tensor x = tensor(0);
     Const slope = initializer(1, "slope");
     int rank = x.shape().rank();
-    int c = rank >= 2 ? x.shape().dim(1) : -1;
+    int c = rank >= 2 ? size(0, x, 1) : -1;
     long[] d = slope.dims();
     // Per channel as ONNX broadcasts it: [C] over rank 2, [C, 1, ...] or [1, C, 1, ...] beyond.
     boolean perChannel = c > 0 && slope.count() == c;
@@ -1018,7 +1150,7 @@ public final class OnnxImport {
       }
       case "SAME_UPPER", "SAME_LOWER" -> {
         for (int a = 0; a < spatial; a++) {
-          int size = in.dim(2 + a);
+          int size = size(0, in, 2 + a);
           if (size < 0) {
             throw fail("auto_pad " + auto + " needs the input's size, which is not fixed");
           }
@@ -1231,6 +1363,7 @@ public final class OnnxImport {
     if (t.shape().rank() == rank) {
       return t;
     }
+    refuseFree(ReshapeOp.of(1), where + " " + base, t);
     if (t.shape().hasBatch()) {
       throw fail(
           "it broadcasts "
@@ -1347,6 +1480,9 @@ public final class OnnxImport {
     Tensor x = (Tensor) v;
     int rank = x.shape().rank();
     int a = axis < 0 ? axis + rank : axis;
+    for (int k = 0; k < a && a != 1 && k < rank; k++) {
+      size(0, x, k);
+    }
     if (a == 1) {
       emitTo(0, new FlattenOp(), x);
     } else if (!x.shape().hasBatch()) {
@@ -1607,8 +1743,9 @@ public final class OnnxImport {
         dims.add(d);
       }
     } else {
-      TShape s = ((Tensor) v).shape();
-      for (int d : s.dims()) {
+      Tensor t = (Tensor) v;
+      for (int k = 0; k < t.shape().rank(); k++) {
+        int d = size(0, t, k);
         dims.add(d < 0 ? BATCH_SIZE : (long) d);
       }
     }
@@ -1670,7 +1807,7 @@ public final class OnnxImport {
       // x[..., [i, j, ...], ...]: one slice per index, concatenated along the axis.
       int rank = x.shape().rank();
       int a = axis < 0 ? axis + rank : axis;
-      int size = x.shape().dim(a);
+      int size = size(0, x, a);
       List<Tensor> parts = new ArrayList<>();
       for (long i0 : idx.longs()) {
         long at = size > 0 && i0 < 0 ? i0 + size : i0;
@@ -1692,7 +1829,7 @@ public final class OnnxImport {
       // x[..., i, ...]: a slice of one index along the axis, dropped for a scalar index.
       int rank = x.shape().rank();
       int a = axis < 0 ? axis + rank : axis;
-      int size = x.shape().dim(a);
+      int size = size(0, x, a);
       long at = idx.longs()[0];
       if (size > 0 && at < 0) {
         at += size;
@@ -1790,7 +1927,7 @@ public final class OnnxImport {
     if (a < 0 || a >= rank) {
       throw fail("axis " + axis + " is outside the rank of " + x.shape());
     }
-    int size = x.shape().dim(a);
+    int size = size(0, x, a);
     if (size < 0) {
       throw fail("it splits axis " + a + " of " + x.shape() + ", whose size is not fixed");
     }
@@ -1859,9 +1996,9 @@ public final class OnnxImport {
       throw fail("Kiln moves depth to space in images [N, C, H, W], the input is " + x.shape());
     }
     int b = i("blocksize", 0);
-    int c = x.shape().dim(1);
-    int h = x.shape().dim(2);
-    int w = x.shape().dim(3);
+    int c = size(0, x, 1);
+    int h = size(0, x, 2);
+    int w = size(0, x, 3);
     if (b < 1 || c < 0 || h < 0 || w < 0 || c % (b * b) != 0) {
       throw fail(
           "blocksize "
@@ -1923,7 +2060,7 @@ public final class OnnxImport {
       int axis = axes == null ? k : axes.get(k);
       int rank = x.shape().rank();
       int a = axis < 0 ? axis + rank : axis;
-      int size = x.shape().dim(a);
+      int size = size(0, x, a);
       int b = starts.get(k);
       int e = ends.get(k);
       if (size > 0) {
@@ -1993,7 +2130,8 @@ public final class OnnxImport {
       long[] sizes = constant(3, "sizes").longs();
       scales = new double[4];
       for (int k = 0; k < 4; k++) {
-        scales[k] = x.shape().dim(k) > 0 ? (double) sizes[k] / x.shape().dim(k) : 1;
+        int size = size(0, x, k);
+        scales[k] = size > 0 ? (double) sizes[k] / size : 1;
       }
     }
     if (scales == null
@@ -2071,7 +2209,7 @@ public final class OnnxImport {
     for (int k = 0; k < rank; k++) {
       int j = k - (rank - target.length);
       long want = j < 0 ? 1 : target[j];
-      int have = x.shape().dim(k);
+      int have = want == 1 ? x.shape().dim(k) : size(0, x, k);
       if (want == 1 || want == BATCH_SIZE && have == TShape.BATCH || want == have) {
         sizes[k] = 0;
       } else if (have == 1 && want > 1 && want <= Integer.MAX_VALUE) {
@@ -2257,9 +2395,9 @@ public final class OnnxImport {
       throw fail("its input is " + x.shape() + "; ONNX's sequences are rank 3");
     }
     boolean batchFirst = opset >= 14 && i("layout", 0) == 1;
-    int steps = x.shape().dim(batchFirst ? 1 : 0);
-    int batch = x.shape().dim(batchFirst ? 0 : 1);
-    int features = x.shape().dim(2);
+    int steps = size(0, x, batchFirst ? 1 : 0);
+    int batch = size(0, x, batchFirst ? 0 : 1);
+    int features = size(0, x, 2);
     if (steps < 0 || features < 0) {
       throw fail("its input " + x.shape() + " has no fixed number of steps or features");
     }

@@ -13,11 +13,13 @@ import dev.kiln.ops.DenseOp;
 import dev.kiln.ops.ReshapeOp;
 import dev.kiln.ops.ValueOp;
 import dev.kiln.ops.rule.RuleError;
+import dev.kiln.ops.rule.SizeExpr;
 import dev.kiln.ops.rule.TShape;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The translation of ONNX models into Kiln's units, its folding and its refusals. */
@@ -520,5 +522,160 @@ class OnnxImportTest {
         assertTrue(msg.contains("m.onnx") || msg.contains("Net.net()"), msg);
       }
     }
+  }
+
+  // Free dimensions: named sizes of the file, or sizes the model declares.
+
+  /** [BATCH, c, H, W] with H and W free, as the processor gives an input it declares so. */
+  private static TShape free(int c) {
+    return TShape.of(
+        TShape.BATCH, c, TShape.size(SizeExpr.dim("H")), TShape.size(SizeExpr.dim("W")));
+  }
+
+  private static OnnxGraph translateFree(ModelProto m, int c) {
+    return OnnxImport.translate(m, "m.onnx", "Net.net()", Map.of("x", free(c)));
+  }
+
+  @Test
+  void aDimParamIsAJavaNameInUpperCase() {
+    assertEquals("HEIGHT", OnnxImport.dimName("height", Set.of()));
+    assertEquals("IMAGE_SIZE", OnnxImport.dimName("image-size", Set.of()));
+    assertEquals("_2D", OnnxImport.dimName("2d", Set.of()));
+    assertEquals("H_2", OnnxImport.dimName("h", Set.of("H")));
+    assertEquals("H_3", OnnxImport.dimName("h", Set.of("H", "H_2")));
+    assertEquals("BATCH_2", OnnxImport.dimName("batch", Set.of()));
+    assertEquals("STEPS_2", OnnxImport.dimName("steps", Set.of()));
+  }
+
+  @Test
+  void theFilesNamedSizesAreFreeDimensionsInTheOrderTheyAppear() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 3, "height", "width")
+            .input("mask", "N", 1, "height", "width")
+            .random("w", new Random(1), 0.1, 2, 2)
+            .input("z", "N", "width")
+            .node("Relu", List.of("x"), List.of("y"))
+            .output("y", "N", 3, "height", "width")
+            .build();
+    OnnxImport.DeclaredInputs d = OnnxImport.inputShapes(m, "m.onnx", "Net");
+    assertEquals(Map.of("HEIGHT", -10, "WIDTH", -11), d.dims());
+    assertEquals(List.of("HEIGHT", "WIDTH"), List.copyOf(d.dims().keySet()));
+    assertEquals(TShape.of(-1, 3, -10, -11), d.shapes().get("x"));
+    assertEquals(TShape.of(-1, 1, -10, -11), d.shapes().get("mask"));
+    assertEquals(TShape.of(-1, -11), d.shapes().get("z"));
+  }
+
+  @Test
+  void theBatchsNameElsewhereAndAnUnnamedSizeAreRefused() {
+    ModelProto batchTwice =
+        new OnnxBuilder(13)
+            .input("x", "N", 3, "N")
+            .node("Relu", List.of("x"), List.of("y"))
+            .output("y", "N", 3, "N")
+            .build();
+    RuleError e =
+        assertThrows(RuleError.class, () -> OnnxImport.inputShapes(batchTwice, "m.onnx", "Net"));
+    assertEquals("OnnxSymbolic", e.message.id());
+    ModelProto unnamed =
+        new OnnxBuilder(13)
+            .input("x", "N", 3, "")
+            .node("Relu", List.of("x"), List.of("y"))
+            .output("y", "N", 3, "")
+            .build();
+    e = assertThrows(RuleError.class, () -> OnnxImport.inputShapes(unnamed, "m.onnx", "Net"));
+    assertEquals("OnnxSymbolic", e.message.id());
+    assertTrue(text(e).contains("kiln import --input x=BATCH,3,H,W"), text(e));
+  }
+
+  /** Units that take free dimensions follow them: the sizes are expressions, never numbers. */
+  @Test
+  void convolutionsAndPoolingFollowFreeSizes() {
+    Random rng = new Random(4);
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 3, "h", "w")
+            .random("w", rng, 0.1, 4, 3, 3, 3)
+            .node("Conv", List.of("x", "w"), List.of("c"), ints("kernel_shape", 3, 3))
+            .node("Relu", List.of("c"), List.of("r"))
+            .node(
+                "MaxPool",
+                List.of("r"),
+                List.of("y"),
+                ints("kernel_shape", 2, 2),
+                ints("strides", 2, 2))
+            .output("y", "N", 4, "a", "b")
+            .build();
+    OnnxGraph g = translateFree(m, 3);
+    assertEquals(
+        "[BATCH, 4, H / 2 - 1, W / 2 - 1]", g.nodes().get(g.nodes().size() - 1).shape().toString());
+  }
+
+  /** A Shape of a tensor with free sizes would fold a placeholder: refused, naming the node. */
+  @Test
+  void aShapeOfFreeSizesIsRefusedNamingTheNode() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 2, "h", "w")
+            .int64("two", new long[] {2}, 1)
+            .node("Shape", List.of("x"), List.of("s"))
+            .node("Gather", List.of("s", "two"), List.of("h"))
+            .node("Reshape", List.of("x", "s"), List.of("y"))
+            .output("y", "N", 2, "h", "w")
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translateFree(m, 2));
+    assertEquals("OnnxFreeDim", e.message.id());
+    assertTrue(
+        text(e)
+            .startsWith(
+                "[kiln:OnnxFreeDim] Net.net(): node shape_0 of m.onnx (Shape, operator set 13)"
+                    + " computes with size H"
+                    + " of x [BATCH, 2, H, W], a free dimension"),
+        text(e));
+    // The batch and fixed sizes still fold: Shape's start and end keep to them.
+    ModelProto channels =
+        new OnnxBuilder(15)
+            .input("x", "N", 2, "h", "w")
+            .node("Shape", List.of("x"), List.of("s"), i("start", 0), i("end", 2))
+            .node("ConstantOfShape", List.of("s"), List.of("y"))
+            .output("y", "N", 2)
+            .build();
+    RuleError batch = assertThrows(RuleError.class, () -> translateFree(channels, 2));
+    assertEquals("OnnxNode", batch.message.id(), text(batch));
+  }
+
+  /** Sizes to resize to are fixed, so the factor depends on a free size: refused. */
+  @Test
+  void aResizeToFixedSizesOfAFreeInputIsRefused() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 2, "h", "w")
+            .int64("sizes", new long[] {1, 2, 16, 16}, 4)
+            .node("Resize", List.of("x", "", "", "sizes"), List.of("y"))
+            .output("y", "N", 2, 16, 16)
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translateFree(m, 2));
+    assertEquals("OnnxFreeDim", e.message.id());
+    assertTrue(text(e).contains("node resize_0 of m.onnx (Resize"), text(e));
+  }
+
+  /** A unit whose rules do not take free dimensions is refused as the processor refuses it. */
+  @Test
+  void aUnitThatTakesNoFreeDimensionsIsRefused() {
+    ModelProto m =
+        new OnnxBuilder(13)
+            .input("x", "N", 2, "h", "w")
+            .random("gain", new Random(2), 1, 1, 2, 1, 1)
+            .node("Mul", List.of("x", "gain"), List.of("y"))
+            .output("y", "N", 2, "h", "w")
+            .build();
+    RuleError e = assertThrows(RuleError.class, () -> translateFree(m, 2));
+    assertEquals("FreeDimUnsupported", e.message.id());
+    assertTrue(
+        text(e)
+            .startsWith(
+                "[kiln:FreeDimUnsupported] Net.net() mul_0: @Multiply (ONNX Mul)"
+                    + " does not take free"),
+        text(e));
   }
 }

@@ -56,10 +56,26 @@ public final class Inspector {
       String symbolText,
       List<DeclaredModel.Input> inputs,
       List<String> outputs) {
+    return inspect(type, pkg, symbol, symbolText, inputs, List.of(), outputs);
+  }
+
+  /**
+   * Checks the model {@code type} as {@link #inspect(String, String, String, String, List, List)}
+   * does, with the free dimensions {@code dims} that the inputs' shapes name.
+   */
+  public static Inspection inspect(
+      String type,
+      String pkg,
+      String symbol,
+      String symbolText,
+      List<DeclaredModel.Input> inputs,
+      List<DeclaredModel.Dim> dims,
+      List<String> outputs) {
     Report report = new Report();
     SymbolSource files = (name, p) -> symbolText;
     List<DeclaredModel.Import> imports = DeclaredModel.imports(symbolText, outputs);
-    ModelSpec spec = DeclaredModel.read(type, pkg, symbol, files, inputs, imports, report);
+    ModelSpec spec =
+        DeclaredModel.read(type, pkg, symbol, false, files, inputs, dims, imports, report);
     return finish(type, symbol, spec, report, cuts(imports));
   }
 
@@ -76,6 +92,22 @@ public final class Inspector {
       byte[] bytes,
       List<DeclaredModel.Input> inputs,
       List<String> outputs) {
+    return inspectOnnx(type, pkg, file, bytes, inputs, List.of(), outputs);
+  }
+
+  /**
+   * Checks the model {@code type} as {@link #inspectOnnx(String, String, String, byte[], List,
+   * List)} does, with the free dimensions {@code dims} that the inputs' shapes name; without
+   * inputs, the file's own, each {@code dim_param} past the first a free dimension.
+   */
+  public static Inspection inspectOnnx(
+      String type,
+      String pkg,
+      String file,
+      byte[] bytes,
+      List<DeclaredModel.Input> inputs,
+      List<DeclaredModel.Dim> dims,
+      List<String> outputs) {
     Report report = new Report();
     ModelProto model;
     try {
@@ -84,8 +116,10 @@ public final class Inspector {
       report.add(Message.ONNX_NOT_MODEL, null, type, e.getMessage());
       return new Inspection(report.texts(Diagnostic.Kind.ERROR), List.of(), null, null, false);
     }
-    List<DeclaredModel.Input> declared =
-        inputs.isEmpty() ? DeclaredModel.onnxInputs(model, file, type, report) : inputs;
+    DeclaredModel.Inputs declared =
+        inputs.isEmpty()
+            ? DeclaredModel.onnxInputs(model, file, type, report)
+            : new DeclaredModel.Inputs(inputs, dims);
     List<DeclaredModel.Import> imports = DeclaredModel.onnxImports(model, outputs);
     ModelSpec spec = null;
     if (declared != null) {
@@ -101,7 +135,9 @@ public final class Inspector {
               return bytes;
             }
           };
-      spec = DeclaredModel.read(type, pkg, file, true, files, declared, imports, report);
+      spec =
+          DeclaredModel.read(
+              type, pkg, file, true, files, declared.inputs(), declared.dims(), imports, report);
     }
     return finish(type, file, spec, report, cuts(imports));
   }

@@ -519,9 +519,19 @@ final class BadCases {
               "bad/onnx/OnnxSymbolic",
               "@Imported(onnx = \"symbolic.onnx\")",
               "[kiln:OnnxSymbolic] OnnxSymbolic.net(): input x of symbolic.onnx has shape [N, H], and "
-                  + "Kiln fixes only the first (batch) dimension when an executor is bound: feed it from "
-                  + "an @Input of fixed sizes (kiln import --input x=BATCH,... writes one) or export the "
-                  + "model with fixed sizes"),
+                  + "Kiln needs every size past the first (the batch) fixed or declared when the model "
+                  + "compiles: feed it from an @Input whose shape gives them, as numbers or @FreeDim "
+                  + "dimensions (kiln import --input x=BATCH,3,H,W writes one, H and W free), or "
+                  + "export the model with fixed sizes"),
+          // A free size that the file computes with, as a number: a Shape to fold.
+          error(
+              "bad/onnx/OnnxFreeDim",
+              "@Imported(onnx = \"freedim.onnx\")",
+              "[kiln:OnnxFreeDim] OnnxFreeDim.net(): node shape_0 of freedim.onnx (Shape, operator "
+                  + "set 13) computes with size H of x [BATCH, 2, H, W], a free dimension; Kiln folds "
+                  + "what sizes decide into constants when the model compiles, and a free dimension "
+                  + "has no size until an executor is bound: give it a fixed size in the @Input (kiln "
+                  + "import --input NAME=DIMS), or export the model without computing with that size"),
           // An operator Kiln has no unit for.
           error(
                   "bad/imported/ImportUnknownOp",

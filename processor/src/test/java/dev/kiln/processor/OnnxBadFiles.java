@@ -49,6 +49,16 @@ public final class OnnxBadFiles {
             .output("y", "N", 2, 5, 5)
             .build()
             .toByteArray());
+    // A Shape of a tensor with free sizes, which the translation would fold into a constant.
+    files.put(
+        "freedim.onnx",
+        new OnnxBuilder(13)
+            .input("x", "N", 2, "h", "w")
+            .node("Shape", List.of("x"), List.of("s"))
+            .node("Reshape", List.of("x", "s"), List.of("y"))
+            .output("y", "N", 2, "h", "w")
+            .build()
+            .toByteArray());
     return files;
   }
 

@@ -65,28 +65,78 @@ class OnnxInspectorTest {
   }
 
   @Test
-  void aSymbolicSizeBeyondTheBatchAsksForTheInputUnlessItIsGiven() {
+  void aSizeNeitherFixedNorNamedAsksForTheInputUnlessItIsGiven() {
     Inspector.Inspection i =
-        Inspector.inspectOnnx(
-            "Tiny", "", "tiny.onnx", model("batch", "features"), List.of(), List.of());
+        Inspector.inspectOnnx("Tiny", "", "tiny.onnx", model("batch", -1), List.of(), List.of());
     assertNull(i.source());
     assertEquals(1, i.errors().size(), i.errors().toString());
     assertTrue(
         i.errors()
             .get(0)
             .startsWith(
-                "[kiln:OnnxSymbolic] Tiny: input input.1 of tiny.onnx has "
-                    + "shape [batch, features]"),
+                "[kiln:OnnxSymbolic] Tiny: input input.1 of tiny.onnx has shape [batch, -1]"),
         i.errors().get(0));
     Inspector.Inspection given =
         Inspector.inspectOnnx(
             "Tiny",
             "",
             "tiny.onnx",
-            model("batch", "features"),
+            model("batch", -1),
             List.of(new DeclaredModel.Input("input.1", new int[] {-1, 4})),
             List.of());
     assertEquals(List.of(), given.errors());
+  }
+
+  /**
+   * A named size past the batch is a free dimension named after it, which the file's layers must
+   * take: a dense layer's features cannot be free, and the error names it and the layer.
+   */
+  @Test
+  void aNamedSizeIsAFreeDimensionTheLayersMustTake() {
+    Inspector.Inspection i =
+        Inspector.inspectOnnx(
+            "Tiny", "", "tiny.onnx", model("batch", "features"), List.of(), List.of());
+    assertNull(i.source());
+    assertEquals(1, i.errors().size(), i.errors().toString());
+    assertTrue(i.errors().get(0).startsWith("[kiln:UnknownFeatures] "), i.errors().get(0));
+    assertTrue(i.errors().get(0).contains("[BATCH, FEATURES]"), i.errors().get(0));
+  }
+
+  /**
+   * Each {@code dim_param} past the batch is one free dimension, upper-cased (made a Java name),
+   * wherever it appears; placeholders from -10 in the order the names first appear.
+   */
+  @Test
+  void dimParamsBecomeDeclaredFreeDimensions() {
+    byte[] bytes =
+        new OnnxBuilder(13)
+            .input("a", "n", 2, "height", "image-width")
+            .input("b", "n", 2, "height", "image-width")
+            .node("Add", List.of("a", "b"), List.of("sum"))
+            .node("Relu", List.of("sum"), List.of("y"))
+            .output("y", "n", 2, "height", "image-width")
+            .build()
+            .toByteArray();
+    Inspector.Inspection i =
+        Inspector.inspectOnnx("Pair", "", "pair.onnx", bytes, List.of(), List.of());
+    assertEquals(List.of(), i.errors());
+    assertEquals(
+        "@Model\n"
+            + "public interface Pair {\n"
+            + "  @FreeDim int HEIGHT = -10;\n"
+            + "  @FreeDim int IMAGE_WIDTH = -11;\n"
+            + "\n"
+            + "  @Input(shape = {BATCH, 2, HEIGHT, IMAGE_WIDTH})\n"
+            + "  Sym a();\n"
+            + "\n"
+            + "  @Input(shape = {BATCH, 2, HEIGHT, IMAGE_WIDTH})\n"
+            + "  Sym b();\n"
+            + "\n"
+            + "  @Imported(onnx = \"pair.onnx\")\n"
+            + "  Sym y(Sym a, Sym b);\n"
+            + "}\n",
+        i.source().substring(i.source().indexOf("@Model\n")));
+    assertTrue(i.source().contains("import dev.kiln.annotations.FreeDim;\n"), i.source());
   }
 
   @Test

@@ -36,6 +36,7 @@ import dev.kiln.runtime.train.Trainer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -703,7 +704,7 @@ public final class ModelRuntime implements AutoCloseable {
         aux.put(a.name(), a.value());
       }
       Map<String, TShape> shapes = new LinkedHashMap<>();
-      inputs.forEach((name, shape) -> shapes.put(name, TShape.of(shape.dims())));
+      inputs.forEach((name, shape) -> shapes.put(name, unitShape(shape)));
       try {
         return OnnxParams.read(file, weights, aux, wanted, shapes);
       } catch (IOException e) {
@@ -737,6 +738,23 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /** A checkpoint error's own message; otherwise the kind of I/O error and its message. */
+  /**
+   * {@code shape} as the processor gave it to the ONNX translation: each free entry the free size
+   * its label writes ({@code H}, {@code W - 4}), so that the file is read with the same dimensions.
+   */
+  private static TShape unitShape(Shape shape) {
+    List<Integer> dims = new ArrayList<>();
+    for (int i = 0; i < shape.rank(); i++) {
+      int d = shape.dim(i);
+      String label = shape.label(i);
+      dims.add(
+          Shape.isFree(d) && label != null
+              ? TShape.size(dev.kiln.ops.rule.SizeExpr.parse(label))
+              : d);
+    }
+    return new TShape(dims);
+  }
+
   private static String describe(IOException e) {
     if (e instanceof CheckpointException) {
       return e.getMessage();

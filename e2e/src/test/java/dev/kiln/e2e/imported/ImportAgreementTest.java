@@ -107,6 +107,16 @@ class ImportAgreementTest {
         return UnnamedNetModel.create(Init.xavier(), 7);
       }
     },
+    /**
+     * A fully convolutional network imported with free height and width, at an odd size (more sizes
+     * in {@link FreeDimImportTest}).
+     */
+    FCN("fcn-symbol.json", 2, 3, 9, 15) {
+      @Override
+      KilnModel create() {
+        return FcnNetModel.create(Init.xavier(), 7);
+      }
+    },
     /** SwapAxis, a bidirectional two-layer LSTM and a GRU, time-major, saved by MXNet 1.9.1. */
     RECURRENT("recurrent-symbol.json", 3, 5, 4) {
       @Override

@@ -39,6 +39,7 @@ public final class SymbolFiles {
     files.put("heads-symbol.json", heads());
     files.put("batch-concat-symbol.json", batchConcat());
     files.put("unnamed-symbol.json", unnamed());
+    files.put("fcn-symbol.json", fcn());
     return files;
   }
 
@@ -46,6 +47,45 @@ public final class SymbolFiles {
   public static void main(String[] args) throws IOException {
     for (Map.Entry<String, String> f : all().entrySet()) {
       Files.writeString(DIR.resolve(f.getKey()), f.getValue() + "\n", StandardCharsets.UTF_8);
+    }
+  }
+
+  /**
+   * A small fully convolutional network, for any image size: a padded convolution, batch norm and
+   * ReLU, max pooling by 2, two branches (a padded 3×3 convolution, a 1×1 one) joined along the
+   * channels, a transposed convolution back up by 2 with a leaky ReLU, and a 1×1 convolution
+   * scoring 3 classes per pixel.
+   */
+  static String fcn() {
+    try (Composer c = new Composer()) {
+      SymbolHandle x = c.variable("data");
+      x = c.op("Convolution", "conv0", x, "kernel", "(3, 3)", "pad", "(1, 1)", "num_filter", "8");
+      x = c.op("BatchNorm", "bn0", x, "fix_gamma", "False", "eps", "1e-5");
+      x = c.op("Activation", "relu0", x, "act_type", "relu");
+      x = c.op("Pooling", "pool0", x, "pool_type", "max", "kernel", "(2, 2)", "stride", "(2, 2)");
+      SymbolHandle wide =
+          c.op("Convolution", "conv1", x, "kernel", "(3, 3)", "pad", "(1, 1)", "num_filter", "8");
+      wide = c.op("Activation", "relu1", wide, "act_type", "relu");
+      SymbolHandle side = c.op("Convolution", "side", x, "kernel", "(1, 1)", "num_filter", "4");
+      x =
+          c.op(
+              "Concat", "both", null, new SymbolHandle[] {wide, side}, "num_args", "2", "dim", "1");
+      x =
+          c.op(
+              "Deconvolution",
+              "up",
+              x,
+              "kernel",
+              "(2, 2)",
+              "stride",
+              "(2, 2)",
+              "num_filter",
+              "6",
+              "no_bias",
+              "False");
+      x = c.op("LeakyReLU", "leaky", x, "act_type", "leaky", "slope", "0.1");
+      x = c.op("Convolution", "score", x, "kernel", "(1, 1)", "num_filter", "3");
+      return x.toJson();
     }
   }
 

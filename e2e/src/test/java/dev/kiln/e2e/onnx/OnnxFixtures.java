@@ -131,10 +131,102 @@ public final class OnnxFixtures {
         .toByteArray();
   }
 
+  /**
+   * A small fully convolutional network exported with dynamic height and width (PyTorch's {@code
+   * dynamic_axes}: {@code dim_param}s {@code height} and {@code width}): a padded convolution with
+   * ReLU and batch norm, max pooling by 2, two padded convolutions added, a 1×1 convolution beside
+   * them joined along the channels, a transposed convolution back up by 2, a leaky ReLU and a 1×1
+   * convolution scoring 3 classes per pixel.
+   */
+  static byte[] fcn() {
+    Random rng = new Random(2028);
+    return new OnnxBuilder(13)
+        .input("input", "batch", 3, "height", "width")
+        .random("conv0.weight", rng, 0.3, 8, 3, 3, 3)
+        .random("conv0.bias", rng, 0.05, 8)
+        .random("bn.weight", rng, 0.2, 8)
+        .random("bn.bias", rng, 0.1, 8)
+        .initializer("bn.running_mean", new float[] {0, .1f, -.1f, .2f, 0, 0, .3f, -.2f}, 8)
+        .initializer("bn.running_var", new float[] {1, .5f, 2, 1, 1.5f, .8f, 1, 1.2f}, 8)
+        .random("conv1.weight", rng, 0.2, 8, 8, 3, 3)
+        .random("conv1.bias", rng, 0.05, 8)
+        .random("conv2.weight", rng, 0.2, 8, 8, 3, 3)
+        .random("conv2.bias", rng, 0.05, 8)
+        .random("side.weight", rng, 0.3, 4, 8, 1, 1)
+        .random("side.bias", rng, 0.05, 4)
+        .random("up.weight", rng, 0.2, 12, 6, 2, 2)
+        .random("up.bias", rng, 0.05, 6)
+        .random("score.weight", rng, 0.3, 3, 6, 1, 1)
+        .random("score.bias", rng, 0.05, 3)
+        .node(
+            "Conv",
+            List.of("input", "conv0.weight", "conv0.bias"),
+            List.of("/conv0/Conv_output_0"),
+            ints("kernel_shape", 3, 3),
+            ints("pads", 1, 1, 1, 1))
+        .node("Relu", List.of("/conv0/Conv_output_0"), List.of("/Relu_output_0"))
+        .node(
+            "BatchNormalization",
+            List.of("/Relu_output_0", "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"),
+            List.of("/bn/BatchNormalization_output_0"))
+        .node(
+            "MaxPool",
+            List.of("/bn/BatchNormalization_output_0"),
+            List.of("/pool/MaxPool_output_0"),
+            ints("kernel_shape", 2, 2),
+            ints("strides", 2, 2))
+        .node(
+            "Conv",
+            List.of("/pool/MaxPool_output_0", "conv1.weight", "conv1.bias"),
+            List.of("/conv1/Conv_output_0"),
+            ints("kernel_shape", 3, 3),
+            ints("pads", 1, 1, 1, 1))
+        .node(
+            "Conv",
+            List.of("/pool/MaxPool_output_0", "conv2.weight", "conv2.bias"),
+            List.of("/conv2/Conv_output_0"),
+            ints("kernel_shape", 3, 3),
+            ints("pads", 1, 1, 1, 1))
+        .node(
+            "Add",
+            List.of("/conv1/Conv_output_0", "/conv2/Conv_output_0"),
+            List.of("/Add_output_0"))
+        .node(
+            "Conv",
+            List.of("/pool/MaxPool_output_0", "side.weight", "side.bias"),
+            List.of("/side/Conv_output_0"),
+            ints("kernel_shape", 1, 1))
+        .node(
+            "Concat",
+            List.of("/Add_output_0", "/side/Conv_output_0"),
+            List.of("/Concat_output_0"),
+            i("axis", 1))
+        .node(
+            "ConvTranspose",
+            List.of("/Concat_output_0", "up.weight", "up.bias"),
+            List.of("/up/ConvTranspose_output_0"),
+            ints("kernel_shape", 2, 2),
+            ints("strides", 2, 2))
+        .node(
+            "LeakyRelu",
+            List.of("/up/ConvTranspose_output_0"),
+            List.of("/LeakyRelu_output_0"),
+            OnnxBuilder.f("alpha", 0.1f))
+        .node(
+            "Conv",
+            List.of("/LeakyRelu_output_0", "score.weight", "score.bias"),
+            List.of("scores"),
+            ints("kernel_shape", 1, 1))
+        .output("scores", "batch", 3, "height_out", "width_out")
+        .build()
+        .toByteArray();
+  }
+
   /** Writes the files into {@link #DIR}. */
   public static void main(String[] args) throws IOException {
     Files.createDirectories(DIR);
     Files.write(DIR.resolve("lenet.onnx"), lenet());
     Files.write(DIR.resolve("lstm.onnx"), lstm());
+    Files.write(DIR.resolve("fcn.onnx"), fcn());
   }
 }

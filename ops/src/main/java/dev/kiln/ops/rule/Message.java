@@ -344,9 +344,17 @@ public enum Message {
   ONNX_NODE("OnnxNode", "%s: node %s of %s (%s, operator set %d) cannot be imported: %s"),
   ONNX_SYMBOLIC(
       "OnnxSymbolic",
-      "%s: input %s of %s has shape %s, and Kiln fixes only the first (batch) dimension when an "
-          + "executor is bound: feed it from an @Input of fixed sizes (kiln import --input "
-          + "%s=BATCH,... writes one) or export the model with fixed sizes"),
+      "%s: input %s of %s has shape %s, and Kiln needs every size past the first (the batch) "
+          + "fixed or declared when the model compiles: feed it from an @Input whose shape gives "
+          + "them, as numbers or @FreeDim dimensions (kiln import --input %s=BATCH,3,H,W writes "
+          + "one, H and W free), or export the model with fixed sizes"),
+  ONNX_FREE_DIM(
+      "OnnxFreeDim",
+      "%s: node %s of %s (%s, operator set %d) computes with size %s of %s %s, a free dimension; "
+          + "Kiln folds what sizes decide into constants when the model compiles, and a free "
+          + "dimension has no size until an executor is bound: give it a fixed size in the @Input "
+          + "(kiln import --input NAME=DIMS), or export the model without computing with that "
+          + "size"),
   IMPORT_UNKNOWN_OP(
       "ImportUnknownOp",
       "%s: node %s of %s is MXNet operator %s, which Kiln does not import; it imports %s (and the "

@@ -10,6 +10,7 @@ import dev.kiln.ops.rule.Message;
 import dev.kiln.ops.rule.RuleError;
 import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
+import dev.kiln.processor.model.FreeDimSpec;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
 import java.util.ArrayList;
@@ -32,16 +33,52 @@ public final class DeclaredModel {
    * One input: the file's input variable it feeds, and its shape.
    *
    * @param name the file's name for it
-   * @param shape its dimensions, {@code -1} for {@code BATCH}
+   * @param shape its dimensions, {@code -1} for {@code BATCH}, {@code -5} for {@code STEPS}, a
+   *     {@link Dim}'s placeholder for a free dimension
    */
   public record Input(String name, int[] shape) {
-    /** {@code @Input(shape = {BATCH, 3, 224, 224})}. */
-    public String annotation() {
+    /**
+     * {@code @Input(shape = {BATCH, 3, H, W})}, each free dimension by its name in {@code dims}.
+     */
+    public String annotation(List<Dim> dims) {
       return "@Input(shape = {"
           + java.util.Arrays.stream(shape)
-              .mapToObj(d -> d == -1 ? "BATCH" : Integer.toString(d))
+              .mapToObj(
+                  d ->
+                      d == TShape.BATCH
+                          ? "BATCH"
+                          : d == TShape.STEPS
+                              ? "STEPS"
+                              : dims.stream()
+                                  .filter(f -> f.placeholder() == d)
+                                  .map(Dim::name)
+                                  .findFirst()
+                                  .orElse(Integer.toString(d)))
               .collect(Collectors.joining(", "))
           + "})";
+    }
+  }
+
+  /**
+   * A free dimension the model declares, {@code @FreeDim int H = -10;}: a size the inputs' shapes
+   * name, known only when an executor is bound.
+   *
+   * @param name the constant's name ({@code H})
+   * @param placeholder its value, from {@link TShape#PLACEHOLDER_FIRST} down
+   */
+  public record Dim(String name, int placeholder) {}
+
+  /**
+   * The inputs of a file as it declares them, with the free dimensions their shapes name.
+   *
+   * @param inputs the inputs
+   * @param dims the free dimensions, in the order of their placeholders
+   */
+  public record Inputs(List<Input> inputs, List<Dim> dims) {
+    /** Copies the lists. */
+    public Inputs {
+      inputs = List.copyOf(inputs);
+      dims = List.copyOf(dims);
     }
   }
 
@@ -98,43 +135,47 @@ public final class DeclaredModel {
 
   /**
    * The data inputs of the ONNX model {@code model} (named {@code file}) with their shapes as the
-   * file declares them (a symbolic first dimension is {@code BATCH}); null when one has a symbolic
-   * size beyond the first, which is reported on the model {@code type}.
+   * file declares them: a symbolic first dimension is {@code BATCH}, each {@code dim_param} past
+   * the first a free dimension named after it ({@link OnnxImport#dimName}); null when a size past
+   * the first is neither fixed nor named, which is reported on the model {@code type}.
    */
-  public static List<Input> onnxInputs(ModelProto model, String file, String type, Report report) {
-    Map<String, TShape> shapes;
+  public static Inputs onnxInputs(ModelProto model, String file, String type, Report report) {
+    OnnxImport.DeclaredInputs declared;
     try {
-      shapes = OnnxImport.inputShapes(model, file, type);
+      declared = OnnxImport.inputShapes(model, file, type);
     } catch (RuleError e) {
       report.add(e.message, null, e.args);
       return null;
     }
     List<Input> out = new ArrayList<>();
-    shapes.forEach(
-        (name, shape) ->
-            out.add(new Input(name, shape.dims().stream().mapToInt(Integer::intValue).toArray())));
-    return out;
+    declared
+        .shapes()
+        .forEach(
+            (name, shape) ->
+                out.add(
+                    new Input(name, shape.dims().stream().mapToInt(Integer::intValue).toArray())));
+    List<Dim> dims = new ArrayList<>();
+    declared.dims().forEach((name, placeholder) -> dims.add(new Dim(name, placeholder)));
+    return new Inputs(out, dims);
   }
 
   /**
-   * The model {@code type} of package {@code pkg}: {@code inputs} and the imports of the symbol
-   * file {@code symbol} that {@code files} finds; null when an error was reported.
+   * The free dimensions {@code dims} as the checker reads a model's declarations: any size (from 1,
+   * no limit), declared nowhere in a source file.
    */
-  public static ModelSpec read(
-      String type,
-      String pkg,
-      String symbol,
-      SymbolSource files,
-      List<Input> inputs,
-      List<Import> imports,
-      Report report) {
-    return read(type, pkg, symbol, false, files, inputs, imports, report);
+  static List<FreeDimSpec> specs(List<Dim> dims) {
+    return dims.stream()
+        .map(
+            d ->
+                new FreeDimSpec(
+                    d.name(), d.placeholder(), 1, Integer.MAX_VALUE, 1, null, null, null))
+        .toList();
   }
 
   /**
-   * The model {@code type} of package {@code pkg}: {@code inputs} and the imports of {@code file}
-   * (an ONNX model when {@code onnx}, else a symbol file) that {@code files} finds; null when an
-   * error was reported.
+   * The model {@code type} of package {@code pkg}: {@code inputs} (their shapes naming {@code
+   * dims}) and the imports of {@code file} (an ONNX model when {@code onnx}, else a symbol file)
+   * that {@code files} finds; null when an error was reported.
    */
   public static ModelSpec read(
       String type,
@@ -143,13 +184,15 @@ public final class DeclaredModel {
       boolean onnx,
       SymbolSource files,
       List<Input> inputs,
+      List<Dim> dims,
       List<Import> imports,
       Report report) {
+    List<FreeDimSpec> specs = specs(dims);
     List<NodeSpec> nodes = new ArrayList<>();
     List<NodeSpec.Wire> wires = new ArrayList<>();
     for (Input in : inputs) {
       String name = ImportReader.identifier(in.name());
-      String text = in.annotation();
+      String text = in.annotation(dims);
       var op = Ops.input(in.shape());
       try {
         op.checkAttributes(new AttributeSite(name, type + "." + name + "()", text));
@@ -185,13 +228,14 @@ public final class DeclaredModel {
     }
     Map<String, List<NodeSpec>> byMethod =
         onnx
-            ? new OnnxReader(report, files).read(group, nodes)
+            ? new OnnxReader(report, files).read(group, nodes, specs)
             : new ImportReader(report, files).read(group);
     if (byMethod == null) {
       return null;
     }
     Map<String, List<NodeSpec>> ordered = new LinkedHashMap<>(byMethod);
     ordered.values().forEach(nodes::addAll);
-    return new ModelSpec(null, pkg, type, false, null, ImportReader.outputsKept(nodes));
+    return new ModelSpec(
+        null, pkg, type, false, null, ImportReader.outputsKept(nodes), List.of(), specs);
   }
 }

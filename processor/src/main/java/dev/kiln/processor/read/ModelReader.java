@@ -292,7 +292,7 @@ public final class ModelReader {
       List<ImportReader.Declared> withTaken = group.stream().map(d -> d.withTaken(taken)).toList();
       Map<String, List<NodeSpec>> byMethod;
       if (withTaken.get(0).onnx()) {
-        byMethod = new OnnxReader(report, symbols).read(withTaken, nodes);
+        byMethod = new OnnxReader(report, symbols).read(withTaken, nodes, freeDims);
       } else {
         byMethod = new ImportReader(report, symbols).read(withTaken);
       }

@@ -11,6 +11,7 @@ import dev.kiln.ops.rule.RuleError;
 import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.diag.Spelling;
+import dev.kiln.processor.model.FreeDimSpec;
 import dev.kiln.processor.model.ImportedFrom;
 import dev.kiln.processor.model.NodeSpec;
 import java.util.ArrayList;
@@ -41,14 +42,19 @@ final class OnnxReader {
 
   /**
    * The nodes of the imports {@code group} of one file, by the method each is placed under, read
-   * with the shapes of the {@code @Input} nodes among {@code nodes}; null when an error was
-   * reported.
+   * with the shapes of the {@code @Input} nodes among {@code nodes}, each placeholder of the
+   * model's free dimensions {@code dims} read as that dimension; null when an error was reported.
    */
-  Map<String, List<NodeSpec>> read(List<ImportReader.Declared> group, List<NodeSpec> nodes) {
+  Map<String, List<NodeSpec>> read(
+      List<ImportReader.Declared> group, List<NodeSpec> nodes, List<FreeDimSpec> dims) {
     Map<String, TShape> inputShapes = new HashMap<>();
     for (NodeSpec n : nodes) {
       if (n.layer() instanceof InputOp in) {
-        inputShapes.put(n.name(), in.shape());
+        TShape shape = declared(n, in.shape(), dims, group.get(0).model());
+        if (shape == null) {
+          return null;
+        }
+        inputShapes.put(n.name(), shape);
       }
     }
     Map<String, List<NodeSpec>> byMethod = new HashMap<>();
@@ -111,6 +117,38 @@ final class OnnxReader {
       return null;
     }
     return new Expansion(d, graph).nodes();
+  }
+
+  /**
+   * The shape of input {@code n}, {@code shape}, with each placeholder the free dimension of {@code
+   * dims} it stands for (a size the translation does not fold); null when one stands for none,
+   * reported as the checker does ({@code FreeDimUndeclared}).
+   */
+  private TShape declared(NodeSpec n, TShape shape, List<FreeDimSpec> dims, String model) {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < shape.rank(); i++) {
+      int d = shape.dim(i);
+      if (!TShape.isPlaceholder(d)) {
+        out.add(d);
+        continue;
+      }
+      FreeDimSpec f = dims.stream().filter(x -> x.placeholder() == d).findFirst().orElse(null);
+      if (f == null) {
+        report.add(
+            Message.FREE_DIM_UNDECLARED,
+            n.method(),
+            n.mirror(),
+            "shape",
+            n.name(),
+            i,
+            d,
+            model,
+            "H");
+        return null;
+      }
+      out.add(TShape.size(f.expression()));
+    }
+    return new TShape(out);
   }
 
   private void fail(ImportReader.Declared d, Message m, Object... args) {

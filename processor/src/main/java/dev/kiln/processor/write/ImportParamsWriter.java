@@ -127,7 +127,12 @@ final class ImportParamsWriter {
     for (Map.Entry<String, TShape> e : onnxInputs.entrySet()) {
       entries.add(i++ == 0 ? "$Z" : ",$W");
       entries.add(
-          "$T.entry($S, $T.of($L))", Map.class, e.getKey(), Names.SHAPE, dims(e.getValue()));
+          "$T.entry($S, $T.of($L)$L)",
+          Map.class,
+          e.getKey(),
+          Names.SHAPE,
+          dims(e.getValue()),
+          labels(e.getValue()));
     }
     t.addField(
         FieldSpec.builder(shapes, "ONNX_INPUTS", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
@@ -161,7 +166,10 @@ final class ImportParamsWriter {
             .build());
   }
 
-  /** {@code Dim.BATCH, 1, 28, 28}: a shape's dimensions as Java source. */
+  /**
+   * {@code Dim.BATCH, 1, 28, 28}: a shape's dimensions as Java source, a free size {@code
+   * Shape.FREE}.
+   */
   private static CodeBlock dims(TShape shape) {
     CodeBlock.Builder b = CodeBlock.builder();
     for (int k = 0; k < shape.rank(); k++) {
@@ -171,11 +179,29 @@ final class ImportParamsWriter {
         b.add("$T.BATCH", Names.DIM);
       } else if (d == TShape.STEPS) {
         b.add("$T.STEPS", Names.DIM);
+      } else if (TShape.isFree(d)) {
+        b.add("$T.FREE", Names.SHAPE);
       } else {
         b.add("$L", d);
       }
     }
     return b.build();
+  }
+
+  /**
+   * {@code .free("H", "W")}: the expressions of a shape's free sizes, by which the runtime reads
+   * the file again with the same dimensions; nothing for a shape without.
+   */
+  private static CodeBlock labels(TShape shape) {
+    CodeBlock.Builder b = CodeBlock.builder();
+    boolean first = true;
+    for (int k = 0; k < shape.rank(); k++) {
+      if (TShape.isFree(shape.dim(k))) {
+        b.add(first ? ".free($S" : ", $S", shape.size(k).toString());
+        first = false;
+      }
+    }
+    return first ? b.build() : b.add(")").build();
   }
 
   /** {@code "a", "b"}, one wrapping point after each comma. */

@@ -1,8 +1,11 @@
 package dev.kiln.processor.write;
 
+import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.model.CheckedModel;
 import dev.kiln.processor.model.CheckedNode;
+import dev.kiln.processor.model.FreeDimSpec;
 import dev.kiln.processor.model.NodeSpec;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -28,12 +31,23 @@ public final class InterfaceWriter {
     if (!m.packageName().isEmpty()) {
       b.append("package ").append(m.packageName()).append(";\n\n");
     }
-    b.append("import static dev.kiln.annotations.Dim.BATCH;\n\n");
+    boolean steps =
+        m.nodes().stream()
+            .anyMatch(n -> n.spec().isInput() && n.shape().dims().contains(TShape.STEPS));
+    b.append("import static dev.kiln.annotations.Dim.BATCH;\n");
+    b.append(steps ? "import static dev.kiln.annotations.Dim.STEPS;\n\n" : "\n");
     boolean marked = m.nodes().stream().anyMatch(n -> n.spec().markedOutput());
-    for (String a :
-        marked
-            ? List.of("Imported", "Input", "Model", "Output", "Sym")
-            : List.of("Imported", "Input", "Model", "Sym")) {
+    List<FreeDimSpec> dims = m.spec().dims();
+    List<String> imports = new ArrayList<>();
+    if (!dims.isEmpty()) {
+      imports.add("FreeDim");
+    }
+    imports.addAll(List.of("Imported", "Input", "Model"));
+    if (marked) {
+      imports.add("Output");
+    }
+    imports.add("Sym");
+    for (String a : imports) {
       b.append("import dev.kiln.annotations.").append(a).append(";\n");
     }
     b.append('\n')
@@ -59,7 +73,14 @@ public final class InterfaceWriter {
         .append("public interface ")
         .append(m.name())
         .append(" {\n");
-    boolean first = true;
+    for (FreeDimSpec d : dims) {
+      b.append("  @FreeDim int ")
+          .append(d.name())
+          .append(" = ")
+          .append(d.placeholder())
+          .append(";\n");
+    }
+    boolean first = dims.isEmpty();
     for (CheckedNode n : m.nodes()) {
       NodeSpec s = n.spec();
       String annotation;
@@ -68,7 +89,7 @@ public final class InterfaceWriter {
         annotation =
             "@Input(shape = {"
                 + n.shape().dims().stream()
-                    .map(d -> d == -1 ? "BATCH" : Integer.toString(d))
+                    .map(d -> TShape.expression(d).toString())
                     .collect(Collectors.joining(", "))
                 + "})";
       } else if (s.origin() != null && s.origin().output()) {

@@ -79,6 +79,11 @@ public final class Shape {
     return new Shape(dims, l);
   }
 
+  /** The label of entry {@code i}, a free entry's name or expression ({@link #free}), or null. */
+  public String label(int i) {
+    return labels == null ? null : labels[i];
+  }
+
   /** The shape an operator unit's rules wrote, {@code BATCH} and {@code STEPS} kept. */
   public static Shape of(TShape shape) {
     int[] d = shape.dims().stream().mapToInt(Integer::intValue).toArray();
