@@ -51,10 +51,10 @@ public final class ChannelPadding {
   private ChannelPadding() {}
 
   /**
-   * The system property that turns padding off for predictors made while it is {@code false}, for
-   * comparisons ({@code -Dkiln.channelPadding=false}).
+   * The system property that turns padding off for predictors, classifiers and trainers made while
+   * it is {@code false}, for comparisons ({@code -Dkiln.channelPadding=false}).
    */
-  static final String SWITCH = "kiln.channelPadding";
+  public static final String SWITCH = "kiln.channelPadding";
 
   /**
    * A padded symbol and its parameters.
@@ -146,14 +146,10 @@ public final class ChannelPadding {
    * the declared ones in step. Not for a graph unrolled over {@code Dim.STEPS}.
    */
   public static Graph training(Graph training) {
-    if ("false".equals(System.getProperty(SWITCH))
-        || !ConvKernels.oneDnn()
-        || training.unrolledSteps() != 0) {
+    if (!padsTraining(training)) {
       return training;
     }
-    Map<String, Shape> shapes = new LinkedHashMap<>();
-    training.params().forEach(p -> shapes.put(p.name(), p.shape()));
-    training.auxStates().forEach(a -> shapes.put(a.name(), a.shape()));
+    Map<String, Shape> shapes = shapes(training);
     SymbolEdit edit = SymbolEdit.of(training.toJson());
     SymbolFile symbol = edit.file();
     Map<String, List<Pad>> pads = new LinkedHashMap<>();
@@ -246,6 +242,33 @@ public final class ChannelPadding {
     } finally {
       training.close();
     }
+  }
+
+  /**
+   * The convolutions {@link #training} pads in {@code graph} (a model's graph or a training graph
+   * made from it): none where the switch is off, oneDNN is, or the graph is unrolled over {@code
+   * Dim.STEPS}.
+   */
+  public static List<PaddedConvolution> trainingPadding(Graph graph) {
+    if (!padsTraining(graph)) {
+      return List.of();
+    }
+    return List.copyOf(
+        plan(SymbolFile.parse(graph.toJson()), shapes(graph), new LinkedHashMap<>()));
+  }
+
+  private static boolean padsTraining(Graph graph) {
+    return !"false".equals(System.getProperty(SWITCH))
+        && ConvKernels.oneDnn()
+        && graph.unrolledSteps() == 0;
+  }
+
+  /** The declared shape of every parameter and auxiliary state of {@code graph}. */
+  private static Map<String, Shape> shapes(Graph graph) {
+    Map<String, Shape> shapes = new LinkedHashMap<>();
+    graph.params().forEach(p -> shapes.put(p.name(), p.shape()));
+    graph.auxStates().forEach(a -> shapes.put(a.name(), a.shape()));
+    return shapes;
   }
 
   /** The one node that reads node {@code variable}. */
