@@ -20,8 +20,10 @@ import java.util.Set;
 
 /**
  * Gives a GEMM convolution zero filters up to the next multiple of 16, in a symbol about to be
- * fused for inference, so that oneDNN runs it (and the convolution that reads it) on a blocked
- * kernel.
+ * fused for inference ({@link #apply}) or in a training graph ({@link #training}), so that oneDNN
+ * runs it (and the convolution that reads it) on a blocked kernel. Both pad the same convolutions
+ * (one plan); they differ in where the zeros live: a predictor binds padded copies of the
+ * parameters, a training graph widens the declared parameters inside the symbol.
  *
  * <p>Why: MXNet 1.9.1 runs a convolution on oneDNN's blocked kernels only where the blocked layout
  * takes the memory of the plain one ({@link ConvKernels}); a convolution of 20 or 50 filters runs
