@@ -7,9 +7,10 @@ import java.util.Random;
 
 /**
  * Random convolutional classifiers for {@link PaddedTrainingTest}: two 3x3 convolutions (each
- * optionally followed by a batch norm, then an activation and a 2x2 pooling), a dense layer with
- * tanh and a dense layer of class scores under a softmax, with filter counts drawn mostly off the
- * multiples of 16, so that {@code ChannelPadding.training} pads one or both convolutions.
+ * optionally followed by a batch norm, then an activation and a 2x2 pooling), optionally a flatten,
+ * a dense layer with tanh and a dense layer of class scores under a softmax, with filter counts
+ * drawn mostly off the multiples of 16, so that {@code ChannelPadding.training} pads one or both
+ * convolutions.
  */
 final class PaddedModels {
   private PaddedModels() {}
@@ -77,6 +78,7 @@ final class PaddedModels {
             "BatchNorm",
             "Conv2D",
             "Dense",
+            "Flatten",
             "Input",
             "MaxPool",
             "Model",
@@ -139,6 +141,11 @@ final class PaddedModels {
       if (f % 16 != 0 && f >= 8) {
         padded.add(conv);
       }
+    }
+    if (r.nextBoolean()) {
+      s.append("  @Flatten\n  Sym flat(Sym ").append(previous).append(");\n");
+      previous = "flat";
+      features.add("flatten");
     }
     s.append("  @Dense(units = ")
         .append(units)

@@ -178,26 +178,20 @@ public final class ChannelPadding {
       }
       SymbolFile.Node reader = readerOf(nodes, variable.id());
       if (reader.op().equals("FullyConnected")) {
-        // A dense layer keeps its weight and reads the real channels' columns of its flattened
-        // input: a slice of batch x columns values a pass instead of a padded copy of the weight.
+        // A dense layer keeps its weight and reads the real channels of its input: a slice of
+        // batch x columns values a pass instead of a padded copy of the weight. Its input holds
+        // the channels along axis 1, one value each, or, after a flatten, one run each.
         Pad p = e.getValue().get(0);
         List<SymbolFile.Entry> in =
             inputs.computeIfAbsent(reader.id(), k -> new ArrayList<>(reader.inputs()));
-        int flat =
-            edit.add(
-                in.get(0).node(),
-                "Flatten",
-                reader.name() + "_padded_flat",
-                Map.of(),
-                List.of(in.get(0)));
+        int end = flattened(nodes, in.get(0).node()) ? p.channels() * p.inner() : p.channels();
         int slice =
             edit.add(
-                flat,
+                in.get(0).node(),
                 "slice_axis",
                 reader.name() + "_unpadded",
-                Map.of(
-                    "axis", "1", "begin", "0", "end", Integer.toString(p.channels() * p.inner())),
-                List.of(new SymbolFile.Entry(flat, 0)));
+                Map.of("axis", "1", "begin", "0", "end", Integer.toString(end)),
+                List.of(in.get(0)));
         in.set(0, new SymbolFile.Entry(slice, 0));
         edit.setInputs(reader.id(), in);
         continue;
@@ -271,6 +265,20 @@ public final class ChannelPadding {
     graph.params().forEach(p -> shapes.put(p.name(), p.shape()));
     graph.auxStates().forEach(a -> shapes.put(a.name(), a.shape()));
     return shapes;
+  }
+
+  /**
+   * Whether the value of node {@code n}, reached from a padded convolution through per-channel
+   * nodes (each reading its data first), went through a {@code Flatten} on the way.
+   */
+  private static boolean flattened(List<SymbolFile.Node> nodes, int n) {
+    SymbolFile.Node node = nodes.get(n);
+    while (!node.op().equals("Flatten")
+        && !node.op().equals("Convolution")
+        && !node.inputs().isEmpty()) {
+      node = nodes.get(node.inputs().get(0).node());
+    }
+    return node.op().equals("Flatten");
   }
 
   /** The one node that reads node {@code variable}. */
