@@ -3,6 +3,7 @@ package dev.kiln.bench;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.infer.ChannelPadding;
+import dev.kiln.runtime.optim.Sgd;
 import dev.kiln.runtime.train.Classifier;
 import dev.kiln.sample.models.FashionLeNetModel;
 import java.util.ArrayList;
@@ -55,6 +56,39 @@ public final class PaddingBench implements Callable<Integer> {
     return CustomBench.child(Rounds.class, steps, rounds, batch);
   }
 
+  /**
+   * Trains each classifier {@code steps} steps per round ({@code trainBatch}, which waits for its
+   * loss; after three untimed ones), the order rotating round by round; returns steps per second of
+   * wall time {@code [0][model][round]} and of this process's CPU time {@code [1][model][round]}.
+   */
+  static double[][][] interleaved(
+      List<Classifier> classifiers, CustomBench.Batch b, int steps, int rounds) {
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    int n = classifiers.size();
+    double[][][] out = new double[2][n][rounds];
+    try (Sgd sgd = new Sgd(0.01f)) {
+      for (int r = 0; r < rounds; r++) {
+        for (int k = 0; k < n; k++) {
+          int m = (r + k) % n;
+          Classifier c = classifiers.get(m);
+          for (int i = 0; i < 3; i++) {
+            c.trainBatch(b.pixels(), b.labels(), sgd);
+          }
+          long cpu0 = os.getProcessCpuTime();
+          long t0 = System.nanoTime();
+          for (int i = 0; i < steps; i++) {
+            c.trainBatch(b.pixels(), b.labels(), sgd);
+          }
+          out[0][m][r] = steps / ((System.nanoTime() - t0) / 1e9);
+          out[1][m][r] = steps / ((os.getProcessCpuTime() - cpu0) / 1e9);
+        }
+      }
+    }
+    return out;
+  }
+
   /** The child JVM: the three LeNets, timed, as a table. */
   public static final class Rounds {
     private Rounds() {}
@@ -94,8 +128,10 @@ public final class PaddingBench implements Callable<Integer> {
         out.append("padded: ")
             .append(ChannelPadding.trainingPadding(models.get(1).runtime().graph()))
             .append(String.format(Locale.ROOT, "%n"));
-        double[][] perSecond =
-            CustomBench.interleaved(classifiers, CustomBench.Batch.random(batch), steps, rounds);
+        double[][][] timed =
+            interleaved(classifiers, CustomBench.Batch.random(batch), steps, rounds);
+        double[][] perSecond = timed[0];
+        double[][] perCpuSecond = timed[1];
         out.append(
             String.format(
                 Locale.ROOT,
@@ -106,24 +142,42 @@ public final class PaddingBench implements Callable<Integer> {
                 rounds));
         out.append(
             String.format(
-                Locale.ROOT, "%-26s %20s %24s%n", "model", "steps/s", "over LeNet 20/50 unpadded"));
+                Locale.ROOT,
+                "%-26s %18s %18s %22s %22s%n",
+                "model",
+                "steps/s",
+                "steps/CPU-s",
+                "over unpadded",
+                "over unpadded, CPU"));
         double[] padded = null;
+        double[] paddedCpu = null;
         for (int i = 0; i < names.size(); i++) {
           double[] ratio = new double[rounds];
+          double[] cpuRatio = new double[rounds];
           for (int r = 0; r < rounds; r++) {
             ratio[r] = perSecond[i][r] / perSecond[0][r];
+            cpuRatio[r] = perCpuSecond[i][r] / perCpuSecond[0][r];
           }
           if (i == 1) {
             padded = ratio;
+            paddedCpu = cpuRatio;
           }
           out.append(
               String.format(
                   Locale.ROOT,
-                  "%-26s %20s %24s%n",
+                  "%-26s %18s %18s %22s %22s%n",
                   names.get(i),
                   CustomBench.Rounds.spread(perSecond[i], "%.1f"),
-                  i == 0 ? "" : CustomBench.Rounds.spread(ratio, "%.2f")));
+                  CustomBench.Rounds.spread(perCpuSecond[i], "%.1f"),
+                  i == 0 ? "" : CustomBench.Rounds.spread(ratio, "%.2f"),
+                  i == 0 ? "" : CustomBench.Rounds.spread(cpuRatio, "%.2f")));
         }
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "padded / unpadded in CPU time (the process's, less sensitive to other load):"
+                    + " median %.2f%n",
+                Stats.median(java.util.Arrays.stream(paddedCpu).boxed().toList())));
         double median = Stats.median(java.util.Arrays.stream(padded).boxed().toList());
         out.append(
             String.format(
