@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * batches, once with padding turned off ({@code -Dkiln.channelPadding=false} while its classifier
  * is made), with SGD with momentum and weight decay and with Adam; every parameter and batch-norm
  * statistic ends within 1e-5, the padded model's arrays and its checkpoint keep the declared
- * shapes, and a data-parallel run over two local contexts ends the same way.
+ * shapes, {@code evaluateBatch} (the padded graph in inference mode) gives the same loss, and a
+ * data-parallel run over two local contexts ends the same way.
  *
  * <p>The models' activations and pooling are smooth (tanh, sigmoid, softrelu; average pooling) for
  * the runs of several steps: a ReLU or a max pooling turns a last-bit difference between the two
@@ -104,6 +105,13 @@ class PaddedTrainingTest {
         String what = label + ", " + a.getClass().getSimpleName() + ", " + steps + " steps";
         same(what, plain, padded);
         declaredShapes(what, plain, padded);
+        // Inference through the padded graph reads the declared statistics.
+        float[] x = drawn.batch(r, 6);
+        int[] y = drawn.labels(r, 6);
+        double expected = plain.kiln().classifier().evaluateBatch(x, y).lossSum();
+        double actual = padded.kiln().classifier().evaluateBatch(x, y).lossSum();
+        assertEquals(
+            expected, actual, 1e-5 * Math.max(1, Math.abs(expected)), what + ": evaluateBatch");
         if (o == 0) {
           Path prefix = dir.resolve("padded-" + drawn.model().seed()).resolve("model");
           padded.save(prefix);

@@ -14,7 +14,6 @@ import dev.kiln.runtime.mxnet.WriteFence;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -53,51 +52,6 @@ public final class BoundExecutor implements AutoCloseable {
     }
   }
 
-  /**
-   * An auxiliary state the graph reads longer than declared ({@link Graph#widenedAuxStates()}):
-   * this executor's array of the longer shape, whose added entries keep the state's initial value,
-   * and the copies that keep the store's declared array and its leading entries in step.
-   *
-   * <p>MXNet's batch norm updates its moving statistics in its backward pass, an operator that
-   * MXNet's engine knows only as a reader of them. So the copy back is queued behind {@code
-   * settle}, which multiplies the wide array by 1 in place: as a writer of it, the engine runs it
-   * only once every reader queued before it, that backward pass included, has finished.
-   */
-  private record WideAux(
-      Tensor wide,
-      PreparedOp in,
-      String[] inVals,
-      PreparedOp settle,
-      PreparedOp out,
-      String[] outVals) {
-    static final String[] IN_KEYS = {"begin", "end"};
-    static final String[] SETTLE_KEYS = {"scalar"};
-    static final String[] SETTLE_VALS = {"1"};
-    static final String[] OUT_KEYS = {"axis", "begin", "end"};
-
-    static WideAux of(ParameterStore.AuxSlot aux, Shape shape, int device) {
-      Tensor wide = Tensor.zeros(shape, device);
-      try {
-        if (aux.spec().kind().initialValue() != 0f) {
-          wide.fill(aux.spec().kind().initialValue());
-        }
-        int n = aux.value().shape().dim(0);
-        NDArrayHandle[] w = {wide.handle()};
-        NDArrayHandle[] d = {aux.value().handle()};
-        return new WideAux(
-            wide,
-            new PreparedOp("_slice_assign", new NDArrayHandle[] {w[0], d[0]}, w),
-            new String[] {"(0,)", "(" + n + ",)"},
-            new PreparedOp("_mul_scalar", w, w),
-            new PreparedOp("slice_axis", w, d),
-            new String[] {"0", "0", Integer.toString(n)});
-      } catch (RuntimeException e) {
-        wide.close();
-        throw e;
-      }
-    }
-  }
-
   /** One MXNet executor and the output arrays it owns. */
   private static final class Binding {
     final ExecutorHandle exec;
@@ -127,7 +81,7 @@ public final class BoundExecutor implements AutoCloseable {
   private final boolean carryState;
   private final Map<String, Integer> stateBatch = new HashMap<>();
   private final Map<Binding, List<PreparedOp>> carries = new HashMap<>();
-  private final Map<String, WideAux> wideAux = new LinkedHashMap<>();
+  private WideAuxStates wideAux;
   private Binding training;
   private Binding inference;
   private FiniteCheck inputCheck;
@@ -210,7 +164,9 @@ public final class BoundExecutor implements AutoCloseable {
       if (training != null) {
         training.close();
       }
-      wideAux.values().forEach(w -> w.wide().close());
+      if (wideAux != null) {
+        wideAux.close();
+      }
       throw e;
     }
     this.headGrads = heads;
@@ -269,14 +225,11 @@ public final class BoundExecutor implements AutoCloseable {
         throw new IllegalStateException(
             graph.model() + ": no array for auxiliary state '" + auxSpecs.get(i).name() + "'");
       }
-      Shape wider = graph.widenedAuxStates().get(aux.name());
-      auxHandles[i] =
-          wider == null
-              ? aux.value().handle()
-              : wideAux
-                  .computeIfAbsent(aux.name(), k -> WideAux.of(aux, wider, params.device()))
-                  .wide()
-                  .handle();
+      if (wideAux == null && !graph.widenedAuxStates().isEmpty()) {
+        wideAux = WideAuxStates.of(graph, params);
+      }
+      Tensor wider = wideAux == null ? null : wideAux.array(aux.name());
+      auxHandles[i] = (wider == null ? aux.value() : wider).handle();
     }
     ExecutorHandle exec;
     try {
@@ -492,8 +445,8 @@ public final class BoundExecutor implements AutoCloseable {
     // A state read longer than declared starts from the declared array (which a checkpoint, a
     // restore or another executor may have written); MXNet's batch norm updates its moving
     // statistics in the backward pass, after which they are written back (backwardLocked).
-    for (WideAux w : wideAux.values()) {
-      w.in().run(WideAux.IN_KEYS, w.inVals());
+    if (wideAux != null) {
+      wideAux.copyIn();
     }
     try {
       b.exec.forward(train);
@@ -554,9 +507,8 @@ public final class BoundExecutor implements AutoCloseable {
     } catch (MxException e) {
       throw graph.sources().trace("running backward", e);
     }
-    for (WideAux w : wideAux.values()) {
-      w.settle().run(WideAux.SETTLE_KEYS, WideAux.SETTLE_VALS);
-      w.out().run(WideAux.OUT_KEYS, w.outVals());
+    if (wideAux != null) {
+      wideAux.copyOut();
     }
   }
 
@@ -582,7 +534,9 @@ public final class BoundExecutor implements AutoCloseable {
       closeAll(inputs);
       closeAll(inputGrads);
       closeAll(labels);
-      wideAux.values().forEach(w -> w.wide().close());
+      if (wideAux != null) {
+        wideAux.close();
+      }
     }
   }
 
