@@ -143,9 +143,12 @@ public final class ChannelPadding {
    * where its layer reads it, so the added filters, their batch norm's scale and shift and the
    * readers' weights for them are zeros in every pass, and the gradient MXNet computes for the
    * variable is the declared part of the padded layer's (the {@code Concat}'s backward pass). A
-   * batch norm's moving mean and variance, which MXNet writes itself, are read longer than declared
-   * ({@link Graph#widenedAuxStates()}): each executor binds arrays of the padded length and keeps
-   * the declared ones in step. Not for a graph unrolled over {@code Dim.STEPS}.
+   * dense layer that reads padded channels keeps its weight and reads the declared channels of its
+   * input ({@code slice_axis}), which costs a slice of batch x columns values where a padded copy
+   * of its weight would cost units x columns. A batch norm's moving mean and variance, which MXNet
+   * writes itself, are read longer than declared ({@link Graph#widenedAuxStates()}): each executor
+   * binds arrays of the padded length and keeps the declared ones in step. Not for a graph unrolled
+   * over {@code Dim.STEPS}.
    */
   public static Graph training(Graph training) {
     if (!padsTraining(training)) {
