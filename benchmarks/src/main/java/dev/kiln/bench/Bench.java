@@ -45,6 +45,7 @@ import picocli.CommandLine.Option;
       DistBench.class,
       CustomBench.class,
       PrecisionBench.class,
+      PaddingBench.class,
       InferenceBench.class,
       ImportBench.class
     },

@@ -37,7 +37,8 @@ class BenchCommandTest {
     Run r = run("--help");
     assertEquals(0, r.code());
     assertFalse(r.out().contains("[COMMAND]"), r.out());
-    for (String part : new String[] {"dist", "custom", "precision", "inference", "import"}) {
+    for (String part :
+        new String[] {"dist", "custom", "precision", "padding", "inference", "import"}) {
       assertTrue(r.out().contains("\n  " + part + " "), part + " in " + r.out());
     }
   }

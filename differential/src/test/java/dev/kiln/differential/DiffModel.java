@@ -45,6 +45,11 @@ final class DiffModel implements AutoCloseable {
     this.name = this.model.name();
   }
 
+  /** The generated model itself. */
+  KilnModel kiln() {
+    return model;
+  }
+
   /**
    * The weights that get inference copies as the graph builder recorded them, and as the symbol's
    * JSON says they should be (a weight missing from the first would be bound as a view in

@@ -19,6 +19,7 @@ import dev.kiln.runtime.graph.ParamSpec;
 import dev.kiln.runtime.graph.Shape;
 import dev.kiln.runtime.graph.StateSpec;
 import dev.kiln.runtime.graph.precision.Precision;
+import dev.kiln.runtime.infer.ChannelPadding;
 import dev.kiln.runtime.infer.InferenceOptions;
 import dev.kiln.runtime.infer.Port;
 import dev.kiln.runtime.infer.Predictor;
@@ -335,6 +336,15 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
+   * {@code graph} (taken over) as the training precision computes it, and in float32 with the GEMM
+   * convolutions' filters padded to whole blocks ({@link ChannelPadding#training}).
+   */
+  private Graph trainingGraph(Graph graph) {
+    Graph g = trainingPrecision.apply(graph);
+    return trainingPrecision == Precision.FP32 ? ChannelPadding.training(g) : g;
+  }
+
+  /**
    * The classifier view of this model (see {@link Classifier}), made on first use from the graph
    * {@code classifierGraph} builds; it trains this model's own parameters.
    */
@@ -345,8 +355,7 @@ public final class ModelRuntime implements AutoCloseable {
       // executors only: the next call makes a new one over the same parameters.
       if (classifier == null || classifier.isClosed()) {
         classifier =
-            new Classifier(
-                modelName(), cache.store(), trainingPrecision.apply(classifierGraph.get()));
+            new Classifier(modelName(), cache.store(), trainingGraph(classifierGraph.get()));
       }
       return classifier;
     }
@@ -360,9 +369,7 @@ public final class ModelRuntime implements AutoCloseable {
     try (CallGuard.Scope call = guard().enter("trainer")) {
       cache.checkOpen();
       if (trainer == null || trainer.isClosed()) {
-        trainer =
-            new Trainer(
-                modelName(), kind, cache.store(), trainingPrecision.apply(trainingGraph.get()));
+        trainer = new Trainer(modelName(), kind, cache.store(), trainingGraph(trainingGraph.get()));
       }
       return trainer;
     }

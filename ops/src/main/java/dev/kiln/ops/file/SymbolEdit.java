@@ -3,13 +3,18 @@ package dev.kiln.ops.file;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A symbol's JSON being rewritten: read once, as {@link SymbolFile} reads it, then edited in place
- * (an attribute set, a node's inputs replaced, two nodes swapped) and written back with everything
- * else as it was. The runtime's inference rewrites decide what to change from {@link #file()} and
- * make their changes here, so no rewrite reads MXNet's JSON on its own.
+ * (an attribute set, a node's inputs replaced, two nodes swapped, an operator node added) and
+ * written back with everything else as it was. The runtime's inference rewrites decide what to
+ * change from {@link #file()} and make their changes here, so no rewrite reads MXNet's JSON on its
+ * own.
  *
  * <p>Nodes are named by their position in the file ({@link SymbolFile.Node#id()}). {@link #file()}
  * is the symbol as read, before any edit; an edit does not change it.
@@ -18,6 +23,11 @@ public final class SymbolEdit {
   private final JsonObject root;
   private final JsonArray nodes;
   private final SymbolFile file;
+
+  /** The nodes {@link #add} made, each with the node it is written after. */
+  private final List<JsonObject> added = new ArrayList<>();
+
+  private final List<Integer> addedAfter = new ArrayList<>();
 
   private SymbolEdit(JsonObject root) {
     this.file = SymbolFile.read(root);
@@ -60,6 +70,7 @@ public final class SymbolEdit {
 
   /** Makes node {@code node} read {@code inputs}, each written {@code [node, index, 0]}. */
   public void setInputs(int node, List<SymbolFile.Entry> inputs) {
+    JsonObject target = node < nodes.size() ? null : added.get(node - nodes.size());
     JsonArray entries = new JsonArray();
     for (SymbolFile.Entry e : inputs) {
       JsonArray entry = new JsonArray();
@@ -68,7 +79,7 @@ public final class SymbolEdit {
       entry.add(0);
       entries.add(entry);
     }
-    nodes.get(node).getAsJsonObject().add("inputs", entries);
+    (target != null ? target : nodes.get(node).getAsJsonObject()).add("inputs", entries);
   }
 
   /**
@@ -81,8 +92,94 @@ public final class SymbolEdit {
     nodes.set(b, first);
   }
 
+  /**
+   * Adds an operator node {@code op} named {@code name} with {@code attrs}, reading {@code inputs},
+   * to be written right after node {@code after} (after the nodes added after it before). Inputs
+   * and {@code after} name nodes of the file as read or ids an earlier call returned; {@link
+   * #setInputs} may name the returned id too. {@link #toJson} renumbers every node so that each
+   * comes after its inputs.
+   *
+   * @return the new node's id: the file's node count plus the number of nodes added before it
+   */
+  public int add(
+      int after, String op, String name, Map<String, String> attrs, List<SymbolFile.Entry> inputs) {
+    int id = nodes.size() + added.size();
+    if (after < 0 || after >= id) {
+      throw new IllegalArgumentException("no node " + after + " to add '" + name + "' after");
+    }
+    JsonObject n = new JsonObject();
+    n.addProperty("op", op);
+    n.addProperty("name", name);
+    JsonObject a = new JsonObject();
+    attrs.forEach(a::addProperty);
+    n.add("attrs", a);
+    n.add("inputs", new JsonArray());
+    added.add(n);
+    addedAfter.add(after);
+    setInputs(id, inputs);
+    return id;
+  }
+
   /** The edited symbol as JSON. */
   public String toJson() {
-    return root.toString();
+    if (added.isEmpty()) {
+      return root.toString();
+    }
+    // The order to write: every node as read, each followed by the nodes added after it.
+    int total = nodes.size() + added.size();
+    Map<Integer, List<Integer>> after = new LinkedHashMap<>();
+    for (int i = 0; i < added.size(); i++) {
+      after.computeIfAbsent(addedAfter.get(i), k -> new ArrayList<>()).add(nodes.size() + i);
+    }
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      place(i, after, order);
+    }
+    int[] position = new int[total];
+    for (int p = 0; p < order.size(); p++) {
+      position[order.get(p)] = p;
+    }
+    JsonObject out = root.deepCopy();
+    JsonArray written = new JsonArray();
+    for (int id : order) {
+      JsonObject n = node(id).deepCopy();
+      if (n.get("inputs") instanceof JsonArray in) {
+        renumber(in, position);
+      }
+      written.add(n);
+    }
+    out.add("nodes", written);
+    if (out.get("arg_nodes") instanceof JsonArray args) {
+      JsonArray moved = new JsonArray();
+      args.forEach(a -> moved.add(position[a.getAsInt()]));
+      out.add("arg_nodes", moved);
+    }
+    if (out.get("heads") instanceof JsonArray heads) {
+      renumber(heads, position);
+    }
+    // MXNet reads node_row_ptr only as an optional hint; it no longer matches.
+    out.remove("node_row_ptr");
+    return out.toString();
+  }
+
+  private void place(int id, Map<Integer, List<Integer>> after, List<Integer> order) {
+    order.add(id);
+    for (int next : after.getOrDefault(id, List.of())) {
+      place(next, after, order);
+    }
+  }
+
+  private JsonObject node(int id) {
+    return id < nodes.size()
+        ? nodes.get(id).getAsJsonObject()
+        : added.get(id - nodes.size()).getAsJsonObject();
+  }
+
+  /** Rewrites the node ids of entries {@code [node, index, version]} to their new positions. */
+  private static void renumber(JsonArray entries, int[] position) {
+    for (int i = 0; i < entries.size(); i++) {
+      JsonArray e = entries.get(i).getAsJsonArray();
+      e.set(0, new JsonPrimitive(position[e.get(0).getAsInt()]));
+    }
   }
 }

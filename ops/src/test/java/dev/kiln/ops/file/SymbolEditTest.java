@@ -45,6 +45,35 @@ class SymbolEditTest {
   }
 
   @Test
+  void addsNodesAfterTheirPlaceAndRenumbersEveryEntry() {
+    String withArgs =
+        NET.replace("\"heads\"", "\"arg_nodes\": [0], \"node_row_ptr\": [0, 1, 2, 3], \"heads\"");
+    SymbolEdit edit = SymbolEdit.of(withArgs);
+    int zeros = edit.add(0, "_zeros", "z", Map.of("shape", "(2,)"), List.of());
+    int concat =
+        edit.add(
+            zeros,
+            "Concat",
+            "c",
+            Map.of("dim", "0", "num_args", "2"),
+            List.of(new SymbolFile.Entry(0, 0), new SymbolFile.Entry(zeros, 0)));
+    assertEquals(List.of(3, 4), List.of(zeros, concat));
+    edit.setInputs(1, List.of(new SymbolFile.Entry(concat, 0)));
+    String json = edit.toJson();
+    SymbolFile f = SymbolFile.parse(json);
+    assertEquals(
+        List.of("x", "z", "c", "a", "p"), f.nodes().stream().map(SymbolFile.Node::name).toList());
+    assertEquals(
+        List.of(new SymbolFile.Entry(0, 0), new SymbolFile.Entry(1, 0)), f.nodes().get(2).inputs());
+    assertEquals(List.of(new SymbolFile.Entry(2, 0)), f.nodes().get(3).inputs());
+    assertEquals(List.of(new SymbolFile.Entry(3, 0)), f.nodes().get(4).inputs());
+    assertEquals(List.of(new SymbolFile.Entry(4, 0)), f.heads());
+    assertEquals(Map.of("dim", "0", "num_args", "2"), f.nodes().get(2).attrs());
+    assertEquals(false, json.contains("node_row_ptr"), json);
+    assertEquals(true, json.contains("\"arg_nodes\":[0]"), json);
+  }
+
+  @Test
   void writesAnUneditedSymbolAsItWasRead() {
     assertEquals(
         NET.replaceAll("\\s+", "").replace("\"", ""),

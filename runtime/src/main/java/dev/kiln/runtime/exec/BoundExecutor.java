@@ -81,6 +81,7 @@ public final class BoundExecutor implements AutoCloseable {
   private final boolean carryState;
   private final Map<String, Integer> stateBatch = new HashMap<>();
   private final Map<Binding, List<PreparedOp>> carries = new HashMap<>();
+  private WideAuxStates wideAux;
   private Binding training;
   private Binding inference;
   private FiniteCheck inputCheck;
@@ -163,6 +164,9 @@ public final class BoundExecutor implements AutoCloseable {
       if (training != null) {
         training.close();
       }
+      if (wideAux != null) {
+        wideAux.close();
+      }
       throw e;
     }
     this.headGrads = heads;
@@ -221,7 +225,11 @@ public final class BoundExecutor implements AutoCloseable {
         throw new IllegalStateException(
             graph.model() + ": no array for auxiliary state '" + auxSpecs.get(i).name() + "'");
       }
-      auxHandles[i] = aux.value().handle();
+      if (wideAux == null && !graph.widenedAuxStates().isEmpty()) {
+        wideAux = WideAuxStates.of(graph, params);
+      }
+      Tensor wider = wideAux == null ? null : wideAux.array(aux.name());
+      auxHandles[i] = (wider == null ? aux.value() : wider).handle();
     }
     ExecutorHandle exec;
     try {
@@ -434,6 +442,12 @@ public final class BoundExecutor implements AutoCloseable {
     if (carrying) {
       params.states().beforeCall(stateBatch());
     }
+    // A state read longer than declared starts from the declared array (which a checkpoint, a
+    // restore or another executor may have written); MXNet's batch norm updates its moving
+    // statistics in the backward pass, after which they are written back (backwardLocked).
+    if (wideAux != null) {
+      wideAux.copyIn();
+    }
     try {
       b.exec.forward(train);
     } catch (MxException e) {
@@ -493,6 +507,9 @@ public final class BoundExecutor implements AutoCloseable {
     } catch (MxException e) {
       throw graph.sources().trace("running backward", e);
     }
+    if (wideAux != null) {
+      wideAux.copyOut();
+    }
   }
 
   private void checkOpen() {
@@ -517,6 +534,9 @@ public final class BoundExecutor implements AutoCloseable {
       closeAll(inputs);
       closeAll(inputGrads);
       closeAll(labels);
+      if (wideAux != null) {
+        wideAux.close();
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import dev.kiln.ops.file.SymbolFile;
 import dev.kiln.runtime.mxnet.SymbolHandle;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
@@ -31,12 +32,18 @@ public final class Graph implements AutoCloseable {
   private final List<AuxSpec> auxStates;
   private final List<StateSpec> states;
   private final int unrolledSteps;
+  private final Map<String, Shape> widenedAux;
   private Set<String> reordered;
   private Set<String> relabelled;
   private boolean closed;
 
   /** The graph of {@code symbol}, which it owns from now on, made of {@code parts}. */
   Graph(SymbolHandle symbol, GraphParts parts) {
+    this(symbol, parts, Map.of());
+  }
+
+  private Graph(SymbolHandle symbol, GraphParts parts, Map<String, Shape> widenedAux) {
+    this.widenedAux = Map.copyOf(widenedAux);
     this.symbol = symbol;
     this.parts = parts;
     this.model = parts.model();
@@ -208,6 +215,16 @@ public final class Graph implements AutoCloseable {
     return auxStates;
   }
 
+  /**
+   * The auxiliary states this graph's symbol reads longer than declared, by name, with the shape it
+   * reads (a batch norm after a convolution whose filters a training graph pads, see {@link
+   * #widened}): each executor binds an array of that shape of its own and keeps the declared state
+   * in step with its first declared-length entries. Empty for a graph as built.
+   */
+  public Map<String, Shape> widenedAuxStates() {
+    return widenedAux;
+  }
+
   /** The auxiliary state named {@code name}, or null. */
   public AuxSpec auxState(String name) {
     for (AuxSpec a : auxStates) {
@@ -366,7 +383,22 @@ public final class Graph implements AutoCloseable {
                 return other.copy(edit);
               }
             };
-    return new Graph(copied, parts.withRebuild(copies));
+    return new Graph(copied, parts.withRebuild(copies), widenedAux);
+  }
+
+  /**
+   * A new graph with the same inputs, outputs, parameters and sources over the symbol {@code json}
+   * (an edit of this graph's with the same arguments), whose symbol reads the auxiliary states of
+   * {@code auxShapes} with those shapes ({@link #widenedAuxStates()}). The caller owns the copy.
+   *
+   * @throws IllegalStateException for a graph unrolled over {@link #unrolledSteps()}, whose other
+   *     lengths could not be rebuilt the same way
+   */
+  public Graph widened(String json, Map<String, Shape> auxShapes) {
+    if (unrolledSteps != 0) {
+      throw new IllegalStateException(model + ": an unrolled graph cannot be widened");
+    }
+    return new Graph(SymbolHandle.fromJson(json), parts, auxShapes);
   }
 
   /** The parameter named {@code name}, or null. */

@@ -5,6 +5,7 @@ import dev.kiln.ops.Native;
 import dev.kiln.ops.file.SymbolEdit;
 import dev.kiln.ops.file.SymbolFile;
 import dev.kiln.runtime.exec.Tensor;
+import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.Shape;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -19,8 +20,10 @@ import java.util.Set;
 
 /**
  * Gives a GEMM convolution zero filters up to the next multiple of 16, in a symbol about to be
- * fused for inference, so that oneDNN runs it (and the convolution that reads it) on a blocked
- * kernel.
+ * fused for inference ({@link #apply}) or in a training graph ({@link #training}), so that oneDNN
+ * runs it (and the convolution that reads it) on a blocked kernel. Both pad the same convolutions
+ * (one plan); they differ in where the zeros live: a predictor binds padded copies of the
+ * parameters, a training graph widens the declared parameters inside the symbol.
  *
  * <p>Why: MXNet 1.9.1 runs a convolution on oneDNN's blocked kernels only where the blocked layout
  * takes the memory of the plain one ({@link ConvKernels}); a convolution of 20 or 50 filters runs
@@ -46,14 +49,14 @@ import java.util.Set;
  * would more than double its filters (fewer than 8: the blocked kernel would do more than twice the
  * work). Nothing is padded where oneDNN is off ({@code MXNET_MKLDNN_ENABLED=0}).
  */
-final class ChannelPadding {
+public final class ChannelPadding {
   private ChannelPadding() {}
 
   /**
-   * The system property that turns padding off for predictors made while it is {@code false}, for
-   * comparisons ({@code -Dkiln.channelPadding=false}).
+   * The system property that turns padding off for predictors, classifiers and trainers made while
+   * it is {@code false}, for comparisons ({@code -Dkiln.channelPadding=false}).
    */
-  static final String SWITCH = "kiln.channelPadding";
+  public static final String SWITCH = "kiln.channelPadding";
 
   /**
    * A padded symbol and its parameters.
@@ -92,7 +95,7 @@ final class ChannelPadding {
     SymbolEdit edit = SymbolEdit.of(json);
     SymbolFile symbol = edit.file();
     Map<String, List<Pad>> pads = new LinkedHashMap<>();
-    List<PaddedConvolution> convolutions = plan(symbol, params, pads);
+    List<PaddedConvolution> convolutions = plan(symbol, shapes(params), pads);
     if (convolutions.isEmpty()) {
       return Result.unchanged(json);
     }
@@ -129,9 +132,173 @@ final class ChannelPadding {
     return new Result(edit.toJson(), padded, List.copyOf(convolutions));
   }
 
+  /**
+   * {@code training}, a training graph, with the same convolutions padded as {@link #apply} pads
+   * for inference: a new graph the caller owns ({@code training} closed), or {@code training}
+   * itself where none qualifies, the switch is off or oneDNN is.
+   *
+   * <p>The parameters and their gradients keep their declared shapes, so the optimizer, its state,
+   * data parallelism and checkpoints never see a padded array: each padded parameter stays a
+   * variable of the symbol, which a {@code Concat} with constant zeros ({@code _zeros}) widens
+   * where its layer reads it, so the added filters, their batch norm's scale and shift and the
+   * readers' weights for them are zeros in every pass, and the gradient MXNet computes for the
+   * variable is the declared part of the padded layer's (the {@code Concat}'s backward pass). A
+   * dense layer that reads padded channels keeps its weight and reads the declared channels of its
+   * input ({@code slice_axis}), which costs a slice of batch x columns values where a padded copy
+   * of its weight would cost units x columns. A batch norm's moving mean and variance, which MXNet
+   * writes itself, are read longer than declared ({@link Graph#widenedAuxStates()}): each executor
+   * binds arrays of the padded length and keeps the declared ones in step. Not for a graph unrolled
+   * over {@code Dim.STEPS}.
+   */
+  public static Graph training(Graph training) {
+    if (!padsTraining(training)) {
+      return training;
+    }
+    Map<String, Shape> shapes = shapes(training);
+    SymbolEdit edit = SymbolEdit.of(training.toJson());
+    SymbolFile symbol = edit.file();
+    Map<String, List<Pad>> pads = new LinkedHashMap<>();
+    List<PaddedConvolution> convolutions = plan(symbol, shapes, pads);
+    if (convolutions.isEmpty()) {
+      return training;
+    }
+    Map<String, Shape> widenedAux = new LinkedHashMap<>();
+    List<SymbolFile.Node> nodes = symbol.nodes();
+    // Each node's inputs as rewired so far (a batch norm reads two padded parameters).
+    Map<Integer, List<SymbolFile.Entry>> inputs = new LinkedHashMap<>();
+    for (Map.Entry<String, List<Pad>> e : pads.entrySet()) {
+      SymbolFile.Node variable = symbol.node(e.getKey());
+      int[] dims = shapes.get(e.getKey()).dims().clone();
+      if (training.auxState(e.getKey()) != null) {
+        for (Pad p : e.getValue()) {
+          dims[p.axis()] = p.to() * p.inner();
+        }
+        widenedAux.put(e.getKey(), Shape.of(dims));
+        if (variable.hidden().containsKey("__shape__")) {
+          edit.setAttr(variable.id(), "__shape__", tuple(dims));
+        }
+        continue;
+      }
+      SymbolFile.Node reader = readerOf(nodes, variable.id());
+      if (reader.op().equals("FullyConnected")) {
+        // A dense layer keeps its weight and reads the real channels of its input: a slice of
+        // batch x columns values a pass instead of a padded copy of the weight. Its input holds
+        // the channels along axis 1, one value each, or, after a flatten, one run each.
+        Pad p = e.getValue().get(0);
+        List<SymbolFile.Entry> in =
+            inputs.computeIfAbsent(reader.id(), k -> new ArrayList<>(reader.inputs()));
+        int end = flattened(nodes, in.get(0).node()) ? p.channels() * p.inner() : p.channels();
+        int slice =
+            edit.add(
+                in.get(0).node(),
+                "slice_axis",
+                reader.name() + "_unpadded",
+                Map.of("axis", "1", "begin", "0", "end", Integer.toString(end)),
+                List.of(in.get(0)));
+        in.set(0, new SymbolFile.Entry(slice, 0));
+        edit.setInputs(reader.id(), in);
+        continue;
+      }
+      // The one reader of the variable (plan checked it) reads the widened value instead.
+      int at = variable.id();
+      for (Pad p : e.getValue()) {
+        int[] added = dims.clone();
+        added[p.axis()] = (p.to() - p.channels()) * p.inner();
+        String base = e.getKey() + "_pad" + p.axis();
+        Map<String, String> fill = new LinkedHashMap<>();
+        fill.put("shape", tuple(added));
+        fill.put("dtype", "float32");
+        if (p.fill() != 0f) {
+          fill.put("value", Float.toString(p.fill()));
+        }
+        int constant =
+            edit.add(at, p.fill() == 0f ? "_zeros" : "_full", base + "_fill", fill, List.of());
+        at =
+            edit.add(
+                constant,
+                "Concat",
+                base,
+                Map.of("dim", Integer.toString(p.axis()), "num_args", "2"),
+                List.of(new SymbolFile.Entry(at, 0), new SymbolFile.Entry(constant, 0)));
+        dims[p.axis()] = p.to() * p.inner();
+      }
+      for (SymbolFile.Node n : nodes) {
+        List<SymbolFile.Entry> in =
+            inputs.computeIfAbsent(n.id(), k -> new ArrayList<>(n.inputs()));
+        for (int slot = 0; slot < in.size(); slot++) {
+          if (in.get(slot).node() == variable.id()) {
+            in.set(slot, new SymbolFile.Entry(at, 0));
+            edit.setInputs(n.id(), in);
+          }
+        }
+      }
+    }
+    for (PaddedConvolution c : convolutions) {
+      edit.setAttr(symbol.node(c.name()).id(), "num_filter", String.valueOf(c.paddedTo()));
+    }
+    try {
+      return training.widened(edit.toJson(), widenedAux);
+    } finally {
+      training.close();
+    }
+  }
+
+  /**
+   * The convolutions {@link #training} pads in {@code graph} (a model's graph or a training graph
+   * made from it): none where the switch is off, oneDNN is, or the graph is unrolled over {@code
+   * Dim.STEPS}.
+   */
+  public static List<PaddedConvolution> trainingPadding(Graph graph) {
+    if (!padsTraining(graph)) {
+      return List.of();
+    }
+    return List.copyOf(
+        plan(SymbolFile.parse(graph.toJson()), shapes(graph), new LinkedHashMap<>()));
+  }
+
+  private static boolean padsTraining(Graph graph) {
+    return !"false".equals(System.getProperty(SWITCH))
+        && ConvKernels.oneDnn()
+        && graph.unrolledSteps() == 0;
+  }
+
+  /** The declared shape of every parameter and auxiliary state of {@code graph}. */
+  private static Map<String, Shape> shapes(Graph graph) {
+    Map<String, Shape> shapes = new LinkedHashMap<>();
+    graph.params().forEach(p -> shapes.put(p.name(), p.shape()));
+    graph.auxStates().forEach(a -> shapes.put(a.name(), a.shape()));
+    return shapes;
+  }
+
+  /**
+   * Whether the value of node {@code n}, reached from a padded convolution through per-channel
+   * nodes (each reading its data first), went through a {@code Flatten} on the way.
+   */
+  private static boolean flattened(List<SymbolFile.Node> nodes, int n) {
+    SymbolFile.Node node = nodes.get(n);
+    while (!node.op().equals("Flatten")
+        && !node.op().equals("Convolution")
+        && !node.inputs().isEmpty()) {
+      node = nodes.get(node.inputs().get(0).node());
+    }
+    return node.op().equals("Flatten");
+  }
+
+  /** The one node that reads node {@code variable}. */
+  private static SymbolFile.Node readerOf(List<SymbolFile.Node> nodes, int variable) {
+    for (SymbolFile.Node n : nodes) {
+      for (SymbolFile.Entry e : n.inputs()) {
+        if (e.node() == variable) {
+          return n;
+        }
+      }
+    }
+    throw new IllegalStateException("no reader of node " + variable);
+  }
+
   /** The names of the convolutions {@link #apply} pads, for tests. */
   static List<String> padded(String json, Map<String, Tensor> params) {
-    return plan(SymbolFile.parse(json), params, new LinkedHashMap<>()).stream()
+    return plan(SymbolFile.parse(json), shapes(params), new LinkedHashMap<>()).stream()
         .map(PaddedConvolution::name)
         .toList();
   }
@@ -141,7 +308,7 @@ final class ChannelPadding {
    * layers that read them.
    */
   private static List<PaddedConvolution> plan(
-      SymbolFile symbol, Map<String, Tensor> params, Map<String, List<Pad>> pads) {
+      SymbolFile symbol, Map<String, Shape> params, Map<String, List<Pad>> pads) {
     List<SymbolFile.Node> nodes = symbol.nodes();
     Set<Integer> heads = SymbolAttrs.headNodes(symbol);
     List<List<int[]>> readers = new ArrayList<>();
@@ -191,7 +358,7 @@ final class ChannelPadding {
       List<SymbolFile.Node> nodes,
       List<List<int[]>> readers,
       Set<Integer> heads,
-      Map<String, Tensor> params,
+      Map<String, Shape> params,
       int c,
       int f,
       int to,
@@ -213,14 +380,14 @@ final class ChannelPadding {
         String op = reader.op();
         if (op.equals("FullyConnected")) {
           // After a flatten (or FullyConnected's own), channel k owns the k-th run of columns.
-          Tensor w = weight(nodes, reader, params);
+          Shape w = weight(nodes, reader, params);
           if (w == null
-              || w.shape().dims().length != 2
-              || w.shape().dim(1) % f != 0
+              || w.dims().length != 2
+              || w.dim(1) % f != 0
               || !flat.contains(n) && "false".equalsIgnoreCase(reader.attrs().get("flatten"))) {
             return false;
           }
-          int inner = w.shape().dim(1) / f;
+          int inner = w.dim(1) / f;
           if (!own(nodes, readers, params, reader, 1, pads, new Pad(1, f, to, inner, 0f))) {
             return false;
           }
@@ -280,7 +447,7 @@ final class ChannelPadding {
   private static boolean own(
       List<SymbolFile.Node> nodes,
       List<List<int[]>> readers,
-      Map<String, Tensor> params,
+      Map<String, Shape> params,
       SymbolFile.Node n,
       int slot,
       Map<String, List<Pad>> pads,
@@ -291,11 +458,11 @@ final class ChannelPadding {
     int v = n.inputs().get(slot).node();
     SymbolFile.Node variable = nodes.get(v);
     String name = variable.name();
-    Tensor t = params.get(name);
+    Shape t = params.get(name);
     if (!variable.isVariable() || t == null || readers.get(v).size() != 1) {
       return false;
     }
-    int length = t.shape().dim(pad.axis());
+    int length = t.dim(pad.axis());
     if (length != pad.channels() * pad.inner()) {
       return false;
     }
@@ -303,12 +470,19 @@ final class ChannelPadding {
     return true;
   }
 
-  private static Tensor weight(
-      List<SymbolFile.Node> nodes, SymbolFile.Node n, Map<String, Tensor> params) {
+  private static Shape weight(
+      List<SymbolFile.Node> nodes, SymbolFile.Node n, Map<String, Shape> params) {
     if (n.inputs().size() < 2) {
       return null;
     }
     return params.get(nodes.get(n.inputs().get(1).node()).name());
+  }
+
+  /** The shape of each array of {@code params}. */
+  private static Map<String, Shape> shapes(Map<String, Tensor> params) {
+    Map<String, Shape> shapes = new LinkedHashMap<>();
+    params.forEach((k, v) -> shapes.put(k, v.shape()));
+    return shapes;
   }
 
   /** {@code values} of shape {@code dims} with {@code p} applied. */
