@@ -79,6 +79,20 @@ public interface MxApi extends Library {
       String[] paramKeys,
       String[] paramVals);
 
+  /**
+   * Same C function, with the inputs, the outputs and the attributes' keys and values (arrays of C
+   * strings) passed as native blocks the caller keeps: nothing is converted per call.
+   */
+  int MXImperativeInvoke(
+      Pointer creator,
+      int numInputs,
+      Pointer inputs,
+      IntByReference numOutputs,
+      PointerByReference outputs,
+      int numParams,
+      Pointer paramKeys,
+      Pointer paramVals);
+
   // --- symbols -------------------------------------------------------------------------
 
   int MXSymbolCreateVariable(String name, PointerByReference out);

@@ -4,6 +4,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import java.nio.Buffer;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 
@@ -158,11 +159,20 @@ public final class NDArrayHandle implements AutoCloseable {
    * no copy; null when the array has no data. Valid while nothing writes or frees the array.
    */
   public FloatBuffer data(long floats) {
+    ByteBuffer bytes = bytes(floats);
+    return bytes == null ? null : bytes.asFloatBuffer();
+  }
+
+  /**
+   * As {@link #data}, the bytes of the array's first {@code floats} values, in native order, for
+   * readers that take them more than one float at a time; null when the array has no data.
+   */
+  public ByteBuffer bytes(long floats) {
     Pointer p = dataPointer();
     if (p == null) {
       return null;
     }
-    return p.getByteBuffer(0, 4 * floats).order(ByteOrder.nativeOrder()).asFloatBuffer();
+    return p.getByteBuffer(0, 4 * floats).order(ByteOrder.nativeOrder());
   }
 
   /**
