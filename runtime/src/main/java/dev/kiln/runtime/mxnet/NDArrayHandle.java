@@ -180,10 +180,17 @@ public final class NDArrayHandle implements AutoCloseable {
    * layout back to the default one), or null for an array without data.
    */
   private Pointer dataPointer() {
-    PointerByReference data = new PointerByReference();
+    PointerByReference data = DATA.get();
     Mx.check(Mx.api().MXNDArrayGetData(pointer(), data), "MXNDArrayGetData");
     return data.getValue();
   }
+
+  /**
+   * Each thread's place for {@code MXNDArrayGetData}'s answer, reused: a training step asks for
+   * three arrays' data, and a new one each time is a native allocation JNA registers and frees.
+   */
+  private static final ThreadLocal<PointerByReference> DATA =
+      ThreadLocal.withInitial(PointerByReference::new);
 
   /** Frees the handle ({@code MXNDArrayFree}). Idempotent; a failed free may be retried. */
   @Override
