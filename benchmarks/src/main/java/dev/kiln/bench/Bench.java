@@ -278,6 +278,7 @@ public final class Bench implements Callable<Integer> {
               Double.parseDouble(r.get("cpuSeconds"))));
     }
     String checks = ThroughputTable.checkCost(samples);
+    String targets = ThroughputTable.targets(samples);
     return "### Training throughput (one JVM, "
         + n
         + " rounds; in each round every "
@@ -290,6 +291,10 @@ public final class Bench implements Callable<Integer> {
         + "\nRatios of steps per second, computed round by round; median (min–max) over "
         + "rounds:\n\n"
         + ThroughputTable.ratios(samples)
+        + (targets.isEmpty()
+            ? ""
+            : "\nThe speed targets (a ratio's median over rounds at or above its limit):\n\n"
+                + targets)
         + "\nThe same ratios of steps per second of the process's CPU time (every thread, "
         + "MXNet's engine included): much less sensitive to other processes on a busy "
         + "machine, but blind to what overlapping saves and to what waiting costs:\n\n"
