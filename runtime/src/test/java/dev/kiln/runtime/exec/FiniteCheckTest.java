@@ -97,8 +97,16 @@ class FiniteCheckTest {
     return b;
   }
 
+  private static float[] heap(int[] bits) {
+    float[] out = new float[bits.length];
+    for (int i = 0; i < bits.length; i++) {
+      out[i] = Float.intBitsToFloat(bits[i]);
+    }
+    return out;
+  }
+
   @Test
-  void pairScanFindsEveryNonFiniteFloatAtEveryPlace() {
+  void bothScansFindEveryNonFiniteFloatAtEveryPlace() {
     // Lengths odd and even, buffers at every alignment, each special value at every position,
     // among finite neighbours of every sign (a negative last float once set the other half).
     for (int length = 1; length <= 9; length++) {
@@ -110,19 +118,28 @@ class FiniteCheckTest {
               bits[i] = FINITE[(i + at + offset) % FINITE.length];
             }
             assertTrue(FiniteCheck.allFinite(floats(offset, bits)), "finite " + length);
+            assertEquals(-1, FiniteCheck.firstNonFinite(heap(bits)), "finite " + length);
             bits[at] = bad;
             assertFalse(
                 FiniteCheck.allFinite(floats(offset, bits)),
                 Integer.toHexString(bad) + " at " + at + " of " + length + ", offset " + offset);
+            assertEquals(
+                at,
+                FiniteCheck.firstNonFinite(heap(bits)),
+                Integer.toHexString(bad) + " at " + at + " of " + length);
+            bits[(at + 1 + offset) % length] = NON_FINITE[offset]; // a second one after or before
+            assertEquals(
+                Math.min(at, (at + 1 + offset) % length), FiniteCheck.firstNonFinite(heap(bits)));
           }
         }
       }
     }
     assertTrue(FiniteCheck.allFinite(floats(0, new int[0])));
+    assertEquals(-1, FiniteCheck.firstNonFinite(new float[0]));
   }
 
   @Test
-  void pairScanAgreesWithFloatIsFiniteOnRandomBits() {
+  void bothScansAgreeWithFloatIsFiniteOnRandomBits() {
     Random random = new Random(38);
     for (int round = 0; round < 2000; round++) {
       int[] bits = new int[1 + random.nextInt(40)];
@@ -134,6 +151,7 @@ class FiniteCheckTest {
         finite &= Float.isFinite(Float.intBitsToFloat(bits[i]));
       }
       assertEquals(finite, FiniteCheck.allFinite(floats(4 * random.nextInt(2), bits)));
+      assertEquals(finite, FiniteCheck.firstNonFinite(heap(bits)) < 0);
     }
   }
 
