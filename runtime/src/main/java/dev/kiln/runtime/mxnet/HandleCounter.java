@@ -6,19 +6,14 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counts the MXNet handles (NDArrays, symbols, executors) that Kiln's binding creates and frees,
- * and the calls it makes into MXNet by function, for benchmarks and leak checks. It is off unless
- * the JVM starts with {@code -Dkiln.mx.countHandles=true}; then {@link Mx} wraps the loaded library
- * in a counting proxy, and every call through {@link Mx#api()} is counted (a few hundred
- * nanoseconds each). Handles that other libraries (e.g. DJL) create through their own bindings are
- * not seen.
+ * for benchmarks and leak checks. It is off unless the JVM starts with {@code
+ * -Dkiln.mx.countHandles=true}; then {@link Mx} wraps the loaded library in a counting proxy, and
+ * every call through {@link Mx#api()} is counted (a few hundred nanoseconds each). Handles that
+ * other libraries (e.g. DJL) create through their own bindings are not seen.
  */
 public final class HandleCounter {
   /** The system property that turns counting on. */
@@ -38,7 +33,6 @@ public final class HandleCounter {
 
   private static final AtomicLongArray CREATED = new AtomicLongArray(Kind.values().length);
   private static final AtomicLongArray FREED = new AtomicLongArray(Kind.values().length);
-  private static final ConcurrentHashMap<String, LongAdder> CALLS = new ConcurrentHashMap<>();
 
   private HandleCounter() {}
 
@@ -75,16 +69,6 @@ public final class HandleCounter {
     return n;
   }
 
-  /**
-   * How many times each C function has been called through {@link Mx#api()} so far, by name, in
-   * name order (empty when counting is off): what a step costs in calls into MXNet.
-   */
-  public static SortedMap<String, Long> calls() {
-    SortedMap<String, Long> out = new TreeMap<>();
-    CALLS.forEach((name, n) -> out.put(name, n.sum()));
-    return out;
-  }
-
   /** {@code api} behind a proxy that counts the handles its successful calls create and free. */
   static MxApi wrap(MxApi api) {
     InvocationHandler handler = (proxy, method, args) -> invoke(api, method, args);
@@ -94,7 +78,6 @@ public final class HandleCounter {
 
   private static Object invoke(MxApi api, Method method, Object[] args) throws Throwable {
     String name = method.getName();
-    CALLS.computeIfAbsent(name, n -> new LongAdder()).increment();
     // MXImperativeInvoke allocates its outputs only when the caller passes none.
     boolean allocatesOutputs =
         name.equals("MXImperativeInvoke") && ((PointerByReference) args[4]).getValue() == null;
