@@ -54,4 +54,39 @@ class EngineProfileTest {
   void anEmptyReportHasNoRows() {
     assertEquals(Map.of(), EngineProfile.parse("\nProfile Statistics:\n"));
   }
+
+  /** The worker's lines for one loop: "section/name" to calls per step. */
+  private static Map<String, Double> perStep(List<Map<String, String>> lines, Impl impl) {
+    Map<String, Double> out = new java.util.TreeMap<>();
+    for (Map<String, String> r : lines) {
+      if (r.get("impl").equals(impl.name())) {
+        out.put(r.get("section") + "/" + r.get("name"), Double.parseDouble(r.get("perStep")));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void mxnetCountsTheCallsAndOperatorsOfEachLoopsSteps() {
+    // Surefire may run tests from a manifest-only jar; its real class path is in this property.
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<Map<String, String>> lines =
+        new ChildJvm(classpath, 1, 300)
+            .run(
+                List.of("-DOPT_OUT_TRACKING=true"),
+                List.of("ENGINE", "--batch-sizes", "8", "--steps", "40", "--warmup", "10"));
+    for (Impl impl : BenchWorker.ENGINE_IMPLS) {
+      Map<String, Double> calls = perStep(lines, impl);
+      assertEquals(1.0, calls.get("MXNET_C_API/MXExecutorForward"), impl + ": " + calls);
+      assertEquals(1.0, calls.get("MXNET_C_API/MXExecutorBackwardEx"), impl + ": " + calls);
+    }
+    Map<String, Double> kiln = perStep(lines, Impl.KILN);
+    // The update and the copy of the weights the gradient check may put back.
+    assertEquals(2.0, kiln.get("MXNET_C_API/MXImperativeInvoke"), kiln.toString());
+    assertEquals(1.0, kiln.get("operator/_copy"), kiln.toString());
+    assertEquals(1.0, kiln.get("operator/kiln.WriteFence"), kiln.toString());
+    Map<String, Double> kernels = perStep(lines, Impl.FWD_BWD_NO_COPY);
+    assertEquals(null, kernels.get("MXNET_C_API/MXImperativeInvoke"), kernels.toString());
+  }
 }
