@@ -46,9 +46,10 @@ final class EngineProfile {
     check(
         api,
         api.MXSetProcessProfilerConfig(
-            2,
-            new String[] {"profile_all", "aggregate_stats"},
-            new String[] {"true", "true"},
+            3,
+            new String[] {"profile_all", "aggregate_stats", "filename"},
+            // MXNet writes its trace to this file when the process ends: none is wanted.
+            new String[] {"true", "true", "/dev/null"},
             null),
         "MXSetProcessProfilerConfig");
     check(api, api.MXSetProcessProfilerState(1, 0, null), "MXSetProcessProfilerState");
