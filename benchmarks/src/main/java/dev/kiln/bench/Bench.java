@@ -7,6 +7,8 @@ import dev.kiln.runtime.mxnet.HandleCounter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -556,7 +558,7 @@ public final class Bench implements Callable<Integer> {
         child.run(
             List.of(),
             List.of("ENGINE", "--batch-sizes", "32,256", "--steps", steps, "--warmup", warmup))) {
-      String name = r.get("name").replace('_', ' ');
+      String name = URLDecoder.decode(r.get("name"), StandardCharsets.UTF_8);
       if (name.startsWith("MXNet C API")) {
         continue; // the profiler's own totals
       }

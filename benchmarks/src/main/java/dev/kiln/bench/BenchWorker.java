@@ -385,7 +385,8 @@ public final class BenchWorker implements Callable<Integer> {
                     "section",
                     e.section(),
                     "name",
-                    e.name().replace(' ', '_'),
+                    // A line's values hold no spaces: MXNet's names do ("MXNet C API Calls").
+                    java.net.URLEncoder.encode(e.name(), java.nio.charset.StandardCharsets.UTF_8),
                     "perStep",
                     (double) e.count() / n,
                     "microsPerStep",

@@ -2,6 +2,8 @@ package dev.kiln.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -60,7 +62,9 @@ class EngineProfileTest {
     Map<String, Double> out = new java.util.TreeMap<>();
     for (Map<String, String> r : lines) {
       if (r.get("impl").equals(impl.name())) {
-        out.put(r.get("section") + "/" + r.get("name"), Double.parseDouble(r.get("perStep")));
+        out.put(
+            r.get("section") + "/" + URLDecoder.decode(r.get("name"), StandardCharsets.UTF_8),
+            Double.parseDouble(r.get("perStep")));
       }
     }
     return out;
