@@ -14,8 +14,8 @@ import java.util.List;
  *
  * <p>This replaced one {@code multi_sum_sq} over the arrays and a read of the sums: MXNet's kernel
  * for it is a scalar loop that took about 93 µs of CPU on the MLP's 101,770 gradients, the scan
- * about 32 µs (issue 14), and about 12 µs since it reads two floats at a time ({@code
- * allFinite}, issue 38; {@code docs/history.md}).
+ * about 32 µs (issue 14), and about 12 µs since it reads two floats at a time ({@code allFinite},
+ * issue 38; {@code docs/history.md}).
  *
  * <p>MXNet lets NaN and infinity pass through every operator silently; Kiln checks inputs before
  * they reach a model and gradients before an update applies them. Reading MXNet's buffer is safe
