@@ -7,6 +7,8 @@ import dev.kiln.runtime.mxnet.HandleCounter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -281,6 +283,7 @@ public final class Bench implements Callable<Integer> {
               Double.parseDouble(r.get("cpuSeconds"))));
     }
     String checks = ThroughputTable.checkCost(samples);
+    String targets = ThroughputTable.targets(samples);
     return "### Training throughput (one JVM, "
         + n
         + " rounds; in each round every "
@@ -293,6 +296,10 @@ public final class Bench implements Callable<Integer> {
         + "\nRatios of steps per second, computed round by round; median (min–max) over "
         + "rounds:\n\n"
         + ThroughputTable.ratios(samples)
+        + (targets.isEmpty()
+            ? ""
+            : "\nThe speed targets (a ratio's median over rounds at or above its limit):\n\n"
+                + targets)
         + "\nThe same ratios of steps per second of the process's CPU time (every thread, "
         + "MXNet's engine included): much less sensitive to other processes on a busy "
         + "machine, but blind to what overlapping saves and to what waiting costs:\n\n"
@@ -538,7 +545,58 @@ public final class Bench implements Callable<Integer> {
         + "(wall µs per step, median of "
         + n
         + " runs):\n\n"
-        + stageTable(stages);
+        + stageTable(stages)
+        + engineTable(child, steps, warmup);
+  }
+
+  /**
+   * MXNet's own count of C API calls and engine operators per step ({@link EngineProfile}) for
+   * Kiln, Kiln without the gradient check and the kernels' limit, at batch 32 and 256.
+   */
+  private static String engineTable(ChildJvm child, String steps, String warmup) {
+    // (section, name) -> "impl@batch" -> {calls, µs} per step
+    Map<String, Map<String, double[]>> rows = new LinkedHashMap<>();
+    List<String> columns = new ArrayList<>();
+    for (Map<String, String> r :
+        child.run(
+            List.of(),
+            List.of("ENGINE", "--batch-sizes", "32,256", "--steps", steps, "--warmup", warmup))) {
+      String name = URLDecoder.decode(r.get("name"), StandardCharsets.UTF_8);
+      if (name.startsWith("MXNet C API")) {
+        continue; // the profiler's own totals
+      }
+      String column = Impl.valueOf(r.get("impl")).label() + " @" + r.get("batch");
+      if (!columns.contains(column)) {
+        columns.add(column);
+      }
+      rows.computeIfAbsent(r.get("section") + " | " + name, k -> new LinkedHashMap<>())
+          .put(
+              column,
+              new double[] {
+                Double.parseDouble(r.get("perStep")), Double.parseDouble(r.get("microsPerStep"))
+              });
+    }
+    StringBuilder out =
+        new StringBuilder(
+            "\nMXNet's own profiler (aggregate statistics, every operator) over the same steps"
+                + " after the same warm-up, one loop at a time: calls into MXNet's C API and"
+                + " operators run on its engine per step, and their µs per step (a C API"
+                + " call's time is the calling thread's, a wait's included; an operator's is the"
+                + " engine's):\n\n"
+                + "| section | name");
+    columns.forEach(c -> out.append(" | ").append(c));
+    out.append(" |\n|---|---").append("|---:".repeat(columns.size())).append("|\n");
+    rows.forEach(
+        (row, byColumn) -> {
+          out.append("| ").append(row);
+          for (String c : columns) {
+            double[] v = byColumn.get(c);
+            out.append(
+                v == null ? " | –" : String.format(Locale.ROOT, " | %.2f (%.1f µs)", v[0], v[1]));
+          }
+          out.append(" |\n");
+        });
+    return out.toString();
   }
 
   private static String stageTable(Map<String, Map<Integer, List<Double>>> stages) {

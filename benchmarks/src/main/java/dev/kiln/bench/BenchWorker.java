@@ -50,10 +50,18 @@ public final class BenchWorker implements Callable<Integer> {
     /** Peak resident memory of one implementation's training run. */
     RSS,
     /** The floor with Kiln's extra work added piece by piece, against Kiln itself. */
-    PROFILE
+    PROFILE,
+    /** MXNet's own count of C API calls and engine operators per step ({@link EngineProfile}). */
+    ENGINE
   }
 
-  @Parameters(index = "0", description = "THROUGHPUT, FIRST_BATCH, HANDLES, RSS or PROFILE.")
+  /** The loops {@link Mode#ENGINE} counts, in column order. */
+  static final List<Impl> ENGINE_IMPLS =
+      List.of(Impl.KILN, Impl.KILN_NO_CHECK, Impl.FWD_BWD_NO_COPY);
+
+  @Parameters(
+      index = "0",
+      description = "THROUGHPUT, FIRST_BATCH, HANDLES, RSS, PROFILE or ENGINE.")
   Mode mode;
 
   @Option(
@@ -77,7 +85,7 @@ public final class BenchWorker implements Callable<Integer> {
   @Option(
       names = "--batch-sizes",
       split = ",",
-      description = "PROFILE: MLP batch sizes.",
+      description = "PROFILE, ENGINE: MLP batch sizes.",
       defaultValue = "32,256")
   int[] batchSizes;
 
@@ -86,14 +94,14 @@ public final class BenchWorker implements Callable<Integer> {
       split = ",",
       description =
           "Steps per timed run, one per batch "
-              + "size (PROFILE), or steps of the run (HANDLES, RSS).",
+              + "size (PROFILE, ENGINE), or steps of the run (HANDLES, RSS).",
       defaultValue = "4000,1000")
   int[] steps;
 
   @Option(
       names = "--warmup",
       split = ",",
-      description = "PROFILE: warm-up steps per batch " + "size.",
+      description = "PROFILE, ENGINE: warm-up steps per batch size.",
       defaultValue = "500,100")
   int[] warmup;
 
@@ -115,6 +123,7 @@ public final class BenchWorker implements Callable<Integer> {
       case HANDLES -> handles();
       case RSS -> rss();
       case PROFILE -> profile();
+      case ENGINE -> engine();
       default -> throw new IllegalStateException(mode.toString());
     }
     return 0;
@@ -335,6 +344,58 @@ public final class BenchWorker implements Callable<Integer> {
       }
     } finally {
       loops.values().forEach(m -> m.values().forEach(TrainLoop::close));
+    }
+  }
+
+  /**
+   * For each batch size and each of {@link #ENGINE_IMPLS}: warm-up steps, then MXNet's own profiler
+   * over the timed steps; one line per C API function and operator, per step. Every loop is bound
+   * and warmed up before the profiler first runs: an executor bound while MXNet's aggregate
+   * statistics are configured runs its operators one by one instead of in bulk.
+   */
+  private void engine() {
+    Map<String, TrainLoop> loops = new LinkedHashMap<>();
+    Map<Integer, Pool> pools = new LinkedHashMap<>();
+    try {
+      for (int k = 0; k < batchSizes.length; k++) {
+        int b = batchSizes[k];
+        pools.put(b, Pool.synthetic(b, 16, SEED));
+        for (Impl impl : ENGINE_IMPLS) {
+          TrainLoop loop = impl.open(Workload.MLP, b, SEED);
+          loops.put(impl.name() + "@" + b, loop);
+          run(loop, pools.get(b), warmup[k]);
+        }
+      }
+      for (int k = 0; k < batchSizes.length; k++) {
+        int b = batchSizes[k];
+        int n = steps[k];
+        for (Impl impl : ENGINE_IMPLS) {
+          TrainLoop loop = loops.get(impl.name() + "@" + b);
+          Map<String, EngineProfile.Entry> stats =
+              EngineProfile.measure(() -> run(loop, pools.get(b), n));
+          for (EngineProfile.Entry e : stats.values()) {
+            System.out.println(
+                BenchLine.format(
+                    "mode",
+                    "engine",
+                    "impl",
+                    impl.name(),
+                    "batch",
+                    b,
+                    "section",
+                    e.section(),
+                    "name",
+                    // A line's values hold no spaces: MXNet's names do ("MXNet C API Calls").
+                    java.net.URLEncoder.encode(e.name(), java.nio.charset.StandardCharsets.UTF_8),
+                    "perStep",
+                    (double) e.count() / n,
+                    "microsPerStep",
+                    e.millis() * 1000 / n));
+          }
+        }
+      }
+    } finally {
+      loops.values().forEach(TrainLoop::close);
     }
   }
 

@@ -19,12 +19,16 @@ final class ThroughputTable {
   /** A ratio the table reports: {@code top} steps/s over {@code bottom} steps/s. */
   record Ratio(String name, Impl top, Impl bottom) {}
 
+  /** Kiln's step over the kernels' limit without copy-in, the ratio issues 25 and 38 set. */
+  private static final Ratio KERNELS =
+      new Ratio("kiln/fwd+bwd no copy-in", Impl.KILN, Impl.FWD_BWD_NO_COPY);
+
   /** The ratios reported, in column order. */
   static final List<Ratio> RATIOS =
       List.of(
           new Ratio("kiln/floor", Impl.KILN, Impl.FLOOR),
           new Ratio("kiln/fwd+bwd only", Impl.KILN, Impl.FWD_BWD),
-          new Ratio("kiln/fwd+bwd no copy-in", Impl.KILN, Impl.FWD_BWD_NO_COPY),
+          KERNELS,
           new Ratio("kiln/kiln sync copy-in", Impl.KILN, Impl.KILN_SYNC_COPY),
           new Ratio("kiln/djl", Impl.KILN, Impl.DJL),
           new Ratio("kiln/hand-written attention", Impl.KILN, Impl.KILN_HAND),
@@ -33,6 +37,62 @@ final class ThroughputTable {
           new Ratio("floor/fwd+bwd only", Impl.FLOOR, Impl.FWD_BWD));
 
   private ThroughputTable() {}
+
+  /**
+   * A speed target: the median over rounds of {@code ratio} at {@code workload} and {@code batch}
+   * must be at least {@code limit}.
+   */
+  record Target(String issue, Workload workload, int batch, Ratio ratio, double limit) {}
+
+  /**
+   * The speed targets the throughput part checks (issue 38, item 4: the fixed cost of a step, on
+   * the MLP, against forward and backward alone with neither the copy-in nor the update).
+   */
+  static final List<Target> TARGETS =
+      List.of(
+          new Target("38", Workload.MLP, 32, KERNELS, 0.6),
+          new Target("38", Workload.MLP, 256, KERNELS, 0.8));
+
+  /**
+   * Every {@link #TARGETS target} whose row and implementations {@code samples} measured: the
+   * ratio's median (min–max) over rounds, the limit, whether the median meets it, and in how many
+   * rounds the ratio did. Empty when none was measured.
+   */
+  static String targets(List<Sample> samples) {
+    Map<Row, Map<Impl, Map<Integer, Double>>> rows = group(samples);
+    StringBuilder out = new StringBuilder();
+    for (Target t : TARGETS) {
+      Map<Impl, Map<Integer, Double>> byImpl = rows.get(new Row(t.workload(), t.batch()));
+      if (byImpl == null) {
+        continue;
+      }
+      List<Double> v =
+          perRound(byImpl.get(t.ratio().top()), byImpl.get(t.ratio().bottom()), (a, b) -> a / b);
+      if (v == null) {
+        continue;
+      }
+      if (out.length() == 0) {
+        out.append(
+            "| workload | batch | ratio | median (min–max) | target | median meets it "
+                + "| rounds at or above |\n|---|---:|---|---:|---:|---|---:|\n");
+      }
+      double median = Stats.median(v);
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %s | %s | ≥ %.2f (issue %s) | %s | %d of %d |%n",
+              t.workload().label(),
+              t.batch(),
+              t.ratio().name(),
+              cell(v, "%.2f"),
+              t.limit(),
+              t.issue(),
+              median >= t.limit() ? "yes" : "NO",
+              v.stream().filter(x -> x >= t.limit()).count(),
+              v.size()));
+    }
+    return out.toString();
+  }
 
   /** Implementations whose columns a table has only when it measured them. */
   private static final java.util.Set<Impl> OPTIONAL =

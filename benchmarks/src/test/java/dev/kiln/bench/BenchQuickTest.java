@@ -72,10 +72,19 @@ class BenchQuickTest {
                 + "| kiln, no grad check | kiln, sync copy-in | djl | rounds |"),
         text);
     for (String row : new String[] {"| mlp | 32 | ", "| mlp | 256 | "}) {
-      // Steps per second, ratios by wall-clock and by CPU time and the check's cost: a row in
-      // each of four tables, printed once.
-      assertEquals(4, text.lines().filter(l -> l.startsWith(row)).count(), text);
+      // Steps per second, ratios by wall-clock, the speed targets, ratios by CPU time and the
+      // check's cost: a row in each of five tables, printed once.
+      assertEquals(5, text.lines().filter(l -> l.startsWith(row)).count(), text);
     }
+    assertTrue(
+        text.contains("| workload | batch | ratio | median (min–max) | target | median meets it"),
+        text);
+    assertEquals(
+        2,
+        text.lines()
+            .filter(l -> l.contains("| kiln/fwd+bwd no copy-in | ") && l.contains(" ≥ 0."))
+            .count(),
+        text);
     assertTrue(
         text.contains(
             "| kiln/floor | kiln/fwd+bwd only | kiln/fwd+bwd no copy-in | kiln/kiln sync copy-in"

@@ -123,4 +123,35 @@ class ThroughputTableTest {
     assertEquals("–", ThroughputTable.cell(null));
     assertEquals("–", ThroughputTable.cell(List.of()));
   }
+
+  @Test
+  void theTargetsAreCheckedAtTheMedianOfTheRoundByRoundRatio() {
+    List<Sample> samples = new ArrayList<>();
+    // Batch 32: ratios 0.5, 0.7, 0.65 by round (median 0.65, meets 0.6 in two rounds of three).
+    add(samples, Workload.MLP, Impl.FWD_BWD_NO_COPY, 32, 1000, 1000, 2000);
+    add(samples, Workload.MLP, Impl.KILN, 32, 500, 700, 1300);
+    // Batch 256: ratios 0.9, 0.7, 0.75 (median 0.75, short of 0.8).
+    add(samples, Workload.MLP, Impl.FWD_BWD_NO_COPY, 256, 100, 100, 100);
+    add(samples, Workload.MLP, Impl.KILN, 256, 90, 70, 75);
+    // No target for the LeNet: no row.
+    add(samples, Workload.LENET, Impl.KILN, 64, 10, 10, 10);
+    assertEquals(
+        """
+        | workload | batch | ratio | median (min–max) | target | median meets it \
+        | rounds at or above |
+        |---|---:|---|---:|---:|---|---:|
+        | mlp | 32 | kiln/fwd+bwd no copy-in | 0.65 (0.50–0.70) | ≥ 0.60 (issue 38) | yes \
+        | 2 of 3 |
+        | mlp | 256 | kiln/fwd+bwd no copy-in | 0.75 (0.70–0.90) | ≥ 0.80 (issue 38) | NO \
+        | 1 of 3 |
+        """,
+        ThroughputTable.targets(samples));
+  }
+
+  @Test
+  void targetsWithoutTheirMeasurementsPrintNothing() {
+    List<Sample> samples = new ArrayList<>();
+    add(samples, Workload.MLP, Impl.KILN, 32, 500);
+    assertEquals("", ThroughputTable.targets(samples));
+  }
 }

@@ -1,5 +1,6 @@
 package dev.kiln.runtime.exec;
 
+import dev.kiln.runtime.mxnet.HandleArray;
 import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.WriteFence;
 
@@ -14,7 +15,7 @@ import dev.kiln.runtime.mxnet.WriteFence;
  */
 public final class FencedArrays {
   private final Tensor[] arrays;
-  private final NDArrayHandle[] handles;
+  private final HandleArray handles;
 
   /** Whether fences are queued: {@link WriteFence#enabled()} when the owner binds. */
   private final boolean enabled = WriteFence.enabled();
@@ -24,10 +25,11 @@ public final class FencedArrays {
   /** Fences over {@code arrays}, all on one CPU context, which must outlive this. */
   public FencedArrays(Tensor... arrays) {
     this.arrays = arrays.clone();
-    this.handles = new NDArrayHandle[arrays.length];
+    NDArrayHandle[] h = new NDArrayHandle[arrays.length];
     for (int i = 0; i < arrays.length; i++) {
-      handles[i] = arrays[i].handle();
+      h[i] = arrays[i].handle();
     }
+    this.handles = HandleArray.of(h);
   }
 
   /**

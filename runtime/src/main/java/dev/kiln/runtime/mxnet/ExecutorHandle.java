@@ -98,8 +98,9 @@ public final class ExecutorHandle implements AutoCloseable {
    * head gradient per output, or {@link HandleArray#EMPTY} for a graph whose outputs are losses.
    */
   public void backward(HandleArray heads) {
-    Pointer[] h = heads.pointers();
-    Mx.check(Mx.api().MXExecutorBackwardEx(pointer(), h.length, h, 1), "MXExecutorBackwardEx");
+    Mx.check(
+        Mx.api().MXExecutorBackwardEx(pointer(), heads.size(), heads.block(), 1),
+        "MXExecutorBackwardEx");
   }
 
   /** Frees the executor ({@code MXExecutorFree}). Idempotent; a failed free may be retried. */

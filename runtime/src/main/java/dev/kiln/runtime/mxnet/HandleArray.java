@@ -1,5 +1,6 @@
 package dev.kiln.runtime.mxnet;
 
+import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 
 /**
@@ -12,10 +13,14 @@ public final class HandleArray {
   /** No arrays. */
   public static final HandleArray EMPTY = new HandleArray(new Pointer[0]);
 
-  private final Pointer[] pointers;
+  private final int size;
+
+  /** The handles as one native block, made once (JNA would otherwise copy an array every call). */
+  private final Memory block;
 
   private HandleArray(Pointer[] pointers) {
-    this.pointers = pointers;
+    this.size = pointers.length;
+    this.block = pointers.length == 0 ? null : Mx.handleBlock(pointers);
   }
 
   /** The handles of {@code arrays}, in order (each must be open). */
@@ -25,11 +30,11 @@ public final class HandleArray {
 
   /** How many arrays. */
   public int size() {
-    return pointers.length;
+    return size;
   }
 
-  /** The native handles, for this package's C calls; not to be changed. */
-  Pointer[] pointers() {
-    return pointers;
+  /** The native block of handles, for this package's C calls (null for none); not to be changed. */
+  Pointer block() {
+    return block;
   }
 }

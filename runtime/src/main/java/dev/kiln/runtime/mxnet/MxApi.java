@@ -54,6 +54,23 @@ public interface MxApi extends Library {
       int priority,
       String oprName);
 
+  /**
+   * Same C function, with the arrays as native blocks of handles and the operation's name as a C
+   * string, all kept by the caller: nothing is converted per call.
+   */
+  int MXEnginePushSyncND(
+      Pointer syncFunc,
+      Pointer param,
+      Pointer deleter,
+      Pointer ctx,
+      Pointer constNds,
+      int numConstNds,
+      Pointer mutableNds,
+      int numMutableNds,
+      Pointer prop,
+      int priority,
+      Pointer oprName);
+
   // --- operators -----------------------------------------------------------------------
 
   int NNGetOpHandle(String opName, PointerByReference opOut);
@@ -78,6 +95,20 @@ public interface MxApi extends Library {
       int numParams,
       String[] paramKeys,
       String[] paramVals);
+
+  /**
+   * Same C function, with the inputs, the outputs and the attributes' keys and values (arrays of C
+   * strings) passed as native blocks the caller keeps: nothing is converted per call.
+   */
+  int MXImperativeInvoke(
+      Pointer creator,
+      int numInputs,
+      Pointer inputs,
+      IntByReference numOutputs,
+      PointerByReference outputs,
+      int numParams,
+      Pointer paramKeys,
+      Pointer paramVals);
 
   // --- symbols -------------------------------------------------------------------------
 
@@ -212,6 +243,9 @@ public interface MxApi extends Library {
   int MXExecutorForward(Pointer exec, int isTrain);
 
   int MXExecutorBackwardEx(Pointer exec, int len, Pointer[] headGrads, int isTrain);
+
+  /** Same C function, with the head gradients as a native block of handles the caller keeps. */
+  int MXExecutorBackwardEx(Pointer exec, int len, Pointer headGrads, int isTrain);
 
   int MXExecutorOutputs(Pointer exec, IntByReference outSize, PointerByReference out);
 

@@ -4,6 +4,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import java.nio.Buffer;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 
@@ -158,11 +159,20 @@ public final class NDArrayHandle implements AutoCloseable {
    * no copy; null when the array has no data. Valid while nothing writes or frees the array.
    */
   public FloatBuffer data(long floats) {
+    ByteBuffer bytes = bytes(floats);
+    return bytes == null ? null : bytes.asFloatBuffer();
+  }
+
+  /**
+   * As {@link #data}, the bytes of the array's first {@code floats} values, in native order, for
+   * readers that take them more than one float at a time; null when the array has no data.
+   */
+  public ByteBuffer bytes(long floats) {
     Pointer p = dataPointer();
     if (p == null) {
       return null;
     }
-    return p.getByteBuffer(0, 4 * floats).order(ByteOrder.nativeOrder()).asFloatBuffer();
+    return p.getByteBuffer(0, 4 * floats).order(ByteOrder.nativeOrder());
   }
 
   /**
@@ -170,10 +180,17 @@ public final class NDArrayHandle implements AutoCloseable {
    * layout back to the default one), or null for an array without data.
    */
   private Pointer dataPointer() {
-    PointerByReference data = new PointerByReference();
+    PointerByReference data = DATA.get();
     Mx.check(Mx.api().MXNDArrayGetData(pointer(), data), "MXNDArrayGetData");
     return data.getValue();
   }
+
+  /**
+   * Each thread's place for {@code MXNDArrayGetData}'s answer, reused: a training step asks for
+   * three arrays' data, and a new one each time is a native allocation JNA registers and frees.
+   */
+  private static final ThreadLocal<PointerByReference> DATA =
+      ThreadLocal.withInitial(PointerByReference::new);
 
   /** Frees the handle ({@code MXNDArrayFree}). Idempotent; a failed free may be retried. */
   @Override

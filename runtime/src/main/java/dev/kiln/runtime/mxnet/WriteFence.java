@@ -1,6 +1,7 @@
 package dev.kiln.runtime.mxnet;
 
-import com.sun.jna.Pointer;
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
 
 /**
  * An empty operation queued as a writer of some arrays, behind the operations already queued on
@@ -28,7 +29,8 @@ public final class WriteFence {
    */
   public static final String SWITCH = "kiln.inputFence";
 
-  private static final String NAME = "kiln.WriteFence";
+  /** The operation's name in MXNet's profiler, as a C string made once. */
+  private static final Memory NAME = cString("kiln.WriteFence");
 
   private WriteFence() {}
 
@@ -41,13 +43,9 @@ public final class WriteFence {
    * Queues the fence on {@code arrays}, all on CPU context {@code device}, with MXNet's normal
    * property: it runs on the device's worker, costing it a few microseconds and no thread switch.
    */
-  public static void queue(NDArrayHandle[] arrays, int device) {
-    if (arrays.length == 0) {
+  public static void queue(HandleArray arrays, int device) {
+    if (arrays.size() == 0) {
       return;
-    }
-    Pointer[] handles = new Pointer[arrays.length];
-    for (int i = 0; i < arrays.length; i++) {
-      handles[i] = arrays[i].pointer();
     }
     Mx.check(
         Mx.api()
@@ -58,11 +56,18 @@ public final class WriteFence {
                 PriorityWait.context(device),
                 null,
                 0,
-                handles,
-                handles.length,
+                arrays.block(),
+                arrays.size(),
                 null,
                 0,
                 NAME),
         "MXEnginePushSyncND");
+  }
+
+  private static Memory cString(String s) {
+    byte[] bytes = Native.toByteArray(s);
+    Memory m = new Memory(bytes.length);
+    m.write(0, bytes, 0, bytes.length);
+    return m;
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kiln.runtime.TestJvm;
 import dev.kiln.runtime.graph.Shape;
+import dev.kiln.runtime.mxnet.HandleArray;
 import dev.kiln.runtime.mxnet.NDArrayHandle;
 import dev.kiln.runtime.mxnet.PreparedOp;
 import dev.kiln.runtime.mxnet.WriteFence;
@@ -43,7 +44,7 @@ class WriteFenceTest {
         float[] before = round % 2 == 0 ? ones : twos;
         float[] after = round % 2 == 0 ? twos : ones;
         copy.run(new String[0], new String[0]);
-        WriteFence.queue(new NDArrayHandle[] {source.handle()}, source.device());
+        WriteFence.queue(HandleArray.of(source.handle()), source.device());
         source.copyFromFenced(after);
         float[] copied = target.toFloatArray();
         for (int i = 0; i < SIZE; i++) {
