@@ -100,6 +100,12 @@ public final class BenchWorker implements Callable<Integer> {
   @Option(names = "--reps", defaultValue = "5")
   int reps;
 
+  @Option(
+      names = "--impls",
+      split = ",",
+      description = "THROUGHPUT: only these implementations of each workload (default: all).")
+  Set<Impl> impls;
+
   @Option(names = "--leak-steps", defaultValue = "20000")
   int leakSteps;
 
@@ -154,7 +160,9 @@ public final class BenchWorker implements Callable<Integer> {
         Map<Impl, TrainLoop> byImpl = new EnumMap<>(Impl.class);
         loops.add(byImpl);
         for (Impl i : Impl.of(row.workload())) {
-          byImpl.put(i, i.open(row.workload(), row.batch(), SEED));
+          if (impls == null || impls.contains(i)) {
+            byImpl.put(i, i.open(row.workload(), row.batch(), SEED));
+          }
         }
       }
       for (int k = 0; k < rows.size(); k++) {
