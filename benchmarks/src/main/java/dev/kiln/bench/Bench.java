@@ -328,7 +328,7 @@ public final class Bench implements Callable<Integer> {
     }
     int cores = Runtime.getRuntime().availableProcessors();
     List<Integer> counts = ThreadsTable.counts(cores);
-    Map<Integer, List<Sample>> byCount = new LinkedHashMap<>();
+    Map<Integer, List<ThreadsTable.Run>> byCount = new LinkedHashMap<>();
     for (int round = 1; round <= n; round++) {
       for (int j = 0; j < counts.size(); j++) {
         int count = counts.get((j + round) % counts.size());
@@ -351,14 +351,16 @@ public final class Bench implements Callable<Integer> {
             byCount
                 .computeIfAbsent(count, k -> new ArrayList<>())
                 .add(
-                    new Sample(
-                        Workload.of(r.get("workload")),
-                        Impl.of(r.get("impl")),
-                        Integer.parseInt(r.get("batch")),
-                        round,
-                        Integer.parseInt(r.get("steps")),
-                        Double.parseDouble(r.get("seconds")),
-                        Double.parseDouble(r.get("cpuSeconds"))));
+                    new ThreadsTable.Run(
+                        new Sample(
+                            Workload.of(r.get("workload")),
+                            Impl.of(r.get("impl")),
+                            Integer.parseInt(r.get("batch")),
+                            round,
+                            Integer.parseInt(r.get("steps")),
+                            Double.parseDouble(r.get("seconds")),
+                            Double.parseDouble(r.get("cpuSeconds"))),
+                        Double.parseDouble(r.get("waitSeconds"))));
           }
         }
       }
@@ -379,7 +381,8 @@ public final class Bench implements Callable<Integer> {
         + n
         + " rounds, each a fresh JVM per count in an order that rotates)\n\n"
         + "Steps per second and ratios against one thread taken round by round, median "
-        + "(min–max) over rounds; process CPU time per step (every thread, MXNet's included):\n\n"
+        + "(min–max) over rounds; process CPU time per step (every thread, MXNet's included) "
+        + "and the time its threads waited for a core per step (their schedstat):\n\n"
         + ThreadsTable.format(byCount);
   }
 

@@ -196,7 +196,9 @@ public final class BenchWorker implements Callable<Integer> {
                     "seconds",
                     t.wallSeconds(),
                     "cpuSeconds",
-                    t.cpuSeconds()));
+                    t.cpuSeconds(),
+                    "waitSeconds",
+                    t.waitSeconds()));
             progress.append(
                 String.format(
                     Locale.ROOT,
@@ -370,10 +372,16 @@ public final class BenchWorker implements Callable<Integer> {
    * Wall-clock time, process CPU time (all threads, MXNet's engine included; Linux counts it in 10
    * ms ticks) and the CPU time of the Java thread that drives MXNet, of {@code n} steps.
    */
-  record Timing(double wallSeconds, double cpuSeconds, double driverCpuSeconds) {}
+  /**
+   * One timed run: wall-clock time, the process's CPU time, the driving thread's CPU time and the
+   * time the process's threads spent waiting for a core ({@link ProcStatus#runQueueWaitNanos}).
+   */
+  record Timing(
+      double wallSeconds, double cpuSeconds, double driverCpuSeconds, double waitSeconds) {}
 
   private static Timing timed(TrainLoop loop, Pool pool, int n) {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long waited = ProcStatus.runQueueWaitNanos();
     long cpu = LoadTest.processCpuNanos();
     long driver = threads.getCurrentThreadCpuTime();
     long start = System.nanoTime();
@@ -386,7 +394,8 @@ public final class BenchWorker implements Callable<Integer> {
     return new Timing(
         wall / 1e9,
         (LoadTest.processCpuNanos() - cpu) / 1e9,
-        (threads.getCurrentThreadCpuTime() - driver) / 1e9);
+        (threads.getCurrentThreadCpuTime() - driver) / 1e9,
+        (ProcStatus.runQueueWaitNanos() - waited) / 1e9);
   }
 
   /**

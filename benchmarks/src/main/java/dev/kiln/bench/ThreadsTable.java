@@ -23,6 +23,14 @@ final class ThreadsTable {
     return List.copyOf(new TreeSet<>(List.of(1, 2, Math.max(1, cores))));
   }
 
+  /**
+   * One timed run at a thread count.
+   *
+   * @param sample the run ({@code rep} is its round)
+   * @param waitSeconds the time its threads spent runnable but waiting for a core
+   */
+  record Run(Sample sample, double waitSeconds) {}
+
   /** What a row is about. */
   private record Row(Workload workload, int batch, Impl impl) {}
 
@@ -30,19 +38,20 @@ final class ThreadsTable {
    * The table of {@code samples}, measured at the thread counts of {@code byCount} (its keys; a
    * sample's {@code rep} is its round).
    */
-  static String format(Map<Integer, List<Sample>> byCount) {
+  static String format(Map<Integer, List<Run>> byCount) {
     List<Integer> counts = new ArrayList<>(new TreeSet<>(byCount.keySet()));
-    Map<Row, Map<Integer, Map<Integer, Sample>>> rows =
+    Map<Row, Map<Integer, Map<Integer, Run>>> rows =
         new TreeMap<>(
             java.util.Comparator.comparing((Row r) -> r.workload().ordinal())
                 .thenComparingInt(Row::batch)
                 .thenComparing(r -> r.impl().ordinal()));
     byCount.forEach(
-        (count, samples) -> {
-          for (Sample s : samples) {
+        (count, runs) -> {
+          for (Run run : runs) {
+            Sample s = run.sample();
             rows.computeIfAbsent(new Row(s.workload(), s.batch(), s.impl()), k -> new TreeMap<>())
                 .computeIfAbsent(count, k -> new TreeMap<>())
-                .put(s.rep(), s);
+                .put(s.rep(), run);
           }
         });
     StringBuilder head = new StringBuilder("| workload | batch | implementation |");
@@ -60,6 +69,10 @@ final class ThreadsTable {
       head.append(" CPU ms a step, ").append(threads(c)).append(" |");
       rule.append("---:|");
     }
+    for (int c : counts) {
+      head.append(" wait for a core, ms a step, ").append(threads(c)).append(" |");
+      rule.append("---:|");
+    }
     StringBuilder out = new StringBuilder().append(head).append('\n').append(rule).append('\n');
     rows.forEach(
         (row, at) -> {
@@ -72,25 +85,35 @@ final class ThreadsTable {
                   row.impl().label()));
           for (int c : counts) {
             out.append(' ')
-                .append(spread(values(at.get(c), Sample::stepsPerSecond), "%.0f"))
+                .append(spread(values(at.get(c), r -> r.sample().stepsPerSecond()), "%.0f"))
                 .append(" |");
           }
           for (int c : counts.subList(1, counts.size())) {
             List<Double> ratios = new ArrayList<>();
-            Map<Integer, Sample> top = at.getOrDefault(c, Map.of());
-            Map<Integer, Sample> bottom = at.getOrDefault(base, Map.of());
+            Map<Integer, Run> top = at.getOrDefault(c, Map.of());
+            Map<Integer, Run> bottom = at.getOrDefault(base, Map.of());
             top.forEach(
-                (round, s) -> {
-                  Sample b = bottom.get(round);
+                (round, r) -> {
+                  Run b = bottom.get(round);
                   if (b != null) {
-                    ratios.add(s.stepsPerSecond() / b.stepsPerSecond());
+                    ratios.add(r.sample().stepsPerSecond() / b.sample().stepsPerSecond());
                   }
                 });
             out.append(' ').append(spread(ratios, "%.2f")).append(" |");
           }
           for (int c : counts) {
             out.append(' ')
-                .append(spread(values(at.get(c), s -> s.cpuSeconds() * 1e3 / s.steps()), "%.2f"))
+                .append(
+                    spread(
+                        values(at.get(c), r -> r.sample().cpuSeconds() * 1e3 / r.sample().steps()),
+                        "%.2f"))
+                .append(" |");
+          }
+          for (int c : counts) {
+            out.append(' ')
+                .append(
+                    spread(
+                        values(at.get(c), r -> r.waitSeconds() * 1e3 / r.sample().steps()), "%.2f"))
                 .append(" |");
           }
           out.append('\n');
@@ -103,12 +126,12 @@ final class ThreadsTable {
   }
 
   private static List<Double> values(
-      Map<Integer, Sample> samples, java.util.function.ToDoubleFunction<Sample> f) {
-    return samples == null
+      Map<Integer, Run> runs, java.util.function.ToDoubleFunction<Run> f) {
+    return runs == null
         ? List.of()
-        : samples.values().stream()
-            .map(s -> f.applyAsDouble(s))
-            .filter(v -> !Double.isNaN(v))
+        : runs.values().stream()
+            .map(r -> f.applyAsDouble(r))
+            .filter(v -> !Double.isNaN(v) && v >= 0)
             .collect(Collectors.toList());
   }
 
