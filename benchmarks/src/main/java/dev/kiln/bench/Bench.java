@@ -91,7 +91,7 @@ public final class Bench implements Callable<Integer> {
     return cl;
   }
 
-  /** The parts of the benchmark, in the order they run; all but PROFILE run by default. */
+  /** The parts of the benchmark, in the order they run; all but THREADS and PROFILE by default. */
   enum Part {
     THROUGHPUT,
     STARTUP,
@@ -101,6 +101,7 @@ public final class Bench implements Callable<Integer> {
     FREE_DIMS,
     DATA_PARALLEL,
     INFERENCE,
+    THREADS,
     PROFILE
   }
 
@@ -149,7 +150,8 @@ public final class Bench implements Callable<Integer> {
       split = ",",
       description =
           "Which parts to run, of ${COMPLETION-"
-              + "CANDIDATES} (default: all but PROFILE, which breaks Kiln's extra time per step down).")
+              + "CANDIDATES} (default: all but PROFILE, which breaks Kiln's extra time per step "
+              + "down, and THREADS, which compares OpenMP thread counts).")
   Set<Part> parts;
 
   @Option(
@@ -182,7 +184,9 @@ public final class Bench implements Callable<Integer> {
       return 2;
     }
     Set<Part> todo =
-        parts == null || parts.isEmpty() ? EnumSet.complementOf(EnumSet.of(Part.PROFILE)) : parts;
+        parts == null || parts.isEmpty()
+            ? EnumSet.complementOf(EnumSet.of(Part.PROFILE, Part.THREADS))
+            : parts;
     long started = System.nanoTime();
     ChildJvm child = new ChildJvm(classpath, ompThreads, 900);
     System.out.println(machine());
@@ -200,6 +204,7 @@ public final class Bench implements Callable<Integer> {
             case FREE_DIMS -> freeDims(classpath);
             case DATA_PARALLEL -> dataParallel();
             case INFERENCE -> inference(classpath);
+            case THREADS -> threads(classpath);
             case PROFILE -> profile(child);
           };
       // The report goes to standard output, each section once, as its part finishes; progress
@@ -311,6 +316,84 @@ public final class Bench implements Callable<Integer> {
                 + "round:\n\n"
                 + checks)
         + inputChecks(inputChecks);
+  }
+
+  /**
+   * The floor and Kiln at 1, 2 and all cores' OpenMP threads ({@link ThreadsTable#counts}): every
+   * round starts one child JVM per count, in an order that rotates, each timing one run of every
+   * row of the plan; ratios against one thread are taken round by round.
+   */
+  private String threads(String classpath) {
+    int n = quick ? 2 : reps;
+    Set<Workload> chosen =
+        workloads == null || workloads.isEmpty()
+            ? EnumSet.of(Workload.MLP, Workload.LENET)
+            : workloads;
+    List<String> plan = new ArrayList<>();
+    for (Workload w : chosen) {
+      for (int b : w.batches()) {
+        int[] st = stepsFor(w, b, quick);
+        plan.add(w.label() + ":" + b + ":" + st[0] + ":" + st[1]);
+      }
+    }
+    int cores = Runtime.getRuntime().availableProcessors();
+    List<Integer> counts = ThreadsTable.counts(cores);
+    Map<Integer, List<ThreadsTable.Run>> byCount = new LinkedHashMap<>();
+    for (int round = 1; round <= n; round++) {
+      for (int j = 0; j < counts.size(); j++) {
+        int count = counts.get((j + round) % counts.size());
+        System.err.println("round " + round + "/" + n + ", OMP_NUM_THREADS=" + count);
+        for (Map<String, String> r :
+            new ChildJvm(classpath, count, 900)
+                .run(
+                    List.of(),
+                    List.of(
+                        "THROUGHPUT",
+                        "--data",
+                        data.toString(),
+                        "--plan",
+                        String.join(",", plan),
+                        "--reps",
+                        "1",
+                        "--impls",
+                        "FLOOR,KILN"))) {
+          if (r.get("mode").equals("throughput")) {
+            byCount
+                .computeIfAbsent(count, k -> new ArrayList<>())
+                .add(
+                    new ThreadsTable.Run(
+                        new Sample(
+                            Workload.of(r.get("workload")),
+                            Impl.of(r.get("impl")),
+                            Integer.parseInt(r.get("batch")),
+                            round,
+                            Integer.parseInt(r.get("steps")),
+                            Double.parseDouble(r.get("seconds")),
+                            Double.parseDouble(r.get("cpuSeconds"))),
+                        Double.parseDouble(r.get("waitSeconds"))));
+          }
+        }
+      }
+    }
+    String policy =
+        System.getenv().getOrDefault("OMP_WAIT_POLICY", "unset")
+            + ", GOMP_SPINCOUNT "
+            + System.getenv().getOrDefault("GOMP_SPINCOUNT", "unset");
+    return "### OpenMP threads (OMP_NUM_THREADS 1, 2 and all "
+        + cores
+        + " cores"
+        + (cores == 2 ? ": all is 2 on this machine" : "")
+        + "; Kiln's default here: "
+        + dev.kiln.runtime.mxnet.OmpThreads.defaultFor(cores)
+        + "; OMP_WAIT_POLICY "
+        + policy
+        + "; "
+        + n
+        + " rounds, each a fresh JVM per count in an order that rotates)\n\n"
+        + "Steps per second and ratios against one thread taken round by round, median "
+        + "(min–max) over rounds; process CPU time per step (every thread, MXNet's included) "
+        + "and the time its threads waited for a core per step (their schedstat):\n\n"
+        + ThreadsTable.format(byCount);
   }
 
   private static String inputChecks(Map<String, Double> micros) {
@@ -753,9 +836,7 @@ public final class Bench implements Callable<Integer> {
         System.getProperty("java.version"),
         System.getProperty("os.name"),
         loadavg(),
-        ompThreads == 0
-            ? "unset (Kiln then calls " + "MXSetNumOMPThreads(1) on the thread that loads MXNet)"
-            : ompThreads,
+        ompThreads == 0 ? "unset (Kiln's default, OmpThreads)" : ompThreads,
         callerOmp == null ? "unset" : callerOmp,
         System.getenv().getOrDefault("MXNET_ENGINE_TYPE", "default (ThreadedEnginePerDevice)"));
   }

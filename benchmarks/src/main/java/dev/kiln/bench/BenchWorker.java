@@ -108,6 +108,12 @@ public final class BenchWorker implements Callable<Integer> {
   @Option(names = "--reps", defaultValue = "5")
   int reps;
 
+  @Option(
+      names = "--impls",
+      split = ",",
+      description = "THROUGHPUT: only these implementations of each workload (default: all).")
+  Set<Impl> impls;
+
   @Option(names = "--leak-steps", defaultValue = "20000")
   int leakSteps;
 
@@ -163,7 +169,9 @@ public final class BenchWorker implements Callable<Integer> {
         Map<Impl, TrainLoop> byImpl = new EnumMap<>(Impl.class);
         loops.add(byImpl);
         for (Impl i : Impl.of(row.workload())) {
-          byImpl.put(i, i.open(row.workload(), row.batch(), SEED));
+          if (impls == null || impls.contains(i)) {
+            byImpl.put(i, i.open(row.workload(), row.batch(), SEED));
+          }
         }
       }
       for (int k = 0; k < rows.size(); k++) {
@@ -197,7 +205,9 @@ public final class BenchWorker implements Callable<Integer> {
                     "seconds",
                     t.wallSeconds(),
                     "cpuSeconds",
-                    t.cpuSeconds()));
+                    t.cpuSeconds(),
+                    "waitSeconds",
+                    t.waitSeconds()));
             progress.append(
                 String.format(
                     Locale.ROOT,
@@ -423,10 +433,16 @@ public final class BenchWorker implements Callable<Integer> {
    * Wall-clock time, process CPU time (all threads, MXNet's engine included; Linux counts it in 10
    * ms ticks) and the CPU time of the Java thread that drives MXNet, of {@code n} steps.
    */
-  record Timing(double wallSeconds, double cpuSeconds, double driverCpuSeconds) {}
+  /**
+   * One timed run: wall-clock time, the process's CPU time, the driving thread's CPU time and the
+   * time the process's threads spent waiting for a core ({@link ProcStatus#runQueueWaitNanos}).
+   */
+  record Timing(
+      double wallSeconds, double cpuSeconds, double driverCpuSeconds, double waitSeconds) {}
 
   private static Timing timed(TrainLoop loop, Pool pool, int n) {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long waited = ProcStatus.runQueueWaitNanos();
     long cpu = LoadTest.processCpuNanos();
     long driver = threads.getCurrentThreadCpuTime();
     long start = System.nanoTime();
@@ -439,7 +455,8 @@ public final class BenchWorker implements Callable<Integer> {
     return new Timing(
         wall / 1e9,
         (LoadTest.processCpuNanos() - cpu) / 1e9,
-        (threads.getCurrentThreadCpuTime() - driver) / 1e9);
+        (threads.getCurrentThreadCpuTime() - driver) / 1e9,
+        (ProcStatus.runQueueWaitNanos() - waited) / 1e9);
   }
 
   /**

@@ -56,7 +56,7 @@ final class ChildJvm {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + command.get(0), e);
     }
-    // A stalled child (MXNet's engine can stall) is killed, which ends its output.
+    // A child that does not finish in time is killed, which ends its output.
     AtomicBoolean timedOut = new AtomicBoolean();
     process
         .onExit()

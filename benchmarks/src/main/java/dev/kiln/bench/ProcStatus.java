@@ -45,4 +45,31 @@ final class ProcStatus {
     }
     throw new IllegalArgumentException("no " + field + " in status");
   }
+
+  /**
+   * Nanoseconds this process's live threads have spent runnable but waiting for a core, summed over
+   * every thread's {@code schedstat} in {@code /proc/self/task} (its second field); -1 where there
+   * is no {@code /proc}. The difference of two readings is the time threads waited for a core in
+   * between.
+   */
+  static long runQueueWaitNanos() {
+    Path tasks = Path.of("/proc/self/task");
+    if (!Files.isDirectory(tasks)) {
+      return -1;
+    }
+    long total = 0;
+    try (java.util.stream.Stream<Path> list = Files.list(tasks)) {
+      for (Path t : list.toList()) {
+        try {
+          String[] f = Files.readString(t.resolve("schedstat")).trim().split("\\s+");
+          total += Long.parseLong(f[1]);
+        } catch (IOException | RuntimeException e) {
+          // the thread ended while we listed them
+        }
+      }
+    } catch (IOException e) {
+      return -1;
+    }
+    return total;
+  }
 }

@@ -4,6 +4,7 @@ import dev.kiln.runtime.infer.FusedNode;
 import dev.kiln.runtime.infer.InferenceOptions;
 import dev.kiln.runtime.infer.PaddedConvolution;
 import dev.kiln.runtime.infer.Predictor;
+import dev.kiln.runtime.mxnet.OmpThreads;
 import dev.kiln.serving.InferenceServer;
 import java.io.IOException;
 import java.net.BindException;
@@ -340,6 +341,7 @@ final class Serve implements Callable<Integer> {
         predictor != null
             ? server.uri() + "/v2/models/" + name
             : server.uri() + "/v2/models/{" + String.join(",", server.models()) + "}";
+    System.out.println("MXNet: " + OmpThreads.inUse());
     System.out.println(
         "serving "
             + what

@@ -160,6 +160,11 @@ class ServeCommandTest {
         }
       }
       assertTrue(base != null, "no serving line in " + lines);
+      // The OpenMP threads MXNet uses, reported before the serving line (the test JVMs' 1).
+      assertTrue(
+          lines.contains(
+              "MXNet: 1 OpenMP thread per MXNet kernel (OMP_NUM_THREADS from the environment)"),
+          lines.toString());
       ManagedChannel channel =
           ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build();
       HttpClient http = HttpClient.newHttpClient();

@@ -9,6 +9,7 @@ import dev.kiln.runtime.dist.DataParallel;
 import dev.kiln.runtime.dist.Node;
 import dev.kiln.runtime.graph.precision.Precision;
 import dev.kiln.runtime.io.Checkpoint;
+import dev.kiln.runtime.mxnet.OmpThreads;
 import dev.kiln.runtime.optim.Adam;
 import dev.kiln.runtime.optim.AdamW;
 import dev.kiln.runtime.optim.FusedOptimizer;
@@ -231,6 +232,7 @@ final class Train implements Callable<Integer> {
         train.size(),
         validation.size(),
         test.size());
+    o.println("MXNet: " + OmpThreads.inUse());
     if (s.distributed()) {
       o.printf(
           Locale.ROOT,

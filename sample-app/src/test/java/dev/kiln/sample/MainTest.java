@@ -11,6 +11,7 @@ import dev.kiln.runtime.data.IdxFiles;
 import dev.kiln.runtime.infer.Predictor;
 import dev.kiln.runtime.infer.QuantizeOptions;
 import dev.kiln.sample.models.FashionFcnModel;
+import dev.kiln.runtime.mxnet.OmpThreads;
 import dev.kiln.sample.models.FashionMlpModel;
 import dev.kiln.sample.models.FashionVitModel;
 import java.io.ByteArrayOutputStream;
@@ -88,6 +89,8 @@ class MainTest {
         train.out().contains("37 training images, 3 held out for validation (the last twelfth"),
         train.out());
     assertTrue(train.out().contains("validation loss"), train.out());
+    assertTrue(
+        train.out().contains("MXNet: " + OmpThreads.inUse() + System.lineSeparator()), train.out());
     List<String> last = train.out().lines().toList();
     assertTrue(
         last.get(last.size() - 1).startsWith("test accuracy ")

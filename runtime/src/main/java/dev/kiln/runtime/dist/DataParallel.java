@@ -9,6 +9,7 @@ import dev.kiln.runtime.exec.ExecutorCache;
 import dev.kiln.runtime.exec.ParameterStore;
 import dev.kiln.runtime.exec.Tensor;
 import dev.kiln.runtime.graph.Graph;
+import dev.kiln.runtime.mxnet.OmpThreads;
 import dev.kiln.runtime.optim.FusedOptimizer;
 import dev.kiln.runtime.optim.LearningRate;
 import dev.kiln.runtime.train.Classifier;
@@ -160,31 +161,21 @@ public final class DataParallel implements AutoCloseable {
     if (contexts < 1) {
       throw new IllegalArgumentException("contexts must be at least 1, got " + contexts);
     }
-    String omp = System.getenv("OMP_NUM_THREADS");
-    int cores = Runtime.getRuntime().availableProcessors();
-    int threads = omp == null ? cores : parsePositive(omp, cores);
+    OmpThreads.Setting omp = OmpThreads.inUse();
+    int cores = omp.cores();
+    int threads = omp.threads() == 0 ? cores : omp.threads();
     if (contexts > 1 && (long) threads * contexts > cores) {
       LOG.warn(
-          "{}: {} contexts with {} OpenMP threads each ({}) on {} cores oversubscribe "
-              + "them, which makes data-parallel training slower; start the JVM with "
-              + "OMP_NUM_THREADS=1 and use at most {} contexts",
+          "{}: {} contexts with {} on {} cores oversubscribe them, which makes data-parallel "
+              + "training slower; start the JVM with OMP_NUM_THREADS=1 and use at most {} "
+              + "contexts",
           model.name(),
           contexts,
-          threads,
-          omp == null ? "OMP_NUM_THREADS unset" : "OMP_NUM_THREADS=" + omp,
+          omp,
           cores,
           cores);
     }
     return new DataParallel(model, KvStore.create("local"), contexts, Updates.ON_WORKERS);
-  }
-
-  private static int parsePositive(String text, int otherwise) {
-    try {
-      int n = Integer.parseInt(text.strip());
-      return n > 0 ? n : otherwise;
-    } catch (NumberFormatException e) {
-      return otherwise;
-    }
   }
 
   /**

@@ -20,11 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * starts, so that Kiln behaves the same whether or not the program also uses DJL. Kiln only ever
  * passes complete shapes and uses the {@code Ex} shape calls, which read the same in both modes.
  *
- * <p>MXNet's engine threads take their OpenMP thread count from {@code OMP_NUM_THREADS} when the
- * library loads (without it: half the cores); nothing a process can call afterwards changes it, so
- * set the variable in the environment (the README's commands and the test runs set 1: on two cores
- * two threads made the threaded engine stall). When it is unset Kiln still limits the calling
- * thread's own OpenMP work to one thread.
+ * <p>Just before it loads the library Kiln settles how many OpenMP threads MXNet's kernels use
+ * ({@link OmpThreads}: {@code OMP_NUM_THREADS} as the user set it, else half the cores the JVM may
+ * use), since MXNet reads the count only then.
  */
 public final class Mx {
   /** MXNet's device type for the CPU. */
@@ -49,6 +47,7 @@ public final class Mx {
       System.setProperty("OPT_OUT_TRACKING", "true");
     }
     quietDefaults();
+    OmpThreads.apply();
     MxApi api = Native.load(NativeLibrary.path(), MxApi.class);
     if (HandleCounter.enabled()) {
       api = HandleCounter.wrap(api);
@@ -64,9 +63,6 @@ public final class Mx {
         api,
         api.MXListAllOpNames(new IntByReference(), new PointerByReference()),
         "MXListAllOpNames");
-    if (System.getenv("OMP_NUM_THREADS") == null) {
-      check(api, api.MXSetNumOMPThreads(1), "MXSetNumOMPThreads");
-    }
     check(api, api.MXRandomSeed(Integer.getInteger(SEED_PROPERTY, 0)), "MXRandomSeed");
     return api;
   }
