@@ -8,7 +8,6 @@ import dev.kiln.ops.rule.SizeExpr;
 import dev.kiln.ops.rule.Source;
 import dev.kiln.ops.rule.TShape;
 import dev.kiln.processor.diag.Report;
-import dev.kiln.processor.model.CheckedNode;
 import dev.kiln.processor.model.FreeDimSpec;
 import dev.kiln.processor.model.ModelSpec;
 import dev.kiln.processor.model.NodeSpec;
@@ -197,7 +196,7 @@ final class FreeDims {
    * Whether every declared dimension is read by some input ({@code FreeDimUnused} for each that is
    * not: no call could give its size).
    */
-  boolean checkUsed(Map<String, CheckedNode> inferred) {
+  boolean checkUsed() {
     boolean ok = true;
     for (FreeDimSpec d : spec.dims()) {
       if (!used.contains(d.name()) && !report.hasErrors()) {

@@ -42,7 +42,7 @@ public final class ModelChecker {
     Wiring wiring = Wiring.resolve(spec, report);
     FreeDims dims = new FreeDims(spec, report);
     Map<String, CheckedNode> inferred = infer(spec, wiring, dims);
-    if (!dims.checkUsed(inferred)) {
+    if (!dims.checkUsed()) {
       return null;
     }
     CheckedModel checked = new ModelRules(spec, report).check(inferred);
