@@ -17,12 +17,14 @@ import java.util.function.Function;
  *
  * <p>Every expression is kept in one canonical form: a sum of terms, each a coefficient times a
  * product of atoms, terms in a fixed order, and a quotient {@code P / k} split into {@code Q + R /
- * k} where {@code Q} takes every whole multiple of {@code k} and {@code R}'s coefficients lie in
- * {@code [0, k)}. Two expressions that are equal for every value of their dimensions (within what
- * this form decides) are therefore {@link #equals equal} objects: {@code (H + 2 - 3) / 1 + 1} is
- * {@code H}, {@code (2 * H + 2) / 2} is {@code H + 1}. Quotients are floors: dimensions are
- * positive and a quotient's numerator is made non-negative ({@code R}), so Java's integer division
- * and the floor agree; {@link #toString} writes them as Java would.
+ * k} where {@code Q} takes every whole multiple of {@code k}, {@code R}'s coefficients lie in
+ * {@code [0, k)} and share no factor with {@code k}, and a quotient nested alone in {@code R} is
+ * folded into one ({@code (H / 2 + 1) / 2} is {@code (H + 2) / 4}). Two expressions that are equal
+ * for every value of their dimensions (within what this form decides) are therefore {@link #equals
+ * equal} objects: {@code (H + 2 - 3) / 1 + 1} is {@code H}, {@code (2 * H + 2) / 2} is {@code H +
+ * 1}. Quotients are floors: dimensions are positive and a quotient's numerator is made non-negative
+ * ({@code R}), so Java's integer division and the floor agree; {@link #toString} writes them as
+ * Java would.
  *
  * <p>Immutable.
  */
@@ -181,22 +183,6 @@ public final class SizeExpr {
     if (divisor == 1) {
       return this;
     }
-    // floor((floor(R / k) + Q) / d) = floor((R + k Q) / (k d)) for integer Q: nested quotients
-    // become one, so that pooling twice by 2 is H / 4.
-    List<Term> quotients =
-        terms.keySet().stream()
-            .filter(t -> t.atoms().stream().anyMatch(a -> a instanceof Quotient))
-            .toList();
-    if (quotients.size() == 1
-        && quotients.get(0).atoms().size() == 1
-        && terms.get(quotients.get(0)) == 1) {
-      Quotient q = (Quotient) quotients.get(0).atoms().get(0);
-      TreeMap<Term, Long> rest = new TreeMap<>(terms);
-      rest.remove(quotients.get(0));
-      return q.numerator()
-          .plus(new SizeExpr(rest).times(q.divisor()))
-          .div(Math.multiplyExact(q.divisor(), divisor));
-    }
     TreeMap<Term, Long> whole = new TreeMap<>(ORDER);
     TreeMap<Term, Long> rest = new TreeMap<>(ORDER);
     terms.forEach(
@@ -210,9 +196,50 @@ public final class SizeExpr {
       // 0 <= r < divisor: the remainder's quotient is zero.
       return q;
     }
+    return q.plus(remainderQuotient(r, divisor));
+  }
+
+  /**
+   * {@code floor(r / k)} for a non-constant {@code r} whose coefficients lie in {@code [0, k)}, in
+   * canonical form: a common factor of {@code k} and every coefficient is divided out ({@code (2 *
+   * H + 2) / 4} is {@code (H + 1) / 2}), and a quotient that is the numerator's only one, alone in
+   * its term with coefficient 1, is folded in: {@code floor((floor(P / j) + S) / k) = floor((P + j
+   * S) / (j k))} for integer {@code S}, so that pooling twice by 2 is {@code H / 4}.
+   */
+  private static SizeExpr remainderQuotient(SizeExpr r, long k) {
+    long g = k;
+    for (long c : r.terms.values()) {
+      g = gcd(g, c);
+    }
+    if (g > 1) {
+      TreeMap<Term, Long> reduced = new TreeMap<>(ORDER);
+      final long common = g;
+      r.terms.forEach((term, c) -> reduced.put(term, c / common));
+      r = new SizeExpr(reduced);
+      k /= g;
+    }
+    List<Term> quotients =
+        r.terms.keySet().stream()
+            .filter(t -> t.atoms().stream().anyMatch(a -> a instanceof Quotient))
+            .toList();
+    if (quotients.size() == 1
+        && quotients.get(0).atoms().size() == 1
+        && r.terms.get(quotients.get(0)) == 1) {
+      Quotient inner = (Quotient) quotients.get(0).atoms().get(0);
+      TreeMap<Term, Long> others = new TreeMap<>(r.terms);
+      others.remove(quotients.get(0));
+      return inner
+          .numerator()
+          .plus(new SizeExpr(others).times(inner.divisor()))
+          .div(Math.multiplyExact(inner.divisor(), k));
+    }
     TreeMap<Term, Long> atom = new TreeMap<>(ORDER);
-    atom.put(new Term(List.of(new Quotient(r, divisor))), 1L);
-    return q.plus(new SizeExpr(atom));
+    atom.put(new Term(List.of(new Quotient(r, k))), 1L);
+    return new SizeExpr(atom);
+  }
+
+  private static long gcd(long a, long b) {
+    return b == 0 ? Math.abs(a) : gcd(b, a % b);
   }
 
   /** {@code this % divisor} (the floor's remainder): {@code this - divisor * (this / divisor)}. */
