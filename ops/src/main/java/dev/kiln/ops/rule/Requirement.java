@@ -1,6 +1,8 @@
 package dev.kiln.ops.rule;
 
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What a model needs of its free dimensions' sizes: {@code H >= 12}, {@code H % 8 == 0}, {@code H
@@ -58,6 +60,13 @@ public record Requirement(
         "a requirement compares two sizes with >=, <= or ==, got \"" + text + "\"");
   }
 
+  /** {@code H / 8} as {@link SizeExpr#toString} writes it. */
+  private static final Pattern DIM_QUOTIENT = Pattern.compile("([A-Za-z_$][\\w$]*) / (\\d+)");
+
+  /** {@code H % 8} as {@link SizeExpr#toString} writes it: {@code -8 * (H / 8) + H}. */
+  private static final Pattern DIM_REMAINDER =
+      Pattern.compile("-(\\d+) \\* \\(([A-Za-z_$][\\w$]*) / \\1\\) \\+ \\2");
+
   /**
    * {@code left} {@code relation} {@code right} written as simply as it goes: one dimension times a
    * positive number against a constant is the dimension alone ({@code H - 4 >= 1} is {@code H >=
@@ -84,9 +93,7 @@ public record Requirement(
         }
       }
     }
-    java.util.regex.Matcher q =
-        java.util.regex.Pattern.compile("([A-Za-z_$][\\w$]*) / (\\d+)")
-            .matcher(variable.toString());
+    Matcher q = DIM_QUOTIENT.matcher(variable.toString());
     if (q.matches() && relation != Relation.EQUALS) {
       // floor(H / d) >= c exactly when H >= d c; floor(H / d) <= c when H <= d c + d - 1.
       long d = Long.parseLong(q.group(2));
@@ -110,9 +117,7 @@ public record Requirement(
    * reads it back).
    */
   public String text() {
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("-(\\d+) \\* \\(([A-Za-z_$][\\w$]*) / \\1\\) \\+ \\2")
-            .matcher(left.toString());
+    Matcher m = DIM_REMAINDER.matcher(left.toString());
     if (relation == Relation.EQUALS && m.matches() && right.equals(SizeExpr.constant(0))) {
       return m.group(2) + " % " + m.group(1) + " == 0"; // H - 8 * (H / 8) == 0
     }
