@@ -1,7 +1,6 @@
 package lenet;
 
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDList;
 import dev.kiln.runtime.Init;
 import dev.kiln.runtime.KilnModel;
 import dev.kiln.runtime.ModelRuntime;
@@ -10,7 +9,6 @@ import dev.kiln.runtime.graph.Graph;
 import dev.kiln.runtime.graph.GraphBuilder;
 import dev.kiln.runtime.graph.InputSpec;
 import dev.kiln.runtime.graph.Shape;
-import dev.kiln.runtime.optim.Optimizer;
 import dev.kiln.runtime.train.Classifier;
 import java.nio.file.Path;
 import java.util.List;
@@ -205,17 +203,6 @@ public final class LeNetModel implements KilnModel {
   }
 
   /**
-   * Runs the model on a batch, in the mode {@link #setTraining} chose.
-   *
-   * @param inputs one float32 array per input, in declaration order
-   * @return one array per output, in declaration order
-   */
-  @Override
-  public NDList forward(NDList inputs) {
-    return new NDList(runtime.forward(inputs.toArray(new NDArray[0])));
-  }
-
-  /**
    * Back-propagates through the last forward pass, which must have run in training mode. Parameter
    * gradients add up until the next update.
    *
@@ -225,58 +212,6 @@ public final class LeNetModel implements KilnModel {
   public Gradients backward(NDArray dProbs) {
     NDArray[] grads = runtime.backward(dProbs);
     return new Gradients(grads[0]);
-  }
-
-  /**
-   * Back-propagates through the last forward pass, which must have run in training mode. Parameter
-   * gradients add up until the next update.
-   *
-   * @param headGradients the gradient of the loss with respect to each output, in declaration order
-   * @return the gradient of every input, in declaration order
-   */
-  @Override
-  public NDList backward(NDList headGradients) {
-    return new NDList(runtime.backward(headGradients.toArray(new NDArray[0])));
-  }
-
-  /**
-   * One step of plain SGD ({@code sgd_update}, in place) with the accumulated gradients, which are
-   * then zeroed.
-   *
-   * @param learningRate the step size
-   */
-  @Override
-  public void update(float learningRate) {
-    runtime.update(learningRate);
-  }
-
-  /**
-   * One step of {@code optimizer} with the accumulated gradients, which are then zeroed.
-   *
-   * @param optimizer any of the runtime's optimizers
-   */
-  @Override
-  public void update(Optimizer optimizer) {
-    runtime.update(optimizer);
-  }
-
-  /**
-   * Whether {@link #forward} runs in training mode; inference is the default.
-   */
-  @Override
-  public boolean isTraining() {
-    return runtime.isTraining();
-  }
-
-  /**
-   * Chooses training or inference mode for the next forward passes; {@link #backward} needs a
-   * forward pass run in training mode.
-   *
-   * @param training true for training mode
-   */
-  @Override
-  public void setTraining(boolean training) {
-    runtime.setTraining(training);
   }
 
   /**
@@ -316,25 +251,6 @@ public final class LeNetModel implements KilnModel {
   }
 
   /**
-   * Writes an MXNet checkpoint, {@code prefix-symbol.json} and {@code prefix-0000.params}, each
-   * file atomically.
-   *
-   * @param prefix the path of both files without their endings
-   */
-  @Override
-  public void save(Path prefix) {
-    runtime.save(prefix);
-  }
-
-  /**
-   * The model's MXNet symbol as JSON.
-   */
-  @Override
-  public String symbolJson() {
-    return runtime.symbolJson();
-  }
-
-  /**
    * The model's name and the layer table computed at compile time: {@link #SUMMARY}.
    */
   @Override
@@ -348,15 +264,6 @@ public final class LeNetModel implements KilnModel {
   @Override
   public ModelRuntime runtime() {
     return runtime;
-  }
-
-  /**
-   * Frees every executor, parameter and the graph. Using the model afterwards throws
-   * {@link IllegalStateException}.
-   */
-  @Override
-  public void close() {
-    runtime.close();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.kiln.runtime;
 
+import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import dev.kiln.runtime.data.Dataset;
 import dev.kiln.runtime.exec.Parameter;
@@ -21,6 +22,10 @@ import java.util.List;
  * {@code params().hiddenWeight()}, {@code Outputs}, {@code Gradients}); these are the same
  * operations on lists in declaration order.
  *
+ * <p>What is the same for every model (passes on lists, updates, the training mode, saving,
+ * closing) is written once here, over {@link #runtime()}; a generated model implements what differs
+ * from model to model: its name, inputs, outputs, parameters, heads, summary and runtime.
+ *
  * <p>A model is not thread-safe: use it from one thread at a time.
  */
 public interface KilnModel extends AutoCloseable {
@@ -37,32 +42,55 @@ public interface KilnModel extends AutoCloseable {
    * Runs the model on one array per input (declaration order), in the mode {@link #setTraining}
    * chose, and returns one array per output (declaration order), in the first input's manager.
    */
-  NDList forward(NDList inputs);
+  default NDList forward(NDList inputs) {
+    return new NDList(runtime().forward(inputs.toArray(new NDArray[0])));
+  }
 
   /**
    * Back-propagates one head gradient per output through the latest forward pass, which must have
    * run in training mode; returns one gradient per input. Parameter gradients add up until the next
    * update.
    */
-  NDList backward(NDList headGradients);
+  default NDList backward(NDList headGradients) {
+    return new NDList(runtime().backward(headGradients.toArray(new NDArray[0])));
+  }
 
-  /** One plain SGD step with the accumulated gradients, which are then zeroed. */
-  void update(float learningRate);
+  /**
+   * One step of plain SGD ({@code sgd_update}, in place) with the accumulated gradients, which are
+   * then zeroed.
+   */
+  default void update(float learningRate) {
+    runtime().update(learningRate);
+  }
 
   /** One step of {@code optimizer} with the accumulated gradients, which are then zeroed. */
-  void update(Optimizer optimizer);
+  default void update(Optimizer optimizer) {
+    runtime().update(optimizer);
+  }
 
   /** Whether forward passes run in training mode; inference is the default. */
-  boolean isTraining();
+  default boolean isTraining() {
+    return runtime().isTraining();
+  }
 
-  /** Chooses training or inference mode for the next forward passes. */
-  void setTraining(boolean training);
+  /**
+   * Chooses training or inference mode for the next forward passes; {@code backward} needs a
+   * forward pass run in training mode.
+   */
+  default void setTraining(boolean training) {
+    runtime().setTraining(training);
+  }
 
   /** Access to every parameter and auxiliary state. */
   ModelParams params();
 
-  /** Writes an MXNet checkpoint, {@code prefix-symbol.json} and {@code prefix-0000.params}. */
-  void save(Path prefix);
+  /**
+   * Writes an MXNet checkpoint, {@code prefix-symbol.json} and {@code prefix-0000.params}, each
+   * file atomically.
+   */
+  default void save(Path prefix) {
+    runtime().save(prefix);
+  }
 
   /**
    * Writes this model as an ONNX file (opset 17) that ONNX Runtime and other ONNX tools run: the
@@ -148,7 +176,9 @@ public interface KilnModel extends AutoCloseable {
   }
 
   /** The model's MXNet symbol as JSON. */
-  String symbolJson();
+  default String symbolJson() {
+    return runtime().symbolJson();
+  }
 
   /**
    * Starts new sequences: every stateful recurrent layer goes back to a zero state (a model without
@@ -198,9 +228,13 @@ public interface KilnModel extends AutoCloseable {
   /** The runtime behind this model, for tools that need its arrays (e.g. data parallelism). */
   ModelRuntime runtime();
 
-  /** Frees every native handle; later use throws {@link IllegalStateException}. */
+  /**
+   * Frees every executor, parameter and the graph; later use throws {@link IllegalStateException}.
+   */
   @Override
-  void close();
+  default void close() {
+    runtime().close();
+  }
 
   /** Every parameter and auxiliary state of a model, by MXNet name. */
   interface ModelParams {

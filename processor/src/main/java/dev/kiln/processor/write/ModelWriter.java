@@ -385,114 +385,19 @@ final class ModelWriter {
             .build());
   }
 
-  /** Forward and backward passes, updates and the training mode. */
+  /**
+   * The typed forward and backward passes; the untyped ones, the updates and the training mode are
+   * {@code KilnModel}'s, the same for every model.
+   */
   private void addPasses(TypeSpec.Builder t) {
     t.addMethod(forward());
-    t.addMethod(
-        MethodSpec.methodBuilder("forward")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .returns(Names.NDLIST)
-            .addParameter(Names.NDLIST, "inputs")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "Runs the model on a batch, in the mode " + "{@link #setTraining} chose.")
-                    .param("inputs", "one float32 array per input, in declaration order")
-                    .returns("one array per output, in declaration order")
-                    .build())
-            .addStatement(
-                "return new $T(runtime.forward(inputs.toArray(new $T[0])))",
-                Names.NDLIST,
-                Names.NDARRAY)
-            .build());
     t.addMethod(backward());
-    t.addMethod(
-        MethodSpec.methodBuilder("backward")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .returns(Names.NDLIST)
-            .addParameter(Names.NDLIST, "headGradients")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "Back-propagates through the last forward "
-                            + "pass, which must have run in training mode. Parameter gradients add up until the "
-                            + "next update.")
-                    .param(
-                        "headGradients",
-                        "the gradient of the loss with respect to each output, in "
-                            + "declaration order")
-                    .returns("the gradient of every input, in declaration order")
-                    .build())
-            .addStatement(
-                "return new $T(runtime.backward(headGradients.toArray(new $T[0])))",
-                Names.NDLIST,
-                Names.NDARRAY)
-            .build());
-    addUpdates(t);
   }
 
-  /** The updates and the training mode. */
-  private void addUpdates(TypeSpec.Builder t) {
-    t.addMethod(
-        MethodSpec.methodBuilder("update")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .addParameter(float.class, "learningRate")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "One step of plain SGD ({@code "
-                            + "sgd_update}, in place) with the accumulated gradients, which are then zeroed.")
-                    .param("learningRate", "the step size")
-                    .build())
-            .addStatement("runtime.update(learningRate)")
-            .build());
-    t.addMethod(
-        MethodSpec.methodBuilder("update")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .addParameter(Names.OPTIMIZER, "optimizer")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "One step of {@code optimizer} with the "
-                            + "accumulated gradients, which are then zeroed.")
-                    .param("optimizer", "any of the runtime's optimizers")
-                    .build())
-            .addStatement("runtime.update(optimizer)")
-            .build());
-    t.addMethod(
-        override(
-                "isTraining",
-                TypeName.BOOLEAN,
-                "Whether {@link #forward} runs in " + "training mode; inference is the default.")
-            .addStatement("return runtime.isTraining()")
-            .build());
-    t.addMethod(
-        MethodSpec.methodBuilder("setTraining")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .addParameter(boolean.class, "training")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "Chooses training or inference mode for "
-                            + "the next forward passes; {@link #backward} needs a forward pass run in training "
-                            + "mode.")
-                    .param("training", "true for training mode")
-                    .build())
-            .addStatement("runtime.setTraining(training)")
-            .build());
-  }
-
-  /** Parameters, executors, the classifier, saving and closing. */
+  /**
+   * Parameters, executors, the heads, the summary and the runtime; saving and closing are {@code
+   * KilnModel}'s.
+   */
   private void addTraining(TypeSpec.Builder t) {
     String simple = type.simpleName();
     t.addMethod(
@@ -529,25 +434,6 @@ final class ModelWriter {
       t.addMethod(trainer());
     }
     t.addMethod(
-        MethodSpec.methodBuilder("save")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .addParameter(Path.class, "prefix")
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "Writes an MXNet checkpoint, {@code "
-                            + "prefix-symbol.json} and {@code prefix-0000.params}, each file atomically.")
-                    .param("prefix", "the path of both files without their endings")
-                    .build())
-            .addStatement("runtime.save(prefix)")
-            .build());
-    t.addMethod(
-        override("symbolJson", ClassName.get(String.class), "The model's MXNet symbol as JSON.")
-            .addStatement("return runtime.symbolJson()")
-            .build());
-    t.addMethod(
         override(
                 "summary",
                 ClassName.get(String.class),
@@ -561,19 +447,6 @@ final class ModelWriter {
                 Names.MODEL_RUNTIME,
                 "The untyped runtime behind this " + "model, for training loops and tools.")
             .addStatement("return runtime")
-            .build());
-    t.addMethod(
-        MethodSpec.methodBuilder("close")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .addJavadoc(
-                "$L",
-                Javadoc.member()
-                    .paragraph(
-                        "Frees every executor, parameter and the "
-                            + "graph. Using the model afterwards throws {@link IllegalStateException}.")
-                    .build())
-            .addStatement("runtime.close()")
             .build());
   }
 
