@@ -86,7 +86,12 @@ public record DenseOp(int units, Act activation, boolean noBias, boolean flatten
     TShape s = site.shape();
     int features = flatten ? s.product(1) : s.dim(s.rank() - 1);
     if (features < 0) {
-      throw site.fail(Message.UNKNOWN_FEATURES, null, site.where(), s, site.x().node());
+      String hint =
+          s.hasFree()
+              ? "a width written in free dimensions changes with the input's size, so no weight "
+                  + "fits it: pool to a fixed size first (e.g. @GlobalAvgPool, then @Flatten)"
+              : "only the first (batch) dimension may be BATCH";
+      throw site.fail(Message.UNKNOWN_FEATURES, null, site.where(), s, site.x().node(), hint);
     }
     List<Integer> out = new ArrayList<>();
     if (flatten) {

@@ -29,6 +29,25 @@ final class FreeDimBadCases {
               "[kiln:FreeDimUnequal] FreeDimNeverEqual.both(): @Concat(axis = 1) needs every axis "
                   + "but 1 equal, but axis 2 is H in image and H - 2 in conv, which differ by 2 for "
                   + "every size; crop or pad one of them, or change the layers that make them"),
+          // A pooled branch added to the unpooled one: H / 2 and H, which no declaration equates
+          // (a newcomer followed the old hint, equals = "H / 2" on H, into FreeDimDeclaration).
+          error(
+              "bad/dims/FreeDimScaledBranch",
+              "@Add",
+              "[kiln:FreeDimUnequal] FreeDimScaledBranch.sum(): @Add needs equal shapes, but axis 2 "
+                  + "is H in image and H / 2 in pooled, which differ for some sizes of the free "
+                  + "dimensions, and no @FreeDim declaration can make them equal; change the layers "
+                  + "that make them so that both branches scale the same way (pool, stride or "
+                  + "upsample both alike)"),
+          // A classifier head over a flattened image of free size: no weight fits every size.
+          error(
+              "bad/dims/FreeDimFlatDense",
+              "@Dense(units = 10)",
+              "[kiln:UnknownFeatures] FreeDimFlatDense.logits(): @Dense needs its input's feature "
+                  + "dimensions known at compile time, got [BATCH, 8 * H * W - 16 * H - 16 * W + 32] "
+                  + "from flat; a width written in free dimensions changes with the input's size, "
+                  + "so no weight fits it: pool to a fixed size first (e.g. @GlobalAvgPool, then "
+                  + "@Flatten)"),
           // A dimension declared but read by no input.
           error(
               "bad/dims/FreeDimUnused",
@@ -43,6 +62,13 @@ final class FreeDimBadCases {
               "[kiln:FreeDimValue] FreeDimValue.H: free dimension H is -3; its value is a "
                   + "placeholder from -10 to -999 that no other dimension of the model uses; e.g. H "
                   + "= -10"),
+          // Two dimensions copied with one value: the suggestion is a value no constant has.
+          error(
+              "bad/dims/FreeDimTaken",
+              "int W = -10;",
+              "[kiln:FreeDimValue] FreeDimTaken.W: free dimension W is -10; its value is a "
+                  + "placeholder from -10 to -999 that no other dimension of the model uses (H is -10 "
+                  + "too); e.g. W = -12"),
           // equals naming a dimension the model does not declare.
           error(
               "bad/dims/FreeDimDeclaration",

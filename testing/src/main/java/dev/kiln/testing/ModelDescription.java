@@ -16,9 +16,14 @@ import java.util.stream.Collectors;
  * the generated classes when asked to ({@code -Akiln.describe}, which {@link KilnCompiler} always
  * passes): the nodes in declaration order, each node's output shape and parameter count, and every
  * parameter's and auxiliary state's shape. A shape is an {@code int[]} in which {@code -1} stands
- * for {@code Dim.BATCH} and {@code -5} for {@code Dim.STEPS}, as in the annotations.
+ * for {@code Dim.BATCH} and {@code -5} for {@code Dim.STEPS}, as in the annotations; a free
+ * dimension ({@code @FreeDim int H = -10}) is its constant's value, and a size derived from free
+ * dimensions ({@code H / 2 - 2}) is {@link #FREE}, its expression in {@link #shapeText}.
  */
 public final class ModelDescription {
+  /** A size derived from free dimensions in {@link #shape}: its expression is in the text. */
+  public static final int FREE = Integer.MIN_VALUE;
+
   private final String name;
   private final List<String> nodes;
   private final List<String> inputs;
@@ -26,6 +31,7 @@ public final class ModelDescription {
   private final long parameterCount;
   private final Map<String, String> layers = new LinkedHashMap<>();
   private final Map<String, int[]> shapes = new LinkedHashMap<>();
+  private final Map<String, String> shapeTexts = new LinkedHashMap<>();
   private final Map<String, Long> nodeParameterCounts = new LinkedHashMap<>();
   private final Map<String, int[]> parameters = new LinkedHashMap<>();
   private final Map<String, int[]> auxiliaryStates = new LinkedHashMap<>();
@@ -39,6 +45,7 @@ public final class ModelDescription {
     for (String node : nodes) {
       layers.put(node, p.getProperty("node." + node + ".layer"));
       shapes.put(node, dims(p.getProperty("node." + node + ".shape")));
+      shapeTexts.put(node, p.getProperty("node." + node + ".shapeText"));
       nodeParameterCounts.put(node, Long.parseLong(p.getProperty("node." + node + ".params")));
       for (String param : list(p.getProperty("node." + node + ".paramNames"))) {
         parameters.put(param, dims(p.getProperty("param." + param)));
@@ -100,7 +107,8 @@ public final class ModelDescription {
    * Returns the inferred output shape of a node (the declared shape of an input).
    *
    * @param node the node's name
-   * @return a new array, {@code -1} for {@code BATCH}
+   * @return a new array, {@code -1} for {@code BATCH}, a free dimension's constant for it, {@link
+   *     #FREE} for a size derived from free dimensions
    * @throws IllegalArgumentException if the model has no such node
    */
   public int[] shape(String node) {
@@ -111,11 +119,11 @@ public final class ModelDescription {
    * Returns a node's shape as Kiln's messages write it.
    *
    * @param node the node's name
-   * @return for example {@code [BATCH, 128]}
+   * @return for example {@code [BATCH, 128]}, {@code [BATCH, 16, H / 2 - 2, W / 2 - 2]}
    * @throws IllegalArgumentException if the model has no such node
    */
   public String shapeText(String node) {
-    return text(known(shapes, node, "node"));
+    return known(shapeTexts, node, "node");
   }
 
   /**
@@ -187,8 +195,8 @@ public final class ModelDescription {
   @Override
   public String toString() {
     return name
-        + shapes.entrySet().stream()
-            .map(e -> e.getKey() + " " + text(e.getValue()))
+        + shapeTexts.entrySet().stream()
+            .map(e -> e.getKey() + " " + e.getValue())
             .collect(Collectors.joining(", ", "[", "]"));
   }
 
@@ -214,12 +222,8 @@ public final class ModelDescription {
   private static int[] dims(String value) {
     return value == null || value.isEmpty()
         ? new int[0]
-        : Arrays.stream(value.split(",")).mapToInt(Integer::parseInt).toArray();
-  }
-
-  private static String text(int[] dims) {
-    return Arrays.stream(dims)
-        .mapToObj(d -> d == -5 ? "STEPS" : d < 0 ? "BATCH" : Integer.toString(d))
-        .collect(Collectors.joining(", ", "[", "]"));
+        : Arrays.stream(value.split(","))
+            .mapToInt(d -> d.equals("free") ? FREE : Integer.parseInt(d))
+            .toArray();
   }
 }

@@ -53,6 +53,29 @@ class KilnCompilerTest {
     assertArrayEquals(new int[] {128}, m.auxiliaryStates().get("normed_moving_var"));
   }
 
+  /**
+   * A model with free dimensions: an input's free axes read as the model's own constants, a size
+   * derived from them as {@link ModelDescription#FREE}, and the text as the processor writes it (a
+   * newcomer's test of {@code shapeText} got {@code [BATCH, 16, BATCH, BATCH]}).
+   */
+  @Test
+  void freeDimensionsAreTheirConstantsAndTheirExpressions() {
+    ModelDescription m =
+        KilnCompiler.compile(Path.of("src/test/resources/good/dims/Fcn.java"))
+            .assertClean()
+            .model("Fcn");
+
+    assertArrayEquals(new int[] {-1, 1, -10, -11}, m.shape("image"));
+    assertEquals("[BATCH, 1, H, W]", m.shapeText("image"));
+    assertArrayEquals(
+        new int[] {-1, 16, ModelDescription.FREE, ModelDescription.FREE}, m.shape("conv2"));
+    assertEquals("[BATCH, 16, H / 2 - 2, W / 2 - 2]", m.shapeText("conv2"));
+    assertEquals("[BATCH, 16, 1, 1]", m.shapeText("global"));
+    assertArrayEquals(new int[] {-1, 10}, m.shape("probs"));
+    assertArrayEquals(new int[] {16, 8, 3, 3}, m.parameterShape("conv2_weight"));
+    assertTrue(m.toString().contains("conv2 [BATCH, 16, H / 2 - 2, W / 2 - 2]"), m::toString);
+  }
+
   @Test
   void aNameTheModelLacksIsNamedWithTheOnesItHas() {
     ModelDescription m = KilnCompiler.compile(GOOD).model("Mlp");

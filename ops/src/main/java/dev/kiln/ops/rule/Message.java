@@ -84,8 +84,7 @@ public enum Message {
   BAD_AXIS("BadAxis", "%s: axis %d is out of range for %s of rank %d (allowed: %d to %d)"),
   UNKNOWN_FEATURES(
       "UnknownFeatures",
-      "%s: @Dense needs its input's feature dimensions known at compile time, got %s from %s; "
-          + "only the first (batch) dimension may be BATCH"),
+      "%s: @Dense needs its input's feature dimensions known at compile time, got %s from %s; %s"),
   BAD_ACTIVATION(
       "BadActivation",
       "%s: @Activation needs a function such as Act.RELU; Act.NONE is no activation"),

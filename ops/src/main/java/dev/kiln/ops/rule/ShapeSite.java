@@ -84,19 +84,20 @@ public record ShapeSite(
     SizeExpr p = a.shape().size(axis);
     SizeExpr q = b.shape().size(axis);
     SizeExpr diff = p.minus(q);
-    String dim = diff.dims().isEmpty() ? "H" : diff.dims().iterator().next();
-    String value = q.toString();
+    // A declaration can make them equal only when the difference is one dimension, alone and
+    // with coefficient 1, minus an expression in the others (not a constant): d = that expression.
+    String dim = null;
+    SizeExpr value = null;
     for (String d : diff.dims()) {
-      SizeExpr rest = diff.minus(SizeExpr.dim(d));
-      if (!rest.dims().contains(d)) {
-        dim = d;
-        value = rest.times(-1).toString();
-        break;
+      for (int sign : new int[] {1, -1}) {
+        SizeExpr rest = diff.minus(SizeExpr.dim(d).times(sign)).times(-sign);
+        if (!rest.dims().contains(d) && !rest.isConstant()) {
+          dim = d;
+          value = rest;
+          break;
+        }
       }
-      rest = diff.plus(SizeExpr.dim(d));
-      if (!rest.dims().contains(d)) {
-        dim = d;
-        value = rest.toString();
+      if (dim != null) {
         break;
       }
     }
@@ -105,12 +106,16 @@ public record ShapeSite(
             ? "differ by "
                 + Math.abs(diff.constant())
                 + " for every size; crop or pad one of them, or change the layers that make them"
-            : "differ for some sizes of the free dimensions; if they are always equal, declare it "
-                + "(e.g. @FreeDim(equals = \""
-                + value
-                + "\") on "
-                + dim
-                + "), else change the layers that make them";
+            : dim != null
+                ? "differ for some sizes of the free dimensions; if they are always equal, declare "
+                    + "it (e.g. @FreeDim(equals = \""
+                    + value
+                    + "\") on "
+                    + dim
+                    + "), else change the layers that make them"
+                : "differ for some sizes of the free dimensions, and no @FreeDim declaration can "
+                    + "make them equal; change the layers that make them so that both branches "
+                    + "scale the same way (pool, stride or upsample both alike)";
     return fail(
         Message.FREE_DIM_UNEQUAL, null, where, layer, rule, axis, p, a.node(), q, b.node(), which);
   }

@@ -8,9 +8,11 @@ import dev.kiln.processor.diag.Report;
 import dev.kiln.processor.model.FreeDimSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -32,6 +34,13 @@ final class FreeDimReader {
     Map<Integer, String> byValue = new HashMap<>();
     Map<String, String> equalsText = new LinkedHashMap<>();
     boolean ok = true;
+    // Every int constant's value, so that a suggested placeholder is one no constant has.
+    Set<Integer> values = new HashSet<>();
+    for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
+      if (field.getConstantValue() instanceof Integer v) {
+        values.add(v);
+      }
+    }
     for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
       FreeDim a = field.getAnnotation(FreeDim.class);
       if (a == null) {
@@ -62,9 +71,11 @@ final class FreeDimReader {
             where,
             name,
             v,
-            taken != null
-                ? " (" + taken + " is " + v + " too)"
-                : "; e.g. " + name + " = " + (TShape.PLACEHOLDER_FIRST - dims.size()));
+            (taken != null ? " (" + taken + " is " + v + " too)" : "")
+                + "; e.g. "
+                + name
+                + " = "
+                + unused(values));
         ok = false;
         continue;
       }
@@ -90,6 +101,16 @@ final class FreeDimReader {
       return null;
     }
     return withEquals(model, dims, equalsText, report);
+  }
+
+  /** The first placeholder no value in {@code values} is, which is then taken. */
+  private static int unused(Set<Integer> values) {
+    int v = TShape.PLACEHOLDER_FIRST;
+    while (values.contains(v)) {
+      v--;
+    }
+    values.add(v);
+    return v;
   }
 
   /**

@@ -16,7 +16,9 @@ import javax.tools.StandardLocation;
  * The optional fourth output, written only when the compiler is given {@code -Akiln.describe}: what
  * the processor inferred for a model, as a properties file {@code <Model>.kiln.properties} beside
  * its classes, for tools (the {@code kiln-testing} artifact reads it). Dimensions are written as
- * numbers, {@code -1} for {@code BATCH} and {@code -5} for {@code STEPS}:
+ * numbers, {@code -1} for {@code BATCH} and {@code -5} for {@code STEPS}; a free dimension
+ * ({@code @FreeDim}) as its constant's value ({@code -10}), and a size derived from free dimensions
+ * as {@code free}, its expression being in the shape's text ({@code shapeText}):
  *
  * <pre>
  * model=demo.FashionMlp
@@ -26,6 +28,7 @@ import javax.tools.StandardLocation;
  * params=101770
  * node.hidden.layer=@Dense(units = 128, activation = Act.RELU)
  * node.hidden.shape=-1,128
+ * node.hidden.shapeText=[BATCH, 128]
  * node.hidden.params=100480
  * node.hidden.paramNames=hidden_weight,hidden_bias
  * node.hidden.auxNames=
@@ -53,15 +56,16 @@ public final class DescriptionWriter {
     line(b, "params", Long.toString(model.paramCount()));
     for (CheckedNode n : model.nodes()) {
       line(b, "node." + n.name() + ".layer", n.spec().layerText());
-      line(b, "node." + n.name() + ".shape", dims(n.shape()));
+      line(b, "node." + n.name() + ".shape", dims(n.shape(), model));
+      line(b, "node." + n.name() + ".shapeText", n.shape().toString());
       line(b, "node." + n.name() + ".params", Long.toString(n.paramCount()));
       line(b, "node." + n.name() + ".paramNames", paramNames(n.params()));
       line(b, "node." + n.name() + ".auxNames", paramNames(n.aux()));
       for (ParamInfo p : n.params()) {
-        line(b, "param." + p.name(), dims(p.shape()));
+        line(b, "param." + p.name(), dims(p.shape(), model));
       }
       for (ParamInfo a : n.aux()) {
-        line(b, "aux." + a.name(), dims(a.shape()));
+        line(b, "aux." + a.name(), dims(a.shape(), model));
       }
     }
     return b.toString();
@@ -88,8 +92,22 @@ public final class DescriptionWriter {
     return params.stream().map(ParamInfo::name).collect(Collectors.joining(","));
   }
 
-  private static String dims(TShape shape) {
-    return shape.dims().stream().map(String::valueOf).collect(Collectors.joining(","));
+  /** {@code -1,16,-10,free}: free dimensions as their placeholders, derived sizes as free. */
+  private static String dims(TShape shape, CheckedModel model) {
+    return shape.dims().stream()
+        .map(
+            d -> {
+              if (!TShape.isFree(d)) {
+                return String.valueOf(d);
+              }
+              String name = TShape.expression(d).dimName();
+              return model.spec().dims().stream()
+                  .filter(f -> f.name().equals(name))
+                  .map(f -> String.valueOf(f.placeholder()))
+                  .findFirst()
+                  .orElse("free");
+            })
+        .collect(Collectors.joining(","));
   }
 
   /** One {@code key=value} line, the value escaped as {@code Properties.load} reads it. */
