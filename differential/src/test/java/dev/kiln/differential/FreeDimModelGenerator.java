@@ -17,7 +17,9 @@ import java.util.Random;
  * H} and {@code W} plain constants, and it computes in plain Java, layer by layer, which sizes the
  * model takes and what size its output has: the reference the suite checks the processor's
  * requirements and MXNet's shapes against. Half the models declare the least size their layers take
- * ({@code @FreeDim(min = 5)}), the others no bound.
+ * ({@code @FreeDim(min = 5)}), the others no bound; by seed, a third declare the sizes multiples of
+ * 2 and a third multiples of 4 ({@code multipleOf}), which the compiler's algebra counts in those
+ * units and the reference by skipping other sizes.
  */
 final class FreeDimModelGenerator {
   /** The package of every generated model. */
@@ -97,6 +99,7 @@ final class FreeDimModelGenerator {
       int inputChannels,
       int least,
       int declared,
+      int multiple,
       List<Window> out,
       List<List<Window>> paths) {
     /** Copies the lists. */
@@ -108,7 +111,9 @@ final class FreeDimModelGenerator {
 
     /** Whether every layer takes an input of {@code size} along both axes. */
     boolean takes(int size) {
-      return size >= least && paths.stream().allMatch(p -> along(p, size) > 0);
+      return size >= least
+          && size % multiple == 0
+          && paths.stream().allMatch(p -> along(p, size) > 0);
     }
 
     /** The output size for an input of {@code size}, or -1 where the model refuses it. */
@@ -175,7 +180,14 @@ final class FreeDimModelGenerator {
       s.append("\n/** Drawn from seed ").append(seed).append(". */\n@Model\n");
       s.append("public interface ").append(n).append(" {\n");
       if (free) {
-        String min = declared == 1 ? "@FreeDim" : "@FreeDim(min = " + declared + ")";
+        List<String> attrs = new ArrayList<>();
+        if (declared != 1) {
+          attrs.add("min = " + declared);
+        }
+        if (multiple != 1) {
+          attrs.add("multipleOf = " + multiple);
+        }
+        String min = attrs.isEmpty() ? "@FreeDim" : "@FreeDim(" + String.join(", ", attrs) + ")";
         s.append("  ").append(min).append("\n  int H = -10;\n\n");
         s.append("  ").append(min).append("\n  int W = -11;\n\n");
       } else {
@@ -279,7 +291,13 @@ final class FreeDimModelGenerator {
     // requirement; the others declare none, so that the layers' requirements are kept and checked
     // when the model runs.
     int declared = r.nextBoolean() ? least : 1;
-    return new Drawn(seed, "Dims" + seed, texts, c0, least, declared, out.path(), paths);
+    // By seed, so that any three seeds in a row try each: sizes of any kind, even, multiples of 4
+    // (unless too few multiples lie between the least size and the largest looked at).
+    int multiple = new int[] {1, 2, 4}[(int) Math.floorMod(seed, 3L)];
+    if ((LARGEST - least) / multiple < 3) {
+      multiple = 1;
+    }
+    return new Drawn(seed, "Dims" + seed, texts, c0, least, declared, multiple, out.path(), paths);
   }
 
   private static Node add(Map<String, Node> nodes, Node n) {

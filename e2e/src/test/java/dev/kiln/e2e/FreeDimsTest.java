@@ -14,6 +14,8 @@ import ai.djl.translate.NoopTranslator;
 import dev.kiln.e2e.models.Pnet;
 import dev.kiln.e2e.models.PnetGraph;
 import dev.kiln.e2e.models.PnetModel;
+import dev.kiln.e2e.models.SkipNetGraph;
+import dev.kiln.e2e.models.SkipNetModel;
 import dev.kiln.runtime.Init;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -85,6 +87,41 @@ class FreeDimsTest {
               + " = 10)",
           e.getMessage());
       assertEquals(0, pnet.runtime().executorCount());
+    }
+  }
+
+  /**
+   * A skip connection over sizes declared even (compiled because {@code multipleOf = 2} makes
+   * pooled-then-upsampled equal to the input's size): DJL reading the same checkpoint computes the
+   * same at three even sizes, and an odd height is refused by the declaration before MXNet, whose
+   * {@code elemwise_add} would fail on the off-by-one shapes.
+   */
+  @Test
+  void aSkipConnectionOverEvenSizesRunsAndRefusesAnOddOne() throws Exception {
+    try (SkipNetModel net = SkipNetModel.create(Init.xavier(), 5);
+        NDManager nd = NDManager.newBaseManager();
+        Model djl = Model.newInstance("skip", "MXNet")) {
+      net.save(dir.resolve("skip"));
+      djl.load(dir, "skip");
+      try (Predictor<NDList, NDList> reference = djl.newPredictor(new NoopTranslator())) {
+        for (int[] hw : new int[][] {{4, 4}, {8, 14}, {22, 6}}) {
+          NDArray image =
+              nd.randomUniform(-1, 1, new ai.djl.ndarray.types.Shape(2, 3, hw[0], hw[1]));
+          NDArray out = net.forward(image);
+          assertArrayEquals(new long[] {2, 4, hw[0], hw[1]}, out.getShape().getShape());
+          NDArray theirs = reference.predict(new NDList(image)).get(0);
+          assertArrayEquals(theirs.toFloatArray(), out.toFloatArray(), 1e-5f);
+        }
+      }
+      NDArray odd = nd.zeros(new ai.djl.ndarray.types.Shape(1, 3, 9, 8));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> net.forward(odd));
+      assertEquals(
+          "SkipNetModel: H = 9, W = 8 breaks H % 2 == 0, declared by @FreeDim(min = 4, multipleOf"
+              + " = 2) int H (at H % 2 = 1)",
+          e.getMessage());
+      assertEquals("[BATCH, 4, H / 2, W / 2]", SkipNetGraph.POOLED_SHAPE.toString());
+      assertEquals("[BATCH, 4, H, W]", SkipNetGraph.SUM_SHAPE.toString());
     }
   }
 

@@ -67,6 +67,31 @@ class GeneratedCodeTest {
     assertEquals(List.of(), tooLong);
   }
 
+  /**
+   * A U-Net's skip connection over sizes declared even: pooled by 2 and upsampled by 2 is the
+   * input's own size, so the sum compiles, and the shapes print in the user's names ({@code H / 2},
+   * not {@code H@2}).
+   */
+  @ParameterizedTest(name = "[{0}]")
+  @EnumSource(TestCompiler.class)
+  void aSkipConnectionOverDeclaredMultiplesCompiles(TestCompiler compiler) {
+    Result r = compiler.compile("good/dims/UNet");
+    assertTrue(r.clean(), r.diagnostics().toString());
+    String graph = r.source("dims.UNetGraph");
+    for (String expected :
+        new String[] {
+          "IMAGE_SHAPE = Shape.of(BATCH, 8, H, W).free(\"H\", \"W\");",
+          "POOLED_SHAPE =",
+          "\"H / 2\"",
+          "\"W / 2\"",
+          "H % 2 == 0",
+          "W % 2 == 0"
+        }) {
+      assertTrue(graph.contains(expected), expected + " in\n" + graph);
+    }
+    assertTrue(!graph.contains("@2"), graph);
+  }
+
   @ParameterizedTest(name = "[{0}]")
   @EnumSource(TestCompiler.class)
   void everyLayerIsEmittedWithItsInferredShapes(TestCompiler compiler) {

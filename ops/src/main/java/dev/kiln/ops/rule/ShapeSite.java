@@ -88,9 +88,43 @@ public record ShapeSite(
     // with coefficient 1, minus an expression in the others (not a constant): d = that expression.
     String dim = null;
     SizeExpr value = null;
+    // A difference that is a remainder (H - 2 * (H / 2), pooled then upsampled) vanishes when the
+    // dimension is declared a multiple.
+    for (String d : diff.dims()) {
+      SizeExpr self = diff.self(d);
+      for (long k = 2; k <= 64; k++) {
+        SizeExpr rem = self.mod(k);
+        if (diff.equals(rem) || diff.equals(rem.times(-1))) {
+          return fail(
+              Message.FREE_DIM_UNEQUAL,
+              null,
+              where,
+              layer,
+              rule,
+              axis,
+              p,
+              a.node(),
+              q,
+              b.node(),
+              "differ where "
+                  + d
+                  + " % "
+                  + k
+                  + " is not 0; declare "
+                  + d
+                  + " a multiple of "
+                  + k
+                  + " (@FreeDim(multipleOf = "
+                  + k
+                  + ") int "
+                  + d
+                  + "), or crop or pad one of them");
+        }
+      }
+    }
     for (String d : diff.dims()) {
       for (int sign : new int[] {1, -1}) {
-        SizeExpr rest = diff.minus(SizeExpr.dim(d).times(sign)).times(-sign);
+        SizeExpr rest = diff.minus(diff.self(d).times(sign)).times(-sign);
         if (!rest.dims().contains(d) && !rest.isConstant()) {
           dim = d;
           value = rest;

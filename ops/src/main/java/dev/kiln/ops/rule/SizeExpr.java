@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -34,17 +33,22 @@ public final class SizeExpr {
     String key();
   }
 
-  private record Dim(String name) implements Atom {
+  /**
+   * Dimension {@code name} divided by {@code unit}, a whole number: {@code H / 8} of a dimension
+   * declared a multiple of 8 (the dimension itself is {@code 8 * H / 8}); {@code unit} is 1 for a
+   * dimension of any size.
+   */
+  private record Dim(String name, long unit) implements Atom {
     @Override
     public String key() {
-      return name;
+      return unit == 1 ? name : name + "@" + unit;
     }
   }
 
   private record Quotient(SizeExpr numerator, long divisor) implements Atom {
     @Override
     public String key() {
-      return "(" + numerator + ") / " + divisor;
+      return "(" + numerator.canonical() + ") / " + divisor;
     }
   }
 
@@ -73,6 +77,9 @@ public final class SizeExpr {
 
   private final TreeMap<Term, Long> terms;
 
+  /** {@link #canonical()}, made on first use. */
+  private String canonical;
+
   private SizeExpr(TreeMap<Term, Long> terms) {
     terms.values().removeIf(c -> c == 0);
     this.terms = terms;
@@ -87,9 +94,46 @@ public final class SizeExpr {
 
   /** The free dimension {@code name}. */
   public static SizeExpr dim(String name) {
+    return multiple(name, 1);
+  }
+
+  /**
+   * The free dimension {@code name}, declared a multiple of {@code unit}: {@code unit} times the
+   * whole number {@code name / unit}, so that the algebra knows {@code 2 * (H / 2)} is {@code H}
+   * (pooled by 2, then upsampled by 2). It prints as {@code H}, and {@code H / 2} divided by 2;
+   * {@link #substitute} and {@link #eval} read {@code name / unit} as the exact quotient, which the
+   * caller checks ({@code H % unit == 0}) before trusting a value. Not {@link #equals} to {@link
+   * #dim}{@code (name)}, which stands for any size.
+   */
+  public static SizeExpr multiple(String name, long unit) {
+    if (unit <= 0) {
+      throw new IllegalArgumentException(
+          "a dimension is a multiple of a positive number, got " + unit);
+    }
     TreeMap<Term, Long> t = new TreeMap<>(ORDER);
-    t.put(new Term(List.of(new Dim(name))), 1L);
+    t.put(new Term(List.of(new Dim(name, unit))), unit);
     return new SizeExpr(t);
+  }
+
+  /**
+   * The expression dimension {@code name} is within this one ({@link #dim} or {@link #multiple}),
+   * or null when this is not written in it.
+   */
+  public SizeExpr self(String name) {
+    for (Term t : terms.keySet()) {
+      for (Atom a : t.atoms()) {
+        if (a instanceof Dim d && d.name().equals(name)) {
+          return multiple(name, d.unit());
+        }
+        if (a instanceof Quotient q) {
+          SizeExpr inner = q.numerator().self(name);
+          if (inner != null) {
+            return inner;
+          }
+        }
+      }
+    }
+    return null;
   }
 
   /** Whether this is a constant (no dimension in it). */
@@ -116,9 +160,9 @@ public final class SizeExpr {
       return null;
     }
     Map.Entry<Term, Long> e = terms.firstEntry();
-    return e.getValue() == 1
-            && e.getKey().atoms().size() == 1
+    return e.getKey().atoms().size() == 1
             && e.getKey().atoms().get(0) instanceof Dim d
+            && e.getValue() == d.unit()
         ? d.name()
         : null;
   }
@@ -256,7 +300,7 @@ public final class SizeExpr {
         product =
             product.times(
                 a instanceof Dim d
-                    ? value.apply(d.name())
+                    ? value.apply(d.name()).div(d.unit())
                     : ((Quotient) a).numerator().substitute(value).div(((Quotient) a).divisor()));
       }
       out = out.plus(product);
@@ -296,7 +340,7 @@ public final class SizeExpr {
       for (Atom a : e.getKey().atoms()) {
         long[] f =
             a instanceof Dim d
-                ? range.apply(d.name())
+                ? divide(range.apply(d.name()), d.unit())
                 : divide(((Quotient) a).numerator().bounds(range), ((Quotient) a).divisor());
         p = product(p, f);
       }
@@ -476,10 +520,27 @@ public final class SizeExpr {
   }
 
   /**
-   * {@code H / 2 - 6}, {@code 2 * H * W + 1}, {@code (H + 1) / 2}: Java's way, floors as {@code /}.
+   * {@code H / 2 - 6}, {@code 2 * H * W + 1}, {@code (H + 1) / 2}: Java's way, floors as {@code /};
+   * a dimension declared a multiple of 8 as {@code H}, {@code H / 4}, {@code 3 * H / 8}, which
+   * {@link #parse} reads back as the same values for sizes that are multiples of 8.
    */
   @Override
   public String toString() {
+    return render(true);
+  }
+
+  /**
+   * The form {@link #equals} compares: {@link #toString}'s, but a dimension declared a multiple of
+   * {@code k} written {@code H@k} and counted in units of {@code k}.
+   */
+  private String canonical() {
+    if (canonical == null) {
+      canonical = render(false);
+    }
+    return canonical;
+  }
+
+  private String render(boolean display) {
     if (terms.isEmpty()) {
       return "0";
     }
@@ -487,8 +548,21 @@ public final class SizeExpr {
     for (Map.Entry<Term, Long> e : terms.entrySet()) {
       long c = e.getValue();
       List<Atom> atoms = e.getKey().atoms();
+      // Displayed, c * (H / 8) * (W / 8) is c * H * W / 64 with the common factor of c and 64 gone.
+      long units = 1;
+      if (display) {
+        for (Atom a : atoms) {
+          if (a instanceof Dim d) {
+            units = Math.multiplyExact(units, d.unit());
+          }
+        }
+      }
+      long g = gcd(Math.abs(c), units);
+      c /= g;
+      long under = units / g;
       // A leading minus binds tighter than '/': -(H / 2), not -H / 2, which reads (-H) / 2.
       boolean negativeFirst = c < 0 && b.length() == 0;
+      boolean alone = atoms.size() == 1 && Math.abs(c) == 1 && under == 1 && !negativeFirst;
       String factors =
           String.join(
               " * ",
@@ -496,12 +570,18 @@ public final class SizeExpr {
                   .map(
                       a ->
                           a instanceof Quotient q
-                              ? quotient(q, atoms.size() > 1 || Math.abs(c) != 1 || negativeFirst)
-                              : a.key())
+                              ? quotient(q, display, !alone)
+                              : display ? ((Dim) a).name() : a.key())
                   .toList());
       long abs = Math.abs(c);
       String term =
           atoms.isEmpty() ? Long.toString(abs) : abs == 1 ? factors : abs + " * " + factors;
+      if (under != 1) {
+        term = term + " / " + under;
+        if (negativeFirst) {
+          term = "(" + term + ")";
+        }
+      }
       if (b.length() == 0) {
         b.append(c < 0 ? "-" : "").append(term);
       } else {
@@ -512,20 +592,54 @@ public final class SizeExpr {
   }
 
   /** {@code H / 2}, {@code (H + 1) / 2}; in parentheses when another factor multiplies it. */
-  private static String quotient(Quotient q, boolean enclosed) {
-    String n =
-        q.numerator().terms.size() > 1 ? "(" + q.numerator() + ")" : q.numerator().toString();
-    String text = n + " / " + q.divisor();
+  private static String quotient(Quotient q, boolean display, boolean enclosed) {
+    String text = display ? wholeUnits(q) : null;
+    if (text == null) {
+      String numerator = q.numerator().render(display);
+      String n = q.numerator().terms.size() > 1 ? "(" + numerator + ")" : numerator;
+      text = n + " / " + q.divisor();
+    }
     return enclosed ? "(" + text + ")" : text;
+  }
+
+  /**
+   * {@code H / 4} for the quotient {@code (H / 2) / 2} of a dimension declared a multiple of 2: a
+   * numerator that is one product of dimensions counted in whole units is a whole number, so its
+   * floor by {@code d} is the product's floor by {@code units * d}. Null for any other quotient.
+   */
+  private static String wholeUnits(Quotient q) {
+    if (q.numerator().terms.size() != 1) {
+      return null;
+    }
+    Map.Entry<Term, Long> e = q.numerator().terms.firstEntry();
+    long units = 1;
+    List<String> names = new ArrayList<>();
+    for (Atom a : e.getKey().atoms()) {
+      if (!(a instanceof Dim d)) {
+        return null;
+      }
+      units = Math.multiplyExact(units, d.unit());
+      names.add(d.name());
+    }
+    if (units == 1 || names.isEmpty()) {
+      return null;
+    }
+    long c = e.getValue();
+    long under = Math.multiplyExact(units, q.divisor());
+    long g = gcd(c, under);
+    c /= g;
+    under /= g;
+    String product = (c == 1 ? "" : c + " * ") + String.join(" * ", names);
+    return under == 1 ? product : product + " / " + under;
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof SizeExpr s && toString().equals(s.toString());
+    return o instanceof SizeExpr s && canonical().equals(s.canonical());
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(toString());
+    return canonical().hashCode();
   }
 }

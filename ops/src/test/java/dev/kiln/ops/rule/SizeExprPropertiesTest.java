@@ -1,6 +1,7 @@
 package dev.kiln.ops.rule;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -23,7 +24,7 @@ import net.jqwik.api.constraints.IntRange;
  */
 class SizeExprPropertiesTest {
   /** An expression tree with its own evaluator: the reference. */
-  sealed interface Tree permits Leaf, Const, Bin, Quot {
+  sealed interface Tree permits Leaf, Multiple, Const, Bin, Quot {
     long value(Map<String, Long> sizes);
 
     SizeExpr expr();
@@ -38,6 +39,19 @@ class SizeExprPropertiesTest {
     @Override
     public SizeExpr expr() {
       return SizeExpr.dim(name);
+    }
+  }
+
+  /** A dimension declared a multiple of {@code unit}: the sizes drawn for it are multiples. */
+  record Multiple(String name, long unit) implements Tree {
+    @Override
+    public long value(Map<String, Long> sizes) {
+      return sizes.get(name);
+    }
+
+    @Override
+    public SizeExpr expr() {
+      return SizeExpr.multiple(name, unit);
     }
   }
 
@@ -94,14 +108,17 @@ class SizeExprPropertiesTest {
 
   /** Trees of depth at most {@code depth}: products stay within a long at the sizes drawn. */
   static Arbitrary<Tree> trees(int depth) {
+    return trees(depth, Arbitraries.of(DIMS).map(Leaf::new));
+  }
+
+  /** Trees whose dimensions are {@code dims}. */
+  static Arbitrary<Tree> trees(int depth, Arbitrary<Tree> dims) {
     Arbitrary<Tree> leaf =
-        Arbitraries.oneOf(
-            Arbitraries.of(DIMS).map(Leaf::new),
-            Arbitraries.longs().between(-12, 12).map(Const::new));
+        Arbitraries.oneOf(dims, Arbitraries.longs().between(-12, 12).map(Const::new));
     if (depth == 0) {
       return leaf;
     }
-    Arbitrary<Tree> sub = Arbitraries.lazy(() -> trees(depth - 1));
+    Arbitrary<Tree> sub = Arbitraries.lazy(() -> trees(depth - 1, dims));
     Arbitrary<Tree> bin = Combinators.combine(Arbitraries.of('+', '-', '*'), sub, sub).as(Bin::new);
     Arbitrary<Tree> quot =
         Combinators.combine(Arbitraries.of('/', '%'), sub, Arbitraries.longs().between(1, 9))
@@ -197,6 +214,61 @@ class SizeExprPropertiesTest {
           Math.floorDiv(3 * Math.floorDiv(v, 2) + v, 2) - 2 * Math.floorDiv(v, 2),
           threeHalves.eval(at));
     }
+  }
+
+  /** Trees over {@code H}, declared a multiple of 4, and {@code W}, of any size. */
+  @Provide
+  Arbitrary<Tree> unitTree() {
+    return trees(
+        3,
+        Arbitraries.oneOf(Arbitraries.just(new Multiple("H", 4)), Arbitraries.just(new Leaf("W"))));
+  }
+
+  /**
+   * With {@code H} a multiple of 4, an expression evaluates to its tree's value, and so does the
+   * text it prints ({@code H / 2}, {@code 3 * H / 4}, as generated code writes it), read back by
+   * {@link SizeExpr#parse} as plain integer arithmetic.
+   */
+  @Property(tries = 2000)
+  void multiplesEvaluateAndPrintAsTheirValues(
+      @ForAll("unitTree") Tree t,
+      @ForAll @IntRange(min = 1, max = 75) int quarters,
+      @ForAll @IntRange(min = 1, max = 300) int w) {
+    Map<String, Long> sizes = Map.of("H", 4L * quarters, "W", (long) w);
+    SizeExpr e = t.expr();
+    assertEquals(t.value(sizes), e.eval(sizes), () -> t + " = " + e + " at " + sizes);
+    assertEquals(
+        t.value(sizes),
+        SizeExpr.parse(e.toString()).eval(sizes),
+        () -> t + " printed " + e + " at " + sizes);
+  }
+
+  /**
+   * A dimension declared a multiple of 2 is whole in halves: pooled by 2 then upsampled by 2 it is
+   * itself (a U-Net's skip connection), which an undeclared dimension is not.
+   */
+  @Example
+  void aMultipleIsWholeInItsUnits() {
+    SizeExpr h = SizeExpr.multiple("H", 2);
+    assertEquals(h, h.div(2).times(2));
+    assertEquals("H", h.toString());
+    assertEquals("H", h.dimName());
+    assertEquals("H / 2", h.div(2).toString());
+    assertEquals(h, h.plus(-2).div(2).plus(1).times(2));
+    assertEquals(h, h.self("H"));
+    SizeExpr any = SizeExpr.dim("H");
+    assertNotEquals(any, h);
+    assertNotEquals(any, any.div(2).times(2));
+    SizeExpr h8 = SizeExpr.multiple("H", 8);
+    assertEquals("H / 4", h8.div(4).toString());
+    assertEquals("3 * H / 8", h8.times(3).div(8).toString());
+    assertEquals("H / 16 + 1", h8.div(8).div(2).plus(1).toString());
+    assertEquals("H / 12", h8.div(4).div(3).toString());
+    assertEquals("-(H / 2) + 3", h8.div(2).times(-1).plus(3).toString());
+    assertEquals(5, h8.div(8).eval(Map.of("H", 40L)));
+    long[] b = h8.div(4).bounds(d -> new long[] {16, 64});
+    assertEquals(4, b[0]);
+    assertEquals(16, b[1]);
   }
 
   /**

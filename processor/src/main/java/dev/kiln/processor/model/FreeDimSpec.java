@@ -47,8 +47,12 @@ public record FreeDimSpec(
     return b.append(" int ").append(name).toString();
   }
 
-  /** The expression the dimension stands for: itself, or what it equals. */
+  /**
+   * The expression the dimension stands for: what it equals, or itself, as a whole number of {@code
+   * multipleOf}s, so that the compiler knows {@code 2 * (H / 2)} is {@code H} when {@code
+   * multipleOf} is 2.
+   */
   public SizeExpr expression() {
-    return equals != null ? equals : SizeExpr.dim(name);
+    return equals != null ? equals : SizeExpr.multiple(name, multipleOf);
   }
 }

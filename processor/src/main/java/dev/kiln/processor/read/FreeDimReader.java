@@ -178,6 +178,16 @@ final class FreeDimReader {
         ok = false;
         continue;
       }
+      // Written in the independent dimensions as they stand for themselves (W declared a multiple
+      // of 2 is 2 * (W / 2) in the algebra, so is an H that equals "W").
+      SizeExpr inDims =
+          e.substitute(
+              used ->
+                  dims.stream()
+                      .filter(o -> o.name().equals(used))
+                      .findFirst()
+                      .orElseThrow()
+                      .expression());
       out.add(
           new FreeDimSpec(
               d.name(),
@@ -185,7 +195,7 @@ final class FreeDimReader {
               d.min(),
               d.max(),
               d.multipleOf(),
-              e,
+              inDims,
               d.field(),
               d.mirror()));
     }
