@@ -125,7 +125,8 @@ class ModelSemanticsTest {
           assertThrows(
               IllegalArgumentException.class, () -> m.forward(nd.zeros(new Shape(4, 28, 28))));
       assertEquals(
-          "FashionMlpModel input 'pixels': expected shape [BATCH, 784], got [4, 28, 28]",
+          "FashionMlpModel input 'pixels': expected shape [BATCH, 784], got [4, 28, 28] (rank 3, not"
+              + " 2)",
           e.getMessage());
     }
   }

@@ -76,7 +76,9 @@ class ModelRuntimeTest {
           assertThrows(
               IllegalArgumentException.class,
               () -> m.forward(nd.zeros(new ai.djl.ndarray.types.Shape(4, 5))));
-      assertEquals("AffineModel input 'x': expected shape [BATCH, 3], got [4, 5]", e.getMessage());
+      assertEquals(
+          "AffineModel input 'x': expected shape [BATCH, 3], got [4, 5] (axis 1 is 5, not 3)",
+          e.getMessage());
     }
   }
 

@@ -397,7 +397,10 @@ public final class ExecutorCache implements AutoCloseable {
                 + "': expected shape "
                 + declared
                 + ", got "
-                + s);
+                + s
+                + " ("
+                + declared.mismatch(s)
+                + ")");
       }
     }
     checkBatchAgrees(inputShapes);
@@ -489,7 +492,10 @@ public final class ExecutorCache implements AutoCloseable {
               + "': expected shape "
               + spec.shape()
               + ", got "
-              + actual);
+              + actual
+              + " ("
+              + spec.shape().mismatch(actual)
+              + ")");
     }
     return actual;
   }

@@ -174,6 +174,22 @@ public final class Shape {
     return true;
   }
 
+  /**
+   * Where {@code actual} breaks this shape, for messages: {@code "rank 3, not 4"} or {@code "axis 1
+   * is 2, not 1"}; empty when this {@link #accepts} it.
+   */
+  public String mismatch(Shape actual) {
+    if (actual.dims.length != dims.length) {
+      return "rank " + actual.dims.length + ", not " + dims.length;
+    }
+    for (int i = 0; i < dims.length; i++) {
+      if (dims[i] >= 0 && dims[i] != actual.dims[i]) {
+        return "axis " + i + " is " + actual.dims[i] + ", not " + dims[i];
+      }
+    }
+    return "";
+  }
+
   /** The shape as an MXNet attribute string, e.g. {@code (128,784)}. */
   public String toMxnet() {
     StringBuilder b = new StringBuilder("(");

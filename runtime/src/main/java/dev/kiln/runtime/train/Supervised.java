@@ -502,7 +502,7 @@ public final class Supervised implements AutoCloseable {
           modelName
               + ": the "
               + role
-              + " trains on examples of one shape, but input '"
+              + " reads flat examples of one shape (to train, evaluate and predict), but input '"
               + graph.inputs().get(0).name()
               + "' "
               + graph.inputs().get(0).shape()
