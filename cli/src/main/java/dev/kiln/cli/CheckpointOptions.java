@@ -15,8 +15,9 @@ import picocli.CommandLine.Option;
 /**
  * The checkpoint that {@code serve}, {@code quantize}, {@code loadtest} and {@code bench} read as
  * an inference-only {@link Predictor}: {@code --checkpoint PREFIX} and, for a checkpoint that does
- * not record its inputs' shapes (what a model's {@code save} writes), {@code --input NAME=DIMS}. A
- * checkpoint that {@code quantize} or {@link Predictor#save} wrote records them.
+ * not record its inputs' shapes (MXNet's and Gluon's exports), {@code --input NAME=DIMS}. A
+ * checkpoint that a model's {@code save}, {@code quantize} or {@link Predictor#save} wrote records
+ * them; {@code --input} overrides what is recorded.
  */
 final class CheckpointOptions {
   @Option(

@@ -97,6 +97,24 @@ class ExportCommandTest {
             "12");
     assertEquals(2, r.code(), r.err());
     assertTrue(r.err().contains("--opset 12: choose 13 to 21"), r.err());
+    // A model's checkpoint records its input's shape: no --input needed.
+    Run recorded = run("export", "--checkpoint", prefix.toString(), "--onnx", file.toString());
+    assertEquals(0, recorded.code(), recorded.err());
+    assertEquals(
+        784,
+        OnnxFile.read(file)
+            .getGraph()
+            .getInput(0)
+            .getType()
+            .getTensorType()
+            .getShape()
+            .getDim(1)
+            .getDimValue());
+    Files.delete(file);
+    // A checkpoint whose symbol records no input shapes (MXNet's own exports) needs them given.
+    try (FashionMlpModel m = FashionMlpModel.create(Init.xavier(), 3)) {
+      Files.writeString(dir.resolve("mlp-symbol.json"), m.symbolJson());
+    }
     Run none = run("export", "--checkpoint", prefix.toString(), "--onnx", file.toString());
     assertEquals(1, none.code(), none.err());
     assertTrue(none.err().contains("give them with --input NAME=DIMS"), none.err());

@@ -549,6 +549,31 @@ public final class ModelRuntime implements AutoCloseable {
   }
 
   /**
+   * {@link #symbolJson()} with its inputs' shapes recorded ({@link Predictor#withInputShapes}); as
+   * it is for a model a predictor cannot take (custom cells over {@code Dim.STEPS}, an input
+   * without one {@code BATCH} dimension), whose checkpoint is then loaded with the shapes given.
+   */
+  private String symbolWithInputShapes() {
+    Graph g = cache.latestGraph();
+    String json = g.toJson();
+    if (g.unrolledSteps() != 0) {
+      return json;
+    }
+    List<Port> ports = new ArrayList<>();
+    try {
+      for (InputSpec in : g.inputs()) {
+        ports.add(new Port(in.name(), in.shape()));
+      }
+      for (int i = 0; i < g.labels().size(); i++) {
+        ports.add(new Port(g.labels().get(i), g.labelShape(i)));
+      }
+    } catch (IllegalArgumentException e) {
+      return json;
+    }
+    return Predictor.withInputShapes(json, ports, g.dimensions());
+  }
+
+  /**
    * The symbol as MXNet JSON for inputs of {@code steps} steps: the one symbol of a model without
    * cells over {@code Dim.STEPS}, otherwise the graph unrolled over {@code steps} (built on first
    * use and kept, as binding an executor of that length does).
@@ -562,15 +587,18 @@ public final class ModelRuntime implements AutoCloseable {
    * cells over {@code Dim.STEPS}, unrolled over the steps of its latest forward pass) and {@code
    * prefix-0000.params} (an NDArray list keyed {@code arg:<name>} for parameters and {@code
    * aux:<name>} for auxiliary states, see {@link Checkpoint}) and {@code prefix-0000.params.sha256}
-   * (its SHA-256). Each file is written beside its target and renamed into place, in an order that
-   * leaves a loadable checkpoint whenever the process dies; temporary files that killed saves left
-   * are removed first.
+   * (its SHA-256). The symbol records each data input's shape (and the free dimensions with their
+   * requirements) as {@link Predictor#save} does, so that {@code Predictor.load}, {@code kiln
+   * serve} and {@code kiln export} read the checkpoint without being told its inputs; MXNet and DJL
+   * ignore the attributes. Each file is written beside its target and renamed into place, in an
+   * order that leaves a loadable checkpoint whenever the process dies; temporary files that killed
+   * saves left are removed first.
    *
    * @throws UncheckedIOException if a file cannot be written
    */
   public void save(Path prefix) {
     try (CallGuard.Scope call = guard().enter("save")) {
-      Checkpoint.save(prefix, symbolJson(), checkpointArrays());
+      Checkpoint.save(prefix, symbolWithInputShapes(), checkpointArrays());
     } catch (IOException e) {
       throw new UncheckedIOException(
           modelName() + ": cannot write checkpoint " + prefix + ": " + describe(e), e);

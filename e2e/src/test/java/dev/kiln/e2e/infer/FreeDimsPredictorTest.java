@@ -157,20 +157,36 @@ class FreeDimsPredictorTest {
     }
   }
 
+  /**
+   * A model's own checkpoint records its free dimensions and their requirements as a predictor's
+   * does: the model loads it, and so does {@code Predictor.load} (what {@code kiln serve
+   * --checkpoint} runs) without being told the inputs, computing what the model computes at every
+   * size and refusing by rule a size it cannot take.
+   */
   @Test
   void aSavedModelLoadsAndComputesTheSameAtTwoSizes() {
     Random rng = new Random(3);
     try (PnetModel pnet = PnetModel.create(Init.xavier(), 5)) {
       pnet.save(dir.resolve("model"));
-      try (PnetModel loaded = PnetModel.load(dir.resolve("model"))) {
+      try (PnetModel loaded = PnetModel.load(dir.resolve("model"));
+          Predictor served = Predictor.load(dir.resolve("model"), InferenceOptions.DEFAULT)) {
+        assertEquals("[BATCH, 3, H, W]", served.inputs().get(0).shape().toString());
         for (int[] hw : SIZES) {
           float[] x = image(rng, 2, hw[0], hw[1]);
           float[][] want = forward(pnet, x, 2, hw[0], hw[1]);
           float[][] got = forward(loaded, x, 2, hw[0], hw[1]);
           assertArrayEquals(want[0], got[0], 0f, "score " + hw[0]);
           assertArrayEquals(want[1], got[1], 0f, "box " + hw[0]);
+          Prediction p = predict(served, x, 2, hw[0], hw[1]);
+          assertArrayEquals(want[0], p.values()[0], 1e-5f, "served score " + hw[0]);
+          assertArrayEquals(want[1], p.values()[1], 1e-5f, "served box " + hw[0]);
         }
         assertEquals(SIZES.length, loaded.runtime().executorCount());
+        IllegalArgumentException e =
+            assertThrows(
+                IllegalArgumentException.class,
+                () -> predict(served, new float[3 * 12 * 10], 1, 12, 10));
+        assertTrue(e.getMessage().contains("breaks W >= 12"), e.getMessage());
       }
     }
   }

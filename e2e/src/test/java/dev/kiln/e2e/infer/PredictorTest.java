@@ -205,17 +205,25 @@ class PredictorTest {
   }
 
   /**
-   * A model's own checkpoint records no input shapes: given, it loads as the model's predictor (and
-   * saves with them recorded); a name that is no input, or a parameter, is refused.
+   * A model's own checkpoint records its input shapes: it loads as the model's predictor without
+   * them; without them recorded (its symbol written over the checkpoint's, as MXNet's exports
+   * record none) the shapes given make it one (and it saves with them recorded); a name that is no
+   * input, or a parameter, is refused.
    */
   @Test
-  void aModelsCheckpointLoadsAsAPredictorWithItsInputShapesGiven(@TempDir Path dir) {
+  void aModelsCheckpointLoadsAsAPredictorWithItsInputShapesGiven(@TempDir Path dir)
+      throws Exception {
     Random rng = new Random(4);
     float[] x = pixels(rng, 3);
     try (FashionLeNetModel m = FashionLeNetModel.create(Init.xavier(), 8);
         Predictor p = m.predictor()) {
       m.save(dir.resolve("lenet"));
       float[] expected = p.predict(3, x)[0];
+      try (Predictor recorded = Predictor.load(dir.resolve("lenet"), InferenceOptions.DEFAULT)) {
+        assertEquals(p.inputs(), recorded.inputs());
+        assertClose(expected, recorded.predict(3, x)[0], 1e-5, "its recorded input shape");
+      }
+      java.nio.file.Files.writeString(dir.resolve("lenet-symbol.json"), m.symbolJson());
       IllegalArgumentException unknown =
           assertThrows(
               IllegalArgumentException.class,

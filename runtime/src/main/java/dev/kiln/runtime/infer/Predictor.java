@@ -766,6 +766,20 @@ public final class Predictor implements AutoCloseable {
   }
 
   /**
+   * {@code symbolJson} with each of {@code inputs}' shapes recorded as {@link #save} records them
+   * ({@value #SHAPE_ATTR}, and the free {@code dimensions} as {@value #DIMS_ATTR}), so that {@link
+   * #load} reads a checkpoint of it without being told its inputs; what a model's own {@code save}
+   * writes, in MXNet's own layout of the file (written by MXNet from the edited symbol).
+   */
+  public static String withInputShapes(
+      String symbolJson, List<Port> inputs, Dimensions dimensions) {
+    try (SymbolHandle edited =
+        SymbolHandle.fromJson(SymbolAttrs.withShapes(symbolJson, inputs, dimensions))) {
+      return edited.toJson();
+    }
+  }
+
+  /**
    * Loads a checkpoint that {@link #save} wrote (or any MXNet checkpoint whose data inputs carry
    * the {@value #SHAPE_ATTR} attribute): every argument without an array in the parameters file is
    * a data input, and the symbol's outputs are the predictor's.
@@ -779,8 +793,8 @@ public final class Predictor implements AutoCloseable {
 
   /**
    * As {@link #load(Path, InferenceOptions)}, for any MXNet checkpoint: {@code inputs} gives the
-   * shapes of data inputs that the checkpoint does not record (a {@code KilnModel}'s {@code save},
-   * MXNet's and Gluon's {@code export} record none), and overrides recorded ones.
+   * shapes of data inputs that the checkpoint does not record (MXNet's and Gluon's {@code export}
+   * record none; a {@code KilnModel}'s {@code save} records them), and overrides recorded ones.
    *
    * @param inputs data inputs by name, each with its batch dimension
    * @throws UncheckedIOException if a file is missing or does not fit
