@@ -54,7 +54,7 @@ final class FreeDimBadCases {
               "@Add",
               "[kiln:FreeDimUnequal] FreeDimSkip.sum(): @Add needs equal shapes, but axis 2 is H in "
                   + "image and 2 * (H / 2) in back, which differ where H % 2 is not 0; declare H a "
-                  + "multiple of 2 (@FreeDim(multipleOf = 2) int H), or crop or pad one of them"),
+                  + "multiple of 2 (multipleOf = 2 in its @FreeDim), or crop or pad one of them"),
           // A dimension declared but read by no input.
           error(
               "bad/dims/FreeDimUnused",

@@ -56,6 +56,14 @@ import java.util.function.Supplier;
  */
 public final class ModelRuntime implements AutoCloseable {
   private final ExecutorCache cache;
+
+  /**
+   * The graph whose checkpoint symbol {@link #save} wrote last, and that symbol: a model saved
+   * every epoch writes the same symbol without making an MXNet handle each time.
+   */
+  private Graph savedGraph;
+
+  private String savedSymbol;
   private final Sgd plainSgd = new Sgd(1f);
   private Classifier classifier;
   private Trainer trainer;
@@ -555,6 +563,16 @@ public final class ModelRuntime implements AutoCloseable {
    */
   private String symbolWithInputShapes() {
     Graph g = cache.latestGraph();
+    if (g == savedGraph) {
+      return savedSymbol;
+    }
+    savedSymbol = recordInputShapes(g);
+    savedGraph = g;
+    return savedSymbol;
+  }
+
+  /** {@link #symbolWithInputShapes} for graph {@code g}: MXNet writes it, through a new handle. */
+  private static String recordInputShapes(Graph g) {
     String json = g.toJson();
     if (g.unrolledSteps() != 0) {
       return json;

@@ -627,7 +627,11 @@ final class Protocol {
                 + "; expected "
                 + model.describe(p)
                 + " (-1: any batch size from 1"
-                + (p.hasFree() ? "; " + freeNames(p, model) + ": free sizes from 1" : "")
+                + (p.hasFree()
+                    ? "; "
+                        + freeNames(p, model)
+                        + ": free sizes that the model's requirements allow"
+                    : "")
                 + ")");
       }
       long n = 1;

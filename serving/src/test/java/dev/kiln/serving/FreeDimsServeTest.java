@@ -324,7 +324,7 @@ class FreeDimsServeTest {
               .body()
               .contains(
                   "input 'image' has shape [1, 3, 12, 12]; expected [-1, 2, H, W] (-1: any batch"
-                      + " size from 1; H, W: free sizes from 1)"),
+                      + " size from 1; H, W: free sizes that the model's requirements allow)"),
           channels.body());
       ManagedChannel channel =
           ManagedChannelBuilder.forAddress("127.0.0.1", server.grpcPort()).usePlaintext().build();

@@ -114,11 +114,9 @@ public record ShapeSite(
                   + d
                   + " a multiple of "
                   + k
-                  + " (@FreeDim(multipleOf = "
+                  + " (multipleOf = "
                   + k
-                  + ") int "
-                  + d
-                  + "), or crop or pad one of them");
+                  + " in its @FreeDim), or crop or pad one of them");
         }
       }
     }
