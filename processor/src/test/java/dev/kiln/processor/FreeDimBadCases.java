@@ -48,13 +48,15 @@ final class FreeDimBadCases {
                   + "from flat; a width written in free dimensions changes with the input's size, "
                   + "so no weight fits it: pool to a fixed size first (e.g. @GlobalAvgPool, then "
                   + "@Flatten)"),
-          // A U-Net's skip connection: pooled by 2 and upsampled by 2 is H only for even H.
+          // A U-Net's skip connection: pooled by 2 and upsampled by 2 is H only for even H, and W
+          // only for even W; one error names both declarations, so that one fix compiles.
           error(
               "bad/dims/FreeDimSkip",
               "@Add",
               "[kiln:FreeDimUnequal] FreeDimSkip.sum(): @Add needs equal shapes, but axis 2 is H in "
-                  + "image and 2 * (H / 2) in back, which differ where H % 2 is not 0; declare H a "
-                  + "multiple of 2 (multipleOf = 2 in its @FreeDim), or crop or pad one of them"),
+                  + "image and 2 * (H / 2) in back, which differ where H % 2 is not 0 (and axis 3 "
+                  + "where W % 2 is not 0); declare H and W multiples of 2 (multipleOf = 2 in their "
+                  + "@FreeDim), or crop or pad one of them"),
           // A dimension declared but read by no input.
           error(
               "bad/dims/FreeDimUnused",

@@ -3,6 +3,7 @@ package dev.kiln.ops.rule;
 import dev.kiln.names.AuxRole;
 import dev.kiln.names.NodeNames;
 import dev.kiln.names.ParamRole;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -89,36 +90,55 @@ public record ShapeSite(
     String dim = null;
     SizeExpr value = null;
     // A difference that is a remainder (H - 2 * (H / 2), pooled then upsampled) vanishes when the
-    // dimension is declared a multiple.
-    for (String d : diff.dims()) {
-      SizeExpr self = diff.self(d);
-      for (long k = 2; k <= 64; k++) {
-        SizeExpr rem = self.mod(k);
-        if (diff.equals(rem) || diff.equals(rem.times(-1))) {
-          return fail(
-              Message.FREE_DIM_UNEQUAL,
-              null,
-              where,
-              layer,
-              rule,
-              axis,
-              p,
-              a.node(),
-              q,
-              b.node(),
-              "differ where "
-                  + d
-                  + " % "
-                  + k
-                  + " is not 0; declare "
-                  + d
-                  + " a multiple of "
-                  + k
-                  + " (multipleOf = "
-                  + k
-                  + " in its @FreeDim), or crop or pad one of them");
+    // dimension is declared a multiple; the other axes' remainders are named too, so that one fix
+    // compiles (a U-Net pools H and W alike).
+    long[] dk = remainder(diff);
+    if (dk != null) {
+      String d = diff.dims().iterator().next();
+      List<String> also = new ArrayList<>();
+      List<String> dims = new ArrayList<>(List.of(d));
+      TShape sa = a.shape();
+      TShape sb = b.shape();
+      for (int i = 0; i < Math.min(sa.rank(), sb.rank()); i++) {
+        if (i == axis || !TShape.isFree(sa.dim(i)) && !TShape.isFree(sb.dim(i))) {
+          continue;
+        }
+        SizeExpr other = sa.size(i).minus(sb.size(i));
+        long[] ok = remainder(other);
+        String od = ok == null ? null : other.dims().iterator().next();
+        if (ok != null && ok[0] == dk[0] && !dims.contains(od)) {
+          dims.add(od);
+          also.add("axis " + i + " where " + od + " % " + ok[0] + " is not 0");
         }
       }
+      String k = Long.toString(dk[0]);
+      String which =
+          "differ where "
+              + d
+              + " % "
+              + k
+              + " is not 0"
+              + (also.isEmpty() ? "" : " (and " + String.join(", ", also) + ")")
+              + "; declare "
+              + String.join(" and ", dims)
+              + (dims.size() == 1 ? " a multiple of " : " multiples of ")
+              + k
+              + " (multipleOf = "
+              + k
+              + (dims.size() == 1 ? " in its @FreeDim" : " in their @FreeDim")
+              + "), or crop or pad one of them";
+      return fail(
+          Message.FREE_DIM_UNEQUAL,
+          null,
+          where,
+          layer,
+          rule,
+          axis,
+          p,
+          a.node(),
+          q,
+          b.node(),
+          which);
     }
     for (String d : diff.dims()) {
       for (int sign : new int[] {1, -1}) {
@@ -150,6 +170,24 @@ public record ShapeSite(
                     + "scale the same way (pool, stride or upsample both alike)";
     return fail(
         Message.FREE_DIM_UNEQUAL, null, where, layer, rule, axis, p, a.node(), q, b.node(), which);
+  }
+
+  /**
+   * {@code {k}} when {@code diff} is one dimension's remainder by {@code k} (2 to 64), either sign:
+   * {@code H - 2 * (H / 2)}, which a declaration {@code multipleOf = k} makes 0; else null.
+   */
+  private static long[] remainder(SizeExpr diff) {
+    if (diff.dims().size() != 1) {
+      return null;
+    }
+    SizeExpr self = diff.self(diff.dims().iterator().next());
+    for (long k = 2; k <= 64; k++) {
+      SizeExpr rem = self.mod(k);
+      if (diff.equals(rem) || diff.equals(rem.times(-1))) {
+        return new long[] {k};
+      }
+    }
+    return null;
   }
 
   /**
