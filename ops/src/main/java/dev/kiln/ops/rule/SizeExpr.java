@@ -245,20 +245,25 @@ public final class SizeExpr {
 
   /**
    * {@code floor(r / k)} for a non-constant {@code r} whose coefficients lie in {@code [0, k)}, in
-   * canonical form: a common factor of {@code k} and every coefficient is divided out ({@code (2 *
-   * H + 2) / 4} is {@code (H + 1) / 2}), and a quotient that is the numerator's only one, alone in
-   * its term with coefficient 1, is folded in: {@code floor((floor(P / j) + S) / k) = floor((P + j
-   * S) / (j k))} for integer {@code S}, so that pooling twice by 2 is {@code H / 4}.
+   * canonical form: a common factor {@code g} of {@code k} and every coefficient but the constant's
+   * is divided out, the constant {@code b} becoming {@code floor(b / g)} ({@code floor((g X + b) /
+   * (g m)) = floor((X + floor(b / g)) / m)} for integer {@code X}: {@code (2 * H + 2) / 4} is
+   * {@code (H + 1) / 2}, {@code (2 * H + 1) / 4} is {@code H / 2}), and a quotient that is the
+   * numerator's only one, alone in its term with coefficient 1, is folded in: {@code floor((floor(P
+   * / j) + S) / k) = floor((P + j S) / (j k))} for integer {@code S}, so that pooling twice by 2 is
+   * {@code H / 4}.
    */
   private static SizeExpr remainderQuotient(SizeExpr r, long k) {
     long g = k;
-    for (long c : r.terms.values()) {
-      g = gcd(g, c);
+    for (Map.Entry<Term, Long> e : r.terms.entrySet()) {
+      if (!e.getKey().atoms().isEmpty()) {
+        g = gcd(g, e.getValue());
+      }
     }
     if (g > 1) {
       TreeMap<Term, Long> reduced = new TreeMap<>(ORDER);
       final long common = g;
-      r.terms.forEach((term, c) -> reduced.put(term, c / common));
+      r.terms.forEach((term, c) -> reduced.put(term, Math.floorDiv(c, common)));
       r = new SizeExpr(reduced);
       k /= g;
     }

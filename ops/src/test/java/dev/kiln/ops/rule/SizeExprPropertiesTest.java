@@ -206,6 +206,8 @@ class SizeExprPropertiesTest {
     assertEquals("3 * H / 4 - H / 2", threeHalves.toString());
     assertEquals("2 * H / 3", h.div(3).plus(h).div(2).toString());
     assertEquals("(H + 1) / 2", h.times(2).plus(2).div(4).toString());
+    assertEquals(h.div(2), h.times(2).plus(1).div(4));
+    assertEquals(h.div(3).plus(1), h.times(2).plus(7).div(6));
     assertEquals(h.div(3).times(2).plus(h.times(2)).div(4), h.div(3).plus(h).div(2));
     for (long v = 1; v <= 60; v++) {
       Map<String, Long> at = Map.of("H", v);
