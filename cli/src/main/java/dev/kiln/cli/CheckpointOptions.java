@@ -15,9 +15,10 @@ import picocli.CommandLine.Option;
 /**
  * The checkpoint that {@code serve}, {@code quantize}, {@code loadtest} and {@code bench} read as
  * an inference-only {@link Predictor}: {@code --checkpoint PREFIX} and, for a checkpoint that does
- * not record its inputs' shapes (MXNet's and Gluon's exports), {@code --input NAME=DIMS}. A
- * checkpoint that a model's {@code save}, {@code quantize} or {@link Predictor#save} wrote records
- * them; {@code --input} overrides what is recorded.
+ * not record its inputs' shapes (MXNet's and Gluon's exports, a model's with custom cells over
+ * {@code Dim.STEPS}), {@code --input NAME=DIMS}. A checkpoint that a model's {@code save}, {@code
+ * quantize} or {@link Predictor#save} wrote records them; {@code --input} overrides what is
+ * recorded.
  */
 final class CheckpointOptions {
   @Option(

@@ -54,8 +54,17 @@ final class FreeDimBadCases {
               "bad/dims/FreeDimSkip",
               "@Add",
               "[kiln:FreeDimUnequal] FreeDimSkip.sum(): @Add needs equal shapes, but axis 2 is H in "
-                  + "image and 2 * (H / 2) in back, which differ where H % 2 is not 0 (and axis 3 "
-                  + "where W % 2 is not 0); declare H and W multiples of 2 (multipleOf = 2 in their "
+                  + "image and 2 * (H / 2) in back, which differ for some sizes but are equal where "
+                  + "H % 2 is 0 (and axis 3 where W % 2 is 0); declare H and W multiples of 2 "
+                  + "(multipleOf = 2 in their @FreeDim), or crop or pad one of them"),
+          // A pooling by 2 against a strided convolution: H / 2 and (H + 1) / 2, equal for even H
+          // (W is declared even already, so only H is named).
+          error(
+              "bad/dims/FreeDimStrided",
+              "@Add",
+              "[kiln:FreeDimUnequal] FreeDimStrided.sum(): @Add needs equal shapes, but axis 2 is H "
+                  + "/ 2 in pooled and (H + 1) / 2 in strided, which differ for some sizes but are "
+                  + "equal where H % 2 is 0; declare H a multiple of 2 (multipleOf = 2 in its "
                   + "@FreeDim), or crop or pad one of them"),
           // A dimension declared but read by no input.
           error(

@@ -80,8 +80,10 @@ public record Requirement(
     String dim = variable.dimName();
     if (dim == null && variable.dims().size() == 1) {
       String only = variable.dims().iterator().next();
-      long c = variable.substitute(d -> SizeExpr.constant(1)).constant();
-      if (c > 0 && variable.equals(SizeExpr.dim(only).times(c))) {
+      // c of c * H, H counted in its units when it is declared a multiple (H = u * (H / u)).
+      long unit = variable.unitOf(only);
+      long c = variable.substitute(d -> SizeExpr.constant(unit)).constant() / unit;
+      if (c > 0 && variable.equals(variable.self(only).times(c))) {
         long bound =
             switch (relation) {
               case AT_LEAST -> Math.floorDiv(-k + c - 1, c);

@@ -89,44 +89,48 @@ public record ShapeSite(
     // with coefficient 1, minus an expression in the others (not a constant): d = that expression.
     String dim = null;
     SizeExpr value = null;
-    // A difference that is a remainder (H - 2 * (H / 2), pooled then upsampled) vanishes when the
-    // dimension is declared a multiple; the other axes' remainders are named too, so that one fix
-    // compiles (a U-Net pools H and W alike).
-    long[] dk = remainder(diff);
-    if (dk != null) {
-      String d = diff.dims().iterator().next();
+    // A difference that vanishes when a dimension is declared a multiple (H - 2 * (H / 2), pooled
+    // then upsampled; H / 2 - (H + 1) / 2, pooled against a strided convolution) asks for that
+    // declaration; the other axes that need one are named too, so that one fix compiles (a U-Net
+    // pools H and W alike).
+    Multiple m = multipleThatEquates(diff);
+    if (m != null) {
+      List<Multiple> all = new ArrayList<>(List.of(m));
       List<String> also = new ArrayList<>();
-      List<String> dims = new ArrayList<>(List.of(d));
       TShape sa = a.shape();
       TShape sb = b.shape();
       for (int i = 0; i < Math.min(sa.rank(), sb.rank()); i++) {
         if (i == axis || !TShape.isFree(sa.dim(i)) && !TShape.isFree(sb.dim(i))) {
           continue;
         }
-        SizeExpr other = sa.size(i).minus(sb.size(i));
-        long[] ok = remainder(other);
-        String od = ok == null ? null : other.dims().iterator().next();
-        if (ok != null && ok[0] == dk[0] && !dims.contains(od)) {
-          dims.add(od);
-          also.add("axis " + i + " where " + od + " % " + ok[0] + " is not 0");
+        Multiple o = multipleThatEquates(sa.size(i).minus(sb.size(i)));
+        if (o != null && all.stream().noneMatch(x -> x.dim().equals(o.dim()))) {
+          all.add(o);
+          also.add("axis " + i + " where " + o.dim() + " % " + o.k() + " is 0");
         }
       }
-      String k = Long.toString(dk[0]);
+      boolean oneK = all.stream().allMatch(x -> x.k() == m.k());
+      String declare =
+          oneK
+              ? String.join(" and ", all.stream().map(Multiple::dim).toList())
+                  + (all.size() == 1 ? " a multiple of " : " multiples of ")
+                  + m.k()
+                  + " (multipleOf = "
+                  + m.k()
+                  + (all.size() == 1 ? " in its @FreeDim)" : " in their @FreeDim)")
+              : String.join(
+                      " and ", all.stream().map(x -> x.dim() + " a multiple of " + x.k()).toList())
+                  + " (multipleOf in their @FreeDim)";
       String which =
-          "differ where "
-              + d
+          "differ for some sizes but are equal where "
+              + m.dim()
               + " % "
-              + k
-              + " is not 0"
+              + m.k()
+              + " is 0"
               + (also.isEmpty() ? "" : " (and " + String.join(", ", also) + ")")
               + "; declare "
-              + String.join(" and ", dims)
-              + (dims.size() == 1 ? " a multiple of " : " multiples of ")
-              + k
-              + " (multipleOf = "
-              + k
-              + (dims.size() == 1 ? " in its @FreeDim" : " in their @FreeDim")
-              + "), or crop or pad one of them";
+              + declare
+              + ", or crop or pad one of them";
       return fail(
           Message.FREE_DIM_UNEQUAL,
           null,
@@ -172,22 +176,33 @@ public record ShapeSite(
         Message.FREE_DIM_UNEQUAL, null, where, layer, rule, axis, p, a.node(), q, b.node(), which);
   }
 
+  /** Dimension {@code dim} declared a multiple of {@code k}. */
+  private record Multiple(String dim, long k) {}
+
   /**
-   * {@code {k}} when {@code diff} is one dimension's remainder by {@code k} (2 to 64), either sign:
-   * {@code H - 2 * (H / 2)}, which a declaration {@code multipleOf = k} makes 0; else null.
+   * The least declaration {@code multipleOf = k} (2 to 64, with what the dimension is already
+   * declared a multiple of) of one dimension that makes {@code diff} zero, or null when none does.
    */
-  private static long[] remainder(SizeExpr diff) {
-    if (diff.dims().size() != 1) {
-      return null;
-    }
-    SizeExpr self = diff.self(diff.dims().iterator().next());
-    for (long k = 2; k <= 64; k++) {
-      SizeExpr rem = self.mod(k);
-      if (diff.equals(rem) || diff.equals(rem.times(-1))) {
-        return new long[] {k};
+  private static Multiple multipleThatEquates(SizeExpr diff) {
+    for (String d : diff.dims()) {
+      long unit = diff.unitOf(d);
+      for (long k = 2; k <= 64; k++) {
+        long lcm = unit / gcd(unit, k) * k;
+        if (lcm == unit) {
+          continue;
+        }
+        SizeExpr declared =
+            diff.substitute(n -> n.equals(d) ? SizeExpr.multiple(d, lcm) : diff.self(n));
+        if (declared.equals(SizeExpr.constant(0))) {
+          return new Multiple(d, lcm);
+        }
       }
     }
     return null;
+  }
+
+  private static long gcd(long a, long b) {
+    return b == 0 ? a : gcd(b, a % b);
   }
 
   /**

@@ -116,6 +116,24 @@ public final class SizeExpr {
   }
 
   /**
+   * What dimension {@code name} is a whole multiple of within this expression ({@link #multiple});
+   * 1 for a dimension of any size or one this is not written in.
+   */
+  public long unitOf(String name) {
+    for (Term t : terms.keySet()) {
+      for (Atom a : t.atoms()) {
+        if (a instanceof Dim d && d.name().equals(name)) {
+          return d.unit();
+        }
+        if (a instanceof Quotient q && q.numerator().dims().contains(name)) {
+          return q.numerator().unitOf(name);
+        }
+      }
+    }
+    return 1;
+  }
+
+  /**
    * The expression dimension {@code name} is within this one ({@link #dim} or {@link #multiple}),
    * or null when this is not written in it.
    */

@@ -268,6 +268,15 @@ class SizeExprPropertiesTest {
     assertEquals("H / 12", h8.div(4).div(3).toString());
     assertEquals("-(H / 2) + 3", h8.div(2).times(-1).plus(3).toString());
     assertEquals(5, h8.div(8).eval(Map.of("H", 40L)));
+    assertEquals(
+        "H >= 3",
+        Requirement.simplified(
+                SizeExpr.multiple("H", 2).times(2).plus(-4),
+                Requirement.Relation.AT_LEAST,
+                SizeExpr.constant(1),
+                "n",
+                "why")
+            .text());
     long[] b = h8.div(4).bounds(d -> new long[] {16, 64});
     assertEquals(4, b[0]);
     assertEquals(16, b[1]);
