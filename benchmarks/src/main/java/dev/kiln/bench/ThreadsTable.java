@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -85,7 +84,9 @@ final class ThreadsTable {
                   row.impl().label()));
           for (int c : counts) {
             out.append(' ')
-                .append(spread(values(at.get(c), r -> r.sample().stepsPerSecond()), "%.0f"))
+                .append(
+                    ThroughputTable.cell(
+                        values(at.get(c), r -> r.sample().stepsPerSecond()), "%.0f"))
                 .append(" |");
           }
           for (int c : counts.subList(1, counts.size())) {
@@ -99,12 +100,12 @@ final class ThreadsTable {
                     ratios.add(r.sample().stepsPerSecond() / b.sample().stepsPerSecond());
                   }
                 });
-            out.append(' ').append(spread(ratios, "%.2f")).append(" |");
+            out.append(' ').append(ThroughputTable.cell(ratios, "%.2f")).append(" |");
           }
           for (int c : counts) {
             out.append(' ')
                 .append(
-                    spread(
+                    ThroughputTable.cell(
                         values(at.get(c), r -> r.sample().cpuSeconds() * 1e3 / r.sample().steps()),
                         "%.2f"))
                 .append(" |");
@@ -112,7 +113,7 @@ final class ThreadsTable {
           for (int c : counts) {
             out.append(' ')
                 .append(
-                    spread(
+                    ThroughputTable.cell(
                         values(at.get(c), r -> r.waitSeconds() * 1e3 / r.sample().steps()), "%.2f"))
                 .append(" |");
           }
@@ -133,19 +134,5 @@ final class ThreadsTable {
             .map(r -> f.applyAsDouble(r))
             .filter(v -> !Double.isNaN(v) && v >= 0)
             .collect(Collectors.toList());
-  }
-
-  /** {@code median (min–max)}, or "–" without values. */
-  private static String spread(List<Double> values, String format) {
-    Objects.requireNonNull(format);
-    if (values.isEmpty()) {
-      return "–";
-    }
-    return String.format(
-        Locale.ROOT,
-        format + " (" + format + "–" + format + ")",
-        Stats.median(values),
-        Stats.min(values),
-        Stats.max(values));
   }
 }

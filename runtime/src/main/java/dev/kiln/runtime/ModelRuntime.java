@@ -403,14 +403,9 @@ public final class ModelRuntime implements AutoCloseable {
                 + " has custom cells over Dim.STEPS (a symbol per number of steps): a predictor"
                 + " needs one symbol");
       }
-      List<Port> ports = new java.util.ArrayList<>();
+      List<Port> ports;
       try {
-        for (InputSpec in : g.inputs()) {
-          ports.add(new Port(in.name(), in.shape()));
-        }
-        for (int i = 0; i < g.labels().size(); i++) {
-          ports.add(new Port(g.labels().get(i), g.labelShape(i)));
-        }
+        ports = ports(g);
       } catch (IllegalArgumentException e) {
         throw new UnsupportedOperationException(
             modelName()
@@ -577,18 +572,29 @@ public final class ModelRuntime implements AutoCloseable {
     if (g.unrolledSteps() != 0) {
       return json;
     }
-    List<Port> ports = new ArrayList<>();
+    List<Port> ports;
     try {
-      for (InputSpec in : g.inputs()) {
-        ports.add(new Port(in.name(), in.shape()));
-      }
-      for (int i = 0; i < g.labels().size(); i++) {
-        ports.add(new Port(g.labels().get(i), g.labelShape(i)));
-      }
+      ports = ports(g);
     } catch (IllegalArgumentException e) {
       return json;
     }
     return Predictor.withInputShapes(json, ports, g.dimensions());
+  }
+
+  /**
+   * The data inputs of {@code g} as a predictor takes them: its inputs, then its labels.
+   *
+   * @throws IllegalArgumentException when one has not exactly one {@code BATCH} dimension
+   */
+  private static List<Port> ports(Graph g) {
+    List<Port> ports = new ArrayList<>();
+    for (InputSpec in : g.inputs()) {
+      ports.add(new Port(in.name(), in.shape()));
+    }
+    for (int i = 0; i < g.labels().size(); i++) {
+      ports.add(new Port(g.labels().get(i), g.labelShape(i)));
+    }
+    return ports;
   }
 
   /**

@@ -187,7 +187,7 @@ public record ShapeSite(
     for (String d : diff.dims()) {
       long unit = diff.unitOf(d);
       for (long k = 2; k <= 64; k++) {
-        long lcm = unit / gcd(unit, k) * k;
+        long lcm = unit / SizeExpr.gcd(unit, k) * k;
         if (lcm == unit) {
           continue;
         }
@@ -199,10 +199,6 @@ public record ShapeSite(
       }
     }
     return null;
-  }
-
-  private static long gcd(long a, long b) {
-    return b == 0 ? a : gcd(b, a % b);
   }
 
   /**

@@ -305,7 +305,8 @@ public final class SizeExpr {
     return new SizeExpr(atom);
   }
 
-  private static long gcd(long a, long b) {
+  /** The greatest common divisor of {@code a} and {@code b}, non-negative. */
+  static long gcd(long a, long b) {
     return b == 0 ? Math.abs(a) : gcd(b, a % b);
   }
 

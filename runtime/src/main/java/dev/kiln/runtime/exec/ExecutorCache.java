@@ -389,19 +389,7 @@ public final class ExecutorCache implements AutoCloseable {
                 + "; for example "
                 + declared.withBatch(32).withSteps(10));
       }
-      if (!declared.accepts(s)) {
-        throw new IllegalArgumentException(
-            modelName
-                + " input '"
-                + specs.get(i).name()
-                + "': expected shape "
-                + declared
-                + ", got "
-                + s
-                + " ("
-                + declared.mismatch(s)
-                + ")");
-      }
+      checkShape(specs.get(i).name(), declared, s);
     }
     checkBatchAgrees(inputShapes);
     BoundExecutor exec = executors.get(inputShapes);
@@ -484,20 +472,28 @@ public final class ExecutorCache implements AutoCloseable {
   private Shape checkInput(InputSpec spec, NDArray array) {
     checkFloat32("input '" + spec.name() + "'", array);
     Shape actual = shapeOf("input '" + spec.name() + "'", array);
-    if (!spec.shape().accepts(actual)) {
+    checkShape(spec.name(), spec.shape(), actual);
+    return actual;
+  }
+
+  /**
+   * Throws naming input {@code name} and where {@code actual} breaks {@code declared}, if it does.
+   */
+  private void checkShape(String name, Shape declared, Shape actual) {
+    String mismatch = declared.mismatch(actual);
+    if (!mismatch.isEmpty()) {
       throw new IllegalArgumentException(
           modelName
               + " input '"
-              + spec.name()
+              + name
               + "': expected shape "
-              + spec.shape()
+              + declared
               + ", got "
               + actual
               + " ("
-              + spec.shape().mismatch(actual)
+              + mismatch
               + ")");
     }
-    return actual;
   }
 
   private void checkFloat32(String what, NDArray array) {

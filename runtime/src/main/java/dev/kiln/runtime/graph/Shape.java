@@ -163,15 +163,7 @@ public final class Shape {
    * any size).
    */
   public boolean accepts(Shape actual) {
-    if (actual.dims.length != dims.length) {
-      return false;
-    }
-    for (int i = 0; i < dims.length; i++) {
-      if (dims[i] >= 0 && dims[i] != actual.dims[i]) {
-        return false;
-      }
-    }
-    return true;
+    return mismatch(actual).isEmpty();
   }
 
   /**
