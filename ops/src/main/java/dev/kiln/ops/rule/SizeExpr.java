@@ -138,20 +138,7 @@ public final class SizeExpr {
    * or null when this is not written in it.
    */
   public SizeExpr self(String name) {
-    for (Term t : terms.keySet()) {
-      for (Atom a : t.atoms()) {
-        if (a instanceof Dim d && d.name().equals(name)) {
-          return multiple(name, d.unit());
-        }
-        if (a instanceof Quotient q) {
-          SizeExpr inner = q.numerator().self(name);
-          if (inner != null) {
-            return inner;
-          }
-        }
-      }
-    }
-    return null;
+    return dims().contains(name) ? multiple(name, unitOf(name)) : null;
   }
 
   /** Whether this is a constant (no dimension in it). */
